@@ -1,0 +1,64 @@
+import { Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { IdDto } from '../emv/dto/emv.dto';
+import { numericId } from '../shared/ownership';
+import { AcquirerService, decodeConnExtraParams, toAcquirerProfileDto } from './acquirer.service';
+import { AcquirerCreateDto, AcquirerListQueryDto, AcquirerProfileDto, AcquirerUpdateDto } from './dto/acquirer.dto';
+import { parseEmvList, parseMethodList } from './method-lists';
+
+@ApiTags('acquirer profiles (v1)')
+@PboApi()
+@Controller('api/openapi/v1/acquirer')
+export class AcquirerController {
+  constructor(private readonly acquirers: AcquirerService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List acquirer profiles (profileName partial; pageSize -1 returns all)' })
+  async list(@GroupId() groupId: string, @Query() query: AcquirerListQueryDto): Promise<Envelope<Page<AcquirerProfileDto>>> {
+    return ok(await this.acquirers.list(groupId, query.profileName, query.toPageRequest(20)));
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create an acquirer profile' })
+  @ApiOkResponse({ type: IdDto })
+  @ApiResponse({ status: 409, description: 'code 10000: profileName already exists', type: EnvelopeDto })
+  async create(@GroupId() groupId: string, @Body() body: AcquirerCreateDto): Promise<Envelope<IdDto>> {
+    const id = await this.acquirers.create(groupId, {
+      ...body,
+      acqType: body.acqType ?? 'card',
+      connExtraParams: decodeConnExtraParams(body.connExtraParams),
+      methodList: parseMethodList(body.methodList),
+      emvList: body.emvList === undefined ? undefined : parseEmvList(body.emvList),
+      createdBy: groupId,
+    });
+    return ok({ id });
+  }
+
+  @Get(':profileId')
+  @ApiOkResponse({ type: AcquirerProfileDto })
+  async get(@GroupId() groupId: string, @Param('profileId') profileId: string): Promise<Envelope<AcquirerProfileDto>> {
+    return ok(toAcquirerProfileDto(await this.acquirers.get(groupId, numericId(profileId, 'acquirer profile'))));
+  }
+
+  @Put(':profileId')
+  @ApiOperation({ summary: 'Change the included fields; currency and acqType are immutable' })
+  async update(@GroupId() groupId: string, @Param('profileId') profileId: string, @Body() body: AcquirerUpdateDto): Promise<Envelope<never>> {
+    await this.acquirers.update(groupId, numericId(profileId, 'acquirer profile'), {
+      ...body,
+      connExtraParams: decodeConnExtraParams(body.connExtraParams),
+      methodList: body.methodList === undefined ? undefined : parseMethodList(body.methodList),
+      emvList: body.emvList === undefined ? undefined : parseEmvList(body.emvList),
+    });
+    return ok();
+  }
+
+  @Delete(':profileId')
+  @ApiOperation({ summary: 'Delete an acquirer profile; refused (10000) while a merchant binds it' })
+  @ApiResponse({ status: 409, description: 'code 10000: the acquirer is used by a merchant', type: EnvelopeDto })
+  async delete(@GroupId() groupId: string, @Param('profileId') profileId: string): Promise<Envelope<never>> {
+    await this.acquirers.delete(groupId, numericId(profileId, 'acquirer profile'));
+    return ok();
+  }
+}

@@ -1,0 +1,219 @@
+import { DomainError, formatTimestamp, Page, PageRequest, parseJsonObject, toPage } from '@app/common';
+import { isForeignKeyViolation, isUniqueViolation } from '@app/database';
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { EmvConfigRepository } from '../emv/persistence/emv-config.repository';
+import { PaymentConfigRepository } from '../payment-config/persistence/payment-config.repository';
+import { PboRepository } from '../pbo/persistence/pbo.repository';
+import { PboService } from '../pbo/pbo.service';
+import { requireOwned } from '../shared/ownership';
+import { AcquirerProfileDto } from './dto/acquirer.dto';
+import { checkMethodAndEmvLists, EmvList } from './method-lists';
+import { MethodList } from './persistence/acquirer-profile.entity';
+import { AcquirerProfileRecord, AcquirerProfileRepository, AcquirerProfileValues } from './persistence/acquirer-profile.repository';
+
+/** Fields both APIs may write (maps already decoded: v1 sends strings, legacy objects). */
+export interface AcquirerFields {
+  profileName?: string;
+  connUrl?: string | null;
+  notifyUrl?: string | null;
+  connExtraParams?: Record<string, unknown> | null;
+  connMessageFormat?: string;
+  enablerMsgFormat?: string | null;
+  enablerParams?: string | null;
+  asDefault?: boolean;
+  asSettleBlock?: boolean;
+  connTimeout?: number | null;
+  connRequestTimeout?: number | null;
+  methodList?: MethodList;
+  emvList?: EmvList;
+}
+
+export interface CreateAcquirerCommand extends AcquirerFields {
+  profileName: string;
+  currency: string;
+  acqType: 'card' | 'qr';
+  connMessageFormat: string;
+  methodList: MethodList;
+  createdBy: string | null;
+}
+
+export interface UpdateAcquirerCommand extends AcquirerFields {
+  currency?: string;
+  acqType?: string;
+}
+
+export function toAcquirerProfileDto({ profile, emvList }: AcquirerProfileRecord): AcquirerProfileDto {
+  return {
+    profileId: profile.id,
+    groupId: profile.groupId,
+    profileName: profile.profileName,
+    asDefault: profile.asDefault,
+    asSettleBlock: profile.asSettleBlock,
+    currency: profile.currency,
+    acqType: profile.acqType,
+    connUrl: profile.connUrl,
+    notifyUrl: profile.notifyUrl,
+    connExtraParams: profile.connExtraParams ? JSON.stringify(profile.connExtraParams) : null,
+    connMessageFormat: profile.connMessageFormat,
+    enablerMsgFormat: profile.enablerMsgFormat,
+    enablerParams: profile.enablerParams,
+    connTimeout: profile.connTimeout,
+    connRequestTimeout: profile.connRequestTimeout,
+    methodList: JSON.stringify(profile.methodList),
+    emvList: JSON.stringify(emvList),
+    createdBy: profile.createdBy,
+    createdAt: formatTimestamp(profile.createdAt),
+    updatedAt: formatTimestamp(profile.updatedAt),
+  };
+}
+
+/** Decodes the v1 connExtraParams string (the DTO checked it is a JSON object). */
+export function decodeConnExtraParams(value: string | undefined): Record<string, unknown> | undefined {
+  return value === undefined ? undefined : parseJsonObject(value);
+}
+
+@Injectable()
+export class AcquirerService {
+  constructor(
+    private readonly repository: AcquirerProfileRepository,
+    private readonly emvs: EmvConfigRepository,
+    private readonly pbos: PboService,
+    private readonly pboRepository: PboRepository,
+    private readonly paymentConfigs: PaymentConfigRepository,
+  ) {}
+
+  async get(groupId: string, id: number): Promise<AcquirerProfileRecord> {
+    const record = await this.repository.findRecord(id);
+    requireOwned(record?.profile, groupId, `acquirer profile ${id}`);
+    return record!;
+  }
+
+  async list(groupId: string, profileName: string | undefined, page: PageRequest): Promise<Page<AcquirerProfileDto>> {
+    const [records, total] = await this.repository.list(groupId, profileName, page);
+    return toPage(page, records.map(toAcquirerProfileDto), total);
+  }
+
+  /** Every EMV id of the list exists, is the PBO's, and is configured for the method it is listed under. */
+  private async checkEmvOwnership(manager: EntityManager, groupId: string, emvList: EmvList): Promise<void> {
+    const ids = [...new Set(Object.values(emvList).flat())];
+    const owned = new Map((await this.emvs.findOwned(groupId, ids, manager)).map((emv) => [emv.id, emv]));
+    for (const [method, methodIds] of Object.entries(emvList)) {
+      for (const id of methodIds) {
+        const emv = owned.get(id);
+        if (!emv) {
+          requireOwned(await this.emvs.findById(id, manager), groupId, `EMV config ${id} (emvList.${method})`);
+          continue;
+        }
+        if (emv.paymentMethod !== method) {
+          throw DomainError.validation(`emvList.${method} lists EMV config ${id}, which is configured for payment method ${emv.paymentMethod}`);
+        }
+      }
+    }
+  }
+
+  private profileNameTaken(name: string): DomainError {
+    return DomainError.conflict(`profileName ${name} already exists for this PBO`);
+  }
+
+  async create(groupId: string, command: CreateAcquirerCommand): Promise<number> {
+    const pbo = await this.pbos.require(groupId);
+    if (command.acqType === 'qr' && !pbo.qrEnabled) throw DomainError.validation('acqType qr needs the PBO\'s QR support, which is not enabled');
+    checkMethodAndEmvLists(command.acqType, command.methodList, command.emvList);
+    try {
+      return await this.repository.transaction(async (manager) => {
+        // One writer per PBO at a time for group-wide rules (one default profile per acqType).
+        await this.pboRepository.lock(manager, groupId);
+        await this.checkEmvOwnership(manager, groupId, command.emvList ?? {});
+        if (command.asDefault) await this.repository.clearDefault(manager, groupId, command.acqType);
+        const values: AcquirerProfileValues = {
+          groupId,
+          profileName: command.profileName,
+          currency: command.currency,
+          acqType: command.acqType,
+          asDefault: command.asDefault ?? false,
+          asSettleBlock: command.asSettleBlock ?? false,
+          connUrl: command.connUrl ?? null,
+          notifyUrl: command.notifyUrl ?? null,
+          connExtraParams: command.connExtraParams ?? null,
+          connMessageFormat: command.connMessageFormat,
+          enablerMsgFormat: command.enablerMsgFormat ?? null,
+          enablerParams: command.enablerParams ?? null,
+          connTimeout: command.connTimeout ?? null,
+          connRequestTimeout: command.connRequestTimeout ?? null,
+          methodList: command.methodList,
+          createdBy: command.createdBy,
+        };
+        const id = await this.repository.insert(manager, values);
+        await this.repository.replaceEmvList(manager, id, command.emvList ?? {});
+        return id;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'uq_acquirer_profile_name')) throw this.profileNameTaken(command.profileName);
+      throw error;
+    }
+  }
+
+  async update(groupId: string, id: number, command: UpdateAcquirerCommand): Promise<void> {
+    try {
+      await this.repository.transaction(async (manager) => {
+        await this.pboRepository.lock(manager, groupId);
+        const profile = requireOwned(await this.repository.findById(id, manager, true), groupId, `acquirer profile ${id}`);
+        if (command.currency !== undefined && command.currency !== profile.currency) throw DomainError.validation('currency is immutable after creation');
+        if (command.acqType !== undefined && command.acqType !== profile.acqType) throw DomainError.validation('acqType is immutable after creation');
+        const currentEmvList = (await this.repository.emvLists([id], manager)).get(id)!;
+        const methodList = command.methodList ?? profile.methodList;
+        const emvList = command.emvList ?? currentEmvList;
+        checkMethodAndEmvLists(profile.acqType, methodList, profile.acqType === 'card' || command.emvList ? emvList : undefined);
+        if (command.emvList) await this.checkEmvOwnership(manager, groupId, command.emvList);
+        if (command.methodList || command.emvList) await this.checkBindingsStillFit(manager, id, methodList, emvList);
+        if (command.asDefault) await this.repository.clearDefault(manager, groupId, profile.acqType, id);
+        const values: Partial<AcquirerProfileValues> = {};
+        const assignable: (keyof AcquirerFields)[] = [
+          'profileName', 'connUrl', 'notifyUrl', 'connExtraParams', 'connMessageFormat', 'enablerMsgFormat',
+          'enablerParams', 'asDefault', 'asSettleBlock', 'connTimeout', 'connRequestTimeout', 'methodList',
+        ];
+        for (const key of assignable) {
+          if (command[key] !== undefined) (values as Record<string, unknown>)[key] = command[key];
+        }
+        await this.repository.update(manager, id, values);
+        if (command.emvList) await this.repository.replaceEmvList(manager, id, command.emvList);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'uq_acquirer_profile_name')) throw this.profileNameTaken(command.profileName ?? '');
+      throw error;
+    }
+  }
+
+  /** A profile change may not pull a method or EMV config from under a merchant's binding. */
+  private async checkBindingsStillFit(manager: EntityManager, profileId: number, methodList: MethodList, emvList: EmvList): Promise<void> {
+    for (const used of await this.paymentConfigs.methodsBoundToProfile(profileId, manager)) {
+      if (!(used.paymentMethodCode in methodList)) {
+        throw DomainError.conflict(`payment method ${used.paymentMethodCode} of this profile is bound by merchant ${used.mchId} (${used.currency}); unbind it first`);
+      }
+      for (const emvId of used.emvIds) {
+        if (!(emvList[used.paymentMethodCode] ?? []).includes(emvId)) {
+          throw DomainError.conflict(`EMV config ${emvId} of payment method ${used.paymentMethodCode} is used by merchant ${used.mchId} (${used.currency}); unbind it first`);
+        }
+      }
+    }
+  }
+
+  async delete(groupId: string, id: number): Promise<void> {
+    const inUse = async (manager?: EntityManager) => {
+      const merchants = await this.paymentConfigs.merchantsBoundToProfile(id, manager);
+      return DomainError.conflict(`acquirer profile ${id} is used by merchant(s) ${merchants.join(', ')}; remove those payment configs first`);
+    };
+    try {
+      await this.repository.transaction(async (manager) => {
+      requireOwned(await this.repository.findById(id, manager, true), groupId, `acquirer profile ${id}`);
+        if ((await this.paymentConfigs.merchantsBoundToProfile(id, manager)).length > 0) throw await inUse(manager);
+        await this.repository.delete(manager, id);
+      });
+    } catch (error) {
+      // A binding committed between the check and the delete: the foreign key refuses the delete.
+      if (isForeignKeyViolation(error, 'fk_payment_binding_acquirer_profile')) throw await inUse();
+      throw error;
+    }
+  }
+}

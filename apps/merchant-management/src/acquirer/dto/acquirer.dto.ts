@@ -1,0 +1,154 @@
+import { IsIsoCurrency, IsJsonObjectString, PageQueryDto } from '@app/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { GATEWAY_MESSAGE_FORMATS, HOST_MESSAGE_FORMATS } from '../../shared/host-formats';
+
+export const ENABLER_PARAMS_PATTERN = /^\s*[A-Za-z][A-Za-z0-9_]{0,63}(\s*[,;]\s*[A-Za-z][A-Za-z0-9_]{0,63})*\s*$/;
+/** Host addresses: TCP (ISO 8583) or HTTP(S) (JSON hosts). */
+export const CONN_URL_PATTERN = /^(tcp|tls|http|https):\/\/[^\s/:]+(:\d{1,5})?(\/\S*)?$/;
+
+/** Fields shared by create and update (v1). */
+class AcquirerFieldsDto {
+  @ApiPropertyOptional({ example: 'tcp://acquirer.example:5000', description: 'tcp://, tls://, http:// or https:// address of the acquirer host' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  @Matches(CONN_URL_PATTERN, { message: '$property must be a tcp://, tls://, http:// or https:// address' })
+  connUrl?: string;
+
+  @ApiPropertyOptional({ description: 'callback URL for asynchronous notifications from the acquirer' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  @Matches(/^https?:\/\/\S+$/, { message: '$property must be an http:// or https:// URL' })
+  notifyUrl?: string;
+
+  @ApiPropertyOptional({ description: 'JSON-encoded object of extra connection parameters' })
+  @IsOptional()
+  @IsJsonObjectString()
+  @MaxLength(4096)
+  connExtraParams?: string;
+
+  @ApiPropertyOptional({ enum: GATEWAY_MESSAGE_FORMATS, description: 'overrides the PBO-level gateway message format' })
+  @IsOptional()
+  @IsIn(GATEWAY_MESSAGE_FORMATS)
+  enablerMsgFormat?: string;
+
+  @ApiPropertyOptional({ example: 'acqMid,acqTid', description: 'comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  @Matches(ENABLER_PARAMS_PATTERN, { message: '$property must be field names separated by commas or semicolons' })
+  enablerParams?: string;
+
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  asDefault?: boolean;
+
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  asSettleBlock?: boolean;
+}
+
+/** `POST /api/openapi/v1/acquirer`. */
+export class AcquirerCreateDto extends AcquirerFieldsDto {
+  @ApiProperty({ maxLength: 128, description: 'unique within the PBO' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
+  profileName: string;
+
+  @ApiProperty({ example: 'MYR', description: 'settlement currency; immutable' })
+  @IsIsoCurrency()
+  currency: string;
+
+  @ApiPropertyOptional({ enum: ['card', 'qr'], default: 'card', description: 'immutable; qr needs the PBO\'s QR support' })
+  @IsOptional()
+  @IsIn(['card', 'qr'])
+  acqType?: 'card' | 'qr';
+
+  @ApiProperty({ enum: HOST_MESSAGE_FORMATS })
+  @IsIn(HOST_MESSAGE_FORMATS)
+  connMessageFormat: string;
+
+  @ApiProperty({ example: '{"01":[],"02":[]}', description: 'JSON-encoded map: payment method code to allowed transaction types (reserved, may be empty)' })
+  @IsString()
+  @MaxLength(4096)
+  methodList: string;
+
+  @ApiPropertyOptional({ example: '{"01":[1],"02":[2]}', description: 'JSON-encoded map: payment method code to EMV config ids; required for card profiles' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(4096)
+  emvList?: string;
+}
+
+/** `PUT /api/openapi/v1/acquirer/{profileId}`: only included fields change. */
+export class AcquirerUpdateDto extends AcquirerFieldsDto {
+  @ApiPropertyOptional({ maxLength: 128 })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
+  profileName?: string;
+
+  @ApiPropertyOptional({ description: 'immutable: accepted only when equal to the current value' })
+  @IsOptional()
+  @IsString()
+  currency?: string;
+
+  @ApiPropertyOptional({ description: 'immutable: accepted only when equal to the current value' })
+  @IsOptional()
+  @IsString()
+  acqType?: string;
+
+  @ApiPropertyOptional({ enum: HOST_MESSAGE_FORMATS })
+  @IsOptional()
+  @IsIn(HOST_MESSAGE_FORMATS)
+  connMessageFormat?: string;
+
+  @ApiPropertyOptional({ description: 'JSON-encoded map: payment method code to allowed transaction types' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(4096)
+  methodList?: string;
+
+  @ApiPropertyOptional({ description: 'JSON-encoded map: payment method code to EMV config ids' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(4096)
+  emvList?: string;
+}
+
+export class AcquirerListQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ description: 'partial match' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  profileName?: string;
+}
+
+export class AcquirerProfileDto {
+  @ApiProperty() profileId: number;
+  @ApiProperty() groupId: string;
+  @ApiProperty() profileName: string;
+  @ApiProperty() asDefault: boolean;
+  @ApiProperty() asSettleBlock: boolean;
+  @ApiProperty() currency: string;
+  @ApiProperty({ enum: ['card', 'qr'] }) acqType: string;
+  @ApiProperty({ nullable: true }) connUrl: string | null;
+  @ApiProperty({ nullable: true }) notifyUrl: string | null;
+  @ApiProperty({ nullable: true, description: 'JSON-encoded object' }) connExtraParams: string | null;
+  @ApiProperty() connMessageFormat: string;
+  @ApiProperty({ nullable: true }) enablerMsgFormat: string | null;
+  @ApiProperty({ nullable: true }) enablerParams: string | null;
+  @ApiProperty({ nullable: true }) connTimeout: number | null;
+  @ApiProperty({ nullable: true }) connRequestTimeout: number | null;
+  @ApiProperty({ description: 'JSON-encoded map: payment method code to allowed transaction types' }) methodList: string;
+  @ApiProperty({ description: 'JSON-encoded map: payment method code to EMV config ids' }) emvList: string;
+  @ApiProperty({ nullable: true }) createdBy: string | null;
+  @ApiProperty() createdAt: string;
+  @ApiProperty() updatedAt: string;
+}

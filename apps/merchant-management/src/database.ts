@@ -1,0 +1,33 @@
+import { ContextDatabaseDefinition } from '@app/database';
+import { createOutboxMigration, OutboxMessage } from '@app/messaging';
+import { AcquirerProfileEmvEntity } from './acquirer/persistence/acquirer-profile-emv.entity';
+import { AcquirerProfileEntity } from './acquirer/persistence/acquirer-profile.entity';
+import { EmvConfigEntity } from './emv/persistence/emv-config.entity';
+import { MerchantEntity } from './merchant/persistence/merchant.entity';
+import { InitialSchema1763780000000 } from './migrations/1763780000000-initial-schema';
+import { PaymentBindingEntity } from './payment-config/persistence/payment-binding.entity';
+import { PaymentMethodBindingEntity } from './payment-config/persistence/payment-method-binding.entity';
+import { PaymentMethodEmvEntity } from './payment-config/persistence/payment-method-emv.entity';
+import { PboEntity } from './pbo/persistence/pbo.entity';
+
+export const MERCHANT_MANAGEMENT_CONNECTION = 'merchant-management';
+export const MERCHANT_MANAGEMENT_SCHEMA = 'merchant_management';
+
+/** merchant-management's schema: its entities and its migrations, nothing else. */
+export const merchantManagementDatabase: ContextDatabaseDefinition = {
+  name: MERCHANT_MANAGEMENT_CONNECTION,
+  schema: MERCHANT_MANAGEMENT_SCHEMA,
+  entities: [
+    PboEntity,
+    EmvConfigEntity,
+    AcquirerProfileEntity,
+    AcquirerProfileEmvEntity,
+    MerchantEntity,
+    PaymentBindingEntity,
+    PaymentMethodBindingEntity,
+    PaymentMethodEmvEntity,
+    OutboxMessage,
+  ],
+  // The outbox is ready for the events that later features write in their transactions.
+  migrations: [InitialSchema1763780000000, createOutboxMigration(MERCHANT_MANAGEMENT_SCHEMA, 1763790000000)],
+};

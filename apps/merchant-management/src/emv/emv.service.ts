@@ -1,0 +1,101 @@
+import { DomainError, formatTimestamp, Page, PageRequest, parseJsonObject, toPage } from '@app/common';
+import { isForeignKeyViolation } from '@app/database';
+import { Injectable } from '@nestjs/common';
+import { PboService } from '../pbo/pbo.service';
+import { requireOwned } from '../shared/ownership';
+import { EmvConfigDto } from './dto/emv.dto';
+import { validateEmvParams } from './dto/emv-params.dto';
+import { EmvConfigEntity } from './persistence/emv-config.entity';
+import { EmvConfigRepository, EmvListFilter } from './persistence/emv-config.repository';
+
+/** An EMV config as written by either API (v1 sends params as a JSON string, legacy as an object). */
+export interface EmvConfigCommand {
+  emvName: string;
+  paymentMethod: string;
+  currency: string | null;
+  params: Record<string, unknown>;
+}
+
+export function toEmvConfigDto(entity: EmvConfigEntity): EmvConfigDto {
+  return {
+    id: entity.id,
+    emvName: entity.emvName,
+    groupId: entity.groupId,
+    paymentMethod: entity.paymentMethod,
+    currency: entity.currency,
+    aid: entity.aid,
+    emvVersion: entity.emvVersion,
+    params: JSON.stringify(entity.params),
+    createdAt: formatTimestamp(entity.createdAt),
+    updatedAt: formatTimestamp(entity.updatedAt),
+  };
+}
+
+/** Parses the v1 `params` string (already checked to be a JSON object by the DTO). */
+export function parseParamsString(params: string): Record<string, unknown> {
+  const parsed = parseJsonObject(params);
+  if (!parsed) throw DomainError.validation('params must be a JSON-encoded object');
+  return parsed;
+}
+
+@Injectable()
+export class EmvService {
+  constructor(
+    private readonly repository: EmvConfigRepository,
+    private readonly pbos: PboService,
+  ) {}
+
+  private values(command: EmvConfigCommand) {
+    const params = validateEmvParams(command.params);
+    return {
+      emvName: command.emvName,
+      paymentMethod: command.paymentMethod,
+      currency: command.currency,
+      params,
+      aid: typeof params.aid === 'string' ? params.aid.toUpperCase() : null,
+      emvVersion: typeof params.appVersion === 'string' ? params.appVersion : null,
+    };
+  }
+
+  async create(groupId: string, command: EmvConfigCommand): Promise<number> {
+    await this.pbos.require(groupId);
+    return this.repository.insert({ groupId, ...this.values(command) });
+  }
+
+  async get(groupId: string, id: number): Promise<EmvConfigEntity> {
+    return requireOwned(await this.repository.findById(id), groupId, `EMV config ${id}`);
+  }
+
+  async list(groupId: string, filter: EmvListFilter, page: PageRequest): Promise<Page<EmvConfigDto>> {
+    const [rows, total] = await this.repository.list(groupId, filter, page);
+    return toPage(page, rows.map(toEmvConfigDto), total);
+  }
+
+  /** Replaces the config; its payment method cannot change while profiles list it under that method. */
+  async replace(groupId: string, id: number, command: EmvConfigCommand): Promise<void> {
+    const existing = await this.get(groupId, id);
+    const values = this.values(command);
+    if (values.paymentMethod !== existing.paymentMethod) {
+      const profiles = await this.repository.profilesUsing(id);
+      if (profiles.length > 0) {
+        throw DomainError.conflict(`EMV config ${id} is listed under payment method ${existing.paymentMethod} by acquirer profile(s) ${profiles.join(', ')}; its paymentMethod cannot change`);
+      }
+    }
+    await this.repository.update(groupId, id, values);
+  }
+
+  async delete(groupId: string, id: number): Promise<void> {
+    await this.get(groupId, id);
+    try {
+      await this.repository.delete(groupId, id);
+    } catch (error) {
+      if (!isForeignKeyViolation(error)) throw error;
+      const profiles = await this.repository.profilesUsing(id);
+      throw DomainError.conflict(
+        profiles.length > 0
+          ? `EMV config ${id} is used by acquirer profile(s) ${profiles.join(', ')}; remove it from their emvList first`
+          : `EMV config ${id} is used by a merchant payment config; remove it from those bindings first`,
+      );
+    }
+  }
+}

@@ -1,0 +1,178 @@
+import { IsIanaTimeZone, IsIsoCountry, IsIsoCurrency, IsPlainObject, PageQueryDto } from '@app/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
+
+/** URL, data URI or bare base64 of a jpg/jpeg/png image. */
+const RECEIPT_LOGO = /^(https?:\/\/\S+|data:image\/(png|jpe?g);base64,[A-Za-z0-9+/]+=*|[A-Za-z0-9+/]+=*)$/;
+const MAX_LOGO_LENGTH = 700_000;
+
+/** Merchant write fields (create and full-replace update). */
+export class MerchantWriteDto {
+  @ApiProperty({ maxLength: 128 })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
+  mchName: string;
+
+  @ApiProperty({ example: 'MYR', description: 'default settlement currency, ISO 4217' })
+  @IsIsoCurrency()
+  currency: string;
+
+  @ApiProperty({ maxLength: 128 })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
+  contactName: string;
+
+  @ApiProperty({ maxLength: 254 })
+  @IsEmail({}, { message: '$property must be an e-mail address' })
+  @MaxLength(254)
+  contactEmail: string;
+
+  @ApiPropertyOptional({ example: '5812', description: 'ISO 18245 merchant category code, 4 digits' })
+  @IsOptional()
+  @Matches(/^\d{4}$/, { message: '$property must be 4 digits (ISO 18245)' })
+  mcc?: string;
+
+  @ApiPropertyOptional({ maxLength: 64 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  region?: string;
+
+  @ApiPropertyOptional({ example: 'Asia/Kuala_Lumpur', description: "IANA time zone; defaults to the PBO's" })
+  @IsOptional()
+  @IsIanaTimeZone()
+  timeZone?: string;
+
+  @ApiPropertyOptional({ example: 'MY', description: 'ISO 3166-1 alpha-2' })
+  @IsOptional()
+  @IsIsoCountry()
+  country?: string;
+
+  @ApiPropertyOptional({ maxLength: 32, description: 'transaction type restriction' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  transType?: string;
+
+  @ApiPropertyOptional({ maxLength: 32 })
+  @IsOptional()
+  @Matches(/^\+?[0-9 ()-]{3,32}$/, { message: '$property must be a phone number (digits, spaces, dashes, parentheses, optional leading +)' })
+  contactPhone?: string;
+
+  @ApiPropertyOptional({ maxLength: 512 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  contactAddress?: string;
+
+  @ApiPropertyOptional({ description: 'logo URL, or base64 of a jpg/jpeg/png image' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_LOGO_LENGTH)
+  @Matches(RECEIPT_LOGO, { message: '$property must be an http(s) URL or base64 of a jpg/jpeg/png image' })
+  receiptLogo?: string;
+
+  @ApiPropertyOptional({ maxLength: 1024 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1024)
+  receiptInfo?: string;
+
+  @ApiPropertyOptional({ enum: [0, 1], default: 1, description: '1 active (can process payments), 0 inactive' })
+  @IsOptional()
+  @IsIn([0, 1], { message: '$property must be 1 (active) or 0 (inactive)' })
+  state?: number;
+
+  @ApiPropertyOptional({ maxLength: 128, description: "caller's own unique reference for the merchant" })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
+  providerReference?: string;
+
+  @ApiPropertyOptional({ description: 'operator passcode; stored hashed, shown as ******; omitted on PUT keeps it, null clears it', nullable: true })
+  @IsOptional()
+  @ValidateIf((_o, value) => value !== null)
+  @IsString()
+  @MinLength(4)
+  @MaxLength(64)
+  passcode?: string | null;
+
+  @ApiPropertyOptional({ example: '1.5', description: 'merchant discount rate override, percent' })
+  @IsOptional()
+  @Matches(/^\d{1,2}(\.\d{1,4})?$/, { message: '$property must be a percentage such as 1.5' })
+  mdr?: string;
+
+  @ApiPropertyOptional({ maxLength: 32 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  merchantType?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'free-form metadata, stored as given' })
+  @IsOptional()
+  @IsPlainObject()
+  additionalData?: Record<string, unknown>;
+}
+
+export class MerchantListQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ description: 'exact' })
+  @IsOptional()
+  @IsUUID('all', { message: '$property must be a UUID' })
+  uuid?: string;
+
+  @ApiPropertyOptional({ description: 'exact' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  mchId?: string;
+
+  @ApiPropertyOptional({ description: 'partial match' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  mchName?: string;
+}
+
+export class AcquirerSummaryDto {
+  @ApiProperty() profileId: number;
+  @ApiProperty() profileName: string;
+  @ApiProperty() currency: string;
+  @ApiProperty() acqType: string;
+  @ApiProperty({ description: 'JSON-encoded map of the bound methods to allowed transaction types' }) methodList: string;
+  @ApiProperty({ description: 'JSON-encoded map of the bound methods to EMV config ids' }) emvList: string;
+}
+
+export class MerchantDto {
+  @ApiProperty() uuid: string;
+  @ApiProperty() mchId: string;
+  @ApiProperty({ description: 'same value as mchId' }) id: string;
+  @ApiProperty() groupId: string;
+  @ApiProperty() mchName: string;
+  @ApiProperty({ nullable: true }) mcc: string | null;
+  @ApiProperty({ nullable: true }) region: string | null;
+  @ApiProperty() timeZone: string;
+  @ApiProperty({ nullable: true }) country: string | null;
+  @ApiProperty() contactName: string;
+  @ApiProperty({ nullable: true }) contactPhone: string | null;
+  @ApiProperty() contactEmail: string;
+  @ApiProperty({ nullable: true }) contactAddress: string | null;
+  @ApiProperty() state: number;
+  @ApiProperty() currency: string;
+  @ApiProperty({ type: [String], description: 'bound payment method codes' }) supportedPayments: string[];
+  @ApiProperty() hasKioskTerminal: boolean;
+  @ApiProperty({ type: [AcquirerSummaryDto] }) acquirers: AcquirerSummaryDto[];
+  @ApiProperty({ nullable: true }) providerReference: string | null;
+  @ApiProperty({ nullable: true }) transType: string | null;
+  @ApiProperty({ nullable: true }) receiptLogo: string | null;
+  @ApiProperty({ nullable: true }) receiptInfo: string | null;
+  @ApiProperty({ nullable: true, description: '****** when set' }) passcode: string | null;
+  @ApiProperty({ nullable: true }) mdr: string | null;
+  @ApiProperty({ nullable: true }) merchantType: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) additionalData: Record<string, unknown> | null;
+  @ApiProperty({ nullable: true }) createdBy: string | null;
+  @ApiProperty() createdAt: string;
+  @ApiProperty() updatedAt: string;
+}

@@ -1,0 +1,183 @@
+import { DomainError, formatTimestamp, hashSecret, maskedSecret, Page, PageRequest, toPage } from '@app/common';
+import { isForeignKeyViolation, isUniqueViolation } from '@app/database';
+import { Injectable } from '@nestjs/common';
+import { randomInt, randomUUID } from 'node:crypto';
+import { AcquirerProfileRepository } from '../acquirer/persistence/acquirer-profile.repository';
+import { BindingRecord, PaymentConfigRepository } from '../payment-config/persistence/payment-config.repository';
+import { PaymentConfigService, resolveMethods } from '../payment-config/payment-config.service';
+import { PboService } from '../pbo/pbo.service';
+import { requireOwned } from '../shared/ownership';
+import { MerchantDto, MerchantWriteDto } from './dto/merchant.dto';
+import { MerchantEntity } from './persistence/merchant.entity';
+import { MerchantListFilter, MerchantRepository, MerchantValues } from './persistence/merchant.repository';
+
+/** What both APIs write about a merchant (the profile fields). */
+export type MerchantCommand = MerchantWriteDto;
+
+/** The merchant response: stored fields plus the read-only payment summary. */
+export function toMerchantDto(merchant: MerchantEntity, bindings: BindingRecord[]): MerchantDto {
+  const supported: string[] = [];
+  for (const binding of bindings) for (const method of binding.methods) if (!supported.includes(method.paymentMethodCode)) supported.push(method.paymentMethodCode);
+  return {
+    uuid: merchant.uuid,
+    mchId: merchant.mchId,
+    id: merchant.mchId,
+    groupId: merchant.groupId,
+    mchName: merchant.mchName,
+    mcc: merchant.mcc,
+    region: merchant.region,
+    timeZone: merchant.timeZone,
+    country: merchant.country,
+    contactName: merchant.contactName,
+    contactPhone: merchant.contactPhone,
+    contactEmail: merchant.contactEmail,
+    contactAddress: merchant.contactAddress,
+    state: merchant.state,
+    currency: merchant.currency,
+    supportedPayments: supported,
+    // Devices (and so KIOSK terminals) arrive with the activation-code feature.
+    hasKioskTerminal: false,
+    acquirers: bindings.map((binding) => ({
+      profileId: binding.acquirerProfileId,
+      profileName: binding.profileName,
+      currency: binding.currency,
+      acqType: binding.acqType,
+      methodList: JSON.stringify(Object.fromEntries(binding.methods.map((m) => [m.paymentMethodCode, m.allows]))),
+      emvList: JSON.stringify(Object.fromEntries(binding.methods.map((m) => [m.paymentMethodCode, m.emvs.map((e) => e.emvId)]))),
+    })),
+    providerReference: merchant.providerReference,
+    transType: merchant.transType,
+    receiptLogo: merchant.receiptLogo,
+    receiptInfo: merchant.receiptInfo,
+    passcode: maskedSecret(merchant.passcodeHash),
+    mdr: merchant.mdr,
+    merchantType: merchant.merchantType,
+    additionalData: merchant.additionalData,
+    createdBy: merchant.createdBy,
+    createdAt: formatTimestamp(merchant.createdAt),
+    updatedAt: formatTimestamp(merchant.updatedAt),
+  };
+}
+
+/** 15 random digits, first non-zero: not guessable from a neighbour's id. */
+function newMchId(): string {
+  return `${randomInt(1, 10)}${String(randomInt(0, 10 ** 7)).padStart(7, '0')}${String(randomInt(0, 10 ** 7)).padStart(7, '0')}`;
+}
+
+@Injectable()
+export class MerchantService {
+  constructor(
+    private readonly repository: MerchantRepository,
+    private readonly pbos: PboService,
+    private readonly acquirers: AcquirerProfileRepository,
+    private readonly paymentConfigs: PaymentConfigRepository,
+    private readonly binder: PaymentConfigService,
+  ) {}
+
+  async require(groupId: string, mchId: string): Promise<MerchantEntity> {
+    return requireOwned(await this.repository.findByMchId(mchId), groupId, `merchant ${mchId}`);
+  }
+
+  async view(merchant: MerchantEntity): Promise<MerchantDto> {
+    return toMerchantDto(merchant, await this.paymentConfigs.bindingsOfMerchants([merchant.uuid]));
+  }
+
+  async get(groupId: string, mchId: string): Promise<MerchantDto> {
+    return this.view(await this.require(groupId, mchId));
+  }
+
+  async list(groupId: string, filter: MerchantListFilter, page: PageRequest): Promise<Page<MerchantDto>> {
+    const [merchants, total] = await this.repository.list(groupId, filter, page);
+    const bindings = await this.paymentConfigs.bindingsOfMerchants(merchants.map((m) => m.uuid));
+    return toPage(
+      page,
+      merchants.map((merchant) => toMerchantDto(merchant, bindings.filter((b) => b.merchantUuid === merchant.uuid))),
+      total,
+    );
+  }
+
+  private profileValues(command: MerchantCommand, defaultTimeZone: string) {
+    return {
+      mchName: command.mchName,
+      currency: command.currency,
+      contactName: command.contactName,
+      contactEmail: command.contactEmail,
+      mcc: command.mcc ?? null,
+      region: command.region ?? null,
+      timeZone: command.timeZone ?? defaultTimeZone,
+      country: command.country ?? null,
+      transType: command.transType ?? null,
+      contactPhone: command.contactPhone ?? null,
+      contactAddress: command.contactAddress ?? null,
+      receiptLogo: command.receiptLogo ?? null,
+      receiptInfo: command.receiptInfo ?? null,
+      state: command.state ?? 1,
+      providerReference: command.providerReference ?? null,
+      mdr: command.mdr ?? null,
+      merchantType: command.merchantType ?? null,
+      additionalData: command.additionalData ?? null,
+    };
+  }
+
+  private explainUnique(error: unknown, command: MerchantCommand): unknown {
+    if (isUniqueViolation(error, 'uq_merchant_provider_reference')) {
+      return DomainError.conflict(`providerReference ${command.providerReference} is already used by another merchant of this PBO`);
+    }
+    return error;
+  }
+
+  /** Creates the merchant and, when the PBO has a default card acquirer profile, binds it (section 3). */
+  async create(groupId: string, createdBy: string | null, command: MerchantCommand): Promise<MerchantDto> {
+    const pbo = await this.pbos.require(groupId);
+    const passcodeHash = command.passcode ? await hashSecret(command.passcode) : null;
+    for (let attempt = 1; ; attempt++) {
+      const values: MerchantValues = { uuid: randomUUID(), mchId: newMchId(), groupId, passcodeHash, createdBy, ...this.profileValues(command, pbo.timeZone) };
+      try {
+        await this.repository.transaction(async (manager) => {
+          await this.repository.insert(manager, values);
+          const defaultProfile = await this.acquirers.findDefault(groupId, 'card', manager);
+          if (defaultProfile) {
+            await this.binder.bindInTransaction(manager, values, defaultProfile, defaultProfile.profile.currency, undefined, resolveMethods(defaultProfile, undefined), 'merge');
+          }
+        });
+        return this.get(groupId, values.mchId);
+      } catch (error) {
+        // mchIds are random: a collision is retried with a new one.
+        if (isUniqueViolation(error, 'uq_merchant_mch_id') && attempt < 3) continue;
+        throw this.explainUnique(error, command);
+      }
+    }
+  }
+
+  /** Full replace of the profile fields (not of the payment config). */
+  async replace(groupId: string, mchId: string, command: MerchantCommand): Promise<MerchantDto> {
+    const pbo = await this.pbos.require(groupId);
+    const merchant = await this.require(groupId, mchId);
+    const values: Partial<MerchantValues> = this.profileValues(command, pbo.timeZone);
+    // A secret is never cleared by leaving it out; null clears it.
+    if (command.passcode !== undefined) values.passcodeHash = command.passcode === null ? null : await hashSecret(command.passcode);
+    try {
+      await this.repository.transaction((manager) => this.repository.update(manager, merchant.uuid, values));
+    } catch (error) {
+      throw this.explainUnique(error, command);
+    }
+    return this.get(groupId, mchId);
+  }
+
+  /** Refused while the merchant has a payment config (and, with devices, an activation code). */
+  async delete(groupId: string, mchId: string): Promise<void> {
+    const refusal = (bindings: number) =>
+      DomainError.conflict(`merchant ${mchId} has ${bindings} payment config(s); delete them before the merchant`);
+    try {
+      await this.repository.transaction(async (manager) => {
+        const merchant = requireOwned(await this.repository.findByMchIdForUpdate(manager, mchId), groupId, `merchant ${mchId}`);
+        const bindings = await this.paymentConfigs.countBindings(merchant.uuid, manager);
+        if (bindings > 0) throw refusal(bindings);
+        await this.repository.delete(manager, merchant.uuid);
+      });
+    } catch (error) {
+      if (isForeignKeyViolation(error, 'fk_payment_binding_merchant')) throw refusal(1);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import { IsIsoCurrency, PageQueryDto } from '@app/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+
+export class EmvRefDto {
+  @ApiProperty({ description: 'EMV config id' })
+  @IsInt()
+  @Min(1)
+  @Max(2 ** 31 - 1)
+  emvId: number;
+}
+
+export class PaymentMethodWriteDto {
+  @ApiProperty({ example: '01' })
+  @IsString()
+  @IsNotEmpty()
+  paymentMethodCode: string;
+
+  @ApiPropertyOptional({ type: [String], description: 'allowed transaction types; reserved' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(16)
+  @IsString({ each: true })
+  @MaxLength(32, { each: true })
+  allows?: string[];
+
+  @ApiPropertyOptional({ type: [EmvRefDto], description: "defaults to the acquirer profile's emvList for this method" })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(32)
+  @ValidateNested({ each: true })
+  @Type(() => EmvRefDto)
+  emvs?: EmvRefDto[];
+}
+
+/** `POST`/`PUT /api/openapi/v1/mchInfo/payment/{mchId}`. */
+export class PaymentConfigWriteDto {
+  @ApiProperty({ description: 'acquirer profile id (numeric string)' })
+  @IsString()
+  @Matches(/^\d{1,9}$/, { message: '$property must be the numeric id of an acquirer profile' })
+  acquirerProfileId: string;
+
+  @ApiProperty({ example: 'MYR' })
+  @IsIsoCurrency()
+  currency: string;
+
+  @ApiPropertyOptional({ description: 'merchant id at the acquirer host, when different from the PBO default' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9 -]{1,32}$/, { message: '$property must be 1 to 32 letters, digits, spaces or dashes' })
+  mid?: string;
+
+  @ApiPropertyOptional({ type: [PaymentMethodWriteDto], description: "defaults to every method of the acquirer profile" })
+  @IsOptional()
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(6)
+  @ValidateNested({ each: true })
+  @Type(() => PaymentMethodWriteDto)
+  paymentMethods?: PaymentMethodWriteDto[];
+}
+
+export class PaymentConfigDeleteQueryDto {
+  @ApiProperty()
+  @IsString()
+  @Matches(/^\d{1,9}$/, { message: '$property must be the numeric id of an acquirer profile' })
+  acquirerProfileId: string;
+
+  @ApiProperty()
+  @IsIsoCurrency()
+  currency: string;
+}
+
+export class PaymentConfigListQueryDto extends PageQueryDto {}
+
+export class EmvSummaryDto {
+  @ApiProperty() emvId: number;
+  @ApiProperty() emvName: string;
+}
+
+export class PaymentMethodDto {
+  @ApiProperty() paymentMethodCode: string;
+  @ApiProperty() paymentMethodName: string;
+  @ApiProperty() displayName: string;
+  @ApiProperty({ description: 'card or qr (the acquirer profile type)' }) paymentType: string;
+  @ApiProperty({ type: [String] }) allows: string[];
+  @ApiProperty({ type: [EmvSummaryDto] }) emvs: EmvSummaryDto[];
+}
+
+export class PaymentConfigDto {
+  @ApiProperty({ description: 'mchId' }) merchantId: string;
+  @ApiProperty() acquirerProfileId: string;
+  @ApiProperty() acquirerProfileName: string;
+  @ApiProperty() acqType: string;
+  @ApiProperty() currency: string;
+  @ApiProperty({ nullable: true }) mid: string | null;
+  @ApiProperty({ type: [PaymentMethodDto] }) paymentMethods: PaymentMethodDto[];
+}

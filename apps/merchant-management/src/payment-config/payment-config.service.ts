@@ -1,0 +1,173 @@
+import { DomainError, isPaymentMethodCode, Page, PageRequest, paymentMethodDisplayName, paymentMethodName, PaymentMethodCode, toPage } from '@app/common';
+import { isUniqueViolation } from '@app/database';
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AcquirerProfileRecord, AcquirerProfileRepository } from '../acquirer/persistence/acquirer-profile.repository';
+import { EmvConfigRepository } from '../emv/persistence/emv-config.repository';
+import { MerchantEntity } from '../merchant/persistence/merchant.entity';
+import { MerchantRepository } from '../merchant/persistence/merchant.repository';
+import { numericId, requireOwned } from '../shared/ownership';
+import { PaymentConfigDto } from './dto/payment-config.dto';
+import { BindingRecord, NewMethodBinding, PaymentConfigRepository } from './persistence/payment-config.repository';
+
+export interface PaymentMethodRequest {
+  paymentMethodCode: string;
+  allows?: string[];
+  emvs?: { emvId: number }[];
+}
+
+export interface BindCommand {
+  acquirerProfileId: string;
+  currency: string;
+  mid?: string;
+  paymentMethods?: PaymentMethodRequest[];
+}
+
+export function toPaymentConfigDto(mchId: string, binding: BindingRecord): PaymentConfigDto {
+  return {
+    merchantId: mchId,
+    acquirerProfileId: String(binding.acquirerProfileId),
+    acquirerProfileName: binding.profileName,
+    acqType: binding.acqType,
+    currency: binding.currency,
+    mid: binding.mid,
+    paymentMethods: binding.methods.map((method) => {
+      const code = method.paymentMethodCode as PaymentMethodCode;
+      return {
+        paymentMethodCode: code,
+        paymentMethodName: paymentMethodName(code),
+        displayName: paymentMethodDisplayName(code),
+        paymentType: binding.acqType,
+        allows: method.allows,
+        emvs: method.emvs,
+      };
+    }),
+  };
+}
+
+/**
+ * Resolves the methods a bind request asks for against the acquirer profile: omitted methods
+ * mean all of the profile's, omitted EMV lists mean the profile's list for that method.
+ */
+export function resolveMethods(record: AcquirerProfileRecord, requested: PaymentMethodRequest[] | undefined): NewMethodBinding[] {
+  const { profile, emvList } = record;
+  const label = `acquirer profile ${profile.id} (${profile.profileName})`;
+  if (!requested) {
+    return Object.entries(profile.methodList).map(([code, allows]) => ({ paymentMethodCode: code, allows, emvIds: emvList[code] ?? [] }));
+  }
+  const seen = new Set<string>();
+  return requested.map((method, index) => {
+    const field = `paymentMethods[${index}]`;
+    const code = method.paymentMethodCode;
+    if (!isPaymentMethodCode(code)) throw DomainError.validation(`${field}.paymentMethodCode ${code} is not a payment method code`);
+    if (seen.has(code)) throw DomainError.validation(`${field}.paymentMethodCode ${code} is listed twice`);
+    seen.add(code);
+    if (!(code in profile.methodList)) throw DomainError.validation(`${field}.paymentMethodCode ${code} is not in the methodList of ${label}`);
+    const offered = emvList[code] ?? [];
+    const emvIds = method.emvs ? [...new Set(method.emvs.map((emv) => emv.emvId))] : offered;
+    for (const emvId of emvIds) {
+      if (!offered.includes(emvId)) throw DomainError.validation(`${field}.emvs: EMV config ${emvId} is not in the emvList of ${label} for payment method ${code}`);
+    }
+    if (profile.acqType === 'card' && emvIds.length === 0) throw DomainError.validation(`${field}.emvs must name at least one EMV config for a card profile`);
+    return { paymentMethodCode: code, allows: method.allows ?? profile.methodList[code], emvIds };
+  });
+}
+
+@Injectable()
+export class PaymentConfigService {
+  constructor(
+    private readonly repository: PaymentConfigRepository,
+    private readonly merchants: MerchantRepository,
+    private readonly acquirers: AcquirerProfileRepository,
+    private readonly emvs: EmvConfigRepository,
+  ) {}
+
+  async requireMerchant(groupId: string, mchId: string): Promise<MerchantEntity> {
+    return requireOwned(await this.merchants.findByMchId(mchId), groupId, `merchant ${mchId}`);
+  }
+
+  async list(groupId: string, mchId: string, page: PageRequest): Promise<Page<PaymentConfigDto>> {
+    const merchant = await this.requireMerchant(groupId, mchId);
+    const [bindings, total] = await this.repository.bindingsPage(merchant.uuid, page);
+    return toPage(page, bindings.map((binding) => toPaymentConfigDto(merchant.mchId, binding)), total);
+  }
+
+  private async requireProfile(groupId: string, acquirerProfileId: string): Promise<AcquirerProfileRecord> {
+    const id = numericId(acquirerProfileId, 'acquirer profile');
+    const record = await this.acquirers.findRecord(id);
+    requireOwned(record?.profile, groupId, `acquirer profile ${id}`);
+    return record!;
+  }
+
+  /** Explicit EMV ids must exist and be the PBO's before they are checked against the profile. */
+  private async checkEmvReferences(groupId: string, requested: PaymentMethodRequest[] | undefined): Promise<void> {
+    const ids = [...new Set((requested ?? []).flatMap((method) => (method.emvs ?? []).map((emv) => emv.emvId)))];
+    const owned = new Set((await this.emvs.findOwned(groupId, ids)).map((emv) => emv.id));
+    for (const id of ids) if (!owned.has(id)) requireOwned(await this.emvs.findById(id), groupId, `EMV config ${id}`);
+  }
+
+  /**
+   * Binds a merchant to an acquirer profile in a currency. `merge` (POST) adds the methods or
+   * replaces those it names; `replace` (PUT) replaces the binding's whole subtree.
+   */
+  async bind(groupId: string, mchId: string, command: BindCommand, mode: 'merge' | 'replace'): Promise<void> {
+    const merchant = await this.requireMerchant(groupId, mchId);
+    const record = await this.requireProfile(groupId, command.acquirerProfileId);
+    await this.checkEmvReferences(groupId, command.paymentMethods);
+    const methods = resolveMethods(record, command.paymentMethods);
+    try {
+      await this.repository.transaction(async (manager) => {
+        if (mode === 'replace') {
+          const existing = await this.repository.findBindingId(manager, merchant.uuid, record.profile.id, command.currency, true);
+          if (existing === undefined) {
+            throw DomainError.notFound(`merchant ${mchId} has no payment config for acquirer profile ${record.profile.id} in ${command.currency}; create it with POST`);
+          }
+        }
+        await this.bindInTransaction(manager, merchant, record, command.currency, command.mid, methods, mode);
+      });
+    } catch (error) {
+      throw await this.explainConflict(error, merchant, command.currency, methods);
+    }
+  }
+
+  /** The write itself, shared with merchant creation (the automatic default binding). */
+  async bindInTransaction(
+    manager: EntityManager,
+    merchant: Pick<MerchantEntity, 'uuid' | 'groupId'>,
+    record: AcquirerProfileRecord,
+    currency: string,
+    mid: string | null | undefined,
+    methods: NewMethodBinding[],
+    mode: 'merge' | 'replace',
+  ): Promise<void> {
+    const bindingId = await this.repository.upsertBinding(manager, { merchantUuid: merchant.uuid, groupId: merchant.groupId, profileId: record.profile.id, currency, mid });
+    await this.repository.deleteMethods(manager, bindingId, mode === 'replace' ? undefined : methods.map((m) => m.paymentMethodCode));
+    await this.repository.insertMethods(manager, { id: bindingId, merchantUuid: merchant.uuid, currency }, methods);
+  }
+
+  /** Turns the (merchant, currency, method) unique violation into the documented 10000 message. */
+  private async explainConflict(error: unknown, merchant: MerchantEntity, currency: string, methods: NewMethodBinding[]): Promise<unknown> {
+    if (!isUniqueViolation(error, 'uq_payment_method_binding_merchant_currency_method')) return error;
+    for (const method of methods) {
+      const holder = await this.repository.holderOf(merchant.uuid, currency, method.paymentMethodCode);
+      if (holder) {
+        const name = paymentMethodName(method.paymentMethodCode as PaymentMethodCode);
+        return DomainError.conflict(
+          `payment method ${method.paymentMethodCode} (${name}) in ${currency} is already bound to acquirer profile ${holder.profileId} (${holder.profileName}) of merchant ${merchant.mchId}`,
+        );
+      }
+    }
+    return DomainError.conflict(`a payment method in ${currency} is already bound to another acquirer profile of merchant ${merchant.mchId}`);
+  }
+
+  /** Drops the whole (acquirerProfileId, currency) binding. */
+  async unbind(groupId: string, mchId: string, acquirerProfileId: string, currency: string): Promise<void> {
+    const merchant = await this.requireMerchant(groupId, mchId);
+    const profileId = numericId(acquirerProfileId, 'acquirer profile');
+    await this.repository.transaction(async (manager) => {
+      const bindingId = await this.repository.findBindingId(manager, merchant.uuid, profileId, currency, true);
+      if (bindingId === undefined) throw DomainError.notFound(`merchant ${mchId} has no payment config for acquirer profile ${profileId} in ${currency}`);
+      await this.repository.deleteBinding(manager, bindingId);
+    });
+  }
+}

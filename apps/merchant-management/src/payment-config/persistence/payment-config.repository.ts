@@ -1,0 +1,203 @@
+import { PageRequest } from '@app/common';
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { InjectMmDataSource } from '../../shared/inject';
+
+/** One bound payment method, as the read side shows it. */
+export interface BoundMethodRow {
+  bindingId: number;
+  merchantUuid: string;
+  acquirerProfileId: number;
+  profileName: string;
+  acqType: string;
+  currency: string;
+  mid: string | null;
+  paymentMethodCode: string;
+  allows: string[];
+  emvs: { emvId: number; emvName: string }[];
+}
+
+/** A binding with its methods, grouped per (acquirerProfileId, currency). */
+export interface BindingRecord {
+  bindingId: number;
+  merchantUuid: string;
+  acquirerProfileId: number;
+  profileName: string;
+  acqType: string;
+  currency: string;
+  mid: string | null;
+  methods: { paymentMethodCode: string; allows: string[]; emvs: { emvId: number; emvName: string }[] }[];
+}
+
+export interface NewMethodBinding {
+  paymentMethodCode: string;
+  allows: string[];
+  emvIds: number[];
+}
+
+interface RawMethodRow {
+  binding_id: number;
+  merchant_uuid: string;
+  acquirer_profile_id: number;
+  profile_name: string;
+  acq_type: string;
+  currency: string;
+  mid: string | null;
+  payment_method_code: string | null;
+  allows: string[] | null;
+  emvs: { emvId: number; emvName: string }[] | null;
+}
+
+/** Bindings as rows, one per method (a binding without methods gives one row with nulls). */
+const BINDINGS_SQL = `
+  SELECT b.id AS binding_id, b.merchant_uuid, b.acquirer_profile_id, a.profile_name, a.acq_type, b.currency, b.mid,
+         m.payment_method_code, m.allows,
+         COALESCE((SELECT json_agg(json_build_object('emvId', e.emv_id, 'emvName', c.emv_name) ORDER BY e.position)
+                     FROM payment_method_emv e JOIN emv_config c ON c.id = e.emv_id
+                    WHERE e.method_id = m.id), '[]'::json) AS emvs
+    FROM payment_binding b
+    JOIN acquirer_profile a ON a.id = b.acquirer_profile_id
+    LEFT JOIN payment_method_binding m ON m.binding_id = b.id`;
+
+function groupBindings(rows: RawMethodRow[]): BindingRecord[] {
+  const byId = new Map<number, BindingRecord>();
+  for (const row of rows) {
+    let binding = byId.get(row.binding_id);
+    if (!binding) {
+      binding = {
+        bindingId: row.binding_id,
+        merchantUuid: row.merchant_uuid,
+        acquirerProfileId: row.acquirer_profile_id,
+        profileName: row.profile_name,
+        acqType: row.acq_type,
+        currency: row.currency,
+        mid: row.mid,
+        methods: [],
+      };
+      byId.set(row.binding_id, binding);
+    }
+    if (row.payment_method_code) binding.methods.push({ paymentMethodCode: row.payment_method_code, allows: row.allows ?? [], emvs: row.emvs ?? [] });
+  }
+  return [...byId.values()];
+}
+
+@Injectable()
+export class PaymentConfigRepository {
+  constructor(@InjectMmDataSource() private readonly dataSource: DataSource) {}
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  /** Every binding of these merchants, with methods and EMV configs (merchant responses). */
+  async bindingsOfMerchants(merchantUuids: string[], manager: EntityManager = this.dataSource.manager): Promise<BindingRecord[]> {
+    if (merchantUuids.length === 0) return [];
+    const rows: RawMethodRow[] = await manager.query(`${BINDINGS_SQL} WHERE b.merchant_uuid = ANY($1::uuid[]) ORDER BY b.id, m.payment_method_code`, [merchantUuids]);
+    return groupBindings(rows);
+  }
+
+  /** One page of a merchant's bindings (GET payment config). */
+  async bindingsPage(merchantUuid: string, page: PageRequest): Promise<[BindingRecord[], number]> {
+    const [{ total }]: { total: number }[] = await this.dataSource.query('SELECT count(*)::int AS total FROM payment_binding WHERE merchant_uuid = $1', [merchantUuid]);
+    const limit = page.limit === null ? 'ALL' : String(page.limit);
+    const rows: RawMethodRow[] = await this.dataSource.query(
+      `${BINDINGS_SQL}
+        WHERE b.id IN (SELECT id FROM payment_binding WHERE merchant_uuid = $1 ORDER BY id LIMIT ${limit} OFFSET $2)
+        ORDER BY b.id, m.payment_method_code`,
+      [merchantUuid, page.offset],
+    );
+    return [groupBindings(rows), total];
+  }
+
+  async countBindings(merchantUuid: string, manager: EntityManager = this.dataSource.manager): Promise<number> {
+    const [{ n }]: { n: number }[] = await manager.query('SELECT count(*)::int AS n FROM payment_binding WHERE merchant_uuid = $1', [merchantUuid]);
+    return n;
+  }
+
+  /** The binding id of (merchant, profile, currency), optionally locked for update. */
+  async findBindingId(manager: EntityManager, merchantUuid: string, profileId: number, currency: string, lock = false): Promise<number | undefined> {
+    const rows: { id: number }[] = await manager.query(
+      `SELECT id FROM payment_binding WHERE merchant_uuid = $1 AND acquirer_profile_id = $2 AND currency = $3${lock ? ' FOR UPDATE' : ''}`,
+      [merchantUuid, profileId, currency],
+    );
+    return rows[0]?.id;
+  }
+
+  /** Creates the binding or, when it exists, updates its mid (when given); answers its id. */
+  async upsertBinding(manager: EntityManager, values: { merchantUuid: string; groupId: string; profileId: number; currency: string; mid: string | null | undefined }): Promise<number> {
+    const rows: { id: number }[] = await manager.query(
+      `INSERT INTO payment_binding (merchant_uuid, group_id, acquirer_profile_id, currency, mid)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT ON CONSTRAINT uq_payment_binding_profile_currency
+       DO UPDATE SET mid = CASE WHEN $6 THEN EXCLUDED.mid ELSE payment_binding.mid END, updated_at = now()
+       RETURNING id`,
+      [values.merchantUuid, values.groupId, values.profileId, values.currency, values.mid ?? null, values.mid !== undefined],
+    );
+    return rows[0].id;
+  }
+
+  /** Removes methods of a binding: all of them, or those with the given codes. */
+  async deleteMethods(manager: EntityManager, bindingId: number, codes?: string[]): Promise<void> {
+    if (codes) await manager.query('DELETE FROM payment_method_binding WHERE binding_id = $1 AND payment_method_code = ANY($2)', [bindingId, codes]);
+    else await manager.query('DELETE FROM payment_method_binding WHERE binding_id = $1', [bindingId]);
+  }
+
+  /**
+   * Inserts bound methods; the unique (merchant, currency, method) constraint refuses a method
+   * another profile of the merchant already holds, even when two requests race.
+   */
+  async insertMethods(manager: EntityManager, binding: { id: number; merchantUuid: string; currency: string }, methods: NewMethodBinding[]): Promise<void> {
+    for (const method of methods) {
+      const [{ id }]: { id: number }[] = await manager.query(
+        `INSERT INTO payment_method_binding (binding_id, merchant_uuid, currency, payment_method_code, allows) VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING id`,
+        [binding.id, binding.merchantUuid, binding.currency, method.paymentMethodCode, JSON.stringify(method.allows)],
+      );
+      if (method.emvIds.length > 0) {
+        await manager.query(
+          `INSERT INTO payment_method_emv (method_id, emv_id, position) SELECT $1, emv_id, ord - 1 FROM unnest($2::int[]) WITH ORDINALITY AS t(emv_id, ord)`,
+          [id, method.emvIds],
+        );
+      }
+    }
+  }
+
+  async deleteBinding(manager: EntityManager, bindingId: number): Promise<void> {
+    await manager.query('DELETE FROM payment_binding WHERE id = $1', [bindingId]);
+  }
+
+  /** Which acquirer profile of the merchant holds (currency, method), for the conflict message. */
+  async holderOf(merchantUuid: string, currency: string, code: string, manager: EntityManager = this.dataSource.manager): Promise<{ profileId: number; profileName: string } | undefined> {
+    const rows: { profile_id: number; profile_name: string }[] = await manager.query(
+      `SELECT a.id AS profile_id, a.profile_name FROM payment_method_binding m
+         JOIN payment_binding b ON b.id = m.binding_id JOIN acquirer_profile a ON a.id = b.acquirer_profile_id
+        WHERE m.merchant_uuid = $1 AND m.currency = $2 AND m.payment_method_code = $3`,
+      [merchantUuid, currency, code],
+    );
+    return rows[0] ? { profileId: rows[0].profile_id, profileName: rows[0].profile_name } : undefined;
+  }
+
+  /** Methods (with their EMV ids) that merchants bind under a profile. */
+  async methodsBoundToProfile(profileId: number, manager: EntityManager = this.dataSource.manager): Promise<{ mchId: string; currency: string; paymentMethodCode: string; emvIds: number[] }[]> {
+    const rows: { mch_id: string; currency: string; payment_method_code: string; emv_ids: number[] }[] = await manager.query(
+      `SELECT mc.mch_id, m.currency, m.payment_method_code,
+              COALESCE(array_agg(e.emv_id) FILTER (WHERE e.emv_id IS NOT NULL), '{}') AS emv_ids
+         FROM payment_binding b
+         JOIN merchant mc ON mc.uuid = b.merchant_uuid
+         JOIN payment_method_binding m ON m.binding_id = b.id
+         LEFT JOIN payment_method_emv e ON e.method_id = m.id
+        WHERE b.acquirer_profile_id = $1
+        GROUP BY mc.mch_id, m.id`,
+      [profileId],
+    );
+    return rows.map((row) => ({ mchId: row.mch_id, currency: row.currency, paymentMethodCode: row.payment_method_code, emvIds: row.emv_ids }));
+  }
+
+  /** mchIds of (up to 10) merchants bound to a profile. */
+  async merchantsBoundToProfile(profileId: number, manager: EntityManager = this.dataSource.manager): Promise<string[]> {
+    const rows: { mch_id: string }[] = await manager.query(
+      `SELECT DISTINCT mc.mch_id FROM payment_binding b JOIN merchant mc ON mc.uuid = b.merchant_uuid WHERE b.acquirer_profile_id = $1 ORDER BY 1 LIMIT 10`,
+      [profileId],
+    );
+    return rows.map((row) => row.mch_id);
+  }
+}

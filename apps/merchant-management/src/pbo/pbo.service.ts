@@ -1,0 +1,47 @@
+import { DomainError, isIanaTimeZone } from '@app/common';
+import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { GATEWAY_MESSAGE_FORMATS } from '../shared/host-formats';
+import { PboEntity } from './persistence/pbo.entity';
+import { PboRepository } from './persistence/pbo.repository';
+
+export interface CreatePboCommand {
+  name: string;
+  timeZone?: string;
+  qrEnabled?: boolean;
+  gatewayFormat?: string;
+  groupId?: string;
+}
+
+/** How long a PBO read stays cached; PBOs change only through the CLI. */
+const CACHE_TTL_MS = 30_000;
+
+@Injectable()
+export class PboService {
+  private readonly cache = new Map<string, { pbo: PboEntity; until: number }>();
+
+  constructor(private readonly repository: PboRepository) {}
+
+  /** The PBO of a verified token; 11000 when the token names a group that does not exist. */
+  async require(groupId: string): Promise<PboEntity> {
+    const cached = this.cache.get(groupId);
+    if (cached && cached.until > Date.now()) return cached.pbo;
+    const pbo = await this.repository.findById(groupId);
+    if (!pbo) throw DomainError.unauthenticated(`the token's group ${groupId} does not exist`);
+    this.cache.set(groupId, { pbo, until: Date.now() + CACHE_TTL_MS });
+    return pbo;
+  }
+
+  async create(command: CreatePboCommand): Promise<PboEntity> {
+    const name = command.name.trim();
+    if (!name || name.length > 128) throw DomainError.validation('name must be 1 to 128 characters');
+    const timeZone = command.timeZone ?? 'UTC';
+    if (!isIanaTimeZone(timeZone)) throw DomainError.validation(`timeZone ${timeZone} is not an IANA time zone`);
+    const gatewayFormat = command.gatewayFormat ?? 'MOCK';
+    if (!(GATEWAY_MESSAGE_FORMATS as readonly string[]).includes(gatewayFormat)) {
+      throw DomainError.validation(`gatewayFormat must be one of ${GATEWAY_MESSAGE_FORMATS.join(', ')}`);
+    }
+    const groupId = command.groupId ?? randomBytes(8).toString('hex');
+    return this.repository.insert({ groupId, groupName: name, timeZone, qrEnabled: command.qrEnabled ?? false, gatewayFormat });
+  }
+}

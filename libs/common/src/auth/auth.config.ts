@@ -1,0 +1,37 @@
+/** How bearer tokens are verified; read once from the environment. */
+export interface AuthConfig {
+  /** HS256 secret (development and standalone). */
+  secret?: string;
+  /** JWKS URL (production); tokens then use RS256 or ES256. */
+  jwksUrl?: string;
+  issuer?: string;
+  audience?: string;
+}
+
+/** Used only by `standalone` outside production, so a fresh clone runs with no configuration. */
+export const STANDALONE_DEV_SECRET = 'softpos-standalone-development-secret-change-me';
+
+export interface AuthConfigOptions {
+  /** Standalone may fall back to the development secret when not in production. */
+  allowDevelopmentDefault: boolean;
+}
+
+/**
+ * Reads AUTH_JWT_SECRET / AUTH_JWKS_URL / AUTH_JWT_ISSUER / AUTH_JWT_AUDIENCE. Throws (the app
+ * refuses to start) when neither a secret nor a JWKS URL is configured and no default is allowed.
+ */
+export function authConfigFromEnv(options: AuthConfigOptions, env: NodeJS.ProcessEnv = process.env): AuthConfig {
+  const secret = env.AUTH_JWT_SECRET || undefined;
+  const jwksUrl = env.AUTH_JWKS_URL || undefined;
+  const production = env.NODE_ENV === 'production';
+  if (!secret && !jwksUrl) {
+    if (!options.allowDevelopmentDefault || production) {
+      throw new Error('AUTH_JWT_SECRET or AUTH_JWKS_URL must be set: refusing to start without a way to verify bearer tokens');
+    }
+    return { secret: STANDALONE_DEV_SECRET, issuer: env.AUTH_JWT_ISSUER || undefined, audience: env.AUTH_JWT_AUDIENCE || undefined };
+  }
+  if (secret && secret.length < 32 && production) {
+    throw new Error('AUTH_JWT_SECRET must be at least 32 characters in production');
+  }
+  return { secret, jwksUrl, issuer: env.AUTH_JWT_ISSUER || undefined, audience: env.AUTH_JWT_AUDIENCE || undefined };
+}

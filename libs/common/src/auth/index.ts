@@ -1,0 +1,3 @@
+export * from './auth.config';
+export * from './token';
+export * from './pbo-auth.guard';

@@ -1,0 +1,73 @@
+import { createRemoteJWKSet, jwtVerify, SignJWT, JWTPayload, errors as joseErrors } from 'jose';
+import { DomainError } from '../errors';
+import { AuthConfig } from './auth.config';
+
+/** Claims of a PBO bearer token. */
+export interface PboClaims {
+  groupId: string;
+}
+
+const HS_ALGORITHMS = ['HS256'];
+const JWKS_ALGORITHMS = ['RS256', 'ES256'];
+
+/** Parses `24h`, `30m`, `7d`, `3600s` or plain seconds into seconds. */
+export function parseTtl(ttl: string): number {
+  const match = /^(\d+)\s*([smhd]?)$/.exec(ttl.trim());
+  if (!match) throw new Error(`invalid ttl "${ttl}": use e.g. 3600, 30m, 24h or 7d`);
+  const value = Number(match[1]);
+  const unit = match[2] || 's';
+  const seconds = value * { s: 1, m: 60, h: 3600, d: 86400 }[unit as 's' | 'm' | 'h' | 'd'];
+  if (seconds <= 0) throw new Error('ttl must be positive');
+  return seconds;
+}
+
+/** Signs an HS256 PBO token (CLI, standalone seed, tests). */
+export async function signPboToken(config: AuthConfig, groupId: string, ttlSeconds = 86400): Promise<string> {
+  if (!config.secret) throw new Error('signing tokens needs AUTH_JWT_SECRET');
+  const now = Math.floor(Date.now() / 1000);
+  let jwt = new SignJWT({ groupId }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(groupId).setIssuedAt(now).setExpirationTime(now + ttlSeconds);
+  if (config.issuer) jwt = jwt.setIssuer(config.issuer);
+  if (config.audience) jwt = jwt.setAudience(config.audience);
+  return jwt.sign(new TextEncoder().encode(config.secret));
+}
+
+/** Verifies bearer tokens: algorithms pinned, `exp` required, issuer and audience checked when set. */
+export class TokenVerifier {
+  private readonly key: Uint8Array | ReturnType<typeof createRemoteJWKSet>;
+  private readonly algorithms: string[];
+
+  constructor(private readonly config: AuthConfig) {
+    if (config.jwksUrl) {
+      this.key = createRemoteJWKSet(new URL(config.jwksUrl));
+      this.algorithms = JWKS_ALGORITHMS;
+    } else if (config.secret) {
+      this.key = new TextEncoder().encode(config.secret);
+      this.algorithms = HS_ALGORITHMS;
+    } else {
+      throw new Error('TokenVerifier needs a secret or a JWKS URL');
+    }
+  }
+
+  /** Verifies an `Authorization` header value and answers the PBO claims; throws 11000 otherwise. */
+  async verifyAuthorization(header: string | undefined): Promise<PboClaims> {
+    if (!header) throw DomainError.unauthenticated('missing bearer token');
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match) throw DomainError.unauthenticated('authorization header must be "Bearer <token>"');
+    let payload: JWTPayload;
+    try {
+      const options = { algorithms: this.algorithms, issuer: this.config.issuer, audience: this.config.audience, requiredClaims: ['exp'] };
+      payload =
+        this.key instanceof Uint8Array
+          ? (await jwtVerify(match[1], this.key, options)).payload
+          : (await jwtVerify(match[1], this.key, options)).payload;
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw DomainError.unauthenticated('bearer token has expired');
+      throw DomainError.unauthenticated('bearer token is invalid');
+    }
+    const groupId = payload.groupId;
+    if (typeof groupId !== 'string' || groupId.length === 0 || groupId.length > 64) {
+      throw DomainError.unauthenticated('bearer token carries no groupId');
+    }
+    return { groupId };
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Error codes of the response envelope (`../shared/DECISIONS.md`, "Envelope errors").
+ * Domain code throws {@link DomainError} with one of these; only the transport filter turns it
+ * into HTTP.
+ */
+export enum ErrorCode {
+  /** Malformed or invalid input; `msg` names the field. HTTP 400. */
+  Validation = 'VALIDATION',
+  /** Business-rule conflict (bind conflict, object in use, duplicate name). HTTP 409, code 10000. */
+  Conflict = 'CONFLICT',
+  /** Body larger than the limit. HTTP 413, code 10000. */
+  PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
+  /** Missing, malformed, expired or wrongly signed token. HTTP 401. */
+  Unauthenticated = 'UNAUTHENTICATED',
+  /** The object exists but belongs to another PBO or merchant. HTTP 403. */
+  OwnerInvalid = 'OWNER_INVALID',
+  /** The object does not exist. HTTP 404. */
+  NotFound = 'NOT_FOUND',
+  /** A downstream context or the acquirer host failed. HTTP 502. */
+  Upstream = 'UPSTREAM',
+  /** A downstream context or the acquirer host timed out. HTTP 504. */
+  UpstreamTimeout = 'UPSTREAM_TIMEOUT',
+  /** Too many requests. HTTP 429. */
+  RateLimited = 'RATE_LIMITED',
+  /** Anything else. HTTP 500; the message carries an error id that is in the log. */
+  Internal = 'INTERNAL',
+}
+
+export interface EnvelopeError {
+  /** Numeric code in the envelope. */
+  code: number;
+  /** HTTP status. */
+  status: number;
+}
+
+/** The one exhaustive mapping from domain error code to envelope code and HTTP status. */
+export function envelopeErrorOf(code: ErrorCode): EnvelopeError {
+  switch (code) {
+    case ErrorCode.Validation:
+      return { code: 10000, status: 400 };
+    case ErrorCode.Conflict:
+      return { code: 10000, status: 409 };
+    case ErrorCode.PayloadTooLarge:
+      return { code: 10000, status: 413 };
+    case ErrorCode.Unauthenticated:
+      return { code: 11000, status: 401 };
+    case ErrorCode.OwnerInvalid:
+      return { code: 13000, status: 403 };
+    case ErrorCode.NotFound:
+      return { code: 14000, status: 404 };
+    case ErrorCode.Upstream:
+      return { code: 15000, status: 502 };
+    case ErrorCode.UpstreamTimeout:
+      return { code: 15000, status: 504 };
+    case ErrorCode.RateLimited:
+      return { code: 16000, status: 429 };
+    case ErrorCode.Internal:
+      return { code: 50000, status: 500 };
+    default: {
+      const unreachable: never = code;
+      throw new Error(`unmapped error code ${String(unreachable)}`);
+    }
+  }
+}

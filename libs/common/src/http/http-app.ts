@@ -1,0 +1,57 @@
+import { INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { StrictValidationPipe } from '../validation';
+import { EnvelopeExceptionFilter } from './envelope-exception.filter';
+
+/** Largest accepted request body; larger ones are refused with 10000 before parsing. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** LOG_LEVEL=debug|log|warn|error (default log). */
+function logLevels(): ('debug' | 'log' | 'warn' | 'error')[] {
+  const all = ['error', 'warn', 'log', 'debug'] as const;
+  const index = all.indexOf((process.env.LOG_LEVEL ?? 'log') as (typeof all)[number]);
+  return all.slice(0, index < 0 ? 3 : index + 1);
+}
+
+export interface HttpAppOptions {
+  logger?: boolean;
+}
+
+/**
+ * Creates a Fastify-backed Nest application with the house rules: envelope errors from every
+ * layer (Fastify's own body parsing included), strict validation, a body limit.
+ */
+export async function createHttpApp(rootModule: Type<unknown> | ReturnType<typeof Object>, options: HttpAppOptions = {}): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: true });
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule as Type<unknown>, adapter, {
+    logger: options.logger === false ? false : logLevels(),
+    abortOnError: false,
+  });
+  configureHttpApp(app);
+  return app;
+}
+
+export function configureHttpApp(app: NestFastifyApplication): void {
+  app.useGlobalFilters(new EnvelopeExceptionFilter());
+  app.useGlobalPipes(new StrictValidationPipe());
+  app.enableShutdownHooks();
+  // Nest routes Fastify's own errors (JSON parsing, content type, body size) through the
+  // global filter too, so they leave in the same envelope.
+}
+
+/** The OpenAPI document of an application (served at /docs and written by `npm run openapi`). */
+export function buildOpenApiDocument(app: INestApplication, title: string, description: string): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle(title)
+    .setDescription(description)
+    .setVersion('1')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+    .build();
+  return SwaggerModule.createDocument(app, config, { operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}` });
+}
+
+export function serveOpenApi(app: INestApplication, document: OpenAPIObject): void {
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json' });
+}

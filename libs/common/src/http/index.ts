@@ -1,0 +1,3 @@
+export * from './envelope';
+export * from './envelope-exception.filter';
+export * from './http-app';

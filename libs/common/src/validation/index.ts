@@ -1,0 +1,2 @@
+export * from './validators';
+export * from './validation.pipe';

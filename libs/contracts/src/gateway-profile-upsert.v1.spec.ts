@@ -1,0 +1,84 @@
+import { ContractViolationError, decodeContract } from './decode-contract';
+import { GatewayProfileUpsertV1 } from './gateway-profile-upsert.v1';
+
+/** A valid upsert as merchant-management would publish it; tests override what they examine. */
+function upsertPayload(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    profileId: 'prof_01J9ZK3W6Q8X',
+    version: 1,
+    profileName: 'Kopi Corner / SN-001',
+    providerReference: 'ext-merchant-42',
+    merchantName: 'Kopi Corner Sdn Bhd',
+    merchantAddr: '1 Jalan Ampang, Kuala Lumpur',
+    mcc: '5814',
+    countryCode: 'MY',
+    currency: 'MYR',
+    acceptances: [
+      {
+        acptName: 'Maybank VISA/MC',
+        hostMessageFormat: 'ISO8583',
+        supportedPayments: ['VISA', 'MASTERCARD'],
+        primaryMid: '000001234567890',
+        primaryTid: '12345678',
+        extraParams: { subMchDba: 'Kopi Corner' },
+      },
+    ],
+    groupId: 'grp_demo',
+    merchantId: 'M000000001',
+    deviceId: 'SN-001',
+    ...overrides,
+  };
+}
+
+function violation(payload: unknown): string {
+  try {
+    decodeContract(GatewayProfileUpsertV1, payload);
+  } catch (error) {
+    if (error instanceof ContractViolationError) return error.reason;
+    throw error;
+  }
+  throw new Error('payload was accepted');
+}
+
+describe('GatewayProfileUpsertV1', () => {
+  it('should decode a valid upsert into the contract class', () => {
+    const decoded = decodeContract(GatewayProfileUpsertV1, upsertPayload());
+
+    expect(decoded).toBeInstanceOf(GatewayProfileUpsertV1);
+    expect(decoded.acceptances[0].supportedPayments).toEqual(['VISA', 'MASTERCARD']);
+  });
+
+  it('should accept an empty acceptance list and nulls where the merchant has no value', () => {
+    const decoded = decodeContract(
+      GatewayProfileUpsertV1,
+      upsertPayload({ acceptances: [], providerReference: null, merchantAddr: null, mcc: null, countryCode: null }),
+    );
+
+    expect(decoded.acceptances).toEqual([]);
+    expect(decoded.mcc).toBeNull();
+  });
+
+  it('should reject an unknown field', () => {
+    expect(violation(upsertPayload({ colour: 'red' }))).toBe('colour is not an accepted field');
+  });
+
+  it('should reject a missing field even when it may be null', () => {
+    const { mcc: _mcc, ...withoutMcc } = upsertPayload();
+
+    expect(violation(withoutMcc)).toBe('mcc is required');
+  });
+
+  it('should name the acceptance field that breaks the contract', () => {
+    const acceptance = { ...(upsertPayload().acceptances as object[])[0], supportedPayments: ['VISA', 'DINERS'] };
+
+    expect(violation(upsertPayload({ acceptances: [acceptance] }))).toMatch(/^acceptances\[0\]\.supportedPayments\b/);
+  });
+
+  it('should reject a profile id without the prof_ prefix', () => {
+    expect(violation(upsertPayload({ profileId: '42' }))).toMatch(/^profileId must look like prof_<id>/);
+  });
+
+  it('should reject a payload that is not an object', () => {
+    expect(violation([upsertPayload()])).toBe('payload must be a JSON object');
+  });
+});

@@ -1,0 +1,152 @@
+import { PAYMENT_METHODS, PaymentMethodName } from '@app/common/iso';
+import { IsIsoCountry, IsIsoCurrency } from '@app/common/validation';
+import { ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayNotEmpty,
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsString,
+  Matches,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+
+/** Payment method names as the gateway speaks them (`VISA`, `MASTERCARD`, …). */
+export const GATEWAY_PAYMENT_NAMES: readonly PaymentMethodName[] = Object.values(PAYMENT_METHODS);
+
+/** Present, but may be null: a null clears the gateway's value, a missing field is a producer bug. */
+const NullableButPresent = () => ValidateIf((_object: object, value: unknown) => value !== null);
+
+/** One acceptance of a gateway profile: which host format, which payment methods, which MID/TID. */
+export class GatewayAcceptanceV1 {
+  @ApiProperty({ example: 'Maybank VISA/MC' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
+  acptName: string;
+
+  /** Host-connector spec name (`MOCK`, `ISO8583`, `MPGS_AP`, …); the gateway decides which it knows. */
+  @ApiProperty({ example: 'ISO8583' })
+  @IsString()
+  @Matches(/^[A-Z0-9_]{1,32}$/, { message: '$property must be an upper-case host message format such as ISO8583' })
+  hostMessageFormat: string;
+
+  @ApiProperty({ enum: GATEWAY_PAYMENT_NAMES, isArray: true, example: ['VISA', 'MASTERCARD'] })
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayUnique()
+  @IsIn(GATEWAY_PAYMENT_NAMES, { each: true })
+  supportedPayments: PaymentMethodName[];
+
+  /** Null when neither the device, the payment config nor the PBO gives a MID. */
+  @ApiProperty({ type: String, nullable: true, example: '000001234567890' })
+  @NullableButPresent()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(32)
+  primaryMid: string | null;
+
+  /** Null when the device's extParams carry no acqTid. */
+  @ApiProperty({ type: String, nullable: true, example: '12345678' })
+  @NullableButPresent()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(32)
+  primaryTid: string | null;
+
+  /** Free-form acceptance parameters (`subMchDba`, …); `{}` when none. */
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { subMchDba: 'Kopi Corner' } })
+  @IsObject()
+  extraParams: Record<string, unknown>;
+}
+
+/**
+ * Payload of {@link GATEWAY_PROFILE_UPSERT_V1}: merchant-management's full picture of one device's
+ * gateway profile. The gateway creates or replaces the profile and binds exactly these
+ * acceptances (an empty list unbinds all). `version` grows with every push of a profile, so a
+ * consumer drops a message whose version is not above the one it stored: redelivered and
+ * out-of-order messages are then harmless.
+ */
+export class GatewayProfileUpsertV1 {
+  /** Assigned by merchant-management (`prof_…`); the gateway uses it as the profile id. */
+  @ApiProperty({ example: 'prof_01J9ZK3W6Q8X' })
+  @IsString()
+  @Matches(/^prof_[A-Za-z0-9_-]{1,64}$/, { message: '$property must look like prof_<id>' })
+  profileId: string;
+
+  @ApiProperty({ minimum: 1, example: 3 })
+  @IsInt()
+  @Min(1)
+  version: number;
+
+  @ApiProperty({ example: 'Kopi Corner / SN-001' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
+  profileName: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'ext-merchant-42' })
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(128)
+  providerReference: string | null;
+
+  @ApiProperty({ example: 'Kopi Corner Sdn Bhd' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
+  merchantName: string;
+
+  @ApiProperty({ type: String, nullable: true, example: '1 Jalan Ampang, Kuala Lumpur' })
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(512)
+  merchantAddr: string | null;
+
+  /** ISO 18245 merchant category code. */
+  @ApiProperty({ type: String, nullable: true, example: '5814' })
+  @NullableButPresent()
+  @Matches(/^\d{4}$/, { message: '$property must be a 4-digit merchant category code' })
+  mcc: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'MY' })
+  @NullableButPresent()
+  @IsIsoCountry()
+  countryCode: string | null;
+
+  @ApiProperty({ example: 'MYR' })
+  @IsIsoCurrency()
+  currency: string;
+
+  @ApiProperty({ type: [GatewayAcceptanceV1] })
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => GatewayAcceptanceV1)
+  acceptances: GatewayAcceptanceV1[];
+
+  /** The PBO that owns the device (tenancy travels with the message). */
+  @ApiProperty({ example: 'grp_demo' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  groupId: string;
+
+  @ApiProperty({ example: 'M000000001' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(32)
+  merchantId: string;
+
+  @ApiProperty({ example: 'SN-001' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  deviceId: string;
+}

@@ -1,0 +1,3 @@
+export * from './subjects';
+export * from './gateway-profile-upsert.v1';
+export * from './decode-contract';

@@ -1,0 +1,10 @@
+export * from './transport/message-publisher';
+export * from './transport/in-process-transport';
+export * from './transport/jetstream-publisher';
+export * from './outbox/outbox-message.entity';
+export * from './outbox/outbox.migration';
+export { OutboxWriter } from './outbox/outbox-writer';
+export * from './outbox/outbox-relay';
+export * from './outbox/uuid-v7';
+export * from './nest/messaging.module';
+export * from './nest/outbox.module';

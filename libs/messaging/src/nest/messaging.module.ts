@@ -1,0 +1,76 @@
+import { BeforeApplicationShutdown, DynamicModule, Global, Inject, Injectable, Module, Provider } from '@nestjs/common';
+import { NatsConnection, connect } from 'nats';
+import { InProcessTransport, InProcessTransportOptions } from '../transport/in-process-transport';
+import { JetStreamPublisher, JetStreamStreamOptions } from '../transport/jetstream-publisher';
+import { MESSAGE_PUBLISHER } from '../transport/message-publisher';
+
+/** Nest injection token of the process's NATS connection (JetStream mode only). */
+export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
+
+/** How the process moves messages: in memory (`standalone`) or through NATS JetStream. */
+export type MessagingConfig =
+  | { transport: 'in-process'; inProcess?: InProcessTransportOptions }
+  | {
+      transport: 'jetstream';
+      servers: string | string[];
+      connectionName?: string;
+      stream: JetStreamStreamOptions;
+      publishTimeoutMs?: number;
+    };
+
+// Shutdown order: relays stop in onModuleDestroy; the transport drains here, in
+// beforeApplicationShutdown, while the DataSources its handlers use are still open (TypeORM
+// closes them in onApplicationShutdown).
+
+@Injectable()
+class InProcessTransportCloser implements BeforeApplicationShutdown {
+  constructor(private readonly transport: InProcessTransport) {}
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.transport.close();
+  }
+}
+
+@Injectable()
+class NatsConnectionCloser implements BeforeApplicationShutdown {
+  constructor(@Inject(NATS_CONNECTION) private readonly connection: NatsConnection) {}
+
+  async beforeApplicationShutdown(): Promise<void> {
+    // drain() flushes what was published and lets subscriptions finish their messages.
+    if (!this.connection.isClosed()) await this.connection.drain();
+  }
+}
+
+/**
+ * Gives the whole application its {@link MESSAGE_PUBLISHER}: the {@link InProcessTransport}
+ * (also injectable by its class, to subscribe) or a {@link JetStreamPublisher} on a NATS
+ * connection (injectable as {@link NATS_CONNECTION}, for consumers).
+ */
+@Global()
+@Module({})
+export class MessagingModule {
+  static forRoot(config: MessagingConfig): DynamicModule {
+    const providers: Provider[] =
+      config.transport === 'in-process'
+        ? [
+            { provide: InProcessTransport, useFactory: () => new InProcessTransport(config.inProcess) },
+            { provide: MESSAGE_PUBLISHER, useExisting: InProcessTransport },
+            InProcessTransportCloser,
+          ]
+        : [
+            {
+              provide: NATS_CONNECTION,
+              useFactory: () => connect({ servers: config.servers, name: config.connectionName, maxReconnectAttempts: -1 }),
+            },
+            {
+              provide: MESSAGE_PUBLISHER,
+              inject: [NATS_CONNECTION],
+              useFactory: (connection: NatsConnection) =>
+                JetStreamPublisher.create(connection, { stream: config.stream, publishTimeoutMs: config.publishTimeoutMs }),
+            },
+            NatsConnectionCloser,
+          ];
+    const exported = config.transport === 'in-process' ? [InProcessTransport, MESSAGE_PUBLISHER] : [NATS_CONNECTION, MESSAGE_PUBLISHER];
+    return { module: MessagingModule, providers, exports: exported };
+  }
+}

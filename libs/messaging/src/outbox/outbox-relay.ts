@@ -1,0 +1,195 @@
+import { Logger, LoggerService } from '@nestjs/common';
+import { DataSource, EntityManager, EntitySubscriberInterface, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
+import { MessagePublisher } from '../transport/message-publisher';
+import { OutboxMessage } from './outbox-message.entity';
+import { clearEnqueued, hasEnqueued } from './outbox-writer';
+
+/** Tuning of an {@link OutboxRelay}; every field has a production default. */
+export interface OutboxRelayOptions {
+  /** Rows locked and published per transaction. Default 100. */
+  batchSize?: number;
+  /** Sleep between passes when there is nothing to do and nobody called `notify()`. Default 1000 ms. */
+  pollIntervalMs?: number;
+  /** Back-off after the first failed attempt of a row; doubles with each further failure. Default 1000 ms. */
+  retryBaseMs?: number;
+  /** Upper bound of the back-off. Default 5 minutes. */
+  retryMaxMs?: number;
+  /** Shown in logs (the context's name). */
+  name?: string;
+  logger?: LoggerService;
+}
+
+/** What one pass of the relay did. */
+export interface RelayPassResult {
+  /** Rows published and marked in this pass. */
+  published: number;
+  /** A row failed to publish; the rest of the batch was left for the next pass. */
+  failed: boolean;
+  /** The pass took a full batch, so more rows may be due. */
+  full: boolean;
+}
+
+const MAX_ERROR_LENGTH = 2000;
+
+/**
+ * Publishes the committed rows of one DataSource's outbox, oldest first, and marks them
+ * published. Each pass locks its batch with `FOR UPDATE SKIP LOCKED`, so several replicas can run
+ * a relay on the same table without publishing a row twice at the same time. Delivery is
+ * at-least-once: a crash between publish and commit republishes the rows, which the broker drops
+ * as duplicates (msgId = row id) and consumers' inboxes absorb after the duplicate window.
+ *
+ * Order is kept while publishing succeeds; a row whose publish fails is retried later with
+ * exponential back-off while younger rows go ahead, so consumers must rely on payload versions,
+ * not arrival order.
+ */
+export class OutboxRelay {
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  private readonly retryBaseMs: number;
+  private readonly retryMaxMs: number;
+  private readonly logger: LoggerService;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+  private wakeRequested = false;
+  private readonly commitListener: EntitySubscriberInterface;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly publisher: MessagePublisher,
+    options: OutboxRelayOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 100;
+    this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.retryBaseMs = options.retryBaseMs ?? 1000;
+    this.retryMaxMs = options.retryMaxMs ?? 5 * 60_000;
+    this.logger = options.logger ?? new Logger(`OutboxRelay${options.name ? `:${options.name}` : ''}`);
+    // Wakes the relay when a transaction that enqueued rows commits, so latency is not bound
+    // by the poll interval and callers need not remember to call notify().
+    this.commitListener = {
+      afterTransactionCommit: (event: TransactionCommitEvent) => {
+        if (event.queryRunner.isTransactionActive || !hasEnqueued(event.queryRunner)) return;
+        clearEnqueued(event.queryRunner);
+        this.notify();
+      },
+      afterTransactionRollback: (event: TransactionRollbackEvent) => {
+        if (!event.queryRunner.isTransactionActive) clearEnqueued(event.queryRunner);
+      },
+    };
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Starts polling; idempotent. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.dataSource.subscribers.push(this.commitListener);
+    this.loop = this.run();
+  }
+
+  /** Stops polling and waits for the batch in flight to commit; idempotent. */
+  async stop(): Promise<void> {
+    if (!this.running) return this.loop;
+    this.running = false;
+    const index = this.dataSource.subscribers.indexOf(this.commitListener);
+    if (index >= 0) this.dataSource.subscribers.splice(index, 1);
+    this.wakeUp?.();
+    await this.loop;
+    this.loop = undefined;
+  }
+
+  /** Runs a pass now instead of after the poll interval (call it after committing outbox rows). */
+  notify(): void {
+    if (!this.running) return;
+    this.wakeRequested = true;
+    this.wakeUp?.();
+  }
+
+  /** One pass: lock a batch of due rows, publish them in order, record the outcome, commit. */
+  async relayOnce(): Promise<RelayPassResult> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows = await manager
+        .createQueryBuilder(OutboxMessage, 'message')
+        .where('message.publishedAt IS NULL')
+        .andWhere('message.nextAttemptAt <= now()')
+        // The id (UUIDv7) orders rows of one transaction, which share created_at.
+        .orderBy('message.createdAt', 'ASC')
+        .addOrderBy('message.id', 'ASC')
+        .limit(this.batchSize)
+        .setLock('pessimistic_write')
+        .setOnLocked('skip_locked')
+        .getMany();
+
+      const published: string[] = [];
+      let failed = false;
+      for (const row of rows) {
+        try {
+          await this.publisher.publish(row.subject, row.payload, { msgId: row.id, headers: row.headers });
+          published.push(row.id);
+        } catch (error) {
+          failed = true;
+          // Stop here: the broker is most likely unreachable, and every further row would wait out its own timeout.
+          await this.recordFailure(manager, row, error);
+          break;
+        }
+      }
+      if (published.length > 0) {
+        await manager
+          .createQueryBuilder()
+          .update(OutboxMessage)
+          .set({ publishedAt: () => 'now()' })
+          .whereInIds(published)
+          .execute();
+      }
+      return { published: published.length, failed, full: rows.length === this.batchSize };
+    });
+  }
+
+  private async recordFailure(manager: EntityManager, row: OutboxMessage, error: unknown): Promise<void> {
+    const attempts = row.attempts + 1;
+    const delayMs = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** (attempts - 1));
+    const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH);
+    await manager
+      .createQueryBuilder()
+      .update(OutboxMessage)
+      .set({ attempts, lastError: message, nextAttemptAt: () => 'now() + make_interval(secs => :delaySeconds)' })
+      .setParameter('delaySeconds', delayMs / 1000)
+      .where('id = :id', { id: row.id })
+      .execute();
+    this.logger.warn(`publishing ${row.subject} ${row.id} failed (attempt ${attempts}, next in ${delayMs} ms): ${message}`);
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      this.wakeRequested = false;
+      let again = false;
+      try {
+        const result = await this.relayOnce();
+        // A full batch means more rows are due; a notify() during the pass may concern a row it missed.
+        again = !result.failed && (result.full || this.wakeRequested);
+        // After a failure, wait the poll interval even if notified: the broker is likely down.
+        if (result.failed) this.wakeRequested = false;
+      } catch (error) {
+        this.logger.error(`outbox pass failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      if (this.running && !again) await this.sleep(this.pollIntervalMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+      // A notify() that arrived between the pass and this sleep must not be lost.
+      if (this.wakeRequested || !this.running) done();
+    });
+  }
+}

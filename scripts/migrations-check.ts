@@ -1,0 +1,39 @@
+/**
+ * Prints the SQL that would bring a database migrated to the latest migration in line with the
+ * entities (what `synchronize` would do), per context. Empty means they agree. With --check the
+ * process fails when any context drifts (CI). To write a new migration, run without --check and
+ * copy the statements into a migration class.
+ */
+import { openContextDataSource, pendingSchemaChanges } from '@app/database';
+import { merchantManagementDatabase } from '../apps/merchant-management/src/database';
+import { withScratchDatabase } from './with-database';
+
+const CONTEXTS = [merchantManagementDatabase];
+
+async function main(): Promise<void> {
+  const check = process.argv.includes('--check');
+  let drift = false;
+  for (const context of CONTEXTS) {
+    const queries = await withScratchDatabase(async (db) => {
+      const dataSource = await openContextDataSource(db.url, context);
+      try {
+        return await pendingSchemaChanges(dataSource);
+      } finally {
+        await dataSource.destroy();
+      }
+    });
+    if (queries.length === 0) {
+      console.log(`-- ${context.name} (${context.schema}): entities and migrations agree`);
+      continue;
+    }
+    drift = true;
+    console.log(`-- ${context.name} (${context.schema}): entities and migrations differ`);
+    for (const query of queries) console.log(`${query};`);
+  }
+  if (check && drift) process.exit(1);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

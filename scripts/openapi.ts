@@ -1,0 +1,59 @@
+/**
+ * Writes the OpenAPI document of each HTTP context to docs/openapi/<context>.json; with --check
+ * fails when a committed document differs from what the code describes (CI).
+ */
+import { AuthConfig, buildOpenApiDocument, createHttpApp } from '@app/common';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MerchantManagementAppModule } from '../apps/merchant-management/src/app.module';
+import { withScratchDatabase } from './with-database';
+
+/** The document does not depend on the secret; any will do to build the app. */
+const PLACEHOLDER_AUTH: AuthConfig = { secret: 'openapi-generation-only-secret-not-used-for-anything' };
+
+const OUTPUT_DIR = join(__dirname, '..', 'docs', 'openapi');
+
+const DOCUMENTS = [
+  {
+    file: 'merchant-management.json',
+    title: 'merchant-management',
+    description: 'Merchant management: /api/openapi/v1 (current) and /api/v2 (owner lookup and legacy)',
+    module: (databaseUrl: string) => MerchantManagementAppModule.register({ databaseUrl, auth: PLACEHOLDER_AUTH }),
+  },
+];
+
+async function main(): Promise<void> {
+  const check = process.argv.includes('--check');
+  let stale = false;
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+  for (const document of DOCUMENTS) {
+    const text = await withScratchDatabase(async (db) => {
+      const app = await createHttpApp(document.module(db.url), { logger: false });
+      try {
+        await app.init();
+        return `${JSON.stringify(buildOpenApiDocument(app, document.title, document.description), null, 2)}\n`;
+      } finally {
+        await app.close();
+      }
+    });
+    const path = join(OUTPUT_DIR, document.file);
+    const current = existsSync(path) ? readFileSync(path, 'utf8') : '';
+    if (check) {
+      if (current !== text) {
+        stale = true;
+        console.error(`docs/openapi/${document.file} is stale: run npm run openapi and commit it`);
+      } else {
+        console.log(`docs/openapi/${document.file} is current`);
+      }
+    } else {
+      writeFileSync(path, text);
+      console.log(`wrote docs/openapi/${document.file}`);
+    }
+  }
+  if (stale) process.exit(1);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,107 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@app/database';
+
+const ROOT = join(__dirname, '..');
+const TS_NODE = ['--transpile-only', '-r', 'tsconfig-paths/register'];
+
+/** The environment of a user's shell: no DATABASE_URL, so standalone uses its embedded server. */
+function userEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env, DATA_DIR: dataDir, ...extra };
+  delete env.DATABASE_URL;
+  delete env.TEST_PG_SERVER_URL;
+  delete env.AUTH_JWT_SECRET;
+  return env;
+}
+
+function runCli(dataDir: string, args: string[]) {
+  return spawnSync(join(ROOT, 'node_modules/.bin/ts-node'), [...TS_NODE, 'apps/cli/src/main.ts', ...args], { cwd: ROOT, env: userEnv(dataDir), encoding: 'utf8', timeout: 60000 });
+}
+
+describe('npm start (standalone) and the CLI on one DATA_DIR', () => {
+  let dataDir: string;
+  let server: ChildProcess;
+  let baseUrl: string;
+  let output = '';
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'softpos-standalone-'));
+    chmodSync(dataDir, 0o755);
+    const port = await freePort();
+    server = spawn(join(ROOT, 'node_modules/.bin/ts-node'), [...TS_NODE, 'apps/standalone/src/main.ts'], { cwd: ROOT, env: userEnv(dataDir, { PORT: String(port), LOG_LEVEL: 'warn' }) });
+    server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const deadline = Date.now() + 60000;
+    while (!/token\s+:/.test(output)) {
+      if (Date.now() > deadline || server.exitCode !== null) throw new Error(`standalone did not start:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    baseUrl = `http://127.0.0.1:${port}`;
+  });
+
+  afterAll(async () => {
+    if (server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
+    }
+  });
+
+  it('should print the base URL, the OpenAPI page and a working demo token', async () => {
+    expect(output).toContain(`base URL : ${baseUrl}`);
+    expect(output).toContain(`OpenAPI  : ${baseUrl}/docs`);
+    const token = /token\s+:\s+(\S+)/.exec(output)![1];
+    const response = await fetch(`${baseUrl}/api/v2/current`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await response.json()).toMatchObject({ code: 0, data: { groupId: 'demo' } });
+  });
+
+  it('should serve the OpenAPI document at /docs', async () => {
+    const response = await fetch(`${baseUrl}/docs/openapi.json`);
+    const document = (await response.json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/openapi/v1/mchInfo', '/api/v2/current']));
+  });
+
+  it('should create a PBO with the CLI while standalone runs, usable at once', async () => {
+    const result = runCli(dataDir, ['pbo', 'create', '--name', 'CLI Payments', '--time-zone', 'Europe/Paris', '--qr-enabled']);
+    expect(result.status).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const created = JSON.parse(lines[0]) as { groupId: string; token: string };
+    const response = await fetch(`${baseUrl}/api/v2/current`, { headers: { authorization: `Bearer ${created.token}` } });
+    expect(await response.json()).toMatchObject({ code: 0, data: { groupId: created.groupId, groupName: 'CLI Payments', timeZone: 'Europe/Paris' } });
+  });
+
+  it('should mint a token for an existing PBO with the CLI', async () => {
+    const result = runCli(dataDir, ['token', '--group-id', 'demo', '--ttl', '1h']);
+    expect(result.status).toBe(0);
+    const token = result.stdout.trim();
+    const payload = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { exp: number; iat: number };
+    expect(payload.exp - payload.iat).toBe(3600);
+    const response = await fetch(`${baseUrl}/api/v2/current`, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+  });
+
+  it('should refuse a token for a PBO that does not exist', () => {
+    const result = runCli(dataDir, ['token', '--group-id', 'nobody']);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('no PBO with group id nobody');
+  });
+
+  it('should refuse an unknown command with the usage', () => {
+    const result = runCli(dataDir, ['pbo', 'remove']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('usage:');
+  });
+
+  it('should keep data across a restart and stop its PostgreSQL on SIGTERM', async () => {
+    const created = JSON.parse(runCli(dataDir, ['pbo', 'create', '--name', 'Survivor']).stdout) as { groupId: string };
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+    // With standalone stopped, the CLI starts the embedded server itself and finds the PBO.
+    const token = runCli(dataDir, ['token', '--group-id', created.groupId]);
+    expect(token.status).toBe(0);
+    expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+  });
+});
