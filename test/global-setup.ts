@@ -1,7 +1,9 @@
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+// Jest loads global setup outside the module name mapper, so the alias is not available here.
+// eslint-disable-next-line no-restricted-imports
 import { startEmbeddedDatabase } from '../libs/database/src/embedded-postgres';
 
 /**
@@ -23,7 +25,6 @@ export default async function globalSetup(): Promise<void> {
     return;
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'softpos-test-pg-'));
-  const { chmodSync } = await import('node:fs');
   chmodSync(dataDir, 0o755);
   const server = await startEmbeddedDatabase({ dataDir });
   process.env.TEST_PG_SERVER_URL = server.url;

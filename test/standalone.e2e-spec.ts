@@ -9,7 +9,7 @@ const TS_NODE = ['--transpile-only', '-r', 'tsconfig-paths/register'];
 
 /** The environment of a user's shell: no DATABASE_URL, so standalone uses its embedded server. */
 function userEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env, DATA_DIR: dataDir, ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...extra };
   delete env.DATABASE_URL;
   delete env.TEST_PG_SERVER_URL;
   delete env.AUTH_JWT_SECRET;

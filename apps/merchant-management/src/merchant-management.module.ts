@@ -8,6 +8,7 @@ import { EmvController } from './emv/emv.controller';
 import { EmvService } from './emv/emv.service';
 import { EmvConfigRepository } from './emv/persistence/emv-config.repository';
 import { HealthController } from './health/health.controller';
+import { DatabaseProbe } from './health/persistence/database-probe.repository';
 import { MerchantController } from './merchant/merchant.controller';
 import { MerchantService } from './merchant/merchant.service';
 import { MerchantRepository } from './merchant/persistence/merchant.repository';
@@ -37,6 +38,7 @@ import { PboService } from './pbo/pbo.service';
     MerchantService,
     PaymentConfigRepository,
     PaymentConfigService,
+    DatabaseProbe,
   ],
   exports: [PboService],
 })

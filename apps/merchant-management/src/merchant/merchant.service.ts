@@ -78,22 +78,15 @@ export class MerchantService {
     return requireOwned(await this.repository.findByMchId(mchId), groupId, `merchant ${mchId}`);
   }
 
-  async view(merchant: MerchantEntity): Promise<MerchantDto> {
-    return toMerchantDto(merchant, await this.paymentConfigs.bindingsOfMerchants([merchant.uuid]));
-  }
-
   async get(groupId: string, mchId: string): Promise<MerchantDto> {
-    return this.view(await this.require(groupId, mchId));
+    const view = await this.repository.findView(mchId);
+    requireOwned(view?.merchant, groupId, `merchant ${mchId}`);
+    return toMerchantDto(view!.merchant, view!.bindings);
   }
 
   async list(groupId: string, filter: MerchantListFilter, page: PageRequest): Promise<Page<MerchantDto>> {
-    const [merchants, total] = await this.repository.list(groupId, filter, page);
-    const bindings = await this.paymentConfigs.bindingsOfMerchants(merchants.map((m) => m.uuid));
-    return toPage(
-      page,
-      merchants.map((merchant) => toMerchantDto(merchant, bindings.filter((b) => b.merchantUuid === merchant.uuid))),
-      total,
-    );
+    const [views, total] = await this.repository.listViews(groupId, filter, page);
+    return toPage(page, views.map((view) => toMerchantDto(view.merchant, view.bindings)), total);
   }
 
   private profileValues(command: MerchantCommand, defaultTimeZone: string) {

@@ -19,7 +19,7 @@ describe('merchant-management migrations', () => {
     const sources = await Promise.all([1, 2, 3].map(() => openContextDataSource(db.url, merchantManagementDatabase)));
     try {
       const rows: { n: number }[] = await sources[0].query('SELECT count(*)::int AS n FROM merchant_management.migrations');
-      expect(rows[0].n).toBe(merchantManagementDatabase.migrations.length);
+      expect(rows[0].n).toBe((merchantManagementDatabase.migrations as unknown[]).length);
     } finally {
       await Promise.all(sources.map((source) => source.destroy()));
       await db.drop();
@@ -30,7 +30,7 @@ describe('merchant-management migrations', () => {
     const db = await createTestDatabase();
     const dataSource = await openContextDataSource(db.url, merchantManagementDatabase);
     try {
-      for (let i = 0; i < merchantManagementDatabase.migrations.length; i++) await dataSource.undoLastMigration();
+      for (let i = 0; i < (merchantManagementDatabase.migrations as unknown[]).length; i++) await dataSource.undoLastMigration();
       const tables: { n: number }[] = await dataSource.query(
         "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'merchant_management' AND table_name <> 'migrations'",
       );

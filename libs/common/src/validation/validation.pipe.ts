@@ -16,7 +16,8 @@ export function describeValidationErrors(errors: ValidationError[], parentPath =
       const constraints = error.constraints;
       if ('whitelistValidation' in constraints) return `${path} is not an accepted field`;
       // Optional fields skip validation when absent, so an absent value here is a required one.
-      if (error.value === undefined || error.value === null) return `${path} is required`;
+      if (error.value === undefined) return `${path} is required`;
+      if (error.value === null) return `${path} must not be null`;
       // A wrong type is reported before complaints about the value's shape.
       const key = TYPE_CONSTRAINTS.find((k) => k in constraints) ?? Object.keys(constraints)[0];
       const message = constraints[key];

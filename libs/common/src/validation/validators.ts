@@ -1,4 +1,4 @@
-import { ValidationOptions, registerDecorator } from 'class-validator';
+import { ValidateIf, ValidationOptions, registerDecorator } from 'class-validator';
 import { isIanaTimeZone, isIsoCountry, isIsoCurrency, isPaymentMethodCode, PAYMENT_METHOD_CODES } from '../iso';
 
 function simple(name: string, test: (value: unknown) => boolean, message: string, options?: ValidationOptions) {
@@ -46,3 +46,9 @@ export function parseJsonObject(value: unknown): Record<string, unknown> | undef
     return undefined;
   }
 }
+
+/**
+ * Optional, but not nullable: an omitted field is skipped, `null` is validated (and refused by
+ * the field's other rules). `@IsOptional()` would let `null` through to a NOT NULL column.
+ */
+export const IsOptionalNonNull = (): PropertyDecorator => ValidateIf((_object, value) => value !== undefined);

@@ -130,7 +130,7 @@ export class InProcessTransport implements MessagePublisher {
     for (const pendingTimer of this.timers) clearTimeout(pendingTimer);
     this.timers.clear();
     if (this.pending > 0) this.logger.warn(`closing with ${this.pending} undelivered message(s)`);
-    const running = [...this.subscriptions].map((subscription) => subscription.inFlight);
+    const running = [...this.subscriptions].map((subscription) => subscription.inFlight).filter((flight): flight is Promise<void> => flight !== undefined);
     for (const subscription of this.subscriptions) subscription.queue.length = 0;
     this.subscriptions.clear();
     await Promise.all(running);

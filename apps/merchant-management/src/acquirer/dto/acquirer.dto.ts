@@ -1,4 +1,4 @@
-import { IsIsoCurrency, IsJsonObjectString, PageQueryDto } from '@app/common';
+import { IsIsoCurrency, IsJsonObjectString, IsOptionalNonNull, PageQueryDto } from '@app/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { GATEWAY_MESSAGE_FORMATS, HOST_MESSAGE_FORMATS } from '../../shared/host-formats';
@@ -14,40 +14,40 @@ class AcquirerFieldsDto {
   @IsString()
   @MaxLength(512)
   @Matches(CONN_URL_PATTERN, { message: '$property must be a tcp://, tls://, http:// or https:// address' })
-  connUrl?: string;
+  connUrl?: string | null;
 
   @ApiPropertyOptional({ description: 'callback URL for asynchronous notifications from the acquirer' })
   @IsOptional()
   @IsString()
   @MaxLength(512)
   @Matches(/^https?:\/\/\S+$/, { message: '$property must be an http:// or https:// URL' })
-  notifyUrl?: string;
+  notifyUrl?: string | null;
 
   @ApiPropertyOptional({ description: 'JSON-encoded object of extra connection parameters' })
   @IsOptional()
   @IsJsonObjectString()
   @MaxLength(4096)
-  connExtraParams?: string;
+  connExtraParams?: string | null;
 
   @ApiPropertyOptional({ enum: GATEWAY_MESSAGE_FORMATS, description: 'overrides the PBO-level gateway message format' })
   @IsOptional()
   @IsIn(GATEWAY_MESSAGE_FORMATS)
-  enablerMsgFormat?: string;
+  enablerMsgFormat?: string | null;
 
   @ApiPropertyOptional({ example: 'acqMid,acqTid', description: 'comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}' })
   @IsOptional()
   @IsString()
   @MaxLength(256)
   @Matches(ENABLER_PARAMS_PATTERN, { message: '$property must be field names separated by commas or semicolons' })
-  enablerParams?: string;
+  enablerParams?: string | null;
 
   @ApiPropertyOptional({ default: false })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsBoolean()
   asDefault?: boolean;
 
   @ApiPropertyOptional({ default: false })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsBoolean()
   asSettleBlock?: boolean;
 }
@@ -79,7 +79,7 @@ export class AcquirerCreateDto extends AcquirerFieldsDto {
   methodList: string;
 
   @ApiPropertyOptional({ example: '{"01":[1],"02":[2]}', description: 'JSON-encoded map: payment method code to EMV config ids; required for card profiles' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
   @MaxLength(4096)
   emvList?: string;
@@ -88,35 +88,35 @@ export class AcquirerCreateDto extends AcquirerFieldsDto {
 /** `PUT /api/openapi/v1/acquirer/{profileId}`: only included fields change. */
 export class AcquirerUpdateDto extends AcquirerFieldsDto {
   @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
   @IsNotEmpty()
   @MaxLength(128)
   profileName?: string;
 
   @ApiPropertyOptional({ description: 'immutable: accepted only when equal to the current value' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
   currency?: string;
 
   @ApiPropertyOptional({ description: 'immutable: accepted only when equal to the current value' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
   acqType?: string;
 
   @ApiPropertyOptional({ enum: HOST_MESSAGE_FORMATS })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsIn(HOST_MESSAGE_FORMATS)
   connMessageFormat?: string;
 
   @ApiPropertyOptional({ description: 'JSON-encoded map: payment method code to allowed transaction types' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
   @MaxLength(4096)
   methodList?: string;
 
   @ApiPropertyOptional({ description: 'JSON-encoded map: payment method code to EMV config ids' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
   @MaxLength(4096)
   emvList?: string;

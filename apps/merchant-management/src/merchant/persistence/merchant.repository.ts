@@ -4,7 +4,21 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { InjectMmDataSource } from '../../shared/inject';
 import { likePattern } from '../../shared/ownership';
+import { BINDINGS_JSON_OF_MERCHANT, BindingRecord } from '../../payment-config/persistence/payment-config.repository';
 import { MerchantEntity } from './merchant.entity';
+
+/** A merchant with its bindings, read in one statement. */
+export interface MerchantView {
+  merchant: MerchantEntity;
+  bindings: BindingRecord[];
+}
+
+type MerchantViewRow = MerchantEntity & { bindings: BindingRecord[]; total?: number };
+
+function toView(row: MerchantViewRow): MerchantView {
+  const { bindings, total: _total, ...merchant } = row;
+  return { merchant: merchant as MerchantEntity, bindings };
+}
 
 export interface MerchantListFilter {
   uuid?: string;
@@ -16,7 +30,42 @@ export type MerchantValues = Omit<MerchantEntity, 'createdAt' | 'updatedAt' | 'p
 
 @Injectable()
 export class MerchantRepository {
-  constructor(@InjectMmDataSource() private readonly dataSource: DataSource) {}
+  /** `m.mch_id AS "mchId", …`: every column under its property name, from the entity's metadata. */
+  private readonly columns: string;
+
+  constructor(@InjectMmDataSource() private readonly dataSource: DataSource) {
+    this.columns = dataSource
+      .getMetadata(MerchantEntity)
+      .columns.map((column) => `m.${column.databaseName} AS "${column.propertyName}"`)
+      .join(', ');
+  }
+
+  /** The merchant of an mchId with its payment summary, whatever the owner. */
+  async findView(mchId: string): Promise<MerchantView | null> {
+    const rows: MerchantViewRow[] = await this.dataSource.query(`SELECT ${this.columns}, ${BINDINGS_JSON_OF_MERCHANT} AS bindings FROM merchant m WHERE m.mch_id = $1`, [mchId]);
+    return rows[0] ? toView(rows[0]) : null;
+  }
+
+  /** A page of the PBO's merchants with their payment summaries, and the total (one statement when the page is not empty). */
+  async listViews(groupId: string, filter: MerchantListFilter, page: PageRequest): Promise<[MerchantView[], number]> {
+    const conditions = ['m.group_id = $1'];
+    const params: unknown[] = [groupId];
+    if (filter.uuid) conditions.push(`m.uuid = $${params.push(filter.uuid)}`);
+    if (filter.mchId) conditions.push(`m.mch_id = $${params.push(filter.mchId)}`);
+    if (filter.mchName) conditions.push(`m.mch_name ILIKE $${params.push(likePattern(filter.mchName))} ESCAPE '\\'`);
+    const where = conditions.join(' AND ');
+    const limit = page.limit === null ? 'ALL' : String(page.limit);
+    const rows: MerchantViewRow[] = await this.dataSource.query(
+      `SELECT ${this.columns}, ${BINDINGS_JSON_OF_MERCHANT} AS bindings, count(*) OVER () AS total
+         FROM merchant m WHERE ${where}
+        ORDER BY m.created_at DESC, m.uuid LIMIT ${limit} OFFSET $${params.push(page.offset)}`,
+      params,
+    );
+    if (rows.length > 0) return [rows.map(toView), Number(rows[0].total)];
+    // Past the last page the window has no row to carry the total.
+    const [{ n }]: { n: number }[] = await this.dataSource.query(`SELECT count(*)::int AS n FROM merchant m WHERE ${where}`, params.slice(0, -1));
+    return [[], n];
+  }
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
@@ -29,16 +78,6 @@ export class MerchantRepository {
 
   async findByMchIdForUpdate(manager: EntityManager, mchId: string): Promise<MerchantEntity | null> {
     return manager.getRepository(MerchantEntity).createQueryBuilder('m').where('m.mch_id = :mchId', { mchId }).setLock('pessimistic_write').getOne();
-  }
-
-  async list(groupId: string, filter: MerchantListFilter, page: PageRequest): Promise<[MerchantEntity[], number]> {
-    const query = this.dataSource.getRepository(MerchantEntity).createQueryBuilder('m').where('m.group_id = :groupId', { groupId });
-    if (filter.uuid) query.andWhere('m.uuid = :uuid', { uuid: filter.uuid });
-    if (filter.mchId) query.andWhere('m.mch_id = :mchId', { mchId: filter.mchId });
-    if (filter.mchName) query.andWhere(`m.mch_name ILIKE :name ESCAPE '\\'`, { name: likePattern(filter.mchName) });
-    query.orderBy('m.created_at', 'DESC').addOrderBy('m.uuid', 'ASC').offset(page.offset);
-    if (page.limit !== null) query.limit(page.limit);
-    return query.getManyAndCount();
   }
 
   async insert(manager: EntityManager, values: MerchantValues): Promise<void> {

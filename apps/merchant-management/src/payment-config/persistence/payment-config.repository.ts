@@ -3,20 +3,6 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { InjectMmDataSource } from '../../shared/inject';
 
-/** One bound payment method, as the read side shows it. */
-export interface BoundMethodRow {
-  bindingId: number;
-  merchantUuid: string;
-  acquirerProfileId: number;
-  profileName: string;
-  acqType: string;
-  currency: string;
-  mid: string | null;
-  paymentMethodCode: string;
-  allows: string[];
-  emvs: { emvId: number; emvName: string }[];
-}
-
 /** A binding with its methods, grouped per (acquirerProfileId, currency). */
 export interface BindingRecord {
   bindingId: number;
@@ -35,51 +21,26 @@ export interface NewMethodBinding {
   emvIds: number[];
 }
 
-interface RawMethodRow {
-  binding_id: number;
-  merchant_uuid: string;
-  acquirer_profile_id: number;
-  profile_name: string;
-  acq_type: string;
-  currency: string;
-  mid: string | null;
-  payment_method_code: string | null;
-  allows: string[] | null;
-  emvs: { emvId: number; emvName: string }[] | null;
-}
-
-/** Bindings as rows, one per method (a binding without methods gives one row with nulls). */
-const BINDINGS_SQL = `
-  SELECT b.id AS binding_id, b.merchant_uuid, b.acquirer_profile_id, a.profile_name, a.acq_type, b.currency, b.mid,
-         m.payment_method_code, m.allows,
-         COALESCE((SELECT json_agg(json_build_object('emvId', e.emv_id, 'emvName', c.emv_name) ORDER BY e.position)
-                     FROM payment_method_emv e JOIN emv_config c ON c.id = e.emv_id
-                    WHERE e.method_id = m.id), '[]'::json) AS emvs
-    FROM payment_binding b
-    JOIN acquirer_profile a ON a.id = b.acquirer_profile_id
-    LEFT JOIN payment_method_binding m ON m.binding_id = b.id`;
-
-function groupBindings(rows: RawMethodRow[]): BindingRecord[] {
-  const byId = new Map<number, BindingRecord>();
-  for (const row of rows) {
-    let binding = byId.get(row.binding_id);
-    if (!binding) {
-      binding = {
-        bindingId: row.binding_id,
-        merchantUuid: row.merchant_uuid,
-        acquirerProfileId: row.acquirer_profile_id,
-        profileName: row.profile_name,
-        acqType: row.acq_type,
-        currency: row.currency,
-        mid: row.mid,
-        methods: [],
-      };
-      byId.set(row.binding_id, binding);
-    }
-    if (row.payment_method_code) binding.methods.push({ paymentMethodCode: row.payment_method_code, allows: row.allows ?? [], emvs: row.emvs ?? [] });
-  }
-  return [...byId.values()];
-}
+/**
+ * SQL expression: the bindings of merchant row `m` as a JSON array of {@link BindingRecord}, so a
+ * merchant and its payment summary come back in one round trip.
+ */
+export const BINDINGS_JSON_OF_MERCHANT = `COALESCE((
+  SELECT json_agg(json_build_object(
+           'bindingId', b.id, 'merchantUuid', b.merchant_uuid, 'acquirerProfileId', b.acquirer_profile_id,
+           'profileName', a.profile_name, 'acqType', a.acq_type, 'currency', b.currency, 'mid', b.mid,
+           'methods', COALESCE((
+             SELECT json_agg(json_build_object(
+                      'paymentMethodCode', pm.payment_method_code, 'allows', pm.allows,
+                      'emvs', COALESCE((
+                        SELECT json_agg(json_build_object('emvId', e.emv_id, 'emvName', c.emv_name) ORDER BY e.position)
+                          FROM payment_method_emv e JOIN emv_config c ON c.id = e.emv_id
+                         WHERE e.method_id = pm.id), '[]'::json))
+                    ORDER BY pm.payment_method_code)
+               FROM payment_method_binding pm WHERE pm.binding_id = b.id), '[]'::json))
+         ORDER BY b.id)
+    FROM payment_binding b JOIN acquirer_profile a ON a.id = b.acquirer_profile_id
+   WHERE b.merchant_uuid = m.uuid), '[]'::json)`;
 
 @Injectable()
 export class PaymentConfigRepository {
@@ -89,24 +50,21 @@ export class PaymentConfigRepository {
     return this.dataSource.transaction(work);
   }
 
-  /** Every binding of these merchants, with methods and EMV configs (merchant responses). */
+  /** Every binding of these merchants, with methods and EMV configs. */
   async bindingsOfMerchants(merchantUuids: string[], manager: EntityManager = this.dataSource.manager): Promise<BindingRecord[]> {
     if (merchantUuids.length === 0) return [];
-    const rows: RawMethodRow[] = await manager.query(`${BINDINGS_SQL} WHERE b.merchant_uuid = ANY($1::uuid[]) ORDER BY b.id, m.payment_method_code`, [merchantUuids]);
-    return groupBindings(rows);
+    const rows: { bindings: BindingRecord[] }[] = await manager.query(
+      `SELECT ${BINDINGS_JSON_OF_MERCHANT} AS bindings FROM merchant m WHERE m.uuid = ANY($1::uuid[])`,
+      [merchantUuids],
+    );
+    return rows.flatMap((row) => row.bindings);
   }
 
   /** One page of a merchant's bindings (GET payment config). */
   async bindingsPage(merchantUuid: string, page: PageRequest): Promise<[BindingRecord[], number]> {
-    const [{ total }]: { total: number }[] = await this.dataSource.query('SELECT count(*)::int AS total FROM payment_binding WHERE merchant_uuid = $1', [merchantUuid]);
-    const limit = page.limit === null ? 'ALL' : String(page.limit);
-    const rows: RawMethodRow[] = await this.dataSource.query(
-      `${BINDINGS_SQL}
-        WHERE b.id IN (SELECT id FROM payment_binding WHERE merchant_uuid = $1 ORDER BY id LIMIT ${limit} OFFSET $2)
-        ORDER BY b.id, m.payment_method_code`,
-      [merchantUuid, page.offset],
-    );
-    return [groupBindings(rows), total];
+    const bindings = await this.bindingsOfMerchants([merchantUuid]);
+    const end = page.limit === null ? undefined : page.offset + page.limit;
+    return [bindings.slice(page.offset, end), bindings.length];
   }
 
   async countBindings(merchantUuid: string, manager: EntityManager = this.dataSource.manager): Promise<number> {
