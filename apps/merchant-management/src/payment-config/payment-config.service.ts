@@ -126,7 +126,7 @@ export class PaymentConfigService {
         await this.bindInTransaction(manager, merchant, record, command.currency, command.mid, methods, mode);
       });
     } catch (error) {
-      throw await this.explainConflict(error, merchant, command.currency, methods);
+      throw await this.explainConflict(error, merchant, record.profile.id, command.currency, methods);
     }
   }
 
@@ -146,11 +146,12 @@ export class PaymentConfigService {
   }
 
   /** Turns the (merchant, currency, method) unique violation into the documented 10000 message. */
-  private async explainConflict(error: unknown, merchant: MerchantEntity, currency: string, methods: NewMethodBinding[]): Promise<unknown> {
+  private async explainConflict(error: unknown, merchant: MerchantEntity, targetProfileId: number, currency: string, methods: NewMethodBinding[]): Promise<unknown> {
     if (!isUniqueViolation(error, 'uq_payment_method_binding_merchant_currency_method')) return error;
     for (const method of methods) {
       const holder = await this.repository.holderOf(merchant.uuid, currency, method.paymentMethodCode);
-      if (holder) {
+      // The profile being bound already holding a method is no conflict: look for another holder.
+      if (holder && holder.profileId !== targetProfileId) {
         const name = paymentMethodName(method.paymentMethodCode as PaymentMethodCode);
         return DomainError.conflict(
           `payment method ${method.paymentMethodCode} (${name}) in ${currency} is already bound to acquirer profile ${holder.profileId} (${holder.profileName}) of merchant ${merchant.mchId}`,
