@@ -4,3 +4,4 @@ export * from './context-data-source';
 export * from './pg-errors';
 export * from './database.module';
 export * from './runtime-database';
+export * from './prepared';

@@ -164,7 +164,7 @@ export class PaymentConfigService {
   /** Drops the whole (acquirerProfileId, currency) binding. */
   async unbind(groupId: string, mchId: string, acquirerProfileId: string, currency: string): Promise<void> {
     const merchant = await this.requireMerchant(groupId, mchId);
-    const profileId = numericId(acquirerProfileId, 'acquirer profile');
+    const profileId = (await this.requireProfile(groupId, acquirerProfileId)).profile.id;
     await this.repository.transaction(async (manager) => {
       const bindingId = await this.repository.findBindingId(manager, merchant.uuid, profileId, currency, true);
       if (bindingId === undefined) throw DomainError.notFound(`merchant ${mchId} has no payment config for acquirer profile ${profileId} in ${currency}`);

@@ -6,7 +6,6 @@ import { Envelope } from './envelope';
 
 interface ErrorWithStatus {
   statusCode?: number;
-  code?: string;
   message?: string;
 }
 
@@ -22,23 +21,6 @@ function codeOfStatus(status: number): ErrorCode {
   if (status === HttpStatus.CONFLICT) return ErrorCode.Conflict;
   if (status >= 400 && status < 500) return ErrorCode.Validation;
   return ErrorCode.Internal;
-}
-
-/** Message for errors raised by Fastify before our code ran (body parsing, content type). */
-function frameworkMessage(error: ErrorWithStatus, status: number): string {
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return 'request body is too large';
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return 'request body must be application/json';
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return 'request body must be a JSON object';
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return `request body is not valid JSON: ${error.message ?? ''}`.trim();
-    default:
-      if (error.code === undefined && status === 400 && error.message) return `request body is not valid JSON: ${error.message}`;
-      return error.message ?? 'request failed';
-  }
 }
 
 /** Turns any error into the `{msg, code, data?}` envelope and the matching HTTP status. */
@@ -65,7 +47,7 @@ export function toEnvelope(exception: unknown): { status: number; body: Envelope
   }
   const withStatus = exception as ErrorWithStatus | undefined;
   if (withStatus && typeof withStatus.statusCode === 'number' && withStatus.statusCode >= 400 && withStatus.statusCode < 500) {
-    return toEnvelope(new DomainError(codeOfStatus(withStatus.statusCode), frameworkMessage(withStatus, withStatus.statusCode)));
+    return toEnvelope(new DomainError(codeOfStatus(withStatus.statusCode), withStatus.message ?? 'request failed'));
   }
   const errorId = randomUUID();
   logger.error(`unexpected error ${errorId}`, exception instanceof Error ? exception.stack : String(exception));

@@ -28,6 +28,8 @@ export async function createHttpApp(rootModule: Type<unknown> | ReturnType<typeo
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as Type<unknown>, adapter, {
     logger: options.logger === false ? false : logLevels(),
     abortOnError: false,
+    // Bodies are JSON only: no urlencoded parser, so a form post is refused (415, code 10000).
+    bodyParser: false,
   });
   configureHttpApp(app);
   return app;

@@ -35,7 +35,7 @@ export class EmvParamsDto {
  */
 export function validateEmvParams(value: Record<string, unknown>): Record<string, unknown> {
   const instance = plainToInstance(EmvParamsDto, value);
-  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } });
+  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: true } });
   if (errors.length > 0) throw DomainError.validation(describeValidationErrors(errors, 'params'));
   const normalised: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(instance)) if (field !== undefined) normalised[key] = field;

@@ -25,6 +25,7 @@ export class MerchantWriteDto {
   contactName: string;
 
   @ApiProperty({ maxLength: 254 })
+  @IsString()
   @IsEmail({}, { message: '$property must be an e-mail address' })
   @MaxLength(254)
   contactEmail: string;

@@ -1,4 +1,5 @@
 import { PageRequest } from '@app/common';
+import { queryPrepared } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -13,10 +14,10 @@ export interface MerchantView {
   bindings: BindingRecord[];
 }
 
-type MerchantViewRow = MerchantEntity & { bindings: BindingRecord[]; total?: number };
+type MerchantViewRow = MerchantEntity & { bindings: BindingRecord[] };
 
 function toView(row: MerchantViewRow): MerchantView {
-  const { bindings, total: _total, ...merchant } = row;
+  const { bindings, ...merchant } = row;
   return { merchant: merchant as MerchantEntity, bindings };
 }
 
@@ -42,7 +43,12 @@ export class MerchantRepository {
 
   /** The merchant of an mchId with its payment summary, whatever the owner. */
   async findView(mchId: string): Promise<MerchantView | null> {
-    const rows: MerchantViewRow[] = await this.dataSource.query(`SELECT ${this.columns}, ${BINDINGS_JSON_OF_MERCHANT} AS bindings FROM merchant m WHERE m.mch_id = $1`, [mchId]);
+    const rows = await queryPrepared<MerchantViewRow>(
+      this.dataSource,
+      'merchant-view-by-mch-id',
+      `SELECT ${this.columns}, ${BINDINGS_JSON_OF_MERCHANT} AS bindings FROM merchant m WHERE m.mch_id = $1`,
+      [mchId],
+    );
     return rows[0] ? toView(rows[0]) : null;
   }
 
@@ -54,17 +60,20 @@ export class MerchantRepository {
     if (filter.mchId) conditions.push(`m.mch_id = $${params.push(filter.mchId)}`);
     if (filter.mchName) conditions.push(`m.mch_name ILIKE $${params.push(likePattern(filter.mchName))} ESCAPE '\\'`);
     const where = conditions.join(' AND ');
-    const limit = page.limit === null ? 'ALL' : String(page.limit);
-    const rows: MerchantViewRow[] = await this.dataSource.query(
-      `SELECT ${this.columns}, ${BINDINGS_JSON_OF_MERCHANT} AS bindings, count(*) OVER () AS total
-         FROM merchant m WHERE ${where}
-        ORDER BY m.created_at DESC, m.uuid LIMIT ${limit} OFFSET $${params.push(page.offset)}`,
-      params,
-    );
-    if (rows.length > 0) return [rows.map(toView), Number(rows[0].total)];
-    // Past the last page the window has no row to carry the total.
-    const [{ n }]: { n: number }[] = await this.dataSource.query(`SELECT count(*)::int AS n FROM merchant m WHERE ${where}`, params.slice(0, -1));
-    return [[], n];
+    // One plan per filter combination, prepared once per connection (LIMIT NULL means all).
+    // The page and the total run side by side: a window count would sort every row, not the page.
+    const shape = `${filter.uuid ? 'u' : ''}${filter.mchId ? 'i' : ''}${filter.mchName ? 'n' : ''}`;
+    const [rows, [{ n }]] = await Promise.all([
+      queryPrepared<MerchantViewRow>(
+        this.dataSource,
+        `merchant-list-${shape}`,
+        `SELECT ${this.columns}, ${BINDINGS_JSON_OF_MERCHANT} AS bindings FROM merchant m WHERE ${where}
+          ORDER BY m.created_at DESC, m.uuid LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        [...params, page.limit, page.offset],
+      ),
+      queryPrepared<{ n: number }>(this.dataSource, `merchant-count-${shape}`, `SELECT count(*)::int AS n FROM merchant m WHERE ${where}`, params),
+    ]);
+    return [rows.map(toView), n];
   }
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {

@@ -1,0 +1,3 @@
+import { AuthConfig } from '@app/common';
+
+export const BENCH_AUTH: AuthConfig = { secret: 'benchmark-secret-benchmark-secret-0123456789' };
