@@ -4,14 +4,15 @@
  * the same indexed SELECTs with no framework, validation or envelope mapping of ours.
  * Prints `READY <port>` when listening.
  */
-import { createHttpApp } from '@app/common';
+import { createHttpApp, developmentFieldCipher } from '@app/common';
+import { tmpdir } from 'node:os';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
 import { MerchantManagementAppModule } from '../apps/merchant-management/src/app.module';
 import { BENCH_AUTH } from './bench-auth';
 
 async function startApp(databaseUrl: string): Promise<number> {
-  const app = await createHttpApp(MerchantManagementAppModule.register({ databaseUrl, auth: BENCH_AUTH }), { logger: false });
+  const app = await createHttpApp(MerchantManagementAppModule.register({ databaseUrl, auth: BENCH_AUTH, cipher: developmentFieldCipher(), mail: { transport: 'file', directory: tmpdir() }, messaging: { transport: 'in-process' } }), { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return Number(new URL(await app.getUrl()).port);
 }

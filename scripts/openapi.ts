@@ -2,14 +2,15 @@
  * Writes the OpenAPI document of each HTTP context to docs/openapi/<context>.json; with --check
  * fails when a committed document differs from what the code describes (CI).
  */
-import { AuthConfig, buildOpenApiDocument, createHttpApp } from '@app/common';
+import { AuthConfig, buildOpenApiDocument, createHttpApp, developmentFieldCipher } from '@app/common';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MerchantManagementAppModule } from '../apps/merchant-management/src/app.module';
 import { withScratchDatabase } from './with-database';
 
 /** The document does not depend on the secret; any will do to build the app. */
-const PLACEHOLDER_AUTH: AuthConfig = { secret: 'openapi-generation-only-secret-not-used-for-anything' };
+const PLACEHOLDER_AUTH: AuthConfig = { secret: 'openapi-generation-only-secret-not-used-for-anything', deviceSecret: 'openapi-generation-only-device-secret-unused' };
 
 const OUTPUT_DIR = join(__dirname, '..', 'docs', 'openapi');
 
@@ -17,8 +18,15 @@ const DOCUMENTS = [
   {
     file: 'merchant-management.json',
     title: 'merchant-management',
-    description: 'Merchant management: /api/openapi/v1 (current) and /api/v2 (owner lookup and legacy)',
-    module: (databaseUrl: string) => MerchantManagementAppModule.register({ databaseUrl, auth: PLACEHOLDER_AUTH }),
+    description: 'Merchant management: /api/openapi/v1 (current), /api/v2 (owner lookup and legacy) and the device app API /api/sdk/v1',
+    module: (databaseUrl: string) =>
+      MerchantManagementAppModule.register({
+        databaseUrl,
+        auth: PLACEHOLDER_AUTH,
+        cipher: developmentFieldCipher(),
+        mail: { transport: 'file', directory: tmpdir() },
+        messaging: { transport: 'in-process' },
+      }),
   },
 ];
 

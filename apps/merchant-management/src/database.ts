@@ -2,9 +2,12 @@ import { ContextDatabaseDefinition } from '@app/database';
 import { createOutboxMigration, OutboxMessage } from '@app/messaging';
 import { AcquirerProfileEmvEntity } from './acquirer/persistence/acquirer-profile-emv.entity';
 import { AcquirerProfileEntity } from './acquirer/persistence/acquirer-profile.entity';
+import { ActivationThrottleEntity } from './device-app/persistence/activation-throttle.entity';
+import { DeviceEntity } from './device/persistence/device.entity';
 import { EmvConfigEntity } from './emv/persistence/emv-config.entity';
 import { MerchantEntity } from './merchant/persistence/merchant.entity';
 import { InitialSchema1763780000000 } from './migrations/1763780000000-initial-schema';
+import { Devices1763800000000 } from './migrations/1763800000000-devices';
 import { PaymentBindingEntity } from './payment-config/persistence/payment-binding.entity';
 import { PaymentMethodBindingEntity } from './payment-config/persistence/payment-method-binding.entity';
 import { PaymentMethodEmvEntity } from './payment-config/persistence/payment-method-emv.entity';
@@ -27,7 +30,9 @@ export const merchantManagementDatabase: ContextDatabaseDefinition = {
     PaymentMethodBindingEntity,
     PaymentMethodEmvEntity,
     OutboxMessage,
+    DeviceEntity,
+    ActivationThrottleEntity,
   ],
   // The outbox is ready for the events that later features write in their transactions.
-  migrations: [InitialSchema1763780000000, createOutboxMigration(MERCHANT_MANAGEMENT_SCHEMA, 1763790000000)],
+  migrations: [InitialSchema1763780000000, createOutboxMigration(MERCHANT_MANAGEMENT_SCHEMA, 1763790000000), Devices1763800000000],
 };

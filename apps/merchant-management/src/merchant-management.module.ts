@@ -1,9 +1,16 @@
 import { DatabaseModule } from '@app/database';
+import { OutboxModule } from '@app/messaging';
 import { Module } from '@nestjs/common';
 import { AcquirerController } from './acquirer/acquirer.controller';
 import { AcquirerService } from './acquirer/acquirer.service';
 import { AcquirerProfileRepository } from './acquirer/persistence/acquirer-profile.repository';
-import { merchantManagementDatabase } from './database';
+import { MERCHANT_MANAGEMENT_CONNECTION, merchantManagementDatabase } from './database';
+import { DeviceAppController } from './device-app/device-app.controller';
+import { DeviceAppService, GATEWAY_NAMESPACE } from './device-app/device-app.service';
+import { ActivationThrottleRepository } from './device-app/persistence/activation-throttle.repository';
+import { DeviceController } from './device/device.controller';
+import { DeviceService } from './device/device.service';
+import { DeviceRepository } from './device/persistence/device.repository';
 import { EmvController } from './emv/emv.controller';
 import { EmvService } from './emv/emv.service';
 import { EmvConfigRepository } from './emv/persistence/emv-config.repository';
@@ -25,8 +32,8 @@ import { PboService } from './pbo/pbo.service';
  * from the application that hosts it.
  */
 @Module({
-  imports: [DatabaseModule.forContext(merchantManagementDatabase)],
-  controllers: [CurrentController, EmvController, AcquirerController, PaymentConfigController, MerchantController, HealthController],
+  imports: [DatabaseModule.forContext(merchantManagementDatabase), OutboxModule.forContext({ connection: MERCHANT_MANAGEMENT_CONNECTION })],
+  controllers: [CurrentController, EmvController, AcquirerController, PaymentConfigController, MerchantController, DeviceController, DeviceAppController, HealthController],
   providers: [
     PboRepository,
     PboService,
@@ -39,6 +46,12 @@ import { PboService } from './pbo/pbo.service';
     PaymentConfigRepository,
     PaymentConfigService,
     DatabaseProbe,
+    DeviceRepository,
+    DeviceService,
+    ActivationThrottleRepository,
+    DeviceAppService,
+    // The gateway namespace devices are sent to (GATEWAY_NAMESPACE, default demo).
+    { provide: GATEWAY_NAMESPACE, useFactory: () => process.env.GATEWAY_NAMESPACE || 'demo' },
   ],
   exports: [PboService],
 })

@@ -33,7 +33,7 @@ describe('GET/POST /api/v2/current', () => {
   });
 
   it('should refuse a token signed with another secret', async () => {
-    const forged = await signPboToken({ secret: 'another-secret-another-secret-another' }, 'whoever');
+    const forged = await signPboToken({ secret: 'another-secret-another-secret-another', deviceSecret: 'x' }, 'whoever');
     const response = await new ApiClient(app.baseUrl, forged).get('/api/v2/current');
     expect(response.status).toBe(401);
     expect(response.body.code).toBe(11000);

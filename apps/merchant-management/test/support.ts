@@ -1,3 +1,4 @@
+import { PlatformOptions } from '@app/runtime';
 import { ApiClient, startTestApp, TestApp, unique } from '@app/testing';
 import { MerchantManagementAppModule } from '../src/app.module';
 import { PboService } from '../src/pbo/pbo.service';
@@ -9,8 +10,8 @@ export interface MerchantManagementTestApp extends TestApp {
 }
 
 /** merchant-management on its own, on a fresh database, over real HTTP. */
-export async function startMerchantManagement(): Promise<MerchantManagementTestApp> {
-  const testApp = await startTestApp((databaseUrl, auth) => MerchantManagementAppModule.register({ databaseUrl, auth }));
+export async function startMerchantManagement(overrides: Partial<PlatformOptions> = {}): Promise<MerchantManagementTestApp> {
+  const testApp = await startTestApp((options) => MerchantManagementAppModule.register(options), overrides);
   return {
     ...testApp,
     newPbo: async (options = {}) => {

@@ -1,5 +1,6 @@
-import { authConfigFromEnv, buildOpenApiDocument, createHttpApp, serveOpenApi, signPboToken } from '@app/common';
+import { buildOpenApiDocument, createHttpApp, serveOpenApi, signPboToken } from '@app/common';
 import { resolveRuntimeDatabase } from '@app/database';
+import { platformOptionsFromEnv } from '@app/runtime';
 import { Logger } from '@nestjs/common';
 import { PboService } from '../../merchant-management/src/pbo/pbo.service';
 import { PboRepository } from '../../merchant-management/src/pbo/persistence/pbo.repository';
@@ -13,9 +14,10 @@ const logger = new Logger('standalone');
  * PostgreSQL under DATA_DIR (default ./data) unless DATABASE_URL is given.
  */
 async function main(): Promise<void> {
-  const auth = authConfigFromEnv({ allowDevelopmentDefault: true });
   const database = await resolveRuntimeDatabase({ allowEmbedded: true });
-  const app = await createHttpApp(StandaloneModule.register({ databaseUrl: database.url, auth }));
+  const options = platformOptionsFromEnv(database.url, { standalone: true });
+  const auth = options.auth;
+  const app = await createHttpApp(StandaloneModule.register(options));
   let closing: Promise<void> | undefined;
   const shutdown = (signal: string) => {
     closing ??= (async () => {

@@ -1,12 +1,6 @@
-import { AuthConfig, AuthModule } from '@app/common';
-import { DatabaseModule } from '@app/database';
+import { PlatformOptions, platformModules } from '@app/runtime';
 import { DynamicModule, Module } from '@nestjs/common';
 import { MerchantManagementModule } from '../../merchant-management/src/merchant-management.module';
-
-export interface StandaloneOptions {
-  databaseUrl: string;
-  auth: AuthConfig;
-}
 
 /**
  * Every bounded context's root module in one process on one port. Only this app composes
@@ -14,10 +8,7 @@ export interface StandaloneOptions {
  */
 @Module({})
 export class StandaloneModule {
-  static register(options: StandaloneOptions): DynamicModule {
-    return {
-      module: StandaloneModule,
-      imports: [DatabaseModule.forRoot(options.databaseUrl), AuthModule.forRoot(options.auth), MerchantManagementModule],
-    };
+  static register(options: PlatformOptions): DynamicModule {
+    return { module: StandaloneModule, imports: [...platformModules(options), MerchantManagementModule] };
   }
 }

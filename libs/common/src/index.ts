@@ -6,3 +6,5 @@ export * from './time/timestamp';
 export * from './iso';
 export * from './validation';
 export * from './crypto/secret-hash';
+export * from './crypto/field-cipher';
+export * from './crypto/crypto.module';

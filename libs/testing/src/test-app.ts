@@ -1,11 +1,15 @@
-import { AuthConfig, createHttpApp, signPboToken } from '@app/common';
+import { AuthConfig, createHttpApp, developmentFieldCipher, signPboToken } from '@app/common';
+import { PlatformOptions } from '@app/runtime';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 /** The secret test apps verify tokens with. */
-export const TEST_AUTH: AuthConfig = { secret: 'test-secret-that-is-long-enough-for-hs256-0123456789' };
+export const TEST_AUTH: AuthConfig = { secret: 'test-secret-that-is-long-enough-for-hs256-0123456789', deviceSecret: 'test-device-secret-that-is-long-enough-0123456789' };
 
 export interface HttpResponse<T = unknown> {
   status: number;
@@ -58,8 +62,21 @@ export class ApiClient {
   }
 }
 
+/** Platform options for a test app: test secrets, development cipher, e-mail as files in a temporary folder, in-process messaging. */
+export function testPlatformOptions(databaseUrl: string, overrides: Partial<PlatformOptions> = {}): PlatformOptions {
+  return {
+    databaseUrl,
+    auth: TEST_AUTH,
+    cipher: developmentFieldCipher(),
+    mail: { transport: 'file', directory: mkdtempSync(join(tmpdir(), 'softpos-test-mail-')) },
+    messaging: { transport: 'in-process' },
+    ...overrides,
+  };
+}
+
 export interface TestApp {
   app: NestFastifyApplication;
+  options: PlatformOptions;
   baseUrl: string;
   database: TestDatabase;
   /** A client with no token. */
@@ -72,14 +89,16 @@ export interface TestApp {
  * Starts an application module on a fresh database and a free port, over real HTTP, as a user
  * would reach it.
  */
-export async function startTestApp(moduleFor: (databaseUrl: string, auth: AuthConfig) => unknown): Promise<TestApp> {
+export async function startTestApp(moduleFor: (options: PlatformOptions) => unknown, overrides: Partial<PlatformOptions> = {}): Promise<TestApp> {
   const database = await createTestDatabase('e2e');
-  const app = await createHttpApp(moduleFor(database.url, TEST_AUTH) as never, { logger: false });
+  const options = testPlatformOptions(database.url, overrides);
+  const app = await createHttpApp(moduleFor(options) as never, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = await app.getUrl();
   const normalized = baseUrl.replace('[::1]', '127.0.0.1');
   return {
     app,
+    options,
     baseUrl: normalized,
     database,
     anonymous: new ApiClient(normalized, undefined),

@@ -12,9 +12,9 @@ export class MerchantController {
   constructor(private readonly merchants: MerchantService) {}
 
   @Get()
-  @ApiOperation({ summary: 'List merchants (uuid, mchId exact; mchName partial; pageSize -1 returns all)' })
+  @ApiOperation({ summary: 'List merchants (uuid, mchId, activationCode exact; mchName partial; pageSize -1 returns all)' })
   async list(@GroupId() groupId: string, @Query() query: MerchantListQueryDto): Promise<Envelope<Page<MerchantDto>>> {
-    return ok(await this.merchants.list(groupId, { uuid: query.uuid, mchId: query.mchId, mchName: query.mchName }, query.toPageRequest(20)));
+    return ok(await this.merchants.list(groupId, { uuid: query.uuid, mchId: query.mchId, mchName: query.mchName, activationCode: query.activationCode }, query.toPageRequest(20)));
   }
 
   @Post()

@@ -26,7 +26,11 @@ function binding(profileId: number, currency: string, codes: string[]): BindingR
     acqType: 'card',
     currency,
     mid: null,
-    methods: codes.map((code) => ({ paymentMethodCode: code, allows: [], emvs: [{ emvId: Number(code), emvName: `e${code}` }] })),
+    connMessageFormat: 'SVC_ENABLER',
+    enablerMsgFormat: 'MOCK',
+    enablerParams: null,
+    connUrl: null,
+    methods: codes.map((code) => ({ paymentMethodCode: code, allows: [], emvs: [{ emvId: Number(code), emvName: `e${code}`, aid: null }] })),
   };
 }
 

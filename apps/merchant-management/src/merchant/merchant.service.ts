@@ -5,6 +5,8 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { AcquirerProfileRepository } from '../acquirer/persistence/acquirer-profile.repository';
 import { BindingRecord, PaymentConfigRepository } from '../payment-config/persistence/payment-config.repository';
 import { PaymentConfigService, resolveMethods } from '../payment-config/payment-config.service';
+import { DeviceService } from '../device/device.service';
+import { DeviceRepository } from '../device/persistence/device.repository';
 import { PboService } from '../pbo/pbo.service';
 import { requireOwned } from '../shared/ownership';
 import { MerchantDto, MerchantWriteDto } from './dto/merchant.dto';
@@ -15,7 +17,7 @@ import { MerchantListFilter, MerchantRepository, MerchantValues } from './persis
 export type MerchantCommand = MerchantWriteDto;
 
 /** The merchant response: stored fields plus the read-only payment summary. */
-export function toMerchantDto(merchant: MerchantEntity, bindings: BindingRecord[]): MerchantDto {
+export function toMerchantDto(merchant: MerchantEntity, bindings: BindingRecord[], hasKioskTerminal = false): MerchantDto {
   const supported: string[] = [];
   for (const binding of bindings) for (const method of binding.methods) if (!supported.includes(method.paymentMethodCode)) supported.push(method.paymentMethodCode);
   return {
@@ -35,8 +37,7 @@ export function toMerchantDto(merchant: MerchantEntity, bindings: BindingRecord[
     state: merchant.state,
     currency: merchant.currency,
     supportedPayments: supported,
-    // Devices (and so KIOSK terminals) arrive with the activation-code feature.
-    hasKioskTerminal: false,
+    hasKioskTerminal,
     acquirers: bindings.map((binding) => ({
       profileId: binding.acquirerProfileId,
       profileName: binding.profileName,
@@ -72,6 +73,8 @@ export class MerchantService {
     private readonly acquirers: AcquirerProfileRepository,
     private readonly paymentConfigs: PaymentConfigRepository,
     private readonly binder: PaymentConfigService,
+    private readonly devices: DeviceService,
+    private readonly deviceRepository: DeviceRepository,
   ) {}
 
   async require(groupId: string, mchId: string): Promise<MerchantEntity> {
@@ -81,12 +84,21 @@ export class MerchantService {
   async get(groupId: string, mchId: string): Promise<MerchantDto> {
     const view = await this.repository.findView(mchId);
     requireOwned(view?.merchant, groupId, `merchant ${mchId}`);
-    return toMerchantDto(view!.merchant, view!.bindings);
+    return toMerchantDto(view!.merchant, view!.bindings, view!.hasKioskTerminal);
   }
 
-  async list(groupId: string, filter: MerchantListFilter, page: PageRequest): Promise<Page<MerchantDto>> {
-    const [views, total] = await this.repository.listViews(groupId, filter, page);
-    return toPage(page, views.map((view) => toMerchantDto(view.merchant, view.bindings)), total);
+  async list(groupId: string, filter: MerchantListFilter & { activationCode?: string }, page: PageRequest): Promise<Page<MerchantDto>> {
+    const { activationCode, ...rest } = filter;
+    const resolved: MerchantListFilter = { ...rest };
+    if (activationCode !== undefined) {
+      // The code names at most one merchant: filter on its uuid (nothing matches an unknown code).
+      const key = this.devices.keyOf(activationCode);
+      const uuid = key && 'codeLookup' in key ? await this.deviceRepository.merchantOfCode(key.codeLookup) : undefined;
+      if (!uuid || (filter.uuid && filter.uuid !== uuid)) return toPage(page, [], 0);
+      resolved.uuid = uuid;
+    }
+    const [views, total] = await this.repository.listViews(groupId, resolved, page);
+    return toPage(page, views.map((view) => toMerchantDto(view.merchant, view.bindings, view.hasKioskTerminal)), total);
   }
 
   private profileValues(command: MerchantCommand, defaultTimeZone: string) {
@@ -157,19 +169,21 @@ export class MerchantService {
     return this.get(groupId, mchId);
   }
 
-  /** Refused while the merchant has a payment config (and, with devices, an activation code). */
+  /** Refused while the merchant has a payment config or a live activation code or device. */
   async delete(groupId: string, mchId: string): Promise<void> {
     const refusal = (bindings: number) =>
       DomainError.conflict(`merchant ${mchId} has ${bindings} payment config(s); delete them before the merchant`);
     try {
       await this.repository.transaction(async (manager) => {
         const merchant = requireOwned(await this.repository.findByMchIdForUpdate(manager, mchId), groupId, `merchant ${mchId}`);
+        await this.devices.releaseMerchant(manager, merchant.uuid, mchId);
         const bindings = await this.paymentConfigs.countBindings(merchant.uuid, manager);
         if (bindings > 0) throw refusal(bindings);
         await this.repository.delete(manager, merchant.uuid);
       });
     } catch (error) {
       if (isForeignKeyViolation(error, 'fk_payment_binding_merchant')) throw refusal(1);
+      if (isForeignKeyViolation(error, 'fk_device_merchant')) throw DomainError.conflict(`merchant ${mchId} has activation codes or devices; delete or decommission them first`);
       throw error;
     }
   }

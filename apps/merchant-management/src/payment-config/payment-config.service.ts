@@ -39,7 +39,7 @@ export function toPaymentConfigDto(mchId: string, binding: BindingRecord): Payme
         displayName: paymentMethodDisplayName(code),
         paymentType: binding.acqType,
         allows: method.allows,
-        emvs: method.emvs,
+        emvs: method.emvs.map(({ emvId, emvName }) => ({ emvId, emvName })),
       };
     }),
   };

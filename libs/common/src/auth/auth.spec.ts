@@ -25,7 +25,7 @@ describe('auth configuration', () => {
 });
 
 describe('TokenVerifier', () => {
-  const config = { secret: 'unit-test-secret-unit-test-secret-0000', issuer: 'softpos', audience: 'pbo-api' };
+  const config = { secret: 'unit-test-secret-unit-test-secret-0000', issuer: 'softpos', audience: 'pbo-api', deviceSecret: 'unit-test-device-secret-unit-test-device' };
 
   it('should answer the groupId of a valid token', async () => {
     const token = await signPboToken(config, 'group-1', 60);

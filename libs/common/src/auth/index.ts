@@ -1,3 +1,5 @@
 export * from './auth.config';
 export * from './token';
 export * from './pbo-auth.guard';
+export * from './device-token';
+export * from './injection-tokens';

@@ -3,10 +3,10 @@ import { ApiBearerAuth, ApiResponse } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { EnvelopeDto } from '../http/envelope';
 import { AuthConfig } from './auth.config';
+import { DeviceAuthGuard } from './device-token';
+import { AUTH_CONFIG, TOKEN_VERIFIER } from './injection-tokens';
 import { PboClaims, TokenVerifier } from './token';
 
-export const TOKEN_VERIFIER = Symbol('TOKEN_VERIFIER');
-export const AUTH_CONFIG = Symbol('AUTH_CONFIG');
 
 type AuthenticatedRequest = FastifyRequest & { pbo?: PboClaims };
 
@@ -49,8 +49,9 @@ export class AuthModule {
         { provide: AUTH_CONFIG, useValue: config },
         { provide: TOKEN_VERIFIER, useValue: new TokenVerifier(config) },
         PboAuthGuard,
+        DeviceAuthGuard,
       ],
-      exports: [AUTH_CONFIG, TOKEN_VERIFIER, PboAuthGuard],
+      exports: [AUTH_CONFIG, TOKEN_VERIFIER, PboAuthGuard, DeviceAuthGuard],
     };
   }
 }

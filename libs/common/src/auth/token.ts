@@ -64,6 +64,10 @@ export class TokenVerifier {
       if (error instanceof joseErrors.JWTExpired) throw DomainError.unauthenticated('bearer token has expired');
       throw DomainError.unauthenticated('bearer token is invalid');
     }
+    // A device token (audience softpos-device) never stands in for a PBO token.
+    if (payload.aud === 'softpos-device' || (Array.isArray(payload.aud) && payload.aud.includes('softpos-device'))) {
+      throw DomainError.unauthenticated('bearer token is invalid');
+    }
     const groupId = payload.groupId;
     if (typeof groupId !== 'string' || groupId.length === 0 || groupId.length > 64) {
       throw DomainError.unauthenticated('bearer token carries no groupId');

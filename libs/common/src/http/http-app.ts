@@ -24,7 +24,9 @@ export interface HttpAppOptions {
  * layer (Fastify's own body parsing included), strict validation, a body limit.
  */
 export async function createHttpApp(rootModule: Type<unknown> | ReturnType<typeof Object>, options: HttpAppOptions = {}): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: true });
+  // The client address (activation throttling, logs) comes from X-Forwarded-For only behind a
+  // proxy that sets it (TRUST_PROXY=true, as in k8s); otherwise a client could pick its own.
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: process.env.TRUST_PROXY === 'true' });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as Type<unknown>, adapter, {
     logger: options.logger === false ? false : logLevels(),
     abortOnError: false,

@@ -135,6 +135,12 @@ export class MerchantListQueryDto extends PageQueryDto {
   @IsString()
   @MaxLength(128)
   mchName?: string;
+
+  @ApiPropertyOptional({ description: 'activation code issued to the merchant (12 digits or CD- id)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  activationCode?: string;
 }
 
 export class AcquirerSummaryDto {

@@ -12,14 +12,18 @@ import { MerchantEntity } from './merchant.entity';
 export interface MerchantView {
   merchant: MerchantEntity;
   bindings: BindingRecord[];
+  hasKioskTerminal: boolean;
 }
 
-type MerchantViewRow = MerchantEntity & { bindings: BindingRecord[] };
+type MerchantViewRow = MerchantEntity & { bindings: BindingRecord[]; hasKioskTerminal: boolean };
 
 function toView(row: MerchantViewRow): MerchantView {
-  const { bindings, ...merchant } = row;
-  return { merchant: merchant as MerchantEntity, bindings };
+  const { bindings, hasKioskTerminal, ...merchant } = row;
+  return { merchant: merchant as MerchantEntity, bindings, hasKioskTerminal };
 }
+
+/** A KIOSK device that is pending or active (DECISIONS.md, operatingMode). */
+const HAS_KIOSK_TERMINAL = `EXISTS (SELECT 1 FROM device d WHERE d.merchant_uuid = m.uuid AND d.operating_mode = 'KIOSK' AND d.device_status IN (0, 1)) AS "hasKioskTerminal"`;
 
 export interface MerchantListFilter {
   uuid?: string;
@@ -46,7 +50,7 @@ export class MerchantRepository {
     const rows = await queryPrepared<MerchantViewRow>(
       this.dataSource,
       'merchant-view-by-mch-id',
-      `SELECT ${this.columns}, ${BINDINGS_JSON_OF_MERCHANT} AS bindings FROM merchant m WHERE m.mch_id = $1`,
+      `SELECT ${this.columns}, ${BINDINGS_JSON_OF_MERCHANT} AS bindings, ${HAS_KIOSK_TERMINAL} FROM merchant m WHERE m.mch_id = $1`,
       [mchId],
     );
     return rows[0] ? toView(rows[0]) : null;
@@ -67,7 +71,7 @@ export class MerchantRepository {
       queryPrepared<MerchantViewRow>(
         this.dataSource,
         `merchant-list-${shape}`,
-        `SELECT ${this.columns}, ${BINDINGS_JSON_OF_MERCHANT} AS bindings FROM merchant m WHERE ${where}
+        `SELECT ${this.columns}, ${BINDINGS_JSON_OF_MERCHANT} AS bindings, ${HAS_KIOSK_TERMINAL} FROM merchant m WHERE ${where}
           ORDER BY m.created_at DESC, m.uuid LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
         [...params, page.limit, page.offset],
       ),
@@ -83,6 +87,10 @@ export class MerchantRepository {
   /** By mchId, whatever the owner (the service applies the tenancy rule). */
   findByMchId(mchId: string, manager: EntityManager = this.dataSource.manager): Promise<MerchantEntity | null> {
     return manager.getRepository(MerchantEntity).findOneBy({ mchId });
+  }
+
+  findByUuid(uuid: string, manager: EntityManager = this.dataSource.manager): Promise<MerchantEntity | null> {
+    return manager.getRepository(MerchantEntity).findOneBy({ uuid });
   }
 
   async findByMchIdForUpdate(manager: EntityManager, mchId: string): Promise<MerchantEntity | null> {

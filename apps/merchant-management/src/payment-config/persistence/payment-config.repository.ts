@@ -12,7 +12,12 @@ export interface BindingRecord {
   acqType: string;
   currency: string;
   mid: string | null;
-  methods: { paymentMethodCode: string; allows: string[]; emvs: { emvId: number; emvName: string }[] }[];
+  /** The acquirer profile's connection, as the activation profile needs it. */
+  connMessageFormat: string;
+  enablerMsgFormat: string | null;
+  enablerParams: string | null;
+  connUrl: string | null;
+  methods: { paymentMethodCode: string; allows: string[]; emvs: { emvId: number; emvName: string; aid: string | null }[] }[];
 }
 
 export interface NewMethodBinding {
@@ -29,11 +34,13 @@ export const BINDINGS_JSON_OF_MERCHANT = `COALESCE((
   SELECT json_agg(json_build_object(
            'bindingId', b.id, 'merchantUuid', b.merchant_uuid, 'acquirerProfileId', b.acquirer_profile_id,
            'profileName', a.profile_name, 'acqType', a.acq_type, 'currency', b.currency, 'mid', b.mid,
+           'connMessageFormat', a.conn_message_format, 'enablerMsgFormat', a.enabler_msg_format,
+           'enablerParams', a.enabler_params, 'connUrl', a.conn_url,
            'methods', COALESCE((
              SELECT json_agg(json_build_object(
                       'paymentMethodCode', pm.payment_method_code, 'allows', pm.allows,
                       'emvs', COALESCE((
-                        SELECT json_agg(json_build_object('emvId', e.emv_id, 'emvName', c.emv_name) ORDER BY e.position)
+                        SELECT json_agg(json_build_object('emvId', e.emv_id, 'emvName', c.emv_name, 'aid', c.aid) ORDER BY e.position)
                           FROM payment_method_emv e JOIN emv_config c ON c.id = e.emv_id
                          WHERE e.method_id = pm.id), '[]'::json))
                     ORDER BY pm.payment_method_code)

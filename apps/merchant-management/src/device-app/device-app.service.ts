@@ -1,0 +1,107 @@
+import { DeviceClaims, DomainError, ErrorCode } from '@app/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DeviceStatus, ACTIVATABLE_STATUSES } from '../device/device-status';
+import { DeviceService, newDeviceId } from '../device/device.service';
+import { DeviceRepository } from '../device/persistence/device.repository';
+import { ActivationThrottleRepository } from './persistence/activation-throttle.repository';
+
+/** Namespace of the gateway the devices of this deployment pay through. */
+export const GATEWAY_NAMESPACE = Symbol('GATEWAY_NAMESPACE');
+
+/** Failed activations allowed per client per window before 429. */
+export const ACTIVATION_FAILURE_LIMIT = 10;
+export const ACTIVATION_WINDOW_MS = 10 * 60 * 1000;
+
+export interface ActivationResult {
+  deviceId: string;
+  namespace: string;
+  profileId: string | null;
+  emvParams: Record<string, string>;
+  emvAID: { aid: string; paymentMethod: string }[];
+  deviceToken: string;
+}
+
+export interface DeviceConfig {
+  deviceId: string;
+  profileId: string | null;
+  emvParams: Record<string, string>;
+  emvAID: { aid: string; paymentMethod: string }[];
+  /** A renewed device token. */
+  deviceToken: string;
+}
+
+/** What the phone app does: activate with a code (architecture flow 4) and pull its configuration. */
+@Injectable()
+export class DeviceAppService {
+  private readonly logger = new Logger('DeviceApp');
+
+  constructor(
+    private readonly devices: DeviceService,
+    private readonly repository: DeviceRepository,
+    private readonly throttle: ActivationThrottleRepository,
+    @Inject(GATEWAY_NAMESPACE) private readonly namespace: string,
+  ) {}
+
+  private windowStart(now = Date.now()): Date {
+    return new Date(Math.floor(now / ACTIVATION_WINDOW_MS) * ACTIVATION_WINDOW_MS);
+  }
+
+  /** Records a failed attempt, logs it, and answers the error the phone sees. */
+  private async fail(clientKey: string, error: DomainError): Promise<DomainError> {
+    const failures = await this.throttle.recordFailure(clientKey, this.windowStart());
+    this.logger.warn(`activation refused for client ${clientKey} (${failures} failure(s) this window): ${error.message}`);
+    return error;
+  }
+
+  async activate(activationCode: string, deviceInfo: Record<string, unknown> | undefined, clientKey: string): Promise<ActivationResult> {
+    if ((await this.throttle.failures(clientKey, this.windowStart())) >= ACTIVATION_FAILURE_LIMIT) {
+      this.logger.warn(`activation throttled for client ${clientKey}`);
+      throw new DomainError(ErrorCode.RateLimited, 'too many failed activation attempts; try again later');
+    }
+    if (!/^\d{12}$/.test(activationCode)) throw await this.fail(clientKey, DomainError.validation('activationCode must be 12 digits'));
+    let refusal: DomainError | undefined;
+    const activated = await this.repository.transaction(async (manager) => {
+      const device = await this.repository.find(this.devices.keyOfCode(activationCode), manager, true);
+      if (!device) {
+        refusal = DomainError.notFound('activation code is not valid');
+        return undefined;
+      }
+      if (!ACTIVATABLE_STATUSES.includes(device.deviceStatus)) {
+        refusal = DomainError.conflict(device.deviceStatus === DeviceStatus.Decommissioned ? 'this device was decommissioned' : 'activation code was already used');
+        return undefined;
+      }
+      if (device.expiresAt.getTime() < Date.now()) {
+        refusal = DomainError.conflict('activation code has expired');
+        return undefined;
+      }
+      const appVersion = typeof deviceInfo?.appVersion === 'string' ? deviceInfo.appVersion.slice(0, 32) : device.appVersion;
+      const values = { deviceId: newDeviceId(), deviceStatus: DeviceStatus.Active, deviceUpdate: 0, activesAt: new Date(), deviceInfo: deviceInfo ?? null, appVersion };
+      await this.repository.update(manager, device.uuid, values);
+      return { ...device, ...values };
+    });
+    if (!activated) throw await this.fail(clientKey, refusal!);
+    const context = await this.devices.context(activated);
+    const emv = this.devices.resolvedEmv(context);
+    this.logger.log(`device ${activated.deviceId} activated for merchant ${context.merchant.mchId}`);
+    return {
+      deviceId: activated.deviceId,
+      namespace: this.namespace,
+      profileId: activated.profileId,
+      emvParams: emv.emvParams,
+      emvAID: emv.emvAID,
+      deviceToken: await this.devices.deviceToken(activated),
+    };
+  }
+
+  /** The device's current configuration; clears deviceUpdate. Only an active device may pull. */
+  async config(claims: DeviceClaims): Promise<DeviceConfig> {
+    const device = await this.repository.find({ deviceId: claims.deviceId });
+    if (!device || device.groupId !== claims.groupId || device.deviceStatus !== DeviceStatus.Active) {
+      throw DomainError.unauthenticated('this device is not active; activate it again');
+    }
+    const context = await this.devices.context(device);
+    if (device.deviceUpdate !== 0) await this.repository.transaction((manager) => this.repository.update(manager, device.uuid, { deviceUpdate: 0 }));
+    const emv = this.devices.resolvedEmv(context);
+    return { deviceId: claims.deviceId, profileId: device.profileId, emvParams: emv.emvParams, emvAID: emv.emvAID, deviceToken: await this.devices.deviceToken(device) };
+  }
+}

@@ -1,0 +1,121 @@
+import { countryNumeric, currencyInfo, DomainError, paymentMethodName, PaymentMethodCode } from '@app/common';
+import { BindingRecord } from '../payment-config/persistence/payment-config.repository';
+import { AcceptanceSnapshot } from './persistence/device.entity';
+
+/** What the builder needs of the PBO. */
+export interface PboSettings {
+  gatewayFormat: string;
+  defaultMid: string | null;
+  enablerParams: string | null;
+}
+
+/** What the builder needs of the device. */
+export interface DeviceSelection {
+  /** Method codes the device accepts; null means every bound method. */
+  methodList: string[] | null;
+  /** `{acquirers: {<profileId>: {<field>: <value>}}}`. */
+  extParams: Record<string, unknown> | null;
+}
+
+/** Splits an enablerParams list (`acqMid,acqTid` or `acqMid;acqTid`) into field names. */
+export function enablerFields(list: string | null | undefined): string[] {
+  return (list ?? '')
+    .split(/[,;]/)
+    .map((field) => field.trim())
+    .filter((field) => field.length > 0);
+}
+
+function acquirerFields(extParams: Record<string, unknown> | null, profileId: number): Record<string, unknown> {
+  const acquirers = (extParams?.acquirers ?? {}) as Record<string, unknown>;
+  const entry = acquirers[String(profileId)];
+  return typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>) : {};
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
+/**
+ * The host message format of an acceptance: the profile's enablerMsgFormat when set; for a
+ * profile that goes through this gateway (SVC_ENABLER) the PBO's gateway format; otherwise the
+ * profile's own host format. (A real 8583 host is never silently replaced by MOCK.)
+ */
+export function hostMessageFormatOf(binding: Pick<BindingRecord, 'enablerMsgFormat' | 'connMessageFormat'>, pbo: Pick<PboSettings, 'gatewayFormat'>): string {
+  if (binding.enablerMsgFormat) return binding.enablerMsgFormat;
+  return binding.connMessageFormat === 'SVC_ENABLER' ? pbo.gatewayFormat : binding.connMessageFormat;
+}
+
+/**
+ * Builds the activation profile of a device (architecture flow 2): one acceptance per acquirer
+ * profile bound to the merchant whose methods match the device's methodList. Refuses (10000)
+ * when a matching profile's enablerParams fields are missing from the device's extParams.
+ */
+export function buildAcceptances(bindings: BindingRecord[], pbo: PboSettings, device: DeviceSelection): AcceptanceSnapshot[] {
+  const byProfile = new Map<number, BindingRecord[]>();
+  for (const binding of bindings) byProfile.set(binding.acquirerProfileId, [...(byProfile.get(binding.acquirerProfileId) ?? []), binding]);
+  const acceptances: AcceptanceSnapshot[] = [];
+  for (const [profileId, profileBindings] of [...byProfile.entries()].sort(([a], [b]) => a - b)) {
+    const codes = new Set<string>();
+    for (const binding of profileBindings) {
+      for (const method of binding.methods) {
+        if (device.methodList === null || device.methodList.includes(method.paymentMethodCode)) codes.add(method.paymentMethodCode);
+      }
+    }
+    if (codes.size === 0) continue;
+    const first = profileBindings[0];
+    const fields = acquirerFields(device.extParams, profileId);
+    for (const field of enablerFields(first.enablerParams ?? pbo.enablerParams)) {
+      if (text(fields[field]) === null) {
+        throw DomainError.validation(`extParams.acquirers.${profileId}.${field} is required by acquirer profile ${profileId} (${first.profileName})`);
+      }
+    }
+    const paymentMethodCodes = [...codes].sort();
+    acceptances.push({
+      acquirerProfileId: profileId,
+      acptName: first.profileName,
+      hostMessageFormat: hostMessageFormatOf(first, pbo),
+      paymentMethodCodes,
+      supportedPayments: paymentMethodCodes.map((code) => paymentMethodName(code as PaymentMethodCode)),
+      primaryMid: text(fields.acqMid) ?? profileBindings.map((b) => b.mid).find((mid) => mid) ?? pbo.defaultMid ?? null,
+      primaryTid: text(fields.acqTid),
+      extraParams: first.connUrl ? { connUrl: first.connUrl } : {},
+    });
+  }
+  return acceptances;
+}
+
+/** EMV terminal parameters a device gets when it sets none itself. */
+export function defaultEmvParams(merchant: { country: string | null; currency: string }): Record<string, string> {
+  const params: Record<string, string> = {
+    amexFloorLimit: '0',
+    txnCurrencyCode: (currencyInfo(merchant.currency)?.numeric ?? '').padStart(4, '0'),
+    terminalType: '22',
+    terminalCapability: 'E0F8C8',
+    emvFlags: '0',
+  };
+  const country = merchant.country ? countryNumeric(merchant.country) : undefined;
+  if (country) params.terminalCountryCode = country.padStart(4, '0');
+  return params;
+}
+
+/** The AIDs of the EMV configs bound for the methods the device's acceptances carry. */
+export function emvAidsOf(bindings: BindingRecord[], acceptances: AcceptanceSnapshot[]): { aid: string; paymentMethod: string }[] {
+  const result: { aid: string; paymentMethod: string }[] = [];
+  const seen = new Set<string>();
+  for (const acceptance of acceptances) {
+    for (const binding of bindings.filter((b) => b.acquirerProfileId === acceptance.acquirerProfileId)) {
+      for (const method of binding.methods.filter((m) => acceptance.paymentMethodCodes.includes(m.paymentMethodCode))) {
+        for (const emv of method.emvs) {
+          for (const aid of (emv.aid ?? '').split(',').filter(Boolean)) {
+            const key = `${aid}/${method.paymentMethodCode}`;
+            if (!seen.has(key)) {
+              seen.add(key);
+              result.push({ aid, paymentMethod: method.paymentMethodCode });
+            }
+          }
+        }
+      }
+    }
+  }
+  return result;
+}

@@ -1,0 +1,61 @@
+import { DomainError, isPaymentMethodCode, parseJsonObject } from '@app/common';
+
+/** EMV terminal parameter keys a device may carry (v1 plus the legacy Amex reader keys). */
+export const EMV_PARAM_KEYS = [
+  'amexFloorLimit',
+  'terminalCountryCode',
+  'txnCurrencyCode',
+  'terminalType',
+  'terminalCapability',
+  'emvFlags',
+  'amexExReaderCapability',
+  'amexReaderCapability',
+] as const;
+
+/** `01,02` → ['01', '02']; 10000 naming an unknown code. */
+export function parseMethodCodes(value: string, field = 'methodList'): string[] {
+  const codes = value
+    .split(',')
+    .map((code) => code.trim())
+    .filter((code) => code.length > 0);
+  if (codes.length === 0) throw DomainError.validation(`${field} must name at least one payment method code`);
+  for (const code of codes) if (!isPaymentMethodCode(code)) throw DomainError.validation(`${field} contains ${code}, which is not a payment method code`);
+  return [...new Set(codes)].sort();
+}
+
+/** Checks `{acquirers: {<profileId>: {<field>: <string>}}}` and nothing else. */
+export function checkExtParams(value: unknown, boundProfileIds: number[], field = 'extParams'): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw DomainError.validation(`${field} must be an object {acquirers: {<profileId>: {...}}}`);
+  for (const key of Object.keys(value)) if (key !== 'acquirers') throw DomainError.validation(`${field}.${key} is not an accepted field (expected acquirers)`);
+  const acquirers = (value as { acquirers?: unknown }).acquirers;
+  if (acquirers === undefined) return value as Record<string, unknown>;
+  if (typeof acquirers !== 'object' || acquirers === null || Array.isArray(acquirers)) throw DomainError.validation(`${field}.acquirers must be an object keyed by acquirer profile id`);
+  for (const [profileId, fields] of Object.entries(acquirers)) {
+    const path = `${field}.acquirers.${profileId}`;
+    if (!/^\d+$/.test(profileId) || !boundProfileIds.includes(Number(profileId))) {
+      throw DomainError.validation(`${path}: ${profileId} is not an acquirer profile bound to this merchant`);
+    }
+    if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw DomainError.validation(`${path} must be an object of field values`);
+    for (const [name, fieldValue] of Object.entries(fields)) {
+      if (typeof fieldValue !== 'string' || fieldValue.length > 64) throw DomainError.validation(`${path}.${name} must be a string of at most 64 characters`);
+    }
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Checks an EMV terminal parameter object: known keys, string values. */
+export function checkEmvParams(value: unknown, field = 'emvParams'): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw DomainError.validation(`${field} must be an object`);
+  for (const [key, param] of Object.entries(value)) {
+    if (!(EMV_PARAM_KEYS as readonly string[]).includes(key)) throw DomainError.validation(`${field}.${key} is not an EMV terminal parameter (${EMV_PARAM_KEYS.join(', ')})`);
+    if (typeof param !== 'string' || param.length > 32) throw DomainError.validation(`${field}.${key} must be a string of at most 32 characters`);
+  }
+  return value as Record<string, string>;
+}
+
+/** Decodes a JSON-encoded object field of PUT device. */
+export function decodeObjectString(value: string, field: string): Record<string, unknown> {
+  const parsed = parseJsonObject(value);
+  if (!parsed) throw DomainError.validation(`${field} must be a JSON-encoded object`);
+  return parsed;
+}

@@ -1,0 +1,22 @@
+/** `deviceStatus` (`DECISIONS.md`, Codes and enumerations). */
+export enum DeviceStatus {
+  /** Activation code issued, not yet used. */
+  Pending = 0,
+  Active = 1,
+  LoggedOut = 2,
+  Decommissioned = 3,
+  /** Code kept and freed for (re-)activation. */
+  Idle = 4,
+}
+
+/** Statuses in which a code may be used to activate a phone. */
+export const ACTIVATABLE_STATUSES: number[] = [DeviceStatus.Pending, DeviceStatus.Idle];
+
+/** Statuses that keep a merchant from being deleted (a decommissioned device is history). */
+export const LIVE_STATUSES = [DeviceStatus.Pending, DeviceStatus.Active, DeviceStatus.LoggedOut, DeviceStatus.Idle];
+
+export const OPERATING_MODES = ['STANDARD', 'KIOSK'] as const;
+export type OperatingMode = (typeof OPERATING_MODES)[number];
+
+/** Activation codes expire after 30 days unless used. */
+export const ACTIVATION_CODE_TTL_MS = 30 * 24 * 3600 * 1000;

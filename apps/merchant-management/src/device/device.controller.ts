@@ -1,0 +1,70 @@
+import { Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { DeviceService } from './device.service';
+import { CreatedCodeDto, DeviceCodeEmailDto, DeviceCreateDto, DeviceDeleteQueryDto, DeviceDto, DeviceEmvDto, DeviceListQueryDto, DeviceUpdateDto } from './dto/device.dto';
+
+@ApiTags('devices (v1)')
+@PboApi()
+@ApiResponse({ status: 403, description: 'code 13000: the device or merchant belongs to another PBO', type: EnvelopeDto })
+@Controller('api/openapi/v1/device')
+export class DeviceController {
+  constructor(private readonly devices: DeviceService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Devices and activation codes of a merchant (pageSize -1 returns all)' })
+  async list(@GroupId() groupId: string, @Query() query: DeviceListQueryDto): Promise<Envelope<Page<DeviceDto>>> {
+    return ok(await this.devices.list(groupId, query.mchId, { deviceId: query.deviceId, deviceType: query.deviceType }, query.toPageRequest(20)));
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Generate an activation code; pushes the activation profile to the gateway when an acquirer matches' })
+  @ApiOkResponse({ type: CreatedCodeDto })
+  async create(@GroupId() groupId: string, @Body() body: DeviceCreateDto): Promise<Envelope<CreatedCodeDto>> {
+    return ok(await this.devices.create(groupId, body));
+  }
+
+  @Post('code')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'E-mail the existing activation code' })
+  async email(@GroupId() groupId: string, @Body() body: DeviceCodeEmailDto): Promise<Envelope<never>> {
+    await this.devices.emailCode(groupId, body.deviceId, body.email);
+    return ok();
+  }
+
+  @Get('emv/:deviceId')
+  @ApiOperation({ summary: 'The EMV parameters and AIDs now pushed to the device' })
+  @ApiOkResponse({ type: DeviceEmvDto })
+  async emv(@GroupId() groupId: string, @Param('deviceId') deviceId: string): Promise<Envelope<DeviceEmvDto>> {
+    return ok(await this.devices.emv(groupId, deviceId));
+  }
+
+  @Get(':deviceId')
+  @ApiOperation({ summary: 'A device by device id, CD- code id or bare code; data null when it does not exist' })
+  @ApiOkResponse({ type: DeviceDto })
+  async get(@GroupId() groupId: string, @Param('deviceId') deviceId: string): Promise<Envelope<DeviceDto | null>> {
+    return ok(await this.devices.get(groupId, deviceId));
+  }
+
+  @Put(':deviceId')
+  @ApiOperation({ summary: 'Update a device: omitted fields stay, null clears' })
+  async update(@GroupId() groupId: string, @Param('deviceId') deviceId: string, @Body() body: DeviceUpdateDto): Promise<Envelope<never>> {
+    await this.devices.update(groupId, deviceId, body);
+    return ok();
+  }
+
+  @Delete(':deviceId/idle')
+  @ApiOperation({ summary: 'Keep the code and free it for re-activation' })
+  async idle(@GroupId() groupId: string, @Param('deviceId') deviceId: string): Promise<Envelope<never>> {
+    await this.devices.idle(groupId, deviceId);
+    return ok();
+  }
+
+  @Delete(':deviceId')
+  @ApiOperation({ summary: 'CD- id: delete the code; device id with deviceStatus 2: log out, 3: decommission' })
+  async delete(@GroupId() groupId: string, @Param('deviceId') deviceId: string, @Query() query: DeviceDeleteQueryDto): Promise<Envelope<never>> {
+    await this.devices.delete(groupId, deviceId, query.deviceStatus as '2' | '3' | undefined);
+    return ok();
+  }
+}

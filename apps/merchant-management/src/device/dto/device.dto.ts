@@ -1,0 +1,119 @@
+import { IsPlainObject, PageQueryDto } from '@app/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { OPERATING_MODES } from '../device-status';
+
+const nullable = () => ValidateIf((_object, value) => value !== null);
+
+/** `POST /api/openapi/v1/device`: generate an activation code. */
+export class DeviceCreateDto {
+  @ApiProperty({ description: 'merchant the device belongs to' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(32)
+  mchId: string;
+
+  @ApiPropertyOptional({ maxLength: 128 }) @IsOptional() @IsString() @MaxLength(128) deviceAlias?: string;
+  @ApiPropertyOptional({ maxLength: 128 }) @IsOptional() @IsString() @MaxLength(128) deviceName?: string;
+  @ApiPropertyOptional({ example: 'COTS', maxLength: 32 }) @IsOptional() @IsString() @MaxLength(32) deviceType?: string;
+
+  @ApiPropertyOptional({ enum: OPERATING_MODES, default: 'STANDARD' })
+  @IsOptional()
+  @IsIn(OPERATING_MODES)
+  operatingMode?: string;
+
+  @ApiPropertyOptional({ example: '01,02', description: 'comma-separated payment method codes; all bound methods when omitted' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  methodList?: string;
+
+  @ApiPropertyOptional({ description: 'admin password of the device; stored hashed, shown as ******' })
+  @IsOptional()
+  @IsString()
+  @MinLength(4)
+  @MaxLength(64)
+  deviceAdmin?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { acquirers: { '1': { acqMid: '000000000000001', acqTid: '00000001' } } } })
+  @IsOptional()
+  @IsPlainObject()
+  extParams?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: 'amexFloorLimit, terminalCountryCode, txnCurrencyCode, terminalType, terminalCapability, emvFlags (strings)' })
+  @IsOptional()
+  @IsPlainObject()
+  emvParams?: Record<string, unknown>;
+}
+
+/** `PUT /api/openapi/v1/device/{deviceId}`: omitted fields stay, null clears. */
+export class DeviceUpdateDto {
+  @ApiPropertyOptional({ nullable: true }) @IsOptional() @nullable() @IsString() @MaxLength(128) deviceAlias?: string | null;
+  @ApiPropertyOptional({ nullable: true }) @IsOptional() @nullable() @IsString() @MaxLength(128) deviceName?: string | null;
+  @ApiPropertyOptional({ nullable: true }) @IsOptional() @nullable() @IsString() @MaxLength(32) deviceType?: string | null;
+  @ApiPropertyOptional({ enum: OPERATING_MODES, nullable: true, description: 'null sets STANDARD' }) @IsOptional() @nullable() @IsIn(OPERATING_MODES) operatingMode?: string | null;
+  @ApiPropertyOptional({ nullable: true, description: 'comma-separated codes; null means every bound method' }) @IsOptional() @nullable() @IsString() @MaxLength(64) methodList?: string | null;
+  @ApiPropertyOptional({ nullable: true }) @IsOptional() @nullable() @IsString() @MinLength(4) @MaxLength(64) deviceAdmin?: string | null;
+  @ApiPropertyOptional({ nullable: true, description: 'JSON-encoded {acquirers: {<profileId>: {<field>: <value>}}}' }) @IsOptional() @nullable() @IsString() @MaxLength(8192) extParams?: string | null;
+  @ApiPropertyOptional({ nullable: true, description: 'JSON-encoded EMV terminal parameters (string values)' }) @IsOptional() @nullable() @IsString() @MaxLength(4096) emvParams?: string | null;
+}
+
+export class DeviceListQueryDto extends PageQueryDto {
+  @ApiProperty({ description: 'merchant id (required)' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(32)
+  mchId: string;
+
+  @ApiPropertyOptional({ description: 'exact device id, CD- code id or bare code' }) @IsOptional() @IsString() @MaxLength(32) deviceId?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(32) deviceType?: string;
+}
+
+export class DeviceDeleteQueryDto {
+  @ApiPropertyOptional({ enum: ['2', '3'], description: '2 logs an activated device out, 3 decommissions it' })
+  @IsOptional()
+  @IsIn(['2', '3'], { message: '$property must be 2 (log out) or 3 (decommission)' })
+  deviceStatus?: string;
+}
+
+export class DeviceCodeEmailDto {
+  @ApiProperty({ description: 'activation code id (CD-…) or device id' }) @IsString() @IsNotEmpty() @MaxLength(32) deviceId: string;
+  @ApiProperty() @IsEmail({}, { message: '$property must be an e-mail address' }) @MaxLength(254) email: string;
+}
+
+export class CreatedCodeDto {
+  @ApiProperty({ example: 'CD-123456789012' }) id: string;
+  @ApiProperty({ example: '123456789012' }) activationCode: string;
+  @ApiProperty({ nullable: true, example: 'prof_3kT9…' }) profileId: string | null;
+}
+
+export class DeviceDto {
+  @ApiProperty({ description: 'device id once activated, else the CD- code id' }) deviceId: string;
+  @ApiProperty() uuid: string;
+  @ApiProperty() mchId: string;
+  @ApiProperty() groupId: string;
+  @ApiProperty({ nullable: true }) deviceType: string | null;
+  @ApiProperty() deviceStatus: number;
+  @ApiProperty() deviceUpdate: number;
+  @ApiProperty({ nullable: true }) deviceAlias: string | null;
+  @ApiProperty({ nullable: true }) deviceName: string | null;
+  @ApiProperty({ nullable: true, description: '****** when set' }) deviceAdmin: string | null;
+  @ApiProperty({ nullable: true }) appVersion: string | null;
+  @ApiProperty({ description: 'JSON-encoded {"activationCode": "…"}' }) deviceToken: string;
+  @ApiProperty({ description: 'JSON-encoded map: payment method code to {mid, tid} of the acceptance that carries it' }) methodList: string;
+  @ApiProperty({ nullable: true }) profileId: string | null;
+  @ApiProperty({ nullable: true, description: 'JSON-encoded' }) emvParams: string | null;
+  @ApiProperty({ nullable: true, description: 'JSON-encoded' }) extParams: string | null;
+  @ApiProperty() operatingMode: string;
+  @ApiProperty({ nullable: true }) activesAt: string | null;
+  @ApiProperty() expiresAt: string;
+  @ApiProperty() createdAt: string;
+  @ApiProperty() updatedAt: string;
+  @ApiPropertyOptional({ description: 'present (true) only once the code was activated' }) isDevice?: true;
+}
+
+export class DeviceEmvDto {
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) emvParams: Record<string, string>;
+  @ApiProperty({ type: 'array', items: { type: 'object', properties: { aid: { type: 'string' }, paymentMethod: { type: 'string' } } } })
+  emvAID: { aid: string; paymentMethod: string }[];
+}

@@ -1,0 +1,68 @@
+import { PageRequest } from '@app/common';
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, In } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { InjectMmDataSource } from '../../shared/inject';
+import { DeviceStatus, LIVE_STATUSES } from '../device-status';
+import { DeviceEntity } from './device.entity';
+
+export type DeviceValues = Omit<DeviceEntity, 'createdAt' | 'updatedAt' | 'merchant'>;
+
+/** How a caller named a device: by its activation code (CD- id or bare code) or its device id. */
+export type DeviceKey = { codeLookup: string } | { deviceId: string };
+
+@Injectable()
+export class DeviceRepository {
+  constructor(@InjectMmDataSource() private readonly dataSource: DataSource) {}
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  /** By code or device id, whatever the owner (the service applies the tenancy rule). */
+  find(key: DeviceKey, manager: EntityManager = this.dataSource.manager, lock = false): Promise<DeviceEntity | null> {
+    const query = manager.getRepository(DeviceEntity).createQueryBuilder('d');
+    if ('codeLookup' in key) query.where('d.code_lookup = :lookup', { lookup: key.codeLookup });
+    else query.where('d.device_id = :deviceId', { deviceId: key.deviceId });
+    if (lock) query.setLock('pessimistic_write');
+    return query.getOne();
+  }
+
+  async list(merchantUuid: string, filter: { key?: DeviceKey; deviceType?: string }, page: PageRequest): Promise<[DeviceEntity[], number]> {
+    const query = this.dataSource.getRepository(DeviceEntity).createQueryBuilder('d').where('d.merchant_uuid = :merchantUuid', { merchantUuid });
+    if (filter.key && 'codeLookup' in filter.key) query.andWhere('d.code_lookup = :lookup', { lookup: filter.key.codeLookup });
+    if (filter.key && 'deviceId' in filter.key) query.andWhere('d.device_id = :deviceId', { deviceId: filter.key.deviceId });
+    if (filter.deviceType) query.andWhere('d.device_type = :deviceType', { deviceType: filter.deviceType });
+    query.orderBy('d.created_at', 'DESC').addOrderBy('d.uuid', 'ASC').offset(page.offset);
+    if (page.limit !== null) query.limit(page.limit);
+    return query.getManyAndCount();
+  }
+
+  async insert(manager: EntityManager, values: DeviceValues): Promise<void> {
+    await manager.getRepository(DeviceEntity).insert(values as QueryDeepPartialEntity<DeviceEntity>);
+  }
+
+  async update(manager: EntityManager, uuid: string, values: Partial<DeviceValues>): Promise<void> {
+    await manager.getRepository(DeviceEntity).update({ uuid }, values as QueryDeepPartialEntity<DeviceEntity>);
+  }
+
+  async delete(manager: EntityManager, uuid: string): Promise<void> {
+    await manager.getRepository(DeviceEntity).delete({ uuid });
+  }
+
+  /** Codes and devices that keep a merchant from being deleted. */
+  async countLive(manager: EntityManager, merchantUuid: string): Promise<number> {
+    return manager.getRepository(DeviceEntity).countBy({ merchantUuid, deviceStatus: In(LIVE_STATUSES) });
+  }
+
+  /** Removes a merchant's decommissioned devices (history that goes with the merchant). */
+  async deleteDecommissioned(manager: EntityManager, merchantUuid: string): Promise<void> {
+    await manager.getRepository(DeviceEntity).delete({ merchantUuid, deviceStatus: DeviceStatus.Decommissioned });
+  }
+
+  /** The merchant an activation code was issued to, for the merchant list filter. */
+  async merchantOfCode(codeLookup: string): Promise<string | undefined> {
+    const device = await this.dataSource.getRepository(DeviceEntity).findOne({ where: { codeLookup }, select: { merchantUuid: true } });
+    return device?.merchantUuid;
+  }
+}

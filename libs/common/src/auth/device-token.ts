@@ -1,0 +1,78 @@
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Inject, Injectable, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiResponse } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { DomainError } from '../errors';
+import { EnvelopeDto } from '../http/envelope';
+import { AuthConfig } from './auth.config';
+import { AUTH_CONFIG } from './injection-tokens';
+
+/** Audience of device tokens: never accepted where a PBO token is expected, and the other way round. */
+export const DEVICE_TOKEN_AUDIENCE = 'softpos-device';
+
+/** Claims of a device token, issued when a phone activates its code. */
+export interface DeviceClaims {
+  deviceId: string;
+  groupId: string;
+  /** The gateway profile the device pays through; null while its merchant has no matching acquirer. */
+  profileId: string | null;
+}
+
+/** Signs a device token (HS256, audience {@link DEVICE_TOKEN_AUDIENCE}, subject the device id). */
+export async function signDeviceToken(config: AuthConfig, claims: DeviceClaims, ttlSeconds: number): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ groupId: claims.groupId, profileId: claims.profileId })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(claims.deviceId)
+    .setAudience(DEVICE_TOKEN_AUDIENCE)
+    .setIssuedAt(now)
+    .setExpirationTime(now + ttlSeconds)
+    .sign(new TextEncoder().encode(config.deviceSecret));
+}
+
+/** Verifies a device token's signature, audience and expiry (not whether the device is still active). */
+export async function verifyDeviceToken(config: AuthConfig, header: string | undefined): Promise<DeviceClaims> {
+  const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+  if (!match) throw DomainError.unauthenticated('missing device token');
+  try {
+    const { payload } = await jwtVerify(match[1], new TextEncoder().encode(config.deviceSecret), {
+      algorithms: ['HS256'],
+      audience: DEVICE_TOKEN_AUDIENCE,
+      requiredClaims: ['exp', 'sub'],
+    });
+    if (typeof payload.groupId !== 'string' || typeof payload.sub !== 'string') throw new Error('claims');
+    return { deviceId: payload.sub, groupId: payload.groupId, profileId: typeof payload.profileId === 'string' ? payload.profileId : null };
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw DomainError.unauthenticated('device token has expired');
+    throw DomainError.unauthenticated('device token is invalid');
+  }
+}
+
+type DeviceRequest = FastifyRequest & { device?: DeviceClaims };
+
+@Injectable()
+export class DeviceAuthGuard implements CanActivate {
+  constructor(@Inject(AUTH_CONFIG) private readonly config: AuthConfig) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<DeviceRequest>();
+    request.device = await verifyDeviceToken(this.config, request.headers.authorization);
+    return true;
+  }
+}
+
+/** The verified device token's claims. */
+export const CurrentDevice = createParamDecorator((_data: unknown, context: ExecutionContext): DeviceClaims => {
+  const request = context.switchToHttp().getRequest<DeviceRequest>();
+  if (!request.device) throw new Error('@CurrentDevice() used on a route without DeviceAuthGuard');
+  return request.device;
+});
+
+/** Marks a route as device API: device token required. */
+export function DeviceApi(): ClassDecorator & MethodDecorator {
+  return applyDecorators(
+    UseGuards(DeviceAuthGuard),
+    ApiBearerAuth(),
+    ApiResponse({ status: 401, description: 'code 11000: missing, expired or invalid device token, or the device is no longer active', type: EnvelopeDto }),
+  );
+}

@@ -1,0 +1,7 @@
+export * from './mailer';
+export * from './mail-delivery-error';
+export * from './smtp/smtp-url';
+export * from './smtp/smtp-mailer';
+export * from './file/file-mailer';
+export * from './mailer-from-env';
+export * from './nest/mail.module';
