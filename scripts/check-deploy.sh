@@ -26,11 +26,13 @@ trap 'rm -f "$no_env"' EXIT
 
 # A dummy secret (>= 32 characters, as the apps demand in production) for the interpolation.
 AUTH_JWT_SECRET="check-deploy-dummy-secret-not-for-use-0123456789" \
+DEVICE_JWT_SECRET="check-deploy-dummy-device-secret-not-for-use-0123" \
+DATA_ENCRYPTION_KEY="Y2hlY2stZGVwbG95LWR1bW15LWtleS0zMi1ieXRlcyE=" \
   docker-compose --env-file "$no_env" -f docker-compose.yml config -q ||
   fail "docker-compose.yml is invalid"
 
 # The secret must be required, not defaulted: without it, interpolation has to fail.
-if env -u AUTH_JWT_SECRET docker-compose --env-file "$no_env" -f docker-compose.yml config -q >/dev/null 2>&1; then
+if env -u AUTH_JWT_SECRET DEVICE_JWT_SECRET=x DATA_ENCRYPTION_KEY=x docker-compose --env-file "$no_env" -f docker-compose.yml config -q >/dev/null 2>&1; then
   fail "docker-compose.yml accepts a missing AUTH_JWT_SECRET: use \${AUTH_JWT_SECRET:?...}"
 fi
 echo "check-deploy: docker-compose.yml is valid ($(docker-compose version --short))"

@@ -4,6 +4,8 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { EmvConfigRepository } from '../emv/persistence/emv-config.repository';
 import { PaymentConfigRepository } from '../payment-config/persistence/payment-config.repository';
+import { DeviceService } from '../device/device.service';
+import { MerchantRepository } from '../merchant/persistence/merchant.repository';
 import { PboRepository } from '../pbo/persistence/pbo.repository';
 import { PboService } from '../pbo/pbo.service';
 import { requireOwned } from '../shared/ownership';
@@ -81,6 +83,8 @@ export class AcquirerService {
     private readonly pbos: PboService,
     private readonly pboRepository: PboRepository,
     private readonly paymentConfigs: PaymentConfigRepository,
+    private readonly merchants: MerchantRepository,
+    private readonly devices: DeviceService,
   ) {}
 
   async get(groupId: string, id: number): Promise<AcquirerProfileRecord> {
@@ -178,6 +182,15 @@ export class AcquirerService {
         }
         await this.repository.update(manager, id, values);
         if (command.emvList) await this.repository.replaceEmvList(manager, id, command.emvList);
+        // Fields that shape an acceptance (name, host format, connection, enabler fields) reach
+        // every device of every merchant bound to the profile.
+        const shaping: (keyof AcquirerFields)[] = ['profileName', 'connMessageFormat', 'enablerMsgFormat', 'enablerParams', 'connUrl'];
+        if (shaping.some((key) => command[key] !== undefined)) {
+          for (const merchantUuid of await this.paymentConfigs.merchantUuidsBoundToProfile(id, manager)) {
+            await this.merchants.lock(manager, merchantUuid, 'update');
+            await this.devices.repushMerchant(manager, merchantUuid);
+          }
+        }
       });
     } catch (error) {
       if (isUniqueViolation(error, 'uq_acquirer_profile_name')) throw this.profileNameTaken(command.profileName ?? '');

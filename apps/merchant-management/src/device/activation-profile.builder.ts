@@ -47,10 +47,12 @@ export function hostMessageFormatOf(binding: Pick<BindingRecord, 'enablerMsgForm
 
 /**
  * Builds the activation profile of a device (architecture flow 2): one acceptance per acquirer
- * profile bound to the merchant whose methods match the device's methodList. Refuses (10000)
- * when a matching profile's enablerParams fields are missing from the device's extParams.
+ * profile bound to the merchant whose methods match the device's methodList. When a matching
+ * profile's enablerParams fields are missing from the device's extParams, `strict` (device
+ * create and update) refuses with 10000; otherwise (a re-push after a payment-config change)
+ * that acceptance is left out until the device's extParams are completed.
  */
-export function buildAcceptances(bindings: BindingRecord[], pbo: PboSettings, device: DeviceSelection): AcceptanceSnapshot[] {
+export function buildAcceptances(bindings: BindingRecord[], pbo: PboSettings, device: DeviceSelection, strict = true): AcceptanceSnapshot[] {
   const byProfile = new Map<number, BindingRecord[]>();
   for (const binding of bindings) byProfile.set(binding.acquirerProfileId, [...(byProfile.get(binding.acquirerProfileId) ?? []), binding]);
   const acceptances: AcceptanceSnapshot[] = [];
@@ -64,10 +66,10 @@ export function buildAcceptances(bindings: BindingRecord[], pbo: PboSettings, de
     if (codes.size === 0) continue;
     const first = profileBindings[0];
     const fields = acquirerFields(device.extParams, profileId);
-    for (const field of enablerFields(first.enablerParams ?? pbo.enablerParams)) {
-      if (text(fields[field]) === null) {
-        throw DomainError.validation(`extParams.acquirers.${profileId}.${field} is required by acquirer profile ${profileId} (${first.profileName})`);
-      }
+    const missing = enablerFields(first.enablerParams ?? pbo.enablerParams).find((field) => text(fields[field]) === null);
+    if (missing !== undefined) {
+      if (!strict) continue;
+      throw DomainError.validation(`extParams.acquirers.${profileId}.${missing} is required by acquirer profile ${profileId} (${first.profileName})`);
     }
     const paymentMethodCodes = [...codes].sort();
     acceptances.push({

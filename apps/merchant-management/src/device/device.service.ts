@@ -1,4 +1,18 @@
-import { AUTH_CONFIG, AuthConfig, DomainError, ErrorCode, FIELD_CIPHER, FieldCipher, formatTimestamp, hashSecret, maskedSecret, Page, PageRequest, signDeviceToken, toPage } from '@app/common';
+import {
+  AUTH_CONFIG,
+  AuthConfig,
+  DomainError,
+  ErrorCode,
+  FIELD_CIPHER,
+  FieldCipher,
+  formatTimestamp,
+  hashSecret,
+  maskedSecret,
+  Page,
+  PageRequest,
+  signDeviceToken,
+  toPage,
+} from '@app/common';
 import { GATEWAY_PROFILE_UPSERT_V1, GatewayProfileUpsertV1 } from '@app/contracts';
 import { isUniqueViolation } from '@app/database';
 import { MAILER, MailDeliveryError, Mailer } from '@app/mail';
@@ -39,8 +53,17 @@ export function newDeviceId(): string {
   return `SDK${randomBytes(10).toString('hex').toUpperCase()}`;
 }
 
+/** JSON with object keys sorted: jsonb does not keep key order, so plain JSON.stringify would see changes that are not. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, field: unknown) =>
+    field && typeof field === 'object' && !Array.isArray(field)
+      ? Object.fromEntries(Object.entries(field as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : field,
+  );
+}
+
 function sameAcceptances(a: AcceptanceSnapshot[], b: AcceptanceSnapshot[]): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return canonicalJson(a) === canonicalJson(b);
 }
 
 /** Everything the device API and the device app need about one device, resolved. */
@@ -137,7 +160,11 @@ export class DeviceService {
     const key = filter.deviceId === undefined ? undefined : this.keyOf(filter.deviceId);
     if (filter.deviceId !== undefined && !key) return toPage(page, [], 0);
     const [devices, total] = await this.repository.list(merchant.uuid, { key, deviceType: filter.deviceType }, page);
-    return toPage(page, devices.map((device) => this.toDto(device, merchant.mchId)), total);
+    return toPage(
+      page,
+      devices.map((device) => this.toDto(device, merchant.mchId)),
+      total,
+    );
   }
 
   /** GET device/{id}: null when no such device (spec rule 2), 13000 when another PBO's. */
@@ -180,45 +207,58 @@ export class DeviceService {
   async create(groupId: string, body: DeviceCreateDto): Promise<CreatedCodeDto> {
     const merchant = await this.requireMerchant(groupId, body.mchId);
     const pbo = await this.pbos.require(groupId);
-    const bindings = await this.paymentConfigs.bindingsOfMerchants([merchant.uuid]);
     const methodList = body.methodList === undefined ? null : parseMethodCodes(body.methodList);
-    const extParams = body.extParams === undefined ? null : checkExtParams(body.extParams, bindings.map((b) => b.acquirerProfileId));
     const emvParams = body.emvParams === undefined ? null : checkEmvParams(body.emvParams);
-    const acceptances = buildAcceptances(bindings, pbo, { methodList, extParams });
     const deviceAdminHash = body.deviceAdmin ? await hashSecret(body.deviceAdmin) : null;
     for (let attempt = 1; ; attempt++) {
       const code = newActivationCode();
-      const values: DeviceValues = {
-        uuid: randomUUID(),
-        groupId,
-        merchantUuid: merchant.uuid,
-        codeLookup: this.cipher.lookup(code),
-        codeSealed: this.cipher.seal(code),
-        deviceId: null,
-        deviceStatus: DeviceStatus.Pending,
-        deviceUpdate: 0,
-        deviceType: body.deviceType ?? null,
-        deviceAlias: body.deviceAlias ?? null,
-        deviceName: body.deviceName ?? null,
-        deviceAdminHash,
-        appVersion: null,
-        methodList,
-        emvParams,
-        extParams,
-        operatingMode: body.operatingMode ?? 'STANDARD',
-        profileId: acceptances.length > 0 ? newProfileId() : null,
-        profileVersion: acceptances.length > 0 ? 1 : 0,
-        acceptances,
-        activesAt: null,
-        expiresAt: new Date(Date.now() + ACTIVATION_CODE_TTL_MS),
-        deviceInfo: null,
+      const build = async (manager: EntityManager): Promise<DeviceValues> => {
+        // The merchant's bindings are read under its row lock: a concurrent payment-config change
+        // either sees this device (and re-pushes it) or is seen by it, never neither.
+        await this.merchants.lock(manager, merchant.uuid, 'share');
+        const bindings = await this.paymentConfigs.bindingsOfMerchants([merchant.uuid], manager);
+        const extParams =
+          body.extParams === undefined
+            ? null
+            : checkExtParams(
+                body.extParams,
+                bindings.map((b) => b.acquirerProfileId),
+              );
+        const acceptances = buildAcceptances(bindings, pbo, { methodList, extParams });
+        return {
+          uuid: randomUUID(),
+          groupId,
+          merchantUuid: merchant.uuid,
+          codeLookup: this.cipher.lookup(code),
+          codeSealed: this.cipher.seal(code),
+          deviceId: null,
+          deviceStatus: DeviceStatus.Pending,
+          deviceUpdate: 0,
+          deviceType: body.deviceType ?? null,
+          deviceAlias: body.deviceAlias ?? null,
+          deviceName: body.deviceName ?? null,
+          deviceAdminHash,
+          appVersion: null,
+          methodList,
+          emvParams,
+          extParams,
+          operatingMode: body.operatingMode ?? 'STANDARD',
+          profileId: acceptances.length > 0 ? newProfileId() : null,
+          profileVersion: acceptances.length > 0 ? 1 : 0,
+          acceptances,
+          activesAt: null,
+          expiresAt: new Date(Date.now() + ACTIVATION_CODE_TTL_MS),
+          deviceInfo: null,
+        };
       };
       try {
-        await this.repository.transaction(async (manager) => {
-          await this.repository.insert(manager, values);
-          if (values.profileId) {
-            await this.outbox.enqueue(manager, GATEWAY_PROFILE_UPSERT_V1, this.profileUpsert(values as DeviceEntity, merchant, acceptances, 1));
+        const values = await this.repository.transaction(async (manager) => {
+          const built = await build(manager);
+          await this.repository.insert(manager, built);
+          if (built.profileId) {
+            await this.outbox.enqueue(manager, GATEWAY_PROFILE_UPSERT_V1, this.profileUpsert(built as DeviceEntity, merchant, built.acceptances, 1));
           }
+          return built;
         });
         return { id: `CD-${code}`, activationCode: code, profileId: values.profileId };
       } catch (error) {
@@ -234,13 +274,20 @@ export class DeviceService {
    * version and flags the device to pull its configuration. Used by PUT device and by every
    * payment-config change of its merchant.
    */
-  async refreshProfile(manager: EntityManager, context: DeviceContext, changes: Partial<DeviceValues>, forceUpdateFlag: boolean): Promise<Partial<DeviceValues>> {
+  async refreshProfile(
+    manager: EntityManager,
+    context: DeviceContext,
+    changes: Partial<DeviceValues>,
+    forceUpdateFlag: boolean,
+    strict = true,
+    forcePush = false,
+  ): Promise<Partial<DeviceValues>> {
     const { device, merchant, pbo, bindings } = context;
     const next = { ...device, ...changes } as DeviceEntity;
-    const acceptances = buildAcceptances(bindings, pbo, { methodList: next.methodList, extParams: next.extParams });
+    const acceptances = buildAcceptances(bindings, pbo, { methodList: next.methodList, extParams: next.extParams }, strict);
     const values: Partial<DeviceValues> = { ...changes };
     const profileChanged = !sameAcceptances(acceptances, device.acceptances);
-    if (profileChanged) {
+    if (profileChanged || (forcePush && device.profileId)) {
       values.acceptances = acceptances;
       // A device gets its gateway profile the first time an acquirer matches; an empty list later unbinds all.
       const profileId = device.profileId ?? (acceptances.length > 0 ? newProfileId() : null);
@@ -251,8 +298,29 @@ export class DeviceService {
         await this.outbox.enqueue(manager, GATEWAY_PROFILE_UPSERT_V1, this.profileUpsert({ ...next, profileId }, merchant, acceptances, version));
       }
     }
-    if ((profileChanged || forceUpdateFlag) && device.deviceStatus !== DeviceStatus.Pending) values.deviceUpdate = 1;
+    if ((profileChanged || forceUpdateFlag || forcePush) && device.deviceStatus !== DeviceStatus.Pending) values.deviceUpdate = 1;
     return values;
+  }
+
+  /**
+   * Re-push (architecture flow 3): after a payment-config change of a merchant, recompute the
+   * activation profile of each of its devices in the same transaction and queue an upsert with
+   * the next version for each that changed (for all of them when the merchant's own fields, which
+   * the profile carries, changed). Called with the merchant row locked.
+   */
+  async repushMerchant(manager: EntityManager, merchantUuid: string, merchantChanged = false): Promise<number> {
+    const devices = await this.repository.lockedOfMerchant(manager, merchantUuid);
+    if (devices.length === 0) return 0;
+    const shared = await this.context(devices[0], manager);
+    let pushed = 0;
+    for (const device of devices) {
+      const values = await this.refreshProfile(manager, { ...shared, device }, {}, false, false, merchantChanged);
+      if (Object.keys(values).length > 0) {
+        await this.repository.update(manager, device.uuid, values);
+        pushed++;
+      }
+    }
+    return pushed;
   }
 
   /** PUT device: omitted fields stay, null clears; the activation profile follows. */
@@ -269,10 +337,16 @@ export class DeviceService {
       if (body.methodList !== undefined) changes.methodList = body.methodList === null ? null : parseMethodCodes(body.methodList);
       if (body.deviceAdmin !== undefined) changes.deviceAdminHash = body.deviceAdmin === null ? null : await hashSecret(body.deviceAdmin);
       if (body.extParams !== undefined) {
-        changes.extParams = body.extParams === null ? null : checkExtParams(decodeObjectString(body.extParams, 'extParams'), context.bindings.map((b) => b.acquirerProfileId));
+        changes.extParams =
+          body.extParams === null
+            ? null
+            : checkExtParams(
+                decodeObjectString(body.extParams, 'extParams'),
+                context.bindings.map((b) => b.acquirerProfileId),
+              );
       }
       if (body.emvParams !== undefined) changes.emvParams = body.emvParams === null ? null : checkEmvParams(decodeObjectString(body.emvParams, 'emvParams'));
-      const emvChanged = body.emvParams !== undefined && JSON.stringify(changes.emvParams) !== JSON.stringify(device.emvParams);
+      const emvChanged = body.emvParams !== undefined && canonicalJson(changes.emvParams) !== canonicalJson(device.emvParams);
       await this.repository.update(manager, device.uuid, await this.refreshProfile(manager, context, changes, emvChanged));
     });
   }
@@ -373,4 +447,3 @@ export class DeviceService {
     return signDeviceToken(this.auth, { deviceId: device.deviceId!, groupId: device.groupId, profileId: device.profileId }, DEVICE_TOKEN_TTL_SECONDS);
   }
 }
-

@@ -162,7 +162,12 @@ export class MerchantService {
     // A secret is never cleared by leaving it out; null clears it.
     if (command.passcode !== undefined) values.passcodeHash = command.passcode === null ? null : await hashSecret(command.passcode);
     try {
-      await this.repository.transaction((manager) => this.repository.update(manager, merchant.uuid, values));
+      await this.repository.transaction(async (manager) => {
+        await this.repository.lock(manager, merchant.uuid, 'update');
+        await this.repository.update(manager, merchant.uuid, values);
+        // The gateway profiles carry the merchant's name, address, mcc, country and currency.
+        await this.devices.repushMerchant(manager, merchant.uuid, true);
+      });
     } catch (error) {
       throw this.explainUnique(error, command);
     }

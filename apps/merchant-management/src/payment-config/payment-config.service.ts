@@ -6,6 +6,7 @@ import { AcquirerProfileRecord, AcquirerProfileRepository } from '../acquirer/pe
 import { EmvConfigRepository } from '../emv/persistence/emv-config.repository';
 import { MerchantEntity } from '../merchant/persistence/merchant.entity';
 import { MerchantRepository } from '../merchant/persistence/merchant.repository';
+import { DeviceService } from '../device/device.service';
 import { numericId, requireOwned } from '../shared/ownership';
 import { PaymentConfigDto } from './dto/payment-config.dto';
 import { BindingRecord, NewMethodBinding, PaymentConfigRepository } from './persistence/payment-config.repository';
@@ -80,6 +81,7 @@ export class PaymentConfigService {
     private readonly merchants: MerchantRepository,
     private readonly acquirers: AcquirerProfileRepository,
     private readonly emvs: EmvConfigRepository,
+    private readonly devices: DeviceService,
   ) {}
 
   async requireMerchant(groupId: string, mchId: string): Promise<MerchantEntity> {
@@ -117,6 +119,7 @@ export class PaymentConfigService {
     const methods = resolveMethods(record, command.paymentMethods);
     try {
       await this.repository.transaction(async (manager) => {
+        await this.merchants.lock(manager, merchant.uuid, 'update');
         if (mode === 'replace') {
           const existing = await this.repository.findBindingId(manager, merchant.uuid, record.profile.id, command.currency, true);
           if (existing === undefined) {
@@ -124,6 +127,7 @@ export class PaymentConfigService {
           }
         }
         await this.bindInTransaction(manager, merchant, record, command.currency, command.mid, methods, mode);
+        await this.devices.repushMerchant(manager, merchant.uuid);
       });
     } catch (error) {
       throw await this.explainConflict(error, merchant, record.profile.id, command.currency, methods);
@@ -166,9 +170,11 @@ export class PaymentConfigService {
     const merchant = await this.requireMerchant(groupId, mchId);
     const profileId = (await this.requireProfile(groupId, acquirerProfileId)).profile.id;
     await this.repository.transaction(async (manager) => {
+      await this.merchants.lock(manager, merchant.uuid, 'update');
       const bindingId = await this.repository.findBindingId(manager, merchant.uuid, profileId, currency, true);
       if (bindingId === undefined) throw DomainError.notFound(`merchant ${mchId} has no payment config for acquirer profile ${profileId} in ${currency}`);
       await this.repository.deleteBinding(manager, bindingId);
+      await this.devices.repushMerchant(manager, merchant.uuid);
     });
   }
 }

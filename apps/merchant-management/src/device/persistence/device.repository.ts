@@ -50,6 +50,17 @@ export class DeviceRepository {
     await manager.getRepository(DeviceEntity).delete({ uuid });
   }
 
+  /** A merchant's devices that still get pushes (all but decommissioned), locked for update. */
+  lockedOfMerchant(manager: EntityManager, merchantUuid: string): Promise<DeviceEntity[]> {
+    return manager
+      .getRepository(DeviceEntity)
+      .createQueryBuilder('d')
+      .where('d.merchant_uuid = :merchantUuid AND d.device_status <> :decommissioned', { merchantUuid, decommissioned: DeviceStatus.Decommissioned })
+      .orderBy('d.uuid')
+      .setLock('pessimistic_write')
+      .getMany();
+  }
+
   /** Codes and devices that keep a merchant from being deleted. */
   async countLive(manager: EntityManager, merchantUuid: string): Promise<number> {
     return manager.getRepository(DeviceEntity).countBy({ merchantUuid, deviceStatus: In(LIVE_STATUSES) });

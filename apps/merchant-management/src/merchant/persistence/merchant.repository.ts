@@ -89,6 +89,11 @@ export class MerchantRepository {
     return manager.getRepository(MerchantEntity).findOneBy({ mchId });
   }
 
+  /** Locks the merchant row: `share` while reading its bindings for a new device, `update` while changing them. */
+  async lock(manager: EntityManager, uuid: string, mode: 'share' | 'update'): Promise<void> {
+    await manager.query(`SELECT 1 FROM merchant WHERE uuid = $1 FOR ${mode === 'share' ? 'SHARE' : 'UPDATE'}`, [uuid]);
+  }
+
   findByUuid(uuid: string, manager: EntityManager = this.dataSource.manager): Promise<MerchantEntity | null> {
     return manager.getRepository(MerchantEntity).findOneBy({ uuid });
   }

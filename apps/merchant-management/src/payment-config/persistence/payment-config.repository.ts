@@ -157,6 +157,12 @@ export class PaymentConfigRepository {
     return rows.map((row) => ({ mchId: row.mch_id, currency: row.currency, paymentMethodCode: row.payment_method_code, emvIds: row.emv_ids }));
   }
 
+  /** Every merchant bound to a profile (for re-push), in a stable order so locks are taken alike. */
+  async merchantUuidsBoundToProfile(profileId: number, manager: EntityManager = this.dataSource.manager): Promise<string[]> {
+    const rows: { merchant_uuid: string }[] = await manager.query('SELECT DISTINCT merchant_uuid FROM payment_binding WHERE acquirer_profile_id = $1 ORDER BY 1', [profileId]);
+    return rows.map((row) => row.merchant_uuid);
+  }
+
   /** mchIds of (up to 10) merchants bound to a profile. */
   async merchantsBoundToProfile(profileId: number, manager: EntityManager = this.dataSource.manager): Promise<string[]> {
     const rows: { mch_id: string }[] = await manager.query(
