@@ -91,7 +91,7 @@ describe('re-push of activation profiles on payment-config changes (flow 3)', ()
       pbo.post('/api/openapi/v1/device', { mchId: merchant.mchId }),
       ...acquirers.map((acquirer) => pbo.post(`/api/openapi/v1/mchInfo/payment/${merchant.mchId}`, { acquirerProfileId: String(acquirer.id), currency: 'MYR' })),
     ]);
-    const code = dataOf<{ id: string }>(created);
+    const code = dataOf<{ id: string }>(created as Parameters<typeof dataOf<{ id: string }>>[0]);
     const device = dataOf<{ methodList: string; profileId: string }>(await pbo.get(`/api/openapi/v1/device/${code.id}`));
     expect(Object.keys(JSON.parse(device.methodList) as object).sort()).toEqual(['01', '02', '03']);
     // Created before any binding, the device got its profile id from the first re-push.

@@ -46,19 +46,22 @@ export class DeviceAppService {
     return new Date(Math.floor(now / ACTIVATION_WINDOW_MS) * ACTIVATION_WINDOW_MS);
   }
 
-  /** Records a failed attempt, logs it, and answers the error the phone sees. */
-  private async fail(clientKey: string, error: DomainError): Promise<DomainError> {
-    const failures = await this.throttle.recordFailure(clientKey, this.windowStart());
-    this.logger.warn(`activation refused for client ${clientKey} (${failures} failure(s) this window): ${error.message}`);
+  /** Logs a failed attempt (its count was taken when it was reserved) and answers the error the phone sees. */
+  private fail(clientKey: string, attempts: number, error: DomainError): DomainError {
+    this.logger.warn(`activation refused for client ${clientKey} (${attempts} failure(s) this window): ${error.message}`);
     return error;
   }
 
   async activate(activationCode: string, deviceInfo: Record<string, unknown> | undefined, clientKey: string): Promise<ActivationResult> {
-    if ((await this.throttle.failures(clientKey, this.windowStart())) >= ACTIVATION_FAILURE_LIMIT) {
+    const window = this.windowStart();
+    const attempts = await this.throttle.reserve(clientKey, window);
+    if (attempts > ACTIVATION_FAILURE_LIMIT) {
+      // A throttled attempt is refused unchecked: only real failures stay counted.
+      await this.throttle.release(clientKey, window);
       this.logger.warn(`activation throttled for client ${clientKey}`);
       throw new DomainError(ErrorCode.RateLimited, 'too many failed activation attempts; try again later');
     }
-    if (!/^\d{12}$/.test(activationCode)) throw await this.fail(clientKey, DomainError.validation('activationCode must be 12 digits'));
+    if (!/^\d{12}$/.test(activationCode)) throw this.fail(clientKey, attempts, DomainError.validation('activationCode must be 12 digits'));
     let refusal: DomainError | undefined;
     const activated = await this.repository.transaction(async (manager) => {
       const device = await this.repository.find(this.devices.keyOfCode(activationCode), manager, true);
@@ -79,7 +82,8 @@ export class DeviceAppService {
       await this.repository.update(manager, device.uuid, values);
       return { ...device, ...values };
     });
-    if (!activated) throw await this.fail(clientKey, refusal!);
+    if (!activated) throw this.fail(clientKey, attempts, refusal!);
+    await this.throttle.release(clientKey, window);
     const context = await this.devices.context(activated);
     const emv = this.devices.resolvedEmv(context);
     this.logger.log(`device ${activated.deviceId} activated for merchant ${context.merchant.mchId}`);

@@ -298,7 +298,7 @@ export class DeviceService {
         await this.outbox.enqueue(manager, GATEWAY_PROFILE_UPSERT_V1, this.profileUpsert({ ...next, profileId }, merchant, acceptances, version));
       }
     }
-    if ((profileChanged || forceUpdateFlag || forcePush) && device.deviceStatus !== DeviceStatus.Pending) values.deviceUpdate = 1;
+    if ((profileChanged || forceUpdateFlag) && device.deviceStatus !== DeviceStatus.Pending) values.deviceUpdate = 1;
     return values;
   }
 
@@ -314,7 +314,8 @@ export class DeviceService {
     const shared = await this.context(devices[0], manager);
     let pushed = 0;
     for (const device of devices) {
-      const values = await this.refreshProfile(manager, { ...shared, device }, {}, false, false, merchantChanged);
+      // A merchant change can move the EMV defaults (country, currency): the device pulls again.
+      const values = await this.refreshProfile(manager, { ...shared, device }, {}, merchantChanged, false, merchantChanged);
       if (Object.keys(values).length > 0) {
         await this.repository.update(manager, device.uuid, values);
         pushed++;
@@ -347,7 +348,10 @@ export class DeviceService {
       }
       if (body.emvParams !== undefined) changes.emvParams = body.emvParams === null ? null : checkEmvParams(decodeObjectString(body.emvParams, 'emvParams'));
       const emvChanged = body.emvParams !== undefined && canonicalJson(changes.emvParams) !== canonicalJson(device.emvParams);
-      await this.repository.update(manager, device.uuid, await this.refreshProfile(manager, context, changes, emvChanged));
+      // The gateway profile's name comes from the alias (else the name): a rename is pushed too.
+      const renamed =
+        (changes.deviceAlias !== undefined && changes.deviceAlias !== device.deviceAlias) || (changes.deviceName !== undefined && changes.deviceName !== device.deviceName);
+      await this.repository.update(manager, device.uuid, await this.refreshProfile(manager, context, changes, emvChanged, true, renamed));
     });
   }
 

@@ -6,13 +6,12 @@ import { InjectMmDataSource } from '../../shared/inject';
 export class ActivationThrottleRepository {
   constructor(@InjectMmDataSource() private readonly dataSource: DataSource) {}
 
-  async failures(clientKey: string, windowStart: Date): Promise<number> {
-    const rows: { failures: number }[] = await this.dataSource.query('SELECT failures FROM activation_throttle WHERE client_key = $1 AND window_start = $2', [clientKey, windowStart]);
-    return rows[0]?.failures ?? 0;
-  }
-
-  /** Counts one failure and answers the window's total; old windows are pruned on the way. */
-  async recordFailure(clientKey: string, windowStart: Date): Promise<number> {
+  /**
+   * Counts an attempt before it is checked and answers the window's total, in one statement:
+   * parallel guesses from one client cannot all read a count that none has raised yet. A
+   * successful attempt gives its count back ({@link release}). Old windows are pruned on the way.
+   */
+  async reserve(clientKey: string, windowStart: Date): Promise<number> {
     const rows: { failures: number }[] = await this.dataSource.query(
       `INSERT INTO activation_throttle (client_key, window_start, failures) VALUES ($1, $2, 1)
        ON CONFLICT (client_key, window_start) DO UPDATE SET failures = activation_throttle.failures + 1
@@ -21,5 +20,14 @@ export class ActivationThrottleRepository {
     );
     await this.dataSource.query(`DELETE FROM activation_throttle WHERE window_start < now() - interval '1 day'`);
     return rows[0].failures;
+  }
+
+  /** Gives back an attempt that turned out not to be a failure (a success, or one refused unchecked). */
+  async release(clientKey: string, windowStart: Date): Promise<void> {
+    // A window whose only attempt is given back disappears; otherwise it counts one less.
+    const [, deleted] = (await this.dataSource.query('DELETE FROM activation_throttle WHERE client_key = $1 AND window_start = $2 AND failures <= 1', [clientKey, windowStart])) as [unknown, number];
+    if (deleted === 0) {
+      await this.dataSource.query('UPDATE activation_throttle SET failures = failures - 1 WHERE client_key = $1 AND window_start = $2', [clientKey, windowStart]);
+    }
   }
 }
