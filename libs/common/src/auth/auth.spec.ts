@@ -3,7 +3,7 @@ import { parseTtl, signPboToken, TokenVerifier } from './token';
 
 describe('auth configuration', () => {
   it('should refuse to start an app without a secret or JWKS URL', () => {
-    expect(() => authConfigFromEnv({ allowDevelopmentDefault: false }, {})).toThrow(/AUTH_JWT_SECRET or AUTH_JWKS_URL/);
+    expect(() => authConfigFromEnv({ allowDevelopmentDefault: false }, { DEVICE_JWT_SECRET: 'd'.repeat(40) })).toThrow(/AUTH_JWT_SECRET or AUTH_JWKS_URL/);
   });
 
   it('should give standalone the development secret outside production only', () => {
@@ -12,7 +12,12 @@ describe('auth configuration', () => {
   });
 
   it('should refuse a short secret in production', () => {
-    expect(() => authConfigFromEnv({ allowDevelopmentDefault: false }, { NODE_ENV: 'production', AUTH_JWT_SECRET: 'short' })).toThrow(/32 characters/);
+    expect(() => authConfigFromEnv({ allowDevelopmentDefault: false }, { NODE_ENV: 'production', AUTH_JWT_SECRET: 'short', DEVICE_JWT_SECRET: 'd'.repeat(40) })).toThrow(/AUTH_JWT_SECRET must be at least 32 characters/);
+    expect(() => authConfigFromEnv({ allowDevelopmentDefault: false }, { NODE_ENV: 'production', AUTH_JWT_SECRET: 'a'.repeat(40), DEVICE_JWT_SECRET: 'short' })).toThrow(/DEVICE_JWT_SECRET must be at least 32 characters/);
+  });
+
+  it('should refuse to start an app without a device token secret', () => {
+    expect(() => authConfigFromEnv({ allowDevelopmentDefault: false }, { AUTH_JWT_SECRET: 'a'.repeat(40) })).toThrow(/DEVICE_JWT_SECRET must be set/);
   });
 
   it('should parse token lifetimes', () => {
