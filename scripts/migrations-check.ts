@@ -6,30 +6,38 @@
  */
 import { openContextDataSource, pendingSchemaChanges } from '@app/database';
 import { merchantManagementDatabase } from '../apps/merchant-management/src/database';
+import { paymentGatewayDatabase } from '../apps/payment-gateway/src/database';
 import { withScratchDatabase } from './with-database';
 
-const CONTEXTS = [merchantManagementDatabase];
+const CONTEXTS = [merchantManagementDatabase, paymentGatewayDatabase];
 
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
   let drift = false;
-  for (const context of CONTEXTS) {
-    const queries = await withScratchDatabase(async (db) => {
+  // One scratch database for every context (each migrates its own schema): withScratchDatabase
+  // starts and stops an embedded server per call, which a second call could not reach.
+  const pending = await withScratchDatabase(async (db) => {
+    const result: string[][] = [];
+    for (const context of CONTEXTS) {
       const dataSource = await openContextDataSource(db.url, context);
       try {
-        return await pendingSchemaChanges(dataSource);
+        result.push(await pendingSchemaChanges(dataSource));
       } finally {
         await dataSource.destroy();
       }
-    });
+    }
+    return result;
+  });
+  CONTEXTS.forEach((context, index) => {
+    const queries = pending[index];
     if (queries.length === 0) {
       console.log(`-- ${context.name} (${context.schema}): entities and migrations agree`);
-      continue;
+      return;
     }
     drift = true;
     console.log(`-- ${context.name} (${context.schema}): entities and migrations differ`);
     for (const query of queries) console.log(`${query};`);
-  }
+  });
   if (check && drift) process.exit(1);
 }
 

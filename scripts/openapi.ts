@@ -7,6 +7,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MerchantManagementAppModule } from '../apps/merchant-management/src/app.module';
+import { PaymentGatewayAppModule } from '../apps/payment-gateway/src/app.module';
+import { PlatformOptions } from '@app/runtime';
 import { withScratchDatabase } from './with-database';
 
 /** The document does not depend on the secret; any will do to build the app. */
@@ -14,19 +16,22 @@ const PLACEHOLDER_AUTH: AuthConfig = { secret: 'openapi-generation-only-secret-n
 
 const OUTPUT_DIR = join(__dirname, '..', 'docs', 'openapi');
 
+function options(databaseUrl: string): PlatformOptions {
+  return { databaseUrl, auth: PLACEHOLDER_AUTH, cipher: developmentFieldCipher(), mail: { transport: 'file', directory: tmpdir() }, messaging: { transport: 'in-process' } };
+}
+
 const DOCUMENTS = [
   {
     file: 'merchant-management.json',
     title: 'merchant-management',
     description: 'Merchant management: /api/openapi/v1 (current), /api/v2 (owner lookup and legacy) and the device app API /api/sdk/v1',
-    module: (databaseUrl: string) =>
-      MerchantManagementAppModule.register({
-        databaseUrl,
-        auth: PLACEHOLDER_AUTH,
-        cipher: developmentFieldCipher(),
-        mail: { transport: 'file', directory: tmpdir() },
-        messaging: { transport: 'in-process' },
-      }),
+    module: (databaseUrl: string) => MerchantManagementAppModule.register(options(databaseUrl)),
+  },
+  {
+    file: 'payment-gateway.json',
+    title: 'payment-gateway',
+    description: 'Payment gateway: /{customerNamespace}/api/v1 profiles and acceptances; errors are RFC 9457 problem details',
+    module: (databaseUrl: string) => PaymentGatewayAppModule.register(options(databaseUrl)),
   },
 ];
 

@@ -15,7 +15,10 @@ export async function withScratchDatabase<T>(work: (database: TestDatabase) => P
     chmodSync(dir, 0o755);
     const server = await startEmbeddedDatabase({ dataDir: dir });
     process.env.TEST_PG_SERVER_URL = server.url;
-    stopServer = () => server.stop();
+    stopServer = async () => {
+      await server.stop();
+      delete process.env.TEST_PG_SERVER_URL;
+    };
   }
   try {
     const database = await createTestDatabase('scratch');

@@ -62,6 +62,36 @@ describe('npm start (standalone) and the CLI on one DATA_DIR', () => {
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/openapi/v1/mchInfo', '/api/v2/current']));
   });
 
+  it('should push a new device to the gateway in the same process (flow 2, in-process transport)', async () => {
+    const token = /token\s+:\s+(\S+)/.exec(output)![1];
+    const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return (await response.json()) as T;
+    };
+    const params = JSON.stringify({ aid: 'A0000000031010' });
+    const emv = await call<{ data: { id: number } }>('POST', '/api/openapi/v1/emv', { emvName: 'visa', paymentMethod: '01', currency: 'MYR', params });
+    const acquirer = await call<{ data: { id: number } }>('POST', '/api/openapi/v1/acquirer', {
+      profileName: 'Standalone acquirer',
+      currency: 'MYR',
+      connMessageFormat: 'SVC_ENABLER',
+      methodList: '{"01":[]}',
+      emvList: JSON.stringify({ '01': [emv.data.id] }),
+    });
+    const merchant = await call<{ data: { mchId: string } }>('POST', '/api/openapi/v1/mchInfo', { mchName: 'Kedai', currency: 'MYR', contactName: 'A', contactEmail: 'a@example.com' });
+    await call('POST', `/api/openapi/v1/mchInfo/payment/${merchant.data.mchId}`, { acquirerProfileId: String(acquirer.data.id), currency: 'MYR' });
+    const code = await call<{ data: { profileId: string } }>('POST', '/api/openapi/v1/device', { mchId: merchant.data.mchId, deviceAlias: 'Till 1' });
+    let profile: { acceptances?: { acptName: string; hostMessageFormat: string; supportedPayments: string[] }[] } = {};
+    for (let i = 0; i < 50 && !profile.acceptances; i++) {
+      profile = await call('GET', `/demo/api/v1/profiles/${code.data.profileId}`);
+      if (!profile.acceptances) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(profile.acceptances).toEqual([expect.objectContaining({ acptName: 'Standalone acquirer', hostMessageFormat: 'MOCK', supportedPayments: ['VISA'] })]);
+  });
+
   it('should create a PBO with the CLI while standalone runs, usable at once', async () => {
     const result = runCli(dataDir, ['pbo', 'create', '--name', 'CLI Payments', '--time-zone', 'Europe/Paris', '--qr-enabled']);
     expect(result.status).toBe(0);

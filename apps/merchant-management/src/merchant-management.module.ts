@@ -2,6 +2,7 @@ import { DatabaseModule } from '@app/database';
 import { OutboxModule } from '@app/messaging';
 import { Module } from '@nestjs/common';
 import { AcquirerController } from './acquirer/acquirer.controller';
+import { AcquirerV2Controller } from './acquirer/legacy/acquirer-v2.controller';
 import { AcquirerService } from './acquirer/acquirer.service';
 import { AcquirerProfileRepository } from './acquirer/persistence/acquirer-profile.repository';
 import { MERCHANT_MANAGEMENT_CONNECTION, merchantManagementDatabase } from './database';
@@ -9,16 +10,20 @@ import { DeviceAppController } from './device-app/device-app.controller';
 import { DeviceAppService, GATEWAY_NAMESPACE } from './device-app/device-app.service';
 import { ActivationThrottleRepository } from './device-app/persistence/activation-throttle.repository';
 import { DeviceController } from './device/device.controller';
+import { DeviceV2Controller } from './device/legacy/device-v2.controller';
 import { DeviceService } from './device/device.service';
 import { DeviceRepository } from './device/persistence/device.repository';
 import { EmvController } from './emv/emv.controller';
+import { EmvV2Controller } from './emv/legacy/emv-v2.controller';
 import { EmvService } from './emv/emv.service';
 import { EmvConfigRepository } from './emv/persistence/emv-config.repository';
 import { HealthController } from './health/health.controller';
 import { DatabaseProbe } from './health/persistence/database-probe.repository';
+import { MerchantV2Controller } from './merchant/legacy/merchant-v2.controller';
 import { MerchantController } from './merchant/merchant.controller';
 import { MerchantService } from './merchant/merchant.service';
 import { MerchantRepository } from './merchant/persistence/merchant.repository';
+import { PaymentConfigV2Controller } from './payment-config/legacy/payment-config-v2.controller';
 import { PaymentConfigController } from './payment-config/payment-config.controller';
 import { PaymentConfigService } from './payment-config/payment-config.service';
 import { PaymentConfigRepository } from './payment-config/persistence/payment-config.repository';
@@ -33,7 +38,22 @@ import { PboService } from './pbo/pbo.service';
  */
 @Module({
   imports: [DatabaseModule.forContext(merchantManagementDatabase), OutboxModule.forContext({ connection: MERCHANT_MANAGEMENT_CONNECTION })],
-  controllers: [CurrentController, EmvController, AcquirerController, PaymentConfigController, MerchantController, DeviceController, DeviceAppController, HealthController],
+  controllers: [
+    CurrentController,
+    EmvController,
+    AcquirerController,
+    PaymentConfigController,
+    MerchantController,
+    DeviceController,
+    DeviceAppController,
+    HealthController,
+    // Legacy /api/v2 (spec document 2): thin controllers over the same services.
+    EmvV2Controller,
+    AcquirerV2Controller,
+    PaymentConfigV2Controller,
+    MerchantV2Controller,
+    DeviceV2Controller,
+  ],
   providers: [
     PboRepository,
     PboService,

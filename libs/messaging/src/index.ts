@@ -8,3 +8,4 @@ export * from './outbox/outbox-relay';
 export * from './outbox/uuid-v7';
 export * from './nest/messaging.module';
 export * from './nest/outbox.module';
+export * from './consumer';

@@ -59,3 +59,16 @@ export function decodeObjectString(value: string, field: string): Record<string,
   if (!parsed) throw DomainError.validation(`${field} must be a JSON-encoded object`);
   return parsed;
 }
+
+/**
+ * Copies `fields` under every acquirer profile bound to the merchant (the legacy "one MID/TID for
+ * all" form) over what `extParams` already holds for it; answers `extParams` as it was when
+ * there is nothing to copy, so that such input stores exactly what the v1 form would.
+ */
+export function spreadOverAcquirers(extParams: Record<string, unknown> | null, fields: Record<string, string> | undefined, boundProfileIds: number[]): Record<string, unknown> | null {
+  const ids = [...new Set(boundProfileIds)].sort((a, b) => a - b);
+  if (!fields || Object.keys(fields).length === 0 || ids.length === 0) return extParams;
+  const acquirers = { ...((extParams?.acquirers ?? {}) as Record<string, Record<string, unknown>>) };
+  for (const id of ids) acquirers[String(id)] = { ...(acquirers[String(id)] ?? {}), ...fields };
+  return { ...(extParams ?? {}), acquirers };
+}

@@ -28,7 +28,7 @@ import { PboService } from '../pbo/pbo.service';
 import { requireOwned } from '../shared/ownership';
 import { buildAcceptances, defaultEmvParams, emvAidsOf } from './activation-profile.builder';
 import { ACTIVATABLE_STATUSES, ACTIVATION_CODE_TTL_MS, DeviceStatus } from './device-status';
-import { checkEmvParams, checkExtParams, decodeObjectString, parseMethodCodes } from './device-input';
+import { checkEmvParams, checkExtParams, decodeObjectString, parseMethodCodes, spreadOverAcquirers } from './device-input';
 import { CreatedCodeDto, DeviceCreateDto, DeviceDto, DeviceEmvDto, DeviceUpdateDto } from './dto/device.dto';
 import { AcceptanceSnapshot, DeviceEntity } from './persistence/device.entity';
 import { DeviceKey, DeviceRepository, DeviceValues } from './persistence/device.repository';
@@ -183,7 +183,8 @@ export class DeviceService {
       profileId: device.profileId!,
       version,
       profileName: device.deviceAlias ?? device.deviceName ?? merchant.mchName,
-      providerReference: merchant.providerReference,
+      // A merchant's reference would name every device's profile; the gateway keeps references unique.
+      providerReference: null,
       merchantName: merchant.mchName,
       merchantAddr: merchant.contactAddress,
       mcc: merchant.mcc,
@@ -203,8 +204,12 @@ export class DeviceService {
     };
   }
 
-  /** Generates an activation code, computes its activation profile and queues the gateway push, in one transaction. */
-  async create(groupId: string, body: DeviceCreateDto): Promise<CreatedCodeDto> {
+  /**
+   * Generates an activation code, computes its activation profile and queues the gateway push, in
+   * one transaction. `everyAcquirer` (legacy "MID/TID for all") is copied under every acquirer
+   * bound to the merchant, read under the same lock as the bindings the profile is built from.
+   */
+  async create(groupId: string, body: DeviceCreateDto, everyAcquirer?: Record<string, string>): Promise<CreatedCodeDto> {
     const merchant = await this.requireMerchant(groupId, body.mchId);
     const pbo = await this.pbos.require(groupId);
     const methodList = body.methodList === undefined ? null : parseMethodCodes(body.methodList);
@@ -217,13 +222,8 @@ export class DeviceService {
         // either sees this device (and re-pushes it) or is seen by it, never neither.
         await this.merchants.lock(manager, merchant.uuid, 'share');
         const bindings = await this.paymentConfigs.bindingsOfMerchants([merchant.uuid], manager);
-        const extParams =
-          body.extParams === undefined
-            ? null
-            : checkExtParams(
-                body.extParams,
-                bindings.map((b) => b.acquirerProfileId),
-              );
+        const boundIds = bindings.map((b) => b.acquirerProfileId);
+        const extParams = spreadOverAcquirers(body.extParams === undefined ? null : checkExtParams(body.extParams, boundIds), everyAcquirer, boundIds);
         const acceptances = buildAcceptances(bindings, pbo, { methodList, extParams });
         return {
           uuid: randomUUID(),
@@ -324,8 +324,8 @@ export class DeviceService {
     return pushed;
   }
 
-  /** PUT device: omitted fields stay, null clears; the activation profile follows. */
-  async update(groupId: string, id: string, body: DeviceUpdateDto): Promise<void> {
+  /** PUT device: omitted fields stay, null clears; the activation profile follows. `everyAcquirer` as in {@link create}. */
+  async update(groupId: string, id: string, body: DeviceUpdateDto, everyAcquirer?: Record<string, string>): Promise<void> {
     await this.repository.transaction(async (manager) => {
       const device = await this.requireDevice(groupId, id, manager, true);
       if (device.deviceStatus === DeviceStatus.Decommissioned) throw DomainError.conflict(`device ${id} is decommissioned`);
@@ -345,6 +345,10 @@ export class DeviceService {
                 decodeObjectString(body.extParams, 'extParams'),
                 context.bindings.map((b) => b.acquirerProfileId),
               );
+      }
+      if (everyAcquirer) {
+        const base = changes.extParams !== undefined ? changes.extParams : device.extParams;
+        changes.extParams = spreadOverAcquirers(base, everyAcquirer, context.bindings.map((b) => b.acquirerProfileId));
       }
       if (body.emvParams !== undefined) changes.emvParams = body.emvParams === null ? null : checkEmvParams(decodeObjectString(body.emvParams, 'emvParams'));
       const emvChanged = body.emvParams !== undefined && canonicalJson(changes.emvParams) !== canonicalJson(device.emvParams);

@@ -192,4 +192,86 @@ export class MerchantService {
       throw error;
     }
   }
+
+  /** The merchant with its bindings and the PBO's default MID, for shapes that show an acquirer MID (legacy v2). */
+  async getWithBindings(groupId: string, mchId: string): Promise<MerchantWithBindings> {
+    const view = await this.repository.findView(mchId);
+    requireOwned(view?.merchant, groupId, `merchant ${mchId}`);
+    const pbo = await this.pbos.require(groupId);
+    return { merchant: toMerchantDto(view!.merchant, view!.bindings, view!.hasKioskTerminal), bindings: view!.bindings, defaultMid: pbo.defaultMid };
+  }
+
+  /** A page of the PBO's merchants with their bindings and the PBO's default MID (legacy v2 list). */
+  async listWithBindings(groupId: string, filter: MerchantListFilter, page: PageRequest): Promise<Page<MerchantWithBindings>> {
+    const pbo = await this.pbos.require(groupId);
+    const [views, total] = await this.repository.listViews(groupId, filter, page);
+    const records = views.map((view) => ({ merchant: toMerchantDto(view.merchant, view.bindings, view.hasKioskTerminal), bindings: view.bindings, defaultMid: pbo.defaultMid }));
+    return toPage(page, records, total);
+  }
+
+  /**
+   * The currency of a merchant created without one (the legacy body has no currency): the
+   * currency of the PBO's default card acquirer profile; 10000 when there is none to take.
+   */
+  async currencyOrDefault(groupId: string, currency: string | undefined): Promise<string> {
+    if (currency !== undefined) return currency;
+    const defaultProfile = await this.acquirers.findDefault(groupId, 'card');
+    if (!defaultProfile) throw DomainError.validation('currency is required: the PBO has no default card acquirer profile to take it from');
+    return defaultProfile.profile.currency;
+  }
+
+  /**
+   * Changes only the profile fields given (legacy PUT, whose clients do not know the v1-only
+   * fields): omitted fields stay, null clears an optional one. Re-pushes like {@link replace}.
+   */
+  async update(groupId: string, mchId: string, changes: Partial<MerchantCommand>): Promise<MerchantDto> {
+    const merchant = await this.require(groupId, mchId);
+    const values: Partial<MerchantValues> = {};
+    for (const key of UPDATABLE_PROFILE_FIELDS) {
+      if (changes[key] !== undefined) (values as Record<string, unknown>)[key] = changes[key];
+    }
+    if (changes.passcode !== undefined) values.passcodeHash = changes.passcode === null ? null : await hashSecret(changes.passcode);
+    // Nothing to change: nothing to write or push.
+    if (Object.keys(values).length === 0) return this.get(groupId, mchId);
+    try {
+      await this.repository.transaction(async (manager) => {
+        await this.repository.lock(manager, merchant.uuid, 'update');
+        await this.repository.update(manager, merchant.uuid, values);
+        // The gateway profiles carry the merchant's name, address, mcc, country and currency.
+        await this.devices.repushMerchant(manager, merchant.uuid, true);
+      });
+    } catch (error) {
+      throw this.explainUnique(error, changes as MerchantCommand);
+    }
+    return this.get(groupId, mchId);
+  }
 }
+
+/** A merchant response with what the legacy shape adds: the bindings' MIDs and the PBO default MID. */
+export interface MerchantWithBindings {
+  merchant: MerchantDto;
+  bindings: BindingRecord[];
+  defaultMid: string | null;
+}
+
+/** Profile fields a partial update may change (each is a merchant column of the same name). */
+const UPDATABLE_PROFILE_FIELDS = [
+  'mchName',
+  'currency',
+  'contactName',
+  'contactEmail',
+  'mcc',
+  'region',
+  'timeZone',
+  'country',
+  'transType',
+  'contactPhone',
+  'contactAddress',
+  'receiptLogo',
+  'receiptInfo',
+  'state',
+  'providerReference',
+  'mdr',
+  'merchantType',
+  'additionalData',
+] as const satisfies readonly (keyof MerchantCommand & keyof MerchantValues)[];

@@ -1,4 +1,15 @@
-import { DomainError, isPaymentMethodCode, Page, PageRequest, paymentMethodDisplayName, paymentMethodName, PaymentMethodCode, toPage } from '@app/common';
+import {
+  DomainError,
+  isPaymentMethodCode,
+  Page,
+  PageRequest,
+  PAYMENT_METHOD_CODES,
+  paymentMethodCodeOf,
+  paymentMethodDisplayName,
+  paymentMethodName,
+  PaymentMethodCode,
+  toPage,
+} from '@app/common';
 import { isUniqueViolation } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
@@ -174,6 +185,25 @@ export class PaymentConfigService {
       const bindingId = await this.repository.findBindingId(manager, merchant.uuid, profileId, currency, true);
       if (bindingId === undefined) throw DomainError.notFound(`merchant ${mchId} has no payment config for acquirer profile ${profileId} in ${currency}`);
       await this.repository.deleteBinding(manager, bindingId);
+      await this.devices.repushMerchant(manager, merchant.uuid);
+    });
+  }
+
+  /**
+   * Legacy unbind (`DELETE /api/v2/mchInfo/payment/{mchId}/{paymentMethod}`): removes one payment
+   * method (code `01` or name `VISA`, any case) from every binding of the merchant, in every
+   * currency; a binding left without methods goes with it. The merchant's devices are re-pushed
+   * like on any payment-config change.
+   */
+  async unbindMethod(groupId: string, mchId: string, paymentMethod: string): Promise<void> {
+    const code = paymentMethodCodeOf(paymentMethod);
+    if (!code) throw DomainError.validation(`paymentMethod ${paymentMethod} is not a payment method code (${PAYMENT_METHOD_CODES.join(', ')}) or name`);
+    const merchant = await this.requireMerchant(groupId, mchId);
+    await this.repository.transaction(async (manager) => {
+      await this.merchants.lock(manager, merchant.uuid, 'update');
+      const bindingIds = await this.repository.deleteMethodOfMerchant(manager, merchant.uuid, code);
+      if (bindingIds.length === 0) throw DomainError.notFound(`merchant ${mchId} has no payment config for payment method ${code} (${paymentMethodName(code)})`);
+      await this.repository.deleteBindingsWithoutMethods(manager, bindingIds);
       await this.devices.repushMerchant(manager, merchant.uuid);
     });
   }

@@ -1,6 +1,9 @@
 import { BadRequestException, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
 import { DomainError } from '../errors';
-import { toEnvelope } from './envelope-exception.filter';
+import { ArgumentsHost } from '@nestjs/common';
+import { EnvelopeExceptionFilter, toEnvelope } from './envelope-exception.filter';
+import { ErrorFormatRegistry } from './error-formats';
+import { renderProblemDetails } from './problem-details';
 
 describe('toEnvelope', () => {
   it('should put 401 in data for an authentication failure', () => {
@@ -25,5 +28,57 @@ describe('toEnvelope', () => {
     expect(body.code).toBe(50000);
     expect(body.msg).toMatch(/^unexpected error, id [0-9a-f-]{36}$/);
     expect(body.msg).not.toContain('secret detail');
+  });
+});
+
+/** What the filter sent, through a stand-in for Fastify's reply. */
+function sentBy(filter: EnvelopeExceptionFilter, exception: unknown, url: string) {
+  const sent: { status?: number; headers: Record<string, string>; body?: unknown } = { headers: {} };
+  const reply = {
+    status(code: number) {
+      sent.status = code;
+      return reply;
+    },
+    headers(values: Record<string, string>) {
+      Object.assign(sent.headers, values);
+      return reply;
+    },
+    header(name: string, value: string) {
+      sent.headers[name] = value;
+      return reply;
+    },
+    send(body: unknown) {
+      sent.body = Buffer.isBuffer(body) ? JSON.parse(body.toString('utf8')) : body;
+      return reply;
+    },
+  };
+  const host = { switchToHttp: () => ({ getResponse: () => reply, getRequest: () => ({ url }) }) } as unknown as ArgumentsHost;
+  filter.catch(exception, host);
+  return sent;
+}
+
+describe('EnvelopeExceptionFilter', () => {
+  const formats = new ErrorFormatRegistry();
+  formats.register('/*/api/v1', renderProblemDetails);
+  const filter = new EnvelopeExceptionFilter(formats);
+
+  it('should answer the envelope on paths no format claims', () => {
+    expect(sentBy(filter, DomainError.notFound('merchant 1 does not exist'), '/api/openapi/v1/mchInfo/1')).toEqual({
+      status: 404,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: { msg: 'merchant 1 does not exist', code: 14000 },
+    });
+  });
+
+  it('should answer problem details on the paths registered for them', () => {
+    const sent = sentBy(filter, DomainError.notFound('profile prof_1 does not exist'), '/demo/api/v1/profiles/prof_1?x=1');
+
+    expect(sent.status).toBe(404);
+    expect(sent.headers['content-type']).toBe('application/problem+json');
+    expect(sent.body).toMatchObject({ status: 404, title: 'Not found', detail: 'profile prof_1 does not exist', requestId: sent.headers['x-service-request-id'] });
+  });
+
+  it('should answer the envelope everywhere without a registry', () => {
+    expect(sentBy(new EnvelopeExceptionFilter(), DomainError.notFound('x'), '/demo/api/v1/profiles').body).toEqual({ msg: 'x', code: 14000 });
   });
 });

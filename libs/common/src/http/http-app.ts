@@ -4,6 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { StrictValidationPipe } from '../validation';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
+import { errorFormatsOf } from './error-formats';
 
 /** Largest accepted request body; larger ones are refused with 10000 before parsing. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -38,7 +39,8 @@ export async function createHttpApp(rootModule: Type<unknown> | ReturnType<typeo
 }
 
 export function configureHttpApp(app: NestFastifyApplication): void {
-  app.useGlobalFilters(new EnvelopeExceptionFilter());
+  // Contexts may claim path prefixes for another error format (errorFormatsOf / registerErrorFormat).
+  app.useGlobalFilters(new EnvelopeExceptionFilter(errorFormatsOf(app.getHttpAdapter())));
   app.useGlobalPipes(new StrictValidationPipe());
   app.enableShutdownHooks();
   // Nest routes Fastify's own errors (JSON parsing, content type, body size) through the

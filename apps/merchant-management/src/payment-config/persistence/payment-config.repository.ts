@@ -171,4 +171,23 @@ export class PaymentConfigRepository {
     );
     return rows.map((row) => row.mch_id);
   }
+
+  /** Removes a payment method from every binding of a merchant; answers the ids of the bindings it was in. */
+  async deleteMethodOfMerchant(manager: EntityManager, merchantUuid: string, code: string): Promise<number[]> {
+    // A SELECT over the deleting CTE: TypeORM answers plain rows for it (a bare DELETE answers [rows, count]).
+    const rows: { binding_id: number }[] = await manager.query(
+      `WITH removed AS (DELETE FROM payment_method_binding WHERE merchant_uuid = $1 AND payment_method_code = $2 RETURNING binding_id)
+       SELECT DISTINCT binding_id FROM removed ORDER BY binding_id`,
+      [merchantUuid, code],
+    );
+    return rows.map((row) => row.binding_id);
+  }
+
+  /** Deletes those of the given bindings that have no method left. */
+  async deleteBindingsWithoutMethods(manager: EntityManager, bindingIds: number[]): Promise<void> {
+    await manager.query(
+      'DELETE FROM payment_binding b WHERE b.id = ANY($1::int[]) AND NOT EXISTS (SELECT 1 FROM payment_method_binding m WHERE m.binding_id = b.id)',
+      [bindingIds],
+    );
+  }
 }

@@ -1,0 +1,69 @@
+import { Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { GATEWAY_NAMESPACE } from '../../device-app/device-app.service';
+import { checkBodyGroup, LEGACY_PAGE_SIZE } from '../../shared/legacy';
+import { DeviceService } from '../device.service';
+import { DeviceDeleteQueryDto } from '../dto/device.dto';
+import {
+  LegacyCreatedCodeDto,
+  LegacyDeviceCreateDto,
+  LegacyDeviceDto,
+  LegacyDeviceListQueryDto,
+  LegacyDeviceUpdateDto,
+  toDeviceCreate,
+  toDeviceUpdate,
+  toLegacyDevice,
+} from './dto/device-v2.dto';
+
+/** Legacy devices and activation codes (spec document 2), over the same service as `/api/openapi/v1/device`. */
+@ApiTags('devices (legacy v2)')
+@PboApi()
+@ApiResponse({ status: 400, description: 'code 10000: invalid input, msg names the field', type: EnvelopeDto })
+@ApiResponse({ status: 403, description: "code 13000: the device or merchant belongs to another PBO, or groupId is not the token's", type: EnvelopeDto })
+@Controller('api/v2/device')
+export class DeviceV2Controller {
+  constructor(
+    private readonly devices: DeviceService,
+    @Inject(GATEWAY_NAMESPACE) private readonly gatewayNamespace: string,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Devices and activation codes of a merchant (pageSize default 10, -1 returns all)' })
+  async list(@GroupId() groupId: string, @Query() query: LegacyDeviceListQueryDto): Promise<Envelope<Page<LegacyDeviceDto>>> {
+    const page = await this.devices.list(
+      groupId,
+      query.mchId,
+      { deviceId: query.deviceId, deviceType: query.deviceType },
+      query.toPageRequest(LEGACY_PAGE_SIZE),
+    );
+    return ok({ ...page, records: page.records.map((device) => toLegacyDevice(device, this.gatewayNamespace)) });
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Generate an activation code (same activation profile and gateway push as v1)' })
+  @ApiOkResponse({ type: LegacyCreatedCodeDto })
+  async create(@GroupId() groupId: string, @Body() body: LegacyDeviceCreateDto): Promise<Envelope<LegacyCreatedCodeDto>> {
+    checkBodyGroup(body.groupId, groupId);
+    const { create, everyAcquirer } = toDeviceCreate(body);
+    const { id, activationCode } = await this.devices.create(groupId, create, everyAcquirer);
+    return ok({ id, activationCode });
+  }
+
+  @Put(':deviceId')
+  @ApiOperation({ summary: 'Update a device: omitted fields stay, null clears' })
+  async update(@GroupId() groupId: string, @Param('deviceId') deviceId: string, @Body() body: LegacyDeviceUpdateDto): Promise<Envelope<never>> {
+    checkBodyGroup(body.groupId, groupId);
+    const { update, everyAcquirer } = toDeviceUpdate(body);
+    await this.devices.update(groupId, deviceId, update, everyAcquirer);
+    return ok();
+  }
+
+  @Delete(':deviceId')
+  @ApiOperation({ summary: 'CD- id: delete the code; device id with deviceStatus 2: log out, 3: decommission' })
+  async delete(@GroupId() groupId: string, @Param('deviceId') deviceId: string, @Query() query: DeviceDeleteQueryDto): Promise<Envelope<never>> {
+    await this.devices.delete(groupId, deviceId, query.deviceStatus as '2' | '3' | undefined);
+    return ok();
+  }
+}

@@ -1,0 +1,69 @@
+import { IsPaymentMethodCode, IsPlainObject, paymentMethodCodeOf } from '@app/common';
+import { ApiProperty } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { LegacyGroupIdField, LegacyPageSize } from '../../../shared/legacy';
+import { EmvConfigDto, EmvListQueryDto } from '../../dto/emv.dto';
+
+/** A payment method name (`VISA`, any case) becomes its code; anything else is left for the validator to refuse. */
+const toMethodCode = ({ value }: { value: unknown }) => (typeof value === 'string' ? (paymentMethodCodeOf(value) ?? value) : value);
+
+/** `POST`/`PUT /api/v2/emv`: `params` is an object here (v1 sends it JSON-encoded). */
+export class LegacyEmvWriteDto {
+  @ApiProperty({ maxLength: 128 })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
+  emvName: string;
+
+  @ApiProperty({ example: '01', description: 'payment method code 01..06 (a name such as VISA is accepted and stored as its code)' })
+  @Transform(toMethodCode)
+  @IsPaymentMethodCode()
+  paymentMethod: string;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'EMV parameter object: aid (required), appVersion, terminalTransactionQualifiers, clFloorLimit, clTransLimit, clCVMLimit, terminalRiskMgmtData, defaultDDOL, defaultTDOL, kernelConfiguration, isNewCVMRuleForMC, cvmCapabilityCVMRequired, cvmCapabilityNoCVM',
+    example: { aid: 'A0000000031010', appVersion: '0096', clFloorLimit: 0, clTransLimit: 500000, clCVMLimit: 25000 },
+  })
+  @IsPlainObject()
+  params: Record<string, unknown>;
+
+  @LegacyGroupIdField()
+  groupId?: string;
+}
+
+/** `GET /api/v2/emv`: pageSize defaults to 10. */
+export class LegacyEmvListQueryDto extends EmvListQueryDto {
+  @LegacyPageSize()
+  override pageSize?: number = undefined;
+}
+
+/** EMV config (legacy): the v1 record without `currency`, which the legacy API does not know. */
+export class LegacyEmvConfigDto {
+  @ApiProperty() id: number;
+  @ApiProperty() emvName: string;
+  @ApiProperty() groupId: string;
+  @ApiProperty({ description: 'payment method code' }) paymentMethod: string;
+  @ApiProperty({ nullable: true, description: 'params.aid' }) aid: string | null;
+  @ApiProperty({ nullable: true, description: 'params.appVersion' }) emvVersion: string | null;
+  @ApiProperty({ description: 'JSON-encoded EMV parameter object' }) params: string;
+  @ApiProperty({ example: '2026-01-01T00:00:00+0000' }) createdAt: string;
+  @ApiProperty({ example: '2026-01-01T00:00:00+0000' }) updatedAt: string;
+}
+
+export function toLegacyEmvConfig(emv: EmvConfigDto): LegacyEmvConfigDto {
+  return {
+    id: emv.id,
+    emvName: emv.emvName,
+    groupId: emv.groupId,
+    paymentMethod: emv.paymentMethod,
+    aid: emv.aid,
+    emvVersion: emv.emvVersion,
+    params: emv.params,
+    createdAt: emv.createdAt,
+    updatedAt: emv.updatedAt,
+  };
+}

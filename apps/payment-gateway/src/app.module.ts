@@ -1,0 +1,19 @@
+import { PlatformOptions, platformModules } from '@app/runtime';
+import { DynamicModule, Module } from '@nestjs/common';
+import { HealthController } from './health/health.controller';
+import { DatabaseProbe } from './health/persistence/database-probe.repository';
+import { PaymentGatewayModule } from './payment-gateway.module';
+import { GatewayOnlyErrorFormat } from './shared/error-format';
+
+/** payment-gateway deployed on its own (with its health probes, which standalone leaves to merchant-management). */
+@Module({})
+export class PaymentGatewayAppModule {
+  static register(options: PlatformOptions): DynamicModule {
+    return {
+      module: PaymentGatewayAppModule,
+      imports: [...platformModules(options), PaymentGatewayModule],
+      controllers: [HealthController],
+      providers: [DatabaseProbe, GatewayOnlyErrorFormat],
+    };
+  }
+}

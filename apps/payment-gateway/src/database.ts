@@ -1,0 +1,17 @@
+import { ContextDatabaseDefinition } from '@app/database';
+import { createInboxMigration, InboxMessage } from '@app/messaging/consumer';
+import { AcceptanceEntity } from './profile/persistence/acceptance.entity';
+import { ProfileAcceptanceEntity } from './profile/persistence/profile-acceptance.entity';
+import { ProfileEntity } from './profile/persistence/profile.entity';
+import { Profiles1763900001000 } from './migrations/1763900001000-profiles';
+
+export const PAYMENT_GATEWAY_CONNECTION = 'payment-gateway';
+export const PAYMENT_GATEWAY_SCHEMA = 'payment_gateway';
+
+/** payment-gateway's schema: its entities and its migrations, nothing else. */
+export const paymentGatewayDatabase: ContextDatabaseDefinition = {
+  name: PAYMENT_GATEWAY_CONNECTION,
+  schema: PAYMENT_GATEWAY_SCHEMA,
+  entities: [ProfileEntity, AcceptanceEntity, ProfileAcceptanceEntity, InboxMessage],
+  migrations: [createInboxMigration(PAYMENT_GATEWAY_SCHEMA, 1763900000000), Profiles1763900001000],
+};

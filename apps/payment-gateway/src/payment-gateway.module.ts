@@ -1,0 +1,37 @@
+import { DatabaseModule } from '@app/database';
+import { Inbox, messageConsumerProviders } from '@app/messaging/consumer';
+import { Module } from '@nestjs/common';
+import { paymentGatewayDatabase } from './database';
+import { AcceptanceRepository } from './profile/persistence/acceptance.repository';
+import { ProfileRepository } from './profile/persistence/profile.repository';
+import { ProfileController } from './profile/profile.controller';
+import { ProfileService } from './profile/profile.service';
+import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from './profile-sync/profile-upsert.consumer';
+import { ProfileUpsertHandler } from './profile-sync/profile-upsert.handler';
+import { ProfileSyncService } from './profile-sync/profile-sync.service';
+import { GatewayErrorFormat } from './shared/error-format';
+import { GATEWAY_NAMESPACE, gatewayNamespaceFromEnv } from './shared/namespace';
+
+/**
+ * The payment-gateway bounded context: gateway profiles and acceptances on its own schema, the
+ * profile API under `/{GATEWAY_NAMESPACE}/api/v1` (problem-details errors) and the consumer of
+ * merchant-management's profile upserts. Needs `platformModules` (database URL, auth, messaging)
+ * from the application that hosts it.
+ */
+@Module({
+  imports: [DatabaseModule.forContext(paymentGatewayDatabase)],
+  controllers: [ProfileController],
+  providers: [
+    { provide: GATEWAY_NAMESPACE, useFactory: () => gatewayNamespaceFromEnv() },
+    GatewayErrorFormat,
+    ProfileRepository,
+    AcceptanceRepository,
+    ProfileService,
+    Inbox,
+    ProfileSyncService,
+    ProfileUpsertHandler,
+    { provide: PROFILE_UPSERT_CONSUMER, useValue: profileUpsertConsumer },
+    ...messageConsumerProviders({ definition: PROFILE_UPSERT_CONSUMER, handler: ProfileUpsertHandler }),
+  ],
+})
+export class PaymentGatewayModule {}

@@ -1,0 +1,50 @@
+import { Check, Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { EntityStatus } from './entity-status';
+
+/**
+ * How a profile reaches one host: message format, payment methods, MID/TID. Owned by a PBO
+ * group; bound to profiles through {@link ProfileAcceptanceEntity}. Unbinding keeps the row, so
+ * the transactions that name an acceptance keep pointing at it.
+ */
+@Entity({ name: 'acceptance' })
+@Check('ck_acceptance_entity_status', "entity_status IN ('ACTIVE', 'DISABLED')")
+export class AcceptanceEntity {
+  /** `acpt_…`, made by the gateway. */
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_acceptance' })
+  id: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  groupId: string;
+
+  @Column({ type: 'varchar', length: 128 })
+  acptName: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  hostMessageFormat: string;
+
+  /** Payment method names (`VISA`, …), in the order given. */
+  @Column({ type: 'text', array: true })
+  supportedPayments: string[];
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  primaryMid: string | null;
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  primaryTid: string | null;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  extraParams: Record<string, unknown>;
+
+  @Column({ type: 'varchar', length: 16, default: 'ACTIVE' })
+  entityStatus: EntityStatus;
+
+  @Column({ type: 'text', array: true, nullable: true })
+  tags: string[] | null;
+
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
+  createdAt: Date;
+
+  /** Null until the first update. */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  updatedAt: Date | null;
+}

@@ -1,0 +1,60 @@
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import { EntityStatus } from './entity-status';
+
+export const PROFILE_PROVIDER_REFERENCE_INDEX = 'uq_profile_provider_reference';
+
+/**
+ * A gateway profile: what the gateway needs to build a payment message for one terminal
+ * (merchant data), owned by one PBO group. Created through the API or by an upsert from
+ * merchant-management (flow 2), which then owns `version`.
+ */
+@Entity({ name: 'profile' })
+@Index(PROFILE_PROVIDER_REFERENCE_INDEX, ['groupId', 'providerReference'], { unique: true, where: 'provider_reference IS NOT NULL' })
+// The cursor-paged list: one group's profiles in (created_at, id) order.
+@Index('ix_profile_group_created', ['groupId', 'createdAt', 'id'])
+@Check('ck_profile_entity_status', "entity_status IN ('ACTIVE', 'DISABLED')")
+export class ProfileEntity {
+  /** `prof_…`: made by the gateway (API) or by merchant-management (upsert). */
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_profile' })
+  id: string;
+
+  /** The owning PBO: from the bearer token (API) or the upsert's groupId; never changes. */
+  @Column({ type: 'varchar', length: 64 })
+  groupId: string;
+
+  @Column({ type: 'varchar', length: 128 })
+  profileName: string;
+
+  @Column({ type: 'varchar', length: 128, nullable: true })
+  providerReference: string | null;
+
+  @Column({ type: 'varchar', length: 128 })
+  merchantName: string;
+
+  @Column({ type: 'varchar', length: 512, nullable: true })
+  merchantAddr: string | null;
+
+  @Column({ type: 'varchar', length: 4, nullable: true })
+  mcc: string | null;
+
+  @Column({ type: 'varchar', length: 2, nullable: true })
+  countryCode: string | null;
+
+  @Column({ type: 'varchar', length: 3 })
+  currency: string;
+
+  @Column({ type: 'varchar', length: 16, default: 'ACTIVE' })
+  entityStatus: EntityStatus;
+
+  /** Version of the last upsert applied (0: never upserted); older or equal upserts are ignored. */
+  @Column({ type: 'int', default: 0 })
+  version: number;
+
+  // Millisecond precision: the instant a cursor carries is then exactly the stored one.
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
+  createdAt: Date;
+
+  /** Null until the first update. */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  updatedAt: Date | null;
+}

@@ -1,0 +1,67 @@
+import { GroupId, ProblemDetailsDto } from '@app/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { GatewayApi } from '../shared/gateway-api';
+import { GATEWAY_ROUTE_PREFIX } from '../shared/namespace';
+import { ProfileDto, ProfileListQueryDto, ProfilePageDto, ProfileRequestDto, ProfileStatusRequestDto, ProfileWithAcptDto } from './dto/profile.dto';
+import { ProfileService } from './profile.service';
+
+@ApiTags('gateway profiles (v1)')
+@GatewayApi()
+@ApiResponse({ status: 400, description: 'invalid input; detail names the field', type: ProblemDetailsDto })
+@Controller(`${GATEWAY_ROUTE_PREFIX}/profiles`)
+export class ProfileController {
+  constructor(private readonly profiles: ProfileService) {}
+
+  @Get()
+  @ApiOperation({ summary: "Cursor-paged list of the PBO's profiles, oldest first (no acceptances)" })
+  @ApiOkResponse({ type: ProfilePageDto })
+  list(@GroupId() groupId: string, @Query() query: ProfileListQueryDto): Promise<ProfilePageDto> {
+    return this.profiles.list(groupId, query);
+  }
+
+  @Get('providerReference/:providerReference')
+  @ApiOperation({ summary: "A profile by its providerReference, among the PBO's own" })
+  @ApiOkResponse({ type: ProfileWithAcptDto })
+  getByProviderReference(@GroupId() groupId: string, @Param('providerReference') providerReference: string): Promise<ProfileWithAcptDto> {
+    return this.profiles.getByProviderReference(groupId, providerReference);
+  }
+
+  @Get(':profileId')
+  @ApiOkResponse({ type: ProfileWithAcptDto })
+  @ApiResponse({ status: 403, description: 'the profile belongs to another PBO', type: ProblemDetailsDto })
+  get(@GroupId() groupId: string, @Param('profileId') profileId: string): Promise<ProfileWithAcptDto> {
+    return this.profiles.get(groupId, profileId);
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create a profile; acceptances with a known acptId are updated and bound, the others created' })
+  @ApiCreatedResponse({ type: ProfileWithAcptDto })
+  @ApiHeader({ name: 'Location', description: '/profiles/<profileId>' })
+  @ApiResponse({ status: 403, description: 'an acptId belongs to another PBO', type: ProblemDetailsDto })
+  @ApiResponse({ status: 409, description: 'providerReference already used by another profile of the PBO', type: ProblemDetailsDto })
+  async create(@GroupId() groupId: string, @Body() body: ProfileRequestDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<ProfileWithAcptDto> {
+    const profile = await this.profiles.create(groupId, body);
+    void reply.header('location', `/profiles/${profile.profileId}`);
+    return profile;
+  }
+
+  @Put(':profileId')
+  @ApiOperation({ summary: 'Replace every field; the listed acceptances are upserted and bound, the others unbound ([] unbinds all)' })
+  @ApiOkResponse({ type: ProfileWithAcptDto })
+  @ApiResponse({ status: 403, description: 'the profile or an acptId belongs to another PBO', type: ProblemDetailsDto })
+  @ApiResponse({ status: 409, description: 'providerReference already used by another profile of the PBO', type: ProblemDetailsDto })
+  replace(@GroupId() groupId: string, @Param('profileId') profileId: string, @Body() body: ProfileRequestDto): Promise<ProfileWithAcptDto> {
+    return this.profiles.replace(groupId, profileId, body);
+  }
+
+  @Patch(':profileId/status')
+  @ApiOperation({ summary: 'Activate or disable a profile' })
+  @ApiOkResponse({ type: ProfileDto })
+  @ApiResponse({ status: 403, description: 'the profile belongs to another PBO', type: ProblemDetailsDto })
+  setStatus(@GroupId() groupId: string, @Param('profileId') profileId: string, @Body() body: ProfileStatusRequestDto): Promise<ProfileDto> {
+    return this.profiles.setStatus(groupId, profileId, body.status);
+  }
+}

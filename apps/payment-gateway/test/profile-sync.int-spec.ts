@@ -1,0 +1,173 @@
+import { DEAD_LETTER_HEADERS } from '@app/messaging/consumer';
+import { InProcessMessage, InProcessTransport } from '@app/messaging';
+import { queryDatabase } from '@app/testing';
+import { GATEWAY_PROFILE_UPSERT_V1 } from '@app/contracts';
+import { randomUUID } from 'node:crypto';
+import { PROFILE_UPSERT_DEAD_LETTER_SUBJECT, profileUpsertConsumer } from '../src/profile-sync/profile-upsert.consumer';
+import { ProfileWithAcptView, upsertPayload } from './factories';
+import { bodyOf, GatewayClient, GatewayTestApp, startGateway } from './support';
+
+/**
+ * The upsert consumer on the in-process transport of `standalone`: merchant-management's pushes
+ * (flows 2 and 3) applied idempotently, as the group's PBO then sees them over HTTP.
+ */
+describe('profile upserts over the in-process transport', () => {
+  let app: GatewayTestApp;
+  let transport: InProcessTransport;
+  const deadLetters: InProcessMessage[] = [];
+
+  beforeAll(async () => {
+    // No duplicate window, so the transport hands a repeated id to the consumer as a redelivery would.
+    app = await startGateway({ messaging: { transport: 'in-process', inProcess: { duplicateWindowMs: 0, redeliveryDelayMs: () => 10 } } });
+    transport = app.app.get(InProcessTransport);
+    transport.subscribe(PROFILE_UPSERT_DEAD_LETTER_SUBJECT, (message) => {
+      deadLetters.push(message);
+    });
+  });
+
+  afterAll(() => app.close());
+
+  /** Publishes upserts as the outbox relay would (one id each unless given) and waits until they are handled. */
+  async function publish(...messages: Array<{ payload: Record<string, unknown>; msgId?: string }>): Promise<string[]> {
+    const ids: string[] = [];
+    for (const message of messages) {
+      const msgId = message.msgId ?? randomUUID();
+      ids.push(msgId);
+      await transport.publish(GATEWAY_PROFILE_UPSERT_V1, message.payload, { msgId });
+    }
+    await transport.idle();
+    return ids;
+  }
+
+  async function pboOf(groupId: string): Promise<GatewayClient> {
+    return app.clientOf(groupId);
+  }
+
+  async function inboxCount(messageIds: string[]): Promise<number> {
+    const rows = await queryDatabase<{ n: number }>(app.database.url, 'SELECT count(*)::int AS n FROM payment_gateway.inbox WHERE consumer = $1 AND message_id = ANY($2)', [
+      profileUpsertConsumer.name,
+      messageIds,
+    ]);
+    return rows[0].n;
+  }
+
+  function newGroup(): string {
+    return `grp_${randomUUID().slice(0, 8)}`;
+  }
+
+  it('should create the profile with its acceptances for the group of the upsert', async () => {
+    const groupId = newGroup();
+    const payload = upsertPayload({
+      groupId,
+      acceptances: [
+        { acptName: 'Acquirer A', hostMessageFormat: 'ISO8583', supportedPayments: ['VISA'], primaryMid: 'MID-A', primaryTid: 'TID-A', extraParams: { connUrl: 'tcp://host:5000' } },
+        { acptName: 'Acquirer B', hostMessageFormat: 'MOCK', supportedPayments: ['MASTERCARD', 'VISA'], primaryMid: null, primaryTid: null, extraParams: {} },
+      ],
+    });
+    await publish({ payload });
+
+    const profile = bodyOf<ProfileWithAcptView>(await (await pboOf(groupId)).get(`/profiles/${String(payload.profileId)}`));
+    expect(profile).toMatchObject({ profileId: payload.profileId, profileName: payload.profileName, merchantName: payload.merchantName, entityStatus: 'ACTIVE', updatedAt: null });
+    expect(profile.acceptances.map((a) => [a.acptName, a.hostMessageFormat, a.supportedPayments, a.primaryMid, a.primaryTid, a.extraParams])).toEqual([
+      ['Acquirer A', 'ISO8583', ['VISA'], 'MID-A', 'TID-A', { connUrl: 'tcp://host:5000' }],
+      ['Acquirer B', 'MOCK', ['MASTERCARD', 'VISA'], null, null, {}],
+    ]);
+    expect(Object.values(profile.acptSelection)).toEqual([['VISA'], ['MASTERCARD']]);
+  });
+
+  it('should replace the profile with a higher version and ignore a stale one that arrives later', async () => {
+    const groupId = newGroup();
+    const profileId = String(upsertPayload().profileId);
+    await publish({ payload: upsertPayload({ groupId, profileId, version: 1, profileName: 'v1' }) }, { payload: upsertPayload({ groupId, profileId, version: 3, profileName: 'v3' }) });
+    await publish({ payload: upsertPayload({ groupId, profileId, version: 2, profileName: 'v2' }) });
+
+    const profile = bodyOf<ProfileWithAcptView>(await (await pboOf(groupId)).get(`/profiles/${profileId}`));
+    expect(profile.profileName).toBe('v3');
+    expect(profile.updatedAt).not.toBeNull();
+  });
+
+  it('should apply a redelivered message once, recording its id once', async () => {
+    const groupId = newGroup();
+    const payload = upsertPayload({ groupId });
+    const msgId = randomUUID();
+    await publish({ payload, msgId }, { payload, msgId });
+
+    const profile = bodyOf<ProfileWithAcptView>(await (await pboOf(groupId)).get(`/profiles/${String(payload.profileId)}`));
+    expect(profile.updatedAt).toBeNull();
+    expect(await inboxCount([msgId])).toBe(1);
+  });
+
+  it('should dead-letter a payload that breaks the contract, naming the field, and apply nothing', async () => {
+    const groupId = newGroup();
+    const payload = upsertPayload({ groupId, currency: 'XYZ' });
+    const [msgId] = await publish({ payload });
+
+    const dead = deadLetters.find((message) => message.headers[DEAD_LETTER_HEADERS.messageId] === msgId);
+    expect(dead?.headers[DEAD_LETTER_HEADERS.reason]).toMatch(/currency must be an ISO 4217 currency code/);
+    expect(dead?.payload).toEqual(payload);
+    expect((await (await pboOf(groupId)).get(`/profiles/${String(payload.profileId)}`)).status).toBe(404);
+    expect(await inboxCount([msgId])).toBe(0);
+  });
+
+  it('should dead-letter a broken payload on its first delivery, without retrying it', async () => {
+    const [msgId] = await publish({ payload: { profileId: 42 } });
+
+    const dead = deadLetters.filter((message) => message.headers[DEAD_LETTER_HEADERS.messageId] === msgId);
+    expect(dead).toHaveLength(1);
+    expect(dead[0].headers[DEAD_LETTER_HEADERS.deliveries]).toBe('1');
+  });
+
+  it('should unbind every acceptance on an upsert with an empty list', async () => {
+    const groupId = newGroup();
+    const profileId = String(upsertPayload().profileId);
+    await publish({ payload: upsertPayload({ groupId, profileId, version: 1 }) }, { payload: upsertPayload({ groupId, profileId, version: 2, acceptances: [] }) });
+
+    const profile = bodyOf<ProfileWithAcptView>(await (await pboOf(groupId)).get(`/profiles/${profileId}`));
+    expect(profile.acceptances).toEqual([]);
+    expect(profile.acptSelection).toEqual({});
+  });
+
+  it('should keep the id of an acceptance pushed again under the same name, with its changed MID', async () => {
+    const groupId = newGroup();
+    const profileId = String(upsertPayload().profileId);
+    const acceptance = { acptName: 'Acquirer A', hostMessageFormat: 'ISO8583', supportedPayments: ['VISA'], primaryMid: 'MID-1', primaryTid: 'TID-1', extraParams: {} };
+    await publish({ payload: upsertPayload({ groupId, profileId, version: 1, acceptances: [acceptance] }) });
+    const before = bodyOf<ProfileWithAcptView>(await (await pboOf(groupId)).get(`/profiles/${profileId}`));
+    await publish({
+      payload: upsertPayload({
+        groupId,
+        profileId,
+        version: 2,
+        acceptances: [{ ...acceptance, acptName: 'Acquirer B', primaryMid: 'MID-B' }, { ...acceptance, primaryMid: 'MID-2' }],
+      }),
+    });
+
+    const after = bodyOf<ProfileWithAcptView>(await (await pboOf(groupId)).get(`/profiles/${profileId}`));
+    expect(after.acceptances.map((a) => a.acptName)).toEqual(['Acquirer B', 'Acquirer A']);
+    expect(after.acceptances[1]).toMatchObject({ acptId: before.acceptances[0].acptId, primaryMid: 'MID-2' });
+    expect(after.acceptances[1].updatedAt).not.toBeNull();
+    expect(after.acptSelection).toEqual({ [after.acceptances[0].acptId]: ['VISA'], [after.acceptances[1].acptId]: [] });
+  });
+
+  it('should dead-letter an upsert that moves a profile to another group, leaving the profile as it was', async () => {
+    const groupId = newGroup();
+    const payload = upsertPayload({ groupId, version: 1 });
+    await publish({ payload });
+    const [msgId] = await publish({ payload: { ...payload, version: 2, groupId: newGroup(), profileName: 'stolen' } });
+
+    expect(deadLetters.some((message) => message.headers[DEAD_LETTER_HEADERS.messageId] === msgId)).toBe(true);
+    const profile = bodyOf<ProfileWithAcptView>(await (await pboOf(groupId)).get(`/profiles/${String(payload.profileId)}`));
+    expect(profile.profileName).toBe(payload.profileName);
+  });
+
+  it('should store a profile without its providerReference when another profile of the group holds it', async () => {
+    const groupId = newGroup();
+    const first = upsertPayload({ groupId, providerReference: 'merchant-42' });
+    const second = upsertPayload({ groupId, providerReference: 'merchant-42' });
+    await publish({ payload: first }, { payload: second });
+
+    const pbo = await pboOf(groupId);
+    expect(bodyOf<ProfileWithAcptView>(await pbo.get('/profiles/providerReference/merchant-42')).profileId).toBe(first.profileId);
+    expect(bodyOf<ProfileWithAcptView>(await pbo.get(`/profiles/${String(second.profileId)}`)).providerReference).toBeNull();
+  });
+});

@@ -1,0 +1,139 @@
+import { configureHttpApp } from '@app/common';
+import { MESSAGE_PUBLISHER, MessagePublisher } from '@app/messaging';
+import { ConsumerDefinition, DEAD_LETTER_HEADERS } from '@app/messaging/consumer';
+import { ApiClient, createTestDatabase, queryDatabase, TEST_AUTH, TestDatabase, testPlatformOptions } from '@app/testing';
+import { signPboToken } from '@app/common';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Test } from '@nestjs/testing';
+import { JetStreamManager, NatsConnection } from 'nats';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { PaymentGatewayAppModule } from '../src/app.module';
+import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from '../src/profile-sync/profile-upsert.consumer';
+import { ProfileWithAcptView, upsertPayload } from './factories';
+import { connectNatsOrFail, NATS_URL, waitFor } from './nats';
+import { GatewayClient } from './support';
+
+// Names of this run only: the test never touches the platform's own stream or consumers.
+const RUN = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+const STREAM = `GWTEST_${RUN}`;
+const DEAD_LETTER_STREAM = `GWTEST_DLQ_${RUN}`;
+const SUBJECT = `gwtest.${RUN}.profile.upsert.v1`;
+const DEAD_LETTER_SUBJECT = `dlq.gwtest.${RUN}.profile.upsert.v1`;
+const DURABLE = `gwtest_${RUN}`;
+/** Short enough that a repeat published after it reaches the consumer (the broker would drop it inside the window). */
+const DUPLICATE_WINDOW_MS = 200;
+
+const definition: ConsumerDefinition = {
+  ...profileUpsertConsumer,
+  name: DURABLE,
+  subject: SUBJECT,
+  deadLetterSubject: DEAD_LETTER_SUBJECT,
+  jetStream: { stream: STREAM, deadLetterStream: DEAD_LETTER_STREAM, concurrency: 8 },
+};
+
+function shuffle<T>(items: T[]): T[] {
+  const result = [...items];
+  for (let i = result.length - 1; i > 0; i--) {
+    const j = randomInt(0, i + 1);
+    [result[i], result[j]] = [result[j], result[i]];
+  }
+  return result;
+}
+
+/** The profile's push of `version`: its name, MIDs and number of acceptances change with every version. */
+function pushOf(groupId: string, profileId: string, version: number): Record<string, unknown> {
+  const acceptances = [{ acptName: 'Acquirer A', hostMessageFormat: 'ISO8583', supportedPayments: ['VISA'], primaryMid: `MID-A-${version}`, primaryTid: 'TID-A', extraParams: {} }];
+  if (version % 2 === 0) acceptances.push({ acptName: 'Acquirer B', hostMessageFormat: 'MOCK', supportedPayments: ['MASTERCARD'], primaryMid: `MID-B-${version}`, primaryTid: 'TID-B', extraParams: {} });
+  return upsertPayload({ groupId, profileId, version, profileName: `device v${version}`, acceptances });
+}
+
+describe('profile upserts over NATS JetStream', () => {
+  let database: TestDatabase;
+  let app: NestFastifyApplication;
+  let observer: NatsConnection;
+  let jsm: JetStreamManager;
+  let publisher: MessagePublisher;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    observer = await connectNatsOrFail();
+    jsm = await observer.jetstreamManager();
+    database = await createTestDatabase('gwnats');
+    const options = testPlatformOptions(database.url, {
+      messaging: { transport: 'jetstream', servers: NATS_URL, stream: { name: STREAM, subjects: [SUBJECT], duplicateWindowMs: DUPLICATE_WINDOW_MS } },
+    });
+    const moduleRef = await Test.createTestingModule({ imports: [PaymentGatewayAppModule.register(options)] })
+      .overrideProvider(PROFILE_UPSERT_CONSUMER)
+      .useValue(definition)
+      .compile();
+    app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
+    configureHttpApp(app);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    publisher = app.get<MessagePublisher>(MESSAGE_PUBLISHER);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await jsm?.streams.delete(STREAM).catch(() => undefined);
+    await jsm?.streams.delete(DEAD_LETTER_STREAM).catch(() => undefined);
+    await observer?.drain();
+    await database?.drop();
+  });
+
+  async function clientOf(groupId: string): Promise<GatewayClient> {
+    return new GatewayClient(new ApiClient(baseUrl, await signPboToken(TEST_AUTH, groupId, 600)), groupId);
+  }
+
+  async function consumerDrained(): Promise<boolean> {
+    const info = await jsm.consumers.info(STREAM, DURABLE);
+    return info.num_pending === 0 && info.num_ack_pending === 0;
+  }
+
+  it('should bring 20 profiles to their highest version from 200 shuffled upserts with repeats, recording each message once', async () => {
+    const groupId = `grp_${RUN}`;
+    const profileIds = Array.from({ length: 20 }, () => `prof_${randomBytes(16).toString('base64url')}`);
+    const messages = profileIds.flatMap((profileId) => Array.from({ length: 8 }, (_, i) => ({ msgId: randomUUID(), payload: pushOf(groupId, profileId, i + 1) })));
+    const repeats = shuffle(messages).slice(0, 40);
+    const before = (await jsm.streams.info(STREAM)).state.messages;
+
+    for (const message of shuffle(messages)) await publisher.publish(SUBJECT, message.payload, { msgId: message.msgId });
+    // Past the broker's duplicate window, the repeats reach the consumer as a redelivery would.
+    await new Promise((resolve) => setTimeout(resolve, DUPLICATE_WINDOW_MS * 2));
+    for (const message of repeats) await publisher.publish(SUBJECT, message.payload, { msgId: message.msgId });
+    await waitFor('the consumer to handle every message', consumerDrained);
+
+    expect((await jsm.streams.info(STREAM)).state.messages - before).toBe(200);
+    const pbo = await clientOf(groupId);
+    const profiles = await Promise.all(profileIds.map(async (id) => (await pbo.get<ProfileWithAcptView>(`/profiles/${id}`)).body));
+    for (const profile of profiles) {
+      expect(profile.profileName).toBe('device v8');
+      expect(profile.acceptances.map((a) => [a.acptName, a.primaryMid])).toEqual([
+        ['Acquirer A', 'MID-A-8'],
+        ['Acquirer B', 'MID-B-8'],
+      ]);
+    }
+    const [inbox] = await queryDatabase<{ n: number; distinct: number }>(
+      database.url,
+      'SELECT count(*)::int AS n, count(DISTINCT message_id)::int AS distinct FROM payment_gateway.inbox WHERE consumer = $1',
+      [DURABLE],
+    );
+    expect(inbox).toEqual({ n: 160, distinct: 160 });
+  });
+
+  it('should publish a payload that breaks the contract to the dead-letter stream and never apply it', async () => {
+    const groupId = `grp_dlq_${RUN}`;
+    const payload = upsertPayload({ groupId, mcc: 'coffee' });
+    const msgId = randomUUID();
+
+    await publisher.publish(SUBJECT, payload, { msgId });
+    await waitFor('the dead letter', async () => (await jsm.streams.info(DEAD_LETTER_STREAM)).state.messages > 0);
+    await waitFor('the consumer to settle the message', consumerDrained);
+
+    const dead = await jsm.streams.getMessage(DEAD_LETTER_STREAM, { last_by_subj: DEAD_LETTER_SUBJECT });
+    expect(dead.header.get(DEAD_LETTER_HEADERS.messageId)).toBe(msgId);
+    expect(dead.header.get(DEAD_LETTER_HEADERS.reason)).toMatch(/^GatewayProfileUpsertV1: mcc must be a 4-digit merchant category code/);
+    expect(dead.json()).toEqual(payload);
+    expect((await (await clientOf(groupId)).get(`/profiles/${String(payload.profileId)}`)).status).toBe(404);
+  });
+});

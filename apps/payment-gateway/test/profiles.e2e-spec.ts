@@ -1,0 +1,325 @@
+import { acceptanceBody, createProfile, ProblemView, ProfilePageView, ProfileView, ProfileWithAcptView, profileBody } from './factories';
+import { bodyOf, GATEWAY_BASE, GatewayClient, GatewayTestApp, startGateway } from './support';
+
+/** The profile API's rules (spec sections 1 to 4), over HTTP as a PBO uses them. */
+
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
+
+describe('gateway profiles', () => {
+  let app: GatewayTestApp;
+  let pbo: GatewayClient;
+  let otherPbo: GatewayClient;
+
+  beforeAll(async () => {
+    app = await startGateway();
+    pbo = await app.newPbo();
+    otherPbo = await app.newPbo();
+  });
+
+  afterAll(() => app.close());
+
+  function expectProblem(response: { status: number; body: unknown }, status: number, detail: RegExp): void {
+    expect(response.status).toBe(status);
+    expect(response.body).toMatchObject({ status, detail: expect.stringMatching(detail) as string });
+  }
+
+  describe('POST /profiles', () => {
+    it('should create an ACTIVE profile and answer 201 with Location /profiles/<id>', async () => {
+      const body = profileBody();
+      const response = await pbo.post('/profiles', body);
+
+      const profile = bodyOf<ProfileWithAcptView>(response, 201);
+      expect(profile.profileId).toMatch(/^prof_[A-Za-z0-9_-]{22}$/);
+      expect(response.headers.get('location')).toBe(`/profiles/${profile.profileId}`);
+      expect(profile).toMatchObject({
+        profileName: body.profileName,
+        providerReference: body.providerReference,
+        merchantName: body.merchantName,
+        merchantAddr: body.merchantAddr,
+        mcc: body.mcc,
+        countryCode: body.countryCode,
+        currency: body.currency,
+        entityStatus: 'ACTIVE',
+        updatedAt: null,
+      });
+    });
+
+    it('should create the listed acceptances ACTIVE, with acptIds of their own', async () => {
+      const acceptance = acceptanceBody();
+      const profile = await createProfile(pbo, { acceptances: [acceptance] });
+
+      expect(profile.acceptances).toEqual([
+        {
+          acptId: expect.stringMatching(/^acpt_[A-Za-z0-9_-]{22}$/) as string,
+          ...acceptance,
+          entityStatus: 'ACTIVE',
+          createdAt: expect.stringMatching(TIMESTAMP) as string,
+          updatedAt: null,
+        },
+      ]);
+    });
+
+    it('should show timestamps in ISO 8601 with fractional seconds and a +00:00 offset', async () => {
+      const profile = await createProfile(pbo);
+
+      expect(profile.createdAt).toMatch(TIMESTAMP);
+      expect(Math.abs(Date.parse(profile.createdAt) - Date.now())).toBeLessThan(60_000);
+    });
+
+    it('should route each payment method to the first acceptance that supports it (acptSelection)', async () => {
+      const profile = await createProfile(pbo, {
+        acceptances: [acceptanceBody({ supportedPayments: ['VISA', 'MASTERCARD'] }), acceptanceBody({ supportedPayments: ['VISA', 'AMEX'] })],
+      });
+
+      const [first, second] = profile.acceptances.map((acceptance) => acceptance.acptId);
+      expect(profile.acptSelection).toEqual({ [first]: ['VISA', 'MASTERCARD'], [second]: ['AMEX'] });
+    });
+
+    it('should update and bind an acceptance the PBO already has when the request names its acptId', async () => {
+      const existing = await createProfile(pbo);
+      const acptId = existing.acceptances[0].acptId;
+
+      const profile = await createProfile(pbo, { acceptances: [acceptanceBody({ acptId, primaryMid: 'MID-NEW' })] });
+
+      expect(profile.acceptances[0]).toMatchObject({ acptId, primaryMid: 'MID-NEW', updatedAt: expect.stringMatching(TIMESTAMP) as string });
+      const shared = bodyOf<ProfileWithAcptView>(await pbo.get(`/profiles/${existing.profileId}`));
+      expect(shared.acceptances[0]).toMatchObject({ acptId, primaryMid: 'MID-NEW' });
+    });
+
+    it('should create a new acceptance when the acptId is not known', async () => {
+      const profile = await createProfile(pbo, { acceptances: [acceptanceBody({ acptId: 'acpt_doesNotExist' })] });
+
+      expect(profile.acceptances[0].acptId).toMatch(/^acpt_/);
+      expect(profile.acceptances[0].acptId).not.toBe('acpt_doesNotExist');
+    });
+
+    it("should refuse another PBO's acptId with 403 and create nothing", async () => {
+      const foreign = await createProfile(otherPbo);
+      const before = bodyOf<ProfilePageView>(await pbo.get('/profiles')).totalSize;
+
+      const response = await pbo.post('/profiles', profileBody({ acceptances: [acceptanceBody({ acptId: foreign.acceptances[0].acptId })] }));
+
+      expectProblem(response, 403, /^acceptance acpt_\S+ belongs to another PBO$/);
+      expect(bodyOf<ProfilePageView>(await pbo.get('/profiles')).totalSize).toBe(before);
+      expect(bodyOf<ProfileWithAcptView>(await otherPbo.get(`/profiles/${foreign.profileId}`)).acceptances).toEqual(foreign.acceptances);
+    });
+
+    it('should refuse a providerReference another profile of the PBO has with 409', async () => {
+      const existing = await createProfile(pbo);
+
+      const response = await pbo.post('/profiles', profileBody({ providerReference: existing.providerReference }));
+
+      expectProblem(response, 409, /^providerReference \S+ is already used by another profile of this PBO$/);
+    });
+
+    it('should let exactly one of two concurrent creates with the same providerReference win, the other 409', async () => {
+      const providerReference = `race-${Date.now()}`;
+
+      const responses = await Promise.all([pbo.post('/profiles', profileBody({ providerReference })), pbo.post('/profiles', profileBody({ providerReference }))]);
+
+      expect(responses.map((response) => response.status).sort()).toEqual([201, 409]);
+    });
+
+    it('should allow two PBOs the same providerReference', async () => {
+      const mine = await createProfile(pbo);
+
+      const theirs = await createProfile(otherPbo, { providerReference: mine.providerReference });
+
+      expect(theirs.providerReference).toBe(mine.providerReference);
+    });
+
+    it('should give an acceptance without extraParams an empty object, and without tags null', async () => {
+      const { extraParams: _extraParams, tags: _tags, ...bare } = acceptanceBody();
+
+      const profile = await createProfile(pbo, { acceptances: [bare] });
+
+      expect(profile.acceptances[0]).toMatchObject({ extraParams: {}, tags: null });
+    });
+
+    it('should store nothing but the required fields when the optional ones are omitted', async () => {
+      const profile = await createProfile(pbo, { providerReference: undefined, merchantAddr: undefined, mcc: undefined, countryCode: undefined, acceptances: [] });
+
+      expect(profile).toMatchObject({ providerReference: null, merchantAddr: null, mcc: null, countryCode: null, acceptances: [], acptSelection: {} });
+    });
+
+    it('should refuse the same acceptance listed twice, naming the repeat', async () => {
+      const existing = await createProfile(pbo);
+      const acptId = existing.acceptances[0].acptId;
+
+      const response = await pbo.post('/profiles', profileBody({ acceptances: [acceptanceBody({ acptId }), acceptanceBody({ acptId })] }));
+
+      expectProblem(response, 400, /^acceptances\[1\]\.acptId repeats acceptances\[0\]\.acptId$/);
+    });
+  });
+
+  describe('GET /profiles/{profileId}', () => {
+    it('should answer the profile with its acceptances and acptSelection, as created', async () => {
+      const created = await createProfile(pbo);
+
+      expect(bodyOf<ProfileWithAcptView>(await pbo.get(`/profiles/${created.profileId}`))).toEqual(created);
+    });
+
+    it('should answer 404 for a profile that does not exist', async () => {
+      expectProblem(await pbo.get('/profiles/prof_doesNotExist0000000000'), 404, /^profile prof_doesNotExist0000000000 does not exist$/);
+    });
+
+    it('should answer 404 for a path id that cannot be a profile id', async () => {
+      expectProblem(await pbo.get('/profiles/42'), 404, /does not exist/);
+    });
+
+    it("should answer 403 for another PBO's profile", async () => {
+      const foreign = await createProfile(otherPbo);
+
+      expectProblem(await pbo.get(`/profiles/${foreign.profileId}`), 403, /^profile prof_\S+ belongs to another PBO$/);
+    });
+  });
+
+  describe('GET /profiles/providerReference/{providerReference}', () => {
+    it('should answer the profile of that providerReference with its acceptances', async () => {
+      const created = await createProfile(pbo);
+
+      expect(bodyOf<ProfileWithAcptView>(await pbo.get(`/profiles/providerReference/${encodeURIComponent(created.providerReference!)}`))).toEqual(created);
+    });
+
+    it('should answer 404 for a providerReference only another PBO uses', async () => {
+      const foreign = await createProfile(otherPbo);
+
+      expectProblem(await pbo.get(`/profiles/providerReference/${encodeURIComponent(foreign.providerReference!)}`), 404, /^no profile has providerReference /);
+    });
+  });
+
+  describe('PUT /profiles/{profileId}', () => {
+    it('should replace every field, clear the omitted optional ones and set updatedAt', async () => {
+      const created = await createProfile(pbo);
+
+      const replaced = bodyOf<ProfileWithAcptView>(
+        await pbo.put(`/profiles/${created.profileId}`, { profileName: 'Renamed', merchantName: 'New Name Sdn Bhd', currency: 'SGD', acceptances: [] }),
+      );
+
+      expect(replaced).toMatchObject({
+        profileId: created.profileId,
+        profileName: 'Renamed',
+        merchantName: 'New Name Sdn Bhd',
+        currency: 'SGD',
+        providerReference: null,
+        merchantAddr: null,
+        mcc: null,
+        countryCode: null,
+        entityStatus: 'ACTIVE',
+        createdAt: created.createdAt,
+        updatedAt: expect.stringMatching(TIMESTAMP) as string,
+      });
+    });
+
+    it('should upsert the passed acceptances and unbind the others', async () => {
+      const created = await createProfile(pbo, { acceptances: [acceptanceBody(), acceptanceBody()] });
+      const [kept, dropped] = created.acceptances;
+
+      const replaced = bodyOf<ProfileWithAcptView>(
+        await pbo.put(`/profiles/${created.profileId}`, profileBody({ acceptances: [acceptanceBody({ acptId: kept.acptId, acptName: 'Renamed', primaryTid: 'TID-NEW' }), acceptanceBody({ acptName: 'Fresh' })] })),
+      );
+
+      expect(replaced.acceptances[0].acptId).toBe(kept.acptId);
+      expect(replaced.acceptances.map((a) => a.acptId)).not.toContain(dropped.acptId);
+      expect(replaced.acceptances.map((a) => [a.acptName, a.primaryTid])).toEqual([
+        ['Renamed', 'TID-NEW'],
+        ['Fresh', '12345678'],
+      ]);
+    });
+
+    it('should keep an unbound acceptance, so naming its acptId binds it again', async () => {
+      const created = await createProfile(pbo);
+      const acptId = created.acceptances[0].acptId;
+      bodyOf(await pbo.put(`/profiles/${created.profileId}`, profileBody({ acceptances: [] })));
+
+      const rebound = bodyOf<ProfileWithAcptView>(await pbo.put(`/profiles/${created.profileId}`, profileBody({ acceptances: [acceptanceBody({ acptId })] })));
+
+      expect(rebound.acceptances.map((a) => a.acptId)).toEqual([acptId]);
+    });
+
+    it('should unbind every acceptance on an empty list', async () => {
+      const created = await createProfile(pbo, { acceptances: [acceptanceBody(), acceptanceBody()] });
+
+      const replaced = bodyOf<ProfileWithAcptView>(await pbo.put(`/profiles/${created.profileId}`, profileBody({ acceptances: [] })));
+
+      expect(replaced.acceptances).toEqual([]);
+      expect(replaced.acptSelection).toEqual({});
+      expect(bodyOf<ProfileWithAcptView>(await pbo.get(`/profiles/${created.profileId}`)).acceptances).toEqual([]);
+    });
+
+    it("should refuse another PBO's profile with 403 and leave it unchanged", async () => {
+      const foreign = await createProfile(otherPbo);
+
+      expectProblem(await pbo.put(`/profiles/${foreign.profileId}`, profileBody()), 403, /belongs to another PBO/);
+      expect(bodyOf<ProfileWithAcptView>(await otherPbo.get(`/profiles/${foreign.profileId}`))).toEqual(foreign);
+    });
+
+    it('should answer 404 for a profile that does not exist', async () => {
+      expectProblem(await pbo.put('/profiles/prof_doesNotExist0000000000', profileBody()), 404, /does not exist/);
+    });
+
+    it('should refuse a providerReference another profile of the PBO has with 409', async () => {
+      const first = await createProfile(pbo);
+      const second = await createProfile(pbo);
+
+      expectProblem(await pbo.put(`/profiles/${second.profileId}`, profileBody({ providerReference: first.providerReference })), 409, /already used/);
+    });
+  });
+
+  describe('PATCH /profiles/{profileId}/status', () => {
+    it('should disable a profile and answer it without acceptances', async () => {
+      const created = await createProfile(pbo);
+
+      const disabled = bodyOf<ProfileView & { acceptances?: unknown }>(await pbo.patch(`/profiles/${created.profileId}/status`, { status: 'DISABLED' }));
+
+      expect(disabled).toMatchObject({ profileId: created.profileId, entityStatus: 'DISABLED', updatedAt: expect.stringMatching(TIMESTAMP) as string });
+      expect(disabled.acceptances).toBeUndefined();
+      expect(bodyOf<ProfileWithAcptView>(await pbo.get(`/profiles/${created.profileId}`)).entityStatus).toBe('DISABLED');
+    });
+
+    it('should activate a disabled profile again', async () => {
+      const created = await createProfile(pbo);
+      bodyOf(await pbo.patch(`/profiles/${created.profileId}/status`, { status: 'DISABLED' }));
+
+      expect(bodyOf<ProfileView>(await pbo.patch(`/profiles/${created.profileId}/status`, { status: 'ACTIVE' })).entityStatus).toBe('ACTIVE');
+    });
+
+    it('should refuse a status other than ACTIVE or DISABLED, naming the field', async () => {
+      const created = await createProfile(pbo);
+
+      expectProblem(await pbo.patch(`/profiles/${created.profileId}/status`, { status: 'PAUSED' }), 400, /^status must be one of the following values: ACTIVE, DISABLED$/);
+    });
+
+    it("should refuse another PBO's profile with 403", async () => {
+      const foreign = await createProfile(otherPbo);
+
+      expectProblem(await pbo.patch(`/profiles/${foreign.profileId}/status`, { status: 'DISABLED' }), 403, /belongs to another PBO/);
+      expect(bodyOf<ProfileWithAcptView>(await otherPbo.get(`/profiles/${foreign.profileId}`)).entityStatus).toBe('ACTIVE');
+    });
+  });
+
+  describe('x-service-request-id', () => {
+    it('should name every response, success or problem, with its own req_ id', async () => {
+      const created = await createProfile(pbo);
+      const responses = [
+        await pbo.get('/profiles'),
+        await pbo.get(`/profiles/${created.profileId}`),
+        await pbo.post('/profiles', profileBody()),
+        await pbo.put(`/profiles/${created.profileId}`, profileBody()),
+        await pbo.patch(`/profiles/${created.profileId}/status`, { status: 'ACTIVE' }),
+        await pbo.get('/profiles/prof_doesNotExist0000000000'),
+        await app.anonymous.get(`${GATEWAY_BASE}/profiles`),
+      ];
+
+      const ids = responses.map((response) => response.headers.get('x-service-request-id'));
+      for (const id of ids) expect(id).toMatch(/^req_[A-Za-z0-9_-]{22}$/);
+      expect(new Set(ids).size).toBe(ids.length);
+    });
+
+    it('should repeat the request id of a problem in its body', async () => {
+      const response = await pbo.get('/profiles/prof_doesNotExist0000000000');
+
+      expect((response.body as ProblemView).requestId).toBe(response.headers.get('x-service-request-id'));
+    });
+  });
+});
