@@ -8,7 +8,7 @@
 import { signPboToken } from '@app/common';
 import { openContextDataSource } from '@app/database';
 import autocannon from 'autocannon';
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildServer, startChildServer } from './child-server';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
@@ -70,22 +70,8 @@ async function seed(url: string): Promise<{ groupIds: string[]; mchIdsByGroup: M
   }
 }
 
-async function startServer(mode: 'app' | 'bare', url: string): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(join(__dirname, '..', 'node_modules/.bin/ts-node'), ['--transpile-only', '-r', 'tsconfig-paths/register', join(__dirname, 'merchant-server.ts'), mode, url], {
-    cwd: join(__dirname, '..'),
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /READY (\d+)/.exec(out);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
-  });
-  return { port, child };
+function startServer(mode: 'app' | 'bare', url: string): Promise<ChildServer> {
+  return startChildServer('merchant-server.ts', [mode, url], mode);
 }
 
 interface Measured {

@@ -4,6 +4,7 @@ export * from './transport/jetstream-publisher';
 export * from './outbox/outbox-message.entity';
 export * from './outbox/outbox.migration';
 export { OutboxWriter } from './outbox/outbox-writer';
+export type { OutboxEntry } from './outbox/outbox-writer';
 export * from './outbox/outbox-relay';
 export * from './outbox/uuid-v7';
 export * from './nest/messaging.module';

@@ -282,10 +282,24 @@ export class DeviceService {
     strict = true,
     forcePush = false,
   ): Promise<Partial<DeviceValues>> {
+    const { values, upsert } = this.recomputeProfile(context, changes, forceUpdateFlag, strict, forcePush);
+    if (upsert) await this.outbox.enqueue(manager, GATEWAY_PROFILE_UPSERT_V1, upsert);
+    return values;
+  }
+
+  /** {@link refreshProfile} without the writes: the device's new values and the upsert to push, if any. */
+  private recomputeProfile(
+    context: DeviceContext,
+    changes: Partial<DeviceValues>,
+    forceUpdateFlag: boolean,
+    strict: boolean,
+    forcePush: boolean,
+  ): { values: Partial<DeviceValues>; upsert?: GatewayProfileUpsertV1 } {
     const { device, merchant, pbo, bindings } = context;
     const next = { ...device, ...changes } as DeviceEntity;
     const acceptances = buildAcceptances(bindings, pbo, { methodList: next.methodList, extParams: next.extParams }, strict);
     const values: Partial<DeviceValues> = { ...changes };
+    let upsert: GatewayProfileUpsertV1 | undefined;
     const profileChanged = !sameAcceptances(acceptances, device.acceptances);
     if (profileChanged || (forcePush && device.profileId)) {
       values.acceptances = acceptances;
@@ -295,11 +309,11 @@ export class DeviceService {
         const version = device.profileVersion + 1;
         values.profileId = profileId;
         values.profileVersion = version;
-        await this.outbox.enqueue(manager, GATEWAY_PROFILE_UPSERT_V1, this.profileUpsert({ ...next, profileId }, merchant, acceptances, version));
+        upsert = this.profileUpsert({ ...next, profileId }, merchant, acceptances, version);
       }
     }
     if ((profileChanged || forceUpdateFlag) && device.deviceStatus !== DeviceStatus.Pending) values.deviceUpdate = 1;
-    return values;
+    return { values, upsert };
   }
 
   /**
@@ -312,16 +326,18 @@ export class DeviceService {
     const devices = await this.repository.lockedOfMerchant(manager, merchantUuid);
     if (devices.length === 0) return 0;
     const shared = await this.context(devices[0], manager);
-    let pushed = 0;
+    const changed: { uuid: string; values: Partial<DeviceValues> }[] = [];
+    const upserts: { subject: string; payload: GatewayProfileUpsertV1 }[] = [];
     for (const device of devices) {
       // A merchant change can move the EMV defaults (country, currency): the device pulls again.
-      const values = await this.refreshProfile(manager, { ...shared, device }, {}, merchantChanged, false, merchantChanged);
-      if (Object.keys(values).length > 0) {
-        await this.repository.update(manager, device.uuid, values);
-        pushed++;
-      }
+      const { values, upsert } = this.recomputeProfile({ ...shared, device }, {}, merchantChanged, false, merchantChanged);
+      if (upsert) upserts.push({ subject: GATEWAY_PROFILE_UPSERT_V1, payload: upsert });
+      if (Object.keys(values).length > 0) changed.push({ uuid: device.uuid, values });
     }
-    return pushed;
+    // One multi-row outbox INSERT and one UPDATE for the whole merchant, not two statements per device.
+    await this.outbox.enqueueMany(manager, upserts);
+    await this.repository.updateProfiles(manager, changed);
+    return changed.length;
   }
 
   /** PUT device: omitted fields stay, null clears; the activation profile follows. `everyAcquirer` as in {@link create}. */

@@ -108,7 +108,7 @@ export class OutboxRelay {
     this.wakeUp?.();
   }
 
-  /** One pass: lock a batch of due rows, publish them in order, record the outcome, commit. */
+  /** One pass: lock a batch of due rows, publish them (issued in order), record the outcome, commit. */
   async relayOnce(): Promise<RelayPassResult> {
     return this.dataSource.transaction(async (manager) => {
       const rows = await manager
@@ -123,17 +123,19 @@ export class OutboxRelay {
         .setOnLocked('skip_locked')
         .getMany();
 
+      // Published all at once, in order: the transports keep the order of publishes issued on one
+      // connection, and the batch waits for its acknowledgements together rather than one by one.
+      const outcomes = await Promise.allSettled(rows.map((row) => this.publisher.publish(row.subject, row.payload, { msgId: row.id, headers: row.headers })));
       const published: string[] = [];
       let failed = false;
-      for (const row of rows) {
-        try {
-          await this.publisher.publish(row.subject, row.payload, { msgId: row.id, headers: row.headers });
-          published.push(row.id);
-        } catch (error) {
+      for (const [index, outcome] of outcomes.entries()) {
+        if (outcome.status === 'fulfilled') {
+          published.push(rows[index].id);
+        } else if (!failed) {
           failed = true;
-          // Stop here: the broker is most likely unreachable, and every further row would wait out its own timeout.
-          await this.recordFailure(manager, row, error);
-          break;
+          // The first failure is recorded (the broker is most likely unreachable); later failed
+          // rows are left as they were, as if not attempted, and go in the next pass.
+          await this.recordFailure(manager, rows[index], outcome.reason);
         }
       }
       if (published.length > 0) {

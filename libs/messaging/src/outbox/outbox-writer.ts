@@ -16,6 +16,16 @@ export function clearEnqueued(queryRunner: QueryRunner): void {
   if (queryRunner.data) delete queryRunner.data[OUTBOX_ENQUEUED_FLAG];
 }
 
+/** One message for {@link OutboxWriter.enqueueMany}. */
+export interface OutboxEntry {
+  subject: string;
+  payload: object;
+  headers?: MessageHeaders;
+}
+
+/** Rows per INSERT of {@link OutboxWriter.enqueueMany} (4 parameters each, far below PostgreSQL's 65,535). */
+const ENQUEUE_CHUNK = 1000;
+
 /**
  * Writes outgoing messages into the caller's transaction: the message exists if and only if the
  * state change it announces was committed. The relay publishes it afterwards.
@@ -36,5 +46,23 @@ export class OutboxWriter {
     await manager.insert(OutboxMessage, { id, subject, payload, headers });
     queryRunner.data = { ...queryRunner.data, [OUTBOX_ENQUEUED_FLAG]: true };
     return id;
+  }
+
+  /**
+   * {@link enqueue} for several messages at once, in one multi-row INSERT per
+   * {@link ENQUEUE_CHUNK} messages: they are published in the order given. Answers their ids.
+   */
+  async enqueueMany(manager: EntityManager, messages: readonly OutboxEntry[]): Promise<string[]> {
+    const queryRunner = manager.queryRunner;
+    if (!queryRunner?.isTransactionActive) {
+      throw new Error(`OutboxWriter.enqueueMany(${messages[0]?.subject ?? ''}) needs the EntityManager of an open transaction`);
+    }
+    if (messages.length === 0) return [];
+    const rows = messages.map(({ subject, payload, headers }) => ({ id: uuidV7(), subject, payload, headers: headers ?? {} }));
+    for (let start = 0; start < rows.length; start += ENQUEUE_CHUNK) {
+      await manager.insert(OutboxMessage, rows.slice(start, start + ENQUEUE_CHUNK));
+    }
+    queryRunner.data = { ...queryRunner.data, [OUTBOX_ENQUEUED_FLAG]: true };
+    return rows.map((row) => row.id);
   }
 }

@@ -46,6 +46,34 @@ export class DeviceRepository {
     await manager.getRepository(DeviceEntity).update({ uuid }, values as QueryDeepPartialEntity<DeviceEntity>);
   }
 
+  /**
+   * The profile fields a re-push computes (acceptances, profileId, profileVersion, deviceUpdate)
+   * of many devices in one statement; a field a device's values leave out is kept.
+   */
+  async updateProfiles(manager: EntityManager, changes: { uuid: string; values: Partial<DeviceValues> }[]): Promise<void> {
+    const supported = new Set(['acceptances', 'profileId', 'profileVersion', 'deviceUpdate']);
+    const other = changes.flatMap(({ values }) => Object.keys(values)).find((key) => !supported.has(key));
+    if (other !== undefined) throw new Error(`updateProfiles cannot set ${other}`);
+    if (changes.length === 0) return;
+    await manager.query(
+      `UPDATE merchant_management.device AS d
+          SET acceptances = COALESCE(v.acceptances, d.acceptances),
+              profile_id = COALESCE(v.profile_id, d.profile_id),
+              profile_version = COALESCE(v.profile_version, d.profile_version),
+              device_update = COALESCE(v.device_update, d.device_update),
+              updated_at = CURRENT_TIMESTAMP
+         FROM unnest($1::uuid[], $2::jsonb[], $3::varchar[], $4::int[], $5::smallint[]) AS v(uuid, acceptances, profile_id, profile_version, device_update)
+        WHERE d.uuid = v.uuid`,
+      [
+        changes.map((c) => c.uuid),
+        changes.map((c) => (c.values.acceptances === undefined ? null : JSON.stringify(c.values.acceptances))),
+        changes.map((c) => c.values.profileId ?? null),
+        changes.map((c) => c.values.profileVersion ?? null),
+        changes.map((c) => c.values.deviceUpdate ?? null),
+      ],
+    );
+  }
+
   async delete(manager: EntityManager, uuid: string): Promise<void> {
     await manager.getRepository(DeviceEntity).delete({ uuid });
   }
