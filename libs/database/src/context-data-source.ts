@@ -29,7 +29,7 @@ export function contextDataSourceOptions(url: string, definition: ContextDatabas
     migrationsRun: false,
     namingStrategy: new SnakeNamingStrategy(),
     // Raw SQL in repositories names tables unqualified: they resolve in the context's own schema.
-    extra: { max: definition.poolSize ?? 10, application_name: definition.name, options: `-c search_path=${definition.schema}` },
+    extra: { max: definition.poolSize ?? 10, application_name: definition.name, options: `-c search_path=${definition.schema} -c jit=off` },
   };
 }
 

@@ -71,8 +71,12 @@ export class MerchantRepository {
       queryPrepared<MerchantViewRow>(
         this.dataSource,
         `merchant-list-${shape}`,
-        `SELECT ${this.columns}, ${BINDINGS_JSON_OF_MERCHANT} AS bindings, ${HAS_KIOSK_TERMINAL} FROM merchant m WHERE ${where}
-          ORDER BY m.created_at DESC, m.uuid LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        // The page is cut first (a generic plan would otherwise compute the summaries of every
+        // matching merchant before the LIMIT), then only its rows get their payment summary.
+        `WITH page AS MATERIALIZED (
+           SELECT m.* FROM merchant m WHERE ${where}
+            ORDER BY m.created_at DESC, m.uuid LIMIT $${params.length + 1} OFFSET $${params.length + 2})
+         SELECT ${this.columns}, ${BINDINGS_JSON_OF_MERCHANT} AS bindings, ${HAS_KIOSK_TERMINAL} FROM page m ORDER BY m.created_at DESC, m.uuid`,
         [...params, page.limit, page.offset],
       ),
       queryPrepared<{ n: number }>(this.dataSource, `merchant-count-${shape}`, `SELECT count(*)::int AS n FROM merchant m WHERE ${where}`, params),
