@@ -8,3 +8,4 @@ export * from './validation';
 export * from './crypto/secret-hash';
 export * from './crypto/field-cipher';
 export * from './crypto/crypto.module';
+export * from './json/canonical-json';

@@ -1,6 +1,7 @@
 import {
   AUTH_CONFIG,
   AuthConfig,
+  canonicalJson,
   DomainError,
   ErrorCode,
   FIELD_CIPHER,
@@ -51,15 +52,6 @@ function newProfileId(): string {
 /** The SDK id a phone gets when it activates. */
 export function newDeviceId(): string {
   return `SDK${randomBytes(10).toString('hex').toUpperCase()}`;
-}
-
-/** JSON with object keys sorted: jsonb does not keep key order, so plain JSON.stringify would see changes that are not. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, field: unknown) =>
-    field && typeof field === 'object' && !Array.isArray(field)
-      ? Object.fromEntries(Object.entries(field as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : field,
-  );
 }
 
 function sameAcceptances(a: AcceptanceSnapshot[], b: AcceptanceSnapshot[]): boolean {

@@ -1,4 +1,4 @@
-import { DomainError } from '@app/common';
+import { canonicalJson, DomainError } from '@app/common';
 import { GatewayAcceptanceV1, GatewayProfileUpsertV1 } from '@app/contracts';
 import { Inbox } from '@app/messaging/consumer';
 import { Injectable, Logger } from '@nestjs/common';
@@ -19,15 +19,6 @@ export interface UpsertReceipt {
   subject: string;
 }
 
-/** JSON with object keys sorted: jsonb does not keep key order, so compare canonically. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : inner,
-  );
-}
-
 function acceptanceFields(acceptance: GatewayAcceptanceV1): AcceptanceFields {
   return {
     acptName: acceptance.acptName,
@@ -45,8 +36,8 @@ function differs(stored: AcceptanceEntity, fields: AcceptanceFields): boolean {
     stored.hostMessageFormat !== fields.hostMessageFormat ||
     stored.primaryMid !== fields.primaryMid ||
     stored.primaryTid !== fields.primaryTid ||
-    canonical(stored.supportedPayments) !== canonical(fields.supportedPayments) ||
-    canonical(stored.extraParams) !== canonical(fields.extraParams)
+    canonicalJson(stored.supportedPayments) !== canonicalJson(fields.supportedPayments) ||
+    canonicalJson(stored.extraParams) !== canonicalJson(fields.extraParams)
   );
 }
 
