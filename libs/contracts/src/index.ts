@@ -1,3 +1,4 @@
 export * from './subjects';
 export * from './gateway-profile-upsert.v1';
 export * from './decode-contract';
+export * from './host.v1';

@@ -9,3 +9,4 @@ export * from './codec';
 export * from './framing';
 export * from './describe';
 export * from './presets';
+export * from './tlv';

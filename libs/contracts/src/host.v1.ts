@@ -1,0 +1,205 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+
+/**
+ * Payloads of the `host.*.v1` request/reply subjects (core NATS, queue group `host-connector`).
+ * The caller (payment-gateway, transactions) names the acceptance's host format and address; the
+ * host connector owns everything on the wire: STAN, RRN, transmission time, working keys and the
+ * reversal queue. Every reply is a {@link HostResponseV1}, including refusals of the request itself.
+ */
+
+/** Host formats the connector knows (`DECISIONS.md`, Host formats). `SVC_ENABLER` goes through the gateway, not here. */
+export const HOST_MESSAGE_FORMATS = ['MOCK', 'ISO8583', 'S2M_8583', 'MASARAT_8583', 'CASHPLUS_8583', 'MPGS_AP', 'POMELO_JSON', 'EZ_AIO', 'EZ_WALLET'] as const;
+export type HostMessageFormat = (typeof HOST_MESSAGE_FORMATS)[number];
+/** The ISO 8583 family, spoken over TCP. */
+export const ISO_HOST_FORMATS: readonly HostMessageFormat[] = ['ISO8583', 'S2M_8583', 'MASARAT_8583', 'CASHPLUS_8583'];
+/** The JSON family, spoken over HTTP. */
+export const JSON_HOST_FORMATS: readonly HostMessageFormat[] = ['MPGS_AP', 'POMELO_JSON', 'EZ_AIO', 'EZ_WALLET'];
+
+const NullableButPresent = () => ValidateIf((_object: object, value: unknown) => value !== null);
+
+/** Which host, and who we are to it. */
+export class HostTargetV1 {
+  @IsIn(HOST_MESSAGE_FORMATS)
+  hostMessageFormat: HostMessageFormat;
+
+  /**
+   * The acquirer's address from the acceptance's extraParams (`connUrl`): `tcp://host:port` for
+   * the ISO family, `http(s)://…` for JSON. Null: the connector's configured default for the format.
+   */
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(512)
+  @Matches(/^(tcp|https?):\/\/[^\s]+$/, { message: '$property must be a tcp:// or http(s):// URL' })
+  connUrl: string | null;
+
+  @IsString()
+  @Matches(/^acpt_[A-Za-z0-9_-]{1,64}$/, { message: '$property must look like acpt_<id>' })
+  acptId: string;
+
+  /** Card acceptor id (field 42): up to 15 characters. */
+  @IsString()
+  @Matches(/^[A-Za-z0-9 ]{1,15}$/, { message: '$property must be 1 to 15 letters or digits' })
+  mid: string;
+
+  /** Card acceptor terminal id (field 41): up to 8 characters. */
+  @IsString()
+  @Matches(/^[A-Za-z0-9]{1,8}$/, { message: '$property must be 1 to 8 letters or digits' })
+  tid: string;
+}
+
+/** An amount in minor units (`1234` is 12.34 in a 2-decimal currency) and its ISO 4217 numeric currency. */
+export class HostAmountV1 {
+  @IsString()
+  @Matches(/^(0|[1-9][0-9]{0,11})$/, { message: '$property must be a whole number of minor units, at most 12 digits' })
+  minor: string;
+
+  @IsString()
+  @Matches(/^[0-9]{3}$/, { message: '$property must be an ISO 4217 numeric currency code' })
+  currency: string;
+}
+
+/** Card data as the SDK read it: EMV BER-TLV in hex, holding tag 57 (track 2 equivalent) or 5A (PAN), and 5F24 (expiry). */
+export class HostCardV1 {
+  @IsString()
+  @Matches(/^([0-9A-Fa-f]{2}){4,1024}$/, { message: '$property must be EMV TLV data in hex' })
+  emvTlv: string;
+
+  @IsIn(['NFC'])
+  entryMode: 'NFC';
+}
+
+/** The host's references of an earlier transaction, for reversal, void, refund and capture. */
+export class HostOriginalV1 {
+  @IsString()
+  @Matches(/^[0-9]{4}$/)
+  mti: string;
+
+  @IsString()
+  @Matches(/^[0-9]{6}$/, { message: '$property must be the 6-digit STAN' })
+  stan: string;
+
+  /** Transmission date and time as sent (field 7, MMDDhhmmss). */
+  @IsString()
+  @Matches(/^[0-9]{10}$/, { message: '$property must be MMDDhhmmss' })
+  transmittedAt: string;
+
+  @NullableButPresent()
+  @IsString()
+  @Matches(/^[A-Za-z0-9]{12}$/, { message: '$property must be the 12-character RRN' })
+  rrn: string | null;
+
+  @NullableButPresent()
+  @IsString()
+  @Matches(/^[A-Za-z0-9 ]{6}$/, { message: '$property must be the 6-character approval code' })
+  approvalCode: string | null;
+}
+
+abstract class HostRequestBaseV1 {
+  /** The caller's id of this request (idempotency and log correlation), e.g. the gateway's action id. */
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: '$property must be 1 to 64 letters, digits, _ or -' })
+  requestId: string;
+
+  @ValidateNested()
+  @Type(() => HostTargetV1)
+  target: HostTargetV1;
+
+  /** How long the connector may wait for the host; its configured default otherwise. */
+  @IsOptional()
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  timeoutMs?: number;
+}
+
+/** `host.authorize.v1`: SALE is 0200 with processing code 00 (captured), PREAUTH is 0100. */
+export class HostAuthorizeRequestV1 extends HostRequestBaseV1 {
+  @IsIn(['SALE', 'PREAUTH'])
+  kind: 'SALE' | 'PREAUTH';
+
+  @ValidateNested()
+  @Type(() => HostAmountV1)
+  amount: HostAmountV1;
+
+  @ValidateNested()
+  @Type(() => HostCardV1)
+  card: HostCardV1;
+}
+
+/** `host.reverse.v1` (0400), `host.void.v1` (0200, processing code 02), `host.refund.v1` (0200, processing code 20), `host.capture.v1` (0220). */
+export class HostFollowUpRequestV1 extends HostRequestBaseV1 {
+  @ValidateNested()
+  @Type(() => HostAmountV1)
+  amount: HostAmountV1;
+
+  @ValidateNested()
+  @Type(() => HostOriginalV1)
+  original: HostOriginalV1;
+}
+
+/** Reconciliation totals of one batch (0500 field 74–97 family, simplified to counts and amounts). */
+export class HostTotalsV1 {
+  @IsInt()
+  @Min(0)
+  saleCount: number;
+
+  @IsString()
+  @Matches(/^(0|[1-9][0-9]{0,15})$/)
+  saleMinor: string;
+
+  @IsInt()
+  @Min(0)
+  refundCount: number;
+
+  @IsString()
+  @Matches(/^(0|[1-9][0-9]{0,15})$/)
+  refundMinor: string;
+}
+
+/** `host.settle.v1`: 0500 reconciliation of a batch. */
+export class HostSettleRequestV1 extends HostRequestBaseV1 {
+  @IsString()
+  @Matches(/^[0-9]{6}$/, { message: '$property must be the 6-digit batch number' })
+  batchNo: string;
+
+  @IsString()
+  @Matches(/^[0-9]{3}$/)
+  currency: string;
+
+  @ValidateNested()
+  @Type(() => HostTotalsV1)
+  totals: HostTotalsV1;
+}
+
+/** `host.signon.v1` (0800, field 70 = 001) and `host.echo.v1` (0800, field 70 = 301). */
+export class HostNetworkRequestV1 extends HostRequestBaseV1 {}
+
+/**
+ * What became of the request:
+ * - APPROVED / DECLINED: the host answered (hostRespCode 00 or another code);
+ * - REVERSED: the host did not answer in time; the connector queued a reversal and keeps sending it until acknowledged;
+ * - HOST_UNAVAILABLE: nothing was sent (no connection, host marked down, address not allowed);
+ * - REJECTED: the request itself is invalid (bad payload, unknown format); `hostRespMessage` says why.
+ */
+export const HOST_RESULTS = ['APPROVED', 'DECLINED', 'REVERSED', 'HOST_UNAVAILABLE', 'REJECTED'] as const;
+export type HostResultV1 = (typeof HOST_RESULTS)[number];
+
+/** Reply to every `host.*.v1` request. */
+export interface HostResponseV1 {
+  requestId: string;
+  result: HostResultV1;
+  /** Field 39 (or the JSON host's code mapped to it); null when the host did not answer. */
+  hostRespCode: string | null;
+  hostRespMessage: string;
+  /** What the connector sent, so follow-ups can reference it (null when nothing was sent). */
+  mti: string | null;
+  stan: string | null;
+  transmittedAt: string | null;
+  rrn: string | null;
+  approvalCode: string | null;
+  /** Sign-on: check value of the working key received (its first 6 hex digits); never the key. */
+  keyCheckValue?: string;
+  /** Settle: the host's own totals when it answered with them. */
+  hostTotals?: HostTotalsV1;
+}

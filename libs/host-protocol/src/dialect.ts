@@ -1,0 +1,94 @@
+import {
+  HostAuthorizeRequestV1,
+  HostFollowUpRequestV1,
+  HostMessageFormat,
+  HostNetworkRequestV1,
+  HostSettleRequestV1,
+  HostTotalsV1,
+} from '@app/contracts';
+import { Iso8583Message, MessageSpec } from '@app/iso8583';
+
+/** One host operation: a `host.<operation>.v1` subject. */
+export type HostOperation = 'authorize' | 'reverse' | 'void' | 'refund' | 'capture' | 'settle' | 'signon' | 'echo';
+
+/** The request payload each operation takes. */
+export interface HostRequestOf {
+  authorize: HostAuthorizeRequestV1;
+  reverse: HostFollowUpRequestV1;
+  void: HostFollowUpRequestV1;
+  refund: HostFollowUpRequestV1;
+  capture: HostFollowUpRequestV1;
+  settle: HostSettleRequestV1;
+  signon: HostNetworkRequestV1;
+  echo: HostNetworkRequestV1;
+}
+export type AnyHostRequest = HostRequestOf[HostOperation];
+
+/**
+ * What the connector assigns to one outgoing message before a dialect builds it: the STAN
+ * (from its per-terminal sequence), the transmission time (field 7, MMDDhhmmss, UTC) and the
+ * local time and date (fields 12 hhmmss and 13 MMDD).
+ */
+export interface WireContext {
+  stan: string;
+  transmittedAt: string;
+  localTime: string;
+  localDate: string;
+  /** 0401 instead of 0400 for a repeated reversal. */
+  repeat?: boolean;
+}
+
+/** The host's answer, reduced to what a caller needs. */
+export interface HostAnswer {
+  /** Field 39, or the JSON host's status mapped to an ISO response code (`00` approved). */
+  hostRespCode: string;
+  hostRespMessage: string;
+  rrn: string | null;
+  approvalCode: string | null;
+  /** Sign-on: the working key as the host sent it, encrypted under the zone master key (3DES, double length). */
+  workingKeyUnderZmk?: Buffer;
+  /** Sign-on: the key check value the host sent with it (hex, 6 digits). */
+  keyCheckValue?: string;
+  /** Settle: the host's own totals. */
+  hostTotals?: HostTotalsV1;
+}
+
+/** An ISO 8583 host format: how each operation becomes a message, and how an answer is read. */
+export interface IsoDialect {
+  readonly kind: 'iso';
+  readonly format: HostMessageFormat;
+  readonly spec: MessageSpec;
+  /** Builds the request message; throws `HostProtocolError` when the request cannot be expressed (e.g. EMV data without a PAN). */
+  buildRequest<O extends HostOperation>(operation: O, request: HostRequestOf[O], context: WireContext): Iso8583Message;
+  /**
+   * The key a response is matched on: response MTI, STAN and TID. For a request it is the key its
+   * response will carry (request MTI + 10); for a response, its own.
+   */
+  matchKeyOfRequest(message: Iso8583Message): string;
+  matchKeyOfResponse(message: Iso8583Message): string;
+  /** Reads a response message; throws `HostProtocolError` when a mandatory field (39) is missing. */
+  parseResponse(operation: HostOperation, message: Iso8583Message): HostAnswer;
+}
+
+/** A JSON-over-HTTP host format: one POST per operation. */
+export interface JsonDialect {
+  readonly kind: 'json';
+  readonly format: HostMessageFormat;
+  /** Path appended to the host's base URL, and the JSON body, for one operation. */
+  buildHttpRequest<O extends HostOperation>(operation: O, request: HostRequestOf[O], context: WireContext): { path: string; body: Record<string, unknown> };
+  /** Reads the HTTP answer; throws `HostProtocolError` when the body is not what the format promises. */
+  parseHttpResponse(operation: HostOperation, status: number, body: unknown): HostAnswer;
+}
+
+export type HostDialect = IsoDialect | JsonDialect;
+
+/** A request the format cannot express, or an answer that breaks the format. */
+export class HostProtocolError extends Error {
+  constructor(
+    readonly format: string,
+    detail: string,
+  ) {
+    super(`${format}: ${detail}`);
+    this.name = 'HostProtocolError';
+  }
+}
