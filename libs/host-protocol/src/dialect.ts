@@ -9,7 +9,7 @@ import {
 import { Iso8583Message, MessageSpec } from '@app/iso8583';
 
 /** One host operation: a `host.<operation>.v1` subject. */
-export type HostOperation = 'authorize' | 'reverse' | 'void' | 'refund' | 'capture' | 'settle' | 'signon' | 'echo';
+export type HostOperation = 'authorize' | 'reverse' | 'void' | 'refund' | 'capture' | 'settle' | 'signon' | 'echo' | 'keyexchange';
 
 /** The request payload each operation takes. */
 export interface HostRequestOf {
@@ -21,6 +21,8 @@ export interface HostRequestOf {
   settle: HostSettleRequestV1;
   signon: HostNetworkRequestV1;
   echo: HostNetworkRequestV1;
+  /** 0800 field 70 = 101: not a subject of its own; the connector runs it after sign-on and on a schedule. */
+  keyexchange: HostNetworkRequestV1;
 }
 export type AnyHostRequest = HostRequestOf[HostOperation];
 
@@ -74,8 +76,12 @@ export interface IsoDialect {
 export interface JsonDialect {
   readonly kind: 'json';
   readonly format: HostMessageFormat;
-  /** Path appended to the host's base URL, and the JSON body, for one operation. */
-  buildHttpRequest<O extends HostOperation>(operation: O, request: HostRequestOf[O], context: WireContext): { path: string; body: Record<string, unknown> };
+  /** Method, path appended to the host's base URL, and the JSON body, for one operation. */
+  buildHttpRequest<O extends HostOperation>(
+    operation: O,
+    request: HostRequestOf[O],
+    context: WireContext,
+  ): { method: 'POST' | 'PUT'; path: string; body: Record<string, unknown> };
   /** Reads the HTTP answer; throws `HostProtocolError` when the body is not what the format promises. */
   parseHttpResponse(operation: HostOperation, status: number, body: unknown): HostAnswer;
 }
@@ -92,3 +98,10 @@ export class HostProtocolError extends Error {
     this.name = 'HostProtocolError';
   }
 }
+
+/*
+ * Implemented in this lib (see README.md for the field mapping of each format):
+ *   dialectFor(format: HostMessageFormat): HostDialect   - throws HostProtocolError for MOCK (in-process in the connector)
+ *   DEVELOPMENT_ZMK: Buffer                              - zone master key for standalone and tests only
+ *   keyCheckValue(key: Buffer): string                    - 6 hex digits: 3DES-encrypt 8 zero bytes, first 3 bytes
+ */
