@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { PROFILE_UPSERT_DEAD_LETTER_SUBJECT, profileUpsertConsumer } from '../src/profile-sync/profile-upsert.consumer';
 import { ProfileWithAcptView, upsertPayload } from './factories';
 import { bodyOf, GatewayClient, GatewayTestApp, startGateway } from './support';
+import { ProfileSyncService, UpsertOutcome } from '../src/profile-sync/profile-sync.service';
 
 /**
  * The upsert consumer on the in-process transport of `standalone`: merchant-management's pushes
@@ -169,5 +170,78 @@ describe('profile upserts over the in-process transport', () => {
     const pbo = await pboOf(groupId);
     expect(bodyOf<ProfileWithAcptView>(await pbo.get('/profiles/providerReference/merchant-42')).profileId).toBe(first.profileId);
     expect(bodyOf<ProfileWithAcptView>(await pbo.get(`/profiles/${String(second.profileId)}`)).providerReference).toBeNull();
+  });
+
+  describe('a burst of upserts', () => {
+    let batches: UpsertOutcome[][];
+    let spy: jest.SpyInstance;
+
+    beforeEach(() => {
+      batches = [];
+      const sync = app.app.get(ProfileSyncService);
+      const original = sync.applyBatch.bind(sync);
+      spy = jest.spyOn(sync, 'applyBatch').mockImplementation(async (items) => {
+        const outcomes = await original(items);
+        batches.push(outcomes);
+        return outcomes;
+      });
+    });
+
+    afterEach(() => spy.mockRestore());
+
+    it('should be applied as one batch, each message decided as it would be alone', async () => {
+      const groupId = newGroup();
+      const existing = upsertPayload({ groupId, version: 5, profileName: 'existing v5' });
+      await publish({ payload: existing });
+      const fresh = upsertPayload({ groupId, version: 1, profileName: 'fresh v1' });
+      const redeliveredId = randomUUID();
+      const ids = await publish(
+        { payload: fresh },
+        { payload: { ...fresh, version: 2, profileName: 'fresh v2', acceptances: [] } },
+        { payload: { ...existing, version: 4, profileName: 'existing v4' } },
+        { payload: { ...existing, version: 6, profileName: 'existing v6' }, msgId: redeliveredId },
+        { payload: { ...existing, version: 7, profileName: 'existing v7 (a copy of an id already seen)' }, msgId: redeliveredId },
+      );
+
+      // The first publish was a single message (handled alone); the burst is one batch.
+      expect(batches).toEqual([['stale', 'applied', 'stale', 'applied', 'duplicate']]);
+      const pbo = await pboOf(groupId);
+      const freshView = bodyOf<ProfileWithAcptView>(await pbo.get(`/profiles/${String(fresh.profileId)}`));
+      expect(freshView).toMatchObject({ profileName: 'fresh v2', acceptances: [] });
+      expect(freshView.updatedAt).not.toBeNull();
+      const existingView = bodyOf<ProfileWithAcptView>(await pbo.get(`/profiles/${String(existing.profileId)}`));
+      expect(existingView.profileName).toBe('existing v6');
+      expect(existingView.acceptances.map((a) => a.acptName)).toEqual((existing.acceptances as Array<{ acptName: string }>).map((a) => a.acptName));
+      expect(await inboxCount(ids)).toBe(4);
+    });
+
+    it('should fall back to one by one when a message of the batch breaks its contract: the others applied, that one dead-lettered', async () => {
+      const groupId = newGroup();
+      const good = [upsertPayload({ groupId }), upsertPayload({ groupId })];
+      const [firstId, brokenId, secondId] = await publish({ payload: good[0] }, { payload: { ...good[1], mcc: 'not-a-code' } }, { payload: good[1] });
+
+      expect(batches).toEqual([]);
+      expect(deadLetters.filter((message) => message.headers[DEAD_LETTER_HEADERS.messageId] === brokenId)).toHaveLength(1);
+      const pbo = await pboOf(groupId);
+      for (const payload of good) expect((await pbo.get(`/profiles/${String(payload.profileId)}`)).status).toBe(200);
+      expect(await inboxCount([firstId, brokenId, secondId])).toBe(2);
+    });
+
+    it('should write nothing of a batch that moves one profile to another group, then apply the others alone', async () => {
+      const groupId = newGroup();
+      const victim = upsertPayload({ groupId, version: 1, profileName: 'mine' });
+      await publish({ payload: victim });
+      const bystander = upsertPayload({ groupId });
+      const [stealId, bystanderId] = await publish({ payload: { ...victim, version: 2, groupId: newGroup(), profileName: 'stolen' } }, { payload: bystander });
+
+      // The batch was tried once and refused as a whole; each message was then decided alone.
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(batches).toEqual([]);
+      expect(deadLetters.some((message) => message.headers[DEAD_LETTER_HEADERS.messageId] === stealId)).toBe(true);
+      const pbo = await pboOf(groupId);
+      expect(bodyOf<ProfileWithAcptView>(await pbo.get(`/profiles/${String(victim.profileId)}`)).profileName).toBe('mine');
+      expect((await pbo.get(`/profiles/${String(bystander.profileId)}`)).status).toBe(200);
+      expect(await inboxCount([stealId, bystanderId])).toBe(1);
+    });
   });
 });

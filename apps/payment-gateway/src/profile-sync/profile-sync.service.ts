@@ -4,13 +4,36 @@ import { Inbox } from '@app/messaging/consumer';
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { newAcceptanceId } from '../shared/ids';
-import { AcceptanceEntity } from '../profile/persistence/acceptance.entity';
-import { AcceptanceFields, AcceptanceRepository } from '../profile/persistence/acceptance.repository';
+import { AcceptanceFields, AcceptanceRepository, NewAcceptance } from '../profile/persistence/acceptance.repository';
 import { ProfileEntity } from '../profile/persistence/profile.entity';
-import { ProfileFields, ProfileRepository } from '../profile/persistence/profile.repository';
+import { BoundAcceptance, NewProfile, ProfileFields, ProfileRepository, ProfileVersionRow } from '../profile/persistence/profile.repository';
 
 /** What became of one upsert message. */
 export type UpsertOutcome = 'applied' | 'stale' | 'duplicate';
+
+/** One upsert of a batch and the message that carried it. */
+export interface ReceivedUpsert {
+  upsert: GatewayProfileUpsertV1;
+  receipt: UpsertReceipt;
+}
+
+/**
+ * A batch that the set-based path does not take (a profile of another group, a concurrent
+ * creation): the caller applies its upserts one by one, which decides each on its own.
+ */
+export class BatchNotApplicable extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'BatchNotApplicable';
+  }
+}
+
+/** The acceptance changes of a batch, gathered before they are written in one statement each. */
+interface AcceptanceWrites {
+  inserts: NewAcceptance[];
+  updates: Map<string, AcceptanceFields & { id: string }>;
+  bindings: Map<string, string[]>;
+}
 
 /** Which message carried the upsert: the inbox key. */
 export interface UpsertReceipt {
@@ -30,7 +53,7 @@ function acceptanceFields(acceptance: GatewayAcceptanceV1): AcceptanceFields {
   };
 }
 
-function differs(stored: AcceptanceEntity, fields: AcceptanceFields): boolean {
+function differs(stored: BoundAcceptance, fields: AcceptanceFields): boolean {
   return (
     stored.acptName !== fields.acptName ||
     stored.hostMessageFormat !== fields.hostMessageFormat ||
@@ -123,22 +146,90 @@ export class ProfileSyncService {
    * survives re-pushes) and is updated when it changed; the others are created. Bound
    * acceptances not listed are unbound; their rows stay.
    */
-  private async bindAcceptances(manager: EntityManager, upsert: GatewayProfileUpsertV1, bound: AcceptanceEntity[]): Promise<void> {
-    const unmatched = [...bound];
-    const ids: string[] = [];
-    for (const acceptance of upsert.acceptances) {
-      const fields = acceptanceFields(acceptance);
-      const index = unmatched.findIndex((candidate) => candidate.acptName === acceptance.acptName);
-      if (index >= 0) {
-        const [match] = unmatched.splice(index, 1);
-        if (differs(match, fields)) await this.acceptances.update(manager, match.id, fields);
-        ids.push(match.id);
-      } else {
-        const id = newAcceptanceId();
-        await this.acceptances.insert(manager, { id, groupId: upsert.groupId, ...fields, tags: null });
-        ids.push(id);
-      }
-    }
-    await this.profiles.replaceBindings(manager, upsert.profileId, ids);
+  private async bindAcceptances(manager: EntityManager, upsert: GatewayProfileUpsertV1, bound: BoundAcceptance[]): Promise<void> {
+    const writes: AcceptanceWrites = { inserts: [], updates: new Map(), bindings: new Map() };
+    planAcceptances(upsert, bound, writes);
+    await this.writeAcceptances(manager, writes);
   }
+
+  private async writeAcceptances(manager: EntityManager, writes: AcceptanceWrites): Promise<void> {
+    await this.acceptances.updateMany(manager, [...writes.updates.values()]);
+    await this.acceptances.insertMany(manager, writes.inserts);
+    await this.profiles.replaceBindingsMany(manager, writes.bindings);
+  }
+
+  /**
+   * Applies many upserts in one transaction with a fixed number of statements (inbox, lock,
+   * insert, update, read acceptances, write acceptances, bindings), whatever their number: the
+   * same rules as {@link apply}, set-based. Within the batch the highest version of a profile
+   * wins and the others are stale. Throws {@link BatchNotApplicable} (nothing written) when an
+   * upsert needs a decision of its own: a profile of another group, or one created concurrently.
+   * Upserts with a providerReference take the per-upsert lookup inside the same transaction.
+   */
+  applyBatch(items: ReceivedUpsert[]): Promise<UpsertOutcome[]> {
+    return this.profiles.transaction(async (manager) => {
+      const outcomes: UpsertOutcome[] = items.map(() => 'duplicate');
+      const fresh = await this.inbox.recordMany(
+        manager,
+        items.map((item) => item.receipt),
+      );
+      // The newest fresh upsert of each profile; older ones in the batch are stale.
+      const newest = new Map<string, number>();
+      const freshCount = new Map<string, number>();
+      items.forEach((item, index) => {
+        // A message id is fresh once: a copy of it later in the same batch is a duplicate.
+        if (!fresh.delete(item.receipt.messageId)) return;
+        outcomes[index] = 'stale';
+        freshCount.set(item.upsert.profileId, (freshCount.get(item.upsert.profileId) ?? 0) + 1);
+        const seen = newest.get(item.upsert.profileId);
+        if (seen === undefined || items[seen].upsert.version < item.upsert.version) newest.set(item.upsert.profileId, index);
+      });
+      if (newest.size === 0) return outcomes;
+      const locked = new Map((await this.profiles.lockManyById(manager, [...newest.keys()])).map((row) => [row.id, row]));
+      const creates: Array<NewProfile & { updated: boolean }> = [];
+      const replaces: ProfileVersionRow[] = [];
+      for (const [profileId, index] of newest) {
+        const { upsert } = items[index];
+        const current = locked.get(profileId);
+        if (current && current.groupId !== upsert.groupId) throw new BatchNotApplicable(`profile ${profileId} belongs to another group`);
+        if (current && current.version >= upsert.version) continue;
+        const row = { id: profileId, version: upsert.version, ...(await this.profileFields(manager, upsert)) };
+        if (current) replaces.push(row);
+        else creates.push({ ...row, groupId: upsert.groupId, updated: (freshCount.get(profileId) ?? 0) > 1 });
+        outcomes[index] = 'applied';
+      }
+      const created = await this.profiles.insertManyIfAbsent(manager, creates);
+      if (created.size !== creates.length) throw new BatchNotApplicable('a profile of the batch was created concurrently');
+      await this.profiles.updateMany(manager, replaces);
+      const bound = await this.profiles.boundAcceptancesOf(
+        manager,
+        replaces.map((row) => row.id),
+      );
+      const writes: AcceptanceWrites = { inserts: [], updates: new Map(), bindings: new Map() };
+      for (const row of [...creates, ...replaces]) planAcceptances(items[newest.get(row.id) as number].upsert, bound.get(row.id) ?? [], writes);
+      await this.writeAcceptances(manager, writes);
+      return outcomes;
+    });
+  }
+}
+
+/** Adds one upsert's acceptance inserts, updates and bindings to `writes` (see {@link ProfileSyncService.bindAcceptances}). */
+function planAcceptances(upsert: GatewayProfileUpsertV1, bound: BoundAcceptance[], writes: AcceptanceWrites): void {
+  const unmatched = [...bound];
+  const ids: string[] = [];
+  for (const acceptance of upsert.acceptances) {
+    const fields = acceptanceFields(acceptance);
+    const index = unmatched.findIndex((candidate) => candidate.acptName === acceptance.acptName);
+    if (index >= 0) {
+      const [match] = unmatched.splice(index, 1);
+      // An acceptance shared by two profiles of the batch takes the later upsert's fields, as one-by-one would.
+      if (differs(match, fields) || writes.updates.has(match.id)) writes.updates.set(match.id, { id: match.id, ...fields });
+      ids.push(match.id);
+    } else {
+      const id = newAcceptanceId();
+      writes.inserts.push({ id, groupId: upsert.groupId, ...fields, tags: null });
+      ids.push(id);
+    }
+  }
+  writes.bindings.set(upsert.profileId, ids);
 }

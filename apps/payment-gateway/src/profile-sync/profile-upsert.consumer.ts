@@ -19,6 +19,8 @@ export const profileUpsertConsumer: ConsumerDefinition = {
   subject: GATEWAY_PROFILE_UPSERT_V1,
   deadLetterSubject: PROFILE_UPSERT_DEAD_LETTER_SUBJECT,
   maxDeliveries: 5,
-  // Below the context's pool of 10 connections, leaving room for the HTTP API.
-  jetStream: { stream: EVENT_STREAM, deadLetterStream: DEAD_LETTER_STREAM, concurrency: 8 },
+  // A re-push of a merchant with many devices arrives as a burst: applied set-based, 64 at a time.
+  batchSize: 64,
+  // Batches in flight: below the context's pool of 10 connections, leaving room for the HTTP API.
+  jetStream: { stream: EVENT_STREAM, deadLetterStream: DEAD_LETTER_STREAM, concurrency: 4 },
 };

@@ -3,7 +3,7 @@ import { ContractViolationError, decodeContract, GatewayProfileUpsertV1 } from '
 import { ConsumedMessage, ConsumerDefinition, ConsumerHandler, PoisonMessageError } from '@app/messaging/consumer';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PROFILE_UPSERT_CONSUMER } from './profile-upsert.consumer';
-import { ProfileSyncService } from './profile-sync.service';
+import { ProfileSyncService, ReceivedUpsert } from './profile-sync.service';
 
 /**
  * The boundary of `gateway.profile.upsert.v1`: validates the payload against its contract (a
@@ -35,5 +35,19 @@ export class ProfileUpsertHandler implements ConsumerHandler {
       if (error instanceof DomainError) throw new PoisonMessageError(error.message);
       throw error;
     }
+  }
+
+  /**
+   * Applies a batch set-based, all or nothing. Any message that breaks its contract, or any
+   * upsert the batch path will not decide (BatchNotApplicable, a conflict), makes this throw with
+   * nothing written: the consumer then hands each message to {@link handle}, which decides it alone.
+   */
+  async handleBatch(messages: ConsumedMessage[]): Promise<void> {
+    const items: ReceivedUpsert[] = messages.map((message) => ({
+      upsert: decodeContract(GatewayProfileUpsertV1, message.payload),
+      receipt: { consumer: this.definition.name, messageId: message.msgId, subject: message.subject },
+    }));
+    const outcomes = await this.sync.applyBatch(items);
+    this.logger.debug(`batch of ${items.length}: ${outcomes.filter((outcome) => outcome === 'applied').length} applied`);
   }
 }

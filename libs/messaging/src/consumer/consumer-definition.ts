@@ -15,6 +15,12 @@ export interface ConsumedMessage {
 /** Handles one message; resolving acknowledges it, throwing asks for redelivery (or a dead letter). */
 export interface ConsumerHandler {
   handle(message: ConsumedMessage): Promise<void>;
+  /**
+   * Optional: handles several messages at once, all or nothing. Resolving acknowledges them all;
+   * throwing must leave nothing written, and the consumer then hands each message to `handle`,
+   * which decides its retry or dead letter alone. Used when the definition sets `batchSize`.
+   */
+  handleBatch?(messages: ConsumedMessage[]): Promise<void>;
 }
 
 /**
@@ -41,6 +47,11 @@ export interface ConsumerDefinition {
    * most the transport's own `maxDeliveries` (default 5), which otherwise only logs the loss.
    */
   maxDeliveries?: number;
+  /**
+   * Messages handed to the handler's `handleBatch` at once (when it has one): what has arrived,
+   * up to this many, without waiting for more. Default 1 (one message at a time).
+   */
+  batchSize?: number;
   /** Delay before redelivery after n failures (JetStream nak delay). Default 500 ms × 2^(n-1), at most 30 s. */
   redeliveryDelayMs?: (failures: number) => number;
   /** Needed when the application runs on JetStream. */
@@ -49,7 +60,7 @@ export interface ConsumerDefinition {
     stream: string;
     /** The stream that keeps dead letters; created (file storage) or extended to capture `deadLetterSubject`. */
     deadLetterStream: string;
-    /** Messages one replica handles at once. Default 8. */
+    /** Messages one replica handles at once (batches, when `batchSize` > 1). Default 8. */
     concurrency?: number;
     /** How long the server waits for an ack before redelivering. Default 30 s. */
     ackWaitMs?: number;

@@ -39,7 +39,10 @@ export class InProcessConsumer implements MessageConsumer {
   }
 
   start(): Promise<void> {
-    this.unsubscribe ??= this.transport.subscribe(this.definition.subject, (message) => this.receive(message), this.definition.name);
+    const { handleBatch } = this.handler;
+    const size = this.definition.batchSize ?? 1;
+    const batch = handleBatch && size > 1 ? { size, handler: (messages: InProcessMessage[]) => handleBatch.call(this.handler, messages) } : undefined;
+    this.unsubscribe ??= this.transport.subscribe(this.definition.subject, (message) => this.receive(message), this.definition.name, { batch });
     return Promise.resolve();
   }
 

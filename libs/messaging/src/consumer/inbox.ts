@@ -28,6 +28,23 @@ export class Inbox {
     return (result.raw as unknown[]).length === 1;
   }
 
+  /**
+   * Records several entries in one statement; answers the message ids that were new (the others
+   * were processed before, or by a concurrent transaction that committed first).
+   */
+  async recordMany(manager: EntityManager, entries: InboxEntry[]): Promise<Set<string>> {
+    if (!manager.queryRunner?.isTransactionActive) {
+      throw new Error('Inbox.recordMany needs the EntityManager of an open transaction');
+    }
+    if (entries.length === 0) return new Set();
+    const metadata = manager.connection.getMetadata(InboxMessage);
+    const rows: { message_id: string }[] = await manager.query(
+      `INSERT INTO ${metadata.tablePath} (consumer, message_id, subject) SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING RETURNING message_id`,
+      [entries.map((entry) => entry.consumer), entries.map((entry) => entry.messageId), entries.map((entry) => entry.subject)],
+    );
+    return new Set(rows.map((row) => row.message_id));
+  }
+
   /** How many messages `consumer` has processed (tests, diagnostics). */
   count(manager: EntityManager, consumer: string): Promise<number> {
     return manager.getRepository(InboxMessage).countBy({ consumer });

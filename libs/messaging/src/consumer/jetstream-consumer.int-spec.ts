@@ -25,6 +25,26 @@ class ScriptedHandler {
   }
 }
 
+/** A ScriptedHandler that also takes batches, refusing (as a whole) any batch that holds a message the script fails. */
+class BatchingHandler extends ScriptedHandler {
+  readonly batches: number[] = [];
+  refusedBatches = 0;
+
+  constructor(private readonly refuses: (message: ConsumedMessage) => boolean = () => false) {
+    super((message) => (refuses(message) ? new PoisonMessageError('refused') : undefined));
+  }
+
+  handleBatch(messages: ConsumedMessage[]): Promise<void> {
+    if (messages.some((message) => this.refuses(message))) {
+      this.refusedBatches += 1;
+      return Promise.reject(new Error('batch refused'));
+    }
+    this.batches.push(messages.length);
+    this.handled.push(...messages);
+    return Promise.resolve();
+  }
+}
+
 describe('JetStreamConsumer', () => {
   let connection: NatsConnection;
   let jsm: JetStreamManager;
@@ -101,6 +121,34 @@ describe('JetStreamConsumer', () => {
     await waitFor('the message to be acked', () => settled(definition));
 
     expect(handler.handled).toEqual([{ subject: definition.subject, payload: { n: 1 }, msgId: `m1-${RUN}`, headers: { 'x-trace-id': 't-1' }, deliveryCount: 1 }]);
+  });
+
+  it('should hand a backlog to handleBatch in batches of at most batchSize, acking every message once', async () => {
+    const definition = definitionFor({ batchSize: 8 });
+    for (let n = 0; n < 30; n++) await publisher.publish(definition.subject, { n }, { msgId: `b${n}-${definition.name}` });
+    const handler = new BatchingHandler();
+    await startConsumer(definition, handler);
+
+    await waitFor('every message to be acked', async () => handler.handled.length === 30 && (await settled(definition)));
+    // A message that arrives alone goes to handle; what arrives together goes to handleBatch, 8 at most.
+    expect(handler.batches.reduce((sum, size) => sum + size, 0) + handler.attempts.length).toBe(30);
+    expect(Math.max(...handler.batches)).toBeGreaterThan(1);
+    expect(Math.max(...handler.batches)).toBeLessThanOrEqual(8);
+    expect(handler.handled.map((message) => (message.payload as { n: number }).n).sort((a, b) => a - b)).toEqual([...Array(30).keys()]);
+  });
+
+  it('should hand each message of a refused batch to handle alone: the good ones acked, the poison one dead-lettered', async () => {
+    const definition = definitionFor({ batchSize: 16 });
+    for (let n = 0; n < 6; n++) await publisher.publish(definition.subject, { n }, { msgId: `r${n}-${definition.name}` });
+    const handler = new BatchingHandler((message) => (message.payload as { n: number }).n === 3);
+    await startConsumer(definition, handler);
+
+    await waitFor('the dead letter', async () => (await deadLettersOf(definition)) === 1);
+    await waitFor('every message to be settled', () => settled(definition));
+    expect(handler.refusedBatches).toBe(1);
+    expect(handler.batches).toEqual([]);
+    expect(handler.attempts.map((message) => (message.payload as { n: number }).n).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(handler.handled.map((message) => (message.payload as { n: number }).n).sort()).toEqual([0, 1, 2, 4, 5]);
   });
 
   it('should redeliver a failed message until the handler succeeds', async () => {

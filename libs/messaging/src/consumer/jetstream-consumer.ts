@@ -142,8 +142,13 @@ export class JetStreamConsumer implements MessageConsumer {
     const consumer = await this.connection.jetstream().consumers.get(settings.stream, this.definition.name);
     const concurrency = settings.concurrency ?? 8;
     this.stopping = false;
-    this.messages = await consumer.consume({ max_messages: concurrency * 2 });
+    this.messages = await consumer.consume({ max_messages: concurrency * this.batchSize * 2 });
     this.loop = this.run(this.messages, new Slots(concurrency));
+  }
+
+  /** Messages per handler call: the definition's `batchSize` when the handler can take batches. */
+  private get batchSize(): number {
+    return this.handler.handleBatch ? Math.max(1, this.definition.batchSize ?? 1) : 1;
   }
 
   /** Stops pulling and waits for the messages in hand; the buffered rest is redelivered (to a replica or after restart). */
@@ -156,32 +161,83 @@ export class JetStreamConsumer implements MessageConsumer {
     this.messages = undefined;
   }
 
+  /**
+   * Pulls messages and hands them out, at most `concurrency` tasks at once. With batches, a task
+   * takes what has arrived (up to `batchSize`): messages already buffered by the client come out
+   * of the iterator in one turn of the event loop, so a batch closes when the iterator would wait.
+   */
   private async run(messages: ConsumerMessages, slots: Slots): Promise<void> {
     const inFlight = new Set<Promise<void>>();
+    const batchSize = this.batchSize;
+    let pending: JsMsg[] = [];
+    let flush: NodeJS.Immediate | undefined;
+    const dispatch = async (batch: JsMsg[]): Promise<void> => {
+      await slots.acquire();
+      if (this.stopping) {
+        slots.release();
+        // Handed back at once rather than after the ack wait.
+        for (const message of batch) message.nak();
+        return;
+      }
+      const task = (batch.length === 1 ? this.process(batch[0]) : this.processBatch(batch)).finally(() => {
+        slots.release();
+        inFlight.delete(task);
+      });
+      inFlight.add(task);
+    };
+    const take = (): JsMsg[] => {
+      const batch = pending;
+      pending = [];
+      if (flush) clearImmediate(flush);
+      flush = undefined;
+      return batch;
+    };
     try {
       for await (const message of messages) {
-        await slots.acquire();
-        if (this.stopping) {
-          slots.release();
-          // Handed back at once rather than after the ack wait.
-          message.nak();
-          continue;
-        }
-        const task = this.process(message).finally(() => {
-          slots.release();
-          inFlight.delete(task);
-        });
-        inFlight.add(task);
+        pending.push(message);
+        if (pending.length >= batchSize) await dispatch(take());
+        else flush ??= setImmediate(() => void dispatch(take()));
       }
     } catch (error) {
       this.logger.error(`consumer ${this.definition.name} stopped pulling: ${describeError(error)}`);
     } finally {
+      if (pending.length > 0) for (const message of take()) message.nak();
       await Promise.all(inFlight);
     }
   }
 
-  private async process(message: JsMsg): Promise<void> {
-    const consumed: ConsumedMessage = {
+  /** One `handleBatch` call for messages that parse; when it throws, each message is processed alone (in order). */
+  private async processBatch(batch: JsMsg[]): Promise<void> {
+    const parsed: Array<{ message: JsMsg; consumed: ConsumedMessage }> = [];
+    const alone: JsMsg[] = [];
+    for (const message of batch) {
+      const consumed = this.consumedOf(message);
+      if (consumed) parsed.push({ message, consumed });
+      else alone.push(message);
+    }
+    if (parsed.length > 0) {
+      try {
+        await (this.handler.handleBatch as NonNullable<ConsumerHandler['handleBatch']>)(parsed.map((entry) => entry.consumed));
+        for (const { message } of parsed) message.ack();
+      } catch (error) {
+        this.logger.debug?.(`batch of ${parsed.length} not applied, one by one instead: ${describeError(error)}`);
+        alone.push(...parsed.map((entry) => entry.message));
+      }
+    }
+    for (const message of alone) await this.process(message);
+  }
+
+  /** The message as the handler sees it, or undefined when its payload is not JSON. */
+  private consumedOf(message: JsMsg): ConsumedMessage | undefined {
+    try {
+      return { ...this.envelopeOf(message), payload: JSON.parse(this.decoder.decode(message.data)) as unknown };
+    } catch {
+      return undefined;
+    }
+  }
+
+  private envelopeOf(message: JsMsg): ConsumedMessage {
+    return {
       subject: message.subject,
       payload: undefined,
       // Without the publisher's id (not sent through an outbox), the stream position names the message.
@@ -189,6 +245,10 @@ export class JetStreamConsumer implements MessageConsumer {
       headers: headersOf(message),
       deliveryCount: message.info.deliveryCount,
     };
+  }
+
+  private async process(message: JsMsg): Promise<void> {
+    const consumed = this.envelopeOf(message);
     try {
       consumed.payload = JSON.parse(this.decoder.decode(message.data)) as unknown;
     } catch {

@@ -34,6 +34,49 @@ describe('InProcessTransport', () => {
     ]);
   });
 
+  it('should hand queued messages to the batch handler, up to its size, and a lone message to the handler', async () => {
+    open();
+    const batches: string[][] = [];
+    const alone: string[] = [];
+    transport.subscribe('a.v1', (message) => void alone.push(message.msgId), 'c', {
+      batch: {
+        size: 3,
+        handler: (messages) => {
+          batches.push(messages.map((message) => `${message.msgId}#${message.deliveryCount}`));
+          return Promise.resolve();
+        },
+      },
+    });
+
+    for (const id of ['m1', 'm2', 'm3', 'm4', 'm5']) await transport.publish('a.v1', {}, { msgId: id });
+    await transport.idle();
+    await transport.publish('a.v1', {}, { msgId: 'm6' });
+    await transport.idle();
+
+    expect(batches).toEqual([
+      ['m1#1', 'm2#1', 'm3#1'],
+      ['m4#1', 'm5#1'],
+    ]);
+    expect(alone).toEqual(['m6']);
+  });
+
+  it('should deliver each message of a failed batch alone, counting the batch as no delivery', async () => {
+    open();
+    const alone: Array<[string, number]> = [];
+    transport.subscribe('a.v1', (message) => void alone.push([message.msgId, message.deliveryCount]), 'c', {
+      batch: { size: 10, handler: () => Promise.reject(new Error('batch refused')) },
+    });
+
+    for (const id of ['m1', 'm2', 'm3']) await transport.publish('a.v1', {}, { msgId: id });
+    await transport.idle();
+
+    expect(alone).toEqual([
+      ['m1', 1],
+      ['m2', 1],
+      ['m3', 1],
+    ]);
+  });
+
   it('should drop a msgId published again within the duplicate window', async () => {
     open();
     const received: string[] = [];

@@ -30,10 +30,19 @@ export interface InProcessTransportOptions {
   logger?: LoggerService;
 }
 
+/** Handles several messages at once, all or nothing; throwing makes the transport deliver each alone. */
+export type InProcessBatchHandler = (messages: InProcessMessage[]) => Promise<void>;
+
+export interface SubscribeOptions {
+  /** Hands queued messages (up to `size`) to `handler` in one call when more than one is waiting. */
+  batch?: { size: number; handler: InProcessBatchHandler };
+}
+
 interface Subscription {
   subject: string;
   consumer: string;
   handler: InProcessHandler;
+  batch: SubscribeOptions['batch'];
   queue: InProcessMessage[];
   busy: boolean;
   inFlight: Promise<void> | undefined;
@@ -81,8 +90,8 @@ export class InProcessTransport implements MessagePublisher {
    * names the subscriber in logs and dead letters, like a durable consumer name. Answers a
    * function that unsubscribes.
    */
-  subscribe(subject: string, handler: InProcessHandler, consumer = subject): () => void {
-    const subscription: Subscription = { subject, consumer, handler, queue: [], busy: false, inFlight: undefined };
+  subscribe(subject: string, handler: InProcessHandler, consumer = subject, options: SubscribeOptions = {}): () => void {
+    const subscription: Subscription = { subject, consumer, handler, batch: options.batch, queue: [], busy: false, inFlight: undefined };
     this.subscriptions.add(subscription);
     return () => {
       this.subscriptions.delete(subscription);
@@ -159,13 +168,29 @@ export class InProcessTransport implements MessagePublisher {
     subscription.busy = true;
     try {
       let message: InProcessMessage | undefined;
-      while (this.subscriptions.has(subscription) && (message = subscription.queue.shift())) {
-        subscription.inFlight = this.deliver(subscription, message);
+      while (this.subscriptions.has(subscription) && subscription.queue.length > 0) {
+        const { batch } = subscription;
+        if (batch && batch.size > 1 && subscription.queue.length > 1) {
+          subscription.inFlight = this.deliverBatch(subscription, batch.handler, subscription.queue.splice(0, batch.size));
+        } else {
+          message = subscription.queue.shift() as InProcessMessage;
+          subscription.inFlight = this.deliver(subscription, message);
+        }
         await subscription.inFlight;
       }
     } finally {
       subscription.busy = false;
       subscription.inFlight = undefined;
+    }
+  }
+
+  /** A batch attempt does not count as a delivery: when it fails, each message gets its own, as JetStream's consumer does. */
+  private async deliverBatch(subscription: Subscription, handler: InProcessBatchHandler, messages: InProcessMessage[]): Promise<void> {
+    try {
+      await handler(messages.map((message) => ({ ...message, deliveryCount: message.deliveryCount + 1 })));
+      this.settle(messages.length);
+    } catch {
+      for (const message of messages) await this.deliver(subscription, message);
     }
   }
 

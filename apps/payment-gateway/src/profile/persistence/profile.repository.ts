@@ -13,6 +13,19 @@ export type NewProfile = ProfileFields & Pick<ProfileEntity, 'id' | 'groupId' | 
 
 export type ProfileChanges = Partial<ProfileFields & Pick<ProfileEntity, 'entityStatus' | 'version'>>;
 
+/** What a profile's lock answers in a batch: enough to apply the version and tenancy rules. */
+export interface LockedProfile {
+  id: string;
+  groupId: string;
+  version: number;
+}
+
+/** A profile row written by a batch: its merchant data and the version that carried it. */
+export type ProfileVersionRow = ProfileFields & Pick<ProfileEntity, 'id' | 'version'>;
+
+/** An acceptance bound to one of several profiles, as a batch reads them. */
+export type BoundAcceptance = Pick<AcceptanceEntity, 'id' | 'acptName' | 'hostMessageFormat' | 'supportedPayments' | 'primaryMid' | 'primaryTid' | 'extraParams'>;
+
 /** A position in the (createdAt, id) order of one group's profiles. */
 export interface ProfilePosition {
   createdAt: Date;
@@ -89,6 +102,84 @@ export class ProfileRepository {
       .where('b.profile_id = :profileId', { profileId })
       .orderBy('b.position', 'ASC')
       .getMany();
+  }
+
+  // --- Set-based forms for a batch of upserts: one statement per step, whatever the batch size ---
+
+  /** Locks the profiles of these ids that exist, in id order (so concurrent batches never deadlock on each other). */
+  lockManyById(manager: EntityManager, ids: string[]): Promise<LockedProfile[]> {
+    return manager.query(`SELECT id, group_id AS "groupId", version FROM profile WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`, [[...ids].sort()]);
+  }
+
+  /**
+   * Inserts the profiles whose id is free; answers the ids inserted. `updated` marks a profile
+   * whose creation and a later change arrive together: it is stored as updated (updatedAt set),
+   * as applying them one after the other would.
+   */
+  async insertManyIfAbsent(manager: EntityManager, rows: Array<NewProfile & { updated: boolean }>): Promise<Set<string>> {
+    if (rows.length === 0) return new Set();
+    const inserted: { id: string }[] = await manager.query(
+      `INSERT INTO profile (id, group_id, profile_name, provider_reference, merchant_name, merchant_addr, mcc, country_code, currency, version, updated_at)
+       SELECT v.id, v."groupId", v."profileName", v."providerReference", v."merchantName", v."merchantAddr", v.mcc, v."countryCode", v.currency, v.version,
+         CASE WHEN v.updated THEN now() END
+       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "groupId" text, "profileName" text, "providerReference" text, "merchantName" text, "merchantAddr" text, mcc text, "countryCode" text, currency text, version int, updated boolean)
+       ON CONFLICT DO NOTHING RETURNING id`,
+      [JSON.stringify(rows)],
+    );
+    return new Set(inserted.map((row) => row.id));
+  }
+
+  /** Replaces the merchant data and version of existing profiles and stamps updatedAt. */
+  async updateMany(manager: EntityManager, rows: ProfileVersionRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await manager.query(
+      `UPDATE profile AS p SET profile_name = v."profileName", provider_reference = v."providerReference", merchant_name = v."merchantName",
+         merchant_addr = v."merchantAddr", mcc = v.mcc, country_code = v."countryCode", currency = v.currency, version = v.version, updated_at = now()
+       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "profileName" text, "providerReference" text, "merchantName" text, "merchantAddr" text, mcc text, "countryCode" text, currency text, version int)
+       WHERE p.id = v.id`,
+      [JSON.stringify(rows)],
+    );
+  }
+
+  /** The acceptances bound to each of these profiles, in binding order (profiles without any are absent). */
+  async boundAcceptancesOf(manager: EntityManager, profileIds: string[]): Promise<Map<string, BoundAcceptance[]>> {
+    const result = new Map<string, BoundAcceptance[]>();
+    if (profileIds.length === 0) return result;
+    const rows: (BoundAcceptance & { profileId: string })[] = await manager.query(
+      `SELECT b.profile_id AS "profileId", a.id, a.acpt_name AS "acptName", a.host_message_format AS "hostMessageFormat",
+         a.supported_payments AS "supportedPayments", a.primary_mid AS "primaryMid", a.primary_tid AS "primaryTid", a.extra_params AS "extraParams"
+       FROM profile_acceptance b JOIN acceptance a ON a.id = b.acceptance_id
+       WHERE b.profile_id = ANY($1::text[]) ORDER BY b.profile_id, b.position`,
+      [profileIds],
+    );
+    for (const { profileId, ...acceptance } of rows) {
+      const list = result.get(profileId) ?? [];
+      list.push(acceptance);
+      result.set(profileId, list);
+    }
+    return result;
+  }
+
+  /** Binds exactly the listed acceptances of each profile, in order; an empty list unbinds all. */
+  async replaceBindingsMany(manager: EntityManager, bindings: Map<string, string[]>): Promise<void> {
+    if (bindings.size === 0) return;
+    await manager.query('DELETE FROM profile_acceptance WHERE profile_id = ANY($1::text[])', [[...bindings.keys()]]);
+    const profileIds: string[] = [];
+    const acceptanceIds: string[] = [];
+    const positions: number[] = [];
+    for (const [profileId, ids] of bindings) {
+      ids.forEach((acceptanceId, position) => {
+        profileIds.push(profileId);
+        acceptanceIds.push(acceptanceId);
+        positions.push(position);
+      });
+    }
+    if (profileIds.length === 0) return;
+    await manager.query('INSERT INTO profile_acceptance (profile_id, acceptance_id, position) SELECT * FROM unnest($1::text[], $2::text[], $3::smallint[])', [
+      profileIds,
+      acceptanceIds,
+      positions,
+    ]);
   }
 
   /** Binds exactly `acceptanceIds`, in that order; [] unbinds all. */
