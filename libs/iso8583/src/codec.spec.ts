@@ -63,14 +63,44 @@ describe('ISO8583 preset golden vectors', () => {
   });
 
   it('should pack field 55 as an LLL ASCII length followed by raw bytes', () => {
-    const packed = pack(ISO8583, { mti: '0200', fields: { 55: Buffer.from('9F02060000000010009F2701', 'hex') } });
-    // MTI, bitmap with only bit 55 (byte 6, 7th bit = 0x02), "012", then the 12 bytes of ICC data.
-    expect(packed.toString('hex')).toBe('30323030' + '0000000000000200' + ascii('012') + '9f02060000000010009f2701');
+    const packed = pack(ISO8583, { mti: '0200', fields: { 55: Buffer.from('9F02060000000010009F270180', 'hex') } });
+    // MTI, bitmap with only bit 55 (byte 6, 7th bit = 0x02), "013", then the 13 bytes of ICC data (9F02 amount, 9F27 CID).
+    expect(packed.toString('hex')).toBe('30323030' + '0000000000000200' + ascii('013') + '9f02060000000010009f270180');
   });
 
   it('should pad short fixed fields: numbers left with zeros, text right with spaces', () => {
     const packed = pack(ISO8583, { mti: '0210', fields: { 4: '1000', 41: 'T1' } });
     expect(unpack(ISO8583, packed).fields).toEqual({ 4: '000000001000', 41: 'T1      ' });
+  });
+});
+
+describe('field 55 as BER-TLV', () => {
+  // 9F02 06 + 6 bytes, then 5F2A announcing 2 bytes with only 1 left: the defect is at index 12 of the value.
+  const malformed = Buffer.from('9F0206000000001000' + '5F2A0205', 'hex');
+
+  it('should refuse to unpack malformed ICC data, naming field 55 and the offset of the defect in the message', () => {
+    // MTI (4) + bitmap (8) + "013" (3): the value starts at offset 15, the defect sits at 15 + 12.
+    const wire = Buffer.concat([Buffer.from('0200', 'latin1'), Buffer.from('0000000000000200', 'hex'), Buffer.from('013', 'latin1'), malformed]);
+    expectCodecError(() => unpack(ISO8583, wire), Iso8583ErrorCode.InvalidValue, 'field 55', 27);
+  });
+
+  it('should refuse to pack malformed ICC data, saying where in the value', () => {
+    expect(() => pack(ISO8583, { mti: '0200', fields: { 55: malformed } })).toThrow(
+      'field 55: value of tag 5F2A needs 2 bytes, 1 left (byte 12 of the TLV data)',
+    );
+  });
+
+  it('should keep field 55 a Buffer holding the TLV bytes', () => {
+    const icc = Buffer.from('9F270180' + '77069F3602004700', 'hex');
+    expect(unpack(ISO8583, pack(ISO8583, { mti: '0210', fields: { 55: icc } })).fields[55]).toEqual(icc);
+  });
+
+  it('should refuse format tlv on a field that is not binary', () => {
+    expectCodecError(
+      () => compileSpec(specJson({ fields: { 55: fieldJson({ type: 'ans', length: 999, lengthType: 'LLL', format: 'tlv' }) } })),
+      Iso8583ErrorCode.BadSpec,
+      'spec field 55',
+    );
   });
 });
 
@@ -122,6 +152,27 @@ describe('other encodings', () => {
     // MTI 02 00; bitmap "6000000000000000" as ASCII hex; LL 0x15 (15 digits); PAN right-justified 04 76 ... ; 00 00 00
     expect(packed.toString('hex')).toBe('0200' + ascii('6000000000000000') + '15' + '0476173900101011' + '000000');
     expect(unpack(spec, packed)).toEqual(message);
+  });
+
+  it('should count hex characters in the length prefix when the spec says so', () => {
+    const spec = compileSpec(specJson({ fields: { 55: fieldJson({ type: 'b', length: 499, lengthType: 'LLL', encoding: 'hex', prefixCounts: 'hexChars' }) } }));
+    const packed = pack(spec, { mti: '0200', fields: { 55: Buffer.from('9C0100', 'hex') } });
+    // 3 bytes travel as 6 hex characters, and the LLL says "006".
+    expect(packed.subarray(12).toString('latin1')).toBe('006' + '9C0100');
+    expect(unpack(spec, packed).fields[55]).toEqual(Buffer.from('9C0100', 'hex'));
+  });
+
+  it('should refuse an odd hex-character count', () => {
+    const spec = compileSpec(specJson({ fields: { 55: fieldJson({ type: 'b', length: 499, lengthType: 'LLL', encoding: 'hex', prefixCounts: 'hexChars' }) } }));
+    const wire = Buffer.concat([Buffer.from('0200', 'latin1'), Buffer.from('0000000000000200', 'hex'), Buffer.from('0059C0100', 'latin1')]);
+    expectCodecError(() => unpack(spec, wire), Iso8583ErrorCode.BadLengthPrefix, 'field 55', 12);
+  });
+
+  it('should pack a BCD track 2 with a BCD LL prefix counting characters', () => {
+    const spec = compileSpec(specJson({ fields: { 35: fieldJson({ type: 'z', length: 37, lengthType: 'LL', encoding: 'bcd', prefixEncoding: 'bcd' }) } }));
+    const packed = pack(spec, { mti: '0200', fields: { 35: '4761739001010119=2512101123' } });
+    // MTI, bit 35 (byte 4, 3rd bit = 0x20), LL 0x27 (27 characters), 14 bytes ending in the F pad.
+    expect(packed.toString('hex')).toBe(ascii('0200') + '0000000020000000' + '27' + '4761739001010119d2512101123f');
   });
 
   it('should pack EBCDIC text with an EBCDIC MTI and binary LL prefix', () => {
@@ -192,6 +243,14 @@ describe('codec errors', () => {
     expectCodecError(() => pack(ISO8583, { mti: '0200', fields: { 8: '1' } }), Iso8583ErrorCode.UnknownField, 'field 8');
   });
 
+  it('should reject a field given twice under two keys', () => {
+    expectCodecError(
+      () => pack(ISO8583, { mti: '0200', fields: { 3: '000000', ['03' as unknown as number]: '000000' } }),
+      Iso8583ErrorCode.InvalidValue,
+      'field 3',
+    );
+  });
+
   it('should reject a string for a binary field', () => {
     expectCodecError(() => pack(ISO8583, { mti: '0200', fields: { 52: '1234' } }), Iso8583ErrorCode.InvalidValue, 'field 52');
   });
@@ -207,6 +266,10 @@ describe('codec errors', () => {
   });
 
   it('should reject an inconsistent spec', () => {
-    expectCodecError(() => compileSpec(specJson({ fields: { 3: fieldJson({ type: 'an', length: 3, encoding: 'bcd' }) } })), Iso8583ErrorCode.BadSpec, 'spec field 3');
+    expectCodecError(
+      () => compileSpec(specJson({ fields: { 3: fieldJson({ type: 'an', length: 3, encoding: 'bcd' }) } })),
+      Iso8583ErrorCode.BadSpec,
+      'spec field 3',
+    );
   });
 });

@@ -1,81 +1,150 @@
-import { buildBitmap, decodeBitmap, encodeBitmap } from './bitmap';
+import { bitmapSize, decodeBitmap, writeBitmap } from './bitmap';
+import { ascii } from './encodings';
 import { Iso8583Error, Iso8583ErrorCode } from './errors';
-import { checkCharset } from './field-type';
+import { charsetError, charsetViolation, charsetViolationInBytes, FieldType } from './field-type';
 import { Iso8583Message } from './message';
 import { CompiledField, MessageSpec } from './spec';
+import { checkTlv } from './tlv';
 
-const fieldPathOf = (number: number): string => `field ${number}`;
+type TextType = Exclude<FieldType, 'b'>;
 
-function packField(field: CompiledField, value: string | Buffer): Buffer {
-  const path = fieldPathOf(field.number);
-  const { spec, encoding, prefix, pad } = field;
-  if ((typeof value !== 'string' && !Buffer.isBuffer(value)) || encoding.textual !== (typeof value === 'string')) {
-    throw new Iso8583Error(Iso8583ErrorCode.InvalidValue, path, -1, `a ${spec.type} field takes a ${encoding.textual ? 'string' : 'Buffer'}`);
-  }
-  let content = value;
-  if (typeof content === 'string') {
-    checkCharset(spec.type, content, path, -1);
-    if (spec.lengthType === 'fixed' && content.length < spec.length) {
-      if (pad.side === 'left') content = content.padStart(spec.length, pad.char);
-      else if (pad.side === 'right') content = content.padEnd(spec.length, pad.char);
-    }
-  }
-  const units = content.length;
-  if (units > spec.length) throw new Iso8583Error(Iso8583ErrorCode.LengthExceedsMax, path, -1, `length ${units} exceeds the maximum ${spec.length}`);
-  if (spec.lengthType === 'fixed' && units !== spec.length) throw new Iso8583Error(Iso8583ErrorCode.InvalidValue, path, -1, `fixed length ${spec.length}, got ${units}`);
-  return Buffer.concat([prefix.encode(units, spec.length, path), encoding.encode(content, path)]);
+function isMti(mti: unknown): mti is string {
+  return typeof mti === 'string' && mti.length === 4 && charsetViolation('n', mti) < 0;
 }
 
-function unpackField(field: CompiledField, buffer: Buffer, offset: number): { value: string | Buffer; read: number } {
-  const path = fieldPathOf(field.number);
-  const { spec, encoding, prefix } = field;
-  if (offset + prefix.size > buffer.length) throw new Iso8583Error(Iso8583ErrorCode.Truncated, path, offset, `length prefix needs ${prefix.size} bytes, ${buffer.length - offset} left`);
-  const units = prefix.decode(buffer, offset, spec.length, path);
+/** Checks a value against its field and returns what goes on the wire (short fixed text padded). */
+function prepareField(field: CompiledField, value: unknown): string | Buffer {
+  const { spec, encoding, path } = field;
+  let units: number;
+  let content: string | Buffer;
+  if (typeof value === 'string' && encoding.textual) {
+    const bad = charsetViolation(spec.type as TextType, value);
+    if (bad >= 0) throw charsetError(spec.type as TextType, path, -1);
+    content = value;
+    if (spec.lengthType === 'fixed' && value.length < spec.length) {
+      if (field.pad.side === 'left') content = value.padStart(spec.length, field.pad.char);
+      else if (field.pad.side === 'right') content = value.padEnd(spec.length, field.pad.char);
+    }
+    units = content.length;
+  } else if (Buffer.isBuffer(value) && !encoding.textual) {
+    content = value;
+    units = value.length;
+  } else {
+    throw new Iso8583Error(Iso8583ErrorCode.InvalidValue, path, -1, `a ${spec.type} field takes a ${encoding.textual ? 'string' : 'Buffer'}`);
+  }
+  if (units > spec.length) throw new Iso8583Error(Iso8583ErrorCode.LengthExceedsMax, path, -1, `length ${units} exceeds the maximum ${spec.length}`);
+  if (spec.lengthType === 'fixed' && units !== spec.length)
+    throw new Iso8583Error(Iso8583ErrorCode.InvalidValue, path, -1, `fixed length ${spec.length}, got ${units}`);
+  if (field.tlv) checkTlv(content as Buffer, path, -1);
+  return content;
+}
+
+/**
+ * Packs a message into its wire form (MTI, bitmap(s), fields in order); no network header
+ * (see `framerFor`). Throws `Iso8583Error` naming the field of any defect (offset -1: nothing
+ * is on the wire yet).
+ */
+export function pack(spec: MessageSpec, message: Iso8583Message): Buffer {
+  if (!isMti(message.mti)) throw new Iso8583Error(Iso8583ErrorCode.InvalidValue, 'mti', -1, 'the MTI is four digits');
+  const values = message.fields as Record<string, unknown>;
+  const keys = Object.keys(values);
+  const chosen: CompiledField[] = new Array<CompiledField>(keys.length);
+  let ascending = true;
+  let secondary = false;
+  for (let i = 0; i < keys.length; i++) {
+    const number = Number(keys[i]);
+    const field = Number.isInteger(number) ? spec.fieldTable[number] : undefined;
+    if (field === undefined) throw new Iso8583Error(Iso8583ErrorCode.UnknownField, `field ${keys[i]}`, -1, `the ${spec.name} spec has no such field`);
+    if (i > 0 && number <= chosen[i - 1].number) ascending = false;
+    if (number > 64) secondary = true;
+    chosen[i] = field;
+  }
+  // Integer keys enumerate in ascending order; anything else ("02") is put in order here.
+  if (!ascending) {
+    chosen.sort((a, b) => a.number - b.number);
+    for (let i = 1; i < chosen.length; i++) {
+      if (chosen[i].number === chosen[i - 1].number) throw new Iso8583Error(Iso8583ErrorCode.InvalidValue, chosen[i].path, -1, 'the field is given twice');
+    }
+  }
+  const contents: Array<string | Buffer> = new Array<string | Buffer>(chosen.length);
+  const mtiSize = spec.mtiEncoding.byteLength(4);
+  let size = mtiSize + bitmapSize(secondary, spec.bitmapEncoding);
+  for (let i = 0; i < chosen.length; i++) {
+    const field = chosen[i];
+    const content = prepareField(field, values[field.number]);
+    contents[i] = content;
+    size += field.prefix.size + field.encoding.byteLength(content.length);
+  }
+  const out = Buffer.allocUnsafe(size);
+  spec.mtiEncoding.write(message.mti, out, 0, 'mti');
+  let offset = mtiSize;
+  offset += writeBitmap(
+    chosen.map((field) => field.number),
+    secondary,
+    spec.bitmapEncoding,
+    out,
+    offset,
+  );
+  for (let i = 0; i < chosen.length; i++) {
+    const field = chosen[i];
+    const content = contents[i];
+    field.prefix.write(content.length * field.prefixFactor, out, offset);
+    offset += field.prefix.size;
+    field.encoding.write(content, out, offset, field.path);
+    offset += field.encoding.byteLength(content.length);
+  }
+  return out;
+}
+
+/** Reads one field at `offset`; returns its value and sets `cursor.offset` past it. */
+function unpackField(field: CompiledField, buffer: Buffer, cursor: { offset: number }): string | Buffer {
+  const { spec, encoding, prefix, path } = field;
+  const offset = cursor.offset;
+  if (offset + prefix.size > buffer.length)
+    throw new Iso8583Error(Iso8583ErrorCode.Truncated, path, offset, `length prefix needs ${prefix.size} bytes, ${buffer.length - offset} left`);
+  let units = prefix.decode(buffer, offset, spec.length * field.prefixFactor, path);
+  if (field.prefixFactor === 2) {
+    if (units % 2 !== 0)
+      throw new Iso8583Error(Iso8583ErrorCode.BadLengthPrefix, path, offset, `length prefix ${units} counts hex characters, so it must be even`);
+    units /= 2;
+  }
   const start = offset + prefix.size;
   const size = encoding.byteLength(units);
   if (start + size > buffer.length) throw new Iso8583Error(Iso8583ErrorCode.Truncated, path, start, `needs ${size} bytes, ${buffer.length - start} left`);
-  const value = encoding.decode(buffer.subarray(start, start + size), units, path, start);
-  if (typeof value === 'string') checkCharset(spec.type, value, path, start);
-  return { value, read: prefix.size + size };
-}
-
-function packMti(spec: MessageSpec, mti: unknown): Buffer {
-  if (typeof mti !== 'string' || !/^[0-9]{4}$/.test(mti)) throw new Iso8583Error(Iso8583ErrorCode.InvalidValue, 'mti', -1, 'the MTI is four digits');
-  return spec.mtiEncoding.encode(mti, 'mti');
-}
-
-/** Packs a message into its wire form (MTI, bitmap(s), fields in order); no network header. */
-export function pack(spec: MessageSpec, message: Iso8583Message): Buffer {
-  const parts = [packMti(spec, message.mti)];
-  const numbers = Object.keys(message.fields)
-    .map(Number)
-    .sort((a, b) => a - b);
-  for (const number of numbers) {
-    if (!spec.fields.has(number)) throw new Iso8583Error(Iso8583ErrorCode.UnknownField, fieldPathOf(number), -1, `the ${spec.name} spec has no such field`);
+  cursor.offset = start + size;
+  if (!encoding.textual) {
+    const bytes = encoding.read(buffer, start, units, path) as Buffer;
+    if (field.tlv) checkTlv(bytes, path, start);
+    return bytes;
   }
-  parts.push(encodeBitmap(buildBitmap(numbers), spec.bitmapEncoding));
-  for (const number of numbers) parts.push(packField(spec.fields.get(number) as CompiledField, message.fields[number]));
-  return Buffer.concat(parts);
+  const type = spec.type as TextType;
+  if (encoding === ascii) {
+    // One pass over the bytes checks both ASCII and the type's charset.
+    const bad = charsetViolationInBytes(type, buffer, start, start + size);
+    if (bad >= 0) throw charsetError(type, path, start + bad);
+    return buffer.toString('latin1', start, start + size);
+  }
+  const text = encoding.read(buffer, start, units, path) as string;
+  const bad = charsetViolation(type, text);
+  if (bad >= 0) throw charsetError(type, path, start + Math.floor((bad * size) / units));
+  return text;
 }
 
 /** Unpacks one message (without network header); throws `Iso8583Error` naming the field and offset of any defect. */
 export function unpack(spec: MessageSpec, buffer: Buffer): Iso8583Message {
   const mtiSize = spec.mtiEncoding.byteLength(4);
   if (buffer.length < mtiSize) throw new Iso8583Error(Iso8583ErrorCode.Truncated, 'mti', 0, `needs ${mtiSize} bytes, ${buffer.length} left`);
-  const mti = spec.mtiEncoding.decode(buffer.subarray(0, mtiSize), 4, 'mti', 0) as string;
-  if (!/^[0-9]{4}$/.test(mti)) throw new Iso8583Error(Iso8583ErrorCode.InvalidValue, 'mti', 0, 'the MTI is four digits');
-  let offset = mtiSize;
-  const { fields: numbers, read } = decodeBitmap(buffer, offset, spec.bitmapEncoding);
+  const mti = spec.mtiEncoding.read(buffer, 0, 4, 'mti');
+  if (!isMti(mti)) throw new Iso8583Error(Iso8583ErrorCode.InvalidValue, 'mti', 0, 'the MTI is four digits');
+  const { fields: numbers, read } = decodeBitmap(buffer, mtiSize, spec.bitmapEncoding);
   for (const number of numbers) {
-    if (!spec.fields.has(number)) throw new Iso8583Error(Iso8583ErrorCode.BadBitmap, fieldPathOf(number), offset, `the bitmap announces a field the ${spec.name} spec lacks`);
+    if (spec.fieldTable[number] === undefined)
+      throw new Iso8583Error(Iso8583ErrorCode.BadBitmap, `field ${number}`, mtiSize, `the bitmap announces a field the ${spec.name} spec lacks`);
   }
-  offset += read;
+  const cursor = { offset: mtiSize + read };
   const fields: Record<number, string | Buffer> = {};
-  for (const number of numbers) {
-    const { value, read: used } = unpackField(spec.fields.get(number) as CompiledField, buffer, offset);
-    fields[number] = value;
-    offset += used;
-  }
-  if (offset !== buffer.length) throw new Iso8583Error(Iso8583ErrorCode.TrailingBytes, 'message', offset, `${buffer.length - offset} bytes after the last field`);
+  for (const number of numbers) fields[number] = unpackField(spec.fieldTable[number] as CompiledField, buffer, cursor);
+  if (cursor.offset !== buffer.length)
+    throw new Iso8583Error(Iso8583ErrorCode.TrailingBytes, 'message', cursor.offset, `${buffer.length - cursor.offset} bytes after the last field`);
   return { mti, fields };
 }

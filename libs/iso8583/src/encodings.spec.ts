@@ -1,4 +1,4 @@
-import { bcd, ebcdic, hex } from './encodings';
+import { bcd, bcdTrack2, ebcdic, hex } from './encodings';
 import { Iso8583Error } from './errors';
 import { lengthPrefix } from './length-prefix';
 
@@ -15,6 +15,24 @@ describe('content encodings', () => {
   it('should map digits, letters and space to EBCDIC cp037', () => {
     expect(ebcdic.encode('09 AZaz', 'f').toString('hex')).toBe('f0f940c1e981a9');
     expect(ebcdic.decode(Buffer.from('f0f940c1e981a9', 'hex'), 7, 'f', 0)).toBe('09 AZaz');
+  });
+
+  it('should pack track 2 left-justified, the separator as nibble D and an odd count padded with F', () => {
+    expect(bcdTrack2.encode('4761739001010119=2512101123', 'field 35').toString('hex')).toBe('4761739001010119d2512101123f');
+    expect(bcdTrack2.encode('12D4', 'field 35').toString('hex')).toBe('12d4');
+  });
+
+  it('should read BCD track 2 back with = as the separator', () => {
+    expect(bcdTrack2.decode(Buffer.from('4761739001010119d25121011230', 'hex'), 28, 'field 35', 0)).toBe('4761739001010119=25121011230');
+    expect(bcdTrack2.decode(Buffer.from('12d4', 'hex'), 4, 'field 35', 0)).toBe('12=4');
+  });
+
+  it('should refuse an odd BCD track 2 whose pad nibble is not F', () => {
+    expect(() => bcdTrack2.decode(Buffer.from('1230', 'hex'), 3, 'field 35', 40)).toThrow(expect.objectContaining({ fieldPath: 'field 35', offset: 41 }));
+  });
+
+  it('should refuse a character track 2 BCD has no nibble for', () => {
+    expect(() => bcdTrack2.encode('12A4', 'field 35')).toThrow(Iso8583Error);
   });
 
   it('should carry bytes as uppercase ASCII hex', () => {

@@ -6,6 +6,8 @@ export * from './bitmap';
 export * from './message';
 export * from './spec';
 export * from './codec';
+export * from './network-header';
+export * from './tpdu';
 export * from './framing';
 export * from './describe';
 export * from './presets';

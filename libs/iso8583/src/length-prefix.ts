@@ -10,6 +10,8 @@ export interface LengthPrefix {
   /** Wire size of the prefix in bytes (0 for fixed fields). */
   readonly size: number;
   encode(length: number, max: number, fieldPath: string): Buffer;
+  /** Writes a length already checked against the field maximum at `offset` (`size` bytes). */
+  write(length: number, out: Buffer, offset: number): void;
   /** Reads the prefix at `offset`; the caller has checked that `size` bytes are there. */
   decode(buffer: Buffer, offset: number, max: number, fieldPath: string): number;
 }
@@ -19,6 +21,7 @@ const DIGITS: Record<Exclude<LengthType, 'fixed'>, number> = { LL: 2, LLL: 3, LL
 const fixedPrefix: LengthPrefix = {
   size: 0,
   encode: () => Buffer.alloc(0),
+  write: () => undefined,
   decode: (_buffer, _offset, max) => max,
 };
 
@@ -37,47 +40,61 @@ function digitsPrefix(digits: number, encoding: PrefixEncodingName): LengthPrefi
     if (length > max) throw tooLong(fieldPath, -1, length, max);
     if (length > limit) throw tooLong(fieldPath, -1, length, limit);
   };
+  const write = (length: number, out: Buffer, offset: number): void => {
+    switch (encoding) {
+      case 'ascii':
+      case 'ebcdic': {
+        const zero = encoding === 'ascii' ? 0x30 : 0xf0;
+        for (let i = offset + size - 1, rest = length; i >= offset; i--, rest = Math.floor(rest / 10)) out[i] = zero + (rest % 10);
+        return;
+      }
+      case 'bcd':
+        for (let i = offset + size - 1, rest = length; i >= offset; i--, rest = Math.floor(rest / 100))
+          out[i] = ((Math.floor(rest / 10) % 10) << 4) | (rest % 10);
+        return;
+      case 'binary':
+        out.writeUIntBE(length, offset, size);
+        return;
+    }
+  };
   return {
     size,
     encode(length, max, fieldPath) {
       check(length, max, fieldPath);
-      const text = String(length).padStart(digits, '0');
+      const out = Buffer.alloc(size);
+      write(length, out, 0);
+      return out;
+    },
+    write,
+    decode(buffer, offset, max, fieldPath) {
+      let length = 0;
       switch (encoding) {
         case 'ascii':
-          return Buffer.from(text, 'latin1');
-        case 'ebcdic':
-          return Buffer.from([...text].map((digit) => 0xf0 + Number(digit)));
+        case 'ebcdic': {
+          const zero = encoding === 'ascii' ? 0x30 : 0xf0;
+          for (let i = offset; i < offset + size; i++) {
+            const digit = buffer[i] - zero;
+            if (digit < 0 || digit > 9) {
+              throw badPrefix(
+                fieldPath,
+                offset,
+                encoding === 'ascii' ? `"${buffer.toString('latin1', offset, offset + size)}" is not ASCII digits` : 'not EBCDIC digits',
+              );
+            }
+            length = length * 10 + digit;
+          }
+          break;
+        }
         case 'bcd':
-          return Buffer.from(text.padStart(size * 2, '0'), 'hex');
-        case 'binary': {
-          const out = Buffer.alloc(size);
-          out.writeUIntBE(length, 0, size);
-          return out;
-        }
-      }
-    },
-    decode(buffer, offset, max, fieldPath) {
-      const bytes = buffer.subarray(offset, offset + size);
-      let length: number;
-      switch (encoding) {
-        case 'ascii': {
-          const text = bytes.toString('latin1');
-          if (!/^[0-9]+$/.test(text)) throw badPrefix(fieldPath, offset, `"${text}" is not ASCII digits`);
-          length = Number(text);
+          for (let i = offset; i < offset + size; i++) {
+            const high = buffer[i] >> 4;
+            const low = buffer[i] & 0x0f;
+            if (high > 9 || low > 9) throw badPrefix(fieldPath, offset, `0x${buffer.toString('hex', offset, offset + size)} is not BCD`);
+            length = length * 100 + high * 10 + low;
+          }
           break;
-        }
-        case 'ebcdic':
-          if (bytes.some((byte) => byte < 0xf0 || byte > 0xf9)) throw badPrefix(fieldPath, offset, 'not EBCDIC digits');
-          length = Number([...bytes].map((byte) => byte - 0xf0).join(''));
-          break;
-        case 'bcd': {
-          const text = bytes.toString('hex');
-          if (!/^[0-9]+$/.test(text)) throw badPrefix(fieldPath, offset, `0x${text} is not BCD`);
-          length = Number(text);
-          break;
-        }
         case 'binary':
-          length = bytes.readUIntBE(0, size);
+          length = buffer.readUIntBE(offset, size);
           break;
       }
       if (length > max) throw tooLong(fieldPath, offset, length, max);

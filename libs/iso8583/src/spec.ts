@@ -1,7 +1,12 @@
-import { EncodingName, encodings, ContentEncoding } from './encodings';
+import { bcdTrack2, ContentEncoding, EncodingName, encodings } from './encodings';
 import { Iso8583Error, Iso8583ErrorCode } from './errors';
 import { checkCharset, defaultPadding, FieldType, PadSide } from './field-type';
+import { FrameHeaderSpec } from './framing';
 import { LengthPrefix, lengthPrefix, LengthType, PrefixEncodingName } from './length-prefix';
+import { NETWORK_HEADER_NAMES, NetworkHeaderName } from './network-header';
+
+/** What a length prefix counts: the value's own units (characters, digits, bytes), or, for a `hex` field, the hex characters on the wire (two per byte). */
+export type PrefixCounts = 'units' | 'hexChars';
 
 /** One data element as written in a spec file. `length` is the fixed length or the maximum, in characters, digits or (for `b`) bytes. */
 export interface FieldSpecJson {
@@ -12,42 +17,72 @@ export interface FieldSpecJson {
   encoding: EncodingName;
   /** Required unless `lengthType` is `fixed`. */
   prefixEncoding?: PrefixEncodingName;
+  /** Default `units`; `hexChars` only for a variable `hex` field. */
+  prefixCounts?: PrefixCounts;
   /** Overrides the type's default padding of short fixed values. */
   pad?: { side: PadSide; char?: string };
+  /** `tlv`: the value (type `b`) must be well-formed BER-TLV, checked by pack and unpack (field 55). */
+  format?: 'tlv';
 }
 
-/** A message format as data: a JSON file per format (see `specs/`). */
+/** The network framing of a spec file: length header, and whether a 5-byte TPDU follows it. */
+export interface HeaderSpecJson {
+  length: NetworkHeaderName;
+  tpdu: boolean;
+}
+
+/** The first slice's header form; read as `{ length: 'binary2', tpdu: false }`. */
+export interface LegacyHeaderSpecJson {
+  type: 'binary-length';
+  size: 2;
+}
+
+/** A message format as data: a JSON file per format (see `specs/` and the README). */
 export interface MessageSpecJson {
   name: string;
   description?: string;
   mti: { encoding: 'ascii' | 'ebcdic' | 'bcd' };
   bitmap: { encoding: 'binary' | 'hex' };
-  /** Network header around each message; only the 2-byte binary length exists so far. */
-  header?: { type: 'binary-length'; size: 2 };
+  /** Network framing; absent means `{ length: 'binary2', tpdu: false }`. */
+  header?: HeaderSpecJson | LegacyHeaderSpecJson;
   fields: Record<string, FieldSpecJson>;
 }
 
 /** A field ready to use: its spec plus the encoder and length prefix it names. */
 export interface CompiledField {
   readonly number: number;
+  /** `field N`, the path its errors carry. */
+  readonly path: string;
   readonly spec: FieldSpecJson;
   readonly encoding: ContentEncoding;
   readonly prefix: LengthPrefix;
+  /** Length prefix value per unit of value: 1, or 2 when the prefix counts hex characters. */
+  readonly prefixFactor: 1 | 2;
   readonly pad: { side: PadSide; char: string };
+  /** Whether the value must be well-formed BER-TLV. */
+  readonly tlv: boolean;
 }
 
-/** A checked spec, made by `compileSpec`; `pack` and `unpack` take this. */
+/** A checked spec, made by `compileSpec`; `pack`, `unpack` and `framerFor` take this. */
 export interface MessageSpec {
   readonly name: string;
+  readonly description?: string;
   readonly mtiEncoding: ContentEncoding;
   readonly bitmapEncoding: 'binary' | 'hex';
+  /** Network framing (length header and TPDU); `framerFor(spec)` frames and deframes with it. */
+  readonly header: FrameHeaderSpec;
   readonly fields: ReadonlyMap<number, CompiledField>;
+  /** The same fields indexed by number (0 to 128), for the codec's hot path. */
+  readonly fieldTable: ReadonlyArray<CompiledField | undefined>;
 }
 
 const FIELD_TYPES: readonly FieldType[] = ['n', 'an', 'ans', 'b', 'z'];
 const LENGTH_TYPES: readonly LengthType[] = ['fixed', 'LL', 'LLL', 'LLLL'];
 const PREFIX_ENCODINGS: readonly PrefixEncodingName[] = ['ascii', 'ebcdic', 'bcd', 'binary'];
 const MAX_BY_LENGTH_TYPE: Record<LengthType, number> = { fixed: 65535, LL: 99, LLL: 999, LLLL: 9999 };
+const SPEC_KEYS = ['name', 'description', 'mti', 'bitmap', 'header', 'fields'];
+const FIELD_KEYS = ['description', 'type', 'length', 'lengthType', 'encoding', 'prefixEncoding', 'prefixCounts', 'pad', 'format'];
+const DEFAULT_HEADER: FrameHeaderSpec = Object.freeze({ length: 'binary2', tpdu: false });
 
 function specError(path: string, detail: string): Iso8583Error {
   return new Iso8583Error(Iso8583ErrorCode.BadSpec, path, -1, detail);
@@ -57,49 +92,95 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Refuses keys the format does not define, so a typo in an operator's file is an error, not a silent default. */
+function onlyKeys(value: Record<string, unknown>, allowed: readonly string[], path: string): void {
+  const unknown = Object.keys(value).filter((key) => !allowed.includes(key));
+  if (unknown.length > 0) throw specError(path, `unknown key ${unknown.map((key) => `"${key}"`).join(', ')}`);
+}
+
 function compileField(number: number, raw: unknown): CompiledField {
   const path = `spec field ${number}`;
   if (!isRecord(raw)) throw specError(path, 'must be an object');
-  const { type, length, lengthType, encoding, prefixEncoding, pad } = raw as Partial<FieldSpecJson>;
+  onlyKeys(raw, FIELD_KEYS, path);
+  const { type, length, lengthType, encoding, prefixEncoding, prefixCounts, pad, format } = raw as Partial<FieldSpecJson>;
   if (!FIELD_TYPES.includes(type as FieldType)) throw specError(path, `unknown type ${String(type)}`);
   if (!LENGTH_TYPES.includes(lengthType as LengthType)) throw specError(path, `unknown lengthType ${String(lengthType)}`);
   const fieldType = type as FieldType;
   const kind = lengthType as LengthType;
-  if (typeof length !== 'number' || !Number.isInteger(length) || length < 1 || length > MAX_BY_LENGTH_TYPE[kind]) {
-    throw specError(path, `length must be an integer from 1 to ${MAX_BY_LENGTH_TYPE[kind]}`);
+  const counts = prefixCounts ?? 'units';
+  if (counts !== 'units' && counts !== 'hexChars') throw specError(path, `unknown prefixCounts ${String(counts)}`);
+  const prefixFactor = counts === 'hexChars' ? 2 : 1;
+  const maxLength = Math.floor(MAX_BY_LENGTH_TYPE[kind] / prefixFactor);
+  if (typeof length !== 'number' || !Number.isInteger(length) || length < 1 || length > maxLength) {
+    throw specError(path, `length must be an integer from 1 to ${maxLength}`);
   }
-  const contentEncoding = encodings[encoding as EncodingName];
-  if (contentEncoding === undefined || !Object.prototype.hasOwnProperty.call(encodings, encoding as string)) throw specError(path, `unknown encoding ${String(encoding)}`);
+  if (typeof encoding !== 'string' || !Object.prototype.hasOwnProperty.call(encodings, encoding)) throw specError(path, `unknown encoding ${String(encoding)}`);
+  let contentEncoding = encodings[encoding];
   if ((fieldType === 'b') === contentEncoding.textual) throw specError(path, `encoding ${contentEncoding.name} does not fit type ${fieldType}`);
-  if (contentEncoding.name === 'bcd' && fieldType !== 'n') throw specError(path, 'BCD content is supported for n fields only');
+  if (contentEncoding.name === 'bcd' && fieldType !== 'n' && fieldType !== 'z') throw specError(path, 'BCD content is supported for n and z fields only');
+  if (contentEncoding.name === 'bcd' && fieldType === 'z') contentEncoding = bcdTrack2;
   if (kind !== 'fixed' && !PREFIX_ENCODINGS.includes(prefixEncoding as PrefixEncodingName)) throw specError(path, 'a variable field needs a prefixEncoding');
+  if (counts === 'hexChars' && (kind === 'fixed' || contentEncoding.name !== 'hex'))
+    throw specError(path, 'prefixCounts hexChars needs a variable field with hex encoding');
+  if (format !== undefined && format !== 'tlv') throw specError(path, `unknown format ${String(format)}`);
+  if (format === 'tlv' && fieldType !== 'b') throw specError(path, 'format tlv needs a b field');
+  if (pad !== undefined && (!isRecord(pad) || !['left', 'right', 'none'].includes(pad.side as string)))
+    throw specError(path, 'pad.side must be left, right or none');
   const padding = pad === undefined ? defaultPadding(fieldType) : { side: pad.side, char: pad.char ?? '' };
-  if (padding.side !== 'none' && padding.char.length !== 1) throw specError(path, 'padding needs exactly one character');
+  if (padding.side !== 'none' && (typeof padding.char !== 'string' || padding.char.length !== 1)) throw specError(path, 'padding needs exactly one character');
   if (padding.side !== 'none') checkCharset(fieldType, padding.char, path, -1);
   return {
     number,
+    path: `field ${number}`,
     spec: raw as unknown as FieldSpecJson,
     encoding: contentEncoding,
     prefix: lengthPrefix(kind, (prefixEncoding ?? 'ascii') as PrefixEncodingName),
+    prefixFactor,
     pad: padding,
+    tlv: format === 'tlv',
   };
+}
+
+function compileHeader(raw: unknown): FrameHeaderSpec {
+  if (raw === undefined) return DEFAULT_HEADER;
+  if (!isRecord(raw)) throw specError('spec header', 'must be an object');
+  if (raw.type === 'binary-length' && raw.size === 2 && Object.keys(raw).length === 2) return DEFAULT_HEADER;
+  onlyKeys(raw, ['length', 'tpdu'], 'spec header');
+  if (!NETWORK_HEADER_NAMES.includes(raw.length as NetworkHeaderName)) throw specError('spec header', `length must be ${NETWORK_HEADER_NAMES.join(', ')}`);
+  if (typeof raw.tpdu !== 'boolean') throw specError('spec header', 'tpdu must be true or false');
+  return Object.freeze({ length: raw.length as NetworkHeaderName, tpdu: raw.tpdu });
 }
 
 /** Checks a spec (usually parsed JSON) and prepares its encoders; throws `Iso8583Error` (BAD_SPEC) on any inconsistency. */
 export function compileSpec(raw: unknown): MessageSpec {
   if (!isRecord(raw)) throw specError('spec', 'must be an object');
+  onlyKeys(raw, SPEC_KEYS, 'spec');
   const json = raw as Partial<MessageSpecJson>;
-  if (typeof json.name !== 'string') throw specError('spec', 'needs a name');
+  if (typeof json.name !== 'string' || json.name === '') throw specError('spec', 'needs a name');
+  if (json.description !== undefined && typeof json.description !== 'string') throw specError('spec', 'description must be text');
   const mtiEncoding = json.mti?.encoding;
   if (mtiEncoding !== 'ascii' && mtiEncoding !== 'ebcdic' && mtiEncoding !== 'bcd') throw specError('spec mti', 'encoding must be ascii, ebcdic or bcd');
   const bitmapEncoding = json.bitmap?.encoding;
   if (bitmapEncoding !== 'binary' && bitmapEncoding !== 'hex') throw specError('spec bitmap', 'encoding must be binary or hex');
+  const header = compileHeader(json.header);
   if (!isRecord(json.fields)) throw specError('spec fields', 'must be an object');
   const fields = new Map<number, CompiledField>();
+  const fieldTable: Array<CompiledField | undefined> = new Array<CompiledField | undefined>(129).fill(undefined);
   for (const [key, value] of Object.entries(json.fields)) {
     const number = Number(key);
-    if (!Number.isInteger(number) || number < 2 || number > 128 || number === 65) throw specError(`spec field ${key}`, 'field numbers run from 2 to 128 (1 and 65 are bitmaps)');
-    fields.set(number, compileField(number, value));
+    if (!/^[0-9]+$/.test(key) || number < 2 || number > 128 || number === 65)
+      throw specError(`spec field ${key}`, 'field numbers run from 2 to 128 (1 and 65 are bitmaps)');
+    const field = compileField(number, value);
+    fields.set(number, field);
+    fieldTable[number] = field;
   }
-  return { name: json.name, mtiEncoding: encodings[mtiEncoding], bitmapEncoding, fields };
+  return {
+    name: json.name,
+    ...(json.description === undefined ? {} : { description: json.description }),
+    mtiEncoding: encodings[mtiEncoding],
+    bitmapEncoding,
+    header,
+    fields: new Map([...fields].sort(([a], [b]) => a - b)),
+    fieldTable,
+  };
 }
