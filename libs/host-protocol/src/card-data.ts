@@ -1,0 +1,126 @@
+import { decodeTlv, encodeTlv, isConstructedTag, Iso8583Error, TlvItem } from '@app/iso8583';
+import { HostProtocolError } from './dialect';
+
+/**
+ * EMV tags that travel in field 55 (ICC data) of a request: the cryptogram and the data the issuer
+ * needs to verify it, as card schemes list them for online authorisation. An allow-list, so card
+ * data the SDK also read (5A PAN, 57 track 2 equivalent, 5F20 cardholder name, 56 / 9F6B / 9F1F
+ * track data, 5F24 expiry) can never leak into field 55: those go in fields 2, 14 and 35 only.
+ */
+export const ICC_REQUEST_TAGS: readonly string[] = [
+  '4F', // application identifier (card)
+  '82', // application interchange profile
+  '84', // dedicated file name
+  '95', // terminal verification results
+  '9A', // transaction date
+  '9B', // transaction status information
+  '9C', // transaction type
+  '5F2A', // transaction currency code
+  '5F34', // PAN sequence number
+  '9F02', // amount, authorised
+  '9F03', // amount, other
+  '9F06', // application identifier (terminal)
+  '9F07', // application usage control
+  '9F09', // application version number (terminal)
+  '9F10', // issuer application data
+  '9F1A', // terminal country code
+  '9F1E', // interface device serial number
+  '9F21', // transaction time
+  '9F26', // application cryptogram
+  '9F27', // cryptogram information data
+  '9F33', // terminal capabilities
+  '9F34', // cardholder verification method results
+  '9F35', // terminal type
+  '9F36', // application transaction counter
+  '9F37', // unpredictable number
+  '9F39', // POS entry mode
+  '9F41', // transaction sequence counter
+  '9F53', // transaction category code
+  '9F66', // terminal transaction qualifiers (contactless)
+  '9F6E', // form factor indicator / third party data
+  '9F7C', // customer exclusive data
+];
+const ICC_TAG_SET = new Set(ICC_REQUEST_TAGS);
+
+/** What a host message needs from the card's EMV data. */
+export interface CardData {
+  /** Field 2: from 5A, else from 57 before the separator. */
+  pan: string;
+  /** Field 35: tag 57 with the separator `D` written `=` and the trailing `F` pad dropped; null without 57. */
+  track2: string | null;
+  /** Field 14 (YYMM): from 5F24 (YYMMDD), else from track 2; null when neither has it. */
+  expiry: string | null;
+  /** Field 23: 5F34 as three digits; null when absent. */
+  panSequence: string | null;
+  /** Field 55: the ICC request tags of the card data, in the card's order; empty when none. */
+  iccData: Buffer;
+}
+
+/** Primitive objects of a TLV list, with the children of templates (70, 77, …) read in place. */
+function flatten(items: readonly TlvItem[], depth = 0): TlvItem[] {
+  const out: TlvItem[] = [];
+  for (const item of items) {
+    if (isConstructedTag(item.tag) && depth < 4) {
+      let children: TlvItem[] | null = null;
+      try {
+        children = decodeTlv(item.value, `tag ${item.tag}`);
+      } catch (error) {
+        if (!(error instanceof Iso8583Error)) throw error;
+      }
+      if (children) out.push(...flatten(children, depth + 1));
+    } else {
+      out.push(item);
+    }
+  }
+  return out;
+}
+
+function first(items: readonly TlvItem[], tag: string): Buffer | undefined {
+  return items.find((item) => item.tag === tag)?.value;
+}
+
+/**
+ * Reads the card's EMV TLV (hex) into the fields of a host message. Throws `HostProtocolError`
+ * (naming `format`) when the data is not BER-TLV or holds no usable PAN; never puts a card number
+ * into the error text.
+ */
+export function readCardData(emvTlvHex: string, format: string): CardData {
+  if (!/^(?:[0-9A-Fa-f]{2})+$/.test(emvTlvHex)) throw new HostProtocolError(format, 'card EMV data is not hex');
+  let items: TlvItem[];
+  try {
+    items = flatten(decodeTlv(Buffer.from(emvTlvHex, 'hex'), 'card EMV data'));
+  } catch (error) {
+    if (error instanceof Iso8583Error) throw new HostProtocolError(format, `card EMV data is not BER-TLV (${error.message})`);
+    throw error;
+  }
+
+  const tag57 = first(items, '57');
+  let track2: string | null = null;
+  let trackPan: string | null = null;
+  let trackExpiry: string | null = null;
+  if (tag57) {
+    const raw = tag57.toString('hex').toUpperCase().replace(/F+$/, '');
+    const match = /^([0-9]{12,19})D([0-9]{4})[0-9]*$/.exec(raw);
+    if (!match || raw.length > 37) throw new HostProtocolError(format, 'tag 57 (track 2 equivalent) is not a PAN, D separator, expiry and digits');
+    track2 = raw.replace('D', '=');
+    trackPan = match[1];
+    trackExpiry = match[2];
+  }
+
+  const tag5A = first(items, '5A');
+  let pan = trackPan;
+  if (tag5A) {
+    const raw = tag5A.toString('hex').toUpperCase().replace(/F+$/, '');
+    if (!/^[0-9]{12,19}$/.test(raw)) throw new HostProtocolError(format, 'tag 5A (PAN) is not 12 to 19 digits');
+    pan = raw;
+  }
+  if (pan === null) throw new HostProtocolError(format, 'card EMV data holds no PAN (neither tag 5A nor tag 57)');
+
+  const tag5F24 = first(items, '5F24')?.toString('hex');
+  const expiry = tag5F24 && /^[0-9]{6}$/.test(tag5F24) ? tag5F24.slice(0, 4) : trackExpiry;
+  const tag5F34 = first(items, '5F34')?.toString('hex');
+  const panSequence = tag5F34 && /^[0-9]{1,3}$/.test(tag5F34) ? tag5F34.padStart(3, '0') : null;
+
+  const iccData = encodeTlv(items.filter((item) => ICC_TAG_SET.has(item.tag)));
+  return { pan, track2, expiry, panSequence, iccData };
+}

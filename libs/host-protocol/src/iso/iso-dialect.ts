@@ -1,0 +1,176 @@
+import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostMessageFormat, HostSettleRequestV1, HostTargetV1 } from '@app/contracts';
+import { Iso8583Error, Iso8583Message, MessageSpec, pack } from '@app/iso8583';
+import { readCardData } from '../card-data';
+import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, IsoDialect, WireContext } from '../dialect';
+import { responseMessage } from '../response-codes';
+import {
+  fieldValue,
+  KEY_FIELD,
+  matchKey,
+  networkCodeOf,
+  originalDataElements,
+  parseKeyField,
+  POS_CONDITION_NORMAL,
+  POS_ENTRY_MODE_CONTACTLESS_CHIP,
+  processingCodeOf,
+  requestMtiOf,
+  responseMtiOf,
+  textField,
+  totalsFromFields,
+  totalsToFields,
+} from './iso-fields';
+
+/**
+ * Fields a preset may lack without the message losing its meaning: they are left out when the
+ * spec does not define them. Every other field of the mapping is required of the spec.
+ */
+const OPTIONAL_FIELDS = new Set([12, 13, 14, 22, 23, 25, 35, 37, 38, 42, 60]);
+
+const CONTEXT_RULES: ReadonlyArray<[keyof WireContext, RegExp, string]> = [
+  ['stan', /^[0-9]{6}$/, 'the STAN must be 6 digits'],
+  ['transmittedAt', /^[0-9]{10}$/, 'the transmission time must be MMDDhhmmss'],
+  ['localTime', /^[0-9]{6}$/, 'the local time must be hhmmss'],
+  ['localDate', /^[0-9]{4}$/, 'the local date must be MMDD'],
+];
+
+/**
+ * The one ISO 8583 dialect, parameterised by the format's message spec (ISO8583, S2M_8583,
+ * MASARAT_8583, CASHPLUS_8583 differ in encodings and framing, not in field meaning). The field
+ * mapping is the table in README.md.
+ */
+export class IsoHostDialect implements IsoDialect {
+  readonly kind = 'iso' as const;
+
+  constructor(
+    readonly format: HostMessageFormat,
+    readonly spec: MessageSpec,
+  ) {}
+
+  buildRequest<O extends HostOperation>(operation: O, request: HostRequestOf[O], context: WireContext): Iso8583Message {
+    for (const [key, pattern, detail] of CONTEXT_RULES) {
+      if (!pattern.test(String(context[key]))) throw new HostProtocolError(this.format, detail);
+    }
+    const fields: Record<number, string | Buffer> = {};
+    const put = (number: number, value: string | Buffer): void => {
+      if (!this.spec.fields.has(number)) {
+        if (OPTIONAL_FIELDS.has(number)) return;
+        throw new HostProtocolError(this.format, `the ${this.spec.name} spec has no field ${number}, which ${operation} needs`);
+      }
+      fields[number] = fieldValue(this.spec, number, value);
+    };
+
+    const processingCode = processingCodeOf(operation);
+    if (processingCode !== null) put(3, processingCode);
+    put(7, context.transmittedAt);
+    put(11, context.stan);
+
+    switch (operation) {
+      case 'authorize': {
+        const { amount, card } = request as HostAuthorizeRequestV1;
+        const cardData = readCardData(card.emvTlv, this.format);
+        put(2, cardData.pan);
+        put(4, amount.minor.padStart(12, '0'));
+        put(12, context.localTime);
+        put(13, context.localDate);
+        if (cardData.expiry !== null) put(14, cardData.expiry);
+        put(22, POS_ENTRY_MODE_CONTACTLESS_CHIP);
+        if (cardData.panSequence !== null) put(23, cardData.panSequence);
+        put(25, POS_CONDITION_NORMAL);
+        if (cardData.track2 !== null) put(35, cardData.track2);
+        put(49, amount.currency);
+        if (cardData.iccData.length > 0) put(55, cardData.iccData);
+        break;
+      }
+      case 'void':
+      case 'refund':
+      case 'capture':
+      case 'reverse': {
+        const { amount, original } = request as HostFollowUpRequestV1;
+        put(4, amount.minor.padStart(12, '0'));
+        put(12, context.localTime);
+        put(13, context.localDate);
+        put(25, POS_CONDITION_NORMAL);
+        if (original.rrn !== null) put(37, original.rrn);
+        if (original.approvalCode !== null) put(38, original.approvalCode);
+        put(49, amount.currency);
+        put(90, originalDataElements(original));
+        break;
+      }
+      case 'settle': {
+        const { batchNo, currency, totals } = request as HostSettleRequestV1;
+        put(12, context.localTime);
+        put(13, context.localDate);
+        put(49, currency);
+        put(60, batchNo);
+        for (const [number, value] of Object.entries(totalsToFields(totals))) put(Number(number), value);
+        break;
+      }
+      case 'signon':
+      case 'echo':
+      case 'keyexchange':
+        put(70, networkCodeOf(operation));
+        break;
+    }
+    const target: HostTargetV1 = request.target;
+    put(41, target.tid);
+    put(42, target.mid);
+
+    const message: Iso8583Message = { mti: requestMtiOf(operation, request, context.repeat === true), fields };
+    try {
+      pack(this.spec, message);
+    } catch (error) {
+      // Names the field, never its value: a codec error message carries no card data.
+      if (error instanceof Iso8583Error) throw new HostProtocolError(this.format, `cannot build the ${operation} message: ${error.message}`);
+      throw error;
+    }
+    return message;
+  }
+
+  matchKeyOfRequest(message: Iso8583Message): string {
+    return matchKey(responseMtiOf(message.mti), textField(message, 11), textField(message, 41));
+  }
+
+  matchKeyOfResponse(message: Iso8583Message): string {
+    return matchKey(message.mti, textField(message, 11), textField(message, 41));
+  }
+
+  parseResponse(operation: HostOperation, message: Iso8583Message): HostAnswer {
+    const code = textField(message, 39);
+    if (code === undefined) throw new HostProtocolError(this.format, `the ${message.mti} answer has no response code (field 39)`);
+    if (!/^[0-9A-Za-z]{2}$/.test(code)) throw new HostProtocolError(this.format, `the ${message.mti} answer has a malformed response code (field 39)`);
+    const rrn = textField(message, 37);
+    const approval = message.fields[38];
+    const approvalCode = typeof approval === 'string' && approval.trim() !== '' ? approval.padEnd(6, ' ') : null;
+    const answer: HostAnswer = {
+      hostRespCode: code,
+      hostRespMessage: responseMessage(code),
+      rrn: rrn !== undefined && rrn !== '' ? rrn : null,
+      approvalCode,
+    };
+    switch (operation) {
+      case 'signon':
+      case 'keyexchange': {
+        if (code !== '00') break;
+        const key = parseKeyField(textField(message, KEY_FIELD));
+        if (key === null)
+          throw new HostProtocolError(this.format, `the ${message.mti} approved ${operation} without a working key and check value in field ${KEY_FIELD}`);
+        answer.workingKeyUnderZmk = key.keyUnderZmk;
+        answer.keyCheckValue = key.keyCheckValue;
+        break;
+      }
+      case 'settle': {
+        const totals = totalsFromFields(message);
+        if (totals !== null) answer.hostTotals = totals;
+        break;
+      }
+      case 'authorize':
+      case 'reverse':
+      case 'void':
+      case 'refund':
+      case 'capture':
+      case 'echo':
+        break;
+    }
+    return answer;
+  }
+}

@@ -1,0 +1,177 @@
+import { HostFollowUpRequestV1, HostTotalsV1 } from '@app/contracts';
+import { Iso8583Message, MessageSpec } from '@app/iso8583';
+import { HostOperation, HostRequestOf } from '../dialect';
+
+/**
+ * The ISO 8583 vocabulary shared by the dialect (building requests, reading answers) and the host
+ * simulator (reading requests, building answers), so both sides of the wire follow one table
+ * (README.md, "ISO 8583 field mapping").
+ */
+
+/** Field 3, positions 1–2 (transaction type) followed by from/to account 0000. */
+export const PROCESSING_CODE = { PURCHASE: '000000', VOID: '020000', REFUND: '200000' } as const;
+/** Field 70 on 0800/0810. */
+export const NETWORK_CODE = { SIGN_ON: '001', SIGN_OFF: '002', KEY_EXCHANGE: '101', ECHO: '301' } as const;
+/** Field 22: 07 = contactless chip (EMV), 1 = terminal can accept a PIN. */
+export const POS_ENTRY_MODE_CONTACTLESS_CHIP = '071';
+/** Field 25: 00 = normal presentment. */
+export const POS_CONDITION_NORMAL = '00';
+/** Field carrying the working key and its check value on 0810 (sign-on and key exchange). */
+export const KEY_FIELD = 48;
+/** Reconciliation totals (0500 / 0510): credits are refunds, debits are sales and completions. */
+export const TOTALS_FIELD = { creditsCount: 74, debitsCount: 76, creditsAmount: 86, debitsAmount: 88 } as const;
+
+/** The request MTI of an operation. */
+export function requestMtiOf<O extends HostOperation>(operation: O, request: HostRequestOf[O], repeat = false): string {
+  switch (operation) {
+    case 'authorize':
+      return (request as HostRequestOf['authorize']).kind === 'PREAUTH' ? '0100' : '0200';
+    case 'void':
+    case 'refund':
+      return '0200';
+    case 'capture':
+      return '0220';
+    case 'reverse':
+      return repeat ? '0401' : '0400';
+    case 'settle':
+      return '0500';
+    case 'signon':
+    case 'echo':
+    case 'keyexchange':
+      return '0800';
+  }
+  throw new RangeError(`unknown operation ${String(operation)}`);
+}
+
+/**
+ * Field 3 of a financial operation. A reversal carries 000000: the contract names the original's
+ * MTI and STAN but not its processing code; the host finds the original through field 90.
+ */
+export function processingCodeOf(operation: HostOperation): string | null {
+  switch (operation) {
+    case 'authorize':
+    case 'capture':
+    case 'reverse':
+      return PROCESSING_CODE.PURCHASE;
+    case 'void':
+      return PROCESSING_CODE.VOID;
+    case 'refund':
+      return PROCESSING_CODE.REFUND;
+    case 'settle':
+    case 'signon':
+    case 'echo':
+    case 'keyexchange':
+      return null;
+  }
+}
+
+/** Field 70 of a network operation. */
+export function networkCodeOf(operation: 'signon' | 'echo' | 'keyexchange'): string {
+  switch (operation) {
+    case 'signon':
+      return NETWORK_CODE.SIGN_ON;
+    case 'echo':
+      return NETWORK_CODE.ECHO;
+    case 'keyexchange':
+      return NETWORK_CODE.KEY_EXCHANGE;
+  }
+}
+
+/**
+ * The response MTI to a request MTI: class digit + 1, a repeat (odd last digit) answered like the
+ * first (0401 → 0410, 0221 → 0230).
+ */
+export function responseMtiOf(requestMti: string): string {
+  const functionDigit = Number(requestMti[2]);
+  const originDigit = Number(requestMti[3]);
+  return `${requestMti.slice(0, 2)}${functionDigit + 1}${originDigit - (originDigit % 2)}`;
+}
+
+/** Whether an MTI is a request (function digit 0 or 2) rather than a response. */
+export function isRequestMti(mti: string): boolean {
+  return mti[2] === '0' || mti[2] === '2';
+}
+
+/** Field 90: original MTI (4), STAN (6), transmission date and time (10), acquiring and forwarding institution ids (11 zeros each). */
+export function originalDataElements(original: Pick<HostFollowUpRequestV1['original'], 'mti' | 'stan' | 'transmittedAt'>): string {
+  return `${original.mti}${original.stan}${original.transmittedAt}${'0'.repeat(22)}`;
+}
+
+/** Reads field 90 back; null when it is not 42 digits. */
+export function parseOriginalDataElements(value: string | undefined): { mti: string; stan: string; transmittedAt: string } | null {
+  if (value === undefined || !/^[0-9]{42}$/.test(value)) return null;
+  return { mti: value.slice(0, 4), stan: value.slice(4, 10), transmittedAt: value.slice(10, 20) };
+}
+
+/** Field 48 on 0810: the working key under the ZMK (32 hex digits) followed by its check value (6 hex digits). */
+export function formatKeyField(keyUnderZmk: Buffer, checkValue: string): string {
+  return `${keyUnderZmk.toString('hex').toUpperCase()}${checkValue.toUpperCase()}`;
+}
+
+/** Reads field 48 of an 0810; null when it is not 32 or 48 hex digits of key plus 6 of check value. */
+export function parseKeyField(value: string | undefined): { keyUnderZmk: Buffer; keyCheckValue: string } | null {
+  if (value === undefined) return null;
+  const match = /^([0-9A-Fa-f]{32}|[0-9A-Fa-f]{48})([0-9A-Fa-f]{6})$/.exec(value.trim());
+  if (!match) return null;
+  return { keyUnderZmk: Buffer.from(match[1], 'hex'), keyCheckValue: match[2].toUpperCase() };
+}
+
+/** Fields 74, 76, 86, 88 of a batch's totals. */
+export function totalsToFields(totals: HostTotalsV1): Record<number, string> {
+  return {
+    [TOTALS_FIELD.creditsCount]: String(totals.refundCount).padStart(10, '0'),
+    [TOTALS_FIELD.debitsCount]: String(totals.saleCount).padStart(10, '0'),
+    [TOTALS_FIELD.creditsAmount]: totals.refundMinor.padStart(16, '0'),
+    [TOTALS_FIELD.debitsAmount]: totals.saleMinor.padStart(16, '0'),
+  };
+}
+
+/** Totals from fields 74, 76, 86, 88; null unless all four are present and numeric. */
+export function totalsFromFields(message: Iso8583Message): HostTotalsV1 | null {
+  const read = (number: number): string | null => {
+    const value = textField(message, number);
+    return value !== undefined && /^[0-9]+$/.test(value) ? value : null;
+  };
+  const credits = read(TOTALS_FIELD.creditsCount);
+  const debits = read(TOTALS_FIELD.debitsCount);
+  const creditsAmount = read(TOTALS_FIELD.creditsAmount);
+  const debitsAmount = read(TOTALS_FIELD.debitsAmount);
+  if (credits === null || debits === null || creditsAmount === null || debitsAmount === null) return null;
+  return {
+    saleCount: Number(debits),
+    saleMinor: BigInt(debitsAmount).toString(),
+    refundCount: Number(credits),
+    refundMinor: BigInt(creditsAmount).toString(),
+  };
+}
+
+/**
+ * A field as text whatever its wire type (binary fields as uppercase hex), trailing pad spaces
+ * removed; undefined when absent.
+ */
+export function textField(message: Iso8583Message, number: number): string | undefined {
+  const value = message.fields[number];
+  if (value === undefined) return undefined;
+  return Buffer.isBuffer(value) ? value.toString('hex').toUpperCase() : value.replace(/ +$/, '');
+}
+
+/**
+ * A value in the form the spec's field takes: text for character fields (a short fixed-length
+ * value padded the way the codec would, so the message is what goes on the wire), bytes for `b`
+ * fields (text given as hex), so the same mapping fits presets that type a field differently.
+ */
+export function fieldValue(spec: MessageSpec, number: number, value: string | Buffer): string | Buffer {
+  const field = spec.fields.get(number);
+  if (field === undefined) return value;
+  if (!field.encoding.textual) return Buffer.isBuffer(value) ? value : Buffer.from(value, 'hex');
+  const text = Buffer.isBuffer(value) ? value.toString('hex').toUpperCase() : value;
+  if (field.spec.lengthType !== 'fixed' || text.length >= field.spec.length) return text;
+  if (field.pad.side === 'left') return text.padStart(field.spec.length, field.pad.char);
+  if (field.pad.side === 'right') return text.padEnd(field.spec.length, field.pad.char);
+  return text;
+}
+
+/** The key a response is matched on: response MTI, STAN and TID. */
+export function matchKey(responseMti: string, stan: string | undefined, tid: string | undefined): string {
+  return `${responseMti}|${stan ?? ''}|${tid ?? ''}`;
+}

@@ -1,0 +1,161 @@
+import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostSettleRequestV1, HostTotalsV1 } from '@app/contracts';
+import { readCardData } from '../card-data';
+import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, JsonDialect, WireContext } from '../dialect';
+import { responseMessage } from '../response-codes';
+import { currencyByNumeric, decimalToMinor, JsonReader, minorToDecimal, originalRef, ownRef } from './json-support';
+import { POS_ENTRY_MODE_CONTACTLESS_CHIP } from '../iso/iso-fields';
+
+/**
+ * EZ_AIO ("all in one", invented; the acquirer's spec is not public): every call is one POST to a
+ * single endpoint with a `msgType`, camelCase fields, amounts as decimal strings with the ISO
+ * numeric currency, and an ISO `respCode` beside a `txnStatus` word. README.md has the mapping.
+ */
+export const EZ_AIO_PATH = '/aio/v2/transaction';
+
+export type EzAioMsgType = 'SALE' | 'PREAUTH' | 'COMPLETION' | 'REFUND' | 'VOID' | 'REVERSAL' | 'LOGON' | 'ECHO' | 'KEY_EXCHANGE' | 'SETTLEMENT';
+
+export type EzAioBatch = { batchNo: string; saleCount: number; saleAmount: string; refundCount: number; refundAmount: string };
+
+export type EzAioRequest = {
+  msgType: EzAioMsgType;
+  merchantId: string;
+  terminalId: string;
+  traceNo: string;
+  transmissionDateTime: string;
+  localTime: string;
+  localDate: string;
+  txnRef: string;
+  /** Decimal string in the currency's units (`12.34`). */
+  amount?: string;
+  currencyCode?: string;
+  card?: { pan: string; expiryDate?: string; panSeqNo?: string; track2?: string; posEntryMode: string; iccData?: string };
+  originalTxn?: { txnRef: string; traceNo: string; rrn: string | null; authCode: string | null };
+  batch?: EzAioBatch;
+};
+
+export type EzAioResponse = {
+  respCode: string;
+  respMessage: string;
+  txnStatus: 'APPROVED' | 'DECLINED' | 'FAILED';
+  txnRef: string;
+  rrn?: string | null;
+  authCode?: string | null;
+  currencyCode?: string;
+  batch?: EzAioBatch;
+};
+
+const FORMAT = 'EZ_AIO';
+
+const MSG_TYPES: Record<HostOperation, EzAioMsgType | null> = {
+  authorize: null,
+  capture: 'COMPLETION',
+  refund: 'REFUND',
+  void: 'VOID',
+  reverse: 'REVERSAL',
+  settle: 'SETTLEMENT',
+  signon: 'LOGON',
+  echo: 'ECHO',
+  keyexchange: 'KEY_EXCHANGE',
+};
+
+export function ezAioTotalsOut(batchNo: string, totals: HostTotalsV1, exponent: number): EzAioBatch {
+  return {
+    batchNo,
+    saleCount: totals.saleCount,
+    saleAmount: minorToDecimal(totals.saleMinor, exponent),
+    refundCount: totals.refundCount,
+    refundAmount: minorToDecimal(totals.refundMinor, exponent),
+  };
+}
+
+/** Batch totals at `path` of a body as the contract's; null when a count or amount is missing or malformed. */
+export function ezAioTotalsIn(reader: JsonReader, path: string, exponent: number): HostTotalsV1 | null {
+  const saleCount = reader.optionalInteger(`${path}.saleCount`);
+  const refundCount = reader.optionalInteger(`${path}.refundCount`);
+  const saleMinor = decimalToMinor(reader.optionalString(`${path}.saleAmount`), exponent);
+  const refundMinor = decimalToMinor(reader.optionalString(`${path}.refundAmount`), exponent);
+  if (saleCount === null || refundCount === null || saleMinor === null || refundMinor === null) return null;
+  return { saleCount, saleMinor, refundCount, refundMinor };
+}
+
+export class EzAioDialect implements JsonDialect {
+  readonly kind = 'json' as const;
+  readonly format = FORMAT;
+
+  buildHttpRequest<O extends HostOperation>(
+    operation: O,
+    request: HostRequestOf[O],
+    context: WireContext,
+  ): { method: 'POST' | 'PUT'; path: string; body: Record<string, unknown> } {
+    const msgType = operation === 'authorize' ? ((request as HostAuthorizeRequestV1).kind === 'PREAUTH' ? 'PREAUTH' : 'SALE') : MSG_TYPES[operation];
+    if (msgType === null) throw new HostProtocolError(FORMAT, `unknown operation ${String(operation)}`);
+    const body: EzAioRequest = {
+      msgType,
+      merchantId: request.target.mid,
+      terminalId: request.target.tid,
+      traceNo: context.stan,
+      transmissionDateTime: context.transmittedAt,
+      localTime: context.localTime,
+      localDate: context.localDate,
+      txnRef: ownRef(request.target, context),
+    };
+    switch (operation) {
+      case 'authorize': {
+        const { amount, card } = request as HostAuthorizeRequestV1;
+        const cardData = readCardData(card.emvTlv, FORMAT);
+        body.amount = minorToDecimal(amount.minor, currencyByNumeric(amount.currency, FORMAT).exponent);
+        body.currencyCode = amount.currency;
+        body.card = {
+          pan: cardData.pan,
+          ...(cardData.expiry !== null ? { expiryDate: cardData.expiry } : {}),
+          ...(cardData.panSequence !== null ? { panSeqNo: cardData.panSequence } : {}),
+          ...(cardData.track2 !== null ? { track2: cardData.track2 } : {}),
+          posEntryMode: POS_ENTRY_MODE_CONTACTLESS_CHIP,
+          ...(cardData.iccData.length > 0 ? { iccData: cardData.iccData.toString('hex').toUpperCase() } : {}),
+        };
+        break;
+      }
+      case 'capture':
+      case 'refund':
+      case 'void':
+      case 'reverse': {
+        const { amount, original } = request as HostFollowUpRequestV1;
+        body.amount = minorToDecimal(amount.minor, currencyByNumeric(amount.currency, FORMAT).exponent);
+        body.currencyCode = amount.currency;
+        body.originalTxn = { txnRef: originalRef(request.target, original), traceNo: original.stan, rrn: original.rrn, authCode: original.approvalCode };
+        break;
+      }
+      case 'settle': {
+        const { batchNo, currency, totals } = request as HostSettleRequestV1;
+        body.currencyCode = currency;
+        body.batch = ezAioTotalsOut(batchNo, totals, currencyByNumeric(currency, FORMAT).exponent);
+        break;
+      }
+      case 'signon':
+      case 'echo':
+      case 'keyexchange':
+        break;
+    }
+    return { method: 'POST', path: EZ_AIO_PATH, body };
+  }
+
+  parseHttpResponse(operation: HostOperation, status: number, body: unknown): HostAnswer {
+    const reader = new JsonReader(FORMAT, body);
+    const code = reader.string('respCode');
+    if (!/^[0-9A-Za-z]{2}$/.test(code)) throw new HostProtocolError(FORMAT, `malformed respCode (HTTP ${status})`);
+    const txnStatus = reader.string('txnStatus');
+    if (txnStatus !== 'APPROVED' && txnStatus !== 'DECLINED' && txnStatus !== 'FAILED') throw new HostProtocolError(FORMAT, `unknown txnStatus ${txnStatus}`);
+    const answer: HostAnswer = {
+      hostRespCode: code,
+      hostRespMessage: reader.optionalString('respMessage') ?? responseMessage(code),
+      rrn: reader.optionalString('rrn'),
+      approvalCode: reader.optionalString('authCode'),
+    };
+    if (operation === 'settle') {
+      const hostTotals = ezAioTotalsIn(reader, 'batch', currencyByNumeric(reader.string('currencyCode'), FORMAT).exponent);
+      if (hostTotals === null) throw new HostProtocolError(FORMAT, 'the settlement answer has no readable batch totals');
+      answer.hostTotals = hostTotals;
+    }
+    return answer;
+  }
+}

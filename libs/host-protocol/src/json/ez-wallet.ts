@@ -1,0 +1,193 @@
+import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostSettleRequestV1, HostTotalsV1 } from '@app/contracts';
+import { readCardData } from '../card-data';
+import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, JsonDialect, WireContext } from '../dialect';
+import { responseMessage } from '../response-codes';
+import { JsonReader, minorToInteger, originalRef, ownRef } from './json-support';
+
+/**
+ * EZ_WALLET (invented; the acquirer's spec is not public): REST resources under `/wallet/v1`
+ * (a payment, then captures, refunds, cancellations and reversals beneath it), camelCase,
+ * amounts as `{ value, currency }` objects in minor units with the ISO numeric currency, and
+ * status words only: `state` SUCCEEDED / DECLINED / FAILED with a `reason` word, which the
+ * dialect maps to an ISO response code (`EZ_WALLET_REASONS`). README.md has the mapping.
+ */
+export const EZ_WALLET_BASE = '/wallet/v1';
+export const EZ_WALLET_PATHS = {
+  payments: `${EZ_WALLET_BASE}/payments`,
+  settlements: `${EZ_WALLET_BASE}/settlements`,
+  ping: `${EZ_WALLET_BASE}/ping`,
+} as const;
+/** Sub-resources of a payment, one per follow-up operation. */
+export const EZ_WALLET_FOLLOW_UPS = { capture: 'captures', refund: 'refunds', void: 'cancellations', reverse: 'reversals' } as const;
+
+export type EzWalletMoney = { value: number; currency: string };
+export type EzWalletTerminal = { merchantId: string; terminalId: string; stan: string; transmittedAt: string; localTime: string; localDate: string };
+
+export type EzWalletPaymentRequest = {
+  paymentId: string;
+  intent: 'SALE' | 'AUTHORIZATION';
+  terminal: EzWalletTerminal;
+  amount: EzWalletMoney;
+  instrument: { type: 'CARD_CONTACTLESS'; pan: string; expiry?: string; sequenceNumber?: string; track2?: string; emv?: string };
+};
+
+export type EzWalletOperationRequest = {
+  operationId: string;
+  terminal: EzWalletTerminal;
+  amount: EzWalletMoney;
+  original: { rrn: string | null; authCode: string | null };
+};
+
+export type EzWalletSettlementRequest = {
+  batchId: string;
+  terminal: EzWalletTerminal;
+  currency: string;
+  summary: { sales: { count: number; total: number }; refunds: { count: number; total: number } };
+};
+
+export type EzWalletPingRequest = { purpose: 'SIGN_ON' | 'ECHO' | 'KEY_EXCHANGE'; terminal: EzWalletTerminal };
+
+export type EzWalletState = 'SUCCEEDED' | 'DECLINED' | 'FAILED';
+
+export type EzWalletResponse = {
+  id: string;
+  state: EzWalletState;
+  /** Why it was not SUCCEEDED (see EZ_WALLET_REASONS); absent on success. */
+  reason?: string;
+  authCode?: string;
+  reference?: string;
+  summary?: EzWalletSettlementRequest['summary'];
+};
+
+/** Reason words and the ISO response code each maps to; an unknown reason maps to 05 (declined) or 96 (failed). */
+export const EZ_WALLET_REASONS: Readonly<Record<string, string>> = {
+  INSUFFICIENT_BALANCE: '51',
+  DO_NOT_HONOUR: '05',
+  INVALID_AMOUNT: '13',
+  NOT_ALLOWED: '12',
+  ORIGINAL_NOT_FOUND: '25',
+  TOTALS_MISMATCH: '95',
+  INVALID_REQUEST: '30',
+  UNAVAILABLE: '91',
+};
+
+/** The reason word the host sends for an ISO response code (the inverse of EZ_WALLET_REASONS). */
+export function ezWalletReasonOf(code: string): string {
+  return Object.entries(EZ_WALLET_REASONS).find(([, value]) => value === code)?.[0] ?? 'DO_NOT_HONOUR';
+}
+
+const FORMAT = 'EZ_WALLET';
+
+export function ezWalletSummaryOut(totals: HostTotalsV1): EzWalletSettlementRequest['summary'] {
+  return {
+    sales: { count: totals.saleCount, total: minorToInteger(totals.saleMinor, FORMAT) },
+    refunds: { count: totals.refundCount, total: minorToInteger(totals.refundMinor, FORMAT) },
+  };
+}
+
+export function ezWalletSummaryIn(reader: JsonReader, path: string): HostTotalsV1 | null {
+  const saleCount = reader.optionalInteger(`${path}.sales.count`);
+  const saleMinor = reader.optionalInteger(`${path}.sales.total`);
+  const refundCount = reader.optionalInteger(`${path}.refunds.count`);
+  const refundMinor = reader.optionalInteger(`${path}.refunds.total`);
+  if (saleCount === null || saleMinor === null || refundCount === null || refundMinor === null) return null;
+  return { saleCount, saleMinor: String(saleMinor), refundCount, refundMinor: String(refundMinor) };
+}
+
+export class EzWalletDialect implements JsonDialect {
+  readonly kind = 'json' as const;
+  readonly format = FORMAT;
+
+  buildHttpRequest<O extends HostOperation>(
+    operation: O,
+    request: HostRequestOf[O],
+    context: WireContext,
+  ): { method: 'POST' | 'PUT'; path: string; body: Record<string, unknown> } {
+    const terminal: EzWalletTerminal = {
+      merchantId: request.target.mid,
+      terminalId: request.target.tid,
+      stan: context.stan,
+      transmittedAt: context.transmittedAt,
+      localTime: context.localTime,
+      localDate: context.localDate,
+    };
+    switch (operation) {
+      case 'authorize': {
+        const { kind, amount, card } = request as HostAuthorizeRequestV1;
+        const cardData = readCardData(card.emvTlv, FORMAT);
+        const body: EzWalletPaymentRequest = {
+          paymentId: ownRef(request.target, context),
+          intent: kind === 'PREAUTH' ? 'AUTHORIZATION' : 'SALE',
+          terminal,
+          amount: { value: minorToInteger(amount.minor, FORMAT), currency: amount.currency },
+          instrument: {
+            type: 'CARD_CONTACTLESS',
+            pan: cardData.pan,
+            ...(cardData.expiry !== null ? { expiry: cardData.expiry } : {}),
+            ...(cardData.panSequence !== null ? { sequenceNumber: cardData.panSequence } : {}),
+            ...(cardData.track2 !== null ? { track2: cardData.track2 } : {}),
+            ...(cardData.iccData.length > 0 ? { emv: cardData.iccData.toString('hex').toUpperCase() } : {}),
+          },
+        };
+        return { method: 'POST', path: EZ_WALLET_PATHS.payments, body };
+      }
+      case 'capture':
+      case 'refund':
+      case 'void':
+      case 'reverse': {
+        const { amount, original } = request as HostFollowUpRequestV1;
+        const body: EzWalletOperationRequest = {
+          operationId: ownRef(request.target, context),
+          terminal,
+          amount: { value: minorToInteger(amount.minor, FORMAT), currency: amount.currency },
+          original: { rrn: original.rrn, authCode: original.approvalCode },
+        };
+        const resource = EZ_WALLET_FOLLOW_UPS[operation as keyof typeof EZ_WALLET_FOLLOW_UPS];
+        return { method: 'POST', path: `${EZ_WALLET_PATHS.payments}/${originalRef(request.target, original)}/${resource}`, body };
+      }
+      case 'settle': {
+        const { batchNo, currency, totals } = request as HostSettleRequestV1;
+        const body: EzWalletSettlementRequest = { batchId: batchNo, terminal, currency, summary: ezWalletSummaryOut(totals) };
+        return { method: 'POST', path: EZ_WALLET_PATHS.settlements, body };
+      }
+      case 'signon':
+      case 'echo':
+      case 'keyexchange': {
+        const body: EzWalletPingRequest = { purpose: operation === 'signon' ? 'SIGN_ON' : operation === 'echo' ? 'ECHO' : 'KEY_EXCHANGE', terminal };
+        return { method: 'POST', path: EZ_WALLET_PATHS.ping, body };
+      }
+    }
+    throw new HostProtocolError(FORMAT, `unknown operation ${String(operation)}`);
+  }
+
+  parseHttpResponse(operation: HostOperation, status: number, body: unknown): HostAnswer {
+    const reader = new JsonReader(FORMAT, body);
+    const state = reader.string('state');
+    let code: string;
+    switch (state) {
+      case 'SUCCEEDED':
+        code = '00';
+        break;
+      case 'DECLINED':
+        code = EZ_WALLET_REASONS[reader.optionalString('reason') ?? ''] ?? '05';
+        break;
+      case 'FAILED':
+        code = EZ_WALLET_REASONS[reader.optionalString('reason') ?? ''] ?? '96';
+        break;
+      default:
+        throw new HostProtocolError(FORMAT, `unknown state ${state} (HTTP ${status})`);
+    }
+    const answer: HostAnswer = {
+      hostRespCode: code,
+      hostRespMessage: responseMessage(code),
+      rrn: reader.optionalString('reference'),
+      approvalCode: reader.optionalString('authCode'),
+    };
+    if (operation === 'settle') {
+      const hostTotals = ezWalletSummaryIn(reader, 'summary');
+      if (hostTotals === null) throw new HostProtocolError(FORMAT, 'the settlement answer has no readable summary');
+      answer.hostTotals = hostTotals;
+    }
+    return answer;
+  }
+}

@@ -1,0 +1,123 @@
+import { HostOriginalV1, HostTargetV1 } from '@app/contracts';
+import * as currencyCodes from 'currency-codes';
+import { HostProtocolError, WireContext } from '../dialect';
+
+/** An ISO 4217 currency as JSON hosts name it. */
+export interface JsonCurrency {
+  alpha: string;
+  numeric: string;
+  /** Digits after the decimal point (2 for MAD, 0 for JPY, 3 for KWD). */
+  exponent: number;
+}
+
+/** The currency of an ISO 4217 numeric code; throws `HostProtocolError` for a code the table does not know. */
+export function currencyByNumeric(numeric: string, format: string): JsonCurrency {
+  const entry = currencyCodes.number(numeric);
+  if (entry === undefined) throw new HostProtocolError(format, `unknown ISO 4217 numeric currency ${numeric}`);
+  return { alpha: entry.code, numeric: entry.number, exponent: entry.digits };
+}
+
+/** The currency of an ISO 4217 alpha code; throws `HostProtocolError` when unknown. */
+export function currencyByAlpha(alpha: string, format: string): JsonCurrency {
+  const entry = currencyCodes.code(alpha);
+  if (entry === undefined) throw new HostProtocolError(format, `unknown ISO 4217 currency ${alpha}`);
+  return { alpha: entry.code, numeric: entry.number, exponent: entry.digits };
+}
+
+/** Minor units as a decimal string: `1234`, 2 → `12.34`; `5`, 2 → `0.05`; `1234`, 0 → `1234`. */
+export function minorToDecimal(minor: string, exponent: number): string {
+  const digits = BigInt(minor)
+    .toString()
+    .padStart(exponent + 1, '0');
+  return exponent === 0 ? digits : `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+}
+
+/** A decimal string back to minor units; null when it is not a non-negative amount with at most `exponent` decimals. */
+export function decimalToMinor(text: unknown, exponent: number): string | null {
+  if (typeof text !== 'string') return null;
+  const match = /^([0-9]{1,16})(?:\.([0-9]+))?$/.exec(text);
+  if (!match || (match[2] ?? '').length > exponent) return null;
+  return BigInt(`${match[1]}${(match[2] ?? '').padEnd(exponent, '0')}`).toString();
+}
+
+/** Minor units as a JSON number; throws when it would lose precision (above 2^53). */
+export function minorToInteger(minor: string, format: string): number {
+  const value = Number(minor);
+  if (!Number.isSafeInteger(value)) throw new HostProtocolError(format, `amount ${minor} is too large for a JSON integer`);
+  return value;
+}
+
+/**
+ * The id a JSON host knows a message by: terminal, transmission time and STAN, which the
+ * connector assigns once per message and keeps with the transaction (HostResponseV1), so a
+ * follow-up can name its original from `HostOriginalV1` alone.
+ */
+export function transactionRef(tid: string, transmittedAt: string, stan: string): string {
+  return `${tid}-${transmittedAt}-${stan}`;
+}
+
+export function ownRef(target: HostTargetV1, context: WireContext): string {
+  return transactionRef(target.tid, context.transmittedAt, context.stan);
+}
+
+export function originalRef(target: HostTargetV1, original: HostOriginalV1): string {
+  return transactionRef(target.tid, original.transmittedAt, original.stan);
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Reads a JSON body defensively: every accessor throws `HostProtocolError` naming the path when
+ * the shape is wrong. `subject` names the body in those errors (`answer` for the dialects, `request`
+ * for the simulator).
+ */
+export class JsonReader {
+  constructor(
+    private readonly format: string,
+    private readonly body: unknown,
+    private readonly subject: 'answer' | 'request' = 'answer',
+  ) {
+    if (!isRecord(body)) throw new HostProtocolError(format, `the ${subject} is not a JSON object`);
+  }
+
+  private at(path: string): unknown {
+    let value: unknown = this.body;
+    for (const key of path.split('.')) {
+      if (!isRecord(value)) return undefined;
+      value = value[key];
+    }
+    return value;
+  }
+
+  string(path: string): string {
+    const value = this.at(path);
+    if (typeof value !== 'string') throw new HostProtocolError(this.format, `the ${this.subject}'s ${path} is not a string`);
+    return value;
+  }
+
+  optionalString(path: string): string | null {
+    const value = this.at(path);
+    if (value === undefined || value === null) return null;
+    if (typeof value !== 'string') throw new HostProtocolError(this.format, `the ${this.subject}'s ${path} is not a string`);
+    return value;
+  }
+
+  optionalInteger(path: string): number | null {
+    const value = this.at(path);
+    if (value === undefined || value === null) return null;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+      throw new HostProtocolError(this.format, `the ${this.subject}'s ${path} is not a non-negative integer`);
+    return value;
+  }
+
+  has(path: string): boolean {
+    return this.at(path) !== undefined && this.at(path) !== null;
+  }
+}
+
+/** The part of the connector's WireContext that JSON hosts receive as trace data. */
+export function traceOf(context: WireContext): { stan: string; transmittedAt: string; localTime: string; localDate: string } {
+  return { stan: context.stan, transmittedAt: context.transmittedAt, localTime: context.localTime, localDate: context.localDate };
+}

@@ -1,0 +1,264 @@
+import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostSettleRequestV1, HostTotalsV1 } from '@app/contracts';
+import { readCardData } from '../card-data';
+import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, JsonDialect, WireContext } from '../dialect';
+import { responseMessage } from '../response-codes';
+import { currencyByAlpha, currencyByNumeric, decimalToMinor, JsonReader, minorToDecimal, originalRef, ownRef } from './json-support';
+
+/**
+ * MPGS_AP: modelled on the public Mastercard Gateway REST API (version 100): one PUT per
+ * transaction on `/api/rest/version/100/merchant/{merchantId}/order/{orderId}/transaction/{transactionId}`,
+ * amounts as decimal strings, currencies as ISO alpha codes, `result` SUCCESS / FAILURE / ERROR
+ * with `response.gatewayCode` and `response.acquirerCode`. Network and batch-close calls are this
+ * platform's additions (the public API has no sign-on or batch close). README.md has the mapping.
+ */
+export const MPGS_API_VERSION = '100';
+export const MPGS_BASE_PATH = `/api/rest/version/${MPGS_API_VERSION}/merchant`;
+/** `transaction.reference` that marks a VOID as a timeout reversal: the host acknowledges it even for a transaction it never answered. */
+export const MPGS_REVERSAL_REFERENCE = 'TIMEOUT_REVERSAL';
+
+export type MpgsApiOperation = 'PAY' | 'AUTHORIZE' | 'CAPTURE' | 'REFUND' | 'VOID' | 'CHECK_GATEWAY' | 'CLOSE_BATCH';
+
+export type MpgsPosTerminal = {
+  lane: string;
+  attended?: 'ATTENDED';
+  cardHolderActivated?: 'NOT_CARDHOLDER_ACTIVATED';
+  location?: 'MERCHANT_TERMINAL_ON_PREMISES';
+  panEntryMode?: 'CONTACTLESS';
+};
+
+export type MpgsTransactionRequest = {
+  apiOperation: 'PAY' | 'AUTHORIZE' | 'CAPTURE' | 'REFUND' | 'VOID';
+  /** PAY and AUTHORIZE: the order's amount. */
+  order?: { amount: string; currency: string };
+  transaction: {
+    source?: 'CARD_PRESENT';
+    /** CAPTURE and REFUND. */
+    amount?: string;
+    currency?: string;
+    /** VOID: the transaction voided or reversed. */
+    targetTransactionId?: string;
+    reference?: string;
+    /** The connector's STAN and transmission time (MMDDhhmmss), for the acquirer's trace. */
+    stan: string;
+    transmittedAt: string;
+  };
+  sourceOfFunds?: {
+    type: 'CARD';
+    provided: { card: { number: string; expiry?: { month: string; year: string }; sequenceNumber?: string; track2?: string; emvRequest?: string } };
+  };
+  posTerminal: MpgsPosTerminal;
+};
+
+export type MpgsTransactionResponse = {
+  result: 'SUCCESS' | 'FAILURE' | 'PENDING' | 'ERROR';
+  merchant?: string;
+  order?: { id: string; amount?: string; currency?: string };
+  response?: { gatewayCode: string; acquirerCode?: string; acquirerMessage?: string };
+  transaction?: { id: string; type: string; amount?: string; currency?: string; authorizationCode?: string; receipt?: string };
+  error?: { cause: string; explanation: string };
+};
+
+export type MpgsCheckGatewayRequest = {
+  apiOperation: 'CHECK_GATEWAY';
+  reason: 'SIGN_ON' | 'ECHO' | 'KEY_EXCHANGE';
+  posTerminal: MpgsPosTerminal;
+};
+
+export type MpgsCheckGatewayResponse = {
+  result: 'SUCCESS' | 'ERROR';
+  status: 'OPERATING' | 'DEGRADED' | 'DOWN';
+  gatewayVersion: string;
+};
+
+export type MpgsBatchTotals = {
+  debits: { count: number; amount: string };
+  credits: { count: number; amount: string };
+};
+
+export type MpgsCloseBatchRequest = {
+  apiOperation: 'CLOSE_BATCH';
+  currency: string;
+  posTerminal: MpgsPosTerminal;
+  totals: MpgsBatchTotals;
+};
+
+export type MpgsCloseBatchResponse = {
+  result: 'SUCCESS' | 'FAILURE' | 'ERROR';
+  response: { gatewayCode: 'APPROVED' | 'TOTALS_MISMATCH' | string; acquirerCode: string };
+  batch: { id: string; currency: string; totals: MpgsBatchTotals };
+  error?: { cause: string; explanation: string };
+};
+
+/** MPGS gateway codes and the field 39 code each stands for, when the answer carries no acquirerCode. */
+export const MPGS_GATEWAY_CODES: Readonly<Record<string, string>> = {
+  APPROVED: '00',
+  DECLINED: '05',
+  INSUFFICIENT_FUNDS: '51',
+  EXPIRED_CARD: '54',
+  INVALID_AMOUNT: '13',
+  NOT_SUPPORTED: '12',
+  TOTALS_MISMATCH: '95',
+  TIMED_OUT: '91',
+  ACQUIRER_SYSTEM_ERROR: '96',
+  SYSTEM_ERROR: '96',
+  UNSPECIFIED_FAILURE: '05',
+};
+
+const FORMAT = 'MPGS_AP';
+
+function merchantPath(mid: string): string {
+  return `${MPGS_BASE_PATH}/${encodeURIComponent(mid)}`;
+}
+
+function posTerminal(tid: string): MpgsPosTerminal {
+  return {
+    lane: tid,
+    attended: 'ATTENDED',
+    cardHolderActivated: 'NOT_CARDHOLDER_ACTIVATED',
+    location: 'MERCHANT_TERMINAL_ON_PREMISES',
+    panEntryMode: 'CONTACTLESS',
+  };
+}
+
+/** The contract's totals as MPGS batch totals (decimal amounts). */
+export function mpgsTotalsOut(totals: HostTotalsV1, exponent: number): MpgsBatchTotals {
+  return {
+    debits: { count: totals.saleCount, amount: minorToDecimal(totals.saleMinor, exponent) },
+    credits: { count: totals.refundCount, amount: minorToDecimal(totals.refundMinor, exponent) },
+  };
+}
+
+/** Batch totals (at `path` of a body) back to the contract's; null when an amount is not a decimal of the currency. */
+export function mpgsTotalsIn(reader: JsonReader, path: string, exponent: number): HostTotalsV1 | null {
+  const saleMinor = decimalToMinor(reader.optionalString(`${path}.debits.amount`), exponent);
+  const refundMinor = decimalToMinor(reader.optionalString(`${path}.credits.amount`), exponent);
+  const saleCount = reader.optionalInteger(`${path}.debits.count`);
+  const refundCount = reader.optionalInteger(`${path}.credits.count`);
+  if (saleMinor === null || refundMinor === null || saleCount === null || refundCount === null) return null;
+  return { saleCount, saleMinor, refundCount, refundMinor };
+}
+
+export class MpgsDialect implements JsonDialect {
+  readonly kind = 'json' as const;
+  readonly format = FORMAT;
+
+  buildHttpRequest<O extends HostOperation>(
+    operation: O,
+    request: HostRequestOf[O],
+    context: WireContext,
+  ): { method: 'POST' | 'PUT'; path: string; body: Record<string, unknown> } {
+    const { mid, tid } = request.target;
+    const reference = ownRef(request.target, context);
+    const trace = { stan: context.stan, transmittedAt: context.transmittedAt };
+    switch (operation) {
+      case 'authorize': {
+        const { kind, amount, card } = request as HostAuthorizeRequestV1;
+        const currency = currencyByNumeric(amount.currency, FORMAT);
+        const cardData = readCardData(card.emvTlv, FORMAT);
+        const body: MpgsTransactionRequest = {
+          apiOperation: kind === 'PREAUTH' ? 'AUTHORIZE' : 'PAY',
+          order: { amount: minorToDecimal(amount.minor, currency.exponent), currency: currency.alpha },
+          transaction: { source: 'CARD_PRESENT', ...trace },
+          sourceOfFunds: {
+            type: 'CARD',
+            provided: {
+              card: {
+                number: cardData.pan,
+                ...(cardData.expiry !== null ? { expiry: { month: cardData.expiry.slice(2, 4), year: cardData.expiry.slice(0, 2) } } : {}),
+                ...(cardData.panSequence !== null ? { sequenceNumber: cardData.panSequence } : {}),
+                ...(cardData.track2 !== null ? { track2: cardData.track2 } : {}),
+                ...(cardData.iccData.length > 0 ? { emvRequest: cardData.iccData.toString('hex').toUpperCase() } : {}),
+              },
+            },
+          },
+          posTerminal: posTerminal(tid),
+        };
+        return { method: 'PUT', path: `${merchantPath(mid)}/order/${reference}/transaction/${reference}`, body };
+      }
+      case 'capture':
+      case 'refund':
+      case 'void':
+      case 'reverse': {
+        const { amount, original } = request as HostFollowUpRequestV1;
+        const target = originalRef(request.target, original);
+        const currency = currencyByNumeric(amount.currency, FORMAT);
+        const money = { amount: minorToDecimal(amount.minor, currency.exponent), currency: currency.alpha };
+        const transaction: MpgsTransactionRequest['transaction'] =
+          operation === 'capture' || operation === 'refund'
+            ? { ...money, ...trace }
+            : { targetTransactionId: target, ...(operation === 'reverse' ? { reference: MPGS_REVERSAL_REFERENCE } : {}), ...trace };
+        const body: MpgsTransactionRequest = {
+          apiOperation: operation === 'capture' ? 'CAPTURE' : operation === 'refund' ? 'REFUND' : 'VOID',
+          transaction,
+          posTerminal: posTerminal(tid),
+        };
+        return { method: 'PUT', path: `${merchantPath(mid)}/order/${target}/transaction/${reference}`, body };
+      }
+      case 'settle': {
+        const { batchNo, currency: numeric, totals } = request as HostSettleRequestV1;
+        const currency = currencyByNumeric(numeric, FORMAT);
+        const body: MpgsCloseBatchRequest = {
+          apiOperation: 'CLOSE_BATCH',
+          currency: currency.alpha,
+          posTerminal: posTerminal(tid),
+          totals: mpgsTotalsOut(totals, currency.exponent),
+        };
+        return { method: 'PUT', path: `${merchantPath(mid)}/batch/${batchNo}`, body };
+      }
+      case 'signon':
+      case 'echo':
+      case 'keyexchange': {
+        const reason = operation === 'signon' ? 'SIGN_ON' : operation === 'echo' ? 'ECHO' : 'KEY_EXCHANGE';
+        const body: MpgsCheckGatewayRequest = { apiOperation: 'CHECK_GATEWAY', reason, posTerminal: { lane: tid } };
+        return { method: 'POST', path: `${merchantPath(mid)}/information`, body };
+      }
+    }
+    throw new HostProtocolError(FORMAT, `unknown operation ${String(operation)}`);
+  }
+
+  parseHttpResponse(operation: HostOperation, status: number, body: unknown): HostAnswer {
+    const reader = new JsonReader(FORMAT, body);
+    const result = reader.string('result');
+    if (result === 'ERROR') {
+      const explanation = reader.optionalString('error.explanation') ?? `HTTP ${status}`;
+      return { hostRespCode: '30', hostRespMessage: `Format error: ${explanation}`, rrn: null, approvalCode: null };
+    }
+    switch (operation) {
+      case 'signon':
+      case 'echo':
+      case 'keyexchange': {
+        const operating = result === 'SUCCESS' && reader.string('status') === 'OPERATING';
+        const code = operating ? '00' : '91';
+        return { hostRespCode: code, hostRespMessage: responseMessage(code), rrn: null, approvalCode: null };
+      }
+      case 'settle': {
+        const code = this.codeOf(reader);
+        const currency = currencyByAlpha(reader.string('batch.currency'), FORMAT);
+        const hostTotals = mpgsTotalsIn(reader, 'batch.totals', currency.exponent);
+        if (hostTotals === null) throw new HostProtocolError(FORMAT, 'the batch answer has no readable totals');
+        return { hostRespCode: code, hostRespMessage: responseMessage(code), rrn: null, approvalCode: null, hostTotals };
+      }
+      case 'authorize':
+      case 'capture':
+      case 'refund':
+      case 'void':
+      case 'reverse': {
+        if (result !== 'SUCCESS' && result !== 'FAILURE' && result !== 'PENDING') throw new HostProtocolError(FORMAT, `unknown result ${result}`);
+        const code = this.codeOf(reader);
+        return {
+          hostRespCode: code,
+          hostRespMessage: reader.optionalString('response.acquirerMessage') ?? responseMessage(code),
+          rrn: reader.optionalString('transaction.receipt'),
+          approvalCode: reader.optionalString('transaction.authorizationCode'),
+        };
+      }
+    }
+  }
+
+  private codeOf(reader: JsonReader): string {
+    const acquirerCode = reader.optionalString('response.acquirerCode');
+    if (acquirerCode !== null && /^[0-9A-Za-z]{2}$/.test(acquirerCode)) return acquirerCode;
+    const gatewayCode = reader.string('response.gatewayCode');
+    return MPGS_GATEWAY_CODES[gatewayCode] ?? '05';
+  }
+}

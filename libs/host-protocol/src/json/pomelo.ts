@@ -1,0 +1,189 @@
+import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostSettleRequestV1, HostTotalsV1 } from '@app/contracts';
+import { readCardData } from '../card-data';
+import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, JsonDialect, WireContext } from '../dialect';
+import { responseMessage } from '../response-codes';
+import { currencyByNumeric, JsonReader, minorToInteger, originalRef, ownRef } from './json-support';
+
+/**
+ * POMELO_JSON (invented; the acquirer's spec is not public): snake_case, amounts as integers of
+ * minor units with an ISO alpha currency, a status word (`APPROVED` / `REJECTED` / `ERROR`) plus
+ * an ISO `response_code`. One POST per kind of call under `/acquiring/v1`. README.md has the mapping.
+ */
+export const POMELO_PATHS = {
+  transactions: '/acquiring/v1/transactions',
+  network: '/acquiring/v1/network',
+  batches: '/acquiring/v1/batches',
+} as const;
+
+export type PomeloTransactionType = 'PURCHASE' | 'PRE_AUTHORIZATION' | 'COMPLETION' | 'REFUND' | 'VOID' | 'REVERSAL';
+
+export type PomeloMerchant = { id: string; terminal_id: string };
+export type PomeloTrace = { stan: string; transmission_datetime: string; local_time: string; local_date: string };
+
+export type PomeloTransactionRequest = {
+  transaction_id: string;
+  type: PomeloTransactionType;
+  merchant: PomeloMerchant;
+  trace: PomeloTrace;
+  /** Minor units. */
+  amount: number;
+  currency: string;
+  card?: { pan: string; expiration?: string; sequence_number?: string; track2?: string; entry_mode: 'CONTACTLESS_CHIP' };
+  emv_data?: string;
+  original?: { transaction_id: string; retrieval_reference_number: string | null; authorization_code: string | null };
+};
+
+export type PomeloTransactionResponse = {
+  transaction_id: string;
+  status: 'APPROVED' | 'REJECTED' | 'ERROR';
+  status_detail: string;
+  response_code: string;
+  authorization_code: string | null;
+  retrieval_reference_number: string | null;
+  message: string;
+};
+
+export type PomeloNetworkRequest = { type: 'SIGN_ON' | 'ECHO' | 'KEY_EXCHANGE'; merchant: PomeloMerchant; trace: PomeloTrace };
+export type PomeloNetworkResponse = { status: 'APPROVED' | 'REJECTED' | 'ERROR'; response_code: string; message: string };
+
+export type PomeloTotals = { sales_count: number; sales_amount: number; refunds_count: number; refunds_amount: number };
+export type PomeloBatchRequest = { batch_number: string; merchant: PomeloMerchant; trace: PomeloTrace; currency: string; totals: PomeloTotals };
+export type PomeloBatchResponse = {
+  batch_number: string;
+  status: 'BALANCED' | 'OUT_OF_BALANCE' | 'ERROR';
+  response_code: string;
+  message: string;
+  host_totals: PomeloTotals;
+};
+
+const FORMAT = 'POMELO_JSON';
+
+/** The integer totals of a body (at `path`) as the contract's; null when one is missing. */
+export function pomeloTotalsIn(reader: JsonReader, path: string): HostTotalsV1 | null {
+  const saleCount = reader.optionalInteger(`${path}.sales_count`);
+  const saleMinor = reader.optionalInteger(`${path}.sales_amount`);
+  const refundCount = reader.optionalInteger(`${path}.refunds_count`);
+  const refundMinor = reader.optionalInteger(`${path}.refunds_amount`);
+  if (saleCount === null || saleMinor === null || refundCount === null || refundMinor === null) return null;
+  return { saleCount, saleMinor: String(saleMinor), refundCount, refundMinor: String(refundMinor) };
+}
+
+export function pomeloTotalsOut(totals: HostTotalsV1): PomeloTotals {
+  return {
+    sales_count: totals.saleCount,
+    sales_amount: minorToInteger(totals.saleMinor, FORMAT),
+    refunds_count: totals.refundCount,
+    refunds_amount: minorToInteger(totals.refundMinor, FORMAT),
+  };
+}
+
+const FOLLOW_UP_TYPES = { capture: 'COMPLETION', refund: 'REFUND', void: 'VOID', reverse: 'REVERSAL' } as const;
+
+export class PomeloDialect implements JsonDialect {
+  readonly kind = 'json' as const;
+  readonly format = FORMAT;
+
+  buildHttpRequest<O extends HostOperation>(
+    operation: O,
+    request: HostRequestOf[O],
+    context: WireContext,
+  ): { method: 'POST' | 'PUT'; path: string; body: Record<string, unknown> } {
+    const merchant: PomeloMerchant = { id: request.target.mid, terminal_id: request.target.tid };
+    const trace: PomeloTrace = {
+      stan: context.stan,
+      transmission_datetime: context.transmittedAt,
+      local_time: context.localTime,
+      local_date: context.localDate,
+    };
+    switch (operation) {
+      case 'authorize': {
+        const { kind, amount, card } = request as HostAuthorizeRequestV1;
+        const cardData = readCardData(card.emvTlv, FORMAT);
+        const body: PomeloTransactionRequest = {
+          transaction_id: ownRef(request.target, context),
+          type: kind === 'PREAUTH' ? 'PRE_AUTHORIZATION' : 'PURCHASE',
+          merchant,
+          trace,
+          amount: minorToInteger(amount.minor, FORMAT),
+          currency: currencyByNumeric(amount.currency, FORMAT).alpha,
+          card: {
+            pan: cardData.pan,
+            ...(cardData.expiry !== null ? { expiration: cardData.expiry } : {}),
+            ...(cardData.panSequence !== null ? { sequence_number: cardData.panSequence } : {}),
+            ...(cardData.track2 !== null ? { track2: cardData.track2 } : {}),
+            entry_mode: 'CONTACTLESS_CHIP',
+          },
+          ...(cardData.iccData.length > 0 ? { emv_data: cardData.iccData.toString('hex').toUpperCase() } : {}),
+        };
+        return { method: 'POST', path: POMELO_PATHS.transactions, body };
+      }
+      case 'capture':
+      case 'refund':
+      case 'void':
+      case 'reverse': {
+        const { amount, original } = request as HostFollowUpRequestV1;
+        const body: PomeloTransactionRequest = {
+          transaction_id: ownRef(request.target, context),
+          type: FOLLOW_UP_TYPES[operation as keyof typeof FOLLOW_UP_TYPES],
+          merchant,
+          trace,
+          amount: minorToInteger(amount.minor, FORMAT),
+          currency: currencyByNumeric(amount.currency, FORMAT).alpha,
+          original: {
+            transaction_id: originalRef(request.target, original),
+            retrieval_reference_number: original.rrn,
+            authorization_code: original.approvalCode,
+          },
+        };
+        return { method: 'POST', path: POMELO_PATHS.transactions, body };
+      }
+      case 'settle': {
+        const { batchNo, currency, totals } = request as HostSettleRequestV1;
+        const body: PomeloBatchRequest = {
+          batch_number: batchNo,
+          merchant,
+          trace,
+          currency: currencyByNumeric(currency, FORMAT).alpha,
+          totals: pomeloTotalsOut(totals),
+        };
+        return { method: 'POST', path: POMELO_PATHS.batches, body };
+      }
+      case 'signon':
+      case 'echo':
+      case 'keyexchange': {
+        const body: PomeloNetworkRequest = { type: operation === 'signon' ? 'SIGN_ON' : operation === 'echo' ? 'ECHO' : 'KEY_EXCHANGE', merchant, trace };
+        return { method: 'POST', path: POMELO_PATHS.network, body };
+      }
+    }
+    throw new HostProtocolError(FORMAT, `unknown operation ${String(operation)}`);
+  }
+
+  parseHttpResponse(operation: HostOperation, status: number, body: unknown): HostAnswer {
+    const reader = new JsonReader(FORMAT, body);
+    const code = reader.string('response_code');
+    if (!/^[0-9A-Za-z]{2}$/.test(code)) throw new HostProtocolError(FORMAT, `malformed response_code (HTTP ${status})`);
+    const message = reader.optionalString('message') ?? responseMessage(code);
+    switch (operation) {
+      case 'settle': {
+        const hostTotals = pomeloTotalsIn(reader, 'host_totals');
+        if (hostTotals === null) throw new HostProtocolError(FORMAT, 'the batch answer has no host_totals');
+        return { hostRespCode: code, hostRespMessage: message, rrn: null, approvalCode: null, hostTotals };
+      }
+      case 'signon':
+      case 'echo':
+      case 'keyexchange':
+        return { hostRespCode: code, hostRespMessage: message, rrn: null, approvalCode: null };
+      case 'authorize':
+      case 'capture':
+      case 'refund':
+      case 'void':
+      case 'reverse':
+        return {
+          hostRespCode: code,
+          hostRespMessage: message,
+          rrn: reader.optionalString('retrieval_reference_number'),
+          approvalCode: reader.optionalString('authorization_code'),
+        };
+    }
+  }
+}
