@@ -5,11 +5,12 @@
  * copy the statements into a migration class.
  */
 import { openContextDataSource, pendingSchemaChanges } from '@app/database';
+import { hostConnectorDatabase } from '../apps/host-connector/src/database';
 import { merchantManagementDatabase } from '../apps/merchant-management/src/database';
 import { paymentGatewayDatabase } from '../apps/payment-gateway/src/database';
 import { withScratchDatabase } from './with-database';
 
-const CONTEXTS = [merchantManagementDatabase, paymentGatewayDatabase];
+const CONTEXTS = [merchantManagementDatabase, paymentGatewayDatabase, hostConnectorDatabase];
 
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 
 /**
  * Payloads of the `host.*.v1` request/reply subjects (core NATS, queue group `host-connector`).
@@ -101,6 +101,8 @@ abstract class HostRequestBaseV1 {
   @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: '$property must be 1 to 64 letters, digits, _ or -' })
   requestId: string;
 
+  @IsDefined()
+  @IsObject()
   @ValidateNested()
   @Type(() => HostTargetV1)
   target: HostTargetV1;
@@ -118,10 +120,14 @@ export class HostAuthorizeRequestV1 extends HostRequestBaseV1 {
   @IsIn(['SALE', 'PREAUTH'])
   kind: 'SALE' | 'PREAUTH';
 
+  @IsDefined()
+  @IsObject()
   @ValidateNested()
   @Type(() => HostAmountV1)
   amount: HostAmountV1;
 
+  @IsDefined()
+  @IsObject()
   @ValidateNested()
   @Type(() => HostCardV1)
   card: HostCardV1;
@@ -129,10 +135,14 @@ export class HostAuthorizeRequestV1 extends HostRequestBaseV1 {
 
 /** `host.reverse.v1` (0400), `host.void.v1` (0200, processing code 02), `host.refund.v1` (0200, processing code 20), `host.capture.v1` (0220). */
 export class HostFollowUpRequestV1 extends HostRequestBaseV1 {
+  @IsDefined()
+  @IsObject()
   @ValidateNested()
   @Type(() => HostAmountV1)
   amount: HostAmountV1;
 
+  @IsDefined()
+  @IsObject()
   @ValidateNested()
   @Type(() => HostOriginalV1)
   original: HostOriginalV1;
@@ -167,6 +177,8 @@ export class HostSettleRequestV1 extends HostRequestBaseV1 {
   @Matches(/^[0-9]{3}$/)
   currency: string;
 
+  @IsDefined()
+  @IsObject()
   @ValidateNested()
   @Type(() => HostTotalsV1)
   totals: HostTotalsV1;

@@ -10,3 +10,4 @@ export * from './outbox/uuid-v7';
 export * from './nest/messaging.module';
 export * from './nest/outbox.module';
 export * from './consumer';
+export * from './request';

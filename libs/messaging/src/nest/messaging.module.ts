@@ -3,6 +3,8 @@ import { NatsConnection, connect } from 'nats';
 import { InProcessTransport, InProcessTransportOptions } from '../transport/in-process-transport';
 import { JetStreamPublisher, JetStreamStreamOptions } from '../transport/jetstream-publisher';
 import { MESSAGE_PUBLISHER } from '../transport/message-publisher';
+import { REQUEST_REPLY } from '../request/request-reply';
+import { requestReplyProvider } from '../request/request-reply.providers';
 
 /** Nest injection token of the process's NATS connection (JetStream mode only). */
 export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
@@ -42,7 +44,7 @@ class NatsConnectionCloser implements BeforeApplicationShutdown {
 }
 
 /**
- * Gives the whole application its {@link MESSAGE_PUBLISHER}: the {@link InProcessTransport}
+ * Gives the whole application its {@link MESSAGE_PUBLISHER} and {@link REQUEST_REPLY}: the {@link InProcessTransport}
  * (also injectable by its class, to subscribe) or a {@link JetStreamPublisher} on a NATS
  * connection (injectable as {@link NATS_CONNECTION}, for consumers).
  */
@@ -70,7 +72,8 @@ export class MessagingModule {
             },
             NatsConnectionCloser,
           ];
-    const exported = config.transport === 'in-process' ? [InProcessTransport, MESSAGE_PUBLISHER] : [NATS_CONNECTION, MESSAGE_PUBLISHER];
+    providers.push(requestReplyProvider(config.transport, NATS_CONNECTION));
+    const exported = config.transport === 'in-process' ? [InProcessTransport, MESSAGE_PUBLISHER, REQUEST_REPLY] : [NATS_CONNECTION, MESSAGE_PUBLISHER, REQUEST_REPLY];
     return { module: MessagingModule, providers, exports: exported };
   }
 }

@@ -1,0 +1,17 @@
+import { ContextDatabaseDefinition } from '@app/database';
+import { HostConnector1764100000000 } from './migrations/1764100000000-host-connector';
+import { WorkingKeyEntity } from './keys/persistence/working-key.entity';
+import { RequestLogEntity } from './request-log/persistence/request-log.entity';
+import { ReversalEntity } from './reversal/persistence/reversal.entity';
+import { HOST_CONNECTOR_CONNECTION, HOST_CONNECTOR_SCHEMA } from './shared/inject';
+import { StanCounterEntity } from './stan/persistence/stan-counter.entity';
+
+export { HOST_CONNECTOR_CONNECTION, HOST_CONNECTOR_SCHEMA };
+
+/** host-connector's schema: STAN counters, working keys, the reversal queue and the request log. */
+export const hostConnectorDatabase: ContextDatabaseDefinition = {
+  name: HOST_CONNECTOR_CONNECTION,
+  schema: HOST_CONNECTOR_SCHEMA,
+  entities: [StanCounterEntity, WorkingKeyEntity, ReversalEntity, RequestLogEntity],
+  migrations: [HostConnector1764100000000],
+};

@@ -1,0 +1,36 @@
+import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { MockHost } from './hosts/mock-host';
+import { HostRequestResponder } from './requests/host-request.responder';
+import { ReversalWorker } from './reversal/reversal-worker';
+import { EchoKeeper } from './sessions/echo-keeper';
+import { IsoSessionPool } from './sessions/iso-session-pool';
+
+/**
+ * Starts the connector once the application is up, and stops it in order before the transport
+ * drains and the database closes: first stop taking requests (waiting for those in flight), then
+ * the reversal worker and the echoes, then the host sessions.
+ */
+@Injectable()
+export class HostConnectorLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
+  constructor(
+    private readonly responder: HostRequestResponder,
+    private readonly worker: ReversalWorker,
+    private readonly echoes: EchoKeeper,
+    private readonly pool: IsoSessionPool,
+    private readonly mock: MockHost,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.responder.start();
+    this.worker.start();
+    this.echoes.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.mock.close();
+    await this.responder.stop();
+    await this.worker.stop();
+    await this.echoes.stop();
+    await this.pool.close();
+  }
+}

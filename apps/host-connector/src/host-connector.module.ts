@@ -1,0 +1,69 @@
+import { DatabaseModule } from '@app/database';
+import { DynamicModule, Module } from '@nestjs/common';
+import { HostConnectorConfig } from './config/host-connector.config';
+import { HOST_CONNECTOR_CONFIG } from './config/config.token';
+import { hostConnectorDatabase } from './database';
+import { HostConnectorHealth } from './health/host-connector-health.service';
+import { HostConnectorDatabaseProbe } from './health/persistence/database-probe.repository';
+import { HostConnectorLifecycle } from './host-connector.lifecycle';
+import { HostRouter } from './hosts/host-router';
+import { IsoHostClient } from './hosts/iso-host.client';
+import { JsonHostClient } from './hosts/json-host.client';
+import { MockHost } from './hosts/mock-host';
+import { WorkingKeyRepository } from './keys/persistence/working-key.repository';
+import { WorkingKeyService } from './keys/working-key.service';
+import { defaultHostProtocols, HOST_PROTOCOLS, HostProtocols } from './protocol/host-protocols';
+import { RequestLogRepository } from './request-log/persistence/request-log.repository';
+import { HostRequestResponder } from './requests/host-request.responder';
+import { HostRequestService } from './requests/host-request.service';
+import { ReversalRepository } from './reversal/persistence/reversal.repository';
+import { ReversalQueue } from './reversal/reversal-queue';
+import { ReversalWorker } from './reversal/reversal-worker';
+import { EchoKeeper } from './sessions/echo-keeper';
+import { IsoSessionPool } from './sessions/iso-session-pool';
+import { StanRepository } from './stan/persistence/stan.repository';
+
+export interface HostConnectorModuleOptions {
+  /** Replaces the protocol libraries (tests with a scripted dialect). */
+  protocols?: HostProtocols;
+}
+
+/**
+ * The host-connector bounded context: answers `host.*.v1` over the process's REQUEST_REPLY
+ * transport (queue group `host-connector`), speaks ISO 8583 over TCP and JSON over HTTP to
+ * acquirer hosts, answers MOCK in process, and keeps STAN counters, working keys, the reversal
+ * queue and the request log on its own schema. Needs `platformModules` (database URL, field
+ * cipher, messaging) from the application that hosts it.
+ */
+@Module({})
+export class HostConnectorModule {
+  static register(config: HostConnectorConfig, options: HostConnectorModuleOptions = {}): DynamicModule {
+    return {
+      module: HostConnectorModule,
+      imports: [DatabaseModule.forContext(hostConnectorDatabase)],
+      providers: [
+        { provide: HOST_CONNECTOR_CONFIG, useValue: config },
+        { provide: HOST_PROTOCOLS, useValue: options.protocols ?? defaultHostProtocols },
+        StanRepository,
+        WorkingKeyRepository,
+        ReversalRepository,
+        RequestLogRepository,
+        HostConnectorDatabaseProbe,
+        IsoSessionPool,
+        IsoHostClient,
+        JsonHostClient,
+        MockHost,
+        HostRouter,
+        WorkingKeyService,
+        ReversalQueue,
+        ReversalWorker,
+        EchoKeeper,
+        HostRequestService,
+        HostRequestResponder,
+        HostConnectorHealth,
+        HostConnectorLifecycle,
+      ],
+      exports: [HostConnectorHealth],
+    };
+  }
+}

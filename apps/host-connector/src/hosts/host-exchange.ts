@@ -1,0 +1,34 @@
+import { HostAnswer, HostOperation, HostRequestOf } from '@app/host-protocol';
+import { HostAddress } from '../routing/host-address';
+
+/** What the connector sent, as a follow-up will reference it. */
+export interface SentMessage {
+  mti: string;
+  stan: string;
+  transmittedAt: string;
+}
+
+/** What became of one request to a host, whatever the transport. */
+export type HostExchange =
+  | { kind: 'answered'; sent: SentMessage; answer: HostAnswer }
+  /** Nothing reached the host. */
+  | { kind: 'not-sent'; reason: string }
+  /** Sent (or possibly sent) and no usable answer: the outcome at the host is unknown. */
+  | { kind: 'no-answer'; sent: SentMessage; reason: string }
+  /** The format cannot express this request (e.g. EMV data without a PAN). */
+  | { kind: 'unexpressible'; reason: string };
+
+export interface ExchangeOptions {
+  /** Send with this STAN instead of a new one (reversal repeats). */
+  stan?: string;
+  /** A repeat (0401 rather than 0400). */
+  repeat?: boolean;
+  /** Send even when the host is marked down (echoes, reversals). */
+  ignoreDown?: boolean;
+}
+
+/** Where a request goes: the in-process MOCK host or an address. */
+export type HostRoute = { kind: 'mock' } | { kind: 'remote'; address: HostAddress };
+
+/** One transport's way to exchange an operation with a host. */
+export type AnyOperationRequest = HostRequestOf[HostOperation];

@@ -1,0 +1,44 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/**
+ * One `host.*` request: who asked, what went on the wire (MTI, STAN), what came back, and the
+ * reply, so a caller repeating a requestId gets the same reply instead of a second transaction.
+ * No card data: the reply never carries any.
+ */
+@Entity({ name: 'request_log' })
+@Index('ix_request_log_started', ['startedAt'])
+export class RequestLogEntity {
+  @PrimaryColumn({ type: 'varchar', length: 16, primaryKeyConstraintName: 'pk_request_log' })
+  operation: string;
+
+  @PrimaryColumn({ type: 'varchar', length: 64, primaryKeyConstraintName: 'pk_request_log' })
+  requestId: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  format: string;
+
+  @Column({ type: 'varchar', length: 8 })
+  tid: string;
+
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  result: string | null;
+
+  @Column({ type: 'varchar', length: 4, nullable: true })
+  mti: string | null;
+
+  @Column({ type: 'varchar', length: 6, nullable: true })
+  stan: string | null;
+
+  @Column({ type: 'varchar', length: 4, nullable: true })
+  hostRespCode: string | null;
+
+  /** The reply as sent (HostResponseV1); null while the request is in progress. */
+  @Column({ type: 'jsonb', nullable: true })
+  response: object | null;
+
+  @Column({ type: 'timestamptz', precision: 3, default: () => 'now()' })
+  startedAt: Date;
+
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  completedAt: Date | null;
+}

@@ -1,0 +1,147 @@
+import { HostFollowUpRequestV1, HostResponseV1, HostResultV1 } from '@app/contracts';
+import { HostRequestOf } from '@app/host-protocol';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { HostConnectorConfig } from '../config/host-connector.config';
+import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
+import { HostExchange, HostRoute, SentMessage } from '../hosts/host-exchange';
+import { HostRouter } from '../hosts/host-router';
+import { MOCK_ENDPOINT } from '../hosts/mock-host';
+import { WorkingKeyService } from '../keys/working-key.service';
+import { RequestLogRepository } from '../request-log/persistence/request-log.repository';
+import { ReversalQueue } from '../reversal/reversal-queue';
+import { resolveHostAddress } from '../routing/host-address';
+import { REVERSIBLE_OPERATIONS, SubjectOperation } from './host-subjects';
+import { replyWithout } from './host-response';
+
+/** Results that end a request for good: a repeat of its requestId gets the same reply. */
+const FINAL_RESULTS: ReadonlySet<HostResultV1> = new Set(['APPROVED', 'DECLINED', 'REVERSED']);
+const REPEAT_POLL_MS = 100;
+
+/** The reversal owed for an unanswered request: it names what was sent. A caller's own reversal goes on as it is. */
+function reversalOf<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], sent: SentMessage): HostFollowUpRequestV1 {
+  if (operation === 'reverse') return request as HostFollowUpRequestV1;
+  const followUp = request as HostRequestOf['authorize'] | HostFollowUpRequestV1;
+  return {
+    requestId: request.requestId,
+    target: request.target,
+    amount: followUp.amount,
+    original: { mti: sent.mti, stan: sent.stan, transmittedAt: sent.transmittedAt, rrn: null, approvalCode: null },
+  };
+}
+
+/**
+ * One `host.*` request, start to end: the route (MOCK, or the acceptance's address within the
+ * allow-list), the requestId claim (a repeat gets the first reply, not a second transaction),
+ * the exchange, and the reply. A request that may have reached the host and got no answer is
+ * reversed through the queue and answered REVERSED.
+ */
+@Injectable()
+export class HostRequestService {
+  private readonly logger = new Logger('HostRequestService');
+
+  constructor(
+    @Inject(HOST_CONNECTOR_CONFIG) private readonly config: HostConnectorConfig,
+    private readonly router: HostRouter,
+    private readonly reversals: ReversalQueue,
+    private readonly keys: WorkingKeyService,
+    private readonly requestLog: RequestLogRepository,
+  ) {}
+
+  async handle<O extends SubjectOperation>(operation: O, request: HostRequestOf[O]): Promise<HostResponseV1> {
+    const deadlineAt = Date.now() + (request.timeoutMs ?? this.config.timeoutMs);
+    const { hostMessageFormat: format, connUrl } = request.target;
+    let route: HostRoute;
+    if (format === 'MOCK') {
+      route = { kind: 'mock' };
+    } else {
+      const resolved = resolveHostAddress(format, connUrl, this.config);
+      if (!resolved.ok) return replyWithout(request.requestId, resolved.result, resolved.message);
+      route = { kind: 'remote', address: resolved.address };
+    }
+    const claim = await this.requestLog.claim(operation, request.requestId, format, request.target.tid);
+    if (claim.kind === 'done') return claim.response;
+    if (claim.kind === 'in-progress') return this.awaitEarlier(operation, request.requestId, deadlineAt);
+    try {
+      const response = await this.perform(operation, request, route, deadlineAt);
+      if (FINAL_RESULTS.has(response.result)) await this.requestLog.complete(operation, response);
+      else await this.requestLog.release(operation, request.requestId);
+      return response;
+    } catch (error) {
+      await this.requestLog.release(operation, request.requestId).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async perform<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], route: HostRoute, deadlineAt: number): Promise<HostResponseV1> {
+    const exchange: HostExchange = await this.router.exchange(route, operation, request, deadlineAt, { ignoreDown: operation === 'echo' });
+    switch (exchange.kind) {
+      case 'unexpressible':
+        return replyWithout(request.requestId, 'REJECTED', exchange.reason);
+      case 'not-sent':
+        return replyWithout(request.requestId, 'HOST_UNAVAILABLE', `${exchange.reason}; nothing was sent`);
+      case 'no-answer': {
+        if (!REVERSIBLE_OPERATIONS.has(operation)) {
+          return replyWithout(request.requestId, 'HOST_UNAVAILABLE', `${exchange.reason}; no answer, nothing to reverse`, exchange.sent);
+        }
+        await this.reversals.enqueue(route, reversalOf(operation, request, exchange.sent), exchange.reason);
+        this.logger.warn(`${operation} ${request.requestId} (TID ${request.target.tid} STAN ${exchange.sent.stan}): ${exchange.reason}; reversal queued`);
+        return replyWithout(
+          request.requestId,
+          'REVERSED',
+          `${exchange.reason}; a reversal is queued and repeated until the host acknowledges it`,
+          exchange.sent,
+        );
+      }
+      case 'answered':
+        return this.answered(operation, request, route, exchange);
+    }
+  }
+
+  private async answered<O extends SubjectOperation>(
+    operation: O,
+    request: HostRequestOf[O],
+    route: HostRoute,
+    exchange: Extract<HostExchange, { kind: 'answered' }>,
+  ): Promise<HostResponseV1> {
+    const { answer, sent } = exchange;
+    let result: HostResultV1 = answer.hostRespCode === '00' ? 'APPROVED' : 'DECLINED';
+    let message = answer.hostRespMessage;
+    let keyCheckValue: string | undefined;
+    if (operation === 'signon' && result === 'APPROVED') {
+      const endpoint = route.kind === 'mock' ? MOCK_ENDPOINT : route.address.endpoint;
+      const accepted = await this.keys.accept({ format: request.target.hostMessageFormat, endpoint, tid: request.target.tid }, answer, 'SIGNON');
+      if (accepted.kind === 'stored') keyCheckValue = accepted.keyCheckValue;
+      if (accepted.kind === 'refused') {
+        result = 'DECLINED';
+        message = accepted.reason;
+      }
+    }
+    return {
+      requestId: request.requestId,
+      result,
+      hostRespCode: answer.hostRespCode,
+      hostRespMessage: message,
+      mti: sent.mti,
+      stan: sent.stan,
+      transmittedAt: sent.transmittedAt,
+      rrn: answer.rrn,
+      approvalCode: answer.approvalCode,
+      ...(keyCheckValue ? { keyCheckValue } : {}),
+      ...(operation === 'settle' && answer.hostTotals ? { hostTotals: answer.hostTotals } : {}),
+    };
+  }
+
+  /** A repeat of a request still being handled: wait for the first one's reply, until this one's deadline. */
+  private async awaitEarlier(operation: SubjectOperation, requestId: string, deadlineAt: number): Promise<HostResponseV1> {
+    while (Date.now() < deadlineAt) {
+      await new Promise((resolve) => setTimeout(resolve, REPEAT_POLL_MS));
+      const response = await this.requestLog.responseOf(operation, requestId);
+      if (response) return response;
+    }
+    return replyWithout(
+      requestId,
+      'HOST_UNAVAILABLE',
+      `${operation} ${requestId} is still being handled by an earlier request with the same requestId; ask again later`,
+    );
+  }
+}

@@ -1,0 +1,73 @@
+import type { HostFollowUpRequestV1 } from '@app/contracts';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+
+export type ReversalStatus = 'PENDING' | 'ACKNOWLEDGED';
+
+/**
+ * A reversal the connector owes a host: queued when a request got no answer in time, sent
+ * (0400, then 0401 repeats) until the host acknowledges it. Holds no card data: the reversal
+ * request names the original by MTI, STAN and transmission time.
+ */
+@Entity({ name: 'reversal' })
+@Check('ck_reversal_status', "status IN ('PENDING', 'ACKNOWLEDGED')")
+@Index('ix_reversal_due', ['nextAttemptAt'], { where: "status = 'PENDING'" })
+export class ReversalEntity {
+  @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_reversal' })
+  id: string;
+
+  /** The requestId of the request that timed out (or of the caller's reversal). */
+  @Column({ type: 'varchar', length: 64 })
+  requestId: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  format: string;
+
+  /** The address it goes to (`tcp://host:port` or the HTTP base URL). */
+  @Column({ type: 'varchar', length: 512 })
+  hostUrl: string;
+
+  @Column({ type: 'varchar', length: 8 })
+  tid: string;
+
+  /** The reversal's own STAN, the same in every repeat. */
+  @Column({ type: 'varchar', length: 6 })
+  stan: string;
+
+  /** The reversal as a `host.reverse.v1` request. */
+  @Column({ type: 'jsonb' })
+  request: HostFollowUpRequestV1;
+
+  /** Why it was queued (e.g. "no answer within 20000 ms"). */
+  @Column({ type: 'varchar', length: 200 })
+  reason: string;
+
+  @Column({ type: 'varchar', length: 16, default: 'PENDING' })
+  status: ReversalStatus;
+
+  /** Attempts made, sent or not. */
+  @Column({ type: 'integer', default: 0 })
+  attempts: number;
+
+  /** Attempts that reached the wire: after the first, the reversal goes as a repeat (0401). */
+  @Column({ type: 'integer', default: 0 })
+  transmissions: number;
+
+  @Column({ type: 'timestamptz', precision: 3 })
+  nextAttemptAt: Date;
+
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  lastAttemptAt: Date | null;
+
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  lastError: string | null;
+
+  /** The host's response code on the acknowledgement (any code acknowledges). */
+  @Column({ type: 'varchar', length: 4, nullable: true })
+  ackRespCode: string | null;
+
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  acknowledgedAt: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
+  createdAt: Date;
+}

@@ -1,0 +1,107 @@
+import { uuidV7 } from '@app/messaging';
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { InjectHostConnectorDataSource } from '../../shared/inject';
+import { ReversalEntity } from './reversal.entity';
+
+export type NewReversal = Pick<ReversalEntity, 'requestId' | 'format' | 'hostUrl' | 'tid' | 'stan' | 'request' | 'reason'>;
+
+/** What one attempt came to. */
+export type ReversalAttemptOutcome = { kind: 'acknowledged'; respCode: string } | { kind: 'failed'; error: string; transmitted: boolean; nextAttemptAt: Date };
+
+/** A row as the worker reads it. */
+export type DueReversal = Pick<ReversalEntity, 'id' | 'requestId' | 'format' | 'hostUrl' | 'tid' | 'stan' | 'request' | 'attempts' | 'transmissions'>;
+
+interface DueRow {
+  id: string;
+  request_id: string;
+  format: string;
+  host_url: string;
+  tid: string;
+  stan: string;
+  request: ReversalEntity['request'];
+  attempts: number;
+  transmissions: number;
+}
+
+@Injectable()
+export class ReversalRepository {
+  constructor(@InjectHostConnectorDataSource() private readonly dataSource: DataSource) {}
+
+  /** Queues a reversal, due at once. */
+  async enqueue(reversal: NewReversal): Promise<string> {
+    const id = uuidV7();
+    await this.dataSource.getRepository(ReversalEntity).insert({ id, ...reversal, status: 'PENDING', nextAttemptAt: new Date() });
+    return id;
+  }
+
+  /** Records a reversal that is acknowledged already (the in-process MOCK host). */
+  async recordAcknowledged(reversal: NewReversal, respCode: string): Promise<string> {
+    const id = uuidV7();
+    const now = new Date();
+    await this.dataSource.getRepository(ReversalEntity).insert({
+      id,
+      ...reversal,
+      status: 'ACKNOWLEDGED',
+      attempts: 1,
+      transmissions: 1,
+      nextAttemptAt: now,
+      lastAttemptAt: now,
+      ackRespCode: respCode,
+      acknowledgedAt: now,
+    });
+    return id;
+  }
+
+  /**
+   * Takes the next due reversal that no one else holds (FOR UPDATE SKIP LOCKED), runs `attempt`
+   * on it while holding its row lock, and records the outcome in the same transaction: two
+   * workers, in one process or two, never send the same reversal at the same time. Answers false
+   * when nothing was due.
+   */
+  async workNextDue(attempt: (reversal: DueReversal) => Promise<ReversalAttemptOutcome>): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows: DueRow[] = await manager.query(
+        `SELECT id, request_id, format, host_url, tid, stan, request, attempts, transmissions FROM reversal
+          WHERE status = 'PENDING' AND next_attempt_at <= now()
+          ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+      );
+      if (rows.length === 0) return false;
+      const row = rows[0];
+      const outcome = await attempt({
+        id: row.id,
+        requestId: row.request_id,
+        format: row.format,
+        hostUrl: row.host_url,
+        tid: row.tid,
+        stan: row.stan,
+        request: row.request,
+        attempts: row.attempts,
+        transmissions: row.transmissions,
+      });
+      await this.record(manager, row.id, outcome);
+      return true;
+    });
+  }
+
+  private async record(manager: EntityManager, id: string, outcome: ReversalAttemptOutcome): Promise<void> {
+    if (outcome.kind === 'acknowledged') {
+      await manager.query(
+        `UPDATE reversal SET status = 'ACKNOWLEDGED', attempts = attempts + 1, transmissions = transmissions + 1, last_attempt_at = now(),
+           ack_resp_code = $2, acknowledged_at = now(), last_error = NULL WHERE id = $1`,
+        [id, outcome.respCode],
+      );
+      return;
+    }
+    await manager.query(
+      `UPDATE reversal SET attempts = attempts + 1, transmissions = transmissions + $2, last_attempt_at = now(), next_attempt_at = $3, last_error = $4 WHERE id = $1`,
+      [id, outcome.transmitted ? 1 : 0, outcome.nextAttemptAt, outcome.error.slice(0, 500)],
+    );
+  }
+
+  /** Reversals not yet acknowledged (health). */
+  async pendingCount(): Promise<number> {
+    const rows: Array<{ n: number }> = await this.dataSource.query(`SELECT count(*)::int AS n FROM reversal WHERE status = 'PENDING'`);
+    return rows[0].n;
+  }
+}

@@ -1,0 +1,126 @@
+import { HostMessageFormat } from '@app/contracts';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { HostConnectorConfig } from '../config/host-connector.config';
+import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
+import { HostRouter } from '../hosts/host-router';
+import { checkAllowed, parseHostUrl } from '../routing/host-address';
+import { DueReversal, ReversalAttemptOutcome, ReversalRepository } from './persistence/reversal.repository';
+import { ReversalQueue } from './reversal-queue';
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Works the reversal queue: each lane takes the next due reversal with FOR UPDATE SKIP LOCKED
+ * (so no other lane or replica sends it meanwhile), sends it (0400 the first time it reaches the
+ * wire, 0401 after), and either marks it acknowledged (the host answered 0410, whatever its
+ * response code) or schedules the next attempt with exponential backoff, capped. Polls the queue
+ * and is woken at once by an enqueue in this process.
+ */
+@Injectable()
+export class ReversalWorker {
+  private readonly logger = new Logger('ReversalWorker');
+  private running = false;
+  private lanes: Promise<void>[] = [];
+  private readonly sleepers = new Set<() => void>();
+  private unsubscribe: (() => void) | undefined;
+  private wakeRequested = false;
+
+  constructor(
+    @Inject(HOST_CONNECTOR_CONFIG) private readonly config: HostConnectorConfig,
+    private readonly reversals: ReversalRepository,
+    private readonly router: HostRouter,
+    private readonly queue: ReversalQueue,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.unsubscribe = this.queue.onEnqueued(() => this.wake());
+    this.lanes = Array.from({ length: this.config.reversal.concurrency }, () => this.lane());
+  }
+
+  /** Stops after the attempts in progress. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.unsubscribe?.();
+    this.wake();
+    await Promise.all(this.lanes);
+    this.lanes = [];
+  }
+
+  wake(): void {
+    this.wakeRequested = true;
+    for (const sleeper of [...this.sleepers]) sleeper();
+  }
+
+  /** Delay before attempt `attempts + 1`, after `attempts` failed ones. */
+  backoffAfter(attempts: number): number {
+    const { backoffBaseMs, backoffMaxMs } = this.config.reversal;
+    return Math.min(backoffMaxMs, backoffBaseMs * 2 ** Math.max(0, Math.min(30, attempts - 1)));
+  }
+
+  private async lane(): Promise<void> {
+    while (this.running) {
+      let worked = false;
+      try {
+        worked = await this.reversals.workNextDue((reversal) => this.attempt(reversal));
+      } catch (error) {
+        this.logger.error(`reversal queue: ${messageOf(error)}`);
+      }
+      if (!worked && this.running) await this.sleep(this.config.reversal.pollIntervalMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.wakeRequested) {
+      this.wakeRequested = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.sleepers.add(done);
+    });
+  }
+
+  private async attempt(reversal: DueReversal): Promise<ReversalAttemptOutcome> {
+    const failed = (error: string, transmitted: boolean): ReversalAttemptOutcome => {
+      const delay = this.backoffAfter(reversal.attempts + 1);
+      this.logger.warn(
+        `reversal ${reversal.id} (${reversal.format} ${reversal.hostUrl} TID ${reversal.tid} STAN ${reversal.stan}) attempt ${reversal.attempts + 1} failed: ${error}; next in ${delay} ms`,
+      );
+      return { kind: 'failed', error, transmitted, nextAttemptAt: new Date(Date.now() + delay) };
+    };
+    let route;
+    try {
+      const checked = checkAllowed(parseHostUrl(reversal.format as HostMessageFormat, reversal.hostUrl), this.config.allowList);
+      if (!checked.ok) return failed(checked.message, false);
+      route = { kind: 'remote' as const, address: checked.address };
+    } catch (error) {
+      return failed(messageOf(error), false);
+    }
+    const exchange = await this.router.exchange(route, 'reverse', reversal.request, Date.now() + this.config.timeoutMs, {
+      stan: reversal.stan,
+      repeat: reversal.transmissions > 0,
+      ignoreDown: true,
+    });
+    switch (exchange.kind) {
+      case 'answered':
+        this.logger.log(`reversal ${reversal.id} (TID ${reversal.tid} STAN ${reversal.stan}) acknowledged with ${exchange.answer.hostRespCode}`);
+        return { kind: 'acknowledged', respCode: exchange.answer.hostRespCode };
+      case 'not-sent':
+        return failed(exchange.reason, false);
+      case 'no-answer':
+        return failed(exchange.reason, true);
+      case 'unexpressible':
+        return failed(`the format cannot express this reversal: ${exchange.reason}`, false);
+    }
+  }
+}

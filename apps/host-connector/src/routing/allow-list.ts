@@ -1,0 +1,110 @@
+import { BlockList, isIP } from 'node:net';
+
+/** One entry of HOST_ALLOWLIST. */
+type AllowEntry =
+  { kind: 'name'; name: string; port?: number } | { kind: 'suffix'; suffix: string; port?: number } | { kind: 'network'; list: BlockList; port?: number };
+
+/** Thrown for an allow-list entry that cannot be read; names the entry. */
+export class AllowListSyntaxError extends Error {
+  constructor(entry: string, detail: string) {
+    super(`HOST_ALLOWLIST entry "${entry}": ${detail}`);
+    this.name = 'AllowListSyntaxError';
+  }
+}
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+function parsePort(entry: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const port = Number(text);
+  if (!/^[0-9]{1,5}$/.test(text) || port < 1 || port > 65535) throw new AllowListSyntaxError(entry, `port "${text}" is not 1 to 65535`);
+  return port;
+}
+
+/** Splits `host[:port]`, `[v6]:port` or `cidr[:port]`. */
+function splitHostPort(entry: string): { host: string; port?: string } {
+  const bracketed = /^\[([^\]]+)\](?::([0-9]+))?$/.exec(entry);
+  if (bracketed) return { host: bracketed[1], port: bracketed[2] };
+  // A bare IPv6 address or network has several colons: no port then.
+  if ((entry.match(/:/g) ?? []).length > 1) return { host: entry };
+  const [host, port] = entry.split(':');
+  return { host, port };
+}
+
+function parseEntry(raw: string): AllowEntry {
+  const entry = raw.trim().toLowerCase();
+  if (entry.includes('://')) throw new AllowListSyntaxError(raw, 'write host[:port], not a URL');
+  const { host, port: portText } = splitHostPort(entry);
+  const port = parsePort(raw, portText);
+  if (host.includes('/')) {
+    const [network, bitsText] = host.split('/');
+    const family = isIP(network);
+    const bits = Number(bitsText);
+    if (family === 0 || !/^[0-9]{1,3}$/.test(bitsText) || bits > (family === 4 ? 32 : 128)) throw new AllowListSyntaxError(raw, 'not a valid CIDR network');
+    const list = new BlockList();
+    list.addSubnet(network, bits, family === 4 ? 'ipv4' : 'ipv6');
+    return { kind: 'network', list, port };
+  }
+  const family = isIP(host);
+  if (family !== 0) {
+    const list = new BlockList();
+    list.addAddress(host, family === 4 ? 'ipv4' : 'ipv6');
+    return { kind: 'network', list, port };
+  }
+  if (host.startsWith('*.')) {
+    const suffix = host.slice(1);
+    if (!/^(\.[a-z0-9-]+)+$/.test(suffix)) throw new AllowListSyntaxError(raw, 'a wildcard is *.domain');
+    return { kind: 'suffix', suffix, port };
+  }
+  if (!/^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host)) throw new AllowListSyntaxError(raw, 'not a host name, IP address or CIDR network');
+  return { kind: 'name', name: host, port };
+}
+
+/**
+ * Where the connector may send host traffic (HOST_ALLOWLIST): comma-separated host names
+ * (`acq.example.com`), wildcards (`*.example.com`, subdomains only), IP addresses and CIDR
+ * networks (`10.20.0.0/16`, `[fd00::/8]`), each optionally with `:port`. Names are matched as
+ * written in the address, before DNS resolution. Loopback (`localhost`, 127.0.0.0/8, ::1) is
+ * allowed only when `allowLoopback` is set (standalone and tests).
+ */
+export class HostAllowList {
+  private constructor(
+    private readonly entries: readonly AllowEntry[],
+    readonly allowLoopback: boolean,
+    /** The entries as configured, for messages and health. */
+    readonly source: readonly string[],
+  ) {}
+
+  /** Reads HOST_ALLOWLIST; throws {@link AllowListSyntaxError} naming a bad entry. */
+  static parse(text: string | undefined, options: { allowLoopback: boolean }): HostAllowList {
+    const source = (text ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part.length > 0);
+    return new HostAllowList(source.map(parseEntry), options.allowLoopback, source);
+  }
+
+  /** Whether host traffic may go to `hostname:port` (a hostname as in a URL; IPv6 with or without brackets). */
+  allows(hostname: string, port: number): boolean {
+    const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+    const family = isIP(host);
+    if (this.allowLoopback) {
+      if (host === 'localhost') return true;
+      if (family === 4 && LOOPBACK.check(host, 'ipv4')) return true;
+      if (family === 6 && LOOPBACK.check(host, 'ipv6')) return true;
+    }
+    return this.entries.some((entry) => {
+      if (entry.port !== undefined && entry.port !== port) return false;
+      switch (entry.kind) {
+        case 'name':
+          return family === 0 && host === entry.name;
+        case 'suffix':
+          return family === 0 && host.endsWith(entry.suffix) && host.length > entry.suffix.length;
+        case 'network':
+          return family !== 0 && entry.list.check(host, family === 4 ? 'ipv4' : 'ipv6');
+      }
+    });
+  }
+}

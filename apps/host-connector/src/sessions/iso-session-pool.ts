@@ -1,0 +1,114 @@
+import { HostTargetV1 } from '@app/contracts';
+import { IsoDialect } from '@app/host-protocol';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { HostConnectorConfig } from '../config/host-connector.config';
+import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
+import { HOST_PROTOCOLS, HostProtocols } from '../protocol/host-protocols';
+import { HostAddress } from '../routing/host-address';
+import { IsoSession } from './iso-session';
+
+/** A session with what the connector knows about its host. */
+export interface ManagedSession {
+  address: HostAddress;
+  dialect: IsoDialect;
+  session: IsoSession;
+  /** The last terminal that used the session: keep-alive echoes go out in its name. */
+  target: HostTargetV1 | undefined;
+  missedEchoes: number;
+  down: boolean;
+  lastEchoAt: Date | undefined;
+  lastEchoAnsweredAt: Date | undefined;
+}
+
+/** How a session looks from outside (health). */
+export interface SessionView {
+  host: string;
+  format: string;
+  connection: string;
+  available: 'up' | 'down';
+  missedEchoes: number;
+  inFlight: number;
+  lastEchoAnsweredAt: string | null;
+  lastConnectError: string | null;
+}
+
+/**
+ * One persistent session per (ISO format, host address), made on first use. Keeps the echo
+ * bookkeeping: a host whose echoes go unanswered `echoMaxMisses` times in a row is marked down
+ * (requests to it are refused without being sent, and its connection is reset), and up again as
+ * soon as one echo is answered.
+ */
+@Injectable()
+export class IsoSessionPool {
+  private readonly sessions = new Map<string, ManagedSession>();
+  private readonly logger = new Logger('IsoSessionPool');
+
+  constructor(
+    @Inject(HOST_CONNECTOR_CONFIG) private readonly config: HostConnectorConfig,
+    @Inject(HOST_PROTOCOLS) private readonly protocols: HostProtocols,
+  ) {}
+
+  sessionFor(address: HostAddress, dialect: IsoDialect, target?: HostTargetV1): ManagedSession {
+    const key = `${address.format} ${address.endpoint}`;
+    let managed = this.sessions.get(key);
+    if (!managed) {
+      const session = new IsoSession({
+        label: `${address.format} ${address.url}`,
+        hostname: address.hostname,
+        port: address.port,
+        spec: dialect.spec,
+        framer: this.protocols.framerFor(dialect.spec),
+        matchKeyOfResponse: (message) => dialect.matchKeyOfResponse(message),
+        connectTimeoutMs: this.config.connectTimeoutMs,
+        reconnect: this.config.reconnect,
+        logger: new Logger(`IsoSession`),
+      });
+      managed = { address, dialect, session, target: undefined, missedEchoes: 0, down: false, lastEchoAt: undefined, lastEchoAnsweredAt: undefined };
+      this.sessions.set(key, managed);
+    }
+    if (target) managed.target = target;
+    return managed;
+  }
+
+  all(): ManagedSession[] {
+    return [...this.sessions.values()];
+  }
+
+  /** Records the outcome of an echo (keep-alive or asked for). */
+  noteEcho(managed: ManagedSession, answered: boolean, reason?: string): void {
+    managed.lastEchoAt = new Date();
+    if (answered) {
+      managed.lastEchoAnsweredAt = managed.lastEchoAt;
+      managed.missedEchoes = 0;
+      if (managed.down) {
+        managed.down = false;
+        this.logger.log(`${managed.session.label} answers echoes again: marked up`);
+      }
+      return;
+    }
+    managed.missedEchoes += 1;
+    if (!managed.down && managed.missedEchoes >= this.config.echoMaxMisses) {
+      managed.down = true;
+      this.logger.warn(`${managed.session.label} missed ${managed.missedEchoes} echoes in a row (${reason ?? 'no answer'}): marked down`);
+      managed.session.resetConnection('marked down');
+    }
+  }
+
+  views(): SessionView[] {
+    return this.all().map((managed) => ({
+      host: managed.address.url,
+      format: managed.address.format,
+      connection: managed.session.state,
+      available: managed.down ? 'down' : 'up',
+      missedEchoes: managed.missedEchoes,
+      inFlight: managed.session.inFlight,
+      lastEchoAnsweredAt: managed.lastEchoAnsweredAt?.toISOString() ?? null,
+      lastConnectError: managed.session.lastConnectError ?? null,
+    }));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.all().map((managed) => managed.session.close()));
+    this.sessions.clear();
+  }
+}

@@ -1,0 +1,98 @@
+import { framerFor, ISO8583, Iso8583Message, pack } from '@app/iso8583';
+import { AddressInfo, createServer, Server, Socket } from 'node:net';
+import { waitFor } from '../../test/iso-peer';
+import { IsoSession } from './iso-session';
+
+const quiet = { log() {}, warn() {}, error() {}, debug() {}, verbose() {} };
+/** 4 ASCII length digits: a header that can be corrupt. */
+const framer = framerFor({ header: { length: 'ascii4', tpdu: false } });
+
+describe('IsoSession', () => {
+  let server: Server;
+  const sockets: Socket[] = [];
+  let session: IsoSession;
+
+  beforeEach(async () => {
+    sockets.length = 0;
+    server = createServer((socket) => {
+      sockets.push(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    session = new IsoSession({
+      label: 'TEST',
+      hostname: '127.0.0.1',
+      port: (server.address() as AddressInfo).port,
+      spec: ISO8583,
+      framer: { frame: (payload) => framer.frame(payload), deframer: () => framer.deframer() },
+      matchKeyOfResponse: (message) => `${message.mti}|${String(message.fields[11])}`,
+      connectTimeoutMs: 1000,
+      reconnect: { baseMs: 20, maxMs: 100 },
+      logger: quiet,
+    });
+  });
+
+  afterEach(async () => {
+    sockets.forEach((socket) => socket.destroy());
+    await session.close();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const request: Iso8583Message = { mti: '0800', fields: { 11: '000001', 70: '301' } };
+
+  it('should answer the waiting request with the response of its key', async () => {
+    const exchange = session.exchange(pack(ISO8583, request), '0810|000001', Date.now() + 2000);
+    await waitFor('the connection', () => sockets.length === 1);
+
+    sockets[0].write(framer.frame(pack(ISO8583, { mti: '0810', fields: { 11: '000001', 39: '00', 70: '301' } })));
+
+    await expect(exchange).resolves.toMatchObject({ kind: 'answered', response: { mti: '0810', fields: { 39: '00' } } });
+  });
+
+  it('should end a request that was sent and got nothing as no-answer at its deadline', async () => {
+    await expect(session.exchange(pack(ISO8583, request), '0810|000001', Date.now() + 150)).resolves.toMatchObject({ kind: 'no-answer' });
+  });
+
+  it('should refuse a second request awaiting the same key without sending it', async () => {
+    const first = session.exchange(pack(ISO8583, request), '0810|000001', Date.now() + 300);
+    await waitFor('the connection', () => session.state === 'connected');
+
+    const second = await session.exchange(pack(ISO8583, request), '0810|000001', Date.now() + 300);
+
+    expect(second).toMatchObject({ kind: 'not-sent' });
+    await first;
+  });
+
+  it('should reset the connection on a corrupt frame and reconnect', async () => {
+    const first = session.exchange(pack(ISO8583, request), '0810|000001', Date.now() + 2000);
+    await waitFor('the connection', () => sockets.length === 1);
+
+    sockets[0].write('ABCD');
+
+    await expect(first).resolves.toMatchObject({ kind: 'no-answer', reason: expect.stringContaining('after the message was sent') });
+    await waitFor('the reconnection', () => sockets.length === 2 && session.state === 'connected');
+  });
+
+  it('should refuse at once while a failed host waits for its next connection attempt', async () => {
+    const port = (server.address() as AddressInfo).port;
+    await new Promise((resolve) => server.close(resolve));
+    const unreachable = new IsoSession({
+      ...(session as unknown as { options: ConstructorParameters<typeof IsoSession>[0] }).options,
+      port,
+      reconnect: { baseMs: 5000, maxMs: 5000 },
+    });
+    try {
+      const first = await unreachable.exchange(pack(ISO8583, request), 'k1', Date.now() + 1000);
+      const started = Date.now();
+      const second = await unreachable.exchange(pack(ISO8583, request), 'k2', Date.now() + 1000);
+
+      expect(first).toMatchObject({ kind: 'not-sent', reason: expect.stringContaining('ECONNREFUSED') });
+      expect(second).toMatchObject({ kind: 'not-sent', reason: expect.stringContaining('next attempt in') });
+      expect(Date.now() - started).toBeLessThan(100);
+    } finally {
+      await unreachable.close();
+      server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    }
+  });
+});

@@ -1,0 +1,270 @@
+import { describe, Iso8583Message, MessageSpec, unpack } from '@app/iso8583';
+import { LoggerService } from '@nestjs/common';
+import { connect, Socket } from 'node:net';
+import { Framer } from '../protocol/host-protocols';
+
+/** What became of one message on a session. */
+export type SessionExchange =
+  | { kind: 'answered'; response: Iso8583Message }
+  /** Nothing reached the wire: no connection, or it failed before the message was written. */
+  | { kind: 'not-sent'; reason: string }
+  /** The message was (or may have been) sent and no matching answer came before the deadline or the connection ended. */
+  | { kind: 'no-answer'; reason: string };
+
+export type SessionConnectionState = 'disconnected' | 'connecting' | 'connected' | 'closed';
+
+export interface IsoSessionOptions {
+  /** For logs and health: `ISO8583 tcp://host:port`. */
+  label: string;
+  hostname: string;
+  port: number;
+  spec: MessageSpec;
+  framer: Framer;
+  /** The dialect's key of a response (MTI, STAN, TID). */
+  matchKeyOfResponse(message: Iso8583Message): string;
+  connectTimeoutMs: number;
+  reconnect: { baseMs: number; maxMs: number };
+  logger: LoggerService;
+}
+
+interface PendingExchange {
+  written: boolean;
+  settle(result: SessionExchange): void;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * One persistent TCP connection to one ISO 8583 host. Connects on first use and keeps the
+ * connection; when it is lost, reconnects in the background with exponential backoff. Requests
+ * wait in a pending map keyed by the response they expect (MTI, STAN, TID); each has its
+ * deadline. A response nobody waits for (late, or never asked for) is logged masked and dropped
+ * without disturbing the session; a corrupt frame resets the connection.
+ */
+export class IsoSession {
+  private socket: Socket | undefined;
+  private connecting: Promise<Socket> | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private readonly pending = new Map<string, PendingExchange>();
+  private failures = 0;
+  private nextConnectAt = 0;
+  private lastError: string | undefined;
+  private closed = false;
+  /** Counters for health and tests. */
+  readonly stats = { connects: 0, sent: 0, answered: 0, dropped: 0 };
+
+  constructor(private readonly options: IsoSessionOptions) {}
+
+  get label(): string {
+    return this.options.label;
+  }
+
+  get state(): SessionConnectionState {
+    if (this.closed) return 'closed';
+    if (this.socket) return 'connected';
+    if (this.connecting) return 'connecting';
+    return 'disconnected';
+  }
+
+  get lastConnectError(): string | undefined {
+    return this.lastError;
+  }
+
+  /** Requests waiting for their answer. */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  /**
+   * Sends one framed message and waits for the response with `matchKey`, until `deadlineAt`
+   * (epoch ms). Never rejects.
+   */
+  async exchange(payload: Buffer, matchKey: string, deadlineAt: number): Promise<SessionExchange> {
+    if (this.closed) return { kind: 'not-sent', reason: `${this.label}: the session is closed` };
+    if (this.pending.has(matchKey)) return { kind: 'not-sent', reason: `${this.label}: a request awaiting ${matchKey} is in flight already` };
+    let socket: Socket;
+    try {
+      socket = await this.connectedSocket(deadlineAt);
+    } catch (error) {
+      return { kind: 'not-sent', reason: `cannot connect to ${this.label}: ${messageOf(error)}` };
+    }
+    const remaining = deadlineAt - Date.now();
+    if (remaining <= 0) return { kind: 'not-sent', reason: `${this.label}: the deadline passed before sending` };
+    return new Promise<SessionExchange>((resolve) => {
+      let done = false;
+      const entry: PendingExchange = {
+        written: false,
+        settle: (result) => {
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          if (this.pending.get(matchKey) === entry) this.pending.delete(matchKey);
+          resolve(result);
+        },
+      };
+      // Once write() is called the bytes may reach the host, so the deadline counts as "no answer".
+      const timer = setTimeout(() => entry.settle({ kind: 'no-answer', reason: `no answer from ${this.label} within the deadline` }), remaining);
+      this.pending.set(matchKey, entry);
+      this.stats.sent += 1;
+      socket.write(this.options.framer.frame(payload), (error) => {
+        if (error) entry.settle({ kind: 'not-sent', reason: `${this.label}: the connection failed before the message was sent: ${error.message}` });
+        else entry.written = true;
+      });
+    });
+  }
+
+  /** Drops the connection (a host that stopped answering); the session reconnects in the background. */
+  resetConnection(reason: string): void {
+    if (!this.socket) return;
+    this.options.logger.warn(`${this.label}: resetting the connection: ${reason}`);
+    this.socket.destroy();
+  }
+
+  /** Closes the connection for good; requests still waiting end as their state says. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    await this.connecting?.catch(() => undefined);
+    const socket = this.socket;
+    if (!socket) return this.failPending('the session closed');
+    await new Promise<void>((resolve) => {
+      socket.once('close', () => resolve());
+      socket.end();
+      setTimeout(() => socket.destroy(), 250).unref();
+    });
+  }
+
+  private connectedSocket(deadlineAt: number): Promise<Socket> {
+    if (this.socket) return Promise.resolve(this.socket);
+    if (!this.connecting) {
+      const wait = this.nextConnectAt - Date.now();
+      if (this.failures > 0 && wait > 0) return Promise.reject(new Error(`${this.lastError ?? 'unreachable'}; next attempt in ${wait} ms`));
+      this.open();
+    }
+    const connecting = this.connecting as unknown as Promise<Socket>;
+    return new Promise<Socket>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the deadline passed while connecting')), Math.max(0, deadlineAt - Date.now()));
+      connecting.then(
+        (socket) => (clearTimeout(timer), resolve(socket)),
+        (error: unknown) => (clearTimeout(timer), reject(error instanceof Error ? error : new Error(String(error)))),
+      );
+    });
+  }
+
+  private open(): void {
+    const attempt = new Promise<Socket>((resolve, reject) => {
+      const socket = connect({ host: this.options.hostname, port: this.options.port });
+      let connected = false;
+      let attemptError: string | undefined;
+      const timer = setTimeout(() => socket.destroy(new Error(`no connection within ${this.options.connectTimeoutMs} ms`)), this.options.connectTimeoutMs);
+      socket.once('connect', () => {
+        connected = true;
+        clearTimeout(timer);
+        if (this.closed) {
+          socket.destroy();
+          reject(new Error('the session closed'));
+          return;
+        }
+        this.onConnected(socket);
+        resolve(socket);
+      });
+      socket.on('error', (error) => {
+        if (connected) this.options.logger.warn(`${this.label}: connection error: ${error.message}`);
+        else attemptError = error.message;
+      });
+      socket.once('close', () => {
+        clearTimeout(timer);
+        if (connected) return this.onClosed(socket);
+        this.failures += 1;
+        const delay = Math.min(this.options.reconnect.maxMs, this.options.reconnect.baseMs * 2 ** (this.failures - 1));
+        this.nextConnectAt = Date.now() + delay;
+        this.lastError = attemptError ?? 'the connection closed while connecting';
+        this.scheduleReconnect(delay);
+        reject(new Error(this.lastError));
+      });
+    });
+    this.connecting = attempt;
+    attempt.then(
+      () => (this.connecting = undefined),
+      () => (this.connecting = undefined),
+    );
+  }
+
+  private onConnected(socket: Socket): void {
+    socket.setNoDelay(true);
+    socket.setKeepAlive(true, 30_000);
+    this.socket = socket;
+    this.failures = 0;
+    this.lastError = undefined;
+    this.stats.connects += 1;
+    const deframer = this.options.framer.deframer();
+    socket.on('data', (chunk: Buffer) => {
+      let frames: Array<{ payload: Buffer }>;
+      try {
+        frames = deframer.push(chunk);
+      } catch (error) {
+        this.options.logger.error(`${this.label}: unreadable frame, resetting the connection: ${messageOf(error)}`);
+        socket.destroy();
+        return;
+      }
+      for (const frame of frames) this.onMessage(frame.payload);
+    });
+  }
+
+  private onMessage(payload: Buffer): void {
+    let message: Iso8583Message;
+    try {
+      message = unpack(this.options.spec, payload);
+    } catch (error) {
+      this.stats.dropped += 1;
+      this.options.logger.warn(`${this.label}: undecodable message dropped (${payload.length} bytes): ${messageOf(error)}`);
+      return;
+    }
+    let key: string | undefined;
+    try {
+      key = this.options.matchKeyOfResponse(message);
+    } catch {
+      key = undefined;
+    }
+    const entry = key === undefined ? undefined : this.pending.get(key);
+    if (!entry) {
+      this.stats.dropped += 1;
+      this.options.logger.warn(`${this.label}: unmatched or late response dropped: ${JSON.stringify(describe(message))}`);
+      return;
+    }
+    this.stats.answered += 1;
+    entry.settle({ kind: 'answered', response: message });
+  }
+
+  private onClosed(socket: Socket): void {
+    if (this.socket !== socket) return;
+    this.socket = undefined;
+    this.failPending('the connection closed');
+    if (this.closed) return;
+    this.options.logger.warn(`${this.label}: connection closed; reconnecting`);
+    this.scheduleReconnect(this.options.reconnect.baseMs);
+  }
+
+  private failPending(reason: string): void {
+    for (const entry of [...this.pending.values()]) {
+      entry.settle(
+        entry.written
+          ? { kind: 'no-answer', reason: `${this.label}: ${reason} after the message was sent` }
+          : { kind: 'not-sent', reason: `${this.label}: ${reason} before the message was sent` },
+      );
+    }
+  }
+
+  private scheduleReconnect(delayMs: number): void {
+    if (this.closed || this.reconnectTimer) return;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (this.closed || this.socket || this.connecting) return;
+      this.open();
+    }, delayMs);
+    this.reconnectTimer.unref();
+  }
+}

@@ -1,0 +1,181 @@
+import {
+  HOST_AUTHORIZE_V1,
+  HOST_CAPTURE_V1,
+  HOST_ECHO_V1,
+  HOST_REFUND_V1,
+  HOST_REVERSE_V1,
+  HOST_SETTLE_V1,
+  HOST_SIGNON_V1,
+  HOST_VOID_V1,
+} from '@app/contracts';
+import { developmentFieldCipher } from '@app/common';
+import { DEVELOPMENT_ZMK, encryptKeyUnderZmk, generateWorkingKey, keyCheckValue } from '@app/host-protocol';
+import { authorizePayload, followUpPayload, networkPayload, settlePayload } from './factories';
+import { ConnectorHarness, startConnector, testConfig } from './harness';
+import { answerTo, IsoPeer } from './iso-peer';
+
+/** ISO 8583 over TCP against a scripted host, as a caller of host.* sees it. */
+describe('host-connector: ISO 8583 host', () => {
+  let connector: ConnectorHarness;
+  let peer: IsoPeer;
+
+  beforeAll(async () => {
+    connector = await startConnector();
+  });
+
+  afterAll(() => connector.close());
+
+  beforeEach(async () => {
+    peer = await IsoPeer.start();
+  });
+
+  afterEach(() => peer.close());
+
+  const iso = () => ({ hostMessageFormat: 'ISO8583' as const, connUrl: peer.url });
+
+  it('should send a sale as 0200 with processing code 00 and answer APPROVED with what was sent', async () => {
+    const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1500', iso()));
+
+    const [sent] = peer.received;
+    expect(sent.mti).toBe('0200');
+    expect(sent.fields[3]).toBe('000000');
+    expect(sent.fields[4]).toBe('000000001500');
+    expect(reply).toMatchObject({
+      result: 'APPROVED',
+      hostRespCode: '00',
+      mti: '0200',
+      stan: sent.fields[11],
+      transmittedAt: sent.fields[7],
+      rrn: '000000123456',
+      approvalCode: 'A1B2C3',
+    });
+  });
+
+  it('should send a pre-authorisation as 0100', async () => {
+    const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1500', iso(), { kind: 'PREAUTH' }));
+
+    expect(peer.received.map((m) => m.mti)).toEqual(['0100']);
+    expect(reply).toMatchObject({ result: 'APPROVED', mti: '0100' });
+  });
+
+  it('should pass on the host decline code', async () => {
+    peer.handler = (message) => answerTo(message, '05');
+
+    const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1500', iso()));
+
+    expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: '05' });
+  });
+
+  it.each([
+    ['void', HOST_VOID_V1, '0200', '02'],
+    ['refund', HOST_REFUND_V1, '0200', '20'],
+    ['capture', HOST_CAPTURE_V1, '0220', undefined],
+    ['reverse', HOST_REVERSE_V1, '0400', undefined],
+  ])('should send %s (%s) as %s, processing code %s, naming the original', async (_name, subject, mti, processing) => {
+    const payload = followUpPayload('700', iso());
+
+    const reply = await connector.ask(subject, payload);
+
+    const [sent] = peer.received;
+    expect(sent.mti).toBe(mti);
+    if (processing) expect(String(sent.fields[3]).slice(0, 2)).toBe(processing);
+    expect(String(sent.fields[90]).slice(0, 20)).toBe('0200000123' + '0102030405');
+    expect(reply).toMatchObject({ result: 'APPROVED', mti });
+  });
+
+  it('should send settlement as 0500 with the totals', async () => {
+    const reply = await connector.ask(HOST_SETTLE_V1, settlePayload(iso()));
+
+    expect(peer.received.map((m) => m.mti)).toEqual(['0500']);
+    expect(reply).toMatchObject({ result: 'APPROVED', mti: '0500' });
+  });
+
+  it('should sign on with 0800/001, store the working key sealed and answer its check value', async () => {
+    const workingKey = generateWorkingKey();
+    const kcv = keyCheckValue(workingKey);
+    peer.handler = (message) => answerTo(message, '00', { 48: `${encryptKeyUnderZmk(workingKey, DEVELOPMENT_ZMK).toString('hex').toUpperCase()}${kcv}` });
+    const payload = networkPayload({ ...iso(), tid: 'SIGN0001' });
+
+    const reply = await connector.ask(HOST_SIGNON_V1, payload);
+
+    expect(peer.received[0]).toMatchObject({ mti: '0800', fields: { 70: '001' } });
+    expect(reply).toMatchObject({ result: 'APPROVED', keyCheckValue: kcv });
+    const [row] = await connector.query<{ sealed_key: string; key_check_value: string; source: string }>(
+      `SELECT sealed_key, key_check_value, source FROM host_connector.working_key WHERE tid = 'SIGN0001'`,
+    );
+    expect(row.sealed_key).not.toContain(workingKey.toString('hex'));
+    expect(developmentFieldCipher().open(row.sealed_key)).toBe(workingKey.toString('hex'));
+    expect(row).toMatchObject({ key_check_value: kcv, source: 'SIGNON' });
+  });
+
+  it('should refuse a working key whose check value does not match, and store nothing', async () => {
+    const workingKey = generateWorkingKey();
+    peer.handler = (message) => answerTo(message, '00', { 48: `${encryptKeyUnderZmk(workingKey, DEVELOPMENT_ZMK).toString('hex')}ABCDEF` });
+
+    const reply = await connector.ask(HOST_SIGNON_V1, networkPayload({ ...iso(), tid: 'BADKCV01' }));
+
+    expect(reply.result).toBe('DECLINED');
+    expect(reply.hostRespMessage).toContain('check value mismatch');
+    expect(reply.keyCheckValue).toBeUndefined();
+    expect(await connector.query(`SELECT 1 FROM host_connector.working_key WHERE tid = 'BADKCV01'`)).toEqual([]);
+  });
+
+  it('should echo with 0800/301', async () => {
+    const reply = await connector.ask(HOST_ECHO_V1, networkPayload(iso()));
+
+    expect(peer.received[0]).toMatchObject({ mti: '0800', fields: { 70: '301' } });
+    expect(reply).toMatchObject({ result: 'APPROVED', mti: '0800' });
+  });
+
+  it('should refuse an ISO format with an http:// connUrl as REJECTED naming target.connUrl', async () => {
+    const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('100', { hostMessageFormat: 'ISO8583', connUrl: `http://127.0.0.1:${peer.port}` }));
+
+    expect(reply.result).toBe('REJECTED');
+    expect(reply.hostRespMessage).toContain('target.connUrl');
+    expect(peer.accepted).toBe(0);
+  });
+
+  it('should use the configured default address when the acceptance has no connUrl', async () => {
+    const other = await startConnector({ config: testConfig({ HOST_DEFAULT_ISO8583_URL: peer.url }) });
+    try {
+      const reply = await other.ask(HOST_AUTHORIZE_V1, authorizePayload('100', { hostMessageFormat: 'ISO8583', connUrl: null }));
+
+      expect(reply.result).toBe('APPROVED');
+      expect(peer.received).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('should answer HOST_UNAVAILABLE when no address is known for the format', async () => {
+    const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('100', { hostMessageFormat: 'S2M_8583', connUrl: null }));
+
+    expect(reply).toMatchObject({ result: 'HOST_UNAVAILABLE', mti: null, stan: null });
+    expect(reply.hostRespMessage).toContain('HOST_DEFAULT_S2M_8583_URL');
+  });
+
+  it('should refuse an address outside the allow-list as HOST_UNAVAILABLE, sending nothing', async () => {
+    const strict = await startConnector({ config: testConfig({ HOST_ALLOW_LOOPBACK: 'false', HOST_ALLOWLIST: 'acq.example.com,10.0.0.0/8' }) });
+    try {
+      const reply = await strict.ask(HOST_AUTHORIZE_V1, authorizePayload('100', iso()));
+
+      expect(reply).toMatchObject({ result: 'HOST_UNAVAILABLE', mti: null, stan: null });
+      expect(reply.hostRespMessage).toBe(`host address ${peer.url} is not in HOST_ALLOWLIST; nothing was sent`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(peer.accepted).toBe(0);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('should answer HOST_UNAVAILABLE when the host refuses the connection', async () => {
+    const url = peer.url;
+    await peer.close();
+
+    const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('100', { hostMessageFormat: 'ISO8583', connUrl: url }));
+
+    expect(reply).toMatchObject({ result: 'HOST_UNAVAILABLE', mti: null, stan: null });
+    expect(reply.hostRespMessage).toContain('nothing was sent');
+    peer = await IsoPeer.start();
+  });
+});

@@ -1,0 +1,102 @@
+import { HOST_AUTHORIZE_V1 } from '@app/contracts';
+import { AddressInfo } from 'node:net';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { authorizePayload } from './factories';
+import { ConnectorHarness, startConnector } from './harness';
+import { waitFor } from './iso-peer';
+
+interface Seen {
+  method: string;
+  url: string;
+  body: Record<string, unknown>;
+}
+
+/** A scripted JSON host: records requests, answers through `handler` (or not at all). */
+async function startJsonHost(handler: (seen: Seen, response: ServerResponse) => void): Promise<{ server: Server; url: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    request.on('end', () => {
+      const entry = { method: request.method ?? '', url: request.url ?? '', body: JSON.parse(text || '{}') as Record<string, unknown> };
+      seen.push(entry);
+      handler(entry, response);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/rest`, seen };
+}
+
+const json = (response: ServerResponse, status: number, body: unknown) => {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify(body));
+};
+
+/** JSON over HTTP through the MPGS_AP dialect. */
+describe('host-connector: JSON host (MPGS_AP)', () => {
+  let connector: ConnectorHarness;
+
+  beforeAll(async () => {
+    connector = await startConnector();
+  });
+
+  afterAll(() => connector.close());
+
+  it('should answer APPROVED with the host references', async () => {
+    const host = await startJsonHost((_seen, response) =>
+      json(response, 200, {
+        result: 'SUCCESS',
+        response: { gatewayCode: 'APPROVED', acquirerCode: '00' },
+        transaction: { receipt: '123456789012', authorizationCode: 'AB1234' },
+      }),
+    );
+    try {
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1000', { hostMessageFormat: 'MPGS_AP', connUrl: host.url }));
+
+      expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00', mti: '0200', rrn: '123456789012', approvalCode: 'AB1234' });
+      expect(host.seen[0].method).toBe('PUT');
+      expect(host.seen[0].url.startsWith('/api/rest/')).toBe(true);
+    } finally {
+      host.server.closeAllConnections();
+      host.server.close();
+    }
+  });
+
+  it('should answer REVERSED when the host does not answer in time, and send the reversal until acknowledged', async () => {
+    let calls = 0;
+    const host = await startJsonHost((_seen, response) => {
+      calls += 1;
+      // The sale hangs; the first reversal fails with 503; the second is answered.
+      if (calls === 1) return;
+      if (calls === 2) return json(response, 503, 'busy');
+      json(response, 200, { result: 'SUCCESS', response: { gatewayCode: 'APPROVED', acquirerCode: '00' } });
+    });
+    try {
+      const payload = authorizePayload('1000', { hostMessageFormat: 'MPGS_AP', connUrl: host.url }, { timeoutMs: 300 });
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+      expect(reply).toMatchObject({ result: 'REVERSED', mti: '0200' });
+      await waitFor('the reversal to be acknowledged', async () => {
+        const rows = await connector.query<{ status: string }>(`SELECT status FROM host_connector.reversal WHERE request_id = $1`, [payload.requestId]);
+        return rows[0]?.status === 'ACKNOWLEDGED';
+      });
+      expect(host.seen).toHaveLength(3);
+      expect(host.seen[2]).toEqual(host.seen[1]);
+    } finally {
+      host.server.closeAllConnections();
+      host.server.close();
+    }
+  });
+
+  it('should answer HOST_UNAVAILABLE when nothing listens at the address', async () => {
+    const host = await startJsonHost(() => undefined);
+    const url = host.url;
+    await new Promise((resolve) => host.server.close(resolve));
+
+    const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1000', { hostMessageFormat: 'MPGS_AP', connUrl: url }));
+
+    expect(reply).toMatchObject({ result: 'HOST_UNAVAILABLE', mti: null });
+    expect(reply.hostRespMessage).toContain('ECONNREFUSED');
+  });
+});

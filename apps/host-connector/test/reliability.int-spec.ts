@@ -1,0 +1,203 @@
+import { HOST_AUTHORIZE_V1, HOST_VOID_V1 } from '@app/contracts';
+import { Iso8583Message } from '@app/iso8583';
+import { authorizePayload, followUpPayload } from './factories';
+import { ConnectorHarness, startConnector, testConfig } from './harness';
+import { answerTo, IsoPeer, waitFor } from './iso-peer';
+
+interface ReversalRow {
+  status: string;
+  attempts: number;
+  transmissions: number;
+  ack_resp_code: string | null;
+  stan: string;
+}
+
+const reversalsOf = (connector: ConnectorHarness, requestId: string) =>
+  connector.query<ReversalRow>(`SELECT status, attempts, transmissions, ack_resp_code, stan FROM host_connector.reversal WHERE request_id = $1`, [requestId]);
+
+/** Timeouts, reversals, lost connections and silent hosts, as a caller and the host see them. */
+describe('host-connector: reversals and sessions', () => {
+  let peer: IsoPeer;
+
+  beforeEach(async () => {
+    peer = await IsoPeer.start();
+  });
+
+  afterEach(() => peer.close());
+
+  const iso = () => ({ hostMessageFormat: 'ISO8583' as const, connUrl: peer.url });
+
+  describe('on one connector', () => {
+    let connector: ConnectorHarness;
+
+    beforeAll(async () => {
+      connector = await startConnector();
+    });
+
+    afterAll(() => connector.close());
+
+    it('should answer REVERSED after the deadline and send 0400, then 0401 repeats until the host acknowledges', async () => {
+      let reversalsSeen = 0;
+      peer.handler = (message) => {
+        if (message.mti === '0200') return null;
+        reversalsSeen += 1;
+        return reversalsSeen < 3 ? null : answerTo(message, '00');
+      };
+      const payload = authorizePayload('1200', iso(), { timeoutMs: 300 });
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+      expect(reply).toMatchObject({ result: 'REVERSED', hostRespCode: null, mti: '0200' });
+      await waitFor('the reversal to be acknowledged', async () => (await reversalsOf(connector, payload.requestId))[0]?.status === 'ACKNOWLEDGED');
+      const sale = peer.receivedOf('0200')[0];
+      expect(peer.received.map((m) => m.mti)).toEqual(['0200', '0400', '0401', '0401']);
+      for (const reversal of peer.received.slice(1)) {
+        expect(String(reversal.fields[90]).slice(0, 20)).toBe(`0200${String(sale.fields[11])}${String(sale.fields[7])}`);
+        expect(reversal.fields[4]).toBe('000000001200');
+      }
+      const stans = new Set(peer.received.slice(1).map((m) => m.fields[11]));
+      expect(stans.size).toBe(1);
+      const [row] = await reversalsOf(connector, payload.requestId);
+      expect(row).toMatchObject({ status: 'ACKNOWLEDGED', attempts: 3, transmissions: 3, ack_resp_code: '00' });
+    });
+
+    it('should count any response code on 0410 as the acknowledgement', async () => {
+      peer.handler = (message) => (message.mti === '0200' ? null : answerTo(message, '25'));
+      const payload = authorizePayload('1300', iso(), { timeoutMs: 200 });
+
+      await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+      await waitFor('the reversal to be acknowledged', async () => (await reversalsOf(connector, payload.requestId))[0]?.status === 'ACKNOWLEDGED');
+      expect(peer.received.map((m) => m.mti)).toEqual(['0200', '0400']);
+      expect((await reversalsOf(connector, payload.requestId))[0].ack_resp_code).toBe('25');
+    });
+
+    it('should reverse a void that timed out, naming the void', async () => {
+      peer.handler = (message) => (message.mti === '0200' ? null : answerTo(message));
+      const payload = followUpPayload('400', iso(), { timeoutMs: 200 });
+
+      const reply = await connector.ask(HOST_VOID_V1, payload);
+
+      expect(reply.result).toBe('REVERSED');
+      await waitFor('the reversal', () => peer.receivedOf('0400').length === 1);
+      expect(String(peer.receivedOf('0400')[0].fields[90]).slice(0, 10)).toBe(`0200${String(reply.stan)}`);
+    });
+
+    it('should drop a response nobody waits for, log it masked, and keep the session', async () => {
+      await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('100', iso()));
+      const stray: Iso8583Message = { mti: '0210', fields: { 2: '4761739001010010', 11: '999999', 39: '00', 41: 'TID00001' } };
+
+      peer.push(stray);
+      await waitFor('the stray answer to be logged', () => connector.logger.lines.some((line) => line.includes('unmatched or late response dropped')));
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('100', iso()));
+
+      expect(reply.result).toBe('APPROVED');
+      expect(peer.accepted).toBe(1);
+      const logged = connector.logger.lines.find((line) => line.includes('unmatched or late response dropped')) ?? '';
+      expect(logged).toContain('476173******0010');
+      expect(logged).not.toContain('4761739001010010');
+    });
+
+    it('should drop a late answer after the deadline: the caller has REVERSED, the session goes on', async () => {
+      const held: Iso8583Message[] = [];
+      peer.handler = (message) => {
+        if (message.mti === '0200' && held.length === 0) {
+          held.push(message);
+          return null;
+        }
+        return answerTo(message);
+      };
+      const late = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('100', iso(), { timeoutMs: 200 }));
+
+      peer.push(answerTo(held[0]));
+      await waitFor('the late answer to be logged', () => connector.logger.lines.some((line) => line.includes(`"11":"${String(held[0].fields[11])}"`)));
+      const next = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('100', iso()));
+
+      expect(late.result).toBe('REVERSED');
+      expect(next.result).toBe('APPROVED');
+      expect(peer.accepted).toBe(1);
+    });
+
+    it('should reconnect after the host closes the connection', async () => {
+      expect((await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('100', iso()))).result).toBe('APPROVED');
+
+      peer.dropConnections();
+      await waitFor('the reconnection', () => peer.accepted === 2);
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('100', iso()));
+
+      expect(reply.result).toBe('APPROVED');
+    });
+
+    it('should answer REVERSED at once when the host drops the connection after the request was sent', async () => {
+      peer.handler = (message, host) => {
+        if (message.mti === '0200') host.dropConnections();
+        return message.mti === '0400' ? answerTo(message) : null;
+      };
+      const started = Date.now();
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('100', iso(), { timeoutMs: 5000 }));
+
+      expect(reply.result).toBe('REVERSED');
+      expect(Date.now() - started).toBeLessThan(2000);
+      await waitFor('the reversal on the new connection', () => peer.receivedOf('0400').length === 1);
+    });
+
+    it('should drop an undecodable message and keep the session', async () => {
+      await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('100', iso()));
+
+      peer.pushRaw(Buffer.from([0x00, 0x03, 0x41, 0x42, 0x43]));
+      await waitFor('the message to be logged', () => connector.logger.lines.some((line) => line.includes('undecodable message dropped (3 bytes)')));
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('100', iso()));
+
+      expect(reply.result).toBe('APPROVED');
+      expect(peer.accepted).toBe(1);
+    });
+  });
+
+  it('should mark a host down after missed echoes, refuse requests meanwhile, and up again when an echo is answered', async () => {
+    const connector = await startConnector({ config: testConfig({ HOST_ECHO_INTERVAL_MS: '150', HOST_ECHO_MAX_MISSES: '2', HOST_TIMEOUT_MS: '100' }) });
+    try {
+      let echoes = true;
+      peer.handler = (message) => (message.mti === '0800' && !echoes ? null : answerTo(message));
+      expect((await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('100', iso(), { timeoutMs: 1000 }))).result).toBe('APPROVED');
+      const state = async () =>
+        ((await (await fetch(`${connector.baseUrl}/health/ready`)).json()) as { hosts: Array<{ available: string }> }).hosts[0]?.available;
+      await waitFor('an echo', () => peer.receivedOf('0800').length > 0);
+      expect(await state()).toBe('up');
+
+      echoes = false;
+      await waitFor('the host to be marked down', async () => (await state()) === 'down');
+      const refused = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('100', iso(), { timeoutMs: 1000 }));
+      echoes = true;
+      await waitFor('the host to be marked up', async () => (await state()) === 'up');
+      const accepted = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('100', iso(), { timeoutMs: 1000 }));
+
+      expect(refused).toMatchObject({ result: 'HOST_UNAVAILABLE', mti: null });
+      expect(refused.hostRespMessage).toContain('marked down');
+      expect(accepted.result).toBe('APPROVED');
+    } finally {
+      await connector.close();
+    }
+  });
+
+  it('should send a pending reversal from a new connector instance on the same database (restart)', async () => {
+    peer.handler = () => null;
+    const first = await startConnector();
+    const payload = authorizePayload('1700', iso(), { timeoutMs: 200 });
+    const reply = await first.ask(HOST_AUTHORIZE_V1, payload);
+    await waitFor('a first reversal attempt', () => peer.receivedOf('0400').length >= 1);
+    await first.close({ drop: false });
+    peer.handler = (message) => answerTo(message);
+
+    const second = await startConnector({ database: first.database });
+    try {
+      await waitFor('the reversal to be acknowledged', async () => (await reversalsOf(second, payload.requestId))[0]?.status === 'ACKNOWLEDGED');
+
+      expect(reply.result).toBe('REVERSED');
+      expect(peer.receivedOf('0401').length).toBeGreaterThanOrEqual(1);
+      expect(peer.accepted).toBe(2);
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -1,0 +1,115 @@
+import { connect, NatsConnection } from 'nats';
+import { randomBytes } from 'node:crypto';
+import { NatsRequestReply } from './nats-request-reply';
+import { RequestReplyError } from './request-reply';
+
+const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
+const quiet = { logger: { log() {}, warn() {}, error() {}, debug() {}, verbose() {} } };
+
+/** Core NATS request/reply against the machine's NATS server (fails loudly when it is not there). */
+describe('NatsRequestReply', () => {
+  let responderConnection: NatsConnection;
+  let callerConnection: NatsConnection;
+  let responders: NatsRequestReply;
+  let caller: NatsRequestReply;
+  const subjectOf = (name: string) => `test.rr.${randomBytes(4).toString('hex')}.${name}`;
+
+  beforeAll(async () => {
+    const options = { servers: NATS_URL, timeout: 3000, maxReconnectAttempts: 0 };
+    responderConnection = await connect(options).catch((error: unknown) => {
+      throw new Error(`NATS is not reachable at ${NATS_URL} (${String(error)}): start nats-server or set NATS_URL`);
+    });
+    callerConnection = await connect(options);
+    responders = new NatsRequestReply(responderConnection, quiet);
+    caller = new NatsRequestReply(callerConnection, quiet);
+  });
+
+  afterAll(async () => {
+    await responderConnection?.close();
+    await callerConnection?.close();
+  });
+
+  it('should answer a request over NATS with the handler reply as JSON', async () => {
+    const subject = subjectOf('echo');
+    const served = responders.serve(subject, 'g', async (payload) => ({ got: payload }));
+    await responderConnection.flush();
+
+    const reply = await caller.request(subject, { amount: '100' }, { timeoutMs: 2000 });
+
+    await served.close();
+    expect(reply).toEqual({ got: { amount: '100' } });
+  });
+
+  it('should answer a handler error with an error reply the caller sees at once', async () => {
+    const subject = subjectOf('fail');
+    const served = responders.serve(subject, 'g', async () => {
+      throw new Error('no database');
+    });
+    await responderConnection.flush();
+    const started = Date.now();
+
+    const error = await caller.request(subject, {}, { timeoutMs: 5000 }).catch((e: unknown) => e);
+
+    await served.close();
+    expect(error).toBeInstanceOf(RequestReplyError);
+    expect(error).toMatchObject({ code: 'HANDLER_FAILED' });
+    expect((error as Error).message).toContain('no database');
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('should answer a request that is not JSON with an error reply', async () => {
+    const subject = subjectOf('notjson');
+    const served = responders.serve(subject, 'g', async () => ({ reached: true }));
+    await responderConnection.flush();
+
+    const reply = await callerConnection.request(subject, new TextEncoder().encode('{not json'), { timeout: 2000 });
+
+    await served.close();
+    expect(reply.headers?.get('Nats-Service-Error')).toBe('the request is not JSON');
+    expect(reply.headers?.get('Nats-Service-Error-Code')).toBe('400');
+  });
+
+  it('should reject with NO_RESPONDERS when nobody serves the subject', async () => {
+    await expect(caller.request(subjectOf('nobody'), {}, { timeoutMs: 2000 })).rejects.toMatchObject({ code: 'NO_RESPONDERS' });
+  });
+
+  it('should reject with TIMEOUT when the responder is slower than the deadline', async () => {
+    const subject = subjectOf('slow');
+    const served = responders.serve(subject, 'g', () => new Promise((resolve) => setTimeout(() => resolve({}), 500)));
+    await responderConnection.flush();
+
+    await expect(caller.request(subject, {}, { timeoutMs: 100 })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await served.close();
+  });
+
+  it('should give each request to one member of the queue group', async () => {
+    const subject = subjectOf('group');
+    const seen: string[] = [];
+    const first = responders.serve(subject, 'workers', async () => (seen.push('first'), { by: 'first' }));
+    const second = responders.serve(subject, 'workers', async () => (seen.push('second'), { by: 'second' }));
+    await responderConnection.flush();
+
+    for (let i = 0; i < 20; i++) await caller.request(subject, { i }, { timeoutMs: 2000 });
+
+    await first.close();
+    await second.close();
+    expect(seen).toHaveLength(20);
+    expect(new Set(seen)).toEqual(new Set(['first', 'second']));
+  });
+
+  it('should finish the request being handled when closed, then stop answering', async () => {
+    const subject = subjectOf('close');
+    const served = responders.serve(subject, 'g', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return { ok: true };
+    });
+    await responderConnection.flush();
+    const inFlight = caller.request(subject, {}, { timeoutMs: 2000 });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+
+    await served.close();
+
+    await expect(inFlight).resolves.toEqual({ ok: true });
+    await expect(caller.request(subject, {}, { timeoutMs: 500 })).rejects.toMatchObject({ code: 'NO_RESPONDERS' });
+  });
+});
