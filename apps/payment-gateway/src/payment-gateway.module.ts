@@ -9,6 +9,7 @@ import { ProfileService } from './profile/profile.service';
 import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from './profile-sync/profile-upsert.consumer';
 import { ProfileUpsertHandler } from './profile-sync/profile-upsert.handler';
 import { ProfileSyncService } from './profile-sync/profile-sync.service';
+import { SignOnService } from './sign-on/sign-on.service';
 import { GatewayErrorFormat } from './shared/error-format';
 import { GATEWAY_NAMESPACE, gatewayNamespaceFromEnv } from './shared/namespace';
 
@@ -27,6 +28,7 @@ import { GATEWAY_NAMESPACE, gatewayNamespaceFromEnv } from './shared/namespace';
     ProfileRepository,
     AcceptanceRepository,
     ProfileService,
+    SignOnService,
     Inbox,
     ProfileSyncService,
     ProfileUpsertHandler,

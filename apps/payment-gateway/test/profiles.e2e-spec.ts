@@ -1,5 +1,5 @@
 import { acceptanceBody, createProfile, ProblemView, ProfilePageView, ProfileView, ProfileWithAcptView, profileBody } from './factories';
-import { bodyOf, GATEWAY_BASE, GatewayClient, GatewayTestApp, startGateway } from './support';
+import { bodyOf, expectProblem, GATEWAY_BASE, GatewayClient, GatewayTestApp, startGateway } from './support';
 
 /** The profile API's rules (spec sections 1 to 4), over HTTP as a PBO uses them. */
 
@@ -17,11 +17,6 @@ describe('gateway profiles', () => {
   });
 
   afterAll(() => app.close());
-
-  function expectProblem(response: { status: number; body: unknown }, status: number, detail: RegExp): void {
-    expect(response.status).toBe(status);
-    expect(response.body).toMatchObject({ status, detail: expect.stringMatching(detail) as string });
-  }
 
   describe('POST /profiles', () => {
     it('should create an ACTIVE profile and answer 201 with Location /profiles/<id>', async () => {

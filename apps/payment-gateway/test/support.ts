@@ -50,3 +50,9 @@ export function bodyOf<T>(response: HttpResponse<unknown>, status = 200): T {
   if (response.status !== status) throw new Error(`expected HTTP ${status}, got ${response.status}: ${JSON.stringify(response.body)}`);
   return response.body as T;
 }
+
+/** Asserts a problem-details answer with this status and a detail matching `detail`. */
+export function expectProblem(response: { status: number; body: unknown }, status: number, detail: RegExp): void {
+  expect(response.status).toBe(status);
+  expect(response.body).toMatchObject({ status, detail: expect.stringMatching(detail) as string });
+}

@@ -6,13 +6,18 @@ import { GatewayApi } from '../shared/gateway-api';
 import { GATEWAY_ROUTE_PREFIX } from '../shared/namespace';
 import { ProfileDto, ProfileListQueryDto, ProfilePageDto, ProfileRequestDto, ProfileStatusRequestDto, ProfileWithAcptDto } from './dto/profile.dto';
 import { ProfileService } from './profile.service';
+import { ProfileSignOnDto } from '../sign-on/profile-sign-on.dto';
+import { SignOnService } from '../sign-on/sign-on.service';
 
 @ApiTags('gateway profiles (v1)')
 @GatewayApi()
 @ApiResponse({ status: 400, description: 'invalid input; detail names the field', type: ProblemDetailsDto })
 @Controller(`${GATEWAY_ROUTE_PREFIX}/profiles`)
 export class ProfileController {
-  constructor(private readonly profiles: ProfileService) {}
+  constructor(
+    private readonly profiles: ProfileService,
+    private readonly signOns: SignOnService,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: "Cursor-paged list of the PBO's profiles, oldest first (no acceptances)" })
@@ -55,6 +60,18 @@ export class ProfileController {
   @ApiResponse({ status: 409, description: 'providerReference already used by another profile of the PBO', type: ProblemDetailsDto })
   replace(@GroupId() groupId: string, @Param('profileId') profileId: string, @Body() body: ProfileRequestDto): Promise<ProfileWithAcptDto> {
     return this.profiles.replace(groupId, profileId, body);
+  }
+
+  @Post(':profileId/signOn')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Sign every bound acceptance on to its host (working keys exchanged); one result per acceptance',
+    description: 'Each acceptance answers for itself: a host that is down gives its own resultReason without failing the others.',
+  })
+  @ApiOkResponse({ type: ProfileSignOnDto })
+  @ApiResponse({ status: 403, description: 'the profile belongs to another PBO', type: ProblemDetailsDto })
+  signOn(@GroupId() groupId: string, @Param('profileId') profileId: string): Promise<ProfileSignOnDto> {
+    return this.signOns.signOn(groupId, profileId);
   }
 
   @Patch(':profileId/status')

@@ -1,0 +1,78 @@
+import { DomainError } from '@app/common';
+import { HOST_MESSAGE_FORMATS, HOST_SIGNON_V1, HostMessageFormat, HostNetworkRequestV1, HostResponseV1, HostResultV1 } from '@app/contracts';
+import { REQUEST_REPLY, RequestReplyError, RequestReplyTransport } from '@app/messaging';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { BoundAcceptance, ProfileRepository } from '../profile/persistence/profile.repository';
+import { PROFILE_ID_PATTERN } from '../shared/ids';
+import { requireOwned } from '../shared/ownership';
+import { AcceptanceSignOnDto, ProfileSignOnDto, SignOnResultReason } from './profile-sign-on.dto';
+
+/** How long the host connector may wait for a host; the request itself waits a little longer. */
+export const SIGN_ON_HOST_TIMEOUT_MS = 10_000;
+const REQUEST_MARGIN_MS = 2_000;
+
+const REASON_OF_RESULT: Record<HostResultV1, SignOnResultReason> = {
+  APPROVED: 'HostSuccess',
+  DECLINED: 'HostDeclined',
+  REVERSED: 'HostTimeout',
+  HOST_UNAVAILABLE: 'HostUnavailable',
+  REJECTED: 'InvalidAcceptance',
+};
+
+/** What the host connector needs of an acceptance, or why it cannot be asked. */
+function targetOf(acceptance: BoundAcceptance): HostNetworkRequestV1['target'] | string {
+  if (!(HOST_MESSAGE_FORMATS as readonly string[]).includes(acceptance.hostMessageFormat)) return `host format ${acceptance.hostMessageFormat} has no host connector`;
+  if (!acceptance.primaryMid || !/^[A-Za-z0-9 ]{1,15}$/.test(acceptance.primaryMid)) return 'primaryMid must be 1 to 15 letters or digits to sign on';
+  if (!acceptance.primaryTid || !/^[A-Za-z0-9]{1,8}$/.test(acceptance.primaryTid)) return 'primaryTid must be 1 to 8 letters or digits to sign on';
+  const connUrl = acceptance.extraParams?.connUrl;
+  return {
+    hostMessageFormat: acceptance.hostMessageFormat as HostMessageFormat,
+    connUrl: typeof connUrl === 'string' && connUrl !== '' ? connUrl : null,
+    acptId: acceptance.id,
+    mid: acceptance.primaryMid,
+    tid: acceptance.primaryTid,
+  };
+}
+
+/**
+ * `POST /profiles/{profileId}/signOn` (spec rule 3): every bound acceptance signs on to its host
+ * through the host connector (`host.signon.v1`), all at once; each answers for itself, so one
+ * host that is down does not hide the others' results.
+ */
+@Injectable()
+export class SignOnService {
+  private readonly logger = new Logger('SignOn');
+
+  constructor(
+    private readonly profiles: ProfileRepository,
+    @Inject(REQUEST_REPLY) private readonly requests: RequestReplyTransport,
+  ) {}
+
+  async signOn(groupId: string, profileId: string): Promise<ProfileSignOnDto> {
+    if (!PROFILE_ID_PATTERN.test(profileId)) throw DomainError.notFound(`profile ${profileId} does not exist`);
+    const profile = requireOwned(await this.profiles.findById(profileId), groupId, `profile ${profileId}`);
+    const acceptances = await this.profiles.boundAcceptances(profile.id);
+    return {
+      profileId: profile.id,
+      profileName: profile.profileName,
+      acptSignOns: await Promise.all(acceptances.map((acceptance) => this.signOnAcceptance(acceptance))),
+    };
+  }
+
+  private async signOnAcceptance(acceptance: BoundAcceptance): Promise<AcceptanceSignOnDto> {
+    const base = { acptId: acceptance.id, acptName: acceptance.acptName, hostMessageFormat: acceptance.hostMessageFormat, supportedPayment: acceptance.supportedPayments };
+    const target = targetOf(acceptance);
+    if (typeof target === 'string') return { ...base, resultReason: 'InvalidAcceptance', hostRespCode: '', hostRespMessage: target };
+    const request: HostNetworkRequestV1 = { requestId: `son_${randomUUID()}`, target, timeoutMs: SIGN_ON_HOST_TIMEOUT_MS };
+    try {
+      const reply = (await this.requests.request(HOST_SIGNON_V1, request, { timeoutMs: SIGN_ON_HOST_TIMEOUT_MS + REQUEST_MARGIN_MS })) as HostResponseV1;
+      return { ...base, resultReason: REASON_OF_RESULT[reply.result] ?? 'HostConnectorUnavailable', hostRespCode: reply.hostRespCode ?? '', hostRespMessage: reply.hostRespMessage };
+    } catch (error) {
+      const code = error instanceof RequestReplyError ? error.code : 'ERROR';
+      this.logger.warn(`sign-on of ${acceptance.id} (${request.requestId}) got no reply: ${code} ${error instanceof Error ? error.message : String(error)}`);
+      const message = code === 'TIMEOUT' ? 'the host connector did not answer in time' : 'the host connector is not reachable';
+      return { ...base, resultReason: code === 'TIMEOUT' ? 'HostTimeout' : 'HostConnectorUnavailable', hostRespCode: '', hostRespMessage: message };
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import { HOST_SIGNON_V1, HostNetworkRequestV1, HostResponseV1 } from '@app/contracts';
+import { REQUEST_REPLY, RequestReplyTransport, ServedSubject } from '@app/messaging';
+import { acceptanceBody, createProfile } from './factories';
+import { bodyOf, expectProblem, GatewayClient, GatewayTestApp, startGateway } from './support';
+
+interface ProfileSignOnView {
+  profileId: string;
+  profileName: string;
+  acptSignOns: Array<{ acptId: string; acptName: string; hostMessageFormat: string; supportedPayment: string[]; resultReason: string; hostRespCode: string; hostRespMessage: string }>;
+}
+
+/**
+ * POST /profiles/{id}/signOn against the gateway's side of the `host.signon.v1` contract: the
+ * test answers the subject as the host connector would (the connector and simulator end to end
+ * are in test/host-flow.e2e-spec.ts), so it sees what the gateway asks for each acceptance.
+ */
+describe('profile sign-on', () => {
+  let app: GatewayTestApp;
+  let pbo: GatewayClient;
+  let requests: RequestReplyTransport;
+  let served: ServedSubject | undefined;
+  const received: HostNetworkRequestV1[] = [];
+
+  beforeAll(async () => {
+    app = await startGateway();
+    pbo = await app.newPbo();
+    requests = app.app.get(REQUEST_REPLY);
+  });
+
+  afterEach(async () => {
+    await served?.close();
+    served = undefined;
+    received.length = 0;
+  });
+
+  afterAll(() => app.close());
+
+  /** Serves host.signon.v1 like the host connector, answering per TID. */
+  function hostConnector(answer: (request: HostNetworkRequestV1) => Partial<HostResponseV1> | 'hang'): void {
+    served = requests.serve(HOST_SIGNON_V1, 'host-connector', async (payload) => {
+      const request = payload as HostNetworkRequestV1;
+      received.push(request);
+      const reply = answer(request);
+      if (reply === 'hang') return new Promise<object>(() => undefined);
+      return { requestId: request.requestId, result: 'APPROVED', hostRespCode: '00', hostRespMessage: 'Approved', mti: '0810', stan: '000001', transmittedAt: '1122080000', rrn: null, approvalCode: null, ...reply };
+    });
+  }
+
+  it('should sign on every bound acceptance with its format, address, MID and TID, and report each result', async () => {
+    hostConnector((request) => (request.target.tid === 'TID00002' ? { result: 'DECLINED', hostRespCode: '96', hostRespMessage: 'System malfunction' } : {}));
+    const profile = await createProfile(pbo, {
+      acceptances: [
+        acceptanceBody({ acptName: 'Acquirer A', primaryMid: 'MID000000000001', primaryTid: 'TID00001', extraParams: { connUrl: 'tcp://127.0.0.1:5000' } }),
+        acceptanceBody({ acptName: 'Acquirer B', hostMessageFormat: 'MPGS_AP', supportedPayments: ['MASTERCARD'], primaryMid: 'MID000000000002', primaryTid: 'TID00002', extraParams: {} }),
+      ],
+    });
+
+    const result = bodyOf<ProfileSignOnView>(await pbo.post(`/profiles/${profile.profileId}/signOn`, undefined));
+
+    expect(result).toEqual({
+      profileId: profile.profileId,
+      profileName: profile.profileName,
+      acptSignOns: [
+        { acptId: profile.acceptances[0].acptId, acptName: 'Acquirer A', hostMessageFormat: 'ISO8583', supportedPayment: ['VISA', 'MASTERCARD'], resultReason: 'HostSuccess', hostRespCode: '00', hostRespMessage: 'Approved' },
+        { acptId: profile.acceptances[1].acptId, acptName: 'Acquirer B', hostMessageFormat: 'MPGS_AP', supportedPayment: ['MASTERCARD'], resultReason: 'HostDeclined', hostRespCode: '96', hostRespMessage: 'System malfunction' },
+      ],
+    });
+    expect(received.map((request) => request.target).sort((a, b) => a.tid.localeCompare(b.tid))).toEqual([
+      { hostMessageFormat: 'ISO8583', connUrl: 'tcp://127.0.0.1:5000', acptId: profile.acceptances[0].acptId, mid: 'MID000000000001', tid: 'TID00001' },
+      { hostMessageFormat: 'MPGS_AP', connUrl: null, acptId: profile.acceptances[1].acptId, mid: 'MID000000000002', tid: 'TID00002' },
+    ]);
+    expect(new Set(received.map((request) => request.requestId)).size).toBe(2);
+  });
+
+  it('should report an acceptance without a TID as InvalidAcceptance without asking the host connector', async () => {
+    hostConnector(() => ({}));
+    const profile = await createProfile(pbo, { acceptances: [acceptanceBody({ primaryTid: null })] });
+
+    const result = bodyOf<ProfileSignOnView>(await pbo.post(`/profiles/${profile.profileId}/signOn`, undefined));
+
+    expect(result.acptSignOns).toEqual([expect.objectContaining({ resultReason: 'InvalidAcceptance', hostRespCode: '', hostRespMessage: 'primaryTid must be 1 to 8 letters or digits to sign on' })]);
+    expect(received).toEqual([]);
+  });
+
+  it('should map a host that is down, and a host connector nobody runs, to their own reasons', async () => {
+    const profile = await createProfile(pbo);
+    hostConnector(() => ({ result: 'HOST_UNAVAILABLE', hostRespCode: null, hostRespMessage: 'host 127.0.0.1:5000 is marked down' }));
+    expect(bodyOf<ProfileSignOnView>(await pbo.post(`/profiles/${profile.profileId}/signOn`, undefined)).acptSignOns[0]).toMatchObject({
+      resultReason: 'HostUnavailable',
+      hostRespCode: '',
+      hostRespMessage: 'host 127.0.0.1:5000 is marked down',
+    });
+    await served?.close();
+    served = undefined;
+
+    expect(bodyOf<ProfileSignOnView>(await pbo.post(`/profiles/${profile.profileId}/signOn`, undefined)).acptSignOns[0]).toMatchObject({
+      resultReason: 'HostConnectorUnavailable',
+      hostRespMessage: 'the host connector is not reachable',
+    });
+  });
+
+  it('should answer an empty list for a profile without acceptances, and 403 / 404 for profiles that are not the PBO\'s', async () => {
+    const empty = await createProfile(pbo, { acceptances: [] });
+    expect(bodyOf<ProfileSignOnView>(await pbo.post(`/profiles/${empty.profileId}/signOn`, undefined)).acptSignOns).toEqual([]);
+
+    const other = await app.newPbo();
+    expectProblem(await other.post(`/profiles/${empty.profileId}/signOn`, undefined), 403, /belongs to another PBO/);
+    expectProblem(await pbo.post('/profiles/prof_doesNotExist0000000000/signOn', undefined), 404, /does not exist/);
+  });
+});
