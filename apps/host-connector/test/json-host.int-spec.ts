@@ -66,9 +66,10 @@ describe('host-connector: JSON host (MPGS_AP)', () => {
     let calls = 0;
     const host = await startJsonHost((_seen, response) => {
       calls += 1;
-      // The sale hangs; the first reversal fails with 503; the second is answered.
+      // The sale hangs; the first reversal fails with 503 a second later (so the repeat goes in
+      // another second of the clock and must still be the same transaction); the second is answered.
       if (calls === 1) return;
-      if (calls === 2) return json(response, 503, 'busy');
+      if (calls === 2) return void setTimeout(() => json(response, 503, 'busy'), 1100);
       json(response, 200, { result: 'SUCCESS', response: { gatewayCode: 'APPROVED', acquirerCode: '00' } });
     });
     try {

@@ -23,6 +23,12 @@ export interface ExchangeOptions {
   stan?: string;
   /** A repeat (0401 rather than 0400). */
   repeat?: boolean;
+  /**
+   * Transmission time to send (field 7 and what JSON formats build their transaction ids from)
+   * instead of now: a reversal keeps the one it was queued with on every attempt, so a repeat is
+   * the same message and the host can recognise it.
+   */
+  at?: Date;
   /** Send even when the host is marked down (echoes, reversals). */
   ignoreDown?: boolean;
 }

@@ -32,7 +32,7 @@ export class IsoHostClient {
       return { kind: 'not-sent', reason: `${managed.session.label} is marked down after ${managed.missedEchoes} unanswered echoes` };
     }
     const stan = options.stan ?? (await this.stans.next(address.format, address.endpoint, request.target.tid));
-    const context = wireContextAt(stan, new Date(), options.repeat);
+    const context = wireContextAt(stan, options.at ?? new Date(), options.repeat);
     let message: Iso8583Message;
     let payload: Buffer;
     let matchKey: string;

@@ -35,7 +35,7 @@ export class JsonHostClient {
     options: ExchangeOptions = {},
   ): Promise<HostExchange> {
     const stan = options.stan ?? (await this.stans.next(address.format, address.endpoint, request.target.tid));
-    const context = wireContextAt(stan, new Date(), options.repeat);
+    const context = wireContextAt(stan, options.at ?? new Date(), options.repeat);
     let http: ReturnType<JsonDialect['buildHttpRequest']>;
     try {
       http = dialect.buildHttpRequest(operation, request, context);

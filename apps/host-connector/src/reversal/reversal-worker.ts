@@ -109,6 +109,7 @@ export class ReversalWorker {
     const exchange = await this.router.exchange(route, 'reverse', reversal.request, Date.now() + this.config.timeoutMs, {
       stan: reversal.stan,
       repeat: reversal.transmissions > 0,
+      at: reversal.createdAt,
       ignoreDown: true,
     });
     switch (exchange.kind) {

@@ -10,7 +10,10 @@ export type NewReversal = Pick<ReversalEntity, 'requestId' | 'format' | 'hostUrl
 export type ReversalAttemptOutcome = { kind: 'acknowledged'; respCode: string } | { kind: 'failed'; error: string; transmitted: boolean; nextAttemptAt: Date };
 
 /** A row as the worker reads it. */
-export type DueReversal = Pick<ReversalEntity, 'id' | 'requestId' | 'format' | 'hostUrl' | 'tid' | 'stan' | 'request' | 'attempts' | 'transmissions'>;
+export type DueReversal = Pick<
+  ReversalEntity,
+  'id' | 'requestId' | 'format' | 'hostUrl' | 'tid' | 'stan' | 'request' | 'attempts' | 'transmissions' | 'createdAt'
+>;
 
 interface DueRow {
   id: string;
@@ -22,6 +25,7 @@ interface DueRow {
   request: ReversalEntity['request'];
   attempts: number;
   transmissions: number;
+  created_at: Date;
 }
 
 @Injectable()
@@ -62,7 +66,7 @@ export class ReversalRepository {
   async workNextDue(attempt: (reversal: DueReversal) => Promise<ReversalAttemptOutcome>): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       const rows: DueRow[] = await manager.query(
-        `SELECT id, request_id, format, host_url, tid, stan, request, attempts, transmissions FROM reversal
+        `SELECT id, request_id, format, host_url, tid, stan, request, attempts, transmissions, created_at FROM reversal
           WHERE status = 'PENDING' AND next_attempt_at <= now()
           ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
       );
@@ -78,6 +82,7 @@ export class ReversalRepository {
         request: row.request,
         attempts: row.attempts,
         transmissions: row.transmissions,
+        createdAt: row.created_at,
       });
       await this.record(manager, row.id, outcome);
       return true;
