@@ -7,60 +7,43 @@ import {
   HOST_SETTLE_V1,
   HOST_SIGNON_V1,
   HOST_VOID_V1,
+  HostMessageFormat,
   HostResponseV1,
 } from '@app/contracts';
-import { DEVELOPMENT_ZMK, encryptKeyUnderZmk, generateWorkingKey, keyCheckValue } from '@app/host-protocol';
 import { NatsRequestReply } from '@app/messaging';
 import { NatsConnection } from 'nats';
-import { randomBytes } from 'node:crypto';
-import { AddressInfo } from 'node:net';
-import { createServer, Server } from 'node:http';
-import { authorizePayload, followUpPayload, networkPayload, settlePayload } from '../apps/host-connector/test/factories';
+import { randomBytes, randomInt } from 'node:crypto';
+import { authorizePayload, followUpPayload, networkPayload, settlePayload, TargetOverrides } from '../apps/host-connector/test/factories';
 import { ConnectorHarness, startConnector } from '../apps/host-connector/test/harness';
-import { answerTo, IsoPeer } from '../apps/host-connector/test/iso-peer';
+import { HostSimulator, startHostSimulator } from '../apps/host-simulator/src';
 import { connectNatsOrFail, NATS_URL } from '../apps/payment-gateway/test/nats';
 
 /**
- * host-connector deployed on its own with NATS: a caller on another NATS connection asks every
- * host.* subject, as payment-gateway and transactions do, and gets HostResponseV1 replies from
- * the queue group `host-connector`. The connector publishes no events; its JetStream stream is
- * this run's own and removed afterwards.
+ * host-connector deployed on its own with NATS, against the host simulator over real TCP (the
+ * four ISO 8583 presets) and HTTP (the four JSON formats): a caller on another NATS connection
+ * asks the host.* subjects, as payment-gateway and transactions do, and gets HostResponseV1
+ * replies from the queue group `host-connector`. The simulator keeps books, so follow-ups must
+ * name real originals, and a test amount ending in 91 must end as a reversal the simulator counts.
+ * The connector publishes no events; its JetStream stream is this run's own and removed afterwards.
  */
 const RUN = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
 const STREAM = `HCTEST_${RUN.toUpperCase()}`;
+const ISO_FORMATS = ['ISO8583', 'S2M_8583', 'MASARAT_8583', 'CASHPLUS_8583'] as const;
+const JSON_FORMATS = ['MPGS_AP', 'POMELO_JSON', 'EZ_AIO', 'EZ_WALLET'] as const;
 
-describe('host-connector over NATS', () => {
+/** A terminal of its own per test, so the simulator's per-terminal books start empty. */
+const newTid = () => `T${String(randomInt(10_000_000)).padStart(7, '0')}`;
+
+describe('host-connector over NATS against the host simulator', () => {
+  let simulator: HostSimulator;
   let connector: ConnectorHarness;
   let callerConnection: NatsConnection;
   let caller: NatsRequestReply;
-  let peer: IsoPeer;
-  let jsonHost: Server;
-  let jsonUrl: string;
-  const workingKey = generateWorkingKey();
 
   beforeAll(async () => {
     callerConnection = await connectNatsOrFail();
     caller = new NatsRequestReply(callerConnection);
-    peer = await IsoPeer.start((message) => {
-      if (message.mti === '0800' && message.fields[70] === '001') {
-        return answerTo(message, '00', { 48: `${encryptKeyUnderZmk(workingKey, DEVELOPMENT_ZMK).toString('hex')}${keyCheckValue(workingKey)}` });
-      }
-      // Amounts ending in 91 are never answered (the test amount), like the simulator.
-      if (String(message.fields[4] ?? '').endsWith('91') && !message.mti.startsWith('04')) return null;
-      return answerTo(message);
-    });
-    jsonHost = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          result: 'SUCCESS',
-          response: { gatewayCode: 'APPROVED', acquirerCode: '00' },
-          transaction: { receipt: 'R00000000001', authorizationCode: 'XY9876' },
-        }),
-      );
-    });
-    await new Promise<void>((resolve) => jsonHost.listen(0, '127.0.0.1', resolve));
-    jsonUrl = `http://127.0.0.1:${(jsonHost.address() as AddressInfo).port}/api/rest`;
+    simulator = await startHostSimulator();
     connector = await startConnector({
       platform: {
         messaging: {
@@ -78,48 +61,145 @@ describe('host-connector over NATS', () => {
     const jsm = await callerConnection?.jetstreamManager();
     await jsm?.streams.delete(STREAM).catch(() => undefined);
     await callerConnection?.close();
-    await peer?.close();
-    jsonHost?.closeAllConnections();
-    await new Promise((resolve) => jsonHost?.close(resolve));
+    await simulator?.close();
   });
 
   const ask = async (subject: string, payload: object) => (await caller.request(subject, payload, { timeoutMs: 10_000 })) as HostResponseV1;
-  const iso = () => ({ hostMessageFormat: 'ISO8583' as const, connUrl: peer.url });
-
-  it.each([
-    [HOST_AUTHORIZE_V1, () => authorizePayload('1000', iso()), '0200'],
-    [HOST_REVERSE_V1, () => followUpPayload('1000', iso()), '0400'],
-    [HOST_VOID_V1, () => followUpPayload('1000', iso()), '0200'],
-    [HOST_REFUND_V1, () => followUpPayload('1000', iso()), '0200'],
-    [HOST_CAPTURE_V1, () => followUpPayload('1000', iso()), '0220'],
-    [HOST_SETTLE_V1, () => settlePayload(iso()), '0500'],
-    [HOST_SIGNON_V1, () => networkPayload(iso()), '0800'],
-    [HOST_ECHO_V1, () => networkPayload(iso()), '0800'],
-  ])('should answer %s over NATS from the ISO 8583 host', async (subject, payload, mti) => {
-    const request = payload();
-
-    const reply = await ask(subject, request);
-
-    expect(reply).toMatchObject({ requestId: request.requestId, result: 'APPROVED', hostRespCode: '00', mti });
-    expect(reply.stan).toMatch(/^[0-9]{6}$/);
-    if (subject === HOST_SIGNON_V1) expect(reply.keyCheckValue).toBe(keyCheckValue(workingKey));
+  const at = (format: HostMessageFormat, tid: string): TargetOverrides => ({
+    hostMessageFormat: format,
+    connUrl: simulator.connUrls[format as keyof HostSimulator['connUrls']]!,
+    tid,
+  });
+  const originalOf = (reply: HostResponseV1) => ({
+    original: { mti: reply.mti, stan: reply.stan, transmittedAt: reply.transmittedAt, rrn: reply.rrn, approvalCode: reply.approvalCode },
   });
 
-  it('should answer REVERSED over NATS when the host stays silent, and the host gets the 0400', async () => {
-    const reply = await ask(HOST_AUTHORIZE_V1, authorizePayload('4091', iso(), { timeoutMs: 300 }));
+  describe.each(ISO_FORMATS)('%s over TCP', (format) => {
+    it('should sign on and hold the working key the simulator issued, by its check value', async () => {
+      const tid = newTid();
 
-    expect(reply).toMatchObject({ result: 'REVERSED', mti: '0200' });
-    const deadline = Date.now() + 5000;
-    while (!peer.received.some((message) => message.mti === '0400' && String(message.fields[90]).startsWith(`0200${reply.stan}`)) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(peer.received.some((message) => message.mti === '0400' && String(message.fields[90]).startsWith(`0200${reply.stan}`))).toBe(true);
+      const reply = await ask(HOST_SIGNON_V1, networkPayload(at(format, tid)));
+
+      expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00', mti: '0800' });
+      expect(reply.keyCheckValue).toMatch(/^[0-9A-F]{6}$/);
+      expect(reply.keyCheckValue).toBe(simulator.issuedKeyCheckValue(format, tid));
+    });
+
+    it('should approve a sale, refund part of it and void the refund, each against the original the simulator approved', async () => {
+      const tid = newTid();
+
+      const sale = await ask(HOST_AUTHORIZE_V1, authorizePayload('2500', at(format, tid)));
+      const refund = await ask(HOST_REFUND_V1, followUpPayload('1000', at(format, tid), originalOf(sale)));
+      const voided = await ask(HOST_VOID_V1, followUpPayload('1000', at(format, tid), originalOf(refund)));
+
+      expect([sale, refund, voided]).toEqual([
+        expect.objectContaining({ result: 'APPROVED', hostRespCode: '00', mti: '0200' }),
+        expect.objectContaining({ result: 'APPROVED', hostRespCode: '00', mti: '0200' }),
+        expect.objectContaining({ result: 'APPROVED', hostRespCode: '00', mti: '0200' }),
+      ]);
+      expect(sale.rrn).toMatch(/^[0-9]{12}$/);
+      expect(sale.approvalCode).toMatch(/^[0-9A-Z]{6}$/);
+      expect(Number(refund.stan)).toBe(Number(sale.stan) + 1);
+    });
+
+    it('should capture a pre-authorisation (0100 then 0220)', async () => {
+      const tid = newTid();
+
+      const preauth = await ask(HOST_AUTHORIZE_V1, authorizePayload('5000', at(format, tid), { kind: 'PREAUTH' }));
+      const capture = await ask(HOST_CAPTURE_V1, followUpPayload('4200', at(format, tid), originalOf(preauth)));
+
+      expect(preauth).toMatchObject({ result: 'APPROVED', mti: '0100' });
+      expect(capture).toMatchObject({ result: 'APPROVED', hostRespCode: '00', mti: '0220' });
+    });
+
+    it('should be declined 25 when a void names a transaction the host never saw', async () => {
+      const reply = await ask(HOST_VOID_V1, followUpPayload('1000', at(format, newTid())));
+
+      expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: '25', approvalCode: null });
+    });
+
+    it('should be declined 51 for an amount ending in 51', async () => {
+      const reply = await ask(HOST_AUTHORIZE_V1, authorizePayload('1051', at(format, newTid())));
+
+      expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: '51' });
+    });
+
+    it('should answer REVERSED for an amount ending in 91 and reverse it until the simulator counts the reversal', async () => {
+      const counted = simulator.stats().reversalsCounted;
+
+      const reply = await ask(HOST_AUTHORIZE_V1, authorizePayload('4091', at(format, newTid()), { timeoutMs: 300 }));
+
+      expect(reply).toMatchObject({ result: 'REVERSED', hostRespCode: null, mti: '0200' });
+      const queued = () => connector.query(`SELECT status FROM host_connector.reversal WHERE request_id = $1`, [reply.requestId]);
+      const deadline = Date.now() + 5000;
+      while ((await queued())[0]?.status !== 'ACKNOWLEDGED' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await queued()).toEqual([{ status: 'ACKNOWLEDGED' }]);
+      expect(simulator.stats().reversalsCounted).toBe(counted + 1);
+    });
+
+    it('should reverse an approved sale on request (0400), acknowledged 00', async () => {
+      const tid = newTid();
+      const sale = await ask(HOST_AUTHORIZE_V1, authorizePayload('700', at(format, tid)));
+
+      const reply = await ask(HOST_REVERSE_V1, followUpPayload('700', at(format, tid), originalOf(sale)));
+
+      expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00', mti: '0400' });
+    });
+
+    it('should reconcile a batch that agrees with the host (00) and report the host totals when it does not (95)', async () => {
+      const tid = newTid();
+      const first = await ask(HOST_AUTHORIZE_V1, authorizePayload('1000', at(format, tid)));
+      await ask(HOST_AUTHORIZE_V1, authorizePayload('2000', at(format, tid)));
+      await ask(HOST_REFUND_V1, followUpPayload('500', at(format, tid), originalOf(first)));
+      const other = newTid();
+      await ask(HOST_AUTHORIZE_V1, authorizePayload('800', at(format, other)));
+
+      const balanced = await ask(HOST_SETTLE_V1, settlePayload(at(format, tid)));
+      const unbalanced = await ask(HOST_SETTLE_V1, settlePayload(at(format, other)));
+
+      expect(balanced).toMatchObject({ result: 'APPROVED', hostRespCode: '00', mti: '0500' });
+      expect(unbalanced).toMatchObject({
+        result: 'DECLINED',
+        hostRespCode: '95',
+        hostTotals: { saleCount: 1, saleMinor: '800', refundCount: 0, refundMinor: '0' },
+      });
+    });
+
+    it('should answer an echo (0800, 301)', async () => {
+      const reply = await ask(HOST_ECHO_V1, networkPayload(at(format, newTid())));
+
+      expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00', mti: '0800' });
+    });
   });
 
-  it('should answer an authorisation over NATS from a JSON host (MPGS_AP)', async () => {
-    const reply = await ask(HOST_AUTHORIZE_V1, authorizePayload('1000', { hostMessageFormat: 'MPGS_AP', connUrl: jsonUrl }));
+  describe.each(JSON_FORMATS)('%s over HTTP', (format) => {
+    it('should approve a sale and refund it', async () => {
+      const tid = newTid();
 
-    expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00', rrn: 'R00000000001', approvalCode: 'XY9876' });
+      const sale = await ask(HOST_AUTHORIZE_V1, authorizePayload('1500', at(format, tid)));
+      const refund = await ask(HOST_REFUND_V1, followUpPayload('1500', at(format, tid), originalOf(sale)));
+
+      expect(sale).toMatchObject({ result: 'APPROVED', hostRespCode: '00' });
+      expect(sale.approvalCode).toMatch(/^[0-9A-Z]{6}$/);
+      expect(refund).toMatchObject({ result: 'APPROVED', hostRespCode: '00' });
+    });
+
+    it('should be declined 51 for an amount ending in 51', async () => {
+      const reply = await ask(HOST_AUTHORIZE_V1, authorizePayload('3351', at(format, newTid())));
+
+      expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: '51' });
+    });
+
+    it('should answer REVERSED for an amount ending in 91, and the simulator counts the reversal', async () => {
+      const counted = simulator.stats().reversalsCounted;
+
+      const reply = await ask(HOST_AUTHORIZE_V1, authorizePayload('1191', at(format, newTid()), { timeoutMs: 300 }));
+
+      expect(reply).toMatchObject({ result: 'REVERSED', hostRespCode: null });
+      const deadline = Date.now() + 5000;
+      while (simulator.stats().reversalsCounted === counted && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(simulator.stats().reversalsCounted).toBe(counted + 1);
+    });
   });
 
   it('should answer the MOCK test amounts over NATS', async () => {
@@ -134,8 +214,16 @@ describe('host-connector over NATS', () => {
     expect(replies.map((reply) => reply.result)).toEqual(['APPROVED', 'DECLINED', 'REVERSED']);
   });
 
+  it('should answer HOST_UNAVAILABLE, sending nothing, when the host does not take the connection', async () => {
+    const closed = simulator.connUrls.ISO8583!.replace(/:\d+$/, ':1');
+
+    const reply = await ask(HOST_AUTHORIZE_V1, authorizePayload('1000', { hostMessageFormat: 'ISO8583', connUrl: closed, tid: newTid() }));
+
+    expect(reply).toMatchObject({ result: 'HOST_UNAVAILABLE', hostRespCode: null });
+  });
+
   it('should answer an invalid payload over NATS with REJECTED naming the field', async () => {
-    const reply = await ask(HOST_SETTLE_V1, { ...settlePayload(iso()), batchNo: '12' });
+    const reply = await ask(HOST_SETTLE_V1, { ...settlePayload(at('ISO8583', newTid())), batchNo: '12' });
 
     expect(reply.result).toBe('REJECTED');
     expect(reply.hostRespMessage).toContain('batchNo');

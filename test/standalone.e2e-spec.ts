@@ -17,7 +17,12 @@ function userEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.Pr
 }
 
 function runCli(dataDir: string, args: string[]) {
-  return spawnSync(join(ROOT, 'node_modules/.bin/ts-node'), [...TS_NODE, 'apps/cli/src/main.ts', ...args], { cwd: ROOT, env: userEnv(dataDir), encoding: 'utf8', timeout: 60000 });
+  return spawnSync(join(ROOT, 'node_modules/.bin/ts-node'), [...TS_NODE, 'apps/cli/src/main.ts', ...args], {
+    cwd: ROOT,
+    env: userEnv(dataDir),
+    encoding: 'utf8',
+    timeout: 60000,
+  });
 }
 
 describe('npm start (standalone) and the CLI on one DATA_DIR', () => {
@@ -30,7 +35,10 @@ describe('npm start (standalone) and the CLI on one DATA_DIR', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'softpos-standalone-'));
     chmodSync(dataDir, 0o755);
     const port = await freePort();
-    server = spawn(join(ROOT, 'node_modules/.bin/ts-node'), [...TS_NODE, 'apps/standalone/src/main.ts'], { cwd: ROOT, env: userEnv(dataDir, { PORT: String(port), LOG_LEVEL: 'warn' }) });
+    server = spawn(join(ROOT, 'node_modules/.bin/ts-node'), [...TS_NODE, 'apps/standalone/src/main.ts'], {
+      cwd: ROOT,
+      env: userEnv(dataDir, { PORT: String(port), LOG_LEVEL: 'warn' }),
+    });
     server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const deadline = Date.now() + 60000;
@@ -51,6 +59,7 @@ describe('npm start (standalone) and the CLI on one DATA_DIR', () => {
   it('should print the base URL, the OpenAPI page and a working demo token', async () => {
     expect(output).toContain(`base URL : ${baseUrl}`);
     expect(output).toContain(`OpenAPI  : ${baseUrl}/docs`);
+    expect(output).toMatch(/hosts {4}: simulator ISO8583 tcp:\/\/127\.0\.0\.1:\d+, S2M_8583 tcp:/);
     const token = /token\s+:\s+(\S+)/.exec(output)![1];
     const response = await fetch(`${baseUrl}/api/v2/current`, { headers: { authorization: `Bearer ${token}` } });
     expect(await response.json()).toMatchObject({ code: 0, data: { groupId: 'demo' } });
@@ -81,7 +90,12 @@ describe('npm start (standalone) and the CLI on one DATA_DIR', () => {
       methodList: '{"01":[]}',
       emvList: JSON.stringify({ '01': [emv.data.id] }),
     });
-    const merchant = await call<{ data: { mchId: string } }>('POST', '/api/openapi/v1/mchInfo', { mchName: 'Kedai', currency: 'MYR', contactName: 'A', contactEmail: 'a@example.com' });
+    const merchant = await call<{ data: { mchId: string } }>('POST', '/api/openapi/v1/mchInfo', {
+      mchName: 'Kedai',
+      currency: 'MYR',
+      contactName: 'A',
+      contactEmail: 'a@example.com',
+    });
     await call('POST', `/api/openapi/v1/mchInfo/payment/${merchant.data.mchId}`, { acquirerProfileId: String(acquirer.data.id), currency: 'MYR' });
     const code = await call<{ data: { profileId: string } }>('POST', '/api/openapi/v1/device', { mchId: merchant.data.mchId, deviceAlias: 'Till 1' });
     let profile: { acceptances?: { acptName: string; hostMessageFormat: string; supportedPayments: string[] }[] } = {};

@@ -5,6 +5,7 @@ import { Logger } from '@nestjs/common';
 import { PboService } from '../../merchant-management/src/pbo/pbo.service';
 import { PboRepository } from '../../merchant-management/src/pbo/persistence/pbo.repository';
 import { ensureDemoPbo } from './demo-seed';
+import { startHostSandbox } from './host-sandbox';
 import { StandaloneModule } from './standalone.module';
 
 const logger = new Logger('standalone');
@@ -17,12 +18,15 @@ async function main(): Promise<void> {
   const database = await resolveRuntimeDatabase({ allowEmbedded: true });
   const options = platformOptionsFromEnv(database.url, { standalone: true });
   const auth = options.auth;
-  const app = await createHttpApp(StandaloneModule.register(options));
+  const hosts = await startHostSandbox();
+  for (const warning of hosts.warnings) logger.warn(warning);
+  const app = await createHttpApp(StandaloneModule.register(options, hosts.config), { shutdownHooks: false });
   let closing: Promise<void> | undefined;
   const shutdown = (signal: string) => {
     closing ??= (async () => {
       logger.log(`${signal}: closing`);
       await app.close().catch((error: unknown) => logger.error(String(error)));
+      await hosts.close().catch((error: unknown) => logger.error(String(error)));
       await database.release();
       process.exit(0);
     })();
@@ -44,6 +48,13 @@ async function main(): Promise<void> {
     `  OpenAPI  : ${base}/docs`,
     `  demo PBO : ${pbo.groupId} (${created ? 'created now' : 'existing'})`,
     `  token    : ${token}`,
+    `  hosts    : ${
+      hosts.simulator
+        ? `simulator ${Object.entries(hosts.simulator.connUrls)
+            .map(([format, url]) => `${format} ${url}`)
+            .join(', ')}`
+        : 'no simulator (HOST_SIMULATOR=off)'
+    }`,
     '',
     `  try: curl -H "Authorization: Bearer <token>" ${base}/api/v2/current`,
     '',

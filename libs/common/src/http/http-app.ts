@@ -18,6 +18,13 @@ function logLevels(): ('debug' | 'log' | 'warn' | 'error')[] {
 
 export interface HttpAppOptions {
   logger?: boolean;
+  /**
+   * Nest closes the application on SIGTERM / SIGINT and then re-sends the signal to end the
+   * process (default true). An entry point with its own signal handling (standalone, which must
+   * stop its embedded PostgreSQL after the application) turns this off, or the re-sent signal
+   * ends the process before its own shutdown is done.
+   */
+  shutdownHooks?: boolean;
 }
 
 /**
@@ -34,15 +41,15 @@ export async function createHttpApp(rootModule: Type<unknown> | ReturnType<typeo
     // Bodies are JSON only: no urlencoded parser, so a form post is refused (415, code 10000).
     bodyParser: false,
   });
-  configureHttpApp(app);
+  configureHttpApp(app, { shutdownHooks: options.shutdownHooks });
   return app;
 }
 
-export function configureHttpApp(app: NestFastifyApplication): void {
+export function configureHttpApp(app: NestFastifyApplication, options: Pick<HttpAppOptions, 'shutdownHooks'> = {}): void {
   // Contexts may claim path prefixes for another error format (errorFormatsOf / registerErrorFormat).
   app.useGlobalFilters(new EnvelopeExceptionFilter(errorFormatsOf(app.getHttpAdapter())));
   app.useGlobalPipes(new StrictValidationPipe());
-  app.enableShutdownHooks();
+  if (options.shutdownHooks !== false) app.enableShutdownHooks();
   // Nest routes Fastify's own errors (JSON parsing, content type, body size) through the
   // global filter too, so they leave in the same envelope.
 }

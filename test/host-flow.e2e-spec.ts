@@ -1,0 +1,96 @@
+import { ApiClient, queryDatabase, startTestApp, TestApp, unique } from '@app/testing';
+import { createAcquirer, createEmv, createMerchant } from '../apps/merchant-management/test/factories';
+import { dataOf } from '../apps/merchant-management/test/support';
+import { PboService } from '../apps/merchant-management/src/pbo/pbo.service';
+import { GATEWAY_BASE } from '../apps/payment-gateway/test/support';
+import { HostSandbox, startHostSandbox } from '../apps/standalone/src/host-sandbox';
+import { StandaloneModule } from '../apps/standalone/src/standalone.module';
+
+interface AcceptanceSignOn {
+  acptName: string;
+  hostMessageFormat: string;
+  resultReason: string;
+  hostRespCode: string;
+  hostRespMessage: string;
+}
+
+/**
+ * Standalone end to end, as `npm start` wires it: a PBO configures acquirers in merchant
+ * management, a device's activation profile reaches the gateway, and the gateway's sign-on goes
+ * through the host connector to the host simulator over real TCP and HTTP, in one process.
+ */
+describe('standalone: profile sign-on through the host connector to the host simulator', () => {
+  let hosts: HostSandbox;
+  let app: TestApp;
+  let pbo: ApiClient;
+
+  beforeAll(async () => {
+    hosts = await startHostSandbox({ HOST_ECHO_INTERVAL_MS: '0', HOST_TIMEOUT_MS: '3000' });
+    app = await startTestApp((options) => StandaloneModule.register(options, hosts.config));
+    const created = await app.app.get(PboService).create({ name: unique('PBO '), timeZone: 'Asia/Kuala_Lumpur' });
+    pbo = await app.clientFor(created.groupId);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await hosts?.close();
+  });
+
+  it('should sign every acceptance of a device on to its host and keep the working key the simulator issued', async () => {
+    // One payment method per acquirer: a merchant binds each method to one acquirer per currency.
+    const emv = async (method: string) => ({ [method]: [await createEmv(pbo, { paymentMethod: method })] });
+    const iso = await createAcquirer(pbo, await emv('01'), {
+      profileName: 'A ISO host by default address',
+      connMessageFormat: 'ISO8583',
+      enablerMsgFormat: null,
+      connUrl: null,
+    });
+    const mpgs = await createAcquirer(pbo, await emv('02'), {
+      profileName: 'B MPGS host',
+      connMessageFormat: 'MPGS_AP',
+      enablerMsgFormat: null,
+      connUrl: hosts.simulator!.httpUrl,
+    });
+    const down = await createAcquirer(pbo, await emv('03'), {
+      profileName: 'C host that is down',
+      connMessageFormat: 'S2M_8583',
+      enablerMsgFormat: null,
+      connUrl: 'tcp://127.0.0.1:1',
+    });
+    const merchant = await createMerchant(pbo);
+    for (const acquirerProfileId of [iso, mpgs, down]) {
+      dataOf(await pbo.post(`/api/openapi/v1/mchInfo/payment/${merchant.mchId}`, { acquirerProfileId: String(acquirerProfileId), currency: 'MYR' }));
+    }
+    const terminal = (tid: string) => ({ acqMid: 'MID000000000042', acqTid: tid });
+    const device = dataOf<{ profileId: string }>(
+      await pbo.post('/api/openapi/v1/device', {
+        mchId: merchant.mchId,
+        deviceAlias: 'Till 1',
+        extParams: { acquirers: { [iso]: terminal('TISO0001'), [mpgs]: terminal('TMPG0001'), [down]: terminal('TDWN0001') } },
+      }),
+    );
+    let acceptances: unknown[] = [];
+    for (let i = 0; i < 100 && acceptances.length < 3; i++) {
+      const profile = await pbo.get(`${GATEWAY_BASE}/profiles/${device.profileId}`);
+      acceptances = ((profile.body as { acceptances?: unknown[] }).acceptances ?? []) as unknown[];
+      if (acceptances.length < 3) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(acceptances).toHaveLength(3);
+
+    const response = await pbo.post(`${GATEWAY_BASE}/profiles/${device.profileId}/signOn`, undefined);
+
+    expect(response.status).toBe(200);
+    const signOns = [...(response.body as unknown as { acptSignOns: AcceptanceSignOn[] }).acptSignOns].sort((a, b) => a.acptName.localeCompare(b.acptName));
+    expect(signOns).toEqual([
+      expect.objectContaining({ acptName: 'A ISO host by default address', hostMessageFormat: 'ISO8583', resultReason: 'HostSuccess', hostRespCode: '00' }),
+      expect.objectContaining({ acptName: 'B MPGS host', hostMessageFormat: 'MPGS_AP', resultReason: 'HostSuccess', hostRespCode: '00' }),
+      expect.objectContaining({ acptName: 'C host that is down', hostMessageFormat: 'S2M_8583', resultReason: 'HostUnavailable', hostRespCode: '' }),
+    ]);
+    const keys = await queryDatabase<{ format: string; tid: string; key_check_value: string }>(
+      app.database.url,
+      `SELECT format, tid, key_check_value FROM host_connector.working_key WHERE tid = 'TISO0001'`,
+    );
+    expect(keys).toEqual([{ format: 'ISO8583', tid: 'TISO0001', key_check_value: hosts.simulator!.issuedKeyCheckValue('ISO8583', 'TISO0001') }]);
+    expect(hosts.simulator!.stats().keysIssued).toBeGreaterThanOrEqual(1);
+  });
+});
