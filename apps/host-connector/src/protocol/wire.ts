@@ -1,4 +1,4 @@
-import { HostOperation, HostRequestOf, WireContext } from '@app/host-protocol';
+import { HostOperation, HostRequestOf, requestMtiOf, WireContext } from '@app/host-protocol';
 
 const two = (n: number) => String(n).padStart(2, '0');
 
@@ -15,26 +15,10 @@ export function formatStan(value: number): string {
 }
 
 /**
- * The ISO 8583 MTI an operation stands for. JSON hosts have no MTI; replies still carry this one,
- * so a caller references a JSON transaction the same way as an ISO one.
+ * The ISO 8583 MTI an operation stands for (`requestMtiOf` of the ISO mapping, never a repeat).
+ * JSON hosts have no MTI; replies still carry this one, so a caller references a JSON transaction
+ * the same way as an ISO one.
  */
 export function logicalMtiOf<O extends HostOperation>(operation: O, request: HostRequestOf[O]): string {
-  switch (operation) {
-    case 'authorize':
-      return (request as HostRequestOf['authorize']).kind === 'PREAUTH' ? '0100' : '0200';
-    case 'void':
-    case 'refund':
-      return '0200';
-    case 'capture':
-      return '0220';
-    case 'reverse':
-      return '0400';
-    case 'settle':
-      return '0500';
-    case 'signon':
-    case 'echo':
-    case 'keyexchange':
-      return '0800';
-  }
-  return '0800';
+  return requestMtiOf(operation, request);
 }

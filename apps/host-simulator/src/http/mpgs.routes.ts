@@ -14,8 +14,8 @@ import {
   responseMessage,
 } from '@app/host-protocol';
 import { FastifyInstance } from 'fastify';
-import { TransactionKind } from '../engine/acquirer-engine';
-import { answered, handle, JsonHostContext, received } from './json-host';
+import { Decision, TransactionKind } from '../engine/acquirer-engine';
+import { JsonHostContext, jsonRoutes } from './json-host';
 
 const FORMAT = 'MPGS_AP';
 
@@ -42,108 +42,78 @@ type Params = { version: string; merchantId: string; orderId: string; transactio
 /** MPGS_AP host: the transaction PUT, the batch close PUT and the gateway check (README.md, MPGS_AP). */
 export function registerMpgsRoutes(app: FastifyInstance, context: JsonHostContext): void {
   const base = '/api/rest/version/:version/merchant/:merchantId';
+  const route = jsonRoutes(app, context, FORMAT, invalid);
 
-  app.put<{ Params: Params; Body: unknown }>(`${base}/order/:orderId/transaction/:transactionId`, (request, reply) =>
-    handle(
-      context,
-      FORMAT,
-      reply,
-      () => {
-        const { merchantId, orderId, transactionId } = request.params;
-        const reader = new JsonReader(FORMAT, request.body, 'request');
-        const operation = reader.string('apiOperation');
-        const tid = reader.string('posTerminal.lane');
-        received(context, FORMAT, operation, `merchant ${merchantId} terminal ${tid} order ${orderId} transaction ${transactionId}`);
-        const engine = context.engineFor(FORMAT);
-        let decision;
-        switch (operation) {
-          case 'PAY':
-          case 'AUTHORIZE': {
-            reader.string('sourceOfFunds.provided.card.number');
-            const kind: TransactionKind = operation === 'PAY' ? 'SALE' : 'PREAUTH';
-            decision = engine.financial({ kind, tid, ref: transactionId, amountMinor: amountOf(reader, 'order.amount', 'order.currency') });
-            break;
-          }
-          case 'CAPTURE':
-          case 'REFUND':
-            decision = engine.financial({
-              kind: operation,
-              tid,
-              ref: transactionId,
-              amountMinor: amountOf(reader, 'transaction.amount', 'transaction.currency'),
-              originalRef: orderId,
-            });
-            break;
-          case 'VOID': {
-            const target = reader.string('transaction.targetTransactionId');
-            if (reader.optionalString('transaction.reference') === MPGS_REVERSAL_REFERENCE) {
-              engine.reverse(tid, target);
-              decision = { answer: true as const, code: '00', rrn: null, approvalCode: null };
-            } else {
-              decision = engine.financial({ kind: 'VOID', tid, ref: transactionId, amountMinor: null, originalRef: target });
-            }
-            break;
-          }
-          default:
-            throw new HostProtocolError(FORMAT, `apiOperation ${operation} is not supported here`);
-        }
-        const answer = answered(context, FORMAT, reply, decision);
-        if (answer === undefined) return undefined;
-        const body: MpgsTransactionResponse = {
-          result: answer.code === '00' ? 'SUCCESS' : 'FAILURE',
-          merchant: merchantId,
-          order: { id: orderId },
-          response: { gatewayCode: gatewayCodeOf(answer.code), acquirerCode: answer.code, acquirerMessage: responseMessage(answer.code) },
-          transaction: {
-            id: transactionId,
-            type: TRANSACTION_TYPES[operation],
-            ...(answer.approvalCode !== null ? { authorizationCode: answer.approvalCode } : {}),
-            ...(answer.rrn !== null ? { receipt: answer.rrn } : {}),
-          },
-        };
-        return body;
+  route<Params>('PUT', `${base}/order/:orderId/transaction/:transactionId`, (call) => {
+    const { merchantId, orderId, transactionId } = call.params;
+    const { reader, engine } = call;
+    const operation = reader.string('apiOperation');
+    const tid = reader.string('posTerminal.lane');
+    call.received(operation, `merchant ${merchantId} terminal ${tid} order ${orderId} transaction ${transactionId}`);
+    let decision: Decision;
+    switch (operation) {
+      case 'PAY':
+      case 'AUTHORIZE': {
+        reader.string('sourceOfFunds.provided.card.number');
+        const kind: TransactionKind = operation === 'PAY' ? 'SALE' : 'PREAUTH';
+        decision = engine.financial({ kind, tid, ref: transactionId, amountMinor: amountOf(reader, 'order.amount', 'order.currency') });
+        break;
+      }
+      case 'CAPTURE':
+      case 'REFUND':
+        decision = engine.financial({
+          kind: operation,
+          tid,
+          ref: transactionId,
+          amountMinor: amountOf(reader, 'transaction.amount', 'transaction.currency'),
+          originalRef: orderId,
+        });
+        break;
+      case 'VOID': {
+        const target = reader.string('transaction.targetTransactionId');
+        decision =
+          reader.optionalString('transaction.reference') === MPGS_REVERSAL_REFERENCE
+            ? call.reverse(tid, target)
+            : engine.financial({ kind: 'VOID', tid, ref: transactionId, amountMinor: null, originalRef: target });
+        break;
+      }
+      default:
+        throw new HostProtocolError(FORMAT, `apiOperation ${operation} is not supported here`);
+    }
+    return call.answer(decision, (answer): MpgsTransactionResponse => ({
+      result: answer.code === '00' ? 'SUCCESS' : 'FAILURE',
+      merchant: merchantId,
+      order: { id: orderId },
+      response: { gatewayCode: gatewayCodeOf(answer.code), acquirerCode: answer.code, acquirerMessage: responseMessage(answer.code) },
+      transaction: {
+        id: transactionId,
+        type: TRANSACTION_TYPES[operation],
+        ...(answer.approvalCode !== null ? { authorizationCode: answer.approvalCode } : {}),
+        ...(answer.rrn !== null ? { receipt: answer.rrn } : {}),
       },
-      invalid,
-    ),
-  );
+    }));
+  });
 
-  app.put<{ Params: Params; Body: unknown }>(`${base}/batch/:batchId`, (request, reply) =>
-    handle(
-      context,
-      FORMAT,
-      reply,
-      () => {
-        const reader = new JsonReader(FORMAT, request.body, 'request');
-        if (reader.string('apiOperation') !== 'CLOSE_BATCH') throw new HostProtocolError(FORMAT, 'a batch call takes apiOperation CLOSE_BATCH');
-        const tid = reader.string('posTerminal.lane');
-        received(context, FORMAT, 'CLOSE_BATCH', `merchant ${request.params.merchantId} terminal ${tid} batch ${request.params.batchId}`);
-        const currency = currencyByAlpha(reader.string('currency'), FORMAT);
-        const totals = mpgsTotalsIn(reader, 'totals', currency.exponent);
-        if (totals === null) throw new HostProtocolError(FORMAT, 'totals must hold debits and credits, each a count and an amount');
-        const { code, hostTotals } = context.engineFor(FORMAT).settle(tid, totals);
-        const body: MpgsCloseBatchResponse = {
-          result: code === '00' ? 'SUCCESS' : 'FAILURE',
-          response: { gatewayCode: gatewayCodeOf(code), acquirerCode: code },
-          batch: { id: request.params.batchId, currency: currency.alpha, totals: mpgsTotalsOut(hostTotals, currency.exponent) },
-        };
-        return body;
-      },
-      invalid,
-    ),
-  );
+  route<Params>('PUT', `${base}/batch/:batchId`, (call) => {
+    const { merchantId, batchId } = call.params;
+    const { reader } = call;
+    if (reader.string('apiOperation') !== 'CLOSE_BATCH') throw new HostProtocolError(FORMAT, 'a batch call takes apiOperation CLOSE_BATCH');
+    const tid = reader.string('posTerminal.lane');
+    call.received('CLOSE_BATCH', `merchant ${merchantId} terminal ${tid} batch ${batchId}`);
+    const currency = currencyByAlpha(reader.string('currency'), FORMAT);
+    const totals = mpgsTotalsIn(reader, 'totals', currency.exponent);
+    const { code, hostTotals } = call.settle(tid, totals, 'totals must hold debits and credits, each a count and an amount');
+    const body: MpgsCloseBatchResponse = {
+      result: code === '00' ? 'SUCCESS' : 'FAILURE',
+      response: { gatewayCode: gatewayCodeOf(code), acquirerCode: code },
+      batch: { id: batchId, currency: currency.alpha, totals: mpgsTotalsOut(hostTotals, currency.exponent) },
+    };
+    return body;
+  });
 
-  app.post<{ Params: Params; Body: unknown }>(`${base}/information`, (request, reply) =>
-    handle(
-      context,
-      FORMAT,
-      reply,
-      () => {
-        const reader = new JsonReader(FORMAT, request.body, 'request');
-        received(context, FORMAT, `CHECK_GATEWAY ${reader.optionalString('reason') ?? ''}`.trim(), `merchant ${request.params.merchantId}`);
-        const body: MpgsCheckGatewayResponse = { result: 'SUCCESS', status: 'OPERATING', gatewayVersion: `${MPGS_API_VERSION}.0.0` };
-        return body;
-      },
-      invalid,
-    ),
-  );
+  route<Params>('POST', `${base}/information`, (call) => {
+    call.received(`CHECK_GATEWAY ${call.reader.optionalString('reason') ?? ''}`.trim(), `merchant ${call.params.merchantId}`);
+    const body: MpgsCheckGatewayResponse = { result: 'SUCCESS', status: 'OPERATING', gatewayVersion: `${MPGS_API_VERSION}.0.0` };
+    return body;
+  });
 }

@@ -1,7 +1,6 @@
 import {
   currencyByAlpha,
   HostProtocolError,
-  JsonReader,
   POMELO_PATHS,
   PomeloBatchResponse,
   PomeloNetworkResponse,
@@ -12,7 +11,7 @@ import {
 } from '@app/host-protocol';
 import { FastifyInstance } from 'fastify';
 import { Decision, TransactionKind } from '../engine/acquirer-engine';
-import { answered, handle, JsonHostContext, received } from './json-host';
+import { JsonHostContext, jsonRoutes } from './json-host';
 
 const FORMAT = 'POMELO_JSON';
 
@@ -33,90 +32,60 @@ function invalid(explanation: string): Record<string, unknown> {
 
 /** POMELO_JSON host: transactions, network calls and batches under /acquiring/v1 (README.md, POMELO_JSON). */
 export function registerPomeloRoutes(app: FastifyInstance, context: JsonHostContext): void {
-  app.post<{ Body: unknown }>(POMELO_PATHS.transactions, (request, reply) =>
-    handle(
-      context,
-      FORMAT,
-      reply,
-      () => {
-        const reader = new JsonReader(FORMAT, request.body, 'request');
-        const type = reader.string('type');
-        const transactionId = reader.string('transaction_id');
-        const tid = reader.string('merchant.terminal_id');
-        received(context, FORMAT, type, `merchant ${reader.string('merchant.id')} terminal ${tid} transaction ${transactionId}`);
-        currencyByAlpha(reader.string('currency'), FORMAT);
-        const amount = reader.optionalInteger('amount');
-        if (amount === null) throw new HostProtocolError(FORMAT, 'amount must be an integer of minor units');
-        const engine = context.engineFor(FORMAT);
-        let decision: Decision;
-        if (type === 'REVERSAL') {
-          engine.reverse(tid, reader.string('original.transaction_id'));
-          decision = { answer: true, code: '00', rrn: null, approvalCode: null };
-        } else {
-          const kind = KINDS[type];
-          if (kind === undefined) throw new HostProtocolError(FORMAT, `type ${type} is not supported`);
-          if (kind === 'SALE' || kind === 'PREAUTH') reader.string('card.pan');
-          const originalRef = kind === 'SALE' || kind === 'PREAUTH' ? undefined : reader.string('original.transaction_id');
-          decision = engine.financial({ kind, tid, ref: transactionId, amountMinor: BigInt(amount), ...(originalRef !== undefined ? { originalRef } : {}) });
-        }
-        const answer = answered(context, FORMAT, reply, decision);
-        if (answer === undefined) return undefined;
-        const body: PomeloTransactionResponse = {
-          transaction_id: transactionId,
-          status: answer.code === '00' ? 'APPROVED' : 'REJECTED',
-          status_detail: DETAILS[answer.code] ?? 'DO_NOT_HONOUR',
-          response_code: answer.code,
-          authorization_code: answer.approvalCode,
-          retrieval_reference_number: answer.rrn,
-          message: responseMessage(answer.code),
-        };
-        return body;
-      },
-      invalid,
-    ),
-  );
+  const route = jsonRoutes(app, context, FORMAT, invalid);
 
-  app.post<{ Body: unknown }>(POMELO_PATHS.network, (request, reply) =>
-    handle(
-      context,
-      FORMAT,
-      reply,
-      () => {
-        const reader = new JsonReader(FORMAT, request.body, 'request');
-        const type = reader.string('type');
-        received(context, FORMAT, type, `terminal ${reader.string('merchant.terminal_id')}`);
-        if (type !== 'SIGN_ON' && type !== 'ECHO' && type !== 'KEY_EXCHANGE') throw new HostProtocolError(FORMAT, `network type ${type} is not supported`);
-        const body: PomeloNetworkResponse = { status: 'APPROVED', response_code: '00', message: responseMessage('00') };
-        return body;
-      },
-      invalid,
-    ),
-  );
+  route('POST', POMELO_PATHS.transactions, (call) => {
+    const { reader } = call;
+    const type = reader.string('type');
+    const transactionId = reader.string('transaction_id');
+    const tid = reader.string('merchant.terminal_id');
+    call.received(type, `merchant ${reader.string('merchant.id')} terminal ${tid} transaction ${transactionId}`);
+    currencyByAlpha(reader.string('currency'), FORMAT);
+    const amount = reader.optionalInteger('amount');
+    if (amount === null) throw new HostProtocolError(FORMAT, 'amount must be an integer of minor units');
+    let decision: Decision;
+    if (type === 'REVERSAL') {
+      decision = call.reverse(tid, reader.string('original.transaction_id'));
+    } else {
+      const kind = KINDS[type];
+      if (kind === undefined) throw new HostProtocolError(FORMAT, `type ${type} is not supported`);
+      decision = call.financial(kind, tid, transactionId, { pan: 'card.pan', original: 'original.transaction_id' }, () => BigInt(amount));
+    }
+    return call.answer(decision, (answer): PomeloTransactionResponse => ({
+      transaction_id: transactionId,
+      status: answer.code === '00' ? 'APPROVED' : 'REJECTED',
+      status_detail: DETAILS[answer.code] ?? 'DO_NOT_HONOUR',
+      response_code: answer.code,
+      authorization_code: answer.approvalCode,
+      retrieval_reference_number: answer.rrn,
+      message: responseMessage(answer.code),
+    }));
+  });
 
-  app.post<{ Body: unknown }>(POMELO_PATHS.batches, (request, reply) =>
-    handle(
-      context,
-      FORMAT,
-      reply,
-      () => {
-        const reader = new JsonReader(FORMAT, request.body, 'request');
-        const batchNumber = reader.string('batch_number');
-        const tid = reader.string('merchant.terminal_id');
-        received(context, FORMAT, 'BATCH', `terminal ${tid} batch ${batchNumber}`);
-        currencyByAlpha(reader.string('currency'), FORMAT);
-        const totals = pomeloTotalsIn(reader, 'totals');
-        if (totals === null) throw new HostProtocolError(FORMAT, 'totals must hold sales_count, sales_amount, refunds_count and refunds_amount');
-        const { code, hostTotals } = context.engineFor(FORMAT).settle(tid, totals);
-        const body: PomeloBatchResponse = {
-          batch_number: batchNumber,
-          status: code === '00' ? 'BALANCED' : 'OUT_OF_BALANCE',
-          response_code: code,
-          message: responseMessage(code),
-          host_totals: pomeloTotalsOut(hostTotals),
-        };
-        return body;
-      },
-      invalid,
-    ),
-  );
+  route('POST', POMELO_PATHS.network, (call) => {
+    const { reader } = call;
+    const type = reader.string('type');
+    call.received(type, `terminal ${reader.string('merchant.terminal_id')}`);
+    call.network(type, 'network type');
+    const body: PomeloNetworkResponse = { status: 'APPROVED', response_code: '00', message: responseMessage('00') };
+    return body;
+  });
+
+  route('POST', POMELO_PATHS.batches, (call) => {
+    const { reader } = call;
+    const batchNumber = reader.string('batch_number');
+    const tid = reader.string('merchant.terminal_id');
+    call.received('BATCH', `terminal ${tid} batch ${batchNumber}`);
+    currencyByAlpha(reader.string('currency'), FORMAT);
+    const totals = pomeloTotalsIn(reader, 'totals');
+    const { code, hostTotals } = call.settle(tid, totals, 'totals must hold sales_count, sales_amount, refunds_count and refunds_amount');
+    const body: PomeloBatchResponse = {
+      batch_number: batchNumber,
+      status: code === '00' ? 'BALANCED' : 'OUT_OF_BALANCE',
+      response_code: code,
+      message: responseMessage(code),
+      host_totals: pomeloTotalsOut(hostTotals),
+    };
+    return body;
+  });
 }

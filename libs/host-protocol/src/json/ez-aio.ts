@@ -1,8 +1,22 @@
-import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostSettleRequestV1, HostTotalsV1 } from '@app/contracts';
+import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostNetworkRequestV1, HostSettleRequestV1, HostTargetV1, HostTotalsV1 } from '@app/contracts';
 import { readCardData } from '../card-data';
-import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, JsonDialect, WireContext } from '../dialect';
+import { HostAnswer, HostOperation, HostProtocolError, WireContext } from '../dialect';
 import { responseMessage } from '../response-codes';
-import { currencyByNumeric, decimalToMinor, JsonReader, minorToDecimal, originalRef, ownRef } from './json-support';
+import {
+  cardFields,
+  currencyByNumeric,
+  decimalToMinor,
+  FollowUpOperation,
+  iccField,
+  JsonDialectBase,
+  JsonHttpRequest,
+  JsonReader,
+  minorToDecimal,
+  NetworkOperation,
+  originalRef,
+  ownRef,
+  requiredTotals,
+} from './json-support';
 import { POS_ENTRY_MODE_CONTACTLESS_CHIP } from '../iso/iso-fields';
 
 /**
@@ -46,17 +60,8 @@ export type EzAioResponse = {
 
 const FORMAT = 'EZ_AIO';
 
-const MSG_TYPES: Record<HostOperation, EzAioMsgType | null> = {
-  authorize: null,
-  capture: 'COMPLETION',
-  refund: 'REFUND',
-  void: 'VOID',
-  reverse: 'REVERSAL',
-  settle: 'SETTLEMENT',
-  signon: 'LOGON',
-  echo: 'ECHO',
-  keyexchange: 'KEY_EXCHANGE',
-};
+const FOLLOW_UP_TYPES: Record<FollowUpOperation, EzAioMsgType> = { capture: 'COMPLETION', refund: 'REFUND', void: 'VOID', reverse: 'REVERSAL' };
+const NETWORK_TYPES: Record<NetworkOperation, EzAioMsgType> = { signon: 'LOGON', echo: 'ECHO', keyexchange: 'KEY_EXCHANGE' };
 
 export function ezAioTotalsOut(batchNo: string, totals: HostTotalsV1, exponent: number): EzAioBatch {
   return {
@@ -78,18 +83,51 @@ export function ezAioTotalsIn(reader: JsonReader, path: string, exponent: number
   return { saleCount, saleMinor, refundCount, refundMinor };
 }
 
-export class EzAioDialect implements JsonDialect {
-  readonly kind = 'json' as const;
+export class EzAioDialect extends JsonDialectBase {
   readonly format = FORMAT;
 
-  buildHttpRequest<O extends HostOperation>(
-    operation: O,
-    request: HostRequestOf[O],
-    context: WireContext,
-  ): { method: 'POST' | 'PUT'; path: string; body: Record<string, unknown> } {
-    const msgType = operation === 'authorize' ? ((request as HostAuthorizeRequestV1).kind === 'PREAUTH' ? 'PREAUTH' : 'SALE') : MSG_TYPES[operation];
-    if (msgType === null) throw new HostProtocolError(FORMAT, `unknown operation ${String(operation)}`);
-    const body: EzAioRequest = {
+  protected authorizeRequest(request: HostAuthorizeRequestV1, context: WireContext): JsonHttpRequest {
+    const { amount, card } = request;
+    const cardData = readCardData(card.emvTlv, FORMAT);
+    return this.post({
+      ...this.header(request.kind === 'PREAUTH' ? 'PREAUTH' : 'SALE', request, context),
+      amount: minorToDecimal(amount.minor, currencyByNumeric(amount.currency, FORMAT).exponent),
+      currencyCode: amount.currency,
+      card: {
+        pan: cardData.pan,
+        ...cardFields(cardData, { expiry: 'expiryDate', panSequence: 'panSeqNo', track2: 'track2' }),
+        posEntryMode: POS_ENTRY_MODE_CONTACTLESS_CHIP,
+        ...iccField(cardData, 'iccData'),
+      },
+    });
+  }
+
+  protected followUpRequest(operation: FollowUpOperation, request: HostFollowUpRequestV1, context: WireContext): JsonHttpRequest {
+    const { amount, original } = request;
+    return this.post({
+      ...this.header(FOLLOW_UP_TYPES[operation], request, context),
+      amount: minorToDecimal(amount.minor, currencyByNumeric(amount.currency, FORMAT).exponent),
+      currencyCode: amount.currency,
+      originalTxn: { txnRef: originalRef(request.target, original), traceNo: original.stan, rrn: original.rrn, authCode: original.approvalCode },
+    });
+  }
+
+  protected settleRequest(request: HostSettleRequestV1, context: WireContext): JsonHttpRequest {
+    const { batchNo, currency, totals } = request;
+    return this.post({
+      ...this.header('SETTLEMENT', request, context),
+      currencyCode: currency,
+      batch: ezAioTotalsOut(batchNo, totals, currencyByNumeric(currency, FORMAT).exponent),
+    });
+  }
+
+  protected networkRequest(operation: NetworkOperation, request: HostNetworkRequestV1, context: WireContext): JsonHttpRequest {
+    return this.post(this.header(NETWORK_TYPES[operation], request, context));
+  }
+
+  /** The fields every call carries, in front of the operation's own. */
+  private header(msgType: EzAioMsgType, request: { target: HostTargetV1 }, context: WireContext): EzAioRequest {
+    return {
       msgType,
       merchantId: request.target.mid,
       terminalId: request.target.tid,
@@ -99,43 +137,9 @@ export class EzAioDialect implements JsonDialect {
       localDate: context.localDate,
       txnRef: ownRef(request.target, context),
     };
-    switch (operation) {
-      case 'authorize': {
-        const { amount, card } = request as HostAuthorizeRequestV1;
-        const cardData = readCardData(card.emvTlv, FORMAT);
-        body.amount = minorToDecimal(amount.minor, currencyByNumeric(amount.currency, FORMAT).exponent);
-        body.currencyCode = amount.currency;
-        body.card = {
-          pan: cardData.pan,
-          ...(cardData.expiry !== null ? { expiryDate: cardData.expiry } : {}),
-          ...(cardData.panSequence !== null ? { panSeqNo: cardData.panSequence } : {}),
-          ...(cardData.track2 !== null ? { track2: cardData.track2 } : {}),
-          posEntryMode: POS_ENTRY_MODE_CONTACTLESS_CHIP,
-          ...(cardData.iccData.length > 0 ? { iccData: cardData.iccData.toString('hex').toUpperCase() } : {}),
-        };
-        break;
-      }
-      case 'capture':
-      case 'refund':
-      case 'void':
-      case 'reverse': {
-        const { amount, original } = request as HostFollowUpRequestV1;
-        body.amount = minorToDecimal(amount.minor, currencyByNumeric(amount.currency, FORMAT).exponent);
-        body.currencyCode = amount.currency;
-        body.originalTxn = { txnRef: originalRef(request.target, original), traceNo: original.stan, rrn: original.rrn, authCode: original.approvalCode };
-        break;
-      }
-      case 'settle': {
-        const { batchNo, currency, totals } = request as HostSettleRequestV1;
-        body.currencyCode = currency;
-        body.batch = ezAioTotalsOut(batchNo, totals, currencyByNumeric(currency, FORMAT).exponent);
-        break;
-      }
-      case 'signon':
-      case 'echo':
-      case 'keyexchange':
-        break;
-    }
+  }
+
+  private post(body: EzAioRequest): JsonHttpRequest {
     return { method: 'POST', path: EZ_AIO_PATH, body };
   }
 
@@ -153,8 +157,7 @@ export class EzAioDialect implements JsonDialect {
     };
     if (operation === 'settle') {
       const hostTotals = ezAioTotalsIn(reader, 'batch', currencyByNumeric(reader.string('currencyCode'), FORMAT).exponent);
-      if (hostTotals === null) throw new HostProtocolError(FORMAT, 'the settlement answer has no readable batch totals');
-      answer.hostTotals = hostTotals;
+      answer.hostTotals = requiredTotals(hostTotals, FORMAT, 'the settlement answer has no readable batch totals');
     }
     return answer;
   }

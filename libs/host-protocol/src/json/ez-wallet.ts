@@ -1,8 +1,29 @@
-import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostSettleRequestV1, HostTotalsV1 } from '@app/contracts';
+import {
+  HostAmountV1,
+  HostAuthorizeRequestV1,
+  HostFollowUpRequestV1,
+  HostNetworkRequestV1,
+  HostSettleRequestV1,
+  HostTargetV1,
+  HostTotalsV1,
+} from '@app/contracts';
 import { readCardData } from '../card-data';
-import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, JsonDialect, WireContext } from '../dialect';
+import { HostAnswer, HostOperation, HostProtocolError, WireContext } from '../dialect';
 import { responseMessage } from '../response-codes';
-import { JsonReader, minorToInteger, originalRef, ownRef } from './json-support';
+import {
+  cardFields,
+  FollowUpOperation,
+  iccField,
+  JsonDialectBase,
+  JsonHttpRequest,
+  JsonReader,
+  minorToInteger,
+  NetworkOperation,
+  networkWordOf,
+  originalRef,
+  ownRef,
+  requiredTotals,
+} from './json-support';
 
 /**
  * EZ_WALLET (invented; the acquirer's spec is not public): REST resources under `/wallet/v1`
@@ -94,70 +115,62 @@ export function ezWalletSummaryIn(reader: JsonReader, path: string): HostTotalsV
   return { saleCount, saleMinor: String(saleMinor), refundCount, refundMinor: String(refundMinor) };
 }
 
-export class EzWalletDialect implements JsonDialect {
-  readonly kind = 'json' as const;
+function terminalOf(target: HostTargetV1, context: WireContext): EzWalletTerminal {
+  return {
+    merchantId: target.mid,
+    terminalId: target.tid,
+    stan: context.stan,
+    transmittedAt: context.transmittedAt,
+    localTime: context.localTime,
+    localDate: context.localDate,
+  };
+}
+
+function money(amount: HostAmountV1): EzWalletMoney {
+  return { value: minorToInteger(amount.minor, FORMAT), currency: amount.currency };
+}
+
+export class EzWalletDialect extends JsonDialectBase {
   readonly format = FORMAT;
 
-  buildHttpRequest<O extends HostOperation>(
-    operation: O,
-    request: HostRequestOf[O],
-    context: WireContext,
-  ): { method: 'POST' | 'PUT'; path: string; body: Record<string, unknown> } {
-    const terminal: EzWalletTerminal = {
-      merchantId: request.target.mid,
-      terminalId: request.target.tid,
-      stan: context.stan,
-      transmittedAt: context.transmittedAt,
-      localTime: context.localTime,
-      localDate: context.localDate,
+  protected authorizeRequest(request: HostAuthorizeRequestV1, context: WireContext): JsonHttpRequest {
+    const { kind, amount, card } = request;
+    const cardData = readCardData(card.emvTlv, FORMAT);
+    const body: EzWalletPaymentRequest = {
+      paymentId: ownRef(request.target, context),
+      intent: kind === 'PREAUTH' ? 'AUTHORIZATION' : 'SALE',
+      terminal: terminalOf(request.target, context),
+      amount: money(amount),
+      instrument: {
+        type: 'CARD_CONTACTLESS',
+        pan: cardData.pan,
+        ...cardFields(cardData, { expiry: 'expiry', panSequence: 'sequenceNumber', track2: 'track2' }),
+        ...iccField(cardData, 'emv'),
+      },
     };
-    switch (operation) {
-      case 'authorize': {
-        const { kind, amount, card } = request as HostAuthorizeRequestV1;
-        const cardData = readCardData(card.emvTlv, FORMAT);
-        const body: EzWalletPaymentRequest = {
-          paymentId: ownRef(request.target, context),
-          intent: kind === 'PREAUTH' ? 'AUTHORIZATION' : 'SALE',
-          terminal,
-          amount: { value: minorToInteger(amount.minor, FORMAT), currency: amount.currency },
-          instrument: {
-            type: 'CARD_CONTACTLESS',
-            pan: cardData.pan,
-            ...(cardData.expiry !== null ? { expiry: cardData.expiry } : {}),
-            ...(cardData.panSequence !== null ? { sequenceNumber: cardData.panSequence } : {}),
-            ...(cardData.track2 !== null ? { track2: cardData.track2 } : {}),
-            ...(cardData.iccData.length > 0 ? { emv: cardData.iccData.toString('hex').toUpperCase() } : {}),
-          },
-        };
-        return { method: 'POST', path: EZ_WALLET_PATHS.payments, body };
-      }
-      case 'capture':
-      case 'refund':
-      case 'void':
-      case 'reverse': {
-        const { amount, original } = request as HostFollowUpRequestV1;
-        const body: EzWalletOperationRequest = {
-          operationId: ownRef(request.target, context),
-          terminal,
-          amount: { value: minorToInteger(amount.minor, FORMAT), currency: amount.currency },
-          original: { rrn: original.rrn, authCode: original.approvalCode },
-        };
-        const resource = EZ_WALLET_FOLLOW_UPS[operation as keyof typeof EZ_WALLET_FOLLOW_UPS];
-        return { method: 'POST', path: `${EZ_WALLET_PATHS.payments}/${originalRef(request.target, original)}/${resource}`, body };
-      }
-      case 'settle': {
-        const { batchNo, currency, totals } = request as HostSettleRequestV1;
-        const body: EzWalletSettlementRequest = { batchId: batchNo, terminal, currency, summary: ezWalletSummaryOut(totals) };
-        return { method: 'POST', path: EZ_WALLET_PATHS.settlements, body };
-      }
-      case 'signon':
-      case 'echo':
-      case 'keyexchange': {
-        const body: EzWalletPingRequest = { purpose: operation === 'signon' ? 'SIGN_ON' : operation === 'echo' ? 'ECHO' : 'KEY_EXCHANGE', terminal };
-        return { method: 'POST', path: EZ_WALLET_PATHS.ping, body };
-      }
-    }
-    throw new HostProtocolError(FORMAT, `unknown operation ${String(operation)}`);
+    return { method: 'POST', path: EZ_WALLET_PATHS.payments, body };
+  }
+
+  protected followUpRequest(operation: FollowUpOperation, request: HostFollowUpRequestV1, context: WireContext): JsonHttpRequest {
+    const { amount, original } = request;
+    const body: EzWalletOperationRequest = {
+      operationId: ownRef(request.target, context),
+      terminal: terminalOf(request.target, context),
+      amount: money(amount),
+      original: { rrn: original.rrn, authCode: original.approvalCode },
+    };
+    return { method: 'POST', path: `${EZ_WALLET_PATHS.payments}/${originalRef(request.target, original)}/${EZ_WALLET_FOLLOW_UPS[operation]}`, body };
+  }
+
+  protected settleRequest(request: HostSettleRequestV1, context: WireContext): JsonHttpRequest {
+    const { batchNo, currency, totals } = request;
+    const body: EzWalletSettlementRequest = { batchId: batchNo, terminal: terminalOf(request.target, context), currency, summary: ezWalletSummaryOut(totals) };
+    return { method: 'POST', path: EZ_WALLET_PATHS.settlements, body };
+  }
+
+  protected networkRequest(operation: NetworkOperation, request: HostNetworkRequestV1, context: WireContext): JsonHttpRequest {
+    const body: EzWalletPingRequest = { purpose: networkWordOf(operation), terminal: terminalOf(request.target, context) };
+    return { method: 'POST', path: EZ_WALLET_PATHS.ping, body };
   }
 
   parseHttpResponse(operation: HostOperation, status: number, body: unknown): HostAnswer {
@@ -184,9 +197,7 @@ export class EzWalletDialect implements JsonDialect {
       approvalCode: reader.optionalString('authCode'),
     };
     if (operation === 'settle') {
-      const hostTotals = ezWalletSummaryIn(reader, 'summary');
-      if (hostTotals === null) throw new HostProtocolError(FORMAT, 'the settlement answer has no readable summary');
-      answer.hostTotals = hostTotals;
+      answer.hostTotals = requiredTotals(ezWalletSummaryIn(reader, 'summary'), FORMAT, 'the settlement answer has no readable summary');
     }
     return answer;
   }

@@ -1,6 +1,15 @@
-import { HostOriginalV1, HostTargetV1 } from '@app/contracts';
+import {
+  HostAuthorizeRequestV1,
+  HostFollowUpRequestV1,
+  HostMessageFormat,
+  HostNetworkRequestV1,
+  HostOriginalV1,
+  HostSettleRequestV1,
+  HostTargetV1,
+} from '@app/contracts';
 import * as currencyCodes from 'currency-codes';
-import { HostProtocolError, WireContext } from '../dialect';
+import { CardData } from '../card-data';
+import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, JsonDialect, WireContext } from '../dialect';
 
 /** An ISO 4217 currency as JSON hosts name it. */
 export interface JsonCurrency {
@@ -120,4 +129,72 @@ export class JsonReader {
 /** The part of the connector's WireContext that JSON hosts receive as trace data. */
 export function traceOf(context: WireContext): { stan: string; transmittedAt: string; localTime: string; localDate: string } {
   return { stan: context.stan, transmittedAt: context.transmittedAt, localTime: context.localTime, localDate: context.localDate };
+}
+
+/** The card data a JSON host receives beside the PAN, under the names its format gives them, each only when the card has it. */
+export function cardFields<const N extends { expiry?: string; panSequence: string; track2: string }>(
+  card: CardData,
+  names: N,
+): { [K in N[keyof N] & string]?: string } {
+  const fields: Record<string, string> = {};
+  if (names.expiry !== undefined && card.expiry !== null) fields[names.expiry] = card.expiry;
+  if (card.panSequence !== null) fields[names.panSequence] = card.panSequence;
+  if (card.track2 !== null) fields[names.track2] = card.track2;
+  return fields as { [K in N[keyof N] & string]?: string };
+}
+
+/** The ICC data (field 55) as uppercase hex under `name`; nothing when the card has none. */
+export function iccField<K extends string>(card: CardData, name: K): { [P in K]?: string } {
+  return (card.iccData.length > 0 ? { [name]: card.iccData.toString('hex').toUpperCase() } : {}) as { [P in K]?: string };
+}
+
+/** Totals read from a body, or `HostProtocolError` with `explanation` when they are not there. */
+export function requiredTotals<T>(totals: T | null, format: string, explanation: string): T {
+  if (totals === null) throw new HostProtocolError(format, explanation);
+  return totals;
+}
+
+/** What a JSON dialect sends for one operation: method, path under the host's base URL, and body. */
+export type JsonHttpRequest = { method: 'POST' | 'PUT'; path: string; body: Record<string, unknown> };
+export type FollowUpOperation = 'capture' | 'refund' | 'void' | 'reverse';
+export type NetworkOperation = 'signon' | 'echo' | 'keyexchange';
+
+/** The network word JSON formats share for a network operation. */
+export function networkWordOf(operation: NetworkOperation): 'SIGN_ON' | 'ECHO' | 'KEY_EXCHANGE' {
+  return operation === 'signon' ? 'SIGN_ON' : operation === 'echo' ? 'ECHO' : 'KEY_EXCHANGE';
+}
+
+/**
+ * What the JSON dialects share: the operation switch of `buildHttpRequest`, so that each format
+ * only says how an authorisation, a follow-up, a settlement and a network call look on its wire.
+ */
+export abstract class JsonDialectBase implements JsonDialect {
+  readonly kind = 'json' as const;
+  abstract readonly format: HostMessageFormat;
+
+  buildHttpRequest<O extends HostOperation>(operation: O, request: HostRequestOf[O], context: WireContext): JsonHttpRequest {
+    switch (operation) {
+      case 'authorize':
+        return this.authorizeRequest(request as HostAuthorizeRequestV1, context);
+      case 'capture':
+      case 'refund':
+      case 'void':
+      case 'reverse':
+        return this.followUpRequest(operation as FollowUpOperation, request as HostFollowUpRequestV1, context);
+      case 'settle':
+        return this.settleRequest(request as HostSettleRequestV1, context);
+      case 'signon':
+      case 'echo':
+      case 'keyexchange':
+        return this.networkRequest(operation as NetworkOperation, request as HostNetworkRequestV1, context);
+    }
+    throw new HostProtocolError(this.format, `unknown operation ${String(operation)}`);
+  }
+
+  abstract parseHttpResponse(operation: HostOperation, status: number, body: unknown): HostAnswer;
+
+  protected abstract authorizeRequest(request: HostAuthorizeRequestV1, context: WireContext): JsonHttpRequest;
+  protected abstract followUpRequest(operation: FollowUpOperation, request: HostFollowUpRequestV1, context: WireContext): JsonHttpRequest;
+  protected abstract settleRequest(request: HostSettleRequestV1, context: WireContext): JsonHttpRequest;
+  protected abstract networkRequest(operation: NetworkOperation, request: HostNetworkRequestV1, context: WireContext): JsonHttpRequest;
 }

@@ -1,8 +1,24 @@
-import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostSettleRequestV1, HostTotalsV1 } from '@app/contracts';
+import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostNetworkRequestV1, HostSettleRequestV1, HostTotalsV1 } from '@app/contracts';
 import { readCardData } from '../card-data';
-import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, JsonDialect, WireContext } from '../dialect';
+import { HostAnswer, HostOperation, HostProtocolError, WireContext } from '../dialect';
 import { responseMessage } from '../response-codes';
-import { currencyByAlpha, currencyByNumeric, decimalToMinor, JsonReader, minorToDecimal, originalRef, ownRef } from './json-support';
+import {
+  cardFields,
+  currencyByAlpha,
+  currencyByNumeric,
+  decimalToMinor,
+  FollowUpOperation,
+  iccField,
+  JsonDialectBase,
+  JsonHttpRequest,
+  JsonReader,
+  minorToDecimal,
+  NetworkOperation,
+  networkWordOf,
+  originalRef,
+  ownRef,
+  requiredTotals,
+} from './json-support';
 
 /**
  * MPGS_AP: modelled on the public Mastercard Gateway REST API (version 100): one PUT per
@@ -120,6 +136,11 @@ function posTerminal(tid: string): MpgsPosTerminal {
   };
 }
 
+/** The connector's STAN and transmission time, for the acquirer's trace. */
+function trace(context: WireContext): { stan: string; transmittedAt: string } {
+  return { stan: context.stan, transmittedAt: context.transmittedAt };
+}
+
 /** The contract's totals as MPGS batch totals (decimal amounts). */
 export function mpgsTotalsOut(totals: HostTotalsV1, exponent: number): MpgsBatchTotals {
   return {
@@ -138,82 +159,71 @@ export function mpgsTotalsIn(reader: JsonReader, path: string, exponent: number)
   return { saleCount, saleMinor, refundCount, refundMinor };
 }
 
-export class MpgsDialect implements JsonDialect {
-  readonly kind = 'json' as const;
+export class MpgsDialect extends JsonDialectBase {
   readonly format = FORMAT;
 
-  buildHttpRequest<O extends HostOperation>(
-    operation: O,
-    request: HostRequestOf[O],
-    context: WireContext,
-  ): { method: 'POST' | 'PUT'; path: string; body: Record<string, unknown> } {
+  protected authorizeRequest(request: HostAuthorizeRequestV1, context: WireContext): JsonHttpRequest {
     const { mid, tid } = request.target;
     const reference = ownRef(request.target, context);
-    const trace = { stan: context.stan, transmittedAt: context.transmittedAt };
-    switch (operation) {
-      case 'authorize': {
-        const { kind, amount, card } = request as HostAuthorizeRequestV1;
-        const currency = currencyByNumeric(amount.currency, FORMAT);
-        const cardData = readCardData(card.emvTlv, FORMAT);
-        const body: MpgsTransactionRequest = {
-          apiOperation: kind === 'PREAUTH' ? 'AUTHORIZE' : 'PAY',
-          order: { amount: minorToDecimal(amount.minor, currency.exponent), currency: currency.alpha },
-          transaction: { source: 'CARD_PRESENT', ...trace },
-          sourceOfFunds: {
-            type: 'CARD',
-            provided: {
-              card: {
-                number: cardData.pan,
-                ...(cardData.expiry !== null ? { expiry: { month: cardData.expiry.slice(2, 4), year: cardData.expiry.slice(0, 2) } } : {}),
-                ...(cardData.panSequence !== null ? { sequenceNumber: cardData.panSequence } : {}),
-                ...(cardData.track2 !== null ? { track2: cardData.track2 } : {}),
-                ...(cardData.iccData.length > 0 ? { emvRequest: cardData.iccData.toString('hex').toUpperCase() } : {}),
-              },
-            },
+    const { kind, amount, card } = request;
+    const currency = currencyByNumeric(amount.currency, FORMAT);
+    const cardData = readCardData(card.emvTlv, FORMAT);
+    const body: MpgsTransactionRequest = {
+      apiOperation: kind === 'PREAUTH' ? 'AUTHORIZE' : 'PAY',
+      order: { amount: minorToDecimal(amount.minor, currency.exponent), currency: currency.alpha },
+      transaction: { source: 'CARD_PRESENT', ...trace(context) },
+      sourceOfFunds: {
+        type: 'CARD',
+        provided: {
+          card: {
+            number: cardData.pan,
+            ...(cardData.expiry !== null ? { expiry: { month: cardData.expiry.slice(2, 4), year: cardData.expiry.slice(0, 2) } } : {}),
+            ...cardFields(cardData, { panSequence: 'sequenceNumber', track2: 'track2' }),
+            ...iccField(cardData, 'emvRequest'),
           },
-          posTerminal: posTerminal(tid),
-        };
-        return { method: 'PUT', path: `${merchantPath(mid)}/order/${reference}/transaction/${reference}`, body };
-      }
-      case 'capture':
-      case 'refund':
-      case 'void':
-      case 'reverse': {
-        const { amount, original } = request as HostFollowUpRequestV1;
-        const target = originalRef(request.target, original);
-        const currency = currencyByNumeric(amount.currency, FORMAT);
-        const money = { amount: minorToDecimal(amount.minor, currency.exponent), currency: currency.alpha };
-        const transaction: MpgsTransactionRequest['transaction'] =
-          operation === 'capture' || operation === 'refund'
-            ? { ...money, ...trace }
-            : { targetTransactionId: target, ...(operation === 'reverse' ? { reference: MPGS_REVERSAL_REFERENCE } : {}), ...trace };
-        const body: MpgsTransactionRequest = {
-          apiOperation: operation === 'capture' ? 'CAPTURE' : operation === 'refund' ? 'REFUND' : 'VOID',
-          transaction,
-          posTerminal: posTerminal(tid),
-        };
-        return { method: 'PUT', path: `${merchantPath(mid)}/order/${target}/transaction/${reference}`, body };
-      }
-      case 'settle': {
-        const { batchNo, currency: numeric, totals } = request as HostSettleRequestV1;
-        const currency = currencyByNumeric(numeric, FORMAT);
-        const body: MpgsCloseBatchRequest = {
-          apiOperation: 'CLOSE_BATCH',
-          currency: currency.alpha,
-          posTerminal: posTerminal(tid),
-          totals: mpgsTotalsOut(totals, currency.exponent),
-        };
-        return { method: 'PUT', path: `${merchantPath(mid)}/batch/${batchNo}`, body };
-      }
-      case 'signon':
-      case 'echo':
-      case 'keyexchange': {
-        const reason = operation === 'signon' ? 'SIGN_ON' : operation === 'echo' ? 'ECHO' : 'KEY_EXCHANGE';
-        const body: MpgsCheckGatewayRequest = { apiOperation: 'CHECK_GATEWAY', reason, posTerminal: { lane: tid } };
-        return { method: 'POST', path: `${merchantPath(mid)}/information`, body };
-      }
-    }
-    throw new HostProtocolError(FORMAT, `unknown operation ${String(operation)}`);
+        },
+      },
+      posTerminal: posTerminal(tid),
+    };
+    return { method: 'PUT', path: `${merchantPath(mid)}/order/${reference}/transaction/${reference}`, body };
+  }
+
+  protected followUpRequest(operation: FollowUpOperation, request: HostFollowUpRequestV1, context: WireContext): JsonHttpRequest {
+    const { mid, tid } = request.target;
+    const reference = ownRef(request.target, context);
+    const { amount, original } = request;
+    const target = originalRef(request.target, original);
+    const currency = currencyByNumeric(amount.currency, FORMAT);
+    const money = { amount: minorToDecimal(amount.minor, currency.exponent), currency: currency.alpha };
+    const transaction: MpgsTransactionRequest['transaction'] =
+      operation === 'capture' || operation === 'refund'
+        ? { ...money, ...trace(context) }
+        : { targetTransactionId: target, ...(operation === 'reverse' ? { reference: MPGS_REVERSAL_REFERENCE } : {}), ...trace(context) };
+    const body: MpgsTransactionRequest = {
+      apiOperation: operation === 'capture' ? 'CAPTURE' : operation === 'refund' ? 'REFUND' : 'VOID',
+      transaction,
+      posTerminal: posTerminal(tid),
+    };
+    return { method: 'PUT', path: `${merchantPath(mid)}/order/${target}/transaction/${reference}`, body };
+  }
+
+  protected settleRequest(request: HostSettleRequestV1): JsonHttpRequest {
+    const { mid, tid } = request.target;
+    const { batchNo, currency: numeric, totals } = request;
+    const currency = currencyByNumeric(numeric, FORMAT);
+    const body: MpgsCloseBatchRequest = {
+      apiOperation: 'CLOSE_BATCH',
+      currency: currency.alpha,
+      posTerminal: posTerminal(tid),
+      totals: mpgsTotalsOut(totals, currency.exponent),
+    };
+    return { method: 'PUT', path: `${merchantPath(mid)}/batch/${batchNo}`, body };
+  }
+
+  protected networkRequest(operation: NetworkOperation, request: HostNetworkRequestV1): JsonHttpRequest {
+    const { mid, tid } = request.target;
+    const body: MpgsCheckGatewayRequest = { apiOperation: 'CHECK_GATEWAY', reason: networkWordOf(operation), posTerminal: { lane: tid } };
+    return { method: 'POST', path: `${merchantPath(mid)}/information`, body };
   }
 
   parseHttpResponse(operation: HostOperation, status: number, body: unknown): HostAnswer {
@@ -234,8 +244,7 @@ export class MpgsDialect implements JsonDialect {
       case 'settle': {
         const code = this.codeOf(reader);
         const currency = currencyByAlpha(reader.string('batch.currency'), FORMAT);
-        const hostTotals = mpgsTotalsIn(reader, 'batch.totals', currency.exponent);
-        if (hostTotals === null) throw new HostProtocolError(FORMAT, 'the batch answer has no readable totals');
+        const hostTotals = requiredTotals(mpgsTotalsIn(reader, 'batch.totals', currency.exponent), FORMAT, 'the batch answer has no readable totals');
         return { hostRespCode: code, hostRespMessage: responseMessage(code), rrn: null, approvalCode: null, hostTotals };
       }
       case 'authorize':

@@ -1,8 +1,22 @@
-import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostSettleRequestV1, HostTotalsV1 } from '@app/contracts';
+import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostNetworkRequestV1, HostSettleRequestV1, HostTargetV1, HostTotalsV1 } from '@app/contracts';
 import { readCardData } from '../card-data';
-import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, JsonDialect, WireContext } from '../dialect';
+import { HostAnswer, HostOperation, HostProtocolError, WireContext } from '../dialect';
 import { responseMessage } from '../response-codes';
-import { currencyByNumeric, JsonReader, minorToInteger, originalRef, ownRef } from './json-support';
+import {
+  cardFields,
+  currencyByNumeric,
+  FollowUpOperation,
+  iccField,
+  JsonDialectBase,
+  JsonHttpRequest,
+  JsonReader,
+  minorToInteger,
+  NetworkOperation,
+  networkWordOf,
+  originalRef,
+  ownRef,
+  requiredTotals,
+} from './json-support';
 
 /**
  * POMELO_JSON (invented; the acquirer's spec is not public): snake_case, amounts as integers of
@@ -77,85 +91,72 @@ export function pomeloTotalsOut(totals: HostTotalsV1): PomeloTotals {
   };
 }
 
-const FOLLOW_UP_TYPES = { capture: 'COMPLETION', refund: 'REFUND', void: 'VOID', reverse: 'REVERSAL' } as const;
+const FOLLOW_UP_TYPES: Record<FollowUpOperation, PomeloTransactionType> = { capture: 'COMPLETION', refund: 'REFUND', void: 'VOID', reverse: 'REVERSAL' };
 
-export class PomeloDialect implements JsonDialect {
-  readonly kind = 'json' as const;
+function merchantOf(target: HostTargetV1): PomeloMerchant {
+  return { id: target.mid, terminal_id: target.tid };
+}
+
+function traceOf(context: WireContext): PomeloTrace {
+  return { stan: context.stan, transmission_datetime: context.transmittedAt, local_time: context.localTime, local_date: context.localDate };
+}
+
+export class PomeloDialect extends JsonDialectBase {
   readonly format = FORMAT;
 
-  buildHttpRequest<O extends HostOperation>(
-    operation: O,
-    request: HostRequestOf[O],
-    context: WireContext,
-  ): { method: 'POST' | 'PUT'; path: string; body: Record<string, unknown> } {
-    const merchant: PomeloMerchant = { id: request.target.mid, terminal_id: request.target.tid };
-    const trace: PomeloTrace = {
-      stan: context.stan,
-      transmission_datetime: context.transmittedAt,
-      local_time: context.localTime,
-      local_date: context.localDate,
+  protected authorizeRequest(request: HostAuthorizeRequestV1, context: WireContext): JsonHttpRequest {
+    const { kind, amount, card } = request;
+    const cardData = readCardData(card.emvTlv, FORMAT);
+    const body: PomeloTransactionRequest = {
+      transaction_id: ownRef(request.target, context),
+      type: kind === 'PREAUTH' ? 'PRE_AUTHORIZATION' : 'PURCHASE',
+      merchant: merchantOf(request.target),
+      trace: traceOf(context),
+      amount: minorToInteger(amount.minor, FORMAT),
+      currency: currencyByNumeric(amount.currency, FORMAT).alpha,
+      card: {
+        pan: cardData.pan,
+        ...cardFields(cardData, { expiry: 'expiration', panSequence: 'sequence_number', track2: 'track2' }),
+        entry_mode: 'CONTACTLESS_CHIP',
+      },
+      ...iccField(cardData, 'emv_data'),
     };
-    switch (operation) {
-      case 'authorize': {
-        const { kind, amount, card } = request as HostAuthorizeRequestV1;
-        const cardData = readCardData(card.emvTlv, FORMAT);
-        const body: PomeloTransactionRequest = {
-          transaction_id: ownRef(request.target, context),
-          type: kind === 'PREAUTH' ? 'PRE_AUTHORIZATION' : 'PURCHASE',
-          merchant,
-          trace,
-          amount: minorToInteger(amount.minor, FORMAT),
-          currency: currencyByNumeric(amount.currency, FORMAT).alpha,
-          card: {
-            pan: cardData.pan,
-            ...(cardData.expiry !== null ? { expiration: cardData.expiry } : {}),
-            ...(cardData.panSequence !== null ? { sequence_number: cardData.panSequence } : {}),
-            ...(cardData.track2 !== null ? { track2: cardData.track2 } : {}),
-            entry_mode: 'CONTACTLESS_CHIP',
-          },
-          ...(cardData.iccData.length > 0 ? { emv_data: cardData.iccData.toString('hex').toUpperCase() } : {}),
-        };
-        return { method: 'POST', path: POMELO_PATHS.transactions, body };
-      }
-      case 'capture':
-      case 'refund':
-      case 'void':
-      case 'reverse': {
-        const { amount, original } = request as HostFollowUpRequestV1;
-        const body: PomeloTransactionRequest = {
-          transaction_id: ownRef(request.target, context),
-          type: FOLLOW_UP_TYPES[operation as keyof typeof FOLLOW_UP_TYPES],
-          merchant,
-          trace,
-          amount: minorToInteger(amount.minor, FORMAT),
-          currency: currencyByNumeric(amount.currency, FORMAT).alpha,
-          original: {
-            transaction_id: originalRef(request.target, original),
-            retrieval_reference_number: original.rrn,
-            authorization_code: original.approvalCode,
-          },
-        };
-        return { method: 'POST', path: POMELO_PATHS.transactions, body };
-      }
-      case 'settle': {
-        const { batchNo, currency, totals } = request as HostSettleRequestV1;
-        const body: PomeloBatchRequest = {
-          batch_number: batchNo,
-          merchant,
-          trace,
-          currency: currencyByNumeric(currency, FORMAT).alpha,
-          totals: pomeloTotalsOut(totals),
-        };
-        return { method: 'POST', path: POMELO_PATHS.batches, body };
-      }
-      case 'signon':
-      case 'echo':
-      case 'keyexchange': {
-        const body: PomeloNetworkRequest = { type: operation === 'signon' ? 'SIGN_ON' : operation === 'echo' ? 'ECHO' : 'KEY_EXCHANGE', merchant, trace };
-        return { method: 'POST', path: POMELO_PATHS.network, body };
-      }
-    }
-    throw new HostProtocolError(FORMAT, `unknown operation ${String(operation)}`);
+    return { method: 'POST', path: POMELO_PATHS.transactions, body };
+  }
+
+  protected followUpRequest(operation: FollowUpOperation, request: HostFollowUpRequestV1, context: WireContext): JsonHttpRequest {
+    const { amount, original } = request;
+    const body: PomeloTransactionRequest = {
+      transaction_id: ownRef(request.target, context),
+      type: FOLLOW_UP_TYPES[operation],
+      merchant: merchantOf(request.target),
+      trace: traceOf(context),
+      amount: minorToInteger(amount.minor, FORMAT),
+      currency: currencyByNumeric(amount.currency, FORMAT).alpha,
+      original: {
+        transaction_id: originalRef(request.target, original),
+        retrieval_reference_number: original.rrn,
+        authorization_code: original.approvalCode,
+      },
+    };
+    return { method: 'POST', path: POMELO_PATHS.transactions, body };
+  }
+
+  protected settleRequest(request: HostSettleRequestV1, context: WireContext): JsonHttpRequest {
+    const { batchNo, currency, totals } = request;
+    const body: PomeloBatchRequest = {
+      batch_number: batchNo,
+      merchant: merchantOf(request.target),
+      trace: traceOf(context),
+      currency: currencyByNumeric(currency, FORMAT).alpha,
+      totals: pomeloTotalsOut(totals),
+    };
+    return { method: 'POST', path: POMELO_PATHS.batches, body };
+  }
+
+  protected networkRequest(operation: NetworkOperation, request: HostNetworkRequestV1, context: WireContext): JsonHttpRequest {
+    const body: PomeloNetworkRequest = { type: networkWordOf(operation), merchant: merchantOf(request.target), trace: traceOf(context) };
+    return { method: 'POST', path: POMELO_PATHS.network, body };
   }
 
   parseHttpResponse(operation: HostOperation, status: number, body: unknown): HostAnswer {
@@ -165,8 +166,7 @@ export class PomeloDialect implements JsonDialect {
     const message = reader.optionalString('message') ?? responseMessage(code);
     switch (operation) {
       case 'settle': {
-        const hostTotals = pomeloTotalsIn(reader, 'host_totals');
-        if (hostTotals === null) throw new HostProtocolError(FORMAT, 'the batch answer has no host_totals');
+        const hostTotals = requiredTotals(pomeloTotalsIn(reader, 'host_totals'), FORMAT, 'the batch answer has no host_totals');
         return { hostRespCode: code, hostRespMessage: message, rrn: null, approvalCode: null, hostTotals };
       }
       case 'signon':
