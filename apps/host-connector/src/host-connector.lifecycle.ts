@@ -1,5 +1,6 @@
 import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { MockHost } from './hosts/mock-host';
+import { KeyExchangeScheduler } from './keys/key-exchange-scheduler';
 import { HostRequestResponder } from './requests/host-request.responder';
 import { ReversalWorker } from './reversal/reversal-worker';
 import { EchoKeeper } from './sessions/echo-keeper';
@@ -8,7 +9,7 @@ import { IsoSessionPool } from './sessions/iso-session-pool';
 /**
  * Starts the connector once the application is up, and stops it in order before the transport
  * drains and the database closes: first stop taking requests (waiting for those in flight), then
- * the reversal worker and the echoes, then the host sessions.
+ * the reversal worker, the key exchanges and the echoes, then the host sessions.
  */
 @Injectable()
 export class HostConnectorLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
@@ -18,18 +19,21 @@ export class HostConnectorLifecycle implements OnApplicationBootstrap, OnModuleD
     private readonly echoes: EchoKeeper,
     private readonly pool: IsoSessionPool,
     private readonly mock: MockHost,
+    private readonly keyExchange: KeyExchangeScheduler,
   ) {}
 
   onApplicationBootstrap(): void {
     this.responder.start();
     this.worker.start();
     this.echoes.start();
+    this.keyExchange.start();
   }
 
   async onModuleDestroy(): Promise<void> {
     this.mock.close();
     await this.responder.stop();
     await this.worker.stop();
+    await this.keyExchange.stop();
     await this.echoes.stop();
     await this.pool.close();
   }

@@ -11,6 +11,7 @@ import { IsoHostClient } from './hosts/iso-host.client';
 import { JsonHostClient } from './hosts/json-host.client';
 import { MockHost } from './hosts/mock-host';
 import { WorkingKeyRepository } from './keys/persistence/working-key.repository';
+import { KeyExchangeScheduler } from './keys/key-exchange-scheduler';
 import { WorkingKeyService } from './keys/working-key.service';
 import { defaultHostProtocols, HOST_PROTOCOLS, HostProtocols } from './protocol/host-protocols';
 import { RequestLogRepository } from './request-log/persistence/request-log.repository';
@@ -55,6 +56,7 @@ export class HostConnectorModule {
         MockHost,
         HostRouter,
         WorkingKeyService,
+        KeyExchangeScheduler,
         ReversalQueue,
         ReversalWorker,
         EchoKeeper,

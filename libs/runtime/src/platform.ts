@@ -4,6 +4,7 @@ import { DatabaseModule, dataDirFromEnv } from '@app/database';
 import { MailConfig, mailConfigFromEnv, MailModule } from '@app/mail';
 import { MessagingConfig, MessagingModule } from '@app/messaging';
 import { DynamicModule } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
 
 /** What every process of the platform is given once, whatever contexts it hosts. */
 export interface PlatformOptions {
@@ -28,9 +29,11 @@ export function platformModules(options: PlatformOptions): DynamicModule[] {
 /**
  * Reads the platform's configuration from the environment. `standalone` may fall back to
  * development secrets and the in-process transport; a distributed app needs its secrets, and
- * NATS when NATS_URL is set.
+ * NATS when NATS_URL is set. `acceptsTokens: false` is for a process that serves no API (the host
+ * connector answers NATS only): it needs no token secrets, and gets random keys of its own, so no
+ * token is ever accepted by it.
  */
-export function platformOptionsFromEnv(databaseUrl: string, options: { standalone: boolean; env?: NodeJS.ProcessEnv }): PlatformOptions {
+export function platformOptionsFromEnv(databaseUrl: string, options: { standalone: boolean; acceptsTokens?: boolean; env?: NodeJS.ProcessEnv }): PlatformOptions {
   const env = options.env ?? process.env;
   const messaging: MessagingConfig = env.NATS_URL
     ? { transport: 'jetstream', servers: env.NATS_URL.split(','), connectionName: env.SERVICE_NAME, stream: { name: EVENT_STREAM, subjects: [...STREAMED_SUBJECTS] } }
@@ -40,7 +43,10 @@ export function platformOptionsFromEnv(databaseUrl: string, options: { standalon
   }
   return {
     databaseUrl,
-    auth: authConfigFromEnv({ allowDevelopmentDefault: options.standalone }, env),
+    auth:
+      options.acceptsTokens === false
+        ? { secret: randomBytes(32).toString('base64url'), deviceSecret: randomBytes(32).toString('base64url') }
+        : authConfigFromEnv({ allowDevelopmentDefault: options.standalone }, env),
     cipher: fieldCipherFromEnv({ allowDevelopmentDefault: options.standalone }, env),
     mail: mailConfigFromEnv({ dataDir: dataDirFromEnv(env), env }),
     messaging,

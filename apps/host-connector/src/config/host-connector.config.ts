@@ -23,6 +23,14 @@ export interface HostConnectorConfig {
     /** HOST_RECONNECT_MAX_MS */
     maxMs: number;
   };
+  keyExchange: {
+    /** HOST_KEY_EXCHANGE_INTERVAL_MS: age at which a terminal's working key is replaced by key exchange (0800/101); 0 turns it off. */
+    intervalMs: number;
+    /** HOST_KEY_EXCHANGE_RETRY_MS: delay before a failed key exchange is tried again. */
+    retryMs: number;
+    /** HOST_KEY_EXCHANGE_POLL_MS: how often each replica looks for keys due. */
+    pollIntervalMs: number;
+  };
   reversal: {
     /** HOST_REVERSAL_POLL_MS: how often each replica looks for due reversals (an enqueue wakes its own at once). */
     pollIntervalMs: number;
@@ -104,6 +112,11 @@ export function hostConnectorConfigFromEnv(options: { standalone: boolean; devel
     echoMaxMisses: integer(env, 'HOST_ECHO_MAX_MISSES', 3, 1, 100),
     zmk,
     reconnect: { baseMs: reconnectBase, maxMs: integer(env, 'HOST_RECONNECT_MAX_MS', 30_000, reconnectBase, 3_600_000) },
+    keyExchange: {
+      intervalMs: integer(env, 'HOST_KEY_EXCHANGE_INTERVAL_MS', 86_400_000, 0, 30 * 86_400_000),
+      retryMs: integer(env, 'HOST_KEY_EXCHANGE_RETRY_MS', 300_000, 10, 86_400_000),
+      pollIntervalMs: integer(env, 'HOST_KEY_EXCHANGE_POLL_MS', 60_000, 10, 3_600_000),
+    },
     reversal: {
       pollIntervalMs: integer(env, 'HOST_REVERSAL_POLL_MS', 5000, 10, 600_000),
       backoffBaseMs: backoffBase,

@@ -6,10 +6,7 @@ import { HostAddress } from '../routing/host-address';
 import { IsoSessionPool } from '../sessions/iso-session-pool';
 import { StanRepository } from '../stan/persistence/stan.repository';
 import { ExchangeOptions, HostExchange } from './host-exchange';
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+import { messageOf } from '../shared/error-message';
 
 /** ISO 8583 over the host's persistent TCP session: STAN, message, wire, answer. */
 @Injectable()

@@ -4,13 +4,10 @@ import { logicalMtiOf, wireContextAt } from '../protocol/wire';
 import { HostAddress } from '../routing/host-address';
 import { StanRepository } from '../stan/persistence/stan.repository';
 import { ExchangeOptions, HostExchange } from './host-exchange';
+import { messageOf } from '../shared/error-message';
 
 /** Failures that happen before a single byte of the request can have left. */
 const NOT_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_INVALID_URL']);
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function causeCode(error: unknown): string | undefined {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;

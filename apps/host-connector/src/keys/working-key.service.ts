@@ -7,6 +7,14 @@ import { HOST_PROTOCOLS, HostProtocols } from '../protocol/host-protocols';
 import { WorkingKeySource } from './persistence/working-key.entity';
 import { WorkingKeyRepository } from './persistence/working-key.repository';
 
+/** Where a key came from: the terminal on its host, and what a key exchange sends again (null for the MOCK host, which has no exchanges). */
+export interface KeyTerminal {
+  format: string;
+  endpoint: string;
+  tid: string;
+  origin: { hostUrl: string; mid: string; acptId: string } | null;
+}
+
 export type KeyAcceptance = { kind: 'none' } | { kind: 'stored'; keyCheckValue: string } | { kind: 'refused'; reason: string };
 
 /**
@@ -26,7 +34,7 @@ export class WorkingKeyService {
     private readonly keys: WorkingKeyRepository,
   ) {}
 
-  async accept(terminal: { format: string; endpoint: string; tid: string }, answer: HostAnswer, source: WorkingKeySource): Promise<KeyAcceptance> {
+  async accept(terminal: KeyTerminal, answer: HostAnswer, source: WorkingKeySource): Promise<KeyAcceptance> {
     if (!answer.workingKeyUnderZmk) return { kind: 'none' };
     let clear: Buffer;
     try {
@@ -42,7 +50,18 @@ export class WorkingKeyService {
       );
       return { kind: 'refused', reason: `working key check value mismatch (host sent ${announced}, the key gives ${computed}): key not stored` };
     }
-    await this.keys.store({ ...terminal, sealedKey: this.cipher.seal(clear.toString('hex')), keyCheckValue: computed.slice(0, 6), source });
+    const { origin, ...where } = terminal;
+    const intervalMs = this.config.keyExchange.intervalMs;
+    await this.keys.store({
+      ...where,
+      sealedKey: this.cipher.seal(clear.toString('hex')),
+      keyCheckValue: computed.slice(0, 6),
+      source,
+      hostUrl: origin?.hostUrl ?? null,
+      mid: origin?.mid ?? null,
+      acptId: origin?.acptId ?? null,
+      exchangeInMs: origin !== null && intervalMs > 0 ? intervalMs : null,
+    });
     clear.fill(0);
     return { kind: 'stored', keyCheckValue: computed.slice(0, 6) };
   }

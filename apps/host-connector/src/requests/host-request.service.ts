@@ -108,8 +108,14 @@ export class HostRequestService {
     let message = answer.hostRespMessage;
     let keyCheckValue: string | undefined;
     if (operation === 'signon' && result === 'APPROVED') {
-      const endpoint = route.kind === 'mock' ? MOCK_ENDPOINT : route.address.endpoint;
-      const accepted = await this.keys.accept({ format: request.target.hostMessageFormat, endpoint, tid: request.target.tid }, answer, 'SIGNON');
+      const { hostMessageFormat: format, tid, mid, acptId } = request.target;
+      const accepted = await this.keys.accept(
+        route.kind === 'mock'
+          ? { format, endpoint: MOCK_ENDPOINT, tid, origin: null }
+          : { format, endpoint: route.address.endpoint, tid, origin: { hostUrl: route.address.url, mid, acptId } },
+        answer,
+        'SIGNON',
+      );
       if (accepted.kind === 'stored') keyCheckValue = accepted.keyCheckValue;
       if (accepted.kind === 'refused') {
         result = 'DECLINED';

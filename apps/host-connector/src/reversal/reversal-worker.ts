@@ -6,10 +6,7 @@ import { HostRouter } from '../hosts/host-router';
 import { checkAllowed, parseHostUrl } from '../routing/host-address';
 import { DueReversal, ReversalAttemptOutcome, ReversalRepository } from './persistence/reversal.repository';
 import { ReversalQueue } from './reversal-queue';
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+import { messageOf } from '../shared/error-message';
 
 /**
  * Works the reversal queue: each lane takes the next due reversal with FOR UPDATE SKIP LOCKED

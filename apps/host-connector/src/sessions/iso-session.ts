@@ -2,6 +2,7 @@ import { describe, Iso8583Message, MessageSpec, unpack } from '@app/iso8583';
 import { LoggerService } from '@nestjs/common';
 import { connect, Socket } from 'node:net';
 import { Framer } from '../protocol/host-protocols';
+import { messageOf } from '../shared/error-message';
 
 /** What became of one message on a session. */
 export type SessionExchange =
@@ -30,10 +31,6 @@ export interface IsoSessionOptions {
 interface PendingExchange {
   written: boolean;
   settle(result: SessionExchange): void;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** How a working key arrived: sign-on (0800/001) or key exchange (0800/101). */
 export type WorkingKeySource = 'SIGNON' | 'KEY_EXCHANGE';
@@ -6,6 +6,7 @@ export type WorkingKeySource = 'SIGNON' | 'KEY_EXCHANGE';
 /** The current working key of one terminal on one host, sealed with the platform's FieldCipher. */
 @Entity({ name: 'working_key' })
 @Check('ck_working_key_source', "source IN ('SIGNON', 'KEY_EXCHANGE')")
+@Index('ix_working_key_exchange_due', ['nextExchangeAt'], { where: 'next_exchange_at IS NOT NULL' })
 export class WorkingKeyEntity {
   @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'pk_working_key' })
   format: string;
@@ -29,4 +30,23 @@ export class WorkingKeyEntity {
 
   @Column({ type: 'timestamptz', precision: 3 })
   receivedAt: Date;
+
+  /** The address the key came from (the acceptance's connUrl or the format's default): key exchanges go there. */
+  @Column({ type: 'varchar', length: 512, nullable: true })
+  hostUrl: string | null;
+
+  /** Card acceptor id and acceptance the terminal signed on with, sent again on key exchange. */
+  @Column({ type: 'varchar', length: 15, nullable: true })
+  mid: string | null;
+
+  @Column({ type: 'varchar', length: 70, nullable: true })
+  acptId: string | null;
+
+  /**
+   * When the next key exchange (0800/101) is due; null when none is scheduled (the MOCK host, or
+   * HOST_KEY_EXCHANGE_INTERVAL_MS=0). A replica that takes a due key moves this forward by the
+   * retry delay first, so a failed exchange is tried again and no two replicas send the same one.
+   */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  nextExchangeAt: Date | null;
 }

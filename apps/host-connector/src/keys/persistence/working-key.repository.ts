@@ -3,21 +3,72 @@ import { DataSource } from 'typeorm';
 import { InjectHostConnectorDataSource } from '../../shared/inject';
 import { WorkingKeyEntity, WorkingKeySource } from './working-key.entity';
 
+/** A terminal's key as sign-on or key exchange delivered it. */
+export interface NewWorkingKey {
+  format: string;
+  endpoint: string;
+  tid: string;
+  sealedKey: string;
+  keyCheckValue: string;
+  source: WorkingKeySource;
+  /** Where the key came from, and who signed on; null for the MOCK host. */
+  hostUrl: string | null;
+  mid: string | null;
+  acptId: string | null;
+  /** Milliseconds until its key exchange is due; null: none scheduled. */
+  exchangeInMs: number | null;
+}
+
+/** A key whose exchange is due, as the scheduler needs it to send 0800/101. */
+export type DueKeyExchange = Pick<WorkingKeyEntity, 'format' | 'endpoint' | 'tid' | 'keyCheckValue'> & { hostUrl: string; mid: string; acptId: string };
+
 @Injectable()
 export class WorkingKeyRepository {
   constructor(@InjectHostConnectorDataSource() private readonly dataSource: DataSource) {}
 
-  /** Replaces the terminal's key. */
-  async store(key: { format: string; endpoint: string; tid: string; sealedKey: string; keyCheckValue: string; source: WorkingKeySource }): Promise<void> {
+  /** Replaces the terminal's key and schedules its next exchange. */
+  async store(key: NewWorkingKey): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO working_key (format, endpoint, tid, sealed_key, key_check_value, source, received_at) VALUES ($1, $2, $3, $4, $5, $6, now())
+      `INSERT INTO working_key (format, endpoint, tid, sealed_key, key_check_value, source, received_at, host_url, mid, acpt_id, next_exchange_at)
+       VALUES ($1, $2, $3, $4, $5, $6, now(), $7, $8, $9, now() + $10 * interval '1 millisecond')
        ON CONFLICT (format, endpoint, tid) DO UPDATE
-         SET sealed_key = excluded.sealed_key, key_check_value = excluded.key_check_value, source = excluded.source, received_at = excluded.received_at`,
-      [key.format, key.endpoint, key.tid, key.sealedKey, key.keyCheckValue, key.source],
+         SET sealed_key = excluded.sealed_key, key_check_value = excluded.key_check_value, source = excluded.source,
+             received_at = excluded.received_at, host_url = excluded.host_url, mid = excluded.mid, acpt_id = excluded.acpt_id,
+             next_exchange_at = excluded.next_exchange_at`,
+      [key.format, key.endpoint, key.tid, key.sealedKey, key.keyCheckValue, key.source, key.hostUrl, key.mid, key.acptId, key.exchangeInMs],
     );
   }
 
   async find(format: string, endpoint: string, tid: string): Promise<WorkingKeyEntity | null> {
     return this.dataSource.getRepository(WorkingKeyEntity).findOneBy({ format, endpoint, tid });
+  }
+
+  /**
+   * Takes the key whose exchange is most overdue and moves its due time `leaseMs` ahead in the
+   * same statement: the exchange then runs outside any transaction, another replica skips the
+   * key, and a failed exchange comes due again after the lease. Null when nothing is due.
+   */
+  async claimDueExchange(leaseMs: number): Promise<DueKeyExchange | null> {
+    // UPDATE … RETURNING comes back from TypeORM's postgres driver as [rows, affected].
+    const [rows] = (await this.dataSource.query(
+      `UPDATE working_key SET next_exchange_at = now() + $1 * interval '1 millisecond'
+        WHERE (format, endpoint, tid) = (
+          SELECT format, endpoint, tid FROM working_key
+           WHERE next_exchange_at <= now() AND host_url IS NOT NULL AND mid IS NOT NULL AND acpt_id IS NOT NULL
+           ORDER BY next_exchange_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+        RETURNING format, endpoint, tid, key_check_value, host_url, mid, acpt_id`,
+      [leaseMs],
+    )) as [{ format: string; endpoint: string; tid: string; key_check_value: string; host_url: string; mid: string; acpt_id: string }[], number];
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      format: row.format,
+      endpoint: row.endpoint,
+      tid: row.tid,
+      keyCheckValue: row.key_check_value,
+      hostUrl: row.host_url,
+      mid: row.mid,
+      acptId: row.acpt_id,
+    };
   }
 }

@@ -1,0 +1,105 @@
+import { HostMessageFormat, HostNetworkRequestV1 } from '@app/contracts';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { HostConnectorConfig } from '../config/host-connector.config';
+import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
+import { HostRouter } from '../hosts/host-router';
+import { checkAllowed, parseHostUrl } from '../routing/host-address';
+import { DueKeyExchange, WorkingKeyRepository } from './persistence/working-key.repository';
+import { WorkingKeyService } from './working-key.service';
+import { messageOf } from '../shared/error-message';
+
+/**
+ * Replaces working keys before they grow old: a key that has been in use for
+ * HOST_KEY_EXCHANGE_INTERVAL_MS is exchanged (0800, field 70 = 101; the JSON formats' key
+ * exchange) with the host it came from, and the new key is checked and stored like a sign-on's.
+ * A failed exchange keeps the current key and is tried again after HOST_KEY_EXCHANGE_RETRY_MS.
+ * Replicas share the work through the database (a due key is leased before it is sent).
+ */
+@Injectable()
+export class KeyExchangeScheduler {
+  private readonly logger = new Logger('KeyExchange');
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+
+  constructor(
+    @Inject(HOST_CONNECTOR_CONFIG) private readonly config: HostConnectorConfig,
+    private readonly keys: WorkingKeyRepository,
+    private readonly workingKeys: WorkingKeyService,
+    private readonly router: HostRouter,
+  ) {}
+
+  start(): void {
+    if (this.running || this.config.keyExchange.intervalMs === 0) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops after the exchange in progress. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wakeUp?.();
+    await this.loop;
+    this.loop = undefined;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let due: DueKeyExchange | null = null;
+      try {
+        due = await this.keys.claimDueExchange(this.config.keyExchange.retryMs);
+        if (due) await this.exchange(due);
+      } catch (error) {
+        this.logger.error(`key exchange: ${messageOf(error)}`);
+      }
+      if (!due && this.running) await this.sleep(this.config.keyExchange.pollIntervalMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+
+  /** One key exchange; failures are logged and left to the lease to retry. */
+  async exchange(due: DueKeyExchange): Promise<void> {
+    const label = `${due.format} ${due.endpoint} TID ${due.tid}`;
+    const retry = `the key ${due.keyCheckValue} stays in use; next attempt in ${this.config.keyExchange.retryMs} ms`;
+    const format = due.format as HostMessageFormat;
+    const checked = checkAllowed(parseHostUrl(format, due.hostUrl), this.config.allowList);
+    if (!checked.ok) {
+      this.logger.warn(`${label}: key exchange not sent: ${checked.message}; ${retry}`);
+      return;
+    }
+    const request: HostNetworkRequestV1 = {
+      requestId: `kex_${randomUUID()}`,
+      target: { hostMessageFormat: format, connUrl: due.hostUrl, acptId: due.acptId, mid: due.mid, tid: due.tid },
+    };
+    const exchange = await this.router.exchange({ kind: 'remote', address: checked.address }, 'keyexchange', request, Date.now() + this.config.timeoutMs);
+    if (exchange.kind !== 'answered') {
+      this.logger.warn(`${label}: key exchange ${exchange.kind}: ${exchange.reason}; ${retry}`);
+      return;
+    }
+    const { answer } = exchange;
+    if (answer.hostRespCode !== '00') {
+      this.logger.warn(`${label}: key exchange declined with ${answer.hostRespCode} (${answer.hostRespMessage}); ${retry}`);
+      return;
+    }
+    const accepted = await this.workingKeys.accept(
+      { format: due.format, endpoint: due.endpoint, tid: due.tid, origin: { hostUrl: due.hostUrl, mid: due.mid, acptId: due.acptId } },
+      answer,
+      'KEY_EXCHANGE',
+    );
+    if (accepted.kind === 'stored') this.logger.log(`${label}: working key ${due.keyCheckValue} replaced by ${accepted.keyCheckValue}`);
+    else if (accepted.kind === 'refused') this.logger.warn(`${label}: key exchange answer refused: ${accepted.reason}; ${retry}`);
+    else this.logger.warn(`${label}: the host approved the key exchange but sent no key; ${retry}`);
+  }
+}

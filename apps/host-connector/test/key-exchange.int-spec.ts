@@ -1,0 +1,99 @@
+import { HOST_SIGNON_V1 } from '@app/contracts';
+import { randomInt } from 'node:crypto';
+import { HostSimulator, startHostSimulator } from '../../host-simulator/src';
+import { networkPayload } from './factories';
+import { ConnectorHarness, startConnector, testConfig } from './harness';
+
+interface KeyRow {
+  source: string;
+  key_check_value: string;
+  next_exchange_at: Date | null;
+}
+
+const newTid = () => `K${String(randomInt(10_000_000)).padStart(7, '0')}`;
+
+/**
+ * Scheduled key exchange against the host simulator: a signed-on terminal's working key is
+ * replaced by the key the host issues on 0800/101 once it is older than the interval; a host that
+ * does not answer leaves the current key in use and the exchange due again after the retry delay.
+ */
+describe('host-connector: scheduled key exchange', () => {
+  let simulator: HostSimulator;
+  let connector: ConnectorHarness;
+
+  beforeAll(async () => {
+    simulator = await startHostSimulator({ isoPorts: { ISO8583: 0 } });
+    connector = await startConnector({
+      config: testConfig({
+        HOST_KEY_EXCHANGE_INTERVAL_MS: '400',
+        HOST_KEY_EXCHANGE_POLL_MS: '50',
+        HOST_KEY_EXCHANGE_RETRY_MS: '60000',
+        HOST_TIMEOUT_MS: '500',
+      }),
+    });
+  });
+
+  afterAll(async () => {
+    await connector?.close();
+    await simulator?.close();
+  });
+
+  const keyOf = async (format: string, tid: string) =>
+    (
+      await connector.query<KeyRow>(`SELECT source, key_check_value, next_exchange_at FROM host_connector.working_key WHERE format = $1 AND tid = $2`, [
+        format,
+        tid,
+      ])
+    )[0];
+
+  async function until(what: string, check: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + 5000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  it('should replace a working key with the one the host issues on key exchange (0800/101)', async () => {
+    const format = 'ISO8583';
+    const tid = newTid();
+    const signOn = await connector.ask(HOST_SIGNON_V1, networkPayload({ hostMessageFormat: format, connUrl: simulator.connUrls.ISO8583!, tid }));
+    expect(signOn).toMatchObject({ result: 'APPROVED' });
+    const signedOnKey = signOn.keyCheckValue as string;
+    expect(await keyOf(format, tid)).toMatchObject({ source: 'SIGNON', key_check_value: signedOnKey });
+
+    await until('the key exchange', async () => (await keyOf(format, tid))?.source === 'KEY_EXCHANGE');
+
+    const exchanged = await keyOf(format, tid);
+    expect(exchanged.key_check_value).not.toBe(signedOnKey);
+    expect(exchanged.key_check_value).toBe(simulator.issuedKeyCheckValue('ISO8583', tid));
+    expect(exchanged.next_exchange_at!.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('should keep the current key and try again later when the host does not answer the key exchange', async () => {
+    const lonely = await startHostSimulator({ isoPorts: { ISO8583: 0 } });
+    const tid = newTid();
+    const signOn = await connector.ask(HOST_SIGNON_V1, networkPayload({ hostMessageFormat: 'ISO8583', connUrl: lonely.connUrls.ISO8583!, tid }));
+    expect(signOn).toMatchObject({ result: 'APPROVED' });
+    await lonely.close();
+
+    await until('the failed attempt to be logged', async () => connector.logger.lines.some((line) => line.includes(`TID ${tid}: key exchange`)));
+
+    const key = await keyOf('ISO8583', tid);
+    expect(key).toMatchObject({ source: 'SIGNON', key_check_value: signOn.keyCheckValue });
+    expect(key.next_exchange_at!.getTime()).toBeGreaterThan(Date.now() + 50_000);
+  });
+
+  it.each([
+    ['MOCK', (): string | null => null],
+    ['MPGS_AP', (): string | null => simulator.connUrls.MPGS_AP!],
+  ] as const)('should store no key and schedule no exchange for %s, whose sign-on carries no working key', async (format, url) => {
+    const tid = newTid();
+
+    const signOn = await connector.ask(HOST_SIGNON_V1, networkPayload({ hostMessageFormat: format, connUrl: url(), tid }));
+
+    expect(signOn).toMatchObject({ result: 'APPROVED', hostRespCode: '00' });
+    expect(signOn.keyCheckValue).toBeUndefined();
+    expect(await keyOf(format, tid)).toBeUndefined();
+  });
+});
