@@ -3,6 +3,7 @@ import { MockHost } from './hosts/mock-host';
 import { KeyExchangeScheduler } from './keys/key-exchange-scheduler';
 import { HostRequestResponder } from './requests/host-request.responder';
 import { ReversalWorker } from './reversal/reversal-worker';
+import { RequestRecovery } from './reversal/request-recovery';
 import { EchoKeeper } from './sessions/echo-keeper';
 import { IsoSessionPool } from './sessions/iso-session-pool';
 
@@ -20,6 +21,7 @@ export class HostConnectorLifecycle implements OnApplicationBootstrap, OnModuleD
     private readonly pool: IsoSessionPool,
     private readonly mock: MockHost,
     private readonly keyExchange: KeyExchangeScheduler,
+    private readonly recovery: RequestRecovery,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -27,6 +29,7 @@ export class HostConnectorLifecycle implements OnApplicationBootstrap, OnModuleD
     this.worker.start();
     this.echoes.start();
     this.keyExchange.start();
+    this.recovery.start();
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -34,6 +37,7 @@ export class HostConnectorLifecycle implements OnApplicationBootstrap, OnModuleD
     await this.responder.stop();
     await this.worker.stop();
     await this.keyExchange.stop();
+    await this.recovery.stop();
     await this.echoes.stop();
     await this.pool.close();
   }

@@ -20,6 +20,7 @@ import { HostRequestService } from './requests/host-request.service';
 import { ReversalRepository } from './reversal/persistence/reversal.repository';
 import { ReversalQueue } from './reversal/reversal-queue';
 import { ReversalWorker } from './reversal/reversal-worker';
+import { RequestRecovery } from './reversal/request-recovery';
 import { EchoKeeper } from './sessions/echo-keeper';
 import { IsoSessionPool } from './sessions/iso-session-pool';
 import { StanRepository } from './stan/persistence/stan.repository';
@@ -59,6 +60,7 @@ export class HostConnectorModule {
         KeyExchangeScheduler,
         ReversalQueue,
         ReversalWorker,
+        RequestRecovery,
         EchoKeeper,
         HostRequestService,
         HostRequestResponder,

@@ -31,6 +31,11 @@ export interface HostConnectorConfig {
     /** HOST_KEY_EXCHANGE_POLL_MS: how often each replica looks for keys due. */
     pollIntervalMs: number;
   };
+  /**
+   * HOST_RECOVERY_GRACE_MS: how long after its deadline an unfinished request that may have
+   * reached the host counts as abandoned (its handler stopped) and is reversed.
+   */
+  recoveryGraceMs: number;
   reversal: {
     /** HOST_REVERSAL_POLL_MS: how often each replica looks for due reversals (an enqueue wakes its own at once). */
     pollIntervalMs: number;
@@ -112,6 +117,7 @@ export function hostConnectorConfigFromEnv(options: { standalone: boolean; devel
     echoMaxMisses: integer(env, 'HOST_ECHO_MAX_MISSES', 3, 1, 100),
     zmk,
     reconnect: { baseMs: reconnectBase, maxMs: integer(env, 'HOST_RECONNECT_MAX_MS', 30_000, reconnectBase, 3_600_000) },
+    recoveryGraceMs: integer(env, 'HOST_RECOVERY_GRACE_MS', 30_000, 0, 3_600_000),
     keyExchange: {
       intervalMs: integer(env, 'HOST_KEY_EXCHANGE_INTERVAL_MS', 86_400_000, 0, 30 * 86_400_000),
       retryMs: integer(env, 'HOST_KEY_EXCHANGE_RETRY_MS', 300_000, 10, 86_400_000),

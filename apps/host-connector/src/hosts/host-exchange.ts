@@ -29,6 +29,11 @@ export interface ExchangeOptions {
    * the same message and the host can recognise it.
    */
   at?: Date;
+  /**
+   * Called with what is about to be sent, after the last check and just before the message goes
+   * on the wire; if it throws, nothing is sent. The request log writes its recovery record here.
+   */
+  beforeSend?: (sent: SentMessage) => Promise<void>;
   /** Send even when the host is marked down (echoes, reversals). */
   ignoreDown?: boolean;
 }

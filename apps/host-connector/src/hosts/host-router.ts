@@ -23,7 +23,7 @@ export class HostRouter {
     deadlineAt: number,
     options: ExchangeOptions = {},
   ): Promise<HostExchange> {
-    if (route.kind === 'mock') return this.mock.exchange(operation, request, deadlineAt);
+    if (route.kind === 'mock') return this.mock.exchange(operation, request, deadlineAt, options);
     const { address } = route;
     let dialect;
     try {

@@ -42,6 +42,7 @@ export class IsoHostClient {
       throw error;
     }
     const sent = { mti: message.mti, stan, transmittedAt: context.transmittedAt };
+    await options.beforeSend?.(sent);
     const result = await managed.session.exchange(payload, matchKey, deadlineAt);
     if (operation === 'echo') this.pool.noteEcho(managed, result.kind === 'answered', result.kind === 'answered' ? undefined : result.reason);
     switch (result.kind) {

@@ -45,6 +45,7 @@ export class JsonHostClient {
     if (remaining <= 0) return { kind: 'not-sent', reason: `${address.format} ${address.url}: the deadline passed before sending` };
     const url = `${address.url}${http.path.startsWith('/') ? '' : '/'}${http.path}`;
     const label = `${address.format} ${url}`;
+    await options.beforeSend?.(sent);
     let status: number;
     let text: string;
     try {

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
 import { logicalMtiOf, wireContextAt } from '../protocol/wire';
 import { StanRepository } from '../stan/persistence/stan.repository';
-import { HostExchange } from './host-exchange';
+import { ExchangeOptions, HostExchange } from './host-exchange';
 
 /** The address MOCK's STANs and reversals are filed under. */
 export const MOCK_ENDPOINT = 'mock';
@@ -23,10 +23,11 @@ export class MockHost {
 
   constructor(private readonly stans: StanRepository) {}
 
-  async exchange<O extends HostOperation>(operation: O, request: HostRequestOf[O], deadlineAt: number): Promise<HostExchange> {
+  async exchange<O extends HostOperation>(operation: O, request: HostRequestOf[O], deadlineAt: number, options: ExchangeOptions = {}): Promise<HostExchange> {
     const stan = await this.stans.next('MOCK', MOCK_ENDPOINT, request.target.tid);
     const context = wireContextAt(stan, new Date());
     const sent = { mti: logicalMtiOf(operation, request), stan, transmittedAt: context.transmittedAt };
+    await options.beforeSend?.(sent);
     const outcome = this.outcomeOf(operation, request);
     if (outcome === 'NO_ANSWER') {
       await this.waitUntil(deadlineAt);

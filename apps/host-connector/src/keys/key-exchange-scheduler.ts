@@ -7,7 +7,7 @@ import { HostRouter } from '../hosts/host-router';
 import { checkAllowed, parseHostUrl } from '../routing/host-address';
 import { DueKeyExchange, WorkingKeyRepository } from './persistence/working-key.repository';
 import { WorkingKeyService } from './working-key.service';
-import { messageOf } from '../shared/error-message';
+import { PollingLoop } from '../shared/polling-loop';
 
 /**
  * Replaces working keys before they grow old: a key that has been in use for
@@ -19,54 +19,28 @@ import { messageOf } from '../shared/error-message';
 @Injectable()
 export class KeyExchangeScheduler {
   private readonly logger = new Logger('KeyExchange');
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
+  private readonly loop: PollingLoop;
 
   constructor(
     @Inject(HOST_CONNECTOR_CONFIG) private readonly config: HostConnectorConfig,
     private readonly keys: WorkingKeyRepository,
     private readonly workingKeys: WorkingKeyService,
     private readonly router: HostRouter,
-  ) {}
+  ) {
+    this.loop = new PollingLoop(this.logger, config.keyExchange.pollIntervalMs, async () => {
+      const due = await this.keys.claimDueExchange(this.config.keyExchange.retryMs);
+      if (due) await this.exchange(due);
+      return due !== null;
+    });
+  }
 
   start(): void {
-    if (this.running || this.config.keyExchange.intervalMs === 0) return;
-    this.running = true;
-    this.loop = this.run();
+    if (this.config.keyExchange.intervalMs > 0) this.loop.start();
   }
 
   /** Stops after the exchange in progress. */
-  async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    this.wakeUp?.();
-    await this.loop;
-    this.loop = undefined;
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      let due: DueKeyExchange | null = null;
-      try {
-        due = await this.keys.claimDueExchange(this.config.keyExchange.retryMs);
-        if (due) await this.exchange(due);
-      } catch (error) {
-        this.logger.error(`key exchange: ${messageOf(error)}`);
-      }
-      if (!due && this.running) await this.sleep(this.config.keyExchange.pollIntervalMs);
-    }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = done;
-    });
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One key exchange; failures are logged and left to the lease to retry. */

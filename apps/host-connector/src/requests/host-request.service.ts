@@ -55,25 +55,33 @@ export class HostRequestService {
       route = { kind: 'mock' };
     } else {
       const resolved = resolveHostAddress(format, connUrl, this.config);
-      if (!resolved.ok) return replyWithout(request.requestId, resolved.result, resolved.message);
+      if (!resolved.ok) {
+        // A repeat of a request that ended for good gets its reply, whatever the routing says now.
+        return (await this.requestLog.responseOf(operation, request.requestId)) ?? replyWithout(request.requestId, resolved.result, resolved.message);
+      }
       route = { kind: 'remote', address: resolved.address };
     }
-    const claim = await this.requestLog.claim(operation, request.requestId, format, request.target.tid);
+    const claim = await this.requestLog.claim(operation, request.requestId, format, request.target.tid, deadlineAt);
     if (claim.kind === 'done') return claim.response;
     if (claim.kind === 'in-progress') return this.awaitEarlier(operation, request.requestId, deadlineAt);
     try {
       const response = await this.perform(operation, request, route, deadlineAt);
-      if (FINAL_RESULTS.has(response.result)) await this.requestLog.complete(operation, response);
-      else await this.requestLog.release(operation, request.requestId);
+      if (FINAL_RESULTS.has(response.result)) return await this.requestLog.complete(operation, response);
+      await this.requestLog.release(operation, request.requestId);
       return response;
     } catch (error) {
-      await this.requestLog.release(operation, request.requestId).catch(() => undefined);
+      await this.requestLog.release(operation, request.requestId, true).catch(() => undefined);
       throw error;
     }
   }
 
   private async perform<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], route: HostRoute, deadlineAt: number): Promise<HostResponseV1> {
-    const exchange: HostExchange = await this.router.exchange(route, operation, request, deadlineAt, { ignoreDown: operation === 'echo' });
+    // Write-ahead for what may move money: the reversal it would need is recorded before sending.
+    const beforeSend = REVERSIBLE_OPERATIONS.has(operation)
+      ? (sent: SentMessage) =>
+          this.requestLog.markSending(operation, request.requestId, reversalOf(operation, request, sent), route.kind === 'mock' ? null : route.address.url)
+      : undefined;
+    const exchange: HostExchange = await this.router.exchange(route, operation, request, deadlineAt, { ignoreDown: operation === 'echo', beforeSend });
     switch (exchange.kind) {
       case 'unexpressible':
         return replyWithout(request.requestId, 'REJECTED', exchange.reason);

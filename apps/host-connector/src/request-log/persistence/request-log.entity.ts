@@ -1,12 +1,14 @@
+import type { HostFollowUpRequestV1 } from '@app/contracts';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * One `host.*` request: who asked, what went on the wire (MTI, STAN), what came back, and the
  * reply, so a caller repeating a requestId gets the same reply instead of a second transaction.
- * No card data: the reply never carries any.
+ * No card data: the reply never carries any, nor does the reversal kept for a request in flight.
  */
 @Entity({ name: 'request_log' })
 @Index('ix_request_log_started', ['startedAt'])
+@Index('ix_request_log_in_flight', ['deadlineAt'], { where: 'response IS NULL AND pending_reversal IS NOT NULL' })
 export class RequestLogEntity {
   @PrimaryColumn({ type: 'varchar', length: 16, primaryKeyConstraintName: 'pk_request_log' })
   operation: string;
@@ -41,4 +43,19 @@ export class RequestLogEntity {
 
   @Column({ type: 'timestamptz', precision: 3, nullable: true })
   completedAt: Date | null;
+
+  /** When the request's host deadline runs out; after it (and a grace period) an unfinished request is abandoned. */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  deadlineAt: Date | null;
+
+  /**
+   * Written just before a reversible request goes on the wire: the reversal it would need, and
+   * where to send it (`MOCK` or the host URL). Should the connector stop before the outcome is
+   * recorded, recovery sends this reversal and the request ends REVERSED.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  pendingReversal: HostFollowUpRequestV1 | null;
+
+  @Column({ type: 'varchar', length: 512, nullable: true })
+  hostUrl: string | null;
 }

@@ -1,4 +1,4 @@
-import type { HostResponseV1 } from '@app/contracts';
+import type { HostFollowUpRequestV1, HostResponseV1 } from '@app/contracts';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { InjectHostConnectorDataSource } from '../../shared/inject';
@@ -6,15 +6,32 @@ import { InjectHostConnectorDataSource } from '../../shared/inject';
 /** Whether this replica owns a request, or someone handled (or is handling) it already. */
 export type RequestClaim = { kind: 'new' } | { kind: 'done'; response: HostResponseV1 } | { kind: 'in-progress' };
 
+/** A reversible request whose handler stopped after sending and before recording the outcome. */
+export interface AbandonedRequest {
+  operation: string;
+  requestId: string;
+  format: string;
+  /** Null for the MOCK host. */
+  hostUrl: string | null;
+  pendingReversal: HostFollowUpRequestV1;
+}
+
+const COMPLETE_SQL = `UPDATE request_log SET result = $3, mti = $4, stan = $5, host_resp_code = $6, response = $7, completed_at = now()
+  WHERE operation = $1 AND request_id = $2 AND response IS NULL`;
+
+function completeParams(operation: string, response: HostResponseV1): unknown[] {
+  return [operation, response.requestId, response.result, response.mti, response.stan, response.hostRespCode, JSON.stringify(response)];
+}
+
 @Injectable()
 export class RequestLogRepository {
   constructor(@InjectHostConnectorDataSource() private readonly dataSource: DataSource) {}
 
   /** Claims (operation, requestId) for this handler, or tells what became of the earlier one. */
-  async claim(operation: string, requestId: string, format: string, tid: string): Promise<RequestClaim> {
+  async claim(operation: string, requestId: string, format: string, tid: string, deadlineAt: number): Promise<RequestClaim> {
     const inserted: unknown[] = await this.dataSource.query(
-      `INSERT INTO request_log (operation, request_id, format, tid) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING request_id`,
-      [operation, requestId, format, tid],
+      `INSERT INTO request_log (operation, request_id, format, tid, deadline_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING request_id`,
+      [operation, requestId, format, tid, new Date(deadlineAt)],
     );
     if (inserted.length === 1) return { kind: 'new' };
     const response = await this.responseOf(operation, requestId);
@@ -29,15 +46,74 @@ export class RequestLogRepository {
     return rows[0]?.response ?? null;
   }
 
-  async complete(operation: string, response: HostResponseV1): Promise<void> {
+  /**
+   * Records the reply, unless recovery recorded one first (this handler outlived its deadline by
+   * the grace period): then that reply stands and is answered, since its reversal is under way.
+   */
+  async complete(operation: string, response: HostResponseV1): Promise<HostResponseV1> {
+    // UPDATE comes back from TypeORM's postgres driver as [rows, affected].
+    const [, affected] = (await this.dataSource.query(COMPLETE_SQL, completeParams(operation, response))) as [unknown[], number];
+    if (affected === 1) return response;
+    return (await this.responseOf(operation, response.requestId)) ?? response;
+  }
+
+  /**
+   * Written just before a reversible request goes on the wire (write-ahead): should this process
+   * stop before the outcome is recorded, {@link recoverAbandoned} finds the request and reverses it.
+   */
+  async markSending(operation: string, requestId: string, pendingReversal: HostFollowUpRequestV1, hostUrl: string | null): Promise<void> {
+    await this.dataSource.query(`UPDATE request_log SET pending_reversal = $3, host_url = $4 WHERE operation = $1 AND request_id = $2`, [
+      operation,
+      requestId,
+      JSON.stringify(pendingReversal),
+      hostUrl,
+    ]);
+  }
+
+  /**
+   * Lets a request be tried again: after a refusal (nothing was sent), or after this handler
+   * failed unexpectedly (`afterError`), when it keeps a request that may have reached the host:
+   * recovery reverses that one.
+   */
+  async release(operation: string, requestId: string, afterError = false): Promise<void> {
     await this.dataSource.query(
-      `UPDATE request_log SET result = $3, mti = $4, stan = $5, host_resp_code = $6, response = $7, completed_at = now() WHERE operation = $1 AND request_id = $2`,
-      [operation, response.requestId, response.result, response.mti, response.stan, response.hostRespCode, JSON.stringify(response)],
+      `DELETE FROM request_log WHERE operation = $1 AND request_id = $2 AND response IS NULL${afterError ? ' AND pending_reversal IS NULL' : ''}`,
+      [operation, requestId],
     );
   }
 
-  /** Lets a request be tried again after this handler failed unexpectedly. */
-  async release(operation: string, requestId: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM request_log WHERE operation = $1 AND request_id = $2 AND response IS NULL`, [operation, requestId]);
+  /**
+   * Finds reversible requests still unfinished `graceMs` after their deadline (their handler
+   * stopped: a crash, a kill, a lost database connection), hands each to `recover`, which queues
+   * its reversal and answers the reply to record, and records it, each in its own transaction
+   * with the row locked (other replicas skip it). Answers how many were recovered.
+   */
+  async recoverAbandoned(graceMs: number, limit: number, recover: (request: AbandonedRequest) => Promise<HostResponseV1>): Promise<number> {
+    let recovered = 0;
+    for (let i = 0; i < limit; i++) {
+      const done = await this.dataSource.transaction(async (manager) => {
+        const rows: { operation: string; request_id: string; format: string; host_url: string | null; pending_reversal: HostFollowUpRequestV1 }[] =
+          await manager.query(
+            `SELECT operation, request_id, format, host_url, pending_reversal FROM request_log
+              WHERE response IS NULL AND pending_reversal IS NOT NULL AND deadline_at < now() - $1 * interval '1 millisecond'
+              ORDER BY deadline_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+            [graceMs],
+          );
+        const row = rows[0];
+        if (!row) return false;
+        const response = await recover({
+          operation: row.operation,
+          requestId: row.request_id,
+          format: row.format,
+          hostUrl: row.host_url,
+          pendingReversal: row.pending_reversal,
+        });
+        await manager.query(COMPLETE_SQL, completeParams(row.operation, response));
+        return true;
+      });
+      if (!done) break;
+      recovered += 1;
+    }
+    return recovered;
   }
 }

@@ -105,6 +105,12 @@ export class ReversalRepository {
   }
 
   /** Reversals not yet acknowledged (health). */
+  /** Whether a reversal of this request is queued (or done) already. */
+  async existsFor(requestId: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM reversal WHERE request_id = $1 LIMIT 1`, [requestId]);
+    return rows.length > 0;
+  }
+
   async pendingCount(): Promise<number> {
     const rows: Array<{ n: number }> = await this.dataSource.query(`SELECT count(*)::int AS n FROM reversal WHERE status = 'PENDING'`);
     return rows[0].n;

@@ -1,0 +1,56 @@
+import { Logger } from '@nestjs/common';
+import { messageOf } from './error-message';
+
+/**
+ * A background loop: runs `tick` again at once while it finds work, waits `idleMs` when it finds
+ * none, logs (and survives) a failing tick, and stops after the tick in progress.
+ */
+export class PollingLoop {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly idleMs: number,
+    private readonly tick: () => Promise<boolean>,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wakeUp?.();
+    await this.loop;
+    this.loop = undefined;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let worked = false;
+      try {
+        worked = await this.tick();
+      } catch (error) {
+        this.logger.error(messageOf(error));
+      }
+      if (!worked && this.running) await this.sleep();
+    }
+  }
+
+  private sleep(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, this.idleMs);
+      this.wakeUp = done;
+    });
+  }
+}
