@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedDatabase } from '@app/database';
@@ -6,7 +6,7 @@ import { createTestDatabase, TestDatabase } from '@app/testing';
 
 /**
  * Runs `work` with a throw-away database: on DATABASE_URL's server when set, else on an
- * embedded server in a temporary folder (scripts need nothing installed either).
+ * embedded server in a temporary folder, removed afterwards (scripts need nothing installed either).
  */
 export async function withScratchDatabase<T>(work: (database: TestDatabase) => Promise<T>): Promise<T> {
   let stopServer: (() => Promise<void>) | undefined;
@@ -18,6 +18,7 @@ export async function withScratchDatabase<T>(work: (database: TestDatabase) => P
     stopServer = async () => {
       await server.stop();
       delete process.env.TEST_PG_SERVER_URL;
+      rmSync(dir, { recursive: true, force: true });
     };
   }
   try {
