@@ -93,7 +93,7 @@ export async function startHostSimulator(options: HostSimulatorOptions = {}): Pr
   const hostForUrl = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
   const urlHost = hostForUrl.includes(':') ? `[${hostForUrl}]` : hostForUrl;
   const httpUrl = `http://${urlHost}:${httpPort}`;
-  log(`JSON hosts (MPGS_AP, POMELO_JSON, EZ_AIO, EZ_WALLET) listening on ${httpUrl}`);
+  log(`JSON hosts (MPGS_AP, POMELO_JSON, EZ_AIO, EZ_WALLET) bound to ${host}, listening on ${httpUrl}`);
   const app = http;
 
   const connUrls: Partial<Record<IsoDialectFormat | JsonDialectFormat, string>> = {};
