@@ -1,4 +1,4 @@
-import { DatabaseModule } from '@app/database';
+import { DatabaseModule, PruneRule, RetentionModule } from '@app/database';
 import { DynamicModule, Module } from '@nestjs/common';
 import { HostConnectorConfig } from './config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from './config/config.token';
@@ -37,12 +37,27 @@ export interface HostConnectorModuleOptions {
  * queue and the request log on its own schema. Needs `platformModules` (database URL, field
  * cipher, messaging) from the application that hosts it.
  */
+/**
+ * Finished request-log rows (a repeat of their requestId would now be a new request) and
+ * acknowledged reversals, after HOST_RETENTION_DAYS; unfinished ones are never pruned.
+ */
+export function hostConnectorPruneRules(retentionMs: number): PruneRule[] {
+  const cutoff = () => new Date(Date.now() - retentionMs);
+  return [
+    { table: 'request_log', condition: 'started_at < $1 AND response IS NOT NULL', cutoff },
+    { table: 'reversal', condition: "status = 'ACKNOWLEDGED' AND acknowledged_at < $1", cutoff },
+  ];
+}
+
 @Module({})
 export class HostConnectorModule {
   static register(config: HostConnectorConfig, options: HostConnectorModuleOptions = {}): DynamicModule {
     return {
       module: HostConnectorModule,
-      imports: [DatabaseModule.forContext(hostConnectorDatabase)],
+      imports: [
+        DatabaseModule.forContext(hostConnectorDatabase),
+        RetentionModule.forContext({ connection: hostConnectorDatabase.name, rules: () => hostConnectorPruneRules(config.retentionMs) }),
+      ],
       providers: [
         { provide: HOST_CONNECTOR_CONFIG, useValue: config },
         { provide: HOST_PROTOCOLS, useValue: options.protocols ?? defaultHostProtocols },

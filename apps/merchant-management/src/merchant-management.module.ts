@@ -1,5 +1,5 @@
-import { DatabaseModule } from '@app/database';
-import { OutboxModule } from '@app/messaging';
+import { DatabaseModule, RetentionModule } from '@app/database';
+import { OutboxModule, outboxPruneRule } from '@app/messaging';
 import { Module } from '@nestjs/common';
 import { AcquirerController } from './acquirer/acquirer.controller';
 import { AcquirerV2Controller } from './acquirer/legacy/acquirer-v2.controller';
@@ -37,7 +37,11 @@ import { PboService } from './pbo/pbo.service';
  * from the application that hosts it.
  */
 @Module({
-  imports: [DatabaseModule.forContext(merchantManagementDatabase), OutboxModule.forContext({ connection: MERCHANT_MANAGEMENT_CONNECTION })],
+  imports: [
+    DatabaseModule.forContext(merchantManagementDatabase),
+    OutboxModule.forContext({ connection: MERCHANT_MANAGEMENT_CONNECTION }),
+    RetentionModule.forContext({ connection: MERCHANT_MANAGEMENT_CONNECTION, rules: (retention) => [outboxPruneRule(retention.messagesMs)] }),
+  ],
   controllers: [
     CurrentController,
     EmvController,

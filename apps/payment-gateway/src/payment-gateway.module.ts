@@ -1,7 +1,8 @@
-import { DatabaseModule } from '@app/database';
+import { DatabaseModule, RetentionModule } from '@app/database';
+import { inboxPruneRule } from '@app/messaging';
 import { Inbox, messageConsumerProviders } from '@app/messaging/consumer';
 import { Module } from '@nestjs/common';
-import { paymentGatewayDatabase } from './database';
+import { PAYMENT_GATEWAY_CONNECTION, paymentGatewayDatabase } from './database';
 import { AcceptanceRepository } from './profile/persistence/acceptance.repository';
 import { ProfileRepository } from './profile/persistence/profile.repository';
 import { ProfileController } from './profile/profile.controller';
@@ -20,7 +21,10 @@ import { GATEWAY_NAMESPACE, gatewayNamespaceFromEnv } from './shared/namespace';
  * from the application that hosts it.
  */
 @Module({
-  imports: [DatabaseModule.forContext(paymentGatewayDatabase)],
+  imports: [
+    DatabaseModule.forContext(paymentGatewayDatabase),
+    RetentionModule.forContext({ connection: PAYMENT_GATEWAY_CONNECTION, rules: (retention) => [inboxPruneRule(retention.messagesMs)] }),
+  ],
   controllers: [ProfileController],
   providers: [
     { provide: GATEWAY_NAMESPACE, useFactory: () => gatewayNamespaceFromEnv() },

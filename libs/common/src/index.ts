@@ -9,3 +9,4 @@ export * from './crypto/secret-hash';
 export * from './crypto/field-cipher';
 export * from './crypto/crypto.module';
 export * from './json/canonical-json';
+export * from './tasks/polling-loop';

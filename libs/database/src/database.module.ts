@@ -1,8 +1,11 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { DynamicModule, Global, Logger, Module, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { ContextDatabaseDefinition, contextDataSourceOptions, openContextDataSource } from './context-data-source';
+import { DEFAULT_RETENTION, PruneRule, RetentionConfig, TablePruner } from './table-pruner';
 
 export const DATABASE_URL = Symbol('DATABASE_URL');
+export const RETENTION_CONFIG = Symbol('RETENTION_CONFIG');
 
 /**
  * `forRoot` gives the application its connection URL once; `forContext` gives a bounded
@@ -11,8 +14,15 @@ export const DATABASE_URL = Symbol('DATABASE_URL');
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(url: string): DynamicModule {
-    return { module: DatabaseModule, providers: [{ provide: DATABASE_URL, useValue: url }], exports: [DATABASE_URL] };
+  static forRoot(url: string, retention: RetentionConfig = DEFAULT_RETENTION): DynamicModule {
+    return {
+      module: DatabaseModule,
+      providers: [
+        { provide: DATABASE_URL, useValue: url },
+        { provide: RETENTION_CONFIG, useValue: retention },
+      ],
+      exports: [DATABASE_URL, RETENTION_CONFIG],
+    };
   }
 
   static forContext(definition: ContextDatabaseDefinition): DynamicModule {
@@ -22,5 +32,45 @@ export class DatabaseModule {
       useFactory: (url: string) => contextDataSourceOptions(url, definition),
       dataSourceFactory: async (options) => openContextDataSource((options as { url: string }).url, definition),
     });
+  }
+}
+
+/** Prunes a context's tables from application bootstrap, and stops before the DataSource closes. */
+class TablePrunerLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
+  constructor(private readonly pruner: TablePruner) {}
+
+  onApplicationBootstrap(): void {
+    this.pruner.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pruner.stop();
+  }
+}
+
+export interface RetentionModuleOptions {
+  /** Name of the context's DataSource (`ContextDatabaseDefinition.name`). */
+  connection: string;
+  /** What may be deleted, given the platform's retention configuration. */
+  rules: (retention: RetentionConfig) => PruneRule[];
+}
+
+/** Old bookkeeping rows of one context (outbox, inbox, request logs) deleted on a schedule. */
+@Module({})
+export class RetentionModule {
+  static forContext(options: RetentionModuleOptions): DynamicModule {
+    return {
+      module: RetentionModule,
+      providers: [
+        {
+          provide: TablePrunerLifecycle,
+          inject: [getDataSourceToken(options.connection), RETENTION_CONFIG],
+          useFactory: (dataSource: DataSource, retention: RetentionConfig) =>
+            new TablePrunerLifecycle(
+              new TablePruner(dataSource, options.rules(retention), retention.intervalMs, new Logger(`Retention ${options.connection}`)),
+            ),
+        },
+      ],
+    };
   }
 }

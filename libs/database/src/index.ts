@@ -5,3 +5,4 @@ export * from './pg-errors';
 export * from './database.module';
 export * from './runtime-database';
 export * from './prepared';
+export * from './table-pruner';

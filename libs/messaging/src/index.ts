@@ -11,3 +11,4 @@ export * from './nest/messaging.module';
 export * from './nest/outbox.module';
 export * from './consumer';
 export * from './request';
+export * from './retention';

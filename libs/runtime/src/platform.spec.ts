@@ -9,7 +9,11 @@ describe('platformOptionsFromEnv', () => {
 
   it('should start a process that serves no API without token secrets, with random keys no one else holds', () => {
     const first = platformOptionsFromEnv('postgres://db/softpos', { standalone: false, acceptsTokens: false, env: production });
-    const second = platformOptionsFromEnv('postgres://db/softpos', { standalone: false, acceptsTokens: false, env: { ...production, AUTH_JWT_SECRET: 'x'.repeat(40) } });
+    const second = platformOptionsFromEnv('postgres://db/softpos', {
+      standalone: false,
+      acceptsTokens: false,
+      env: { ...production, AUTH_JWT_SECRET: 'x'.repeat(40) },
+    });
 
     expect(first.auth.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(first.auth.deviceSecret).not.toBe(first.auth.secret);

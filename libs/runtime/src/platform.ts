@@ -1,6 +1,6 @@
 import { AuthConfig, authConfigFromEnv, AuthModule, CryptoModule, FieldCipher, fieldCipherFromEnv } from '@app/common';
 import { EVENT_STREAM, STREAMED_SUBJECTS } from '@app/contracts';
-import { DatabaseModule, dataDirFromEnv } from '@app/database';
+import { DatabaseModule, dataDirFromEnv, DEFAULT_RETENTION, RetentionConfig } from '@app/database';
 import { MailConfig, mailConfigFromEnv, MailModule } from '@app/mail';
 import { MessagingConfig, MessagingModule } from '@app/messaging';
 import { DynamicModule } from '@nestjs/common';
@@ -13,12 +13,14 @@ export interface PlatformOptions {
   cipher: FieldCipher;
   mail: MailConfig;
   messaging: MessagingConfig;
+  /** How long bookkeeping rows are kept; {@link DEFAULT_RETENTION} when absent. */
+  retention?: RetentionConfig;
 }
 
 /** The global modules a root module imports before its contexts. */
 export function platformModules(options: PlatformOptions): DynamicModule[] {
   return [
-    DatabaseModule.forRoot(options.databaseUrl),
+    DatabaseModule.forRoot(options.databaseUrl, options.retention),
     AuthModule.forRoot(options.auth),
     CryptoModule.forRoot(options.cipher),
     MailModule.forRoot(options.mail),
@@ -33,10 +35,18 @@ export function platformModules(options: PlatformOptions): DynamicModule[] {
  * connector answers NATS only): it needs no token secrets, and gets random keys of its own, so no
  * token is ever accepted by it.
  */
-export function platformOptionsFromEnv(databaseUrl: string, options: { standalone: boolean; acceptsTokens?: boolean; env?: NodeJS.ProcessEnv }): PlatformOptions {
+export function platformOptionsFromEnv(
+  databaseUrl: string,
+  options: { standalone: boolean; acceptsTokens?: boolean; env?: NodeJS.ProcessEnv },
+): PlatformOptions {
   const env = options.env ?? process.env;
   const messaging: MessagingConfig = env.NATS_URL
-    ? { transport: 'jetstream', servers: env.NATS_URL.split(','), connectionName: env.SERVICE_NAME, stream: { name: EVENT_STREAM, subjects: [...STREAMED_SUBJECTS] } }
+    ? {
+        transport: 'jetstream',
+        servers: env.NATS_URL.split(','),
+        connectionName: env.SERVICE_NAME,
+        stream: { name: EVENT_STREAM, subjects: [...STREAMED_SUBJECTS] },
+      }
     : { transport: 'in-process' };
   if (!options.standalone && messaging.transport === 'in-process' && env.NODE_ENV === 'production') {
     throw new Error('NATS_URL must be set: a distributed app cannot reach the other contexts without NATS');
@@ -50,5 +60,22 @@ export function platformOptionsFromEnv(databaseUrl: string, options: { standalon
     cipher: fieldCipherFromEnv({ allowDevelopmentDefault: options.standalone }, env),
     mail: mailConfigFromEnv({ dataDir: dataDirFromEnv(env), env }),
     messaging,
+    retention: retentionFromEnv(env),
+  };
+}
+
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const text = env[name]?.trim();
+  if (!text) return fallback;
+  const value = Number(text);
+  if (!/^[0-9]+$/.test(text) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${text}"`);
+  return value;
+}
+
+/** MESSAGE_RETENTION_DAYS (default 7, 1 to 3650) and RETENTION_INTERVAL_MS (default 1 h). */
+export function retentionFromEnv(env: NodeJS.ProcessEnv): RetentionConfig {
+  return {
+    messagesMs: wholeNumber(env, 'MESSAGE_RETENTION_DAYS', DEFAULT_RETENTION.messagesMs / 86_400_000, 1, 3650) * 86_400_000,
+    intervalMs: wholeNumber(env, 'RETENTION_INTERVAL_MS', DEFAULT_RETENTION.intervalMs, 1000, 86_400_000),
   };
 }

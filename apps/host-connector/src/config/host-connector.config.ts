@@ -36,6 +36,11 @@ export interface HostConnectorConfig {
    * reached the host counts as abandoned (its handler stopped) and is reversed.
    */
   recoveryGraceMs: number;
+  /**
+   * HOST_RETENTION_DAYS: how long finished request-log rows (the idempotency record of each
+   * requestId) and acknowledged reversals are kept.
+   */
+  retentionMs: number;
   reversal: {
     /** HOST_REVERSAL_POLL_MS: how often each replica looks for due reversals (an enqueue wakes its own at once). */
     pollIntervalMs: number;
@@ -118,6 +123,7 @@ export function hostConnectorConfigFromEnv(options: { standalone: boolean; devel
     zmk,
     reconnect: { baseMs: reconnectBase, maxMs: integer(env, 'HOST_RECONNECT_MAX_MS', 30_000, reconnectBase, 3_600_000) },
     recoveryGraceMs: integer(env, 'HOST_RECOVERY_GRACE_MS', 30_000, 0, 3_600_000),
+    retentionMs: integer(env, 'HOST_RETENTION_DAYS', 30, 1, 3650) * 86_400_000,
     keyExchange: {
       intervalMs: integer(env, 'HOST_KEY_EXCHANGE_INTERVAL_MS', 86_400_000, 0, 30 * 86_400_000),
       retryMs: integer(env, 'HOST_KEY_EXCHANGE_RETRY_MS', 300_000, 10, 86_400_000),

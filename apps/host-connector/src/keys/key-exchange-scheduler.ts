@@ -1,3 +1,4 @@
+import { PollingLoop } from '@app/common';
 import { HostMessageFormat, HostNetworkRequestV1 } from '@app/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -7,7 +8,6 @@ import { HostRouter } from '../hosts/host-router';
 import { checkAllowed, parseHostUrl } from '../routing/host-address';
 import { DueKeyExchange, WorkingKeyRepository } from './persistence/working-key.repository';
 import { WorkingKeyService } from './working-key.service';
-import { PollingLoop } from '../shared/polling-loop';
 
 /**
  * Replaces working keys before they grow old: a key that has been in use for

@@ -1,3 +1,4 @@
+import { PollingLoop } from '@app/common';
 import { HostMessageFormat, HostResponseV1 } from '@app/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
@@ -6,7 +7,6 @@ import { HostRoute } from '../hosts/host-exchange';
 import { AbandonedRequest, RequestLogRepository } from '../request-log/persistence/request-log.repository';
 import { replyWithout } from '../requests/host-response';
 import { parseHostUrl } from '../routing/host-address';
-import { PollingLoop } from '../shared/polling-loop';
 import { ReversalRepository } from './persistence/reversal.repository';
 import { ReversalQueue } from './reversal-queue';
 

@@ -9,7 +9,10 @@ import {
 
 describe('failureAction', () => {
   it('should dead-letter a poison message on its first delivery', () => {
-    expect(failureAction(new PoisonMessageError('mcc must be 4 digits'), 1, { maxDeliveries: 5 })).toEqual({ kind: 'dead-letter', reason: 'mcc must be 4 digits' });
+    expect(failureAction(new PoisonMessageError('mcc must be 4 digits'), 1, { maxDeliveries: 5 })).toEqual({
+      kind: 'dead-letter',
+      reason: 'mcc must be 4 digits',
+    });
   });
 
   it('should retry another failure with the back-off of its delivery count', () => {
@@ -17,7 +20,10 @@ describe('failureAction', () => {
   });
 
   it('should dead-letter another failure on its last allowed delivery, saying why', () => {
-    expect(failureAction(new Error('database is down'), 5, { maxDeliveries: 5 })).toEqual({ kind: 'dead-letter', reason: 'gave up after 5 deliveries: database is down' });
+    expect(failureAction(new Error('database is down'), 5, { maxDeliveries: 5 })).toEqual({
+      kind: 'dead-letter',
+      reason: 'gave up after 5 deliveries: database is down',
+    });
   });
 
   it('should allow five deliveries by default', () => {

@@ -96,7 +96,11 @@ export function describeError(error: unknown): string {
  * A poison message is dead-lettered at once; any other failure is retried with back-off until
  * its last allowed delivery, then dead-lettered.
  */
-export function failureAction(error: unknown, deliveryCount: number, definition: Pick<ConsumerDefinition, 'maxDeliveries' | 'redeliveryDelayMs'>): FailureAction {
+export function failureAction(
+  error: unknown,
+  deliveryCount: number,
+  definition: Pick<ConsumerDefinition, 'maxDeliveries' | 'redeliveryDelayMs'>,
+): FailureAction {
   if (error instanceof PoisonMessageError) return { kind: 'dead-letter', reason: error.message };
   const maxDeliveries = definition.maxDeliveries ?? DEFAULT_MAX_DELIVERIES;
   if (deliveryCount >= maxDeliveries) return { kind: 'dead-letter', reason: `gave up after ${deliveryCount} deliveries: ${describeError(error)}` };

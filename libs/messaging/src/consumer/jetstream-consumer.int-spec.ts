@@ -120,7 +120,9 @@ describe('JetStreamConsumer', () => {
     await publisher.publish(definition.subject, { n: 1 }, { msgId: `m1-${RUN}`, headers: { 'x-trace-id': 't-1' } });
     await waitFor('the message to be acked', () => settled(definition));
 
-    expect(handler.handled).toEqual([{ subject: definition.subject, payload: { n: 1 }, msgId: `m1-${RUN}`, headers: { 'x-trace-id': 't-1' }, deliveryCount: 1 }]);
+    expect(handler.handled).toEqual([
+      { subject: definition.subject, payload: { n: 1 }, msgId: `m1-${RUN}`, headers: { 'x-trace-id': 't-1' }, deliveryCount: 1 },
+    ]);
   });
 
   it('should hand a backlog to handleBatch in batches of at most batchSize, acking every message once', async () => {
@@ -224,7 +226,13 @@ describe('JetStreamConsumer', () => {
 
   it('should bring an existing consumer whose settings drifted back in line', async () => {
     const definition = definitionFor();
-    await jsm.consumers.add(STREAM, { durable_name: definition.name, ack_policy: AckPolicy.Explicit, filter_subject: definition.subject, max_deliver: 99, ack_wait: nanos(5000) });
+    await jsm.consumers.add(STREAM, {
+      durable_name: definition.name,
+      ack_policy: AckPolicy.Explicit,
+      filter_subject: definition.subject,
+      max_deliver: 99,
+      ack_wait: nanos(5000),
+    });
 
     await ensureDurableConsumer(jsm, STREAM, definition);
 

@@ -264,7 +264,9 @@ export class JetStreamConsumer implements MessageConsumer {
         await this.deadLetter(message, consumed, action.reason);
         return;
       }
-      this.logger.warn(`${consumed.subject} ${consumed.msgId} failed (delivery ${consumed.deliveryCount}), redelivering in ${action.delayMs} ms: ${describeError(error)}`);
+      this.logger.warn(
+        `${consumed.subject} ${consumed.msgId} failed (delivery ${consumed.deliveryCount}), redelivering in ${action.delayMs} ms: ${describeError(error)}`,
+      );
       message.nak(action.delayMs);
     }
   }

@@ -73,7 +73,8 @@ export class MessagingModule {
             NatsConnectionCloser,
           ];
     providers.push(requestReplyProvider(config.transport, NATS_CONNECTION));
-    const exported = config.transport === 'in-process' ? [InProcessTransport, MESSAGE_PUBLISHER, REQUEST_REPLY] : [NATS_CONNECTION, MESSAGE_PUBLISHER, REQUEST_REPLY];
+    const exported =
+      config.transport === 'in-process' ? [InProcessTransport, MESSAGE_PUBLISHER, REQUEST_REPLY] : [NATS_CONNECTION, MESSAGE_PUBLISHER, REQUEST_REPLY];
     return { module: MessagingModule, providers, exports: exported };
   }
 }

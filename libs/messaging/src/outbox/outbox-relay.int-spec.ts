@@ -1,12 +1,5 @@
 import { DataSource } from 'typeorm';
-import {
-  openOutboxDatabase,
-  OutboxDatabase,
-  RecordingPublisher,
-  silentLogger,
-  unpublishedCount,
-  waitFor,
-} from '../../test/outbox-fixtures';
+import { openOutboxDatabase, OutboxDatabase, RecordingPublisher, silentLogger, unpublishedCount, waitFor } from '../../test/outbox-fixtures';
 import { InProcessMessage, InProcessTransport } from '../transport/in-process-transport';
 import { OutboxMessage } from './outbox-message.entity';
 import { OutboxRelay, OutboxRelayOptions } from './outbox-relay';
@@ -37,11 +30,7 @@ describe('OutboxRelay', () => {
     await db?.close();
   });
 
-  function relayOf(
-    publisher: RecordingPublisher | InProcessTransport,
-    options: OutboxRelayOptions = {},
-    dataSource: DataSource = db.dataSource,
-  ): OutboxRelay {
+  function relayOf(publisher: RecordingPublisher | InProcessTransport, options: OutboxRelayOptions = {}, dataSource: DataSource = db.dataSource): OutboxRelay {
     const relay = new OutboxRelay(dataSource, publisher, { logger: silentLogger, pollIntervalMs: 20, ...options });
     relays.push(relay);
     return relay;

@@ -40,10 +40,10 @@ describe('outbox migration', () => {
   });
 
   it('should create the partial index of unpublished rows in the given schema', async () => {
-    const rows: Array<{ indexdef: string }> = await dataSource.query(
-      'SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = $2',
-      [SCHEMA, 'ix_outbox_pending'],
-    );
+    const rows: Array<{ indexdef: string }> = await dataSource.query('SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = $2', [
+      SCHEMA,
+      'ix_outbox_pending',
+    ]);
 
     expect(rows).toHaveLength(1);
     expect(rows[0].indexdef).toContain('WHERE (published_at IS NULL)');
@@ -51,10 +51,7 @@ describe('outbox migration', () => {
 
   it('should drop the table when reverted', async () => {
     await dataSource.undoLastMigration();
-    const rows: unknown[] = await dataSource.query('SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2', [
-      SCHEMA,
-      'outbox',
-    ]);
+    const rows: unknown[] = await dataSource.query('SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2', [SCHEMA, 'outbox']);
     await dataSource.runMigrations();
 
     expect(rows).toHaveLength(0);

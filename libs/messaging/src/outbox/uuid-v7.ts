@@ -27,6 +27,16 @@ export function uuidV7(now: number = Date.now()): string {
   bytes[6] = 0x70 | (counter >> 8);
   bytes[7] = counter & 0xff;
   bytes[8] = 0x80 | (bytes[8] & 0x3f);
-  const hex = bytes.toString('hex');
+  return formatUuid(bytes.toString('hex'));
+}
+
+/** The smallest UUIDv7 of millisecond `ms`: every id made at or after `ms` sorts at or above it. */
+export function uuidV7Floor(ms: number): string {
+  const bytes = Buffer.alloc(16);
+  bytes.writeUIntBE(Math.max(0, Math.floor(ms)), 0, 6);
+  return formatUuid(bytes.toString('hex'));
+}
+
+function formatUuid(hex: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -77,9 +77,7 @@ describe('JetStreamPublisher', () => {
       await jsm.consumers.add(STREAM, { durable_name: durable, ack_policy: AckPolicy.Explicit, filter_subject: subject });
       const payload = { profileId: 'prof_e2e', version: 3, acceptances: [] };
 
-      const id = await db.dataSource.transaction((manager) =>
-        new OutboxWriter().enqueue(manager, subject, payload, { 'x-trace-id': 'trace-1' }),
-      );
+      const id = await db.dataSource.transaction((manager) => new OutboxWriter().enqueue(manager, subject, payload, { 'x-trace-id': 'trace-1' }));
       relay = new OutboxRelay(db.dataSource, publisher, { logger: silentLogger, pollIntervalMs: 20 });
       relay.start();
 

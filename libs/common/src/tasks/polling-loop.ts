@@ -1,5 +1,4 @@
 import { Logger } from '@nestjs/common';
-import { messageOf } from './error-message';
 
 /**
  * A background loop: runs `tick` again at once while it finds work, waits `idleMs` when it finds
@@ -36,7 +35,7 @@ export class PollingLoop {
       try {
         worked = await this.tick();
       } catch (error) {
-        this.logger.error(messageOf(error));
+        this.logger.error(error instanceof Error ? error.message : String(error));
       }
       if (!worked && this.running) await this.sleep();
     }
