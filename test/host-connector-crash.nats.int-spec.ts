@@ -1,6 +1,6 @@
 import { HOST_AUTHORIZE_V1, HostResponseV1 } from '@app/contracts';
 import { NatsRequestReply } from '@app/messaging';
-import { createTestDatabase, TestDatabase } from '@app/testing';
+import { createTestDatabase, TestDatabase, waitFor } from '@app/testing';
 import { NatsConnection } from 'nats';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
@@ -50,14 +50,6 @@ describe('host-connector: recovery of a request in flight when the connector die
     await simulator?.close();
   });
 
-  async function until(what: string, check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-
   it('should reverse at the host a sale whose connector was killed before the answer, and answer its repeat REVERSED', async () => {
     const settings: IsoConnectorSettings = {
       natsUrl: NATS_URL,
@@ -74,7 +66,7 @@ describe('host-connector: recovery of a request in flight when the connector die
     const inFlight = new NatsRequestReply(nats)
       .request(`${settings.subjectPrefix}.${HOST_AUTHORIZE_V1}`, payload, { timeoutMs: 1000 })
       .catch((error: unknown) => error);
-    await until('the sale to reach the host', () => simulator.stats().unanswered === 1);
+    await waitFor('the sale to reach the host', () => simulator.stats().unanswered === 1);
     child.child.kill('SIGKILL');
     await new Promise((resolve) => child!.child.once('exit', resolve));
     child = undefined;
@@ -86,10 +78,10 @@ describe('host-connector: recovery of a request in flight when the connector die
 
     survivor = await startConnector({ database, config: testConfig({ HOST_RECOVERY_GRACE_MS: '0', HOST_REVERSAL_POLL_MS: '100' }) });
 
-    await until('the reversal to reach the host', () => simulator.stats().reversalsCounted === reversalsBefore + 1);
+    await waitFor('the reversal to reach the host', () => simulator.stats().reversalsCounted === reversalsBefore + 1);
     const repeat = (await survivor.ask(HOST_AUTHORIZE_V1, payload)) as unknown as HostResponseV1;
     expect(repeat).toMatchObject({ requestId: payload.requestId, result: 'REVERSED', mti: '0200', stan: row.pending_reversal.original.stan });
-    await until('the reversal to be acknowledged', async () => {
+    await waitFor('the reversal to be acknowledged', async () => {
       const reversals = await survivor!.query<{ status: string }>(`SELECT status FROM host_connector.reversal WHERE request_id = $1`, [payload.requestId]);
       return reversals.length === 1 && reversals[0].status === 'ACKNOWLEDGED';
     });

@@ -1,3 +1,4 @@
+import { waitFor } from '@app/testing';
 import {
   HOST_AUTHORIZE_V1,
   HOST_CAPTURE_V1,
@@ -131,8 +132,7 @@ describe('host-connector over NATS against the host simulator', () => {
 
       expect(reply).toMatchObject({ result: 'REVERSED', hostRespCode: null, mti: '0200' });
       const queued = () => connector.query(`SELECT status FROM host_connector.reversal WHERE request_id = $1`, [reply.requestId]);
-      const deadline = Date.now() + 5000;
-      while ((await queued())[0]?.status !== 'ACKNOWLEDGED' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitFor('the reversal to be acknowledged', async () => (await queued())[0]?.status === 'ACKNOWLEDGED', 5000);
       expect(await queued()).toEqual([{ status: 'ACKNOWLEDGED' }]);
       expect(simulator.stats().reversalsCounted).toBe(counted + 1);
     });
@@ -196,8 +196,7 @@ describe('host-connector over NATS against the host simulator', () => {
       const reply = await ask(HOST_AUTHORIZE_V1, authorizePayload('1191', at(format, newTid()), { timeoutMs: 300 }));
 
       expect(reply).toMatchObject({ result: 'REVERSED', hostRespCode: null });
-      const deadline = Date.now() + 5000;
-      while (simulator.stats().reversalsCounted === counted && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitFor('the simulator to count the reversal', () => simulator.stats().reversalsCounted !== counted, 5000);
       expect(simulator.stats().reversalsCounted).toBe(counted + 1);
     });
   });

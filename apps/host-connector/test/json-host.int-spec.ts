@@ -1,9 +1,9 @@
+import { waitFor } from '@app/testing';
 import { HOST_AUTHORIZE_V1 } from '@app/contracts';
 import { AddressInfo } from 'node:net';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { authorizePayload } from './factories';
 import { ConnectorHarness, startConnector } from './harness';
-import { waitFor } from './iso-peer';
 
 interface Seen {
   method: string;

@@ -1,3 +1,4 @@
+import { waitFor } from '@app/testing';
 import { HOST_SIGNON_V1 } from '@app/contracts';
 import { randomInt } from 'node:crypto';
 import { HostSimulator, startHostSimulator } from '../../host-simulator/src';
@@ -46,14 +47,6 @@ describe('host-connector: scheduled key exchange', () => {
       ])
     )[0];
 
-  async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-    const deadline = Date.now() + 5000;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-
   it('should replace a working key with the one the host issues on key exchange (0800/101)', async () => {
     const format = 'ISO8583';
     const tid = newTid();
@@ -62,7 +55,7 @@ describe('host-connector: scheduled key exchange', () => {
     const signedOnKey = signOn.keyCheckValue as string;
     expect(await keyOf(format, tid)).toMatchObject({ source: 'SIGNON', key_check_value: signedOnKey });
 
-    await until('the key exchange', async () => (await keyOf(format, tid))?.source === 'KEY_EXCHANGE');
+    await waitFor('the key exchange', async () => (await keyOf(format, tid))?.source === 'KEY_EXCHANGE', 5000);
 
     const exchanged = await keyOf(format, tid);
     expect(exchanged.key_check_value).not.toBe(signedOnKey);
@@ -77,7 +70,7 @@ describe('host-connector: scheduled key exchange', () => {
     expect(signOn).toMatchObject({ result: 'APPROVED' });
     await lonely.close();
 
-    await until('the failed attempt to be logged', async () => connector.logger.lines.some((line) => line.includes(`TID ${tid}: key exchange`)));
+    await waitFor('the failed attempt to be logged', async () => connector.logger.lines.some((line) => line.includes(`TID ${tid}: key exchange`)), 5000);
 
     const key = await keyOf('ISO8583', tid);
     expect(key).toMatchObject({ source: 'SIGNON', key_check_value: signOn.keyCheckValue });

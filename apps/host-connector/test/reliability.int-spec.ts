@@ -1,8 +1,9 @@
+import { waitFor } from '@app/testing';
 import { HOST_AUTHORIZE_V1, HOST_VOID_V1 } from '@app/contracts';
 import { Iso8583Message } from '@app/iso8583';
 import { authorizePayload, followUpPayload } from './factories';
 import { ConnectorHarness, startConnector, testConfig } from './harness';
-import { answerTo, IsoPeer, waitFor } from './iso-peer';
+import { answerTo, IsoPeer } from './iso-peer';
 
 interface ReversalRow {
   status: string;

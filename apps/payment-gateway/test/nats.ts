@@ -1,3 +1,4 @@
+import { waitFor as sharedWaitFor } from '@app/testing';
 import { connect, NatsConnection } from 'nats';
 
 /** The NATS server the JetStream tests use. */
@@ -15,11 +16,7 @@ export async function connectNatsOrFail(): Promise<NatsConnection> {
   }
 }
 
-/** Polls `condition` until it holds; fails naming `what` after `timeoutMs`. */
-export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** {@link sharedWaitFor} with the longer default these NATS round trips want. */
+export function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  return sharedWaitFor(what, condition, timeoutMs);
 }

@@ -81,15 +81,6 @@ export class RecordingPublisher implements MessagePublisher {
   }
 }
 
-/** Polls `condition` until it holds; fails with `what` after `timeoutMs`. */
-export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /** A logger that keeps quiet: expected failures need not fill the test output. */
 export const silentLogger = { log: () => undefined, warn: () => undefined, error: () => undefined };
 

@@ -1,8 +1,8 @@
 import { HostFollowUpRequestV1 } from '@app/contracts';
-import { createTestDatabase, TestDatabase } from '@app/testing';
+import { createTestDatabase, TestDatabase, waitFor } from '@app/testing';
 import { Client } from 'pg';
 import { ConnectorHarness, startConnector, testConfig } from '../../test/harness';
-import { answerTo, IsoPeer, waitFor } from '../../test/iso-peer';
+import { answerTo, IsoPeer } from '../../test/iso-peer';
 import { targetOf } from '../../test/factories';
 
 /** The reversal queue shared by two connector replicas on one database. */

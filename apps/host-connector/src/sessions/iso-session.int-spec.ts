@@ -1,6 +1,6 @@
+import { waitFor } from '@app/testing';
 import { framerFor, ISO8583, Iso8583Message, pack } from '@app/iso8583';
 import { AddressInfo, createServer, Server, Socket } from 'node:net';
-import { waitFor } from '../../test/iso-peer';
 import { IsoSession } from './iso-session';
 
 const quiet = { log() {}, warn() {}, error() {}, debug() {}, verbose() {} };

@@ -1,5 +1,6 @@
+import { waitFor } from '@app/testing';
 import { DataSource } from 'typeorm';
-import { openOutboxDatabase, OutboxDatabase, RecordingPublisher, silentLogger, unpublishedCount, waitFor } from '../../test/outbox-fixtures';
+import { openOutboxDatabase, OutboxDatabase, RecordingPublisher, silentLogger, unpublishedCount } from '../../test/outbox-fixtures';
 import { InProcessMessage, InProcessTransport } from '../transport/in-process-transport';
 import { OutboxMessage } from './outbox-message.entity';
 import { OutboxRelay, OutboxRelayOptions } from './outbox-relay';
