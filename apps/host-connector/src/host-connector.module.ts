@@ -1,10 +1,9 @@
-import { DatabaseModule, PruneRule, RetentionModule } from '@app/database';
+import { DatabaseModule, databaseProbeProvider, PruneRule, RetentionModule } from '@app/database';
 import { DynamicModule, Module } from '@nestjs/common';
 import { HostConnectorConfig } from './config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from './config/config.token';
 import { hostConnectorDatabase } from './database';
 import { HostConnectorHealth } from './health/host-connector-health.service';
-import { HostConnectorDatabaseProbe } from './health/persistence/database-probe.repository';
 import { HostConnectorLifecycle } from './host-connector.lifecycle';
 import { HostRouter } from './hosts/host-router';
 import { IsoHostClient } from './hosts/iso-host.client';
@@ -65,7 +64,7 @@ export class HostConnectorModule {
         WorkingKeyRepository,
         ReversalRepository,
         RequestLogRepository,
-        HostConnectorDatabaseProbe,
+        databaseProbeProvider(hostConnectorDatabase.name),
         IsoSessionPool,
         IsoHostClient,
         JsonHostClient,

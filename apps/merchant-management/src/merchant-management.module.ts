@@ -1,4 +1,4 @@
-import { DatabaseModule, RetentionModule } from '@app/database';
+import { DatabaseModule, databaseProbeProvider, RetentionModule } from '@app/database';
 import { OutboxModule, outboxPruneRule } from '@app/messaging';
 import { Module } from '@nestjs/common';
 import { AcquirerController } from './acquirer/acquirer.controller';
@@ -18,7 +18,6 @@ import { EmvV2Controller } from './emv/legacy/emv-v2.controller';
 import { EmvService } from './emv/emv.service';
 import { EmvConfigRepository } from './emv/persistence/emv-config.repository';
 import { HealthController } from './health/health.controller';
-import { DatabaseProbe } from './health/persistence/database-probe.repository';
 import { MerchantV2Controller } from './merchant/legacy/merchant-v2.controller';
 import { MerchantController } from './merchant/merchant.controller';
 import { MerchantService } from './merchant/merchant.service';
@@ -69,7 +68,7 @@ import { PboService } from './pbo/pbo.service';
     MerchantService,
     PaymentConfigRepository,
     PaymentConfigService,
-    DatabaseProbe,
+    databaseProbeProvider(MERCHANT_MANAGEMENT_CONNECTION),
     DeviceRepository,
     DeviceService,
     ActivationThrottleRepository,

@@ -1,7 +1,8 @@
 import { PlatformOptions, platformModules } from '@app/runtime';
 import { DynamicModule, Module } from '@nestjs/common';
 import { HealthController } from './health/health.controller';
-import { DatabaseProbe } from './health/persistence/database-probe.repository';
+import { databaseProbeProvider } from '@app/database';
+import { PAYMENT_GATEWAY_CONNECTION } from './database';
 import { PaymentGatewayModule } from './payment-gateway.module';
 import { GatewayOnlyErrorFormat } from './shared/error-format';
 
@@ -13,7 +14,7 @@ export class PaymentGatewayAppModule {
       module: PaymentGatewayAppModule,
       imports: [...platformModules(options), PaymentGatewayModule],
       controllers: [HealthController],
-      providers: [DatabaseProbe, GatewayOnlyErrorFormat],
+      providers: [databaseProbeProvider(PAYMENT_GATEWAY_CONNECTION), GatewayOnlyErrorFormat],
     };
   }
 }

@@ -6,3 +6,4 @@ export * from './database.module';
 export * from './runtime-database';
 export * from './prepared';
 export * from './table-pruner';
+export * from './database-probe';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ReversalRepository } from '../reversal/persistence/reversal.repository';
 import { IsoSessionPool, SessionView } from '../sessions/iso-session-pool';
-import { HostConnectorDatabaseProbe } from './persistence/database-probe.repository';
+import { DatabaseProbe } from '@app/database';
 
 export interface ReadinessView {
   status: 'ok' | 'database is not reachable';
@@ -18,7 +18,7 @@ export interface ReadinessView {
 @Injectable()
 export class HostConnectorHealth {
   constructor(
-    private readonly database: HostConnectorDatabaseProbe,
+    private readonly database: DatabaseProbe,
     private readonly reversals: ReversalRepository,
     private readonly pool: IsoSessionPool,
   ) {}

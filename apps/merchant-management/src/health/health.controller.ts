@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { DatabaseProbe } from './persistence/database-probe.repository';
+import { DatabaseProbe } from '@app/database';
 
 /** Liveness (the process answers) and readiness (its database answers), for Kubernetes probes. */
 @ApiExcludeController()

@@ -1,7 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { DatabaseProbe } from './persistence/database-probe.repository';
+import { DatabaseProbe } from '@app/database';
 
 /**
  * Liveness and readiness for Kubernetes probes, served only by the gateway deployed on its own

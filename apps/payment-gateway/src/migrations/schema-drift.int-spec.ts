@@ -1,31 +1,6 @@
-import { openContextDataSource, pendingSchemaChanges } from '@app/database';
-import { createTestDatabase } from '@app/testing';
+import { itChecksContextMigrations } from '@app/testing';
 import { paymentGatewayDatabase } from '../database';
 
 describe('payment-gateway migrations', () => {
-  it('should leave nothing for synchronize to change once applied (entities and migrations agree)', async () => {
-    const db = await createTestDatabase();
-    const dataSource = await openContextDataSource(db.url, paymentGatewayDatabase);
-    try {
-      expect(await pendingSchemaChanges(dataSource)).toEqual([]);
-    } finally {
-      await dataSource.destroy();
-      await db.drop();
-    }
-  });
-
-  it('should roll every migration back to an empty schema', async () => {
-    const db = await createTestDatabase();
-    const dataSource = await openContextDataSource(db.url, paymentGatewayDatabase);
-    try {
-      for (let i = 0; i < (paymentGatewayDatabase.migrations as unknown[]).length; i++) await dataSource.undoLastMigration();
-      const tables: { n: number }[] = await dataSource.query(
-        "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'payment_gateway' AND table_name <> 'migrations'",
-      );
-      expect(tables[0].n).toBe(0);
-    } finally {
-      await dataSource.destroy();
-      await db.drop();
-    }
-  });
+  itChecksContextMigrations(paymentGatewayDatabase);
 });
