@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/common';
 import { HostOperation, HostProtocolError, HostRequestOf, IsoDialect } from '@app/host-protocol';
 import { Iso8583Error, Iso8583Message, pack } from '@app/iso8583';
 import { Injectable } from '@nestjs/common';
@@ -6,7 +7,6 @@ import { HostAddress } from '../routing/host-address';
 import { IsoSessionPool } from '../sessions/iso-session-pool';
 import { StanRepository } from '../stan/persistence/stan.repository';
 import { ExchangeOptions, HostExchange } from './host-exchange';
-import { messageOf } from '../shared/error-message';
 
 /** ISO 8583 over the host's persistent TCP session: STAN, message, wire, answer. */
 @Injectable()
@@ -38,7 +38,7 @@ export class IsoHostClient {
       payload = pack(dialect.spec, message);
       matchKey = dialect.matchKeyOfRequest(message);
     } catch (error) {
-      if (error instanceof HostProtocolError || error instanceof Iso8583Error) return { kind: 'unexpressible', reason: messageOf(error) };
+      if (error instanceof HostProtocolError || error instanceof Iso8583Error) return { kind: 'unexpressible', reason: errorMessage(error) };
       throw error;
     }
     const sent = { mti: message.mti, stan, transmittedAt: context.transmittedAt };
@@ -54,7 +54,7 @@ export class IsoHostClient {
         try {
           return { kind: 'answered', sent, answer: dialect.parseResponse(operation, result.response) };
         } catch (error) {
-          return { kind: 'no-answer', sent, reason: `unreadable answer from ${managed.session.label}: ${messageOf(error)}` };
+          return { kind: 'no-answer', sent, reason: `unreadable answer from ${managed.session.label}: ${errorMessage(error)}` };
         }
     }
   }

@@ -1,10 +1,10 @@
+import { errorMessage } from '@app/common';
 import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, JsonDialect } from '@app/host-protocol';
 import { Injectable } from '@nestjs/common';
 import { logicalMtiOf, wireContextAt } from '../protocol/wire';
 import { HostAddress } from '../routing/host-address';
 import { StanRepository } from '../stan/persistence/stan.repository';
 import { ExchangeOptions, HostExchange } from './host-exchange';
-import { messageOf } from '../shared/error-message';
 
 /** Failures that happen before a single byte of the request can have left. */
 const NOT_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_INVALID_URL']);
@@ -63,7 +63,7 @@ export class JsonHostClient {
       if (isTimeout(error)) return { kind: 'no-answer', sent, reason: `no answer from ${label} within the deadline` };
       const code = causeCode(error);
       if (code && NOT_CONNECTED_CODES.has(code)) return { kind: 'not-sent', reason: `cannot connect to ${label}: ${code}` };
-      return { kind: 'no-answer', sent, reason: `${label} failed after the request was sent: ${code ?? messageOf(error)}` };
+      return { kind: 'no-answer', sent, reason: `${label} failed after the request was sent: ${code ?? errorMessage(error)}` };
     }
     // A server error says nothing about what the host did with the request: the outcome is unknown.
     if (status >= 500) return { kind: 'no-answer', sent, reason: `${label} answered HTTP ${status}` };
@@ -77,7 +77,7 @@ export class JsonHostClient {
     try {
       answer = dialect.parseHttpResponse(operation, status, body);
     } catch (error) {
-      return { kind: 'no-answer', sent, reason: `unreadable answer from ${label} (HTTP ${status}): ${messageOf(error)}` };
+      return { kind: 'no-answer', sent, reason: `unreadable answer from ${label} (HTTP ${status}): ${errorMessage(error)}` };
     }
     return { kind: 'answered', sent, answer };
   }

@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/common';
 import { HostMessageFormat } from '@app/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
@@ -6,7 +7,6 @@ import { HostRouter } from '../hosts/host-router';
 import { checkAllowed, parseHostUrl } from '../routing/host-address';
 import { DueReversal, ReversalAttemptOutcome, ReversalRepository } from './persistence/reversal.repository';
 import { ReversalQueue } from './reversal-queue';
-import { messageOf } from '../shared/error-message';
 
 /**
  * Works the reversal queue: each lane takes the next due reversal with FOR UPDATE SKIP LOCKED
@@ -65,7 +65,7 @@ export class ReversalWorker {
       try {
         worked = await this.reversals.workNextDue((reversal) => this.attempt(reversal));
       } catch (error) {
-        this.logger.error(`reversal queue: ${messageOf(error)}`);
+        this.logger.error(`reversal queue: ${errorMessage(error)}`);
       }
       if (!worked && this.running) await this.sleep(this.config.reversal.pollIntervalMs);
     }
@@ -101,7 +101,7 @@ export class ReversalWorker {
       if (!checked.ok) return failed(checked.message, false);
       route = { kind: 'remote' as const, address: checked.address };
     } catch (error) {
-      return failed(messageOf(error), false);
+      return failed(errorMessage(error), false);
     }
     const exchange = await this.router.exchange(route, 'reverse', reversal.request, Date.now() + this.config.timeoutMs, {
       stan: reversal.stan,

@@ -1,8 +1,8 @@
+import { errorMessage } from '@app/common';
 import { describe, Iso8583Message, MessageSpec, unpack } from '@app/iso8583';
 import { LoggerService } from '@nestjs/common';
 import { connect, Socket } from 'node:net';
 import { Framer } from '../protocol/host-protocols';
-import { messageOf } from '../shared/error-message';
 
 /** What became of one message on a session. */
 export type SessionExchange =
@@ -85,7 +85,7 @@ export class IsoSession {
     try {
       socket = await this.connectedSocket(deadlineAt);
     } catch (error) {
-      return { kind: 'not-sent', reason: `cannot connect to ${this.label}: ${messageOf(error)}` };
+      return { kind: 'not-sent', reason: `cannot connect to ${this.label}: ${errorMessage(error)}` };
     }
     const remaining = deadlineAt - Date.now();
     if (remaining <= 0) return { kind: 'not-sent', reason: `${this.label}: the deadline passed before sending` };
@@ -203,7 +203,7 @@ export class IsoSession {
       try {
         frames = deframer.push(chunk);
       } catch (error) {
-        this.options.logger.error(`${this.label}: unreadable frame, resetting the connection: ${messageOf(error)}`);
+        this.options.logger.error(`${this.label}: unreadable frame, resetting the connection: ${errorMessage(error)}`);
         socket.destroy();
         return;
       }
@@ -217,7 +217,7 @@ export class IsoSession {
       message = unpack(this.options.spec, payload);
     } catch (error) {
       this.stats.dropped += 1;
-      this.options.logger.warn(`${this.label}: undecodable message dropped (${payload.length} bytes): ${messageOf(error)}`);
+      this.options.logger.warn(`${this.label}: undecodable message dropped (${payload.length} bytes): ${errorMessage(error)}`);
       return;
     }
     let key: string | undefined;

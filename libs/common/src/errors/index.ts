@@ -1,2 +1,3 @@
 export * from './error-code';
 export * from './domain-error';
+export * from './error-message';

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { errorMessage } from '../errors/error-message';
 
 /**
  * A background loop: runs `tick` again at once while it finds work, waits `idleMs` when it finds
@@ -35,7 +36,7 @@ export class PollingLoop {
       try {
         worked = await this.tick();
       } catch (error) {
-        this.logger.error(error instanceof Error ? error.message : String(error));
+        this.logger.error(errorMessage(error));
       }
       if (!worked && this.running) await this.sleep();
     }

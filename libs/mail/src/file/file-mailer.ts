@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transporter, createTransport } from 'nodemailer';
 import type StreamTransport from 'nodemailer/lib/stream-transport';
-import { errorMessage } from '../error-message';
+import { errorMessage } from '@app/common';
 import { MailDeliveryError } from '../mail-delivery-error';
 import { DEFAULT_MAIL_FROM, MailAddress, MailMessage, Mailer, SentMail } from '../mailer';
 import { toNodemailerOptions } from '../nodemailer-message';

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Transporter, createTransport } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
-import { errorMessage } from '../error-message';
+import { errorMessage } from '@app/common';
 import { MailDeliveryError, MailDeliveryFailure } from '../mail-delivery-error';
 import { DEFAULT_MAIL_FROM, MailAddress, MailMessage, Mailer, SentMail } from '../mailer';
 import { toNodemailerOptions } from '../nodemailer-message';
