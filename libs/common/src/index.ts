@@ -10,3 +10,4 @@ export * from './crypto/field-cipher';
 export * from './crypto/crypto.module';
 export * from './json/canonical-json';
 export * from './tasks/polling-loop';
+export * from './config/integer-from-env';

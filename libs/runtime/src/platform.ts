@@ -1,4 +1,4 @@
-import { AuthConfig, authConfigFromEnv, AuthModule, CryptoModule, FieldCipher, fieldCipherFromEnv } from '@app/common';
+import { AuthConfig, authConfigFromEnv, AuthModule, CryptoModule, FieldCipher, fieldCipherFromEnv, integerFromEnv } from '@app/common';
 import { EVENT_STREAM, STREAMED_SUBJECTS } from '@app/contracts';
 import { DatabaseModule, dataDirFromEnv, DEFAULT_RETENTION, RetentionConfig } from '@app/database';
 import { MailConfig, mailConfigFromEnv, MailModule } from '@app/mail';
@@ -64,18 +64,10 @@ export function platformOptionsFromEnv(
   };
 }
 
-function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const text = env[name]?.trim();
-  if (!text) return fallback;
-  const value = Number(text);
-  if (!/^[0-9]+$/.test(text) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${text}"`);
-  return value;
-}
-
 /** MESSAGE_RETENTION_DAYS (default 7, 1 to 3650) and RETENTION_INTERVAL_MS (default 1 h). */
 export function retentionFromEnv(env: NodeJS.ProcessEnv): RetentionConfig {
   return {
-    messagesMs: wholeNumber(env, 'MESSAGE_RETENTION_DAYS', DEFAULT_RETENTION.messagesMs / 86_400_000, 1, 3650) * 86_400_000,
-    intervalMs: wholeNumber(env, 'RETENTION_INTERVAL_MS', DEFAULT_RETENTION.intervalMs, 1000, 86_400_000),
+    messagesMs: integerFromEnv(env, 'MESSAGE_RETENTION_DAYS', DEFAULT_RETENTION.messagesMs / 86_400_000, 1, 3650) * 86_400_000,
+    intervalMs: integerFromEnv(env, 'RETENTION_INTERVAL_MS', DEFAULT_RETENTION.intervalMs, 1000, 86_400_000),
   };
 }

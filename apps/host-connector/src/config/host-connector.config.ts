@@ -1,3 +1,4 @@
+import { integerFromEnv } from '@app/common';
 import { HOST_MESSAGE_FORMATS, HostMessageFormat } from '@app/contracts';
 import { HostAllowList } from '../routing/allow-list';
 import { parseHostUrl, transportOf } from '../routing/host-address';
@@ -62,12 +63,7 @@ export class HostConnectorConfigError extends Error {
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const text = env[name];
-  if (text === undefined || text.trim() === '') return fallback;
-  if (!/^[0-9]+$/.test(text.trim())) throw new HostConnectorConfigError(`${name} must be a whole number, got "${text}"`);
-  const value = Number(text);
-  if (value < min || value > max) throw new HostConnectorConfigError(`${name} must be from ${min} to ${max}, got ${value}`);
-  return value;
+  return integerFromEnv(env, name, fallback, min, max, (message) => new HostConnectorConfigError(message));
 }
 
 function zoneMasterKey(text: string): Buffer {
