@@ -1,5 +1,5 @@
 import { HOST_MESSAGE_FORMATS } from '@app/contracts';
-import { DEVELOPMENT_ZMK } from '@app/host-protocol';
+import { DEVELOPMENT_ZMK, ISO_DIALECT_FORMATS } from '@app/host-protocol';
 import { HostConnectorConfig, hostConnectorConfigFromEnv } from '../../host-connector/src/config/host-connector.config';
 import { HostSimulator, simulatorOptionsFromEnv, startHostSimulator } from '../../host-simulator/src';
 
@@ -12,13 +12,8 @@ export interface HostSandbox {
   close(): Promise<void>;
 }
 
-const SIMULATOR_PORT_VARIABLES = [
-  'HOST_SIM_ISO8583_PORT',
-  'HOST_SIM_S2M_8583_PORT',
-  'HOST_SIM_MASARAT_8583_PORT',
-  'HOST_SIM_CASHPLUS_8583_PORT',
-  'HOST_SIM_HTTP_PORT',
-];
+/** The simulator's port variables (its config.ts names them so): free ports unless set. */
+const SIMULATOR_PORT_VARIABLES = [...ISO_DIALECT_FORMATS.map((format) => `HOST_SIM_${format}_PORT`), 'HOST_SIM_HTTP_PORT'];
 
 /**
  * Standalone runs the acquirer host simulator next to the host connector, so that a demo signs on

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
 import { HostRouter } from '../hosts/host-router';
-import { checkAllowed, parseHostUrl } from '../routing/host-address';
+import { resolveHostAddress } from '../routing/host-address';
 import { DueKeyExchange, WorkingKeyRepository } from './persistence/working-key.repository';
 import { WorkingKeyService } from './working-key.service';
 
@@ -48,7 +48,7 @@ export class KeyExchangeScheduler {
     const label = `${due.format} ${due.endpoint} TID ${due.tid}`;
     const retry = `the key ${due.keyCheckValue} stays in use; next attempt in ${this.config.keyExchange.retryMs} ms`;
     const format = due.format as HostMessageFormat;
-    const checked = checkAllowed(parseHostUrl(format, due.hostUrl), this.config.allowList);
+    const checked = resolveHostAddress(format, due.hostUrl, this.config);
     if (!checked.ok) {
       this.logger.warn(`${label}: key exchange not sent: ${checked.message}; ${retry}`);
       return;
