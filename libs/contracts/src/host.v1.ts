@@ -16,6 +16,10 @@ export const ISO_HOST_FORMATS: readonly HostMessageFormat[] = ['ISO8583', 'S2M_8
 /** The JSON family, spoken over HTTP. */
 export const JSON_HOST_FORMATS: readonly HostMessageFormat[] = ['MPGS_AP', 'POMELO_JSON', 'EZ_AIO', 'EZ_WALLET'];
 
+/** Card acceptor id (field 42) and terminal id (field 41) as hosts take them. */
+export const HOST_MID_PATTERN = /^[A-Za-z0-9 ]{1,15}$/;
+export const HOST_TID_PATTERN = /^[A-Za-z0-9]{1,8}$/;
+
 const NullableButPresent = () => ValidateIf((_object: object, value: unknown) => value !== null);
 
 /** Which host, and who we are to it. */
@@ -39,12 +43,12 @@ export class HostTargetV1 {
 
   /** Card acceptor id (field 42): up to 15 characters. */
   @IsString()
-  @Matches(/^[A-Za-z0-9 ]{1,15}$/, { message: '$property must be 1 to 15 letters or digits' })
+  @Matches(HOST_MID_PATTERN, { message: '$property must be 1 to 15 letters or digits' })
   mid: string;
 
   /** Card acceptor terminal id (field 41): up to 8 characters. */
   @IsString()
-  @Matches(/^[A-Za-z0-9]{1,8}$/, { message: '$property must be 1 to 8 letters or digits' })
+  @Matches(HOST_TID_PATTERN, { message: '$property must be 1 to 8 letters or digits' })
   tid: string;
 }
 

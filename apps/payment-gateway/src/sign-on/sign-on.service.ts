@@ -1,5 +1,14 @@
 import { DomainError } from '@app/common';
-import { HOST_MESSAGE_FORMATS, HOST_SIGNON_V1, HostMessageFormat, HostNetworkRequestV1, HostResponseV1, HostResultV1 } from '@app/contracts';
+import {
+  HOST_MESSAGE_FORMATS,
+  HOST_MID_PATTERN,
+  HOST_SIGNON_V1,
+  HOST_TID_PATTERN,
+  HostMessageFormat,
+  HostNetworkRequestV1,
+  HostResponseV1,
+  HostResultV1,
+} from '@app/contracts';
 import { REQUEST_REPLY, RequestReplyError, RequestReplyTransport } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -22,9 +31,10 @@ const REASON_OF_RESULT: Record<HostResultV1, SignOnResultReason> = {
 
 /** What the host connector needs of an acceptance, or why it cannot be asked. */
 function targetOf(acceptance: BoundAcceptance): HostNetworkRequestV1['target'] | string {
-  if (!(HOST_MESSAGE_FORMATS as readonly string[]).includes(acceptance.hostMessageFormat)) return `host format ${acceptance.hostMessageFormat} has no host connector`;
-  if (!acceptance.primaryMid || !/^[A-Za-z0-9 ]{1,15}$/.test(acceptance.primaryMid)) return 'primaryMid must be 1 to 15 letters or digits to sign on';
-  if (!acceptance.primaryTid || !/^[A-Za-z0-9]{1,8}$/.test(acceptance.primaryTid)) return 'primaryTid must be 1 to 8 letters or digits to sign on';
+  if (!(HOST_MESSAGE_FORMATS as readonly string[]).includes(acceptance.hostMessageFormat))
+    return `host format ${acceptance.hostMessageFormat} has no host connector`;
+  if (!acceptance.primaryMid || !HOST_MID_PATTERN.test(acceptance.primaryMid)) return 'primaryMid must be 1 to 15 letters or digits to sign on';
+  if (!acceptance.primaryTid || !HOST_TID_PATTERN.test(acceptance.primaryTid)) return 'primaryTid must be 1 to 8 letters or digits to sign on';
   const connUrl = acceptance.extraParams?.connUrl;
   return {
     hostMessageFormat: acceptance.hostMessageFormat as HostMessageFormat,
@@ -61,13 +71,23 @@ export class SignOnService {
   }
 
   private async signOnAcceptance(acceptance: BoundAcceptance): Promise<AcceptanceSignOnDto> {
-    const base = { acptId: acceptance.id, acptName: acceptance.acptName, hostMessageFormat: acceptance.hostMessageFormat, supportedPayment: acceptance.supportedPayments };
+    const base = {
+      acptId: acceptance.id,
+      acptName: acceptance.acptName,
+      hostMessageFormat: acceptance.hostMessageFormat,
+      supportedPayment: acceptance.supportedPayments,
+    };
     const target = targetOf(acceptance);
     if (typeof target === 'string') return { ...base, resultReason: 'InvalidAcceptance', hostRespCode: '', hostRespMessage: target };
     const request: HostNetworkRequestV1 = { requestId: `son_${randomUUID()}`, target, timeoutMs: SIGN_ON_HOST_TIMEOUT_MS };
     try {
       const reply = (await this.requests.request(HOST_SIGNON_V1, request, { timeoutMs: SIGN_ON_HOST_TIMEOUT_MS + REQUEST_MARGIN_MS })) as HostResponseV1;
-      return { ...base, resultReason: REASON_OF_RESULT[reply.result] ?? 'HostConnectorUnavailable', hostRespCode: reply.hostRespCode ?? '', hostRespMessage: reply.hostRespMessage };
+      return {
+        ...base,
+        resultReason: REASON_OF_RESULT[reply.result] ?? 'HostConnectorUnavailable',
+        hostRespCode: reply.hostRespCode ?? '',
+        hostRespMessage: reply.hostRespMessage,
+      };
     } catch (error) {
       const code = error instanceof RequestReplyError ? error.code : 'ERROR';
       this.logger.warn(`sign-on of ${acceptance.id} (${request.requestId}) got no reply: ${code} ${error instanceof Error ? error.message : String(error)}`);
