@@ -5,6 +5,8 @@ import { Client } from 'pg';
 // Jest loads global setup outside the module name mapper, so the alias is not available here.
 // eslint-disable-next-line no-restricted-imports
 import { startEmbeddedDatabase } from '../libs/database/src/embedded-postgres';
+// eslint-disable-next-line no-restricted-imports
+import { drawTestSeed, parseTestSeed } from '../libs/testing/src/random';
 
 /**
  * Gives the tests a PostgreSQL server: the one in DATABASE_URL (CI runs the integration suite
@@ -12,6 +14,7 @@ import { startEmbeddedDatabase } from '../libs/database/src/embedded-postgres';
  * in a temporary folder, so `npm test` needs nothing installed.
  */
 export default async function globalSetup(): Promise<void> {
+  announceSeed();
   if (process.env.DATABASE_URL) {
     const client = new Client({ connectionString: process.env.DATABASE_URL, connectionTimeoutMillis: 5000 });
     try {
@@ -29,4 +32,14 @@ export default async function globalSetup(): Promise<void> {
   const server = await startEmbeddedDatabase({ dataDir });
   process.env.TEST_PG_SERVER_URL = server.url;
   (globalThis as { __EMBEDDED_PG__?: { stop(): Promise<void> } }).__EMBEDDED_PG__ = server;
+}
+
+/**
+ * One seed for the run's test data and property tests (libs/testing/src/random.ts): TEST_SEED
+ * when set, else a new one. Workers inherit it through the environment.
+ */
+function announceSeed(): void {
+  const seed = parseTestSeed(process.env.TEST_SEED) ?? drawTestSeed();
+  process.env.TEST_SEED = String(seed);
+  process.stdout.write(`\ntest seed ${seed} (replay with TEST_SEED=${seed})\n`);
 }

@@ -1,8 +1,7 @@
 import { HOST_AUTHORIZE_V1, HostResponseV1 } from '@app/contracts';
 import { NatsRequestReply } from '@app/messaging';
-import { createTestDatabase, TestDatabase, waitFor } from '@app/testing';
+import { createTestDatabase, runId, TestDatabase, waitFor } from '@app/testing';
 import { NatsConnection } from 'nats';
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { authorizePayload } from '../apps/host-connector/test/factories';
 import { ConnectorHarness, startConnector, testConfig } from '../apps/host-connector/test/harness';
@@ -21,7 +20,7 @@ import type { IsoConnectorSettings } from '../bench/iso-connector';
  * configures it) and serves this run's prefixed subjects, so no other connector on the machine's
  * NATS takes part.
  */
-const RUN = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+const RUN = runId();
 
 describe('host-connector: recovery of a request in flight when the connector dies', () => {
   let simulator: HostSimulator;

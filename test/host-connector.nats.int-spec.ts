@@ -1,4 +1,4 @@
-import { waitFor } from '@app/testing';
+import { randomDigits, runId, waitFor } from '@app/testing';
 import {
   HOST_AUTHORIZE_V1,
   HOST_CAPTURE_V1,
@@ -13,7 +13,6 @@ import {
 } from '@app/contracts';
 import { NatsRequestReply } from '@app/messaging';
 import { NatsConnection } from 'nats';
-import { randomBytes, randomInt } from 'node:crypto';
 import { authorizePayload, followUpPayload, networkPayload, settlePayload, TargetOverrides } from '../apps/host-connector/test/factories';
 import { ConnectorHarness, startConnector } from '../apps/host-connector/test/harness';
 import { HostSimulator, startHostSimulator } from '../apps/host-simulator/src';
@@ -27,13 +26,13 @@ import { connectNatsOrFail, NATS_URL } from '../apps/payment-gateway/test/nats';
  * name real originals, and a test amount ending in 91 must end as a reversal the simulator counts.
  * The connector publishes no events; its JetStream stream is this run's own and removed afterwards.
  */
-const RUN = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+const RUN = runId();
 const STREAM = `HCTEST_${RUN.toUpperCase()}`;
 const ISO_FORMATS = ['ISO8583', 'S2M_8583', 'MASARAT_8583', 'CASHPLUS_8583'] as const;
 const JSON_FORMATS = ['MPGS_AP', 'POMELO_JSON', 'EZ_AIO', 'EZ_WALLET'] as const;
 
 /** A terminal of its own per test, so the simulator's per-terminal books start empty. */
-const newTid = () => `T${String(randomInt(10_000_000)).padStart(7, '0')}`;
+const newTid = () => `T${randomDigits(7)}`;
 
 describe('host-connector over NATS against the host simulator', () => {
   let simulator: HostSimulator;

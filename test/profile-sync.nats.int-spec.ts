@@ -3,13 +3,12 @@ import { EVENT_STREAM, GATEWAY_PROFILE_UPSERT_V1, STREAMED_SUBJECTS } from '@app
 import { freePort } from '@app/database';
 import { ensureStream } from '@app/messaging';
 import { ConsumerDefinition, durableConsumerConfig } from '@app/messaging/consumer';
-import { ApiClient, createTestDatabase, TEST_AUTH, TestDatabase, testPlatformOptions, unique } from '@app/testing';
+import { ApiClient, createTestDatabase, runId, TEST_AUTH, TestDatabase, testPlatformOptions, unique } from '@app/testing';
 import { LoggerService } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { connect, DeliverPolicy, JetStreamManager, NatsConnection } from 'nats';
 import { ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +36,7 @@ import { StandaloneModule } from '../apps/standalone/src/standalone.module';
  * is unique too.
  */
 
-const RUN = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+const RUN = runId();
 const NATS_SERVER_BINARY = '/usr/sbin/nats-server';
 const MERCHANTS = '/api/openapi/v1/mchInfo';
 const paymentPath = (mchId: string) => `${MERCHANTS}/payment/${mchId}`;

@@ -1,10 +1,10 @@
+import { unique } from '@app/testing';
 import { HostMessageFormat } from '@app/contracts';
-import { randomBytes } from 'node:crypto';
 
 /** EMV data of a test card (tags 5A PAN 4761739001010010, 5F24 expiry, 9F02 amount); contactless. */
 export const TEST_EMV_TLV = '5A0847617390010100105F24032712319F0206000000001000';
 
-export const requestIdOf = (prefix = 'req') => `${prefix}_${randomBytes(6).toString('hex')}`;
+export const requestIdOf = (prefix = 'req') => `${prefix}_${unique()}`;
 
 export interface TargetOverrides {
   hostMessageFormat?: HostMessageFormat;

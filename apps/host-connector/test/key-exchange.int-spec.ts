@@ -1,6 +1,5 @@
-import { waitFor } from '@app/testing';
+import { randomDigits, waitFor } from '@app/testing';
 import { HOST_SIGNON_V1 } from '@app/contracts';
-import { randomInt } from 'node:crypto';
 import { HostSimulator, startHostSimulator } from '../../host-simulator/src';
 import { networkPayload } from './factories';
 import { ConnectorHarness, startConnector, testConfig } from './harness';
@@ -11,7 +10,7 @@ interface KeyRow {
   next_exchange_at: Date | null;
 }
 
-const newTid = () => `K${String(randomInt(10_000_000)).padStart(7, '0')}`;
+const newTid = () => `K${randomDigits(7)}`;
 
 /**
  * Scheduled key exchange against the host simulator: a signed-on terminal's working key is

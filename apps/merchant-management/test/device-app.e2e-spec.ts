@@ -1,8 +1,7 @@
 import { signDeviceToken } from '@app/common';
-import { ApiClient, EnvelopeBody, HttpResponse, queryDatabase, TEST_AUTH } from '@app/testing';
+import { ApiClient, EnvelopeBody, HttpResponse, queryDatabase, randomDigits, TEST_AUTH } from '@app/testing';
 import { Logger } from '@nestjs/common';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { randomInt } from 'node:crypto';
 import { createCardAcquirer, createMerchant, MerchantView } from './factories';
 import { dataOf, MerchantManagementTestApp, startMerchantManagement } from './support';
 
@@ -53,7 +52,7 @@ function expectError(response: HttpResponse<EnvelopeBody>, status: number, code:
 
 /** A well-formed code that was never issued. */
 function neverIssuedCode(): string {
-  return `${randomInt(0, 1_000_000)}`.padStart(6, '0') + `${randomInt(0, 1_000_000)}`.padStart(6, '0');
+  return randomDigits(12);
 }
 
 function activate(client: ApiClient, activationCode: unknown, deviceInfo?: Record<string, unknown>, headers: Record<string, string> = {}) {

@@ -1,4 +1,4 @@
-import { ApiClient, EnvelopeBody, HttpResponse, queryDatabase } from '@app/testing';
+import { ApiClient, EnvelopeBody, HttpResponse, queryDatabase, unique } from '@app/testing';
 import { AddressObject, simpleParser } from 'mailparser';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -35,10 +35,8 @@ function addresses(field: AddressObject | AddressObject[] | undefined): { name: 
   return (Array.isArray(field) ? field : field ? [field] : []).flatMap((object) => object.value.map(({ name, address }) => ({ name, address })));
 }
 
-let sequence = 0;
 function recipient(): string {
-  sequence += 1;
-  return `owner-${sequence}-${Date.now()}@merchant.example`;
+  return `${unique('owner-')}@merchant.example`;
 }
 
 async function onboard(app: MerchantManagementTestApp): Promise<{ pbo: Pbo; merchant: MerchantView }> {

@@ -275,7 +275,7 @@ describe('devices and activation codes (v1)', () => {
       const merchant = await createMerchant(pbo);
       await bind(pbo, merchant.mchId, acquirer.id);
       const response = await pbo.post(`${V1}/device`, { mchId: merchant.mchId, extParams: { acquirers: { [acquirer.id]: { acqMid: 'M1' } } } });
-      expectEnvelope(response, 400, 10000, new RegExp(`acqTid.*profile ${acquirer.id}\\b`));
+      expectEnvelope(response, 400, 10000, new RegExp(`^extParams\\.acquirers\\.${acquirer.id}\\.acqTid is required by acquirer profile ${acquirer.id} \\([^)]+\\)$`));
       expect(await devicesOf(pbo)).toBe(0);
       expect(await outboxOf(pbo)).toHaveLength(0);
     });
@@ -285,7 +285,7 @@ describe('devices and activation codes (v1)', () => {
       const acquirer = await createCardAcquirer(pbo, ['01'], { enablerParams: 'acqMid;acqTid' });
       const merchant = await createMerchant(pbo);
       await bind(pbo, merchant.mchId, acquirer.id);
-      expectEnvelope(await pbo.post(`${V1}/device`, { mchId: merchant.mchId }), 400, 10000, new RegExp(`acqMid.*${acquirer.id}`));
+      expectEnvelope(await pbo.post(`${V1}/device`, { mchId: merchant.mchId }), 400, 10000, new RegExp(`^extParams\\.acquirers\\.${acquirer.id}\\.acqMid is required by acquirer profile ${acquirer.id} \\([^)]+\\)$`));
       expect(await devicesOf(pbo)).toBe(0);
     });
   });
@@ -634,7 +634,7 @@ describe('devices and activation codes (v1)', () => {
       const { pbo, merchant, a, extParams } = await twoAcquirers();
       const created = await createDevice(pbo, { mchId: merchant.mchId, extParams });
       const response = await pbo.put(`${V1}/device/${created.id}`, { extParams: JSON.stringify({ acquirers: { [a.id]: { acqMid: 'MID-A' } } }) });
-      expectEnvelope(response, 400, 10000, new RegExp(`acqTid.*${a.id}`));
+      expectEnvelope(response, 400, 10000, new RegExp(`^extParams\\.acquirers\\.${a.id}\\.acqTid is required by acquirer profile ${a.id} \\([^)]+\\)$`));
       expect(JSON.parse((await getDevice(pbo, created.id))!.extParams!)).toEqual(extParams);
       expect(await outboxOf(pbo)).toHaveLength(1);
     });
@@ -829,7 +829,7 @@ describe('devices and activation codes (v1)', () => {
       const { pbo, merchant } = await boundMerchant();
       const created = await createDevice(pbo, { mchId: merchant.mchId });
       const activation = await activate(created.activationCode);
-      expectEnvelope(await pbo.delete(`${V1}/device/${created.id}`), 409, 10000, new RegExp(activation.deviceId));
+      expectEnvelope(await pbo.delete(`${V1}/device/${created.id}`), 409, 10000, new RegExp(`^activation code ${created.id} was activated as device ${activation.deviceId}; log it out or decommission it by its device id$`));
       expect(await getDevice(pbo, activation.deviceId)).toMatchObject({ deviceStatus: 1 });
       expect(dataOf(await pullConfig(activation.deviceToken))).toMatchObject({ deviceId: activation.deviceId });
     });

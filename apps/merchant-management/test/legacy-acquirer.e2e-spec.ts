@@ -287,7 +287,7 @@ describe('legacy acquirer profiles /api/v2/acquirer', () => {
       const pbo = await app.newPbo();
       const { id } = await createCardAcquirer(pbo, ['01']);
       const merchant = await bindMerchant(pbo, id);
-      expectEnvelope(await pbo.delete(`${V2}/acquirer/${id}`), 409, 10000, new RegExp(merchant.mchId));
+      expectEnvelope(await pbo.delete(`${V2}/acquirer/${id}`), 409, 10000, new RegExp(`^acquirer profile ${id} is used by merchant\\(s\\) ${merchant.mchId}; remove those payment configs first$`));
       expect((await readV1(pbo, id)).profileId).toBe(id);
     });
 

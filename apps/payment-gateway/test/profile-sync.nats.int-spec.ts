@@ -1,12 +1,12 @@
 import { configureHttpApp } from '@app/common';
 import { MESSAGE_PUBLISHER, MessagePublisher } from '@app/messaging';
 import { ConsumerDefinition, DEAD_LETTER_HEADERS } from '@app/messaging/consumer';
-import { ApiClient, createTestDatabase, queryDatabase, TEST_AUTH, TestDatabase, testPlatformOptions } from '@app/testing';
+import { ApiClient, createTestDatabase, queryDatabase, randomIntBetween, runId, TEST_AUTH, TestDatabase, testPlatformOptions } from '@app/testing';
 import { signPboToken } from '@app/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { JetStreamManager, NatsConnection } from 'nats';
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { PaymentGatewayAppModule } from '../src/app.module';
 import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from '../src/profile-sync/profile-upsert.consumer';
 import { ProfileWithAcptView, upsertPayload } from './factories';
@@ -14,7 +14,7 @@ import { connectNatsOrFail, NATS_URL, waitFor } from './nats';
 import { GatewayClient } from './support';
 
 // Names of this run only: the test never touches the platform's own stream or consumers.
-const RUN = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+const RUN = runId();
 const STREAM = `GWTEST_${RUN}`;
 const DEAD_LETTER_STREAM = `GWTEST_DLQ_${RUN}`;
 const SUBJECT = `gwtest.${RUN}.profile.upsert.v1`;
@@ -34,7 +34,7 @@ const definition: ConsumerDefinition = {
 function shuffle<T>(items: T[]): T[] {
   const result = [...items];
   for (let i = result.length - 1; i > 0; i--) {
-    const j = randomInt(0, i + 1);
+    const j = randomIntBetween(0, i + 1);
     [result[i], result[j]] = [result[j], result[i]];
   }
   return result;

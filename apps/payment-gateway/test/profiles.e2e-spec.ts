@@ -1,3 +1,4 @@
+import { unique } from '@app/testing';
 import { acceptanceBody, createProfile, ProblemView, ProfilePageView, ProfileView, ProfileWithAcptView, profileBody } from './factories';
 import { bodyOf, expectProblem, GATEWAY_BASE, GatewayClient, GatewayTestApp, startGateway } from './support';
 
@@ -108,7 +109,7 @@ describe('gateway profiles', () => {
     });
 
     it('should let exactly one of two concurrent creates with the same providerReference win, the other 409', async () => {
-      const providerReference = `race-${Date.now()}`;
+      const providerReference = unique('race-');
 
       const responses = await Promise.all([pbo.post('/profiles', profileBody({ providerReference })), pbo.post('/profiles', profileBody({ providerReference }))]);
 

@@ -4,7 +4,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createTestDatabase, TestDatabase } from './test-database';
 
@@ -108,11 +107,6 @@ export async function startTestApp(moduleFor: (options: PlatformOptions) => unkn
       await database.drop();
     },
   };
-}
-
-/** A unique suffix for names in one test run. */
-export function unique(prefix = ''): string {
-  return `${prefix}${randomBytes(4).toString('hex')}`;
 }
 
 /** Runs SQL against a test app's database (for asserting that nothing was written). */

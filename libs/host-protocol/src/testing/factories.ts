@@ -9,6 +9,7 @@ import {
   HostTotalsV1,
 } from '@app/contracts';
 import { encodeTlv, TlvItem } from '@app/iso8583';
+import { unique } from '@app/testing';
 import { WireContext } from '../dialect';
 
 /**
@@ -73,7 +74,7 @@ export function authorizeRequest(
   overrides: { kind?: 'SALE' | 'PREAUTH'; minor?: string; currency?: string; emvTlv?: string; target?: HostTargetV1; format?: HostMessageFormat } = {},
 ): HostAuthorizeRequestV1 {
   return {
-    requestId: `req-${Math.random().toString(36).slice(2, 10)}`,
+    requestId: `req-${unique()}`,
     target: overrides.target ?? target({ hostMessageFormat: overrides.format ?? 'ISO8583' }),
     kind: overrides.kind ?? 'SALE',
     amount: { minor: overrides.minor ?? '1000', currency: overrides.currency ?? '504' },
@@ -90,13 +91,13 @@ export function original(
 }
 
 export function followUpRequest(targetOf: HostTargetV1, originalOf: HostOriginalV1, minor = '1000', currency = '504'): HostFollowUpRequestV1 {
-  return { requestId: `req-${Math.random().toString(36).slice(2, 10)}`, target: targetOf, amount: { minor, currency }, original: originalOf };
+  return { requestId: `req-${unique()}`, target: targetOf, amount: { minor, currency }, original: originalOf };
 }
 
 export function settleRequest(targetOf: HostTargetV1, totals: HostTotalsV1, batchNo = '000001', currency = '504'): HostSettleRequestV1 {
-  return { requestId: `req-${Math.random().toString(36).slice(2, 10)}`, target: targetOf, batchNo, currency, totals };
+  return { requestId: `req-${unique()}`, target: targetOf, batchNo, currency, totals };
 }
 
 export function networkRequest(targetOf: HostTargetV1): HostNetworkRequestV1 {
-  return { requestId: `req-${Math.random().toString(36).slice(2, 10)}`, target: targetOf };
+  return { requestId: `req-${unique()}`, target: targetOf };
 }

@@ -1,12 +1,11 @@
-import { waitFor } from '@app/testing';
+import { runId, waitFor } from '@app/testing';
 import { AckPolicy, JetStreamManager, NatsConnection, nanos } from 'nats';
-import { randomBytes } from 'node:crypto';
 import { connectNatsOrFail, silentLogger } from '../../test/outbox-fixtures';
 import { JetStreamPublisher } from '../transport/jetstream-publisher';
 import { ConsumedMessage, ConsumerDefinition, DEAD_LETTER_HEADERS, PoisonMessageError } from './consumer-definition';
 import { DEAD_LETTER_PUBLISH_ATTEMPTS, ensureDurableConsumer, JetStreamConsumer } from './jetstream-consumer';
 
-const RUN = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+const RUN = runId();
 const STREAM = `CONSTEST_${RUN}`;
 const DEAD_LETTER_STREAM = `CONSTEST_DLQ_${RUN}`;
 

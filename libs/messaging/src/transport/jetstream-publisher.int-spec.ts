@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { runId } from '@app/testing';
 import { AckPolicy, JetStreamManager, NatsConnection } from 'nats';
 import { connectNatsOrFail, openOutboxDatabase, OutboxDatabase, silentLogger } from '../../test/outbox-fixtures';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { OutboxWriter } from '../outbox/outbox-writer';
 import { JetStreamPublisher } from './jetstream-publisher';
 
-const RUN = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+const RUN = runId();
 const STREAM = `MSGTEST_${RUN}`;
 const PREFIX = `msgtest.${RUN}`;
 
