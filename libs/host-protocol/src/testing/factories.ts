@@ -20,10 +20,14 @@ export const TEST_PAN = '4761739001010119';
 export const TEST_TRACK2_HEX = '4761739001010119D25122011758928889F';
 
 let sequence = 0;
-/** A fresh terminal id (8 characters) so that each test has books of its own on the simulator. */
+/**
+ * A fresh terminal id, always the full 8 characters of field 41 (a shorter one comes back
+ * space-padded from the wire and no longer equals what the test sent), so that each test has
+ * books of its own on the simulator.
+ */
 export function uniqueTid(): string {
   sequence += 1;
-  return `T${process.pid % 1000}${String(sequence).padStart(4, '0')}`.slice(0, 8);
+  return `T${String(process.pid % 1000).padStart(3, '0')}${String(sequence % 10_000).padStart(4, '0')}`;
 }
 
 export function cardTlvItems(overrides: { pan?: string | null; track2Hex?: string | null; extra?: TlvItem[] } = {}): TlvItem[] {
