@@ -42,7 +42,7 @@ describe('host-connector over NATS against the host simulator', () => {
 
   beforeAll(async () => {
     callerConnection = await connectNatsOrFail();
-    caller = new NatsRequestReply(callerConnection);
+    caller = new NatsRequestReply(callerConnection, { subjectPrefix: `hctest.${RUN}` });
     simulator = await startHostSimulator();
     connector = await startConnector({
       platform: {
@@ -51,6 +51,8 @@ describe('host-connector over NATS against the host simulator', () => {
           servers: NATS_URL,
           connectionName: `host-connector-${RUN}`,
           stream: { name: STREAM, subjects: [`hctest.${RUN}.events`] },
+          // Requests of this run only: another run on the same NATS serves the same host.* subjects.
+          subjectPrefix: `hctest.${RUN}`,
         },
       },
     });

@@ -18,6 +18,8 @@ export type MessagingConfig =
       connectionName?: string;
       stream: JetStreamStreamOptions;
       publishTimeoutMs?: number;
+      /** Namespace of the request/reply subjects (see NatsRequestReply); none by default. */
+      subjectPrefix?: string;
     };
 
 // Shutdown order: relays stop in onModuleDestroy; the transport drains here, in
@@ -72,7 +74,7 @@ export class MessagingModule {
             },
             NatsConnectionCloser,
           ];
-    providers.push(requestReplyProvider(config.transport, NATS_CONNECTION));
+    providers.push(requestReplyProvider(config.transport, NATS_CONNECTION, config.transport === 'jetstream' ? config.subjectPrefix : undefined));
     const exported =
       config.transport === 'in-process' ? [InProcessTransport, MESSAGE_PUBLISHER, REQUEST_REPLY] : [NATS_CONNECTION, MESSAGE_PUBLISHER, REQUEST_REPLY];
     return { module: MessagingModule, providers, exports: exported };

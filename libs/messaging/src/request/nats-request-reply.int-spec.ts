@@ -112,4 +112,21 @@ describe('NatsRequestReply', () => {
     await expect(inFlight).resolves.toEqual({ ok: true });
     await expect(caller.request(subject, {}, { timeoutMs: 500 })).rejects.toMatchObject({ code: 'NO_RESPONDERS' });
   });
+  it('should keep namespaces apart: a request under one subject prefix reaches only responders under the same prefix', async () => {
+    const namespace = subjectOf('ns');
+    const mine = new NatsRequestReply(responderConnection, { ...quiet, subjectPrefix: `${namespace}.a` });
+    const theirs = new NatsRequestReply(responderConnection, { ...quiet, subjectPrefix: `${namespace}.b` });
+    const servedMine = mine.serve('host.authorize.v1', 'host-connector', async () => ({ from: 'a' }));
+    const servedTheirs = theirs.serve('host.authorize.v1', 'host-connector', async () => ({ from: 'b' }));
+    await responderConnection.flush();
+    const callerA = new NatsRequestReply(callerConnection, { ...quiet, subjectPrefix: `${namespace}.a` });
+    const callerC = new NatsRequestReply(callerConnection, { ...quiet, subjectPrefix: `${namespace}.c` });
+
+    const replies = await Promise.all(Array.from({ length: 20 }, () => callerA.request('host.authorize.v1', {}, { timeoutMs: 2000 })));
+    const unserved = await callerC.request('host.authorize.v1', {}, { timeoutMs: 2000 }).catch((e: unknown) => e);
+
+    await Promise.all([servedMine.close(), servedTheirs.close()]);
+    expect(new Set(replies.map((reply) => JSON.stringify(reply)))).toEqual(new Set([JSON.stringify({ from: 'a' })]));
+    expect(unserved).toMatchObject({ code: 'NO_RESPONDERS' });
+  });
 });

@@ -21,15 +21,23 @@ function encode(value: unknown): Uint8Array {
  */
 export class NatsRequestReply implements RequestReplyTransport {
   private readonly logger: LoggerService;
+  private readonly prefix: string;
 
+  /**
+   * `subjectPrefix` puts every subject under a namespace of its own (`<prefix>.host.authorize.v1`),
+   * so that several environments or test runs share one NATS without answering each other's
+   * requests; callers and responders of one namespace must use the same prefix.
+   */
   constructor(
     private readonly connection: NatsConnection,
-    options: { logger?: LoggerService } = {},
+    options: { logger?: LoggerService; subjectPrefix?: string } = {},
   ) {
     this.logger = options.logger ?? new Logger('NatsRequestReply');
+    this.prefix = options.subjectPrefix ? `${checkSubjectPrefix(options.subjectPrefix)}.` : '';
   }
 
-  async request(subject: string, payload: object, options: RequestOptions): Promise<unknown> {
+  async request(logicalSubject: string, payload: object, options: RequestOptions): Promise<unknown> {
+    const subject = this.prefix + logicalSubject;
     let reply: Msg;
     try {
       reply = await this.connection.request(subject, encode(payload), { timeout: options.timeoutMs });
@@ -51,7 +59,8 @@ export class NatsRequestReply implements RequestReplyTransport {
     }
   }
 
-  serve(subject: string, queueGroup: string, handler: RequestHandler): ServedSubject {
+  serve(logicalSubject: string, queueGroup: string, handler: RequestHandler): ServedSubject {
+    const subject = this.prefix + logicalSubject;
     const running = new Set<Promise<void>>();
     const subscription = this.connection.subscribe(subject, {
       queue: queueGroup,
@@ -107,4 +116,15 @@ export class NatsRequestReply implements RequestReplyTransport {
       this.logger.warn(`could not send an error reply: ${handlerErrorText(error)}`);
     }
   }
+}
+
+/**
+ * A subject prefix is one or more NATS tokens separated by dots: no empty token, no wildcard
+ * (`*`, `>`), no white space. Anything else would subscribe to more, or to nothing.
+ */
+export function checkSubjectPrefix(prefix: string): string {
+  if (!/^[^.*>\s]+(\.[^.*>\s]+)*$/.test(prefix)) {
+    throw new Error(`subject prefix "${prefix}" is not a NATS subject: dot-separated tokens without white space, '*' or '>'`);
+  }
+  return prefix;
 }
