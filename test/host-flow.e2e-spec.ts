@@ -1,4 +1,4 @@
-import { ApiClient, queryDatabase, startTestApp, TestApp, unique } from '@app/testing';
+import { ApiClient, queryDatabase, startTestApp, TestApp, unique, waitFor } from '@app/testing';
 import { createAcquirer, createEmv, createMerchant } from '../apps/merchant-management/test/factories';
 import { dataOf } from '../apps/merchant-management/test/support';
 import { PboService } from '../apps/merchant-management/src/pbo/pbo.service';
@@ -70,11 +70,15 @@ describe('standalone: profile sign-on through the host connector to the host sim
       }),
     );
     let acceptances: unknown[] = [];
-    for (let i = 0; i < 100 && acceptances.length < 3; i++) {
-      const profile = await pbo.get(`${GATEWAY_BASE}/profiles/${device.profileId}`);
-      acceptances = ((profile.body as { acceptances?: unknown[] }).acceptances ?? []) as unknown[];
-      if (acceptances.length < 3) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitFor(
+      'the three acceptances at the gateway',
+      async () => {
+        const profile = await pbo.get(`${GATEWAY_BASE}/profiles/${device.profileId}`);
+        acceptances = ((profile.body as { acceptances?: unknown[] }).acceptances ?? []) as unknown[];
+        return acceptances.length >= 3;
+      },
+      30_000,
+    );
     expect(acceptances).toHaveLength(3);
 
     const response = await pbo.post(`${GATEWAY_BASE}/profiles/${device.profileId}/signOn`, undefined);

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@app/database';
+import { waitFor } from '@app/testing';
 
 const ROOT = join(__dirname, '..');
 const TS_NODE = ['--transpile-only', '-r', 'tsconfig-paths/register'];
@@ -99,10 +100,14 @@ describe('npm start (standalone) and the CLI on one DATA_DIR', () => {
     await call('POST', `/api/openapi/v1/mchInfo/payment/${merchant.data.mchId}`, { acquirerProfileId: String(acquirer.data.id), currency: 'MYR' });
     const code = await call<{ data: { profileId: string } }>('POST', '/api/openapi/v1/device', { mchId: merchant.data.mchId, deviceAlias: 'Till 1' });
     let profile: { acceptances?: { acptName: string; hostMessageFormat: string; supportedPayments: string[] }[] } = {};
-    for (let i = 0; i < 50 && !profile.acceptances; i++) {
-      profile = await call('GET', `/demo/api/v1/profiles/${code.data.profileId}`);
-      if (!profile.acceptances) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitFor(
+      'the gateway profile of the new device',
+      async () => {
+        profile = await call('GET', `/demo/api/v1/profiles/${code.data.profileId}`);
+        return profile.acceptances !== undefined;
+      },
+      30_000,
+    );
     expect(profile.acceptances).toEqual([expect.objectContaining({ acptName: 'Standalone acquirer', hostMessageFormat: 'MOCK', supportedPayments: ['VISA'] })]);
   });
 
