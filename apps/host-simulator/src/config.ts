@@ -1,8 +1,9 @@
-import { DEVELOPMENT_ZMK, ISO_DIALECT_FORMATS, IsoDialectFormat, parseZmk } from '@app/host-protocol';
+import { ISO_HOST_FORMATS, IsoHostFormat } from '@app/contracts';
+import { DEVELOPMENT_ZMK, parseZmk } from '@app/host-protocol';
 import { HostSimulatorOptions } from './host-simulator';
 
 /** Ports the simulator takes when run on its own and the environment names none. */
-export const DEFAULT_PORTS: Readonly<Record<IsoDialectFormat | 'HTTP', number>> = {
+export const DEFAULT_PORTS: Readonly<Record<IsoHostFormat | 'HTTP', number>> = {
   ISO8583: 8583,
   S2M_8583: 8584,
   MASARAT_8583: 8585,
@@ -27,8 +28,8 @@ function port(name: string, value: string | undefined, fallback: number): number
  */
 export function simulatorOptionsFromEnv(env: NodeJS.ProcessEnv): { options: HostSimulatorOptions; warnings: string[] } {
   const warnings: string[] = [];
-  const isoPorts: Partial<Record<IsoDialectFormat, number>> = {};
-  for (const format of ISO_DIALECT_FORMATS) {
+  const isoPorts: Partial<Record<IsoHostFormat, number>> = {};
+  for (const format of ISO_HOST_FORMATS) {
     const name = `HOST_SIM_${format}_PORT`;
     const value = port(name, env[name], DEFAULT_PORTS[format]);
     if (value !== undefined) isoPorts[format] = value;

@@ -1,5 +1,7 @@
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { HOST_MESSAGE_FORMATS, HOST_MID_PATTERN, HOST_TID_PATTERN, HostMessageFormat } from './host-formats';
+import { NullableButPresent } from './validation';
 
 /**
  * Payloads of the `host.*.v1` request/reply subjects (core NATS, queue group `host-connector`).
@@ -7,20 +9,6 @@ import { IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, M
  * host connector owns everything on the wire: STAN, RRN, transmission time, working keys and the
  * reversal queue. Every reply is a {@link HostResponseV1}, including refusals of the request itself.
  */
-
-/** Host formats the connector knows (`DECISIONS.md`, Host formats). `SVC_ENABLER` goes through the gateway, not here. */
-export const HOST_MESSAGE_FORMATS = ['MOCK', 'ISO8583', 'S2M_8583', 'MASARAT_8583', 'CASHPLUS_8583', 'MPGS_AP', 'POMELO_JSON', 'EZ_AIO', 'EZ_WALLET'] as const;
-export type HostMessageFormat = (typeof HOST_MESSAGE_FORMATS)[number];
-/** The ISO 8583 family, spoken over TCP. */
-export const ISO_HOST_FORMATS: readonly HostMessageFormat[] = ['ISO8583', 'S2M_8583', 'MASARAT_8583', 'CASHPLUS_8583'];
-/** The JSON family, spoken over HTTP. */
-export const JSON_HOST_FORMATS: readonly HostMessageFormat[] = ['MPGS_AP', 'POMELO_JSON', 'EZ_AIO', 'EZ_WALLET'];
-
-/** Card acceptor id (field 42) and terminal id (field 41) as hosts take them. */
-export const HOST_MID_PATTERN = /^[A-Za-z0-9 ]{1,15}$/;
-export const HOST_TID_PATTERN = /^[A-Za-z0-9]{1,8}$/;
-
-const NullableButPresent = () => ValidateIf((_object: object, value: unknown) => value !== null);
 
 /** Which host, and who we are to it. */
 export class HostTargetV1 {

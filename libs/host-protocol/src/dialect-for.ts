@@ -1,4 +1,4 @@
-import { HOST_MESSAGE_FORMATS, HostMessageFormat } from '@app/contracts';
+import { HostMessageFormat, isHostMessageFormat, isIsoHostFormat, IsoHostFormat } from '@app/contracts';
 import { MessageSpec, PRESETS } from '@app/iso8583';
 import { HostDialect, HostProtocolError, IsoDialect, JsonDialect } from './dialect';
 import { IsoHostDialect } from './iso/iso-dialect';
@@ -7,27 +7,12 @@ import { EzWalletDialect } from './json/ez-wallet';
 import { MpgsDialect } from './json/mpgs';
 import { PomeloDialect } from './json/pomelo';
 
-/** The ISO 8583 formats, each spoken with the message spec of the same name from `@app/iso8583`. */
-export const ISO_DIALECT_FORMATS = ['ISO8583', 'S2M_8583', 'MASARAT_8583', 'CASHPLUS_8583'] as const;
-export type IsoDialectFormat = (typeof ISO_DIALECT_FORMATS)[number];
-/** The JSON-over-HTTP formats. */
-export const JSON_DIALECT_FORMATS = ['MPGS_AP', 'POMELO_JSON', 'EZ_AIO', 'EZ_WALLET'] as const;
-export type JsonDialectFormat = (typeof JSON_DIALECT_FORMATS)[number];
-
-export function isIsoDialectFormat(format: string): format is IsoDialectFormat {
-  return (ISO_DIALECT_FORMATS as readonly string[]).includes(format);
-}
-
-export function isJsonDialectFormat(format: string): format is JsonDialectFormat {
-  return (JSON_DIALECT_FORMATS as readonly string[]).includes(format);
-}
-
 /**
  * The built-in message spec of an ISO format (`PRESETS` of `@app/iso8583`); throws
  * `HostProtocolError` when there is none. An operator's replacement spec file
  * (`presetsWithFiles`) is spoken with `new IsoHostDialect(format, spec)`.
  */
-export function specFor(format: IsoDialectFormat): MessageSpec {
+export function specFor(format: IsoHostFormat): MessageSpec {
   const spec = Object.prototype.hasOwnProperty.call(PRESETS, format) ? PRESETS[format] : undefined;
   if (spec === undefined) throw new HostProtocolError(format, 'no message spec of that name in @app/iso8583');
   return spec;
@@ -36,7 +21,7 @@ export function specFor(format: IsoDialectFormat): MessageSpec {
 const dialects = new Map<string, HostDialect>();
 
 function create(format: HostMessageFormat): HostDialect {
-  if (isIsoDialectFormat(format)) return new IsoHostDialect(format, specFor(format));
+  if (isIsoHostFormat(format)) return new IsoHostDialect(format, specFor(format));
   switch (format) {
     case 'MPGS_AP':
       return new MpgsDialect();
@@ -58,7 +43,7 @@ function create(format: HostMessageFormat): HostDialect {
  * for `MOCK` (answered in process by the connector) and for any name that is not a format.
  */
 export function dialectFor(format: HostMessageFormat): HostDialect {
-  if (!(HOST_MESSAGE_FORMATS as readonly string[]).includes(format)) throw new HostProtocolError(String(format), 'unknown host message format');
+  if (!isHostMessageFormat(format)) throw new HostProtocolError(String(format), 'unknown host message format');
   let dialect = dialects.get(format);
   if (dialect === undefined) {
     dialect = create(format);

@@ -1,6 +1,7 @@
+import { ISO_HOST_FORMATS } from '@app/contracts';
 import { decodeTlv, Iso8583Message, pack, PRESETS, unpack } from '@app/iso8583';
 import { HostProtocolError, IsoDialect } from '../dialect';
-import { dialectFor, ISO_DIALECT_FORMATS } from '../dialect-for';
+import { dialectFor } from '../dialect-for';
 import { authorizeRequest, followUpRequest, networkRequest, original, settleRequest, target, TEST_PAN, wireContext } from '../testing/factories';
 import { formatKeyField } from './iso-fields';
 
@@ -147,7 +148,7 @@ describe('ISO dialect: answers', () => {
 });
 
 describe('dialectFor', () => {
-  it.each(ISO_DIALECT_FORMATS)('should speak %s with the preset of that name, every message packing and unpacking', (format) => {
+  it.each(ISO_HOST_FORMATS)('should speak %s with the preset of that name, every message packing and unpacking', (format) => {
     const dialect = dialectFor(format) as IsoDialect;
     expect(dialect.kind).toBe('iso');
     expect(dialect.spec).toBe(PRESETS[format]);
