@@ -1,4 +1,5 @@
 import { ISO_HOST_FORMATS } from '@app/contracts';
+import * as codec from '@app/iso8583/codec';
 import { decodeTlv, Iso8583Message, pack, PRESETS, unpack } from '@app/iso8583';
 import { HostProtocolError, IsoDialect } from '../dialect';
 import { dialectFor } from '../dialect-for';
@@ -6,6 +7,19 @@ import { authorizeRequest, followUpRequest, networkRequest, original, settleRequ
 import { formatKeyField } from './iso-fields';
 
 const iso = dialectFor('ISO8583') as IsoDialect;
+
+describe('ISO dialect: packing', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('should pack a request once, giving the bytes of the message it built', () => {
+    const packs = jest.spyOn(codec, 'pack');
+
+    const { message, payload } = iso.packRequest('authorize', authorizeRequest({ minor: '1234' }), wireContext());
+
+    expect(packs).toHaveBeenCalledTimes(1);
+    expect(payload).toEqual(pack(iso.spec, message));
+  });
+});
 
 describe('ISO dialect: authorization and sale', () => {
   it('should build a sale as 0200, processing code 000000, with the card in fields 2, 14, 23, 35 and 55', () => {
