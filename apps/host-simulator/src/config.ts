@@ -1,5 +1,5 @@
 import { ISO_HOST_FORMATS, IsoHostFormat } from '@app/contracts';
-import { DEVELOPMENT_ZMK, parseZmk } from '@app/host-protocol';
+import { DEVELOPMENT_ZMK, isoSpecsFromEnv, parseZmk } from '@app/host-protocol';
 import { HostSimulatorOptions } from './host-simulator';
 
 /** Ports the simulator takes when run on its own and the environment names none. */
@@ -22,8 +22,8 @@ function port(name: string, value: string | undefined, fallback: number): number
 /**
  * Options for the stand-alone simulator from the environment:
  * HOST_SIM_<FORMAT>_PORT (ISO8583, S2M_8583, MASARAT_8583, CASHPLUS_8583; `off` to leave one out,
- * 0 for a free port), HOST_SIM_HTTP_PORT, HOST_SIM_BIND (default 127.0.0.1) and HOST_ZMK (32 or 48
- * hex digits). Without HOST_ZMK the development key is used, except under NODE_ENV=production,
+ * 0 for a free port), HOST_SIM_HTTP_PORT, HOST_SIM_BIND (default 127.0.0.1), HOST_ZMK (32 or 48
+ * hex digits) and HOST_SPEC_<FORMAT>_FILE (the connector's spec file of a format, so both speak it). Without HOST_ZMK the development key is used, except under NODE_ENV=production,
  * which refuses to start.
  */
 export function simulatorOptionsFromEnv(env: NodeJS.ProcessEnv): { options: HostSimulatorOptions; warnings: string[] } {
@@ -45,5 +45,8 @@ export function simulatorOptionsFromEnv(env: NodeJS.ProcessEnv): { options: Host
     zmk = DEVELOPMENT_ZMK;
     warnings.push('HOST_ZMK is not set: using the public development zone master key');
   }
-  return { options: { host: env.HOST_SIM_BIND?.trim() || '127.0.0.1', isoPorts, httpPort, zmk }, warnings };
+  const specs = isoSpecsFromEnv(env);
+  const options: HostSimulatorOptions = { host: env.HOST_SIM_BIND?.trim() || '127.0.0.1', isoPorts, httpPort, zmk };
+  if (Object.keys(specs).length > 0) options.specs = specs;
+  return { options, warnings };
 }

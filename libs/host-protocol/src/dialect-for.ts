@@ -1,5 +1,5 @@
-import { HostMessageFormat, isHostMessageFormat, isIsoHostFormat, IsoHostFormat } from '@app/contracts';
-import { MessageSpec, PRESETS } from '@app/iso8583';
+import { HostMessageFormat, isHostMessageFormat, ISO_HOST_FORMATS, isIsoHostFormat, IsoHostFormat } from '@app/contracts';
+import { MessageSpec, PRESETS, presetsWithFiles } from '@app/iso8583';
 import { HostDialect, HostProtocolError, IsoDialect, JsonDialect } from './dialect';
 import { IsoHostDialect } from './iso/iso-dialect';
 import { EzAioDialect } from './json/ez-aio';
@@ -9,8 +9,8 @@ import { PomeloDialect } from './json/pomelo';
 
 /**
  * The built-in message spec of an ISO format (`PRESETS` of `@app/iso8583`); throws
- * `HostProtocolError` when there is none. An operator's replacement spec file
- * (`presetsWithFiles`) is spoken with `new IsoHostDialect(format, spec)`.
+ * `HostProtocolError` when there is none. An operator's replacement spec file is spoken through
+ * `dialectLookup(isoSpecsFromEnv(env))`.
  */
 export function specFor(format: IsoHostFormat): MessageSpec {
   const spec = Object.prototype.hasOwnProperty.call(PRESETS, format) ? PRESETS[format] : undefined;
@@ -18,10 +18,36 @@ export function specFor(format: IsoHostFormat): MessageSpec {
   return spec;
 }
 
-const dialects = new Map<string, HostDialect>();
+/** Message specs replacing the built-in presets of some ISO formats (an operator's spec files). */
+export type IsoSpecs = Partial<Record<IsoHostFormat, MessageSpec>>;
 
-function create(format: HostMessageFormat): HostDialect {
-  if (isIsoHostFormat(format)) return new IsoHostDialect(format, specFor(format));
+/** The variable naming an operator's spec file for an ISO format: `HOST_SPEC_<FORMAT>_FILE`. */
+export function specFileVariable(format: IsoHostFormat): string {
+  return `HOST_SPEC_${format}_FILE`;
+}
+
+/**
+ * The operator's spec files named by `HOST_SPEC_<FORMAT>_FILE`, loaded and checked
+ * (`presetsWithFiles`: the file must parse, compile and carry the format's name). Throws an
+ * `Error` whose message starts with the variable's name.
+ */
+export function isoSpecsFromEnv(env: NodeJS.ProcessEnv): IsoSpecs {
+  const specs: IsoSpecs = {};
+  for (const format of ISO_HOST_FORMATS) {
+    const name = specFileVariable(format);
+    const path = env[name]?.trim();
+    if (!path) continue;
+    try {
+      specs[format] = presetsWithFiles({ [format]: path })[format];
+    } catch (error) {
+      throw new Error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return specs;
+}
+
+function create(format: HostMessageFormat, specs: IsoSpecs): HostDialect {
+  if (isIsoHostFormat(format)) return new IsoHostDialect(format, specs[format] ?? specFor(format));
   switch (format) {
     case 'MPGS_AP':
       return new MpgsDialect();
@@ -39,18 +65,27 @@ function create(format: HostMessageFormat): HostDialect {
 }
 
 /**
- * The dialect of a host format (one instance per format, stateless). Throws `HostProtocolError`
- * for `MOCK` (answered in process by the connector) and for any name that is not a format.
+ * A `dialectFor` whose ISO formats speak `specs` where given, the built-in presets otherwise (one
+ * instance per format, stateless).
  */
-export function dialectFor(format: HostMessageFormat): HostDialect {
-  if (!isHostMessageFormat(format)) throw new HostProtocolError(String(format), 'unknown host message format');
-  let dialect = dialects.get(format);
-  if (dialect === undefined) {
-    dialect = create(format);
-    dialects.set(format, dialect);
-  }
-  return dialect;
+export function dialectLookup(specs: IsoSpecs = {}): (format: HostMessageFormat) => HostDialect {
+  const dialects = new Map<string, HostDialect>();
+  return (format) => {
+    if (!isHostMessageFormat(format)) throw new HostProtocolError(String(format), 'unknown host message format');
+    let dialect = dialects.get(format);
+    if (dialect === undefined) {
+      dialect = create(format, specs);
+      dialects.set(format, dialect);
+    }
+    return dialect;
+  };
 }
+
+/**
+ * The dialect of a host format with the built-in presets. Throws `HostProtocolError` for `MOCK`
+ * (answered in process by the connector) and for any name that is not a format.
+ */
+export const dialectFor: (format: HostMessageFormat) => HostDialect = dialectLookup();
 
 /** `dialectFor` narrowed to the ISO family; throws `HostProtocolError` for a JSON format. */
 export function isoDialectFor(format: HostMessageFormat): IsoDialect {
