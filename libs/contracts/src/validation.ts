@@ -3,7 +3,7 @@ import { isIanaTimeZone, isIsoCountry, isIsoCurrency } from './iso-codes';
 import { isPaymentMethodCode, PAYMENT_METHOD_CODES } from './payment-methods';
 
 /**
- * Validation shared by every boundary: the rules of the vocabulary above as class-validator
+ * Validation shared by every boundary: the vocabulary's rules as class-validator
  * decorators, and the one description of a failure, so an HTTP body (`@app/common`'s pipe) and a
  * NATS payload ({@link decodeContract}) are refused in the same words.
  */
