@@ -29,4 +29,14 @@ module.exports = tseslint.config(
     files: ['apps/**/*.controller.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'typeorm', message: 'controllers call services; only repositories use TypeORM' }] }] },
   },
+  {
+    // Contracts are the vocabulary every context shares, so they stand alone: no other lib, no app.
+    files: ['libs/contracts/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@app/*', '**/libs/**', '**/apps/**', '../../**'], message: 'libs/contracts imports no other lib and no app (docs/decisions.md, "Contracts stand alone")' }] },
+      ],
+    },
+  },
 );

@@ -10,6 +10,8 @@ import {
   HOST_VOID_V1,
   HostMessageFormat,
   HostResponseV1,
+  ISO_HOST_FORMATS,
+  JSON_HOST_FORMATS,
 } from '@app/contracts';
 import { NatsRequestReply } from '@app/messaging';
 import { NatsConnection } from 'nats';
@@ -28,8 +30,6 @@ import { connectNatsOrFail, NATS_URL } from '../apps/payment-gateway/test/nats';
  */
 const RUN = runId();
 const STREAM = `HCTEST_${RUN.toUpperCase()}`;
-const ISO_FORMATS = ['ISO8583', 'S2M_8583', 'MASARAT_8583', 'CASHPLUS_8583'] as const;
-const JSON_FORMATS = ['MPGS_AP', 'POMELO_JSON', 'EZ_AIO', 'EZ_WALLET'] as const;
 
 /** A terminal of its own per test, so the simulator's per-terminal books start empty. */
 const newTid = () => `T${randomDigits(7)}`;
@@ -76,7 +76,7 @@ describe('host-connector over NATS against the host simulator', () => {
     original: { mti: reply.mti, stan: reply.stan, transmittedAt: reply.transmittedAt, rrn: reply.rrn, approvalCode: reply.approvalCode },
   });
 
-  describe.each(ISO_FORMATS)('%s over TCP', (format) => {
+  describe.each(ISO_HOST_FORMATS)('%s over TCP', (format) => {
     it('should sign on and hold the working key the simulator issued, by its check value', async () => {
       const tid = newTid();
 
@@ -173,7 +173,7 @@ describe('host-connector over NATS against the host simulator', () => {
     });
   });
 
-  describe.each(JSON_FORMATS)('%s over HTTP', (format) => {
+  describe.each(JSON_HOST_FORMATS)('%s over HTTP', (format) => {
     it('should approve a sale and refund it', async () => {
       const tid = newTid();
 

@@ -12,7 +12,7 @@ import { MockHost } from './hosts/mock-host';
 import { WorkingKeyRepository } from './keys/persistence/working-key.repository';
 import { KeyExchangeScheduler } from './keys/key-exchange-scheduler';
 import { WorkingKeyService } from './keys/working-key.service';
-import { defaultHostProtocols, HOST_PROTOCOLS, HostProtocols } from './protocol/host-protocols';
+import { HOST_PROTOCOLS, HostProtocols, hostProtocolsFor } from './protocol/host-protocols';
 import { RequestLogRepository } from './request-log/persistence/request-log.repository';
 import { HostRequestResponder } from './requests/host-request.responder';
 import { HostRequestService } from './requests/host-request.service';
@@ -59,7 +59,7 @@ export class HostConnectorModule {
       ],
       providers: [
         { provide: HOST_CONNECTOR_CONFIG, useValue: config },
-        { provide: HOST_PROTOCOLS, useValue: options.protocols ?? defaultHostProtocols },
+        { provide: HOST_PROTOCOLS, useValue: options.protocols ?? hostProtocolsFor(config.specs) },
         StanRepository,
         WorkingKeyRepository,
         ReversalRepository,

@@ -1,11 +1,9 @@
 import { responseMtiOf } from '@app/host-protocol';
-import { framerFor, ISO8583, Iso8583Message, pack, unpack } from '@app/iso8583';
+import { Framer, framerFor, ISO8583, Iso8583Message, MessageSpec, pack, unpack } from '@app/iso8583';
 import { AddressInfo, createServer, Server, Socket } from 'node:net';
 
 /** What the peer does with one message: answer it (a message), or stay silent (null). */
 export type PeerHandler = (message: Iso8583Message, peer: IsoPeer) => Iso8583Message | null;
-
-const framer = framerFor(ISO8583);
 
 /** The answer a well-behaved host gives: response MTI, the request's STAN, TID and time, field 39. */
 export function answerTo(request: Iso8583Message, code = '00', extra: Record<number, string> = {}): Iso8583Message {
@@ -16,23 +14,29 @@ export function answerTo(request: Iso8583Message, code = '00', extra: Record<num
 }
 
 /**
- * A scripted ISO 8583 host (ISO8583 preset, 2-byte length framing) for tests: records every
- * message it receives, answers through `handler`, and can drop its connections or push
- * messages nobody asked for.
+ * A scripted ISO 8583 host (the ISO8583 preset unless given another spec without TPDU) for
+ * tests: records every message it receives (and its bytes), answers through `handler`, and can
+ * drop its connections or push messages nobody asked for.
  */
 export class IsoPeer {
   readonly received: Iso8583Message[] = [];
+  /** The bytes of each received message, without the length header. */
+  readonly receivedPayloads: Buffer[] = [];
   readonly sockets = new Set<Socket>();
   accepted = 0;
+  private readonly framer: Framer;
 
   private constructor(
     private readonly server: Server,
     public handler: PeerHandler,
-  ) {}
+    private readonly spec: MessageSpec,
+  ) {
+    this.framer = framerFor(spec);
+  }
 
-  static async start(handler: PeerHandler = (message) => answerTo(message)): Promise<IsoPeer> {
+  static async start(handler: PeerHandler = (message) => answerTo(message), spec: MessageSpec = ISO8583): Promise<IsoPeer> {
     const server = createServer();
-    const peer = new IsoPeer(server, handler);
+    const peer = new IsoPeer(server, handler, spec);
     server.on('connection', (socket) => peer.accept(socket));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return peer;
@@ -53,7 +57,7 @@ export class IsoPeer {
 
   /** Sends a message on every open connection. */
   push(message: Iso8583Message): void {
-    const bytes = framer.frame(pack(ISO8583, message));
+    const bytes = this.framer.frame(pack(this.spec, message));
     for (const socket of this.sockets) socket.write(bytes);
   }
 
@@ -78,13 +82,14 @@ export class IsoPeer {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', () => undefined);
-    const deframer = framer.deframer();
+    const deframer = this.framer.deframer();
     socket.on('data', (chunk: Buffer) => {
       for (const { payload } of deframer.push(chunk)) {
-        const message = unpack(ISO8583, payload);
+        const message = unpack(this.spec, payload);
+        this.receivedPayloads.push(payload);
         this.received.push(message);
         const reply = this.handler(message, this);
-        if (reply && !socket.destroyed) socket.write(framer.frame(pack(ISO8583, reply)));
+        if (reply && !socket.destroyed) socket.write(this.framer.frame(pack(this.spec, reply)));
       }
     });
   }

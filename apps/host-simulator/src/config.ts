@@ -1,8 +1,9 @@
-import { DEVELOPMENT_ZMK, ISO_DIALECT_FORMATS, IsoDialectFormat, parseZmk } from '@app/host-protocol';
+import { ISO_HOST_FORMATS, IsoHostFormat } from '@app/contracts';
+import { DEVELOPMENT_ZMK, isoSpecsFromEnv, parseZmk } from '@app/host-protocol';
 import { HostSimulatorOptions } from './host-simulator';
 
 /** Ports the simulator takes when run on its own and the environment names none. */
-export const DEFAULT_PORTS: Readonly<Record<IsoDialectFormat | 'HTTP', number>> = {
+export const DEFAULT_PORTS: Readonly<Record<IsoHostFormat | 'HTTP', number>> = {
   ISO8583: 8583,
   S2M_8583: 8584,
   MASARAT_8583: 8585,
@@ -21,14 +22,14 @@ function port(name: string, value: string | undefined, fallback: number): number
 /**
  * Options for the stand-alone simulator from the environment:
  * HOST_SIM_<FORMAT>_PORT (ISO8583, S2M_8583, MASARAT_8583, CASHPLUS_8583; `off` to leave one out,
- * 0 for a free port), HOST_SIM_HTTP_PORT, HOST_SIM_BIND (default 127.0.0.1) and HOST_ZMK (32 or 48
- * hex digits). Without HOST_ZMK the development key is used, except under NODE_ENV=production,
+ * 0 for a free port), HOST_SIM_HTTP_PORT, HOST_SIM_BIND (default 127.0.0.1), HOST_ZMK (32 or 48
+ * hex digits) and HOST_SPEC_<FORMAT>_FILE (the connector's spec file of a format, so both speak it). Without HOST_ZMK the development key is used, except under NODE_ENV=production,
  * which refuses to start.
  */
 export function simulatorOptionsFromEnv(env: NodeJS.ProcessEnv): { options: HostSimulatorOptions; warnings: string[] } {
   const warnings: string[] = [];
-  const isoPorts: Partial<Record<IsoDialectFormat, number>> = {};
-  for (const format of ISO_DIALECT_FORMATS) {
+  const isoPorts: Partial<Record<IsoHostFormat, number>> = {};
+  for (const format of ISO_HOST_FORMATS) {
     const name = `HOST_SIM_${format}_PORT`;
     const value = port(name, env[name], DEFAULT_PORTS[format]);
     if (value !== undefined) isoPorts[format] = value;
@@ -44,5 +45,8 @@ export function simulatorOptionsFromEnv(env: NodeJS.ProcessEnv): { options: Host
     zmk = DEVELOPMENT_ZMK;
     warnings.push('HOST_ZMK is not set: using the public development zone master key');
   }
-  return { options: { host: env.HOST_SIM_BIND?.trim() || '127.0.0.1', isoPorts, httpPort, zmk }, warnings };
+  const specs = isoSpecsFromEnv(env);
+  const options: HostSimulatorOptions = { host: env.HOST_SIM_BIND?.trim() || '127.0.0.1', isoPorts, httpPort, zmk };
+  if (Object.keys(specs).length > 0) options.specs = specs;
+  return { options, warnings };
 }

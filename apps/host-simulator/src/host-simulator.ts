@@ -1,4 +1,5 @@
-import { DEVELOPMENT_ZMK, ISO_DIALECT_FORMATS, IsoDialectFormat, JSON_DIALECT_FORMATS, JsonDialectFormat, specFor } from '@app/host-protocol';
+import { ISO_HOST_FORMATS, IsoHostFormat, JSON_HOST_FORMATS, JsonHostFormat } from '@app/contracts';
+import { DEVELOPMENT_ZMK, specFor } from '@app/host-protocol';
 import { MessageSpec } from '@app/iso8583';
 import { FastifyInstance } from 'fastify';
 import { AddressInfo } from 'node:net';
@@ -15,27 +16,27 @@ export interface HostSimulatorOptions {
    * Port per ISO format (0: a free port). Omitted altogether: every ISO format on a free port.
    * Given: only the formats it names are served.
    */
-  isoPorts?: Partial<Record<IsoDialectFormat, number>>;
+  isoPorts?: Partial<Record<IsoHostFormat, number>>;
   /** Port of the JSON hosts and /stats (default 0: a free port). */
   httpPort?: number;
   /** Zone master key the working keys are sent under (default: DEVELOPMENT_ZMK). */
   zmk?: Buffer;
   /** Message specs replacing the built-in presets for some ISO formats (e.g. from `presetsWithFiles`). */
-  specs?: Partial<Record<IsoDialectFormat, MessageSpec>>;
+  specs?: Partial<Record<IsoHostFormat, MessageSpec>>;
   /** Where log lines go (default: nowhere). Card data is masked before it gets here. */
   log?: (line: string) => void;
 }
 
 export interface HostSimulator {
   /** The port each served ISO format listens on. */
-  isoPorts: Partial<Record<IsoDialectFormat, number>>;
+  isoPorts: Partial<Record<IsoHostFormat, number>>;
   /** Base URL of every JSON format (and of /stats, /health). */
   httpUrl: string;
   /** The address of each served format as an acceptance's `connUrl` takes it: `tcp://host:port` (ISO), `httpUrl` (JSON). */
-  connUrls: Partial<Record<IsoDialectFormat | JsonDialectFormat, string>>;
+  connUrls: Partial<Record<IsoHostFormat | JsonHostFormat, string>>;
   stats(): SimulatorStats;
   /** Check value of the last working key issued to a terminal by an ISO format, if any. */
-  issuedKeyCheckValue(format: IsoDialectFormat, tid: string): string | undefined;
+  issuedKeyCheckValue(format: IsoHostFormat, tid: string): string | undefined;
   close(): Promise<void>;
 }
 
@@ -49,7 +50,7 @@ export async function startHostSimulator(options: HostSimulatorOptions = {}): Pr
   const log = options.log ?? (() => undefined);
   const stats = emptyStats();
   const engines = new Map<string, AcquirerEngine>();
-  const engineFor = (format: IsoDialectFormat | JsonDialectFormat): AcquirerEngine => {
+  const engineFor = (format: IsoHostFormat | JsonHostFormat): AcquirerEngine => {
     let engine = engines.get(format);
     if (engine === undefined) {
       engine = new AcquirerEngine(stats);
@@ -57,14 +58,14 @@ export async function startHostSimulator(options: HostSimulatorOptions = {}): Pr
     }
     return engine;
   };
-  const issuedKeys = new Map<IsoDialectFormat, Map<string, string>>();
+  const issuedKeys = new Map<IsoHostFormat, Map<string, string>>();
 
-  const requested: Partial<Record<IsoDialectFormat, number>> = options.isoPorts ?? Object.fromEntries(ISO_DIALECT_FORMATS.map((format) => [format, 0]));
+  const requested: Partial<Record<IsoHostFormat, number>> = options.isoPorts ?? Object.fromEntries(ISO_HOST_FORMATS.map((format) => [format, 0]));
   const isoServers: IsoTcpServer[] = [];
-  const isoPorts: Partial<Record<IsoDialectFormat, number>> = {};
+  const isoPorts: Partial<Record<IsoHostFormat, number>> = {};
   let http: FastifyInstance | undefined;
   try {
-    for (const format of ISO_DIALECT_FORMATS) {
+    for (const format of ISO_HOST_FORMATS) {
       const port = requested[format];
       if (port === undefined) continue;
       const spec = options.specs?.[format] ?? specFor(format);
@@ -96,9 +97,9 @@ export async function startHostSimulator(options: HostSimulatorOptions = {}): Pr
   log(`JSON hosts (MPGS_AP, POMELO_JSON, EZ_AIO, EZ_WALLET) bound to ${host}, listening on ${httpUrl}`);
   const app = http;
 
-  const connUrls: Partial<Record<IsoDialectFormat | JsonDialectFormat, string>> = {};
-  for (const [format, port] of Object.entries(isoPorts)) connUrls[format as IsoDialectFormat] = `tcp://${urlHost}:${port}`;
-  for (const format of JSON_DIALECT_FORMATS) connUrls[format] = httpUrl;
+  const connUrls: Partial<Record<IsoHostFormat | JsonHostFormat, string>> = {};
+  for (const [format, port] of Object.entries(isoPorts)) connUrls[format as IsoHostFormat] = `tcp://${urlHost}:${port}`;
+  for (const format of JSON_HOST_FORMATS) connUrls[format] = httpUrl;
 
   let closing: Promise<void> | undefined;
   return {

@@ -1,5 +1,5 @@
-import { HostTargetV1 } from '@app/contracts';
-import { decryptKeyUnderZmk, DEVELOPMENT_ZMK, ISO_DIALECT_FORMATS, IsoDialectFormat, keyCheckValue } from '@app/host-protocol';
+import { HostTargetV1, ISO_HOST_FORMATS, IsoHostFormat } from '@app/contracts';
+import { decryptKeyUnderZmk, DEVELOPMENT_ZMK, keyCheckValue } from '@app/host-protocol';
 import { authorizeRequest, followUpRequest, networkRequest, original, settleRequest, target, wireContext } from '@app/host-protocol/testing/factories';
 import { HostSimulator, startHostSimulator } from '@app/host-simulator';
 import { answerOf, CLIENT_TPDU, IsoTestClient, Outcome } from './support';
@@ -7,7 +7,7 @@ import { answerOf, CLIENT_TPDU, IsoTestClient, Outcome } from './support';
 /** How long a test waits for an answer that must not come (test amount ending in 91). */
 const SILENCE_MS = 300;
 
-describe.each(ISO_DIALECT_FORMATS)('%s host', (format: IsoDialectFormat) => {
+describe.each(ISO_HOST_FORMATS)('%s host', (format: IsoHostFormat) => {
   let simulator: HostSimulator;
   let client: IsoTestClient;
 

@@ -1,12 +1,11 @@
-import { HostOriginalV1, HostTargetV1 } from '@app/contracts';
-import { JSON_DIALECT_FORMATS, JsonDialectFormat } from '@app/host-protocol';
+import { HostOriginalV1, HostTargetV1, JSON_HOST_FORMATS, JsonHostFormat } from '@app/contracts';
 import { authorizeRequest, followUpRequest, networkRequest, original, settleRequest, target, wireContext } from '@app/host-protocol/testing/factories';
 import { HostSimulator, SimulatorStats, startHostSimulator } from '@app/host-simulator';
 import { answerOf, JsonOutcome, JsonTestClient } from './support';
 
 const SILENCE_MS = 300;
 
-describe.each(JSON_DIALECT_FORMATS)('%s host over HTTP', (format: JsonDialectFormat) => {
+describe.each(JSON_HOST_FORMATS)('%s host over HTTP', (format: JsonHostFormat) => {
   let simulator: HostSimulator;
   let client: JsonTestClient;
 

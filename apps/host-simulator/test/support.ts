@@ -1,15 +1,5 @@
-import {
-  HostAnswer,
-  HostOperation,
-  HostRequestOf,
-  IsoDialect,
-  isoDialectFor,
-  IsoDialectFormat,
-  JsonDialect,
-  jsonDialectFor,
-  JsonDialectFormat,
-  WireContext,
-} from '@app/host-protocol';
+import { IsoHostFormat, JsonHostFormat } from '@app/contracts';
+import { HostAnswer, HostOperation, HostRequestOf, IsoDialect, isoDialectFor, JsonDialect, jsonDialectFor, WireContext } from '@app/host-protocol';
 import { wireContext } from '@app/host-protocol/testing/factories';
 import { buildTpdu, Framer, framerFor, Iso8583Message, pack, StreamDeframer, unpack } from '@app/iso8583';
 import { connect, Socket } from 'node:net';
@@ -34,7 +24,7 @@ export class IsoTestClient {
   private closedPromise: Promise<void>;
 
   private constructor(
-    readonly format: IsoDialectFormat,
+    readonly format: IsoHostFormat,
     private readonly socket: Socket,
   ) {
     this.dialect = isoDialectFor(format);
@@ -53,7 +43,7 @@ export class IsoTestClient {
     socket.on('error', () => undefined);
   }
 
-  static connect(format: IsoDialectFormat, port: number): Promise<IsoTestClient> {
+  static connect(format: IsoHostFormat, port: number): Promise<IsoTestClient> {
     return new Promise((resolve, reject) => {
       const socket = connect({ host: '127.0.0.1', port }, () => {
         socket.off('error', reject);
@@ -116,7 +106,7 @@ export class JsonTestClient {
   readonly dialect: JsonDialect;
 
   constructor(
-    readonly format: JsonDialectFormat,
+    readonly format: JsonHostFormat,
     private readonly baseUrl: string,
   ) {
     this.dialect = jsonDialectFor(format);

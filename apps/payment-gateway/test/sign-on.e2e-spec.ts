@@ -99,6 +99,17 @@ describe('profile sign-on', () => {
     });
   });
 
+  it('should report a reply that breaks the host contract as the host connector failing, not as the host\'s answer', async () => {
+    const profile = await createProfile(pbo);
+    hostConnector(() => ({ result: 'APPROVED', stan: 'not a STAN' }));
+
+    expect(bodyOf<ProfileSignOnView>(await pbo.post(`/profiles/${profile.profileId}/signOn`, undefined)).acptSignOns[0]).toMatchObject({
+      resultReason: 'HostConnectorUnavailable',
+      hostRespCode: '',
+      hostRespMessage: 'the host connector gave an unreadable reply',
+    });
+  });
+
   it('should answer an empty list for a profile without acceptances, and 403 / 404 for profiles that are not the PBO\'s', async () => {
     const empty = await createProfile(pbo, { acceptances: [] });
     expect(bodyOf<ProfileSignOnView>(await pbo.post(`/profiles/${empty.profileId}/signOn`, undefined)).acptSignOns).toEqual([]);

@@ -1,5 +1,5 @@
-import { HOST_MESSAGE_FORMATS } from '@app/contracts';
-import { DEVELOPMENT_ZMK, ISO_DIALECT_FORMATS } from '@app/host-protocol';
+import { HOST_MESSAGE_FORMATS, ISO_HOST_FORMATS } from '@app/contracts';
+import { DEVELOPMENT_ZMK } from '@app/host-protocol';
 import { HostConnectorConfig, hostConnectorConfigFromEnv } from '../../host-connector/src/config/host-connector.config';
 import { HostSimulator, simulatorOptionsFromEnv, startHostSimulator } from '../../host-simulator/src';
 
@@ -13,7 +13,7 @@ export interface HostSandbox {
 }
 
 /** The simulator's port variables (its config.ts names them so): free ports unless set. */
-const SIMULATOR_PORT_VARIABLES = [...ISO_DIALECT_FORMATS.map((format) => `HOST_SIM_${format}_PORT`), 'HOST_SIM_HTTP_PORT'];
+const SIMULATOR_PORT_VARIABLES = [...ISO_HOST_FORMATS.map((format) => `HOST_SIM_${format}_PORT`), 'HOST_SIM_HTTP_PORT'];
 
 /**
  * Standalone runs the acquirer host simulator next to the host connector, so that a demo signs on

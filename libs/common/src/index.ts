@@ -3,7 +3,6 @@ export * from './http';
 export * from './auth';
 export * from './pagination';
 export * from './time/timestamp';
-export * from './iso';
 export * from './validation';
 export * from './crypto/secret-hash';
 export * from './crypto/field-cipher';

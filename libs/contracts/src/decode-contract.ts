@@ -1,6 +1,6 @@
-import { describeValidationErrors } from '@app/common/validation';
 import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { describeValidationErrors } from './validation';
 
 /** A message that does not match its contract: redelivery will not fix it, so dead-letter it. */
 export class ContractViolationError extends Error {

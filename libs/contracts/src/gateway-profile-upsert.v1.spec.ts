@@ -74,6 +74,12 @@ describe('GatewayProfileUpsertV1', () => {
     expect(violation(upsertPayload({ acceptances: [acceptance] }))).toMatch(/^acceptances\[0\]\.supportedPayments\b/);
   });
 
+  it('should reject a host format that no host connector speaks, SVC_ENABLER included', () => {
+    const acceptance = { ...(upsertPayload().acceptances as object[])[0], hostMessageFormat: 'SVC_ENABLER' };
+
+    expect(violation(upsertPayload({ acceptances: [acceptance] }))).toMatch(/^acceptances\[0\]\.hostMessageFormat must be one of the host message formats MOCK, ISO8583, /);
+  });
+
   it('should reject a profile id without the prof_ prefix', () => {
     expect(violation(upsertPayload({ profileId: '42' }))).toMatch(/^profileId must look like prof_<id>/);
   });

@@ -1,28 +1,12 @@
-import { PAYMENT_METHODS, PaymentMethodName } from '@app/common/iso';
-import { IsIsoCountry, IsIsoCurrency } from '@app/common/validation';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayNotEmpty,
-  ArrayUnique,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsNotEmpty,
-  IsObject,
-  IsString,
-  Matches,
-  MaxLength,
-  Min,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayNotEmpty, ArrayUnique, IsArray, IsIn, IsInt, IsNotEmpty, IsObject, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
+import { HOST_MESSAGE_FORMATS } from './host-formats';
+import { PAYMENT_METHODS, PaymentMethodName } from './payment-methods';
+import { IsIsoCountry, IsIsoCurrency, NullableButPresent } from './validation';
 
 /** Payment method names as the gateway speaks them (`VISA`, `MASTERCARD`, …). */
 export const GATEWAY_PAYMENT_NAMES: readonly PaymentMethodName[] = Object.values(PAYMENT_METHODS);
-
-/** Present, but may be null: a null clears the gateway's value, a missing field is a producer bug. */
-const NullableButPresent = () => ValidateIf((_object: object, value: unknown) => value !== null);
 
 /** One acceptance of a gateway profile: which host format, which payment methods, which MID/TID. */
 export class GatewayAcceptanceV1 {
@@ -32,10 +16,9 @@ export class GatewayAcceptanceV1 {
   @MaxLength(128)
   acptName: string;
 
-  /** Host-connector spec name (`MOCK`, `ISO8583`, `MPGS_AP`, …); the gateway decides which it knows. */
-  @ApiProperty({ example: 'ISO8583' })
-  @IsString()
-  @Matches(/^[A-Z0-9_]{1,32}$/, { message: '$property must be an upper-case host message format such as ISO8583' })
+  /** The host format the acceptance speaks (`MOCK`, `ISO8583`, `MPGS_AP`, …): one of {@link HOST_MESSAGE_FORMATS}. */
+  @ApiProperty({ enum: HOST_MESSAGE_FORMATS, example: 'ISO8583' })
+  @IsIn(HOST_MESSAGE_FORMATS, { message: `$property must be one of the host message formats ${HOST_MESSAGE_FORMATS.join(', ')}` })
   hostMessageFormat: string;
 
   @ApiProperty({ enum: GATEWAY_PAYMENT_NAMES, isArray: true, example: ['VISA', 'MASTERCARD'] })

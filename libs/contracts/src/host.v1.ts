@@ -1,5 +1,7 @@
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { HOST_MESSAGE_FORMATS, HOST_MID_PATTERN, HOST_TID_PATTERN, HostMessageFormat } from './host-formats';
+import { NullableButPresent } from './validation';
 
 /**
  * Payloads of the `host.*.v1` request/reply subjects (core NATS, queue group `host-connector`).
@@ -7,20 +9,6 @@ import { IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, M
  * host connector owns everything on the wire: STAN, RRN, transmission time, working keys and the
  * reversal queue. Every reply is a {@link HostResponseV1}, including refusals of the request itself.
  */
-
-/** Host formats the connector knows (`DECISIONS.md`, Host formats). `SVC_ENABLER` goes through the gateway, not here. */
-export const HOST_MESSAGE_FORMATS = ['MOCK', 'ISO8583', 'S2M_8583', 'MASARAT_8583', 'CASHPLUS_8583', 'MPGS_AP', 'POMELO_JSON', 'EZ_AIO', 'EZ_WALLET'] as const;
-export type HostMessageFormat = (typeof HOST_MESSAGE_FORMATS)[number];
-/** The ISO 8583 family, spoken over TCP. */
-export const ISO_HOST_FORMATS: readonly HostMessageFormat[] = ['ISO8583', 'S2M_8583', 'MASARAT_8583', 'CASHPLUS_8583'];
-/** The JSON family, spoken over HTTP. */
-export const JSON_HOST_FORMATS: readonly HostMessageFormat[] = ['MPGS_AP', 'POMELO_JSON', 'EZ_AIO', 'EZ_WALLET'];
-
-/** Card acceptor id (field 42) and terminal id (field 41) as hosts take them. */
-export const HOST_MID_PATTERN = /^[A-Za-z0-9 ]{1,15}$/;
-export const HOST_TID_PATTERN = /^[A-Za-z0-9]{1,8}$/;
-
-const NullableButPresent = () => ValidateIf((_object: object, value: unknown) => value !== null);
 
 /** Which host, and who we are to it. */
 export class HostTargetV1 {
@@ -201,21 +189,63 @@ export class HostNetworkRequestV1 extends HostRequestBaseV1 {}
 export const HOST_RESULTS = ['APPROVED', 'DECLINED', 'REVERSED', 'HOST_UNAVAILABLE', 'REJECTED'] as const;
 export type HostResultV1 = (typeof HOST_RESULTS)[number];
 
-/** Reply to every `host.*.v1` request. */
-export interface HostResponseV1 {
+/**
+ * Reply to every `host.*.v1` request. A class so the caller decodes it like any contract
+ * (`decodeContract`): the connector is another process, and what comes back over NATS is data.
+ */
+export class HostResponseV1 {
+  /** The request's id; empty when the request was refused before its id could be read. */
+  @IsString()
+  @MaxLength(64)
   requestId: string;
+
+  @IsIn(HOST_RESULTS)
   result: HostResultV1;
+
   /** Field 39 (or the JSON host's code mapped to it); null when the host did not answer. */
+  @NullableButPresent()
+  @IsString()
+  @Matches(/^[0-9A-Za-z]{2}$/, { message: '$property must be a 2-character response code' })
   hostRespCode: string | null;
+
+  @IsString()
   hostRespMessage: string;
+
   /** What the connector sent, so follow-ups can reference it (null when nothing was sent). */
+  @NullableButPresent()
+  @IsString()
+  @Matches(/^[0-9]{4}$/, { message: '$property must be a 4-digit MTI' })
   mti: string | null;
+
+  @NullableButPresent()
+  @IsString()
+  @Matches(/^[0-9]{6}$/, { message: '$property must be the 6-digit STAN' })
   stan: string | null;
+
+  @NullableButPresent()
+  @IsString()
+  @Matches(/^[0-9]{10}$/, { message: '$property must be MMDDhhmmss' })
   transmittedAt: string | null;
+
+  /** As the host gave them (a JSON host's reference may be longer than field 37). */
+  @NullableButPresent()
+  @IsString()
   rrn: string | null;
+
+  @NullableButPresent()
+  @IsString()
   approvalCode: string | null;
+
   /** Sign-on: check value of the working key received (its first 6 hex digits); never the key. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[0-9A-Fa-f]{6}$/, { message: '$property must be 6 hex digits' })
   keyCheckValue?: string;
+
   /** Settle: the host's own totals when it answered with them. */
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => HostTotalsV1)
   hostTotals?: HostTotalsV1;
 }

@@ -1,3 +1,7 @@
+export * from './host-formats';
+export * from './payment-methods';
+export * from './iso-codes';
+export * from './validation';
 export * from './subjects';
 export * from './gateway-profile-upsert.v1';
 export * from './decode-contract';

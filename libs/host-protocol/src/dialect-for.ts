@@ -1,5 +1,5 @@
-import { HOST_MESSAGE_FORMATS, HostMessageFormat } from '@app/contracts';
-import { MessageSpec, PRESETS } from '@app/iso8583';
+import { HostMessageFormat, isHostMessageFormat, ISO_HOST_FORMATS, isIsoHostFormat, IsoHostFormat } from '@app/contracts';
+import { MessageSpec, PRESETS, presetsWithFiles } from '@app/iso8583';
 import { HostDialect, HostProtocolError, IsoDialect, JsonDialect } from './dialect';
 import { IsoHostDialect } from './iso/iso-dialect';
 import { EzAioDialect } from './json/ez-aio';
@@ -7,36 +7,47 @@ import { EzWalletDialect } from './json/ez-wallet';
 import { MpgsDialect } from './json/mpgs';
 import { PomeloDialect } from './json/pomelo';
 
-/** The ISO 8583 formats, each spoken with the message spec of the same name from `@app/iso8583`. */
-export const ISO_DIALECT_FORMATS = ['ISO8583', 'S2M_8583', 'MASARAT_8583', 'CASHPLUS_8583'] as const;
-export type IsoDialectFormat = (typeof ISO_DIALECT_FORMATS)[number];
-/** The JSON-over-HTTP formats. */
-export const JSON_DIALECT_FORMATS = ['MPGS_AP', 'POMELO_JSON', 'EZ_AIO', 'EZ_WALLET'] as const;
-export type JsonDialectFormat = (typeof JSON_DIALECT_FORMATS)[number];
-
-export function isIsoDialectFormat(format: string): format is IsoDialectFormat {
-  return (ISO_DIALECT_FORMATS as readonly string[]).includes(format);
-}
-
-export function isJsonDialectFormat(format: string): format is JsonDialectFormat {
-  return (JSON_DIALECT_FORMATS as readonly string[]).includes(format);
-}
-
 /**
  * The built-in message spec of an ISO format (`PRESETS` of `@app/iso8583`); throws
- * `HostProtocolError` when there is none. An operator's replacement spec file
- * (`presetsWithFiles`) is spoken with `new IsoHostDialect(format, spec)`.
+ * `HostProtocolError` when there is none. An operator's replacement spec file is spoken through
+ * `dialectLookup(isoSpecsFromEnv(env))`.
  */
-export function specFor(format: IsoDialectFormat): MessageSpec {
+export function specFor(format: IsoHostFormat): MessageSpec {
   const spec = Object.prototype.hasOwnProperty.call(PRESETS, format) ? PRESETS[format] : undefined;
   if (spec === undefined) throw new HostProtocolError(format, 'no message spec of that name in @app/iso8583');
   return spec;
 }
 
-const dialects = new Map<string, HostDialect>();
+/** Message specs replacing the built-in presets of some ISO formats (an operator's spec files). */
+export type IsoSpecs = Partial<Record<IsoHostFormat, MessageSpec>>;
 
-function create(format: HostMessageFormat): HostDialect {
-  if (isIsoDialectFormat(format)) return new IsoHostDialect(format, specFor(format));
+/** The variable naming an operator's spec file for an ISO format: `HOST_SPEC_<FORMAT>_FILE`. */
+export function specFileVariable(format: IsoHostFormat): string {
+  return `HOST_SPEC_${format}_FILE`;
+}
+
+/**
+ * The operator's spec files named by `HOST_SPEC_<FORMAT>_FILE`, loaded and checked
+ * (`presetsWithFiles`: the file must parse, compile and carry the format's name). Throws an
+ * `Error` whose message starts with the variable's name.
+ */
+export function isoSpecsFromEnv(env: NodeJS.ProcessEnv): IsoSpecs {
+  const specs: IsoSpecs = {};
+  for (const format of ISO_HOST_FORMATS) {
+    const name = specFileVariable(format);
+    const path = env[name]?.trim();
+    if (!path) continue;
+    try {
+      specs[format] = presetsWithFiles({ [format]: path })[format];
+    } catch (error) {
+      throw new Error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return specs;
+}
+
+function create(format: HostMessageFormat, specs: IsoSpecs): HostDialect {
+  if (isIsoHostFormat(format)) return new IsoHostDialect(format, specs[format] ?? specFor(format));
   switch (format) {
     case 'MPGS_AP':
       return new MpgsDialect();
@@ -54,18 +65,27 @@ function create(format: HostMessageFormat): HostDialect {
 }
 
 /**
- * The dialect of a host format (one instance per format, stateless). Throws `HostProtocolError`
- * for `MOCK` (answered in process by the connector) and for any name that is not a format.
+ * A `dialectFor` whose ISO formats speak `specs` where given, the built-in presets otherwise (one
+ * instance per format, stateless).
  */
-export function dialectFor(format: HostMessageFormat): HostDialect {
-  if (!(HOST_MESSAGE_FORMATS as readonly string[]).includes(format)) throw new HostProtocolError(String(format), 'unknown host message format');
-  let dialect = dialects.get(format);
-  if (dialect === undefined) {
-    dialect = create(format);
-    dialects.set(format, dialect);
-  }
-  return dialect;
+export function dialectLookup(specs: IsoSpecs = {}): (format: HostMessageFormat) => HostDialect {
+  const dialects = new Map<string, HostDialect>();
+  return (format) => {
+    if (!isHostMessageFormat(format)) throw new HostProtocolError(String(format), 'unknown host message format');
+    let dialect = dialects.get(format);
+    if (dialect === undefined) {
+      dialect = create(format, specs);
+      dialects.set(format, dialect);
+    }
+    return dialect;
+  };
 }
+
+/**
+ * The dialect of a host format with the built-in presets. Throws `HostProtocolError` for `MOCK`
+ * (answered in process by the connector) and for any name that is not a format.
+ */
+export const dialectFor: (format: HostMessageFormat) => HostDialect = dialectLookup();
 
 /** `dialectFor` narrowed to the ISO family; throws `HostProtocolError` for a JSON format. */
 export function isoDialectFor(format: HostMessageFormat): IsoDialect {

@@ -55,6 +55,12 @@ export interface HostAnswer {
   hostTotals?: HostTotalsV1;
 }
 
+/** A request message and its packed bytes (no length header or TPDU: framing is the session's). */
+export interface PackedRequest {
+  message: Iso8583Message;
+  payload: Buffer;
+}
+
 /** An ISO 8583 host format: how each operation becomes a message, and how an answer is read. */
 export interface IsoDialect {
   readonly kind: 'iso';
@@ -62,6 +68,8 @@ export interface IsoDialect {
   readonly spec: MessageSpec;
   /** Builds the request message; throws `HostProtocolError` when the request cannot be expressed (e.g. EMV data without a PAN). */
   buildRequest<O extends HostOperation>(operation: O, request: HostRequestOf[O], context: WireContext): Iso8583Message;
+  /** {@link buildRequest} and the message's bytes in the spec (unframed), packed once: what a client sends. */
+  packRequest<O extends HostOperation>(operation: O, request: HostRequestOf[O], context: WireContext): PackedRequest;
   /**
    * The key a response is matched on: response MTI, STAN and TID. For a request it is the key its
    * response will carry (request MTI + 10); for a response, its own.

@@ -1,13 +1,5 @@
 import { Iso8583Error, Iso8583ErrorCode } from './errors';
 
-/** Builds the primary (and, when a field above 64 is present, secondary) bitmap for a set of field numbers. */
-export function buildBitmap(fieldNumbers: readonly number[]): Buffer {
-  const secondary = fieldNumbers.some((number) => number > 64);
-  const bits = Buffer.alloc(secondary ? 16 : 8);
-  writeBits(fieldNumbers, secondary, bits, 0);
-  return bits;
-}
-
 /** Sets the bits of `fieldNumbers` (and bit 1 when `secondary`) in the 8 or 16 zeroed bytes at `offset`. */
 function writeBits(fieldNumbers: readonly number[], secondary: boolean, out: Buffer, offset: number): void {
   if (secondary) out[offset] |= 0x80;
@@ -36,11 +28,6 @@ export function writeBitmap(fieldNumbers: readonly number[], secondary: boolean,
     out[offset + 2 * i + 1] = HEX_DIGITS.charCodeAt(bits[i] & 0x0f);
   }
   return width * 2;
-}
-
-/** Writes a bitmap in its wire encoding: raw bytes or uppercase ASCII hex. */
-export function encodeBitmap(bits: Buffer, encoding: 'binary' | 'hex'): Buffer {
-  return encoding === 'binary' ? bits : Buffer.from(bits.toString('hex').toUpperCase(), 'latin1');
 }
 
 const HEX_VALUE = new Int8Array(256).fill(-1);

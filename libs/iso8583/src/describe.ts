@@ -2,16 +2,16 @@ import { Iso8583Message } from './message';
 import { decodeTlvTree, TlvNode } from './tlv';
 
 /** Fields masked in full by default: track 2, track 3, track 1, PIN block. */
-export const FULLY_MASKED_FIELDS: readonly number[] = [35, 36, 45, 52];
+const FULLY_MASKED_FIELDS: readonly number[] = [35, 36, 45, 52];
 
 /** The ICC data field: shown as its EMV tags, the sensitive ones masked (`SENSITIVE_EMV_TAGS`). */
-export const ICC_DATA_FIELD = 55;
+const ICC_DATA_FIELD = 55;
 
 /**
  * EMV tags that carry card or cardholder data, and how `describe` masks them: `pan` keeps the
  * first 6 and last 4 digits like field 2, `full` hides the value.
  */
-export const SENSITIVE_EMV_TAGS: Readonly<Record<string, 'pan' | 'full'>> = {
+const SENSITIVE_EMV_TAGS: Readonly<Record<string, 'pan' | 'full'>> = {
   '5A': 'pan', // Application PAN
   '57': 'full', // Track 2 equivalent data
   '56': 'full', // Track 1 data
@@ -31,7 +31,7 @@ export interface MessageDescription {
 }
 
 /** PAN with only the first 6 and last 4 digits kept (PCI DSS); a short PAN is masked in full. */
-export function maskPan(pan: string): string {
+function maskPan(pan: string): string {
   if (pan.length < 13) return '*'.repeat(pan.length);
   return `${pan.slice(0, 6)}${'*'.repeat(pan.length - 10)}${pan.slice(-4)}`;
 }

@@ -1,6 +1,8 @@
-import { bcd, bcdTrack2, ebcdic, hex } from './encodings';
+import { bcdTrack2, encodings } from './encodings';
 import { Iso8583Error } from './errors';
 import { lengthPrefix } from './length-prefix';
+
+const { bcd, ebcdic, hex } = encodings;
 
 describe('content encodings', () => {
   it('should right-justify an odd-length BCD value with a leading 0 nibble', () => {

@@ -124,7 +124,7 @@ for (const [char, byte] of Object.entries(CP037)) {
   FROM_EBCDIC[byte] = char.charCodeAt(0);
 }
 
-export const ebcdic: ContentEncoding = standalone(
+const ebcdic: ContentEncoding = standalone(
   {
     name: 'ebcdic',
     textual: true,
@@ -152,7 +152,7 @@ export const ebcdic: ContentEncoding = standalone(
 );
 
 /** Packed BCD, right-justified: an odd number of digits gets a leading 0 nibble. */
-export const bcd: ContentEncoding = standalone(
+const bcd: ContentEncoding = standalone(
   {
     name: 'bcd',
     textual: true,
@@ -220,7 +220,7 @@ export const bcdTrack2: ContentEncoding = standalone(
   textUnits,
 );
 
-export const binary: ContentEncoding = {
+const binary: ContentEncoding = {
   name: 'binary',
   textual: false,
   byteLength: (units) => units,
@@ -241,7 +241,7 @@ for (let i = 0; i < 16; i++) {
 }
 
 /** Raw bytes carried as ASCII hex characters, two per byte (uppercase on the wire, either case read). */
-export const hex: ContentEncoding = standalone(
+const hex: ContentEncoding = standalone(
   {
     name: 'hex',
     textual: false,

@@ -1,9 +1,24 @@
 import fc from 'fast-check';
 import { Iso8583Error, Iso8583ErrorCode } from './errors';
-import { deframe, frame, framerFor, LengthHeaderDeframer } from './framing';
+import { framerFor } from './framing';
 import { buildTpdu, responseTpdu } from './tpdu';
 
 const payload = (size: number, fill: number): Buffer => Buffer.alloc(size, fill);
+
+/** The ISO8583 preset's framing: a 2-byte binary length, no TPDU. */
+const binary2 = framerFor({ header: { length: 'binary2', tpdu: false } });
+const frame = (message: Buffer): Buffer => binary2.frame(message);
+const deframe = (buffer: Buffer): Buffer => binary2.deframe(buffer).payload;
+/** The stream deframer of that framing, returning payloads only. */
+function payloadDeframer(maxPayload?: number) {
+  const inner = binary2.deframer(maxPayload);
+  return {
+    push: (chunk: Buffer): Buffer[] => inner.push(chunk).map((message) => message.payload),
+    get bufferedBytes(): number {
+      return inner.bufferedBytes;
+    },
+  };
+}
 
 describe('2-byte binary length framing', () => {
   it('should prefix the payload length big-endian, not counting the header', () => {
@@ -24,10 +39,10 @@ describe('2-byte binary length framing', () => {
   });
 });
 
-describe('LengthHeaderDeframer', () => {
+describe('2-byte binary length stream deframer', () => {
   it('should reassemble a frame split across chunks, even inside the header', () => {
     const wire = frame(payload(10, 7));
-    const deframer = new LengthHeaderDeframer();
+    const deframer = payloadDeframer();
     expect(deframer.push(wire.subarray(0, 1))).toEqual([]);
     expect(deframer.push(wire.subarray(1, 5))).toEqual([]);
     expect(deframer.push(wire.subarray(5))).toEqual([payload(10, 7)]);
@@ -36,7 +51,7 @@ describe('LengthHeaderDeframer', () => {
 
   it('should split concatenated frames and keep the partial rest', () => {
     const wire = Buffer.concat([frame(payload(3, 1)), frame(payload(0, 0)), frame(payload(4, 2)), frame(payload(5, 3))]);
-    const deframer = new LengthHeaderDeframer();
+    const deframer = payloadDeframer();
     expect(deframer.push(wire.subarray(0, wire.length - 2))).toEqual([payload(3, 1), payload(0, 0), payload(4, 2)]);
     expect(deframer.push(wire.subarray(wire.length - 2))).toEqual([payload(5, 3)]);
   });
@@ -44,13 +59,13 @@ describe('LengthHeaderDeframer', () => {
   it('should deliver every frame when fed one byte at a time', () => {
     const frames = [payload(2, 9), payload(70, 8)];
     const wire = Buffer.concat(frames.map(frame));
-    const deframer = new LengthHeaderDeframer();
+    const deframer = payloadDeframer();
     const received = [...wire].flatMap((byte) => deframer.push(Buffer.from([byte])));
     expect(received).toEqual(frames);
   });
 
   it('should reject a header above its limit instead of buffering without bound', () => {
-    const deframer = new LengthHeaderDeframer(1024);
+    const deframer = payloadDeframer(1024);
     expect(() => deframer.push(Buffer.from('ffff', 'hex'))).toThrow(Iso8583Error);
     expect(deframer.bufferedBytes).toBe(0);
   });

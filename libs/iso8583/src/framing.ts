@@ -162,36 +162,3 @@ class SpecFramer implements Framer {
 export function framerFor(spec: { readonly header: FrameHeaderSpec }): Framer {
   return new SpecFramer(spec.header);
 }
-
-const BINARY2 = new SpecFramer({ length: 'binary2', tpdu: false });
-
-/** Largest payload a 2-byte length header can announce. */
-export const MAX_FRAME_PAYLOAD = 0xffff;
-
-/** Prefixes a message with its 2-byte big-endian binary length (the header does not count itself); the `binary2` framing without TPDU. */
-export function frame(payload: Buffer): Buffer {
-  return BINARY2.frame(payload);
-}
-
-/** Strips the 2-byte binary length header from exactly one complete frame. */
-export function deframe(buffer: Buffer): Buffer {
-  return BINARY2.deframe(buffer).payload;
-}
-
-/** The stream deframer of the `binary2` framing without TPDU, returning payloads only (see `StreamDeframer`). */
-export class LengthHeaderDeframer {
-  private readonly inner: StreamDeframer;
-
-  constructor(maxPayload: number = MAX_FRAME_PAYLOAD) {
-    this.inner = BINARY2.deframer(maxPayload);
-  }
-
-  /** Bytes received but not yet returned as a payload. */
-  get bufferedBytes(): number {
-    return this.inner.bufferedBytes;
-  }
-
-  push(chunk: Buffer): Buffer[] {
-    return this.inner.push(chunk).map((message) => message.payload);
-  }
-}

@@ -188,9 +188,3 @@ export function encodeTlv(items: readonly TlvItem[], path = 'field 55'): Buffer 
   });
   return out;
 }
-
-/** The first object with this tag (hex, any case) at the top level, or undefined. */
-export function findTlv(items: readonly TlvItem[], tag: string): Buffer | undefined {
-  const wanted = tag.toUpperCase();
-  return items.find((item) => item.tag === wanted)?.value;
-}

@@ -1,5 +1,6 @@
 import { integerFromEnv } from '@app/common';
 import { HOST_MESSAGE_FORMATS, HostMessageFormat } from '@app/contracts';
+import { IsoSpecs, isoSpecsFromEnv } from '@app/host-protocol';
 import { HostAllowList } from '../routing/allow-list';
 import { parseHostUrl, transportOf } from '../routing/host-address';
 
@@ -8,6 +9,11 @@ export interface HostConnectorConfig {
   allowList: HostAllowList;
   /** HOST_DEFAULT_<FORMAT>_URL: where a format goes when the acceptance carries no connUrl. */
   defaultUrls: Partial<Record<HostMessageFormat, string>>;
+  /**
+   * HOST_SPEC_<FORMAT>_FILE: an operator's message spec file replacing the built-in preset of an
+   * ISO format (the acquirer's own field definitions); loaded and checked at start.
+   */
+  specs: IsoSpecs;
   /** HOST_TIMEOUT_MS: a request's deadline when it names none. */
   timeoutMs: number;
   /** HOST_CONNECT_TIMEOUT_MS: longest wait for a TCP connection. */
@@ -103,6 +109,12 @@ export function hostConnectorConfigFromEnv(options: { standalone: boolean; devel
     if (!allowList.allows(address.hostname, address.port)) throw new HostConnectorConfigError(`${name}: ${address.url} is not in HOST_ALLOWLIST`);
     defaultUrls[format] = text;
   }
+  let specs: IsoSpecs;
+  try {
+    specs = isoSpecsFromEnv(env);
+  } catch (error) {
+    throw new HostConnectorConfigError(error instanceof Error ? error.message : String(error));
+  }
   let zmk: Buffer;
   if (env.HOST_ZMK) zmk = zoneMasterKey(env.HOST_ZMK);
   else if (options.developmentZmk && options.standalone && !production) zmk = options.developmentZmk;
@@ -112,6 +124,7 @@ export function hostConnectorConfigFromEnv(options: { standalone: boolean; devel
   return {
     allowList,
     defaultUrls,
+    specs,
     timeoutMs: integer(env, 'HOST_TIMEOUT_MS', 20_000, 100, 60_000),
     connectTimeoutMs: integer(env, 'HOST_CONNECT_TIMEOUT_MS', 5000, 100, 60_000),
     echoIntervalMs: integer(env, 'HOST_ECHO_INTERVAL_MS', 60_000, 0, 86_400_000),

@@ -1,6 +1,6 @@
 import { errorMessage } from '@app/common';
 import { HostOperation, HostProtocolError, HostRequestOf, IsoDialect } from '@app/host-protocol';
-import { Iso8583Error, Iso8583Message, pack } from '@app/iso8583';
+import { Iso8583Error, Iso8583Message } from '@app/iso8583';
 import { Injectable } from '@nestjs/common';
 import { wireContextAt } from '../protocol/wire';
 import { HostAddress } from '../routing/host-address';
@@ -34,8 +34,7 @@ export class IsoHostClient {
     let payload: Buffer;
     let matchKey: string;
     try {
-      message = dialect.buildRequest(operation, request, context);
-      payload = pack(dialect.spec, message);
+      ({ message, payload } = dialect.packRequest(operation, request, context));
       matchKey = dialect.matchKeyOfRequest(message);
     } catch (error) {
       if (error instanceof HostProtocolError || error instanceof Iso8583Error) return { kind: 'unexpressible', reason: errorMessage(error) };

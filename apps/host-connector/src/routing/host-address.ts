@@ -1,4 +1,4 @@
-import { HostMessageFormat, ISO_HOST_FORMATS, JSON_HOST_FORMATS } from '@app/contracts';
+import { HostMessageFormat, isIsoHostFormat, isJsonHostFormat } from '@app/contracts';
 import { HostAllowList } from './allow-list';
 
 /** Where one host format is reached. */
@@ -23,8 +23,8 @@ export class HostAddressError extends Error {
 
 /** The transport a host format is spoken over; MOCK has none (in process). */
 export function transportOf(format: HostMessageFormat): 'tcp' | 'http' | 'mock' {
-  if (ISO_HOST_FORMATS.includes(format)) return 'tcp';
-  if (JSON_HOST_FORMATS.includes(format)) return 'http';
+  if (isIsoHostFormat(format)) return 'tcp';
+  if (isJsonHostFormat(format)) return 'http';
   return 'mock';
 }
 

@@ -1,18 +1,18 @@
-import { HostTotalsV1 } from '@app/contracts';
-import { HostProtocolError, JsonDialectFormat, JsonReader, requiredTotals } from '@app/host-protocol';
+import { HostTotalsV1, JsonHostFormat } from '@app/contracts';
+import { HostProtocolError, JsonReader, requiredTotals } from '@app/host-protocol';
 import { FastifyInstance, FastifyReply } from 'fastify';
 import { AcquirerEngine, Decision, TransactionKind } from '../engine/acquirer-engine';
 import { countIn, SimulatorStats } from '../engine/simulator-stats';
 
 /** What every JSON host's routes share: the engine of their format, the stats and the log. */
 export interface JsonHostContext {
-  engineFor(format: JsonDialectFormat): AcquirerEngine;
+  engineFor(format: JsonHostFormat): AcquirerEngine;
   stats: SimulatorStats;
   log: (line: string) => void;
 }
 
 /** Counts a call and logs it without its body (which holds card data). */
-export function received(context: JsonHostContext, format: JsonDialectFormat, call: string, detail: string): void {
+export function received(context: JsonHostContext, format: JsonHostFormat, call: string, detail: string): void {
   countIn(context.stats.jsonReceived, `${format} ${call}`);
   context.log(`${format} <- ${call} ${detail}`);
 }
@@ -21,7 +21,7 @@ export function received(context: JsonHostContext, format: JsonDialectFormat, ca
  * Sends nothing, ever: the caller sees its own timeout (test amount ending in 91). The socket is
  * closed when the client gives up or the simulator stops.
  */
-export function leaveUnanswered(context: JsonHostContext, format: JsonDialectFormat, reply: FastifyReply): void {
+export function leaveUnanswered(context: JsonHostContext, format: JsonHostFormat, reply: FastifyReply): void {
   context.log(`${format}: no answer (test amount)`);
   reply.hijack();
 }
@@ -29,7 +29,7 @@ export function leaveUnanswered(context: JsonHostContext, format: JsonDialectFor
 /** Runs a route's work; a request the format cannot read becomes that format's 400 answer. */
 export async function handle(
   context: JsonHostContext,
-  format: JsonDialectFormat,
+  format: JsonHostFormat,
   reply: FastifyReply,
   work: () => unknown,
   invalid: (explanation: string) => Record<string, unknown>,
@@ -48,7 +48,7 @@ export async function handle(
 /** A decision that carries an answer, or undefined after leaving the request unanswered. */
 export function answered(
   context: JsonHostContext,
-  format: JsonDialectFormat,
+  format: JsonHostFormat,
   reply: FastifyReply,
   decision: Decision,
 ): Extract<Decision, { answer: true }> | undefined {
@@ -66,7 +66,7 @@ export class JsonCall<P> {
 
   constructor(
     private readonly context: JsonHostContext,
-    readonly format: JsonDialectFormat,
+    readonly format: JsonHostFormat,
     readonly params: P,
     private readonly rawBody: unknown,
     private readonly reply: FastifyReply,
@@ -128,7 +128,7 @@ export class JsonCall<P> {
 export function jsonRoutes(
   app: FastifyInstance,
   context: JsonHostContext,
-  format: JsonDialectFormat,
+  format: JsonHostFormat,
   invalid: (explanation: string) => Record<string, unknown>,
 ): <P = unknown>(method: 'POST' | 'PUT', url: string, work: (call: JsonCall<P>) => unknown) => void {
   return <P = unknown>(method: 'POST' | 'PUT', url: string, work: (call: JsonCall<P>) => unknown): void => {

@@ -1,23 +1,21 @@
 import { HostTotalsV1 } from '@app/contracts';
-import {
-  encryptKeyUnderZmk,
-  fieldValue,
-  formatKeyField,
-  generateWorkingKey,
-  isRequestMti,
-  KEY_FIELD,
-  keyCheckValue,
-  NETWORK_CODE,
-  parseOriginalDataElements,
-  PROCESSING_CODE,
-  responseMtiOf,
-  textField,
-  totalsFromFields,
-  totalsToFields,
-} from '@app/host-protocol';
+import { encryptKeyUnderZmk, generateWorkingKey, keyCheckValue } from '@app/host-protocol';
 import { Iso8583Message, MessageSpec } from '@app/iso8583';
 import { AcquirerEngine, Decision, TransactionKind } from '../engine/acquirer-engine';
 import { countIn, SimulatorStats } from '../engine/simulator-stats';
+import {
+  answerMti,
+  answerValue,
+  FIELD,
+  isRequest,
+  networkFunctionOf,
+  readOriginalData,
+  readTotals,
+  text,
+  totalsFields,
+  transactionTypeOf,
+  workingKeyField,
+} from './iso-fields';
 
 /** Request fields a response repeats, as acquirer hosts do (never card data: 2, 14, 35, 55 stay out). */
 const ECHOED_FIELDS = [3, 4, 7, 11, 12, 13, 41, 42, 49, 60, 70, 90];
@@ -44,32 +42,32 @@ function isoRef(mti: string, stan: string, transmittedAt: string): string {
  */
 export function answerIsoRequest(request: Iso8583Message, deps: IsoHostDependencies): Iso8583Message | null {
   const { spec, engine, stats } = deps;
-  if (!isRequestMti(request.mti)) return null;
+  if (!isRequest(request.mti)) return null;
   countIn(stats.received, request.mti);
 
   const fields: Record<number, string | Buffer> = {};
   for (const number of ECHOED_FIELDS) if (request.fields[number] !== undefined) fields[number] = request.fields[number];
-  const respond = (code: string, extra: Record<number, string | Buffer> = {}): Iso8583Message => {
-    fields[39] = code;
-    for (const [number, value] of Object.entries(extra)) fields[Number(number)] = fieldValue(spec, Number(number), value);
-    return { mti: responseMtiOf(request.mti), fields };
+  const respond = (code: string, extra: Record<number, string> = {}): Iso8583Message => {
+    fields[FIELD.responseCode] = code;
+    for (const [number, value] of Object.entries(extra)) fields[Number(number)] = answerValue(spec, Number(number), value);
+    return { mti: answerMti(request.mti), fields };
   };
   const fromDecision = (decision: Decision): Iso8583Message | null => {
     if (!decision.answer) return null;
     const extra: Record<number, string> = {};
-    if (decision.rrn !== null) extra[37] = decision.rrn;
-    if (decision.approvalCode !== null) extra[38] = decision.approvalCode;
+    if (decision.rrn !== null) extra[FIELD.rrn] = decision.rrn;
+    if (decision.approvalCode !== null) extra[FIELD.approvalCode] = decision.approvalCode;
     return respond(decision.code, extra);
   };
 
-  const stan = textField(request, 11);
-  const tid = textField(request, 41);
-  const transmittedAt = textField(request, 7);
+  const stan = text(request, FIELD.stan);
+  const tid = text(request, FIELD.tid);
+  const transmittedAt = text(request, FIELD.transmittedAt);
   if (stan === undefined || tid === undefined || tid === '' || transmittedAt === undefined) return respond('30');
-  const amountText = textField(request, 4);
+  const amountText = text(request, FIELD.amount);
   const amountMinor = amountText !== undefined && /^[0-9]+$/.test(amountText) ? BigInt(amountText) : null;
-  const original = parseOriginalDataElements(textField(request, 90));
-  const originalRef = original !== null ? isoRef(original.mti, original.stan, original.transmittedAt) : undefined;
+  const original = readOriginalData(text(request, FIELD.originalData));
+  const originalRef = original !== undefined ? isoRef(original.mti, original.stan, original.transmittedAt) : undefined;
 
   switch (request.mti) {
     case '0100':
@@ -82,15 +80,14 @@ export function answerIsoRequest(request: Iso8583Message, deps: IsoHostDependenc
       if (request.mti.startsWith('01')) kind = 'PREAUTH';
       else if (request.mti.startsWith('022')) kind = 'CAPTURE';
       else {
-        const processingCode = textField(request, 3) ?? '';
-        if (processingCode.startsWith(PROCESSING_CODE.VOID.slice(0, 2))) kind = 'VOID';
-        else if (processingCode.startsWith(PROCESSING_CODE.REFUND.slice(0, 2))) kind = 'REFUND';
-        else if (processingCode.startsWith(PROCESSING_CODE.PURCHASE.slice(0, 2))) kind = 'SALE';
-        else return respond('12');
+        const type = transactionTypeOf(text(request, FIELD.processingCode) ?? '');
+        if (type === undefined) return respond('12');
+        kind = type === 'PURCHASE' ? 'SALE' : type;
       }
       if (amountMinor === null) return respond('30');
       // A sale or authorization names the card (field 2 or 35); follow-ups name the original instead.
-      if ((kind === 'SALE' || kind === 'PREAUTH') && request.fields[2] === undefined && request.fields[35] === undefined) return respond('30');
+      if ((kind === 'SALE' || kind === 'PREAUTH') && request.fields[FIELD.pan] === undefined && request.fields[FIELD.track2] === undefined)
+        return respond('30');
       const followUp = kind === 'VOID' || kind === 'REFUND' || kind === 'CAPTURE';
       if (followUp && originalRef === undefined) return respond('30');
       return fromDecision(engine.financial({ kind, tid, ref: isoRef(request.mti, stan, transmittedAt), amountMinor, ...(followUp ? { originalRef } : {}) }));
@@ -102,26 +99,26 @@ export function answerIsoRequest(request: Iso8583Message, deps: IsoHostDependenc
       return respond('00');
     case '0500':
     case '0501': {
-      const totals: HostTotalsV1 | null = totalsFromFields(request);
-      if (totals === null) return respond('30');
+      const totals: HostTotalsV1 | undefined = readTotals(request);
+      if (totals === undefined) return respond('30');
       const { code, hostTotals } = engine.settle(tid, totals);
-      return respond(code, totalsToFields(hostTotals));
+      return respond(code, totalsFields(hostTotals));
     }
     case '0800':
     case '0801':
-      switch (textField(request, 70)) {
-        case NETWORK_CODE.SIGN_ON:
-        case NETWORK_CODE.KEY_EXCHANGE: {
+      switch (networkFunctionOf(text(request, FIELD.networkCode))) {
+        case 'SIGN_ON':
+        case 'KEY_EXCHANGE': {
           const workingKey = generateWorkingKey();
           const checkValue = keyCheckValue(workingKey);
           deps.issuedKeys.set(tid, checkValue);
           stats.keysIssued += 1;
-          return respond('00', { [KEY_FIELD]: formatKeyField(encryptKeyUnderZmk(workingKey, deps.zmk), checkValue) });
+          return respond('00', { [FIELD.workingKey]: workingKeyField(encryptKeyUnderZmk(workingKey, deps.zmk), checkValue) });
         }
-        case NETWORK_CODE.ECHO:
-        case NETWORK_CODE.SIGN_OFF:
+        case 'ECHO':
+        case 'SIGN_OFF':
           return respond('00');
-        default:
+        case undefined:
           return respond('12');
       }
     default:

@@ -1,7 +1,7 @@
 import { describe, framerFor, Iso8583Message, MessageSpec, pack, responseTpdu, unpack } from '@app/iso8583';
-import { KEY_FIELD } from '@app/host-protocol';
 import { AddressInfo, createServer, Server, Socket } from 'node:net';
 import { SimulatorStats } from '../engine/simulator-stats';
+import { FIELD } from './iso-fields';
 
 export interface IsoServerOptions {
   format: string;
@@ -15,8 +15,8 @@ export interface IsoServerOptions {
 /** A message for the log: `describe` masks PAN, track data and the card tags of field 55; the key field shows its check value only. */
 function logView(message: Iso8583Message): string {
   const view = describe(message);
-  const keyField = view.fields[KEY_FIELD];
-  if (keyField !== undefined && message.mti.startsWith('08')) view.fields[KEY_FIELD] = `[key under ZMK, KCV ${keyField.slice(-6)}]`;
+  const keyField = view.fields[FIELD.workingKey];
+  if (keyField !== undefined && message.mti.startsWith('08')) view.fields[FIELD.workingKey] = `[key under ZMK, KCV ${keyField.slice(-6)}]`;
   return `${view.mti} ${JSON.stringify(view.fields)}`;
 }
 

@@ -1,4 +1,5 @@
-import { DomainError, isPaymentMethodCode, PAYMENT_METHOD_CODES } from '@app/common';
+import { DomainError } from '@app/common';
+import { isPaymentMethodCode, PAYMENT_METHOD_CODES } from '@app/contracts';
 import { MethodList } from './persistence/acquirer-profile.entity';
 
 /** Payment method code to EMV config ids, in the order given. */

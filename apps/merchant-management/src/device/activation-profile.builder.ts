@@ -1,4 +1,5 @@
-import { countryNumeric, currencyInfo, DomainError, paymentMethodName, PaymentMethodCode } from '@app/common';
+import { DomainError } from '@app/common';
+import { countryNumeric, currencyInfo, PaymentMethodCode, paymentMethodName } from '@app/contracts';
 import { BindingRecord } from '../payment-config/persistence/payment-config.repository';
 import { AcceptanceSnapshot } from './persistence/device.entity';
 

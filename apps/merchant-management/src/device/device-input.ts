@@ -1,4 +1,5 @@
-import { DomainError, isPaymentMethodCode, parseJsonObject } from '@app/common';
+import { DomainError, parseJsonObject } from '@app/common';
+import { isPaymentMethodCode } from '@app/contracts';
 
 /** EMV terminal parameter keys a device may carry (v1 plus the legacy Amex reader keys). */
 export const EMV_PARAM_KEYS = [

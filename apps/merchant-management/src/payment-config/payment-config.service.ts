@@ -1,15 +1,5 @@
-import {
-  DomainError,
-  isPaymentMethodCode,
-  Page,
-  PageRequest,
-  PAYMENT_METHOD_CODES,
-  paymentMethodCodeOf,
-  paymentMethodDisplayName,
-  paymentMethodName,
-  PaymentMethodCode,
-  toPage,
-} from '@app/common';
+import { DomainError, Page, PageRequest, toPage } from '@app/common';
+import { isPaymentMethodCode, PAYMENT_METHOD_CODES, PaymentMethodCode, paymentMethodCodeOf, paymentMethodDisplayName, paymentMethodName } from '@app/contracts';
 import { isUniqueViolation } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';

@@ -1,7 +1,7 @@
-import { DomainError, isIanaTimeZone } from '@app/common';
+import { DomainError } from '@app/common';
+import { HOST_MESSAGE_FORMATS, isIanaTimeZone } from '@app/contracts';
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { GATEWAY_MESSAGE_FORMATS } from '../shared/host-formats';
 import { PboEntity } from './persistence/pbo.entity';
 import { PboRepository } from './persistence/pbo.repository';
 
@@ -38,8 +38,8 @@ export class PboService {
     const timeZone = command.timeZone ?? 'UTC';
     if (!isIanaTimeZone(timeZone)) throw DomainError.validation(`timeZone ${timeZone} is not an IANA time zone`);
     const gatewayFormat = command.gatewayFormat ?? 'MOCK';
-    if (!(GATEWAY_MESSAGE_FORMATS as readonly string[]).includes(gatewayFormat)) {
-      throw DomainError.validation(`gatewayFormat must be one of ${GATEWAY_MESSAGE_FORMATS.join(', ')}`);
+    if (!(HOST_MESSAGE_FORMATS as readonly string[]).includes(gatewayFormat)) {
+      throw DomainError.validation(`gatewayFormat must be one of ${HOST_MESSAGE_FORMATS.join(', ')}`);
     }
     const groupId = command.groupId ?? randomBytes(8).toString('hex');
     return this.repository.insert({ groupId, groupName: name, timeZone, qrEnabled: command.qrEnabled ?? false, gatewayFormat });

@@ -1,5 +1,7 @@
 import { DomainError } from '@app/common';
 import {
+  ContractViolationError,
+  decodeContract,
   HOST_MESSAGE_FORMATS,
   HOST_MID_PATTERN,
   HOST_SIGNON_V1,
@@ -81,14 +83,17 @@ export class SignOnService {
     if (typeof target === 'string') return { ...base, resultReason: 'InvalidAcceptance', hostRespCode: '', hostRespMessage: target };
     const request: HostNetworkRequestV1 = { requestId: `son_${randomUUID()}`, target, timeoutMs: SIGN_ON_HOST_TIMEOUT_MS };
     try {
-      const reply = (await this.requests.request(HOST_SIGNON_V1, request, { timeoutMs: SIGN_ON_HOST_TIMEOUT_MS + REQUEST_MARGIN_MS })) as HostResponseV1;
-      return {
-        ...base,
-        resultReason: REASON_OF_RESULT[reply.result] ?? 'HostConnectorUnavailable',
-        hostRespCode: reply.hostRespCode ?? '',
-        hostRespMessage: reply.hostRespMessage,
-      };
+      const reply = decodeContract(
+        HostResponseV1,
+        await this.requests.request(HOST_SIGNON_V1, request, { timeoutMs: SIGN_ON_HOST_TIMEOUT_MS + REQUEST_MARGIN_MS }),
+      );
+      return { ...base, resultReason: REASON_OF_RESULT[reply.result], hostRespCode: reply.hostRespCode ?? '', hostRespMessage: reply.hostRespMessage };
     } catch (error) {
+      if (error instanceof ContractViolationError) {
+        // What answered is not a working host connector: the caller sees what a connector failure looks like.
+        this.logger.warn(`sign-on of ${acceptance.id} (${request.requestId}) got a reply that breaks the contract: ${error.reason}`);
+        return { ...base, resultReason: 'HostConnectorUnavailable', hostRespCode: '', hostRespMessage: 'the host connector gave an unreadable reply' };
+      }
       const code = error instanceof RequestReplyError ? error.code : 'ERROR';
       this.logger.warn(`sign-on of ${acceptance.id} (${request.requestId}) got no reply: ${code} ${error instanceof Error ? error.message : String(error)}`);
       const message = code === 'TIMEOUT' ? 'the host connector did not answer in time' : 'the host connector is not reachable';

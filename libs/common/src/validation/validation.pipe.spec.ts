@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { DomainError } from '../errors';
-import { IsIsoCurrency } from './validators';
+import { IsIsoCurrency } from '@app/contracts';
 import { StrictValidationPipe } from './validation.pipe';
 
 class Item {

@@ -1,10 +1,25 @@
+import { ISO_HOST_FORMATS } from '@app/contracts';
+import * as codec from '@app/iso8583/codec';
 import { decodeTlv, Iso8583Message, pack, PRESETS, unpack } from '@app/iso8583';
 import { HostProtocolError, IsoDialect } from '../dialect';
-import { dialectFor, ISO_DIALECT_FORMATS } from '../dialect-for';
+import { dialectFor } from '../dialect-for';
 import { authorizeRequest, followUpRequest, networkRequest, original, settleRequest, target, TEST_PAN, wireContext } from '../testing/factories';
 import { formatKeyField } from './iso-fields';
 
 const iso = dialectFor('ISO8583') as IsoDialect;
+
+describe('ISO dialect: packing', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('should pack a request once, giving the bytes of the message it built', () => {
+    const packs = jest.spyOn(codec, 'pack');
+
+    const { message, payload } = iso.packRequest('authorize', authorizeRequest({ minor: '1234' }), wireContext());
+
+    expect(packs).toHaveBeenCalledTimes(1);
+    expect(payload).toEqual(pack(iso.spec, message));
+  });
+});
 
 describe('ISO dialect: authorization and sale', () => {
   it('should build a sale as 0200, processing code 000000, with the card in fields 2, 14, 23, 35 and 55', () => {
@@ -147,7 +162,7 @@ describe('ISO dialect: answers', () => {
 });
 
 describe('dialectFor', () => {
-  it.each(ISO_DIALECT_FORMATS)('should speak %s with the preset of that name, every message packing and unpacking', (format) => {
+  it.each(ISO_HOST_FORMATS)('should speak %s with the preset of that name, every message packing and unpacking', (format) => {
     const dialect = dialectFor(format) as IsoDialect;
     expect(dialect.kind).toBe('iso');
     expect(dialect.spec).toBe(PRESETS[format]);

@@ -1,7 +1,7 @@
 import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostMessageFormat, HostSettleRequestV1, HostTargetV1 } from '@app/contracts';
 import { Iso8583Error, Iso8583Message, MessageSpec, pack } from '@app/iso8583';
 import { readCardData } from '../card-data';
-import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, IsoDialect, WireContext } from '../dialect';
+import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, IsoDialect, PackedRequest, WireContext } from '../dialect';
 import { responseMessage } from '../response-codes';
 import {
   fieldValue,
@@ -47,6 +47,10 @@ export class IsoHostDialect implements IsoDialect {
   ) {}
 
   buildRequest<O extends HostOperation>(operation: O, request: HostRequestOf[O], context: WireContext): Iso8583Message {
+    return this.packRequest(operation, request, context).message;
+  }
+
+  packRequest<O extends HostOperation>(operation: O, request: HostRequestOf[O], context: WireContext): PackedRequest {
     for (const [key, pattern, detail] of CONTEXT_RULES) {
       if (!pattern.test(String(context[key]))) throw new HostProtocolError(this.format, detail);
     }
@@ -117,13 +121,12 @@ export class IsoHostDialect implements IsoDialect {
 
     const message: Iso8583Message = { mti: requestMtiOf(operation, request, context.repeat === true), fields };
     try {
-      pack(this.spec, message);
+      return { message, payload: pack(this.spec, message) };
     } catch (error) {
       // Names the field, never its value: a codec error message carries no card data.
       if (error instanceof Iso8583Error) throw new HostProtocolError(this.format, `cannot build the ${operation} message: ${error.message}`);
       throw error;
     }
-    return message;
   }
 
   matchKeyOfRequest(message: Iso8583Message): string {

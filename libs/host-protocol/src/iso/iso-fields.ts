@@ -3,9 +3,9 @@ import { Iso8583Message, MessageSpec } from '@app/iso8583';
 import { HostOperation, HostRequestOf } from '../dialect';
 
 /**
- * The ISO 8583 vocabulary shared by the dialect (building requests, reading answers) and the host
- * simulator (reading requests, building answers), so both sides of the wire follow one table
- * (README.md, "ISO 8583 field mapping").
+ * The dialect's ISO 8583 field table (README.md, "ISO 8583 field mapping"): how the connector
+ * builds requests and reads answers. The host simulator reads requests with a table of its own
+ * (`apps/host-simulator/src/iso/iso-fields.ts`), so the two sides check each other.
  */
 
 /** Field 3, positions 1–2 (transaction type) followed by from/to account 0000. */
@@ -87,20 +87,9 @@ export function responseMtiOf(requestMti: string): string {
   return `${requestMti.slice(0, 2)}${functionDigit + 1}${originDigit - (originDigit % 2)}`;
 }
 
-/** Whether an MTI is a request (function digit 0 or 2) rather than a response. */
-export function isRequestMti(mti: string): boolean {
-  return mti[2] === '0' || mti[2] === '2';
-}
-
 /** Field 90: original MTI (4), STAN (6), transmission date and time (10), acquiring and forwarding institution ids (11 zeros each). */
 export function originalDataElements(original: Pick<HostFollowUpRequestV1['original'], 'mti' | 'stan' | 'transmittedAt'>): string {
   return `${original.mti}${original.stan}${original.transmittedAt}${'0'.repeat(22)}`;
-}
-
-/** Reads field 90 back; null when it is not 42 digits. */
-export function parseOriginalDataElements(value: string | undefined): { mti: string; stan: string; transmittedAt: string } | null {
-  if (value === undefined || !/^[0-9]{42}$/.test(value)) return null;
-  return { mti: value.slice(0, 4), stan: value.slice(4, 10), transmittedAt: value.slice(10, 20) };
 }
 
 /** Field 48 on 0810: the working key under the ZMK (32 hex digits) followed by its check value (6 hex digits). */

@@ -1,7 +1,7 @@
-import { IsIsoCurrency, IsJsonObjectString, IsOptionalNonNull, PageQueryDto } from '@app/common';
+import { IsJsonObjectString, IsOptionalNonNull, PageQueryDto } from '@app/common';
+import { ACQUIRER_MESSAGE_FORMATS, HOST_MESSAGE_FORMATS, IsIsoCurrency } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { GATEWAY_MESSAGE_FORMATS, HOST_MESSAGE_FORMATS } from '../../shared/host-formats';
 
 export const ENABLER_PARAMS_PATTERN = /^\s*[A-Za-z][A-Za-z0-9_]{0,63}(\s*[,;]\s*[A-Za-z][A-Za-z0-9_]{0,63})*\s*$/;
 /** Host addresses: TCP (ISO 8583) or HTTP(S) (JSON hosts). */
@@ -29,9 +29,9 @@ class AcquirerFieldsDto {
   @MaxLength(4096)
   connExtraParams?: string | null;
 
-  @ApiPropertyOptional({ enum: GATEWAY_MESSAGE_FORMATS, description: 'overrides the PBO-level gateway message format' })
+  @ApiPropertyOptional({ enum: HOST_MESSAGE_FORMATS, description: 'overrides the PBO-level gateway message format' })
   @IsOptional()
-  @IsIn(GATEWAY_MESSAGE_FORMATS)
+  @IsIn(HOST_MESSAGE_FORMATS)
   enablerMsgFormat?: string | null;
 
   @ApiPropertyOptional({ example: 'acqMid,acqTid', description: 'comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}' })
@@ -69,8 +69,8 @@ export class AcquirerCreateDto extends AcquirerFieldsDto {
   @IsIn(['card', 'qr'])
   acqType?: 'card' | 'qr';
 
-  @ApiProperty({ enum: HOST_MESSAGE_FORMATS })
-  @IsIn(HOST_MESSAGE_FORMATS)
+  @ApiProperty({ enum: ACQUIRER_MESSAGE_FORMATS })
+  @IsIn(ACQUIRER_MESSAGE_FORMATS)
   connMessageFormat: string;
 
   @ApiProperty({ example: '{"01":[],"02":[]}', description: 'JSON-encoded map: payment method code to allowed transaction types (reserved, may be empty)' })
@@ -104,9 +104,9 @@ export class AcquirerUpdateDto extends AcquirerFieldsDto {
   @IsString()
   acqType?: string;
 
-  @ApiPropertyOptional({ enum: HOST_MESSAGE_FORMATS })
+  @ApiPropertyOptional({ enum: ACQUIRER_MESSAGE_FORMATS })
   @IsOptionalNonNull()
-  @IsIn(HOST_MESSAGE_FORMATS)
+  @IsIn(ACQUIRER_MESSAGE_FORMATS)
   connMessageFormat?: string;
 
   @ApiPropertyOptional({ description: 'JSON-encoded map: payment method code to allowed transaction types' })

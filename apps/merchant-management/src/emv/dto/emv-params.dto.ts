@@ -1,4 +1,5 @@
-import { DomainError, describeValidationErrors } from '@app/common';
+import { DomainError } from '@app/common';
+import { describeValidationErrors } from '@app/contracts';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, validateSync } from 'class-validator';
 

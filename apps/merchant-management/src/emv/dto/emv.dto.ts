@@ -1,4 +1,5 @@
-import { IsIsoCurrency, IsJsonObjectString, IsPaymentMethodCode, PageQueryDto } from '@app/common';
+import { IsJsonObjectString, PageQueryDto } from '@app/common';
+import { IsIsoCurrency, IsPaymentMethodCode } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 

@@ -1,4 +1,5 @@
-import { IsIanaTimeZone, IsIsoCountry, IsIsoCurrency, IsPlainObject, PageQueryDto } from '@app/common';
+import { IsPlainObject, PageQueryDto } from '@app/common';
+import { IsIanaTimeZone, IsIsoCountry, IsIsoCurrency } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 

@@ -1,4 +1,5 @@
-import { IsIsoCurrency, PageQueryDto } from '@app/common';
+import { PageQueryDto } from '@app/common';
+import { IsIsoCurrency } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';

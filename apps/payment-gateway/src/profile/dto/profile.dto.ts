@@ -1,5 +1,5 @@
-import { IsIsoCountry, IsIsoCurrency, IsOptionalNonNull, IsPlainObject, PaymentMethodName } from '@app/common';
-import { GATEWAY_PAYMENT_NAMES } from '@app/contracts';
+import { IsOptionalNonNull, IsPlainObject } from '@app/common';
+import { GATEWAY_PAYMENT_NAMES, HOST_MESSAGE_FORMATS, IsIsoCountry, IsIsoCurrency, PaymentMethodName } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -20,7 +20,6 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ENTITY_STATUSES, EntityStatus } from '../persistence/entity-status';
-import { GATEWAY_HOST_MESSAGE_FORMATS } from '../../shared/host-formats';
 
 /** Largest page of the profile list. */
 export const MAX_PROFILE_PAGE_SIZE = 100;
@@ -45,8 +44,8 @@ export class AcceptanceRequestDto {
   @MaxLength(128)
   acptName: string;
 
-  @ApiProperty({ enum: GATEWAY_HOST_MESSAGE_FORMATS, example: 'ISO8583' })
-  @IsIn(GATEWAY_HOST_MESSAGE_FORMATS)
+  @ApiProperty({ enum: HOST_MESSAGE_FORMATS, example: 'ISO8583' })
+  @IsIn(HOST_MESSAGE_FORMATS)
   hostMessageFormat: string;
 
   @ApiProperty({ enum: GATEWAY_PAYMENT_NAMES, isArray: true, example: ['VISA', 'MASTERCARD'] })

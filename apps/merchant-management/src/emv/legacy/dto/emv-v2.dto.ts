@@ -1,4 +1,5 @@
-import { IsPaymentMethodCode, IsPlainObject, paymentMethodCodeOf } from '@app/common';
+import { IsPlainObject } from '@app/common';
+import { IsPaymentMethodCode, paymentMethodCodeOf } from '@app/contracts';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';

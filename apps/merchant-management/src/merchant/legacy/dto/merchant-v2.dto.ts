@@ -1,4 +1,5 @@
-import { IsIsoCurrency, IsOptionalNonNull, PageQueryDto, PaymentMethodCode, paymentMethodName } from '@app/common';
+import { IsOptionalNonNull, PageQueryDto } from '@app/common';
+import { IsIsoCurrency, PaymentMethodCode, paymentMethodName } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { LegacyGroupIdField, LegacyPageSize } from '../../../shared/legacy';

@@ -1,0 +1,72 @@
+import { HOST_AUTHORIZE_V1 } from '@app/contracts';
+import { ISO8583, loadSpecFile, unpack } from '@app/iso8583';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { authorizePayload } from './factories';
+import { ConnectorHarness, startConnector, testConfig } from './harness';
+import { IsoPeer } from './iso-peer';
+
+/** The built-in ISO8583 spec file (libs/iso8583/specs), as an operator would start from it. */
+const PRESET_FILE = join(__dirname, '../../../libs/iso8583/specs/iso8583.json');
+
+/** The message the built-in preset reads from these bytes, or the error it throws. */
+function readWithPreset(payload: Buffer): unknown {
+  try {
+    return unpack(ISO8583, payload);
+  } catch (error) {
+    return error;
+  }
+}
+
+/**
+ * An operator's spec file (HOST_SPEC_<FORMAT>_FILE) replaces a format's preset: the connector
+ * packs with it, so a host whose variant differs in one field is reached by configuration, not code.
+ */
+describe('host-connector: operator spec file', () => {
+  let directory: string;
+  /** ISO8583 with one field changed: field 4 (amount) in packed BCD, 6 bytes instead of 12 ASCII digits. */
+  let bcdAmountFile: string;
+
+  beforeAll(() => {
+    directory = mkdtempSync(join(tmpdir(), 'hc-spec-'));
+    const spec = JSON.parse(readFileSync(PRESET_FILE, 'utf8')) as { fields: Record<string, Record<string, unknown>> };
+    spec.fields['4'] = { ...spec.fields['4'], encoding: 'bcd' };
+    bcdAmountFile = join(directory, 'iso8583-bcd-amount.json');
+    writeFileSync(bcdAmountFile, JSON.stringify(spec));
+  });
+
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  describe('with HOST_SPEC_ISO8583_FILE naming a variant', () => {
+    let connector: ConnectorHarness;
+    let peer: IsoPeer;
+
+    beforeAll(async () => {
+      connector = await startConnector({ config: testConfig({ HOST_SPEC_ISO8583_FILE: bcdAmountFile }) });
+      peer = await IsoPeer.start(undefined, loadSpecFile(bcdAmountFile));
+    });
+
+    afterAll(async () => {
+      await peer?.close();
+      await connector?.close();
+    });
+
+    it('should pack with the file: a host speaking the variant reads the amount and approves, where the preset reads something else', async () => {
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1500', { hostMessageFormat: 'ISO8583', connUrl: peer.url }));
+
+      expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00' });
+      const [sent] = peer.received;
+      expect(sent.fields[4]).toBe('000000001500');
+      expect(readWithPreset(peer.receivedPayloads[0])).not.toEqual(sent);
+    });
+  });
+
+  it('should refuse to start on a file that cannot be read, naming the variable', () => {
+    expect(() => testConfig({ HOST_SPEC_ISO8583_FILE: join(directory, 'missing.json') })).toThrow(/^HOST_SPEC_ISO8583_FILE: /);
+  });
+
+  it('should refuse a file written for another format, naming the variable', () => {
+    expect(() => testConfig({ HOST_SPEC_S2M_8583_FILE: bcdAmountFile })).toThrow(/^HOST_SPEC_S2M_8583_FILE: .*its name is ISO8583, not S2M_8583/);
+  });
+});

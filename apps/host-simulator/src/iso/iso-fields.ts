@@ -1,0 +1,122 @@
+import { HostTotalsV1 } from '@app/contracts';
+import { Iso8583Message, MessageSpec } from '@app/iso8583';
+
+/**
+ * The simulator's own reading of ISO 8583:1987, written from the standard rather than taken from
+ * the connector's dialect (`libs/host-protocol`), so that the two sides of the wire check each
+ * other: a field the connector maps wrongly is answered as a host would answer it (12, 30, 25 …),
+ * not understood by the same mistake (`docs/decisions.md`, "One packing per request, and the
+ * simulator's own field mapping").
+ */
+
+/** Field numbers the simulator reads and answers with. */
+export const FIELD = {
+  processingCode: 3,
+  amount: 4,
+  transmittedAt: 7,
+  stan: 11,
+  pan: 2,
+  track2: 35,
+  rrn: 37,
+  approvalCode: 38,
+  responseCode: 39,
+  tid: 41,
+  /** Sign-on and key exchange answers: the working key under the ZMK and its check value. */
+  workingKey: 48,
+  networkCode: 70,
+  /** Reconciliation: credits (refunds) and debits (sales) as counts and amounts. */
+  creditsCount: 74,
+  debitsCount: 76,
+  creditsAmount: 86,
+  debitsAmount: 88,
+  originalData: 90,
+} as const;
+
+/** Field 3 positions 1–2, the transaction type: 00 goods and services, 02 adjustment (our void), 20 refund. */
+export type TransactionType = 'PURCHASE' | 'VOID' | 'REFUND';
+
+export function transactionTypeOf(processingCode: string): TransactionType | undefined {
+  switch (processingCode.slice(0, 2)) {
+    case '00':
+      return 'PURCHASE';
+    case '02':
+      return 'VOID';
+    case '20':
+      return 'REFUND';
+    default:
+      return undefined;
+  }
+}
+
+/** Field 70 network management codes. */
+export type NetworkFunction = 'SIGN_ON' | 'SIGN_OFF' | 'KEY_EXCHANGE' | 'ECHO';
+
+export function networkFunctionOf(code: string | undefined): NetworkFunction | undefined {
+  switch (code) {
+    case '001':
+      return 'SIGN_ON';
+    case '002':
+      return 'SIGN_OFF';
+    case '101':
+      return 'KEY_EXCHANGE';
+    case '301':
+      return 'ECHO';
+    default:
+      return undefined;
+  }
+}
+
+/** MTI digit 3 is the function: 0 request, 1 request response, 2 advice, 3 advice response. */
+export function isRequest(mti: string): boolean {
+  return mti.length === 4 && (mti[2] === '0' || mti[2] === '2');
+}
+
+/** The answer's MTI: function digit one up, origin digit 1 (repeat) answered as 0 (0401 → 0410). */
+export function answerMti(requestMti: string): string {
+  const origin = Number(requestMti[3]);
+  return `${requestMti.slice(0, 2)}${Number(requestMti[2]) + 1}${origin - (origin % 2)}`;
+}
+
+/** Field 90 (n 42): original MTI, STAN, transmission date and time, then acquirer and forwarder ids. */
+export function readOriginalData(value: string | undefined): { mti: string; stan: string; transmittedAt: string } | undefined {
+  if (value === undefined) return undefined;
+  const match = /^([0-9]{4})([0-9]{6})([0-9]{10})[0-9]{22}$/.exec(value);
+  return match ? { mti: match[1], stan: match[2], transmittedAt: match[3] } : undefined;
+}
+
+/** Field 48 of an 0810: the working key under the ZMK in hex, then its 6-digit check value. */
+export function workingKeyField(keyUnderZmk: Buffer, checkValue: string): string {
+  return keyUnderZmk.toString('hex').toUpperCase() + checkValue.toUpperCase();
+}
+
+/** Totals of an 0500, or undefined unless all four totals fields are there and numeric. */
+export function readTotals(message: Iso8583Message): HostTotalsV1 | undefined {
+  const numbers = [FIELD.debitsCount, FIELD.debitsAmount, FIELD.creditsCount, FIELD.creditsAmount].map((number) => text(message, number));
+  if (!numbers.every((value): value is string => value !== undefined && /^[0-9]+$/.test(value))) return undefined;
+  const [debits, debitsAmount, credits, creditsAmount] = numbers;
+  return { saleCount: Number(debits), saleMinor: String(BigInt(debitsAmount)), refundCount: Number(credits), refundMinor: String(BigInt(creditsAmount)) };
+}
+
+/** The totals fields of an 0510, zero-filled to their lengths (n 10 counts, n 16 amounts). */
+export function totalsFields(totals: HostTotalsV1): Record<number, string> {
+  return {
+    [FIELD.debitsCount]: String(totals.saleCount).padStart(10, '0'),
+    [FIELD.debitsAmount]: totals.saleMinor.padStart(16, '0'),
+    [FIELD.creditsCount]: String(totals.refundCount).padStart(10, '0'),
+    [FIELD.creditsAmount]: totals.refundMinor.padStart(16, '0'),
+  };
+}
+
+/** A received field as text (bytes as uppercase hex), trailing spaces dropped; undefined when absent. */
+export function text(message: Iso8583Message, number: number): string | undefined {
+  const value = message.fields[number];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') return value.toString('hex').toUpperCase();
+  return value.trimEnd();
+}
+
+/** A value to answer with, as the spec's field takes it: bytes (from hex) for a binary field, the text otherwise (the codec pads). */
+export function answerValue(spec: MessageSpec, number: number, value: string): string | Buffer {
+  const field = spec.fields.get(number);
+  return field !== undefined && !field.encoding.textual ? Buffer.from(value, 'hex') : value;
+}

@@ -1,2 +1,0 @@
-export * from './iso-codes';
-export * from './payment-method';

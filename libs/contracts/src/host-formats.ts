@@ -1,0 +1,42 @@
+/**
+ * Host message formats (`DECISIONS.md`, Host formats; `docs/decisions.md`, "One list of host
+ * formats"): the one list every context validates against.
+ */
+
+/** The ISO 8583 family, spoken over TCP; each has a message spec of the same name in `@app/iso8583`. */
+export const ISO_HOST_FORMATS = ['ISO8583', 'S2M_8583', 'MASARAT_8583', 'CASHPLUS_8583'] as const;
+export type IsoHostFormat = (typeof ISO_HOST_FORMATS)[number];
+
+/** The JSON family, spoken over HTTP. */
+export const JSON_HOST_FORMATS = ['MPGS_AP', 'POMELO_JSON', 'EZ_AIO', 'EZ_WALLET'] as const;
+export type JsonHostFormat = (typeof JSON_HOST_FORMATS)[number];
+
+/** Every format a host connector speaks (`MOCK` in process), so what a gateway acceptance can name. */
+export const HOST_MESSAGE_FORMATS = ['MOCK', ...ISO_HOST_FORMATS, ...JSON_HOST_FORMATS] as const;
+export type HostMessageFormat = (typeof HOST_MESSAGE_FORMATS)[number];
+
+/** An acquirer profile's `connMessageFormat` that means "through this platform's own gateway, in enablerMsgFormat". */
+export const SVC_ENABLER = 'SVC_ENABLER';
+
+/** What an acquirer profile's `connMessageFormat` may name: a host format, or {@link SVC_ENABLER}. */
+export const ACQUIRER_MESSAGE_FORMATS = [...HOST_MESSAGE_FORMATS, SVC_ENABLER] as const;
+export type AcquirerMessageFormat = (typeof ACQUIRER_MESSAGE_FORMATS)[number];
+
+export function isHostMessageFormat(format: string): format is HostMessageFormat {
+  return (HOST_MESSAGE_FORMATS as readonly string[]).includes(format);
+}
+
+export function isIsoHostFormat(format: string): format is IsoHostFormat {
+  return (ISO_HOST_FORMATS as readonly string[]).includes(format);
+}
+
+export function isJsonHostFormat(format: string): format is JsonHostFormat {
+  return (JSON_HOST_FORMATS as readonly string[]).includes(format);
+}
+
+/** Card acceptor id (field 42) and terminal id (field 41) as hosts take them. */
+export const HOST_MID_PATTERN = /^[A-Za-z0-9 ]{1,15}$/;
+export const HOST_TID_PATTERN = /^[A-Za-z0-9]{1,8}$/;
+
+/** A gateway namespace (`GATEWAY_NAMESPACE`): one URL path segment, as the gateway serves it and phones are told it. */
+export const GATEWAY_NAMESPACE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
