@@ -3,3 +3,7 @@ export * from './test-app';
 export * from './wait-for';
 export * from './migration-checks';
 export * from './random';
+export * from './nats';
+export * from './merchant-management-api';
+export * from './gateway-api';
+export * from './child-server';

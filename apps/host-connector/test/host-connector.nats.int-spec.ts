@@ -1,4 +1,4 @@
-import { randomDigits, runId, waitFor } from '@app/testing';
+import { connectNatsOrFail, NATS_URL, randomDigits, runId, waitFor } from '@app/testing';
 import {
   HOST_AUTHORIZE_V1,
   HOST_CAPTURE_V1,
@@ -13,10 +13,9 @@ import {
 } from '@app/contracts';
 import { NatsRequestReply } from '@app/messaging';
 import { NatsConnection } from 'nats';
-import { authorizePayload, followUpPayload, networkPayload, settlePayload, TargetOverrides } from '../apps/host-connector/test/factories';
-import { ConnectorHarness, startConnector } from '../apps/host-connector/test/harness';
-import { HostSimulator, startHostSimulator } from '../apps/host-simulator/src';
-import { connectNatsOrFail, NATS_URL } from '../apps/payment-gateway/test/nats';
+import { HostSimulator, startHostSimulator } from '@app/host-simulator';
+import { authorizePayload, followUpPayload, networkPayload, settlePayload, TargetOverrides } from './factories';
+import { ConnectorHarness, startConnector } from './harness';
 
 /**
  * host-connector deployed on its own with NATS, against the host simulator over real TCP (the

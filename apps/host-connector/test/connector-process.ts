@@ -1,7 +1,7 @@
 /**
- * host-connector for bench:iso, in its own process and configured the way apps/host-connector/src/main.ts
+ * host-connector in its own process (for bench:iso, and for the crash test that kills it) and configured the way apps/host-connector/src/main.ts
  * configures it (hostConnectorConfigFromEnv + platformOptionsFromEnv, non-standalone, NATS), with
- * the bench's settings put in its environment:
+ * the caller's settings put in its environment:
  *   HOST_ZMK               DEVELOPMENT_ZMK (the simulator sends working keys under it)
  *   HOST_DEFAULT_ISO8583_URL / HOST_ALLOWLIST / HOST_ALLOW_LOOPBACK=true   the simulator on loopback
  *   HOST_ECHO_INTERVAL_MS  0 (no keep-alive echo inside a run of seconds)
@@ -22,8 +22,8 @@ import { NestFastifyApplication, FastifyAdapter } from '@nestjs/platform-fastify
 import { Test } from '@nestjs/testing';
 import { NatsConnection } from 'nats';
 import { randomBytes } from 'node:crypto';
-import { HostConnectorAppModule } from '../apps/host-connector/src/app.module';
-import { hostConnectorConfigFromEnv } from '../apps/host-connector/src/config/host-connector.config';
+import { HostConnectorAppModule } from '../src/app.module';
+import { hostConnectorConfigFromEnv } from '../src/config/host-connector.config';
 
 export interface IsoConnectorSettings {
   natsUrl: string;
