@@ -3,7 +3,7 @@
  * merchant-management against a bare Fastify + pg handler doing the same indexed SELECT, in the
  * same run on the same database (10,000 merchants across several PBOs). Prints both and the
  * ratio, and rewrites the merchant section of docs/benchmarks.md.
- *   npm run bench:merchant [-- --duration 10 --connections 20]
+ *   npm run bench:merchant [-- --duration 10 --connections 20] (BENCH_SMOKE=1: 200 merchants, 1 s, 2 connections, no warm-up; bench/options.ts)
  */
 import { signPboToken } from '@app/common';
 import { openContextDataSource } from '@app/database';
@@ -19,6 +19,8 @@ import { writeBenchmarkSection } from './report';
 
 const PBOS = 5;
 const MERCHANTS = SMOKE ? 200 : 10_000;
+/** Seconds each server is warmed (JIT, connection pools, PostgreSQL caches) before a figure; none in smoke mode. */
+const WARM_UP_S = SMOKE ? 0 : 2;
 
 async function seed(url: string): Promise<{ groupIds: string[]; mchIdsByGroup: Map<string, string[]> }> {
   const dataSource = await openContextDataSource(url, merchantManagementDatabase);
@@ -94,7 +96,6 @@ async function measure(port: number, paths: () => string, headers: Record<string
 async function main(): Promise<void> {
   const duration = option('duration', 10, 1);
   const connections = option('connections', 20, 2);
-  const warmUp = SMOKE ? 0 : 2;
   const results = await withScratchDatabase(async (db) => {
     console.log(`seeding ${MERCHANTS} merchants over ${PBOS} PBOs…`);
     const { groupIds, mchIdsByGroup } = await seed(db.url);
@@ -111,10 +112,9 @@ async function main(): Promise<void> {
         ['GET /mchInfo/{mchId}', onePath, onePath],
         ['GET /mchInfo (page of 20)', () => '/api/openapi/v1/mchInfo?pageNumber=1&pageSize=20', () => `/api/openapi/v1/mchInfo?groupId=${groupId}`],
       ] as const) {
-        // Warm both (JIT, connection pools, PostgreSQL caches) before measuring.
-        if (warmUp > 0) {
-          await measure(servers.app.port, appPath, headers, warmUp, connections);
-          await measure(servers.bare.port, barePath, headers, warmUp, connections);
+        if (WARM_UP_S > 0) {
+          await measure(servers.app.port, appPath, headers, WARM_UP_S, connections);
+          await measure(servers.bare.port, barePath, headers, WARM_UP_S, connections);
         }
         const app = await measure(servers.app.port, appPath, headers, duration, connections);
         const bare = await measure(servers.bare.port, barePath, headers, duration, connections);
@@ -141,7 +141,7 @@ function writeReport(rows: { scenario: string; app: Measured; bare: Measured }[]
   writeBenchmarkSection(
     'merchant',
     [
-      `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}; autocannon, ${connections} connections, ${duration} s per figure after a 2 s warm-up; ${MERCHANTS} merchants over ${PBOS} PBOs, each bound to one acquirer profile.`,
+      `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}; autocannon, ${connections} connections, ${duration} s per figure after a ${WARM_UP_S} s warm-up; ${MERCHANTS} merchants over ${PBOS} PBOs, each bound to one acquirer profile.`,
       '',
       '| scenario | merchant-management req/s | p50 / p99 ms | bare Fastify + pg req/s | p50 / p99 ms | ratio (target ≥ 0.50) |',
       '|---|---|---|---|---|---|',

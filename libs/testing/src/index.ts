@@ -7,3 +7,5 @@ export * from './nats';
 export * from './merchant-management-api';
 export * from './gateway-api';
 export * from './child-server';
+// Not here, imported by path where needed so that other tests do not load smtp-server and mailparser:
+// '@app/testing/smtp-test-server' (a recording SMTP server for the mail tests).
