@@ -16,7 +16,7 @@
  */
 import { configureHttpApp, createHttpApp } from '@app/common';
 import { DEVELOPMENT_ZMK } from '@app/host-protocol';
-import { NATS_CONNECTION, NatsRequestReply, REQUEST_REPLY, RequestHandler, RequestOptions, RequestReplyTransport, ServedSubject } from '@app/messaging';
+import { NATS_CONNECTION, NatsRequestReply, REQUEST_REPLY } from '@app/messaging';
 import { platformOptionsFromEnv } from '@app/runtime';
 import { NestFastifyApplication, FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
@@ -24,6 +24,7 @@ import { NatsConnection } from 'nats';
 import { randomBytes } from 'node:crypto';
 import { HostConnectorAppModule } from '../src/app.module';
 import { hostConnectorConfigFromEnv } from '../src/config/host-connector.config';
+import { PrefixedRequestReply } from './prefixed-request-reply';
 
 export interface IsoConnectorSettings {
   natsUrl: string;
@@ -34,22 +35,6 @@ export interface IsoConnectorSettings {
   streamSubject: string;
   /** Served subjects become `<prefix>.<subject>`; empty: the real `host.*.v1` subjects. */
   subjectPrefix: string;
-}
-
-/** The process's request/reply transport, serving every subject under a prefix. */
-class PrefixedRequestReply implements RequestReplyTransport {
-  constructor(
-    private readonly inner: RequestReplyTransport,
-    private readonly prefix: string,
-  ) {}
-
-  request(subject: string, payload: object, options: RequestOptions): Promise<unknown> {
-    return this.inner.request(`${this.prefix}.${subject}`, payload, options);
-  }
-
-  serve(subject: string, queueGroup: string, handler: RequestHandler): ServedSubject {
-    return this.inner.serve(`${this.prefix}.${subject}`, queueGroup, handler);
-  }
 }
 
 async function start(databaseUrl: string, settings: IsoConnectorSettings): Promise<number> {

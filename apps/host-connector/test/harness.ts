@@ -1,15 +1,17 @@
 import { configureHttpApp } from '@app/common';
 import { DEVELOPMENT_ZMK } from '@app/host-protocol';
-import { REQUEST_REPLY, RequestReplyTransport } from '@app/messaging';
+import { NATS_CONNECTION, NatsRequestReply, REQUEST_REPLY, RequestReplyTransport } from '@app/messaging';
 import { PlatformOptions } from '@app/runtime';
 import { createTestDatabase, TestDatabase, testPlatformOptions } from '@app/testing';
 import { LoggerService } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
+import { NatsConnection } from 'nats';
 import { Client } from 'pg';
 import { HostConnectorAppModule } from '../src/app.module';
 import { HostConnectorConfig, hostConnectorConfigFromEnv } from '../src/config/host-connector.config';
 import { HostConnectorModuleOptions } from '../src/host-connector.module';
+import { PrefixedRequestReply } from './prefixed-request-reply';
 
 /** Keeps log lines so a test can assert what was logged (e.g. a dropped response). */
 export class CapturingLogger implements LoggerService {
@@ -59,16 +61,35 @@ export interface ConnectorHarness {
   close(options?: { drop?: boolean }): Promise<void>;
 }
 
-/** host-connector on its own over real HTTP (health) with the in-process request/reply, on `database` or a fresh one. */
+/**
+ * host-connector on its own over real HTTP (health) with the in-process request/reply, on `database`
+ * or a fresh one. With `subjectPrefix` (JetStream messaging only) it serves `<prefix>.<subject>`
+ * over NATS, so that it shares the machine's NATS with other connectors without taking their requests.
+ */
 export async function startConnector(
-  options: { config?: HostConnectorConfig; database?: TestDatabase; platform?: Partial<PlatformOptions>; module?: HostConnectorModuleOptions } = {},
+  options: {
+    config?: HostConnectorConfig;
+    database?: TestDatabase;
+    platform?: Partial<PlatformOptions>;
+    module?: HostConnectorModuleOptions;
+    subjectPrefix?: string;
+  } = {},
 ): Promise<ConnectorHarness> {
   const database = options.database ?? (await createTestDatabase('hc'));
   const platform = testPlatformOptions(database.url, options.platform);
   const logger = new CapturingLogger();
-  const moduleRef = await Test.createTestingModule({
+  const builder = Test.createTestingModule({
     imports: [HostConnectorAppModule.register(platform, options.config ?? testConfig(), options.module)],
-  }).compile();
+  });
+  const prefix = options.subjectPrefix;
+  if (prefix) {
+    if (platform.messaging.transport !== 'jetstream') throw new Error('a subject prefix needs JetStream messaging');
+    builder.overrideProvider(REQUEST_REPLY).useFactory({
+      inject: [NATS_CONNECTION],
+      factory: (connection: NatsConnection) => new PrefixedRequestReply(new NatsRequestReply(connection), prefix),
+    });
+  }
+  const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger, bodyParser: false });
   configureHttpApp(app);
   await app.listen({ port: 0, host: '127.0.0.1' });

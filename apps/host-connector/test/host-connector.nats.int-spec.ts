@@ -16,6 +16,7 @@ import { NatsConnection } from 'nats';
 import { HostSimulator, startHostSimulator } from '@app/host-simulator';
 import { authorizePayload, followUpPayload, networkPayload, settlePayload, TargetOverrides } from './factories';
 import { ConnectorHarness, startConnector } from './harness';
+import { PrefixedRequestReply } from './prefixed-request-reply';
 
 /**
  * host-connector deployed on its own with NATS, against the host simulator over real TCP (the
@@ -24,9 +25,13 @@ import { ConnectorHarness, startConnector } from './harness';
  * replies from the queue group `host-connector`. The simulator keeps books, so follow-ups must
  * name real originals, and a test amount ending in 91 must end as a reversal the simulator counts.
  * The connector publishes no events; its JetStream stream is this run's own and removed afterwards.
+ * It serves the subjects under this run's prefix (`hctest.<run>.host.*.v1`, same queue group and
+ * handler): on the machine's NATS another run's connector in the queue group `host-connector`
+ * would otherwise take some of these requests to its own simulator, and this one some of theirs.
  */
 const RUN = runId();
 const STREAM = `HCTEST_${RUN.toUpperCase()}`;
+const SUBJECT_PREFIX = `hctest.${RUN}`;
 const ISO_FORMATS = ['ISO8583', 'S2M_8583', 'MASARAT_8583', 'CASHPLUS_8583'] as const;
 const JSON_FORMATS = ['MPGS_AP', 'POMELO_JSON', 'EZ_AIO', 'EZ_WALLET'] as const;
 
@@ -37,11 +42,11 @@ describe('host-connector over NATS against the host simulator', () => {
   let simulator: HostSimulator;
   let connector: ConnectorHarness;
   let callerConnection: NatsConnection;
-  let caller: NatsRequestReply;
+  let caller: PrefixedRequestReply;
 
   beforeAll(async () => {
     callerConnection = await connectNatsOrFail();
-    caller = new NatsRequestReply(callerConnection);
+    caller = new PrefixedRequestReply(new NatsRequestReply(callerConnection), SUBJECT_PREFIX);
     simulator = await startHostSimulator();
     connector = await startConnector({
       platform: {
@@ -52,6 +57,7 @@ describe('host-connector over NATS against the host simulator', () => {
           stream: { name: STREAM, subjects: [`hctest.${RUN}.events`] },
         },
       },
+      subjectPrefix: SUBJECT_PREFIX,
     });
   });
 
