@@ -2,7 +2,7 @@
  * End-to-end part of bench:iso — `host.authorize.v1` through NATS → host-connector → host
  * simulator over TCP (ISO8583 preset), each in its own process:
  *   bench process   the caller (NatsRequestReply, as payment-gateway asks) and the NATS echo baseline;
- *   iso-connector   host-connector as main.ts runs it, on a scratch database;
+ *   connector       host-connector as main.ts runs it (apps/host-connector/test/connector-process.ts), on a scratch database;
  *   iso-simulator   the acquirer host simulator, ISO8583 on a loopback port.
  * After a sign-on per terminal and a warm-up, fixed-duration phases with N requests in flight:
  * a NATS request/reply echo with a trivial responder in the bench process (the baseline, same
@@ -14,11 +14,14 @@ import { HOST_AUTHORIZE_V1, HOST_SIGNON_V1, HostResponseV1 } from '@app/contract
 import { NatsRequestReply, RequestReplyError, ServedSubject } from '@app/messaging';
 import { connect, NatsConnection } from 'nats';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { authorizePayload, networkPayload } from '../apps/host-connector/test/factories';
 import type { SimulatorStats } from '../apps/host-simulator/src';
-import { ChildServer, startChildServer } from './child-server';
-import type { IsoConnectorSettings } from './iso-connector';
+import { ChildServer, startChildServer } from '@app/testing/child-server';
+import type { IsoConnectorSettings } from '../apps/host-connector/test/connector-process';
+
+const CONNECTOR_PROCESS = join(__dirname, '..', 'apps/host-connector/test/connector-process.ts');
 
 export interface E2eOptions {
   databaseUrl: string;
@@ -179,11 +182,11 @@ export async function runE2eBench(options: E2eOptions): Promise<E2eResult> {
     responderConnection = await connect({ servers: options.natsUrl.split(','), name: 'bench-iso-echo', timeout: 3000 });
     const caller = new NatsRequestReply(callerConnection);
 
-    simulator = await startChildServer('iso-simulator.ts', [], 'host simulator');
+    simulator = await startChildServer(join(__dirname, 'iso-simulator.ts'), [], 'host simulator');
     watchOutput(simulator, 'host-simulator', (stats) => (simulatorStats = stats));
     const isoUrl = `tcp://127.0.0.1:${simulator.port}`;
     const settings: IsoConnectorSettings = { natsUrl: options.natsUrl, isoUrl, stream, streamSubject: `bench.iso.${run}.events`, subjectPrefix };
-    connector = await startChildServer('iso-connector.ts', [options.databaseUrl, JSON.stringify(settings)], 'host connector');
+    connector = await startChildServer(CONNECTOR_PROCESS, [options.databaseUrl, JSON.stringify(settings)], 'host connector');
     watchOutput(connector, 'host-connector');
     console.log(`  simulator ${isoUrl}, connector health on :${connector.port}, subjects ${subject('host.*.v1')}, ${tids.length} terminals`);
 

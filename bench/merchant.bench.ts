@@ -3,26 +3,24 @@
  * merchant-management against a bare Fastify + pg handler doing the same indexed SELECT, in the
  * same run on the same database (10,000 merchants across several PBOs). Prints both and the
  * ratio, and rewrites the merchant section of docs/benchmarks.md.
- *   npm run bench:merchant [-- --duration 10 --connections 20]
+ *   npm run bench:merchant [-- --duration 10 --connections 20] (BENCH_SMOKE=1: 200 merchants, 1 s, 2 connections, no warm-up; bench/options.ts)
  */
 import { signPboToken } from '@app/common';
 import { openContextDataSource } from '@app/database';
 import autocannon from 'autocannon';
-import { ChildServer, startChildServer } from './child-server';
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { ChildServer, startChildServer } from '@app/testing/child-server';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { merchantManagementDatabase } from '../apps/merchant-management/src/database';
 import { withScratchDatabase } from '../scripts/with-database';
 import { BENCH_AUTH } from './bench-auth';
+import { option, SMOKE } from './options';
+import { writeBenchmarkSection } from './report';
 
 const PBOS = 5;
-const MERCHANTS = 10_000;
-
-function option(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
-}
+const MERCHANTS = SMOKE ? 200 : 10_000;
+/** Seconds each server is warmed (JIT, connection pools, PostgreSQL caches) before a figure; none in smoke mode. */
+const WARM_UP_S = SMOKE ? 0 : 2;
 
 async function seed(url: string): Promise<{ groupIds: string[]; mchIdsByGroup: Map<string, string[]> }> {
   const dataSource = await openContextDataSource(url, merchantManagementDatabase);
@@ -30,7 +28,10 @@ async function seed(url: string): Promise<{ groupIds: string[]; mchIdsByGroup: M
     const groupIds = Array.from({ length: PBOS }, (_, i) => `bench-pbo-${i + 1}`);
     for (const groupId of groupIds) {
       await dataSource.query(`INSERT INTO pbo (group_id, group_name, time_zone) VALUES ($1, $1, 'Asia/Kuala_Lumpur')`, [groupId]);
-      await dataSource.query(`INSERT INTO emv_config (group_id, emv_name, payment_method, currency, params, aid) VALUES ($1, 'visa', '01', 'MYR', '{"aid":"A0000000031010"}', 'A0000000031010')`, [groupId]);
+      await dataSource.query(
+        `INSERT INTO emv_config (group_id, emv_name, payment_method, currency, params, aid) VALUES ($1, 'visa', '01', 'MYR', '{"aid":"A0000000031010"}', 'A0000000031010')`,
+        [groupId],
+      );
       await dataSource.query(
         `INSERT INTO acquirer_profile (group_id, profile_name, currency, acq_type, conn_message_format, method_list, as_default)
          VALUES ($1, 'acquirer', 'MYR', 'card', 'SVC_ENABLER', '{"01":[]}', true)`,
@@ -71,7 +72,7 @@ async function seed(url: string): Promise<{ groupIds: string[]; mchIdsByGroup: M
 }
 
 function startServer(mode: 'app' | 'bare', url: string): Promise<ChildServer> {
-  return startChildServer('merchant-server.ts', [mode, url], mode);
+  return startChildServer(join(__dirname, 'merchant-server.ts'), [mode, url], mode);
 }
 
 interface Measured {
@@ -93,8 +94,8 @@ async function measure(port: number, paths: () => string, headers: Record<string
 }
 
 async function main(): Promise<void> {
-  const duration = option('duration', 10);
-  const connections = option('connections', 20);
+  const duration = option('duration', 10, 1);
+  const connections = option('connections', 20, 2);
   const results = await withScratchDatabase(async (db) => {
     console.log(`seeding ${MERCHANTS} merchants over ${PBOS} PBOs…`);
     const { groupIds, mchIdsByGroup } = await seed(db.url);
@@ -111,13 +112,16 @@ async function main(): Promise<void> {
         ['GET /mchInfo/{mchId}', onePath, onePath],
         ['GET /mchInfo (page of 20)', () => '/api/openapi/v1/mchInfo?pageNumber=1&pageSize=20', () => `/api/openapi/v1/mchInfo?groupId=${groupId}`],
       ] as const) {
-        // Warm both (JIT, connection pools, PostgreSQL caches) before measuring.
-        await measure(servers.app.port, appPath, headers, 2, connections);
-        await measure(servers.bare.port, barePath, headers, 2, connections);
+        if (WARM_UP_S > 0) {
+          await measure(servers.app.port, appPath, headers, WARM_UP_S, connections);
+          await measure(servers.bare.port, barePath, headers, WARM_UP_S, connections);
+        }
         const app = await measure(servers.app.port, appPath, headers, duration, connections);
         const bare = await measure(servers.bare.port, barePath, headers, duration, connections);
         rows.push({ scenario, app, bare });
-        console.log(`${scenario}: app ${app.requestsPerSecond.toFixed(0)} req/s, bare ${bare.requestsPerSecond.toFixed(0)} req/s, ratio ${(app.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}`);
+        console.log(
+          `${scenario}: app ${app.requestsPerSecond.toFixed(0)} req/s, bare ${bare.requestsPerSecond.toFixed(0)} req/s, ratio ${(app.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}`,
+        );
       }
     } finally {
       servers.app.child.kill();
@@ -126,33 +130,28 @@ async function main(): Promise<void> {
     return rows;
   });
   writeReport(results, duration, connections);
-  const failed = results.filter((r) => r.app.errors > 0 || r.bare.errors > 0);
+  const failed = results.filter((r) => r.app.errors > 0 || r.bare.errors > 0 || r.app.requestsPerSecond === 0 || r.bare.requestsPerSecond === 0);
   if (failed.length > 0) {
-    console.error('requests failed during the benchmark: the figures are not valid');
+    console.error('requests failed (or none were answered) during the benchmark: the figures are not valid');
     process.exit(1);
   }
 }
 
 function writeReport(rows: { scenario: string; app: Measured; bare: Measured }[], duration: number, connections: number): void {
-  const path = join(__dirname, '..', 'docs', 'benchmarks.md');
-  const begin = '<!-- bench:merchant:begin -->';
-  const end = '<!-- bench:merchant:end -->';
-  const table = [
-    begin,
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}; autocannon, ${connections} connections, ${duration} s per figure after a 2 s warm-up; ${MERCHANTS} merchants over ${PBOS} PBOs, each bound to one acquirer profile.`,
-    '',
-    '| scenario | merchant-management req/s | p50 / p99 ms | bare Fastify + pg req/s | p50 / p99 ms | ratio (target ≥ 0.50) |',
-    '|---|---|---|---|---|---|',
-    ...rows.map(
-      (r) =>
-        `| ${r.scenario} | ${r.app.requestsPerSecond.toFixed(0)} | ${r.app.p50} / ${r.app.p99} | ${r.bare.requestsPerSecond.toFixed(0)} | ${r.bare.p50} / ${r.bare.p99} | ${(r.app.requestsPerSecond / r.bare.requestsPerSecond).toFixed(2)} |`,
-    ),
-    end,
-  ].join('\n');
-  let text = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
-  if (text.includes(begin)) text = text.replace(new RegExp(`${begin}[\\s\\S]*?${end}`), table);
-  else text += `\n## bench:merchant\n\nmerchant-management's merchant reads against a bare Fastify + pg handler doing the same indexed SELECT (the baseline: no Nest, no validation, no token check, no payment-config summary). Run \`npm run bench:merchant\`.\n\n${table}\n`;
-  writeFileSync(path, text);
+  writeBenchmarkSection(
+    'merchant',
+    [
+      `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}; autocannon, ${connections} connections, ${duration} s per figure after a ${WARM_UP_S} s warm-up; ${MERCHANTS} merchants over ${PBOS} PBOs, each bound to one acquirer profile.`,
+      '',
+      '| scenario | merchant-management req/s | p50 / p99 ms | bare Fastify + pg req/s | p50 / p99 ms | ratio (target ≥ 0.50) |',
+      '|---|---|---|---|---|---|',
+      ...rows.map(
+        (r) =>
+          `| ${r.scenario} | ${r.app.requestsPerSecond.toFixed(0)} | ${r.app.p50} / ${r.app.p99} | ${r.bare.requestsPerSecond.toFixed(0)} | ${r.bare.p50} / ${r.bare.p99} | ${(r.app.requestsPerSecond / r.bare.requestsPerSecond).toFixed(2)} |`,
+      ),
+    ],
+    "merchant-management's merchant reads against a bare Fastify + pg handler doing the same indexed SELECT (the baseline: no Nest, no validation, no token check, no payment-config summary). Run `npm run bench:merchant`.",
+  );
 }
 
 main().catch((error: unknown) => {

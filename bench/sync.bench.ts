@@ -3,7 +3,7 @@
  * devices (architecture flow 3), and how long one device's push takes (flow 2), in standalone
  * (in-process transport, one process) and over NATS JetStream (merchant-management and
  * payment-gateway in separate processes). Rewrites the sync section of docs/benchmarks.md.
- *   npm run bench:sync [-- --devices 1000 --singles 100]
+ *   npm run bench:sync [-- --devices 1000 --singles 100] (BENCH_SMOKE=1: 20 devices, 5 singles, bench/options.ts)
  * NATS at NATS_URL (default nats://127.0.0.1:4222). The run uses its own durable consumer and
  * dead-letter stream, and its own event stream unless one already captures the upsert subject;
  * it deletes them (and, in a shared stream, its own messages) afterwards.
@@ -12,7 +12,6 @@ import { signPboToken } from '@app/common';
 import { GATEWAY_PROFILE_UPSERT_V1 } from '@app/contracts';
 import { DeliverPolicy, connect, JetStreamManager } from 'nats';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
@@ -20,18 +19,16 @@ import { profileUpsertConsumer } from '../apps/payment-gateway/src/profile-sync/
 import { ConsumerDefinition, durableConsumerConfig } from '@app/messaging/consumer';
 import { subjectMatches } from '@app/messaging';
 import { withScratchDatabase } from '../scripts/with-database';
+import { DEVELOPMENT_ZMK } from '@app/host-protocol';
 import { BENCH_AUTH } from './bench-auth';
+import { option } from './options';
+import { writeBenchmarkSection } from './report';
 import type { SyncServerNats } from './sync-server';
-import { ChildServer, startChildServer } from './child-server';
+import { ChildServer, startChildServer } from '@app/testing/child-server';
 
 const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
 const TARGET_MS = 2000;
 const POLL_MS = 20;
-
-function option(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -56,8 +53,15 @@ interface ModeResult {
 
 type Server = ChildServer;
 
+/**
+ * The servers run with NODE_ENV=production, where standalone refuses to fall back to its
+ * development ZMK: they get that same development value as HOST_ZMK (the host connector inside
+ * standalone needs a key; nothing in this bench talks to a host).
+ */
+const SERVER_ENV = { HOST_ZMK: DEVELOPMENT_ZMK.toString('hex').toUpperCase() };
+
 function startServer(mode: string, url: string, nats?: SyncServerNats): Promise<Server> {
-  return startChildServer('sync-server.ts', [mode, url, ...(nats ? [JSON.stringify(nats)] : [])], mode);
+  return startChildServer(join(__dirname, 'sync-server.ts'), [mode, url, ...(nats ? [JSON.stringify(nats)] : [])], mode, SERVER_ENV);
 }
 
 /** SIGTERM (graceful: the relay and the consumer stop) and wait for the exit. */
@@ -98,7 +102,11 @@ async function seedMerchant(pool: Pool, groupId: string): Promise<{ mchId: strin
        VALUES ($1, $2, 'MYR', 'card', 'SVC_ENABLER', $3, false) RETURNING id`,
       [groupId, `acquirer ${name}`, JSON.stringify({ [method]: [] })],
     );
-    await run(`INSERT INTO merchant_management.acquirer_profile_emv (profile_id, payment_method, emv_id, position) VALUES ($1, $2, $3, 0)`, [profile.id, method, emv.id]);
+    await run(`INSERT INTO merchant_management.acquirer_profile_emv (profile_id, payment_method, emv_id, position) VALUES ($1, $2, $3, 0)`, [
+      profile.id,
+      method,
+      emv.id,
+    ]);
     profileIds.push(Number(profile.id));
   }
   const mchId = String(100000000000000 + Math.floor(Math.random() * 1e12));
@@ -124,14 +132,18 @@ async function seedMerchant(pool: Pool, groupId: string): Promise<{ mchId: strin
 }
 
 async function profilesAt(pool: Pool, groupId: string, version: number): Promise<number> {
-  const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM payment_gateway.profile WHERE group_id = $1 AND version >= $2', [groupId, version]);
+  const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM payment_gateway.profile WHERE group_id = $1 AND version >= $2', [
+    groupId,
+    version,
+  ]);
   return rows[0].n;
 }
 
 async function waitForProfiles(pool: Pool, groupId: string, version: number, count: number, timeoutMs: number, pollMs = POLL_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while ((await profilesAt(pool, groupId, version)) < count) {
-    if (Date.now() > deadline) throw new Error(`only ${await profilesAt(pool, groupId, version)} of ${count} profiles reached version ${version} in ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`only ${await profilesAt(pool, groupId, version)} of ${count} profiles reached version ${version} in ${timeoutMs} ms`);
     await sleep(pollMs);
   }
 }
@@ -175,7 +187,9 @@ async function measureMode(mode: string, pool: Pool, port: number, devices: numb
   }
   const fanOutMs = performance.now() - t0;
   relayedMs ??= fanOutMs;
-  console.log(`[${mode}] ${devices} profiles at the new version in ${fanOutMs.toFixed(0)} ms (request ${requestMs.toFixed(0)} ms, outbox relayed at ${relayedMs.toFixed(0)} ms)`);
+  console.log(
+    `[${mode}] ${devices} profiles at the new version in ${fanOutMs.toFixed(0)} ms (request ${requestMs.toFixed(0)} ms, outbox relayed at ${relayedMs.toFixed(0)} ms)`,
+  );
   await sleep(1000);
 
   // 3. Single pushes: sequential device creations, each until its profile exists in the gateway.
@@ -210,7 +224,9 @@ async function natsSetup(jsm: JetStreamManager, run: string): Promise<{ nats: Sy
       firstSeq = info.state.last_seq + 1;
       const consumers: string[] = [];
       for await (const consumer of jsm.consumers.list(stream)) consumers.push(consumer.name);
-      console.warn(`stream ${stream} already captures ${GATEWAY_PROFILE_UPSERT_V1}: publishing there (its consumers ${consumers.join(', ') || 'none'} see the bench's messages too)`);
+      console.warn(
+        `stream ${stream} already captures ${GATEWAY_PROFILE_UPSERT_V1}: publishing there (its consumers ${consumers.join(', ') || 'none'} see the bench's messages too)`,
+      );
     }
   }
   const consumer: ConsumerDefinition = {
@@ -249,8 +265,8 @@ async function natsCleanup(jsm: JetStreamManager, setup: Awaited<ReturnType<type
 }
 
 async function main(): Promise<void> {
-  const devices = option('devices', 1000);
-  const singles = option('singles', 100);
+  const devices = option('devices', 1000, 20);
+  const singles = option('singles', 100, 5);
   const run = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const results = await withScratchDatabase(async (db) => {
     const pool = new Pool({ connectionString: db.url, max: 2 });
@@ -287,26 +303,24 @@ async function main(): Promise<void> {
 }
 
 function writeReport(rows: ModeResult[]): void {
-  const path = join(__dirname, '..', 'docs', 'benchmarks.md');
-  const begin = '<!-- bench:sync:begin -->';
-  const end = '<!-- bench:sync:end -->';
-  const label = (mode: string) => (mode === 'nats' ? 'NATS JetStream (merchant-management and payment-gateway in two processes)' : 'standalone (one process, in-process transport)');
-  const table = [
-    begin,
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}; one merchant with ${rows[0]?.devices ?? 0} devices (created through the API, each with its gateway profile); the change binds a second acquirer profile (POST /mchInfo/payment/{mchId}); completion polled every ${POLL_MS} ms with a count of payment_gateway.profile at the new version. Single push: ${rows[0]?.singles ?? 0} sequential POST /device, each timed until its gateway profile exists.`,
-    '',
-    `| mode | ${rows[0]?.devices ?? 0} profiles updated, ms | of which the HTTP request (re-push transaction), ms | outbox fully relayed at, ms | ratio to the ${TARGET_MS / 1000} s target | single push p50 / p99 ms |`,
-    '|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${label(r.mode)} | ${r.fanOutMs.toFixed(0)} | ${r.requestMs.toFixed(0)} | ${r.relayedMs.toFixed(0)} | ${(r.fanOutMs / TARGET_MS).toFixed(2)} | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} |`),
-    '',
-    `Target: ${rows[0]?.devices ?? 0} profiles in under ${TARGET_MS / 1000} s over NATS (ratio below 1).`,
-    end,
-  ].join('\n');
-  let text = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
-  if (text.includes(begin)) text = text.replace(new RegExp(`${begin}[\\s\\S]*?${end}`), table);
-  else
-    text += `\n## bench:sync\n\nHow fast a payment-config change reaches the gateway profiles of all of a merchant's devices (outbox → relay → transport → profile-upsert consumer), and one device's push latency. Run \`npm run bench:sync\` (NATS at \`NATS_URL\`, default nats://127.0.0.1:4222).\n\n${table}\n`;
-  writeFileSync(path, text);
+  const label = (mode: string) =>
+    mode === 'nats' ? 'NATS JetStream (merchant-management and payment-gateway in two processes)' : 'standalone (one process, in-process transport)';
+  writeBenchmarkSection(
+    'sync',
+    [
+      `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}; one merchant with ${rows[0]?.devices ?? 0} devices (created through the API, each with its gateway profile); the change binds a second acquirer profile (POST /mchInfo/payment/{mchId}); completion polled every ${POLL_MS} ms with a count of payment_gateway.profile at the new version. Single push: ${rows[0]?.singles ?? 0} sequential POST /device, each timed until its gateway profile exists.`,
+      '',
+      `| mode | ${rows[0]?.devices ?? 0} profiles updated, ms | of which the HTTP request (re-push transaction), ms | outbox fully relayed at, ms | ratio to the ${TARGET_MS / 1000} s target | single push p50 / p99 ms |`,
+      '|---|---|---|---|---|---|',
+      ...rows.map(
+        (r) =>
+          `| ${label(r.mode)} | ${r.fanOutMs.toFixed(0)} | ${r.requestMs.toFixed(0)} | ${r.relayedMs.toFixed(0)} | ${(r.fanOutMs / TARGET_MS).toFixed(2)} | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} |`,
+      ),
+      '',
+      `Target: ${rows[0]?.devices ?? 0} profiles in under ${TARGET_MS / 1000} s over NATS (ratio below 1).`,
+    ],
+    `How fast a payment-config change reaches the gateway profiles of all of a merchant's devices (outbox → relay → transport → profile-upsert consumer), and one device's push latency. Run \`npm run bench:sync\` (NATS at \`NATS_URL\`, default nats://127.0.0.1:4222).`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -1,44 +1,13 @@
-import { chmodSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from 'pg';
 // Jest loads global setup outside the module name mapper, so the alias is not available here.
-// eslint-disable-next-line no-restricted-imports
-import { startEmbeddedDatabase } from '../libs/database/src/embedded-postgres';
 // eslint-disable-next-line no-restricted-imports
 import { drawTestSeed, parseTestSeed } from '../libs/testing/src/random';
 
 /**
- * Gives the tests a PostgreSQL server: the one in DATABASE_URL (CI runs the integration suite
- * against the machine's server this way, and fails when it cannot connect), else an embedded one
- * in a temporary folder, so `npm test` needs nothing installed.
+ * Every run, whatever projects it selects: one seed for the run's test data and property tests
+ * (libs/testing/src/random.ts), TEST_SEED when set, else a new one. Workers inherit it through
+ * the environment. The database is test/database-setup.ts's, for the tiers that need one.
  */
-export default async function globalSetup(): Promise<void> {
-  announceSeed();
-  if (process.env.DATABASE_URL) {
-    const client = new Client({ connectionString: process.env.DATABASE_URL, connectionTimeoutMillis: 5000 });
-    try {
-      await client.connect();
-      await client.query('SELECT 1');
-    } catch (error) {
-      throw new Error(`DATABASE_URL is set but PostgreSQL cannot be reached (${String(error)}): refusing to run the tests without it`);
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-    return;
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), 'softpos-test-pg-'));
-  chmodSync(dataDir, 0o755);
-  const server = await startEmbeddedDatabase({ dataDir });
-  process.env.TEST_PG_SERVER_URL = server.url;
-  (globalThis as { __EMBEDDED_PG__?: { stop(): Promise<void> } }).__EMBEDDED_PG__ = server;
-}
-
-/**
- * One seed for the run's test data and property tests (libs/testing/src/random.ts): TEST_SEED
- * when set, else a new one. Workers inherit it through the environment.
- */
-function announceSeed(): void {
+export default function globalSetup(): void {
   const seed = parseTestSeed(process.env.TEST_SEED) ?? drawTestSeed();
   process.env.TEST_SEED = String(seed);
   process.stdout.write(`\ntest seed ${seed} (replay with TEST_SEED=${seed})\n`);

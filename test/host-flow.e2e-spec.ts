@@ -1,10 +1,10 @@
-import { ApiClient, queryDatabase, startTestApp, TestApp, unique, waitFor } from '@app/testing';
-import { createAcquirer, createEmv, createMerchant } from '../apps/merchant-management/test/factories';
-import { dataOf } from '../apps/merchant-management/test/support';
+import { ApiClient, createAcquirer, createEmv, createMerchant, dataOf, gatewayBase, queryDatabase, startTestApp, TestApp, unique, waitFor } from '@app/testing';
 import { PboService } from '../apps/merchant-management/src/pbo/pbo.service';
-import { GATEWAY_BASE } from '../apps/payment-gateway/test/support';
+import { gatewayNamespaceFromEnv } from '../apps/payment-gateway/src/shared/namespace';
 import { HostSandbox, startHostSandbox } from '../apps/standalone/src/host-sandbox';
 import { StandaloneModule } from '../apps/standalone/src/standalone.module';
+
+const GATEWAY_BASE = gatewayBase(gatewayNamespaceFromEnv());
 
 interface AcceptanceSignOn {
   acptName: string;

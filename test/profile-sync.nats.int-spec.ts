@@ -3,23 +3,37 @@ import { EVENT_STREAM, GATEWAY_PROFILE_UPSERT_V1, STREAMED_SUBJECTS } from '@app
 import { freePort } from '@app/database';
 import { ensureStream } from '@app/messaging';
 import { ConsumerDefinition, durableConsumerConfig } from '@app/messaging/consumer';
-import { ApiClient, createTestDatabase, runId, TEST_AUTH, TestDatabase, testPlatformOptions, unique } from '@app/testing';
+import {
+  AcceptanceView,
+  ApiClient,
+  connectNatsOrFail,
+  createCardAcquirer,
+  createMerchant,
+  createTestDatabase,
+  dataOf,
+  gatewayBase,
+  GatewayClient,
+  NATS_URL,
+  NatsServerProcess,
+  ProfileWithAcptView,
+  runId,
+  TEST_AUTH,
+  TestDatabase,
+  testPlatformOptions,
+  unique,
+  waitForDelivery,
+} from '@app/testing';
 import { LoggerService } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { connect, DeliverPolicy, JetStreamManager, NatsConnection } from 'nats';
-import { ChildProcess, spawn } from 'node:child_process';
+import { DeliverPolicy, JetStreamManager, NatsConnection } from 'nats';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { createCardAcquirer, createMerchant } from '../apps/merchant-management/test/factories';
-import { dataOf } from '../apps/merchant-management/test/support';
 import { PboService } from '../apps/merchant-management/src/pbo/pbo.service';
-import { AcceptanceView, ProfileWithAcptView } from '../apps/payment-gateway/test/factories';
-import { connectNatsOrFail, NATS_URL, waitFor } from '../apps/payment-gateway/test/nats';
-import { GatewayClient } from '../apps/payment-gateway/test/support';
 import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from '../apps/payment-gateway/src/profile-sync/profile-upsert.consumer';
+import { gatewayNamespaceFromEnv } from '../apps/payment-gateway/src/shared/namespace';
 import { StandaloneModule } from '../apps/standalone/src/standalone.module';
 
 /**
@@ -37,7 +51,7 @@ import { StandaloneModule } from '../apps/standalone/src/standalone.module';
  */
 
 const RUN = runId();
-const NATS_SERVER_BINARY = '/usr/sbin/nats-server';
+const GATEWAY_BASE = gatewayBase(gatewayNamespaceFromEnv());
 const MERCHANTS = '/api/openapi/v1/mchInfo';
 const paymentPath = (mchId: string) => `${MERCHANTS}/payment/${mchId}`;
 
@@ -126,7 +140,7 @@ async function startStandalone(servers: string, names: Names, streamSubjects: re
       const pbo = await app.get(PboService).create({ name: unique('PBO '), timeZone: 'Asia/Kuala_Lumpur' });
       const token = await signPboToken(TEST_AUTH, pbo.groupId, 3600);
       const api = new ApiClient(baseUrl, token);
-      return { mm: Object.assign(api, { groupId: pbo.groupId }), gateway: new GatewayClient(new ApiClient(baseUrl, token), pbo.groupId) };
+      return { mm: Object.assign(api, { groupId: pbo.groupId }), gateway: new GatewayClient(new ApiClient(baseUrl, token), pbo.groupId, GATEWAY_BASE) };
     },
     close: async () => {
       await db.end().catch(() => undefined);
@@ -163,7 +177,7 @@ async function waitForConvergence(h: Harness, mchId: string, timeoutMs: number):
   let devices: DeviceRow[] = [];
   let versions = new Map<string, number>();
   try {
-    await waitFor(
+    await waitForDelivery(
       'every gateway profile to reach its device profile_version',
       async () => {
         devices = await devicesOf(h, mchId);
@@ -176,7 +190,9 @@ async function waitForConvergence(h: Harness, mchId: string, timeoutMs: number):
       timeoutMs,
     );
   } catch (error) {
-    const lagging = devices.filter((d) => versions.get(d.profileId) !== d.profileVersion).map((d) => `${d.profileId}: device ${d.profileVersion}, gateway ${versions.get(d.profileId) ?? 'none'}`);
+    const lagging = devices
+      .filter((d) => versions.get(d.profileId) !== d.profileVersion)
+      .map((d) => `${d.profileId}: device ${d.profileVersion}, gateway ${versions.get(d.profileId) ?? 'none'}`);
     const outbox = await h.db.query<{ unpublished: number; attempts: number; last_error: string | null }>(
       `SELECT count(*) FILTER (WHERE published_at IS NULL)::int AS unpublished, coalesce(max(attempts), 0)::int AS attempts, max(last_error) AS last_error
          FROM merchant_management.outbox WHERE subject = $1`,
@@ -194,7 +210,13 @@ async function profileOf(gateway: GatewayClient, profileId: string): Promise<Pro
 }
 
 function acceptanceSummary(acceptances: AcceptanceView[]) {
-  return acceptances.map((a) => ({ acptName: a.acptName, hostMessageFormat: a.hostMessageFormat, supportedPayments: a.supportedPayments, primaryMid: a.primaryMid, primaryTid: a.primaryTid }));
+  return acceptances.map((a) => ({
+    acptName: a.acptName,
+    hostMessageFormat: a.hostMessageFormat,
+    supportedPayments: a.supportedPayments,
+    primaryMid: a.primaryMid,
+    primaryTid: a.primaryTid,
+  }));
 }
 
 /** Outbox rows (upserts) of `profileIds`, and how many of them the gateway's inbox recorded for `consumer`. */
@@ -257,7 +279,9 @@ describe("merchant-management → payment-gateway profile sync over the machine'
   });
 
   afterAll(async () => {
-    const published = h ? await h.db.query<{ id: string }>('SELECT id::text AS id FROM merchant_management.outbox WHERE published_at IS NOT NULL') : { rows: [] };
+    const published = h
+      ? await h.db.query<{ id: string }>('SELECT id::text AS id FROM merchant_management.outbox WHERE published_at IS NOT NULL')
+      : { rows: [] };
     await h?.close();
     if (jsm) {
       // Only what this run created: its durable consumer, its dead-letter stream and its messages in the platform's stream.
@@ -280,7 +304,13 @@ describe("merchant-management → payment-gateway profile sync over the machine'
     const profile = await profileOf(gateway, profileId);
     expect(profile.profileId).toBe(profileId);
     expect(acceptanceSummary(profile.acceptances)).toEqual([
-      { acptName: 'Acquirer A', hostMessageFormat: 'ISO8583', supportedPayments: ['VISA', 'MASTERCARD'], primaryMid: '000000000000001', primaryTid: '00000001' },
+      {
+        acptName: 'Acquirer A',
+        hostMessageFormat: 'ISO8583',
+        supportedPayments: ['VISA', 'MASTERCARD'],
+        primaryMid: '000000000000001',
+        primaryTid: '00000001',
+      },
     ]);
     expect([...(await gatewayVersions(h, [profileId])).values()]).toEqual([1]);
   });
@@ -345,53 +375,6 @@ describe("merchant-management → payment-gateway profile sync over the machine'
   });
 });
 
-/** A nats-server of this test only, which the test stops and starts again on the same port and store. */
-class NatsServerProcess {
-  private process: ChildProcess | undefined;
-  private output = '';
-
-  constructor(
-    readonly port: number,
-    readonly storeDir: string,
-  ) {}
-
-  get url(): string {
-    return `nats://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    const child = spawn(NATS_SERVER_BINARY, ['-js', '-sd', this.storeDir, '-p', String(this.port), '-a', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    this.process = child;
-    child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`nats-server exited with ${child.exitCode}:\n${this.output}`);
-      try {
-        const probe = await connect({ servers: this.url, timeout: 1000, maxReconnectAttempts: 0 });
-        await (await probe.jetstreamManager()).getAccountInfo();
-        await probe.close();
-        return;
-      } catch (error) {
-        if (Date.now() > deadline) throw new Error(`nats-server on ${this.url} did not become ready (${String(error)}):\n${this.output}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
-  }
-
-  /** Stops the server (SIGTERM, then SIGKILL after 5 s) and waits for it to exit. */
-  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-    const child = this.process;
-    this.process = undefined;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill(signal);
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-  }
-}
-
 describe('profile sync across a NATS outage in the middle of a burst of payment-config changes', () => {
   let server: NatsServerProcess;
   let storeDir: string;
@@ -449,7 +432,7 @@ describe('profile sync across a NATS outage in the middle of a burst of payment-
       }
     })();
     const outage = (async () => {
-      await waitFor('the burst to reach the kill point', () => done >= KILL_AT, 20_000);
+      await waitForDelivery('the burst to reach the kill point', () => done >= KILL_AT, 20_000);
       await server.stop('SIGKILL');
       const killedAt = done;
       await new Promise((resolve) => setTimeout(resolve, 1500));

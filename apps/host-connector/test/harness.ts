@@ -59,16 +59,26 @@ export interface ConnectorHarness {
   close(options?: { drop?: boolean }): Promise<void>;
 }
 
-/** host-connector on its own over real HTTP (health) with the in-process request/reply, on `database` or a fresh one. */
+/**
+ * host-connector on its own over real HTTP (health) with the in-process request/reply, on `database`
+ * or a fresh one. Over JetStream messaging, give `platform.messaging.subjectPrefix` so that it shares
+ * the machine's NATS with other connectors without taking their requests.
+ */
 export async function startConnector(
-  options: { config?: HostConnectorConfig; database?: TestDatabase; platform?: Partial<PlatformOptions>; module?: HostConnectorModuleOptions } = {},
+  options: {
+    config?: HostConnectorConfig;
+    database?: TestDatabase;
+    platform?: Partial<PlatformOptions>;
+    module?: HostConnectorModuleOptions;
+  } = {},
 ): Promise<ConnectorHarness> {
   const database = options.database ?? (await createTestDatabase('hc'));
   const platform = testPlatformOptions(database.url, options.platform);
   const logger = new CapturingLogger();
-  const moduleRef = await Test.createTestingModule({
+  const builder = Test.createTestingModule({
     imports: [HostConnectorAppModule.register(platform, options.config ?? testConfig(), options.module)],
-  }).compile();
+  });
+  const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger, bodyParser: false });
   configureHttpApp(app);
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -2,7 +2,7 @@ import { ApiClient, EnvelopeBody, HttpResponse, queryDatabase, unique } from '@a
 import { AddressObject, simpleParser } from 'mailparser';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startSilentServer, startSmtpTestServer, SmtpTestServer } from '../../../libs/mail/test/smtp-test-server';
+import { startSilentServer, startSmtpTestServer, SmtpTestServer } from '@app/testing/smtp-test-server';
 import { createCardAcquirer, createMerchant, MerchantView } from './factories';
 import { dataOf, MerchantManagementTestApp, startMerchantManagement } from './support';
 

@@ -22,10 +22,4 @@ export async function startMerchantManagement(overrides: Partial<PlatformOptions
   };
 }
 
-/** Unwraps a success envelope, failing the test with the envelope when it is not one. */
-export function dataOf<T>(response: { status: number; body: { code: number; msg: string; data?: T } }): T {
-  if (response.status !== 200 || response.body.code !== 0) {
-    throw new Error(`expected success, got HTTP ${response.status}: ${JSON.stringify(response.body)}`);
-  }
-  return response.body.data as T;
-}
+export { dataOf } from '@app/testing';

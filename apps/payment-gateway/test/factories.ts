@@ -1,56 +1,6 @@
-import { unique } from '@app/testing';
-import { GatewayClient, bodyOf } from './support';
+import { bodyOf, GatewayClient, ProfileWithAcptView, unique } from '@app/testing';
 
-/** Shapes of gateway responses, as a client reads them. */
-export interface AcceptanceView {
-  acptId: string;
-  acptName: string;
-  hostMessageFormat: string;
-  supportedPayments: string[];
-  primaryMid: string | null;
-  primaryTid: string | null;
-  extraParams: Record<string, unknown>;
-  entityStatus: string;
-  tags: string[] | null;
-  createdAt: string;
-  updatedAt: string | null;
-}
-
-export interface ProfileView {
-  profileId: string;
-  profileName: string;
-  providerReference: string | null;
-  merchantName: string;
-  merchantAddr: string | null;
-  mcc: string | null;
-  countryCode: string | null;
-  currency: string;
-  entityStatus: string;
-  createdAt: string;
-  updatedAt: string | null;
-}
-
-export interface ProfileWithAcptView extends ProfileView {
-  acceptances: AcceptanceView[];
-  acptSelection: Record<string, string[]>;
-}
-
-export interface ProfilePageView {
-  hasNext: boolean;
-  pageSize: number;
-  totalSize: number;
-  currentCursor: string;
-  nextCursor: string | null;
-  data: ProfileView[];
-}
-
-export interface ProblemView {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  requestId: string;
-}
+export type { AcceptanceView, ProblemView, ProfilePageView, ProfileView, ProfileWithAcptView } from '@app/testing';
 
 export function acceptanceBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -96,7 +46,14 @@ export function upsertPayload(overrides: Record<string, unknown> = {}): Record<s
     countryCode: 'MY',
     currency: 'MYR',
     acceptances: [
-      { acptName: 'Acquirer A', hostMessageFormat: 'ISO8583', supportedPayments: ['VISA', 'MASTERCARD'], primaryMid: '000001234567890', primaryTid: '12345678', extraParams: {} },
+      {
+        acptName: 'Acquirer A',
+        hostMessageFormat: 'ISO8583',
+        supportedPayments: ['VISA', 'MASTERCARD'],
+        primaryMid: '000001234567890',
+        primaryTid: '12345678',
+        extraParams: {},
+      },
     ],
     groupId: 'grp_sync',
     merchantId: '123456789012345',

@@ -1,7 +1,19 @@
 import { configureHttpApp } from '@app/common';
 import { MESSAGE_PUBLISHER, MessagePublisher } from '@app/messaging';
 import { ConsumerDefinition, DEAD_LETTER_HEADERS } from '@app/messaging/consumer';
-import { ApiClient, createTestDatabase, queryDatabase, randomIntBetween, runId, TEST_AUTH, TestDatabase, testPlatformOptions } from '@app/testing';
+import {
+  ApiClient,
+  connectNatsOrFail,
+  createTestDatabase,
+  NATS_URL,
+  queryDatabase,
+  randomIntBetween,
+  runId,
+  TEST_AUTH,
+  TestDatabase,
+  testPlatformOptions,
+  waitForDelivery,
+} from '@app/testing';
 import { signPboToken } from '@app/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
@@ -10,8 +22,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { PaymentGatewayAppModule } from '../src/app.module';
 import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from '../src/profile-sync/profile-upsert.consumer';
 import { ProfileWithAcptView, upsertPayload } from './factories';
-import { connectNatsOrFail, NATS_URL, waitFor } from './nats';
-import { GatewayClient } from './support';
+import { GATEWAY_BASE, GatewayClient } from './support';
 
 // Names of this run only: the test never touches the platform's own stream or consumers.
 const RUN = runId();
@@ -42,8 +53,18 @@ function shuffle<T>(items: T[]): T[] {
 
 /** The profile's push of `version`: its name, MIDs and number of acceptances change with every version. */
 function pushOf(groupId: string, profileId: string, version: number): Record<string, unknown> {
-  const acceptances = [{ acptName: 'Acquirer A', hostMessageFormat: 'ISO8583', supportedPayments: ['VISA'], primaryMid: `MID-A-${version}`, primaryTid: 'TID-A', extraParams: {} }];
-  if (version % 2 === 0) acceptances.push({ acptName: 'Acquirer B', hostMessageFormat: 'MOCK', supportedPayments: ['MASTERCARD'], primaryMid: `MID-B-${version}`, primaryTid: 'TID-B', extraParams: {} });
+  const acceptances = [
+    { acptName: 'Acquirer A', hostMessageFormat: 'ISO8583', supportedPayments: ['VISA'], primaryMid: `MID-A-${version}`, primaryTid: 'TID-A', extraParams: {} },
+  ];
+  if (version % 2 === 0)
+    acceptances.push({
+      acptName: 'Acquirer B',
+      hostMessageFormat: 'MOCK',
+      supportedPayments: ['MASTERCARD'],
+      primaryMid: `MID-B-${version}`,
+      primaryTid: 'TID-B',
+      extraParams: {},
+    });
   return upsertPayload({ groupId, profileId, version, profileName: `device v${version}`, acceptances });
 }
 
@@ -82,7 +103,7 @@ describe('profile upserts over NATS JetStream', () => {
   });
 
   async function clientOf(groupId: string): Promise<GatewayClient> {
-    return new GatewayClient(new ApiClient(baseUrl, await signPboToken(TEST_AUTH, groupId, 600)), groupId);
+    return new GatewayClient(new ApiClient(baseUrl, await signPboToken(TEST_AUTH, groupId, 600)), groupId, GATEWAY_BASE);
   }
 
   async function consumerDrained(): Promise<boolean> {
@@ -93,7 +114,9 @@ describe('profile upserts over NATS JetStream', () => {
   it('should bring 20 profiles to their highest version from 200 shuffled upserts with repeats, recording each message once', async () => {
     const groupId = `grp_${RUN}`;
     const profileIds = Array.from({ length: 20 }, () => `prof_${randomBytes(16).toString('base64url')}`);
-    const messages = profileIds.flatMap((profileId) => Array.from({ length: 8 }, (_, i) => ({ msgId: randomUUID(), payload: pushOf(groupId, profileId, i + 1) })));
+    const messages = profileIds.flatMap((profileId) =>
+      Array.from({ length: 8 }, (_, i) => ({ msgId: randomUUID(), payload: pushOf(groupId, profileId, i + 1) })),
+    );
     const repeats = shuffle(messages).slice(0, 40);
     const before = (await jsm.streams.info(STREAM)).state.messages;
 
@@ -101,7 +124,7 @@ describe('profile upserts over NATS JetStream', () => {
     // Past the broker's duplicate window, the repeats reach the consumer as a redelivery would.
     await new Promise((resolve) => setTimeout(resolve, DUPLICATE_WINDOW_MS * 2));
     for (const message of repeats) await publisher.publish(SUBJECT, message.payload, { msgId: message.msgId });
-    await waitFor('the consumer to handle every message', consumerDrained);
+    await waitForDelivery('the consumer to handle every message', consumerDrained);
 
     expect((await jsm.streams.info(STREAM)).state.messages - before).toBe(200);
     const pbo = await clientOf(groupId);
@@ -127,8 +150,8 @@ describe('profile upserts over NATS JetStream', () => {
     const msgId = randomUUID();
 
     await publisher.publish(SUBJECT, payload, { msgId });
-    await waitFor('the dead letter', async () => (await jsm.streams.info(DEAD_LETTER_STREAM)).state.messages > 0);
-    await waitFor('the consumer to settle the message', consumerDrained);
+    await waitForDelivery('the dead letter', async () => (await jsm.streams.info(DEAD_LETTER_STREAM)).state.messages > 0);
+    await waitForDelivery('the consumer to settle the message', consumerDrained);
 
     const dead = await jsm.streams.getMessage(DEAD_LETTER_STREAM, { last_by_subj: DEAD_LETTER_SUBJECT });
     expect(dead.header.get(DEAD_LETTER_HEADERS.messageId)).toBe(msgId);

@@ -1,35 +1,13 @@
 import { PlatformOptions } from '@app/runtime';
-import { ApiClient, HttpResponse, startTestApp, TestApp, unique } from '@app/testing';
+import { gatewayBase, GatewayClient, startTestApp, TestApp, unique } from '@app/testing';
 import { PaymentGatewayAppModule } from '../src/app.module';
 import { gatewayNamespaceFromEnv } from '../src/shared/namespace';
 
 /** The gateway API's base path in tests (GATEWAY_NAMESPACE, default demo). */
-export const GATEWAY_BASE = `/${gatewayNamespaceFromEnv()}/api/v1`;
+export const GATEWAY_BASE = gatewayBase(gatewayNamespaceFromEnv());
 
-/** A client of one PBO for the gateway API: paths are relative to {@link GATEWAY_BASE}, bodies are not envelopes. */
-export class GatewayClient {
-  constructor(
-    readonly api: ApiClient,
-    readonly groupId: string,
-  ) {}
-
-  async request<T = unknown>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResponse<T>> {
-    return (await this.api.request(method, `${GATEWAY_BASE}${path}`, body, headers)) as unknown as HttpResponse<T>;
-  }
-
-  get<T = unknown>(path: string) {
-    return this.request<T>('GET', path);
-  }
-  post<T = unknown>(path: string, body: unknown) {
-    return this.request<T>('POST', path, body);
-  }
-  put<T = unknown>(path: string, body: unknown) {
-    return this.request<T>('PUT', path, body);
-  }
-  patch<T = unknown>(path: string, body: unknown) {
-    return this.request<T>('PATCH', path, body);
-  }
-}
+// The client and bodyOf live in libs/testing, where the cross-context tests in test/ reach them too.
+export { bodyOf, GatewayClient } from '@app/testing';
 
 export interface GatewayTestApp extends TestApp {
   /** A client holding a token of a new PBO group (the gateway knows groups only from tokens and upserts). */
@@ -41,14 +19,8 @@ export interface GatewayTestApp extends TestApp {
 /** payment-gateway on its own, on a fresh database, over real HTTP. */
 export async function startGateway(overrides: Partial<PlatformOptions> = {}): Promise<GatewayTestApp> {
   const testApp = await startTestApp((options) => PaymentGatewayAppModule.register(options), overrides);
-  const clientOf = async (groupId: string) => new GatewayClient(await testApp.clientFor(groupId), groupId);
+  const clientOf = async (groupId: string) => new GatewayClient(await testApp.clientFor(groupId), groupId, GATEWAY_BASE);
   return { ...testApp, clientOf, newPbo: () => clientOf(unique('grp_')) };
-}
-
-/** The body of a success, failing the test with the response when it is not the expected status. */
-export function bodyOf<T>(response: HttpResponse<unknown>, status = 200): T {
-  if (response.status !== status) throw new Error(`expected HTTP ${status}, got ${response.status}: ${JSON.stringify(response.body)}`);
-  return response.body as T;
 }
 
 /** Asserts a problem-details answer with this status and a detail matching `detail`. */

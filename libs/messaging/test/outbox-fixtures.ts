@@ -1,7 +1,6 @@
 import { ContextDatabaseDefinition, contextDataSourceOptions, openContextDataSource } from '@app/database';
 import { createTestDatabase, TestDatabase } from '@app/testing';
 import { randomBytes } from 'node:crypto';
-import { connect, NatsConnection } from 'nats';
 import { DataSource, IsNull } from 'typeorm';
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';
 import { createOutboxMigration } from '../src/outbox/outbox.migration';
@@ -86,19 +85,4 @@ export const silentLogger = { log: () => undefined, warn: () => undefined, error
 
 export async function unpublishedCount(dataSource: DataSource): Promise<number> {
   return dataSource.getRepository(OutboxMessage).count({ where: { publishedAt: IsNull() } });
-}
-
-/** The NATS server the JetStream tests use. */
-export const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
-
-/** Connects or fails loudly: the JetStream tests prove the distributed path and must never be skipped. */
-export async function connectNatsOrFail(): Promise<NatsConnection> {
-  try {
-    return await connect({ servers: NATS_URL, timeout: 3000, maxReconnectAttempts: 0 });
-  } catch (error) {
-    throw new Error(
-      `NATS JetStream is not reachable at ${NATS_URL} (${String(error)}). Start it (nats-server -js) or set NATS_URL; ` +
-        'the JetStream tests do not run without it.',
-    );
-  }
 }

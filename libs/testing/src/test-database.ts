@@ -3,11 +3,11 @@ import { Client } from 'pg';
 
 /**
  * URL of the PostgreSQL server the tests run against: `DATABASE_URL` when given (CI's server),
- * else the embedded server that `test/global-setup.ts` started (`TEST_PG_SERVER_URL`).
+ * else the embedded server that `test/database-setup.ts` started (`TEST_PG_SERVER_URL`).
  */
 export function testServerUrl(): string {
   const url = process.env.DATABASE_URL || process.env.TEST_PG_SERVER_URL;
-  if (!url) throw new Error('no test database server: run through jest (test/global-setup.ts) or set DATABASE_URL');
+  if (!url) throw new Error('no test database server: run it as an integration or end-to-end test through jest (test/database-setup.ts) or set DATABASE_URL');
   return url;
 }
 

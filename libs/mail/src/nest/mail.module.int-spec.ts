@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { MAILER, Mailer } from '../mailer';
-import { startSmtpTestServer } from '../../test/smtp-test-server';
+import { startSmtpTestServer } from '@app/testing/smtp-test-server';
 import { MailModule } from './mail.module';
 
 describe('MailModule', () => {

@@ -1,7 +1,7 @@
 import { AddressObject } from 'mailparser';
 import { MailDeliveryError } from '../mail-delivery-error';
 import { MailMessage } from '../mailer';
-import { SmtpTestServer, freePort, startSilentServer, startSmtpTestServer } from '../../test/smtp-test-server';
+import { SmtpTestServer, freePort, startSilentServer, startSmtpTestServer } from '@app/testing/smtp-test-server';
 import { SmtpMailer } from './smtp-mailer';
 
 function activationMail(overrides: Partial<MailMessage> = {}): MailMessage {

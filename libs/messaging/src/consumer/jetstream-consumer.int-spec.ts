@@ -1,6 +1,6 @@
-import { runId, waitFor } from '@app/testing';
+import { connectNatsOrFail, runId, waitFor } from '@app/testing';
 import { AckPolicy, JetStreamManager, NatsConnection, nanos } from 'nats';
-import { connectNatsOrFail, silentLogger } from '../../test/outbox-fixtures';
+import { silentLogger } from '../../test/outbox-fixtures';
 import { JetStreamPublisher } from '../transport/jetstream-publisher';
 import { ConsumedMessage, ConsumerDefinition, DEAD_LETTER_HEADERS, PoisonMessageError } from './consumer-definition';
 import { DEAD_LETTER_PUBLISH_ATTEMPTS, ensureDurableConsumer, JetStreamConsumer } from './jetstream-consumer';

@@ -1,11 +1,11 @@
 import { ContextDatabaseDefinition, DatabaseModule } from '@app/database';
-import { createTestDatabase, TestDatabase, waitFor } from '@app/testing';
+import { connectNatsOrFail, createTestDatabase, NATS_URL, TestDatabase, waitFor } from '@app/testing';
 import { Test } from '@nestjs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { AckPolicy, NatsConnection } from 'nats';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { connectNatsOrFail, NATS_URL, silentLogger } from '../../test/outbox-fixtures';
+import { silentLogger } from '../../test/outbox-fixtures';
 import { OutboxMessage } from '../outbox/outbox-message.entity';
 import { createOutboxMigration } from '../outbox/outbox.migration';
 import { OutboxRelay } from '../outbox/outbox-relay';

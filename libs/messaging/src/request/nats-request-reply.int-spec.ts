@@ -1,9 +1,9 @@
-import { connect, NatsConnection } from 'nats';
+import { connectNatsOrFail } from '@app/testing';
+import { NatsConnection } from 'nats';
 import { randomBytes } from 'node:crypto';
 import { NatsRequestReply } from './nats-request-reply';
 import { RequestReplyError } from './request-reply';
 
-const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
 const quiet = { logger: { log() {}, warn() {}, error() {}, debug() {}, verbose() {} } };
 
 /** Core NATS request/reply against the machine's NATS server (fails loudly when it is not there). */
@@ -15,11 +15,8 @@ describe('NatsRequestReply', () => {
   const subjectOf = (name: string) => `test.rr.${randomBytes(4).toString('hex')}.${name}`;
 
   beforeAll(async () => {
-    const options = { servers: NATS_URL, timeout: 3000, maxReconnectAttempts: 0 };
-    responderConnection = await connect(options).catch((error: unknown) => {
-      throw new Error(`NATS is not reachable at ${NATS_URL} (${String(error)}): start nats-server or set NATS_URL`);
-    });
-    callerConnection = await connect(options);
+    responderConnection = await connectNatsOrFail();
+    callerConnection = await connectNatsOrFail();
     responders = new NatsRequestReply(responderConnection, quiet);
     caller = new NatsRequestReply(callerConnection, quiet);
   });

@@ -1,6 +1,6 @@
-import { runId } from '@app/testing';
+import { connectNatsOrFail, runId } from '@app/testing';
 import { AckPolicy, JetStreamManager, NatsConnection } from 'nats';
-import { connectNatsOrFail, openOutboxDatabase, OutboxDatabase, silentLogger } from '../../test/outbox-fixtures';
+import { openOutboxDatabase, OutboxDatabase, silentLogger } from '../../test/outbox-fixtures';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { OutboxWriter } from '../outbox/outbox-writer';
 import { JetStreamPublisher } from './jetstream-publisher';

@@ -1,22 +1,21 @@
 import { HOST_AUTHORIZE_V1, HostResponseV1 } from '@app/contracts';
 import { NatsRequestReply } from '@app/messaging';
-import { createTestDatabase, runId, TestDatabase, waitFor } from '@app/testing';
+import { ChildServer, connectNatsOrFail, createTestDatabase, NATS_URL, runId, startChildServer, TestDatabase, waitFor } from '@app/testing';
 import { NatsConnection } from 'nats';
 import { Client } from 'pg';
-import { authorizePayload } from '../apps/host-connector/test/factories';
-import { ConnectorHarness, startConnector, testConfig } from '../apps/host-connector/test/harness';
-import { HostSimulator, startHostSimulator } from '../apps/host-simulator/src';
-import { connectNatsOrFail, NATS_URL } from '../apps/payment-gateway/test/nats';
-import { RequestLogRepository } from '../apps/host-connector/src/request-log/persistence/request-log.repository';
-import { ChildServer, startChildServer } from '../bench/child-server';
-import type { IsoConnectorSettings } from '../bench/iso-connector';
+import { join } from 'node:path';
+import { HostSimulator, startHostSimulator } from '@app/host-simulator';
+import { RequestLogRepository } from '../src/request-log/persistence/request-log.repository';
+import type { IsoConnectorSettings } from './connector-process';
+import { authorizePayload } from './factories';
+import { ConnectorHarness, startConnector, testConfig } from './harness';
 
 /**
  * A host connector killed (SIGKILL) while a sale is on the wire: the host may have approved it,
  * and nobody recorded the outcome. The connector wrote the reversal the sale would need before
  * sending it, so another connector on the same database finds the abandoned request once its
  * deadline has passed, reverses it at the host, and answers a repeat of the requestId REVERSED.
- * The killed connector runs in its own process (bench/iso-connector.ts, configured as main.ts
+ * The killed connector runs in its own process (connector-process.ts, configured as main.ts
  * configures it) and serves this run's prefixed subjects, so no other connector on the machine's
  * NATS takes part.
  */
@@ -57,7 +56,7 @@ describe('host-connector: recovery of a request in flight when the connector die
       streamSubject: `hccrash.${RUN}.events`,
       subjectPrefix: `crash.${RUN}`,
     };
-    child = await startChildServer('iso-connector.ts', [database.url, JSON.stringify(settings)], 'host connector');
+    child = await startChildServer(join(__dirname, 'connector-process.ts'), [database.url, JSON.stringify(settings)], 'host connector');
     // Amount ending in 91: the simulator never answers, so the sale is surely on the wire when the connector dies.
     const payload = authorizePayload('5091', { hostMessageFormat: 'ISO8583', connUrl: null, tid: 'CRASH001' }, { timeoutMs: 1500 });
     const reversalsBefore = simulator.stats().reversalsCounted;

@@ -1,4 +1,4 @@
-import { randomDigits, runId, waitFor } from '@app/testing';
+import { connectNatsOrFail, NATS_URL, randomDigits, runId, waitFor } from '@app/testing';
 import {
   HOST_AUTHORIZE_V1,
   HOST_CAPTURE_V1,
@@ -15,10 +15,9 @@ import {
 } from '@app/contracts';
 import { NatsRequestReply } from '@app/messaging';
 import { NatsConnection } from 'nats';
-import { authorizePayload, followUpPayload, networkPayload, settlePayload, TargetOverrides } from '../apps/host-connector/test/factories';
-import { ConnectorHarness, startConnector } from '../apps/host-connector/test/harness';
-import { HostSimulator, startHostSimulator } from '../apps/host-simulator/src';
-import { connectNatsOrFail, NATS_URL } from '../apps/payment-gateway/test/nats';
+import { HostSimulator, startHostSimulator } from '@app/host-simulator';
+import { authorizePayload, followUpPayload, networkPayload, settlePayload, TargetOverrides } from './factories';
+import { ConnectorHarness, startConnector } from './harness';
 
 /**
  * host-connector deployed on its own with NATS, against the host simulator over real TCP (the
@@ -27,9 +26,13 @@ import { connectNatsOrFail, NATS_URL } from '../apps/payment-gateway/test/nats';
  * replies from the queue group `host-connector`. The simulator keeps books, so follow-ups must
  * name real originals, and a test amount ending in 91 must end as a reversal the simulator counts.
  * The connector publishes no events; its JetStream stream is this run's own and removed afterwards.
+ * It serves the subjects under this run's prefix (`hctest.<run>.host.*.v1`, same queue group and
+ * handler): on the machine's NATS another run's connector in the queue group `host-connector`
+ * would otherwise take some of these requests to its own simulator, and this one some of theirs.
  */
 const RUN = runId();
 const STREAM = `HCTEST_${RUN.toUpperCase()}`;
+const SUBJECT_PREFIX = `hctest.${RUN}`;
 
 /** A terminal of its own per test, so the simulator's per-terminal books start empty. */
 const newTid = () => `T${randomDigits(7)}`;
@@ -42,7 +45,7 @@ describe('host-connector over NATS against the host simulator', () => {
 
   beforeAll(async () => {
     callerConnection = await connectNatsOrFail();
-    caller = new NatsRequestReply(callerConnection, { subjectPrefix: `hctest.${RUN}` });
+    caller = new NatsRequestReply(callerConnection, { subjectPrefix: SUBJECT_PREFIX });
     simulator = await startHostSimulator();
     connector = await startConnector({
       platform: {
@@ -52,7 +55,7 @@ describe('host-connector over NATS against the host simulator', () => {
           connectionName: `host-connector-${RUN}`,
           stream: { name: STREAM, subjects: [`hctest.${RUN}.events`] },
           // Requests of this run only: another run on the same NATS serves the same host.* subjects.
-          subjectPrefix: `hctest.${RUN}`,
+          subjectPrefix: SUBJECT_PREFIX,
         },
       },
     });

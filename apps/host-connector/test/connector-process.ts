@@ -1,7 +1,7 @@
 /**
- * host-connector for bench:iso, in its own process and configured the way apps/host-connector/src/main.ts
+ * host-connector in its own process (for bench:iso, and for the crash test that kills it) and configured the way apps/host-connector/src/main.ts
  * configures it (hostConnectorConfigFromEnv + platformOptionsFromEnv, non-standalone, NATS), with
- * the bench's settings put in its environment:
+ * the caller's settings put in its environment:
  *   HOST_ZMK               DEVELOPMENT_ZMK (the simulator sends working keys under it)
  *   HOST_DEFAULT_ISO8583_URL / HOST_ALLOWLIST / HOST_ALLOW_LOOPBACK=true   the simulator on loopback
  *   HOST_ECHO_INTERVAL_MS  0 (no keep-alive echo inside a run of seconds)
@@ -14,16 +14,12 @@
  * Arguments: <databaseUrl> <JSON of IsoConnectorSettings>. Prints `READY <health port>` once it
  * answers requests. SIGTERM shuts it down gracefully (Nest shutdown hooks).
  */
-import { configureHttpApp, createHttpApp } from '@app/common';
+import { createHttpApp } from '@app/common';
 import { DEVELOPMENT_ZMK } from '@app/host-protocol';
-import { NATS_CONNECTION, NatsRequestReply, REQUEST_REPLY, RequestHandler, RequestOptions, RequestReplyTransport, ServedSubject } from '@app/messaging';
 import { platformOptionsFromEnv } from '@app/runtime';
-import { NestFastifyApplication, FastifyAdapter } from '@nestjs/platform-fastify';
-import { Test } from '@nestjs/testing';
-import { NatsConnection } from 'nats';
 import { randomBytes } from 'node:crypto';
-import { HostConnectorAppModule } from '../apps/host-connector/src/app.module';
-import { hostConnectorConfigFromEnv } from '../apps/host-connector/src/config/host-connector.config';
+import { HostConnectorAppModule } from '../src/app.module';
+import { hostConnectorConfigFromEnv } from '../src/config/host-connector.config';
 
 export interface IsoConnectorSettings {
   natsUrl: string;
@@ -34,22 +30,6 @@ export interface IsoConnectorSettings {
   streamSubject: string;
   /** Served subjects become `<prefix>.<subject>`; empty: the real `host.*.v1` subjects. */
   subjectPrefix: string;
-}
-
-/** The process's request/reply transport, serving every subject under a prefix. */
-class PrefixedRequestReply implements RequestReplyTransport {
-  constructor(
-    private readonly inner: RequestReplyTransport,
-    private readonly prefix: string,
-  ) {}
-
-  request(subject: string, payload: object, options: RequestOptions): Promise<unknown> {
-    return this.inner.request(`${this.prefix}.${subject}`, payload, options);
-  }
-
-  serve(subject: string, queueGroup: string, handler: RequestHandler): ServedSubject {
-    return this.inner.serve(`${this.prefix}.${subject}`, queueGroup, handler);
-  }
 }
 
 async function start(databaseUrl: string, settings: IsoConnectorSettings): Promise<number> {
@@ -68,22 +48,13 @@ async function start(databaseUrl: string, settings: IsoConnectorSettings): Promi
   const config = hostConnectorConfigFromEnv({ standalone: false, developmentZmk: DEVELOPMENT_ZMK, env });
   const options = platformOptionsFromEnv(databaseUrl, { standalone: false, acceptsTokens: false, env });
   if (options.messaging.transport !== 'jetstream') throw new Error('the connector needs NATS');
-  options.messaging = { ...options.messaging, stream: { name: settings.stream, subjects: [settings.streamSubject] } };
+  options.messaging = {
+    ...options.messaging,
+    stream: { name: settings.stream, subjects: [settings.streamSubject] },
+    subjectPrefix: settings.subjectPrefix || undefined,
+  };
 
-  let app: NestFastifyApplication;
-  if (!settings.subjectPrefix) {
-    app = await createHttpApp(HostConnectorAppModule.register(options, config));
-  } else {
-    const moduleRef = await Test.createTestingModule({ imports: [HostConnectorAppModule.register(options, config)] })
-      .overrideProvider(REQUEST_REPLY)
-      .useFactory({
-        inject: [NATS_CONNECTION],
-        factory: (connection: NatsConnection) => new PrefixedRequestReply(new NatsRequestReply(connection), settings.subjectPrefix),
-      })
-      .compile();
-    app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: ['error', 'warn'] });
-    configureHttpApp(app);
-  }
+  const app = await createHttpApp(HostConnectorAppModule.register(options, config));
   await app.listen({ port: 0, host: '127.0.0.1' });
   return Number(new URL(await app.getUrl()).port);
 }

@@ -1,0 +1,230 @@
+import { createCardAcquirer, createMerchant } from '@app/testing';
+import { deviceScenarios, expectEnvelope, UPSERT, V1 } from './device-support';
+import { MerchantManagementTestApp, startMerchantManagement } from './support';
+
+/**
+ * Devices and activation codes (issue 3), end to end over HTTP: creating devices and the activation profile they get.
+ * The other device-*.e2e-spec.ts files hold the rest; device-support.ts what they share.
+ */
+describe('devices and activation codes (v1)', () => {
+  let app: MerchantManagementTestApp;
+
+  beforeAll(async () => {
+    app = await startMerchantManagement();
+  });
+  afterAll(() => app.close());
+
+  const { devicesOf, outboxOf, bind, createDevice, getDevice, unboundMerchant, boundMerchant, twoAcquirers } = deviceScenarios(() => app);
+
+  // ---- POST device ---------------------------------------------------------------------------
+
+  describe('POST device', () => {
+    it('should answer the CD- code id, a 12-digit activation code and a prof_ profile id', async () => {
+      const { pbo, merchant } = await boundMerchant();
+      const created = await createDevice(pbo, { mchId: merchant.mchId });
+      expect(created).toEqual({
+        id: `CD-${created.activationCode}`,
+        activationCode: expect.stringMatching(/^\d{12}$/),
+        profileId: expect.stringMatching(/^prof_[A-Za-z0-9_-]+$/),
+      });
+      expect(await getDevice(pbo, created.id)).toMatchObject({ deviceId: created.id, deviceStatus: 0, profileId: created.profileId, mchId: merchant.mchId });
+    });
+
+    it('should issue a different code and profile id for each device', async () => {
+      const { pbo, merchant } = await boundMerchant();
+      const first = await createDevice(pbo, { mchId: merchant.mchId });
+      const second = await createDevice(pbo, { mchId: merchant.mchId });
+      expect(second.activationCode).not.toBe(first.activationCode);
+      expect(second.profileId).not.toBe(first.profileId);
+      expect(await devicesOf(pbo)).toBe(2);
+    });
+
+    it('should refuse an unknown mchId with 14000 and write nothing', async () => {
+      const pbo = await app.newPbo();
+      expectEnvelope(await pbo.post(`${V1}/device`, { mchId: '999999999999999' }), 404, 14000, /999999999999999/);
+      expect(await devicesOf(pbo)).toBe(0);
+    });
+
+    it("should refuse another PBO's merchant with 13000 and write nothing", async () => {
+      const { pbo: owner, merchant } = await boundMerchant();
+      const other = await app.newPbo();
+      expectEnvelope(await other.post(`${V1}/device`, { mchId: merchant.mchId }), 403, 13000);
+      expect(await devicesOf(owner)).toBe(0);
+      expect(await devicesOf(other)).toBe(0);
+      expect(await outboxOf(owner)).toHaveLength(0);
+    });
+
+    it('should refuse a body without mchId with 10000 naming mchId', async () => {
+      const pbo = await app.newPbo();
+      expectEnvelope(await pbo.post(`${V1}/device`, { deviceAlias: 'Till' }), 400, 10000, /mchId/);
+      expect(await devicesOf(pbo)).toBe(0);
+    });
+
+    it('should refuse a methodList with an unknown payment method code with 10000 naming methodList and the code', async () => {
+      const { pbo, merchant } = await boundMerchant();
+      expectEnvelope(await pbo.post(`${V1}/device`, { mchId: merchant.mchId, methodList: '01,09' }), 400, 10000, /methodList.*09/);
+      expect(await devicesOf(pbo)).toBe(0);
+      expect(await outboxOf(pbo)).toHaveLength(0);
+    });
+
+    it.each([
+      ['a key other than acquirers', () => ({ foo: 1 }), /extParams\.foo/],
+      [
+        'acquirers keyed by a profile not bound to the merchant',
+        (bound: number) => ({ acquirers: { [bound + 1000]: { acqMid: 'M' } } }),
+        /extParams\.acquirers\.\d+.*not an acquirer profile bound/,
+      ],
+      ['a non-string field value', (bound: number) => ({ acquirers: { [bound]: { acqMid: 12345 } } }), /extParams\.acquirers\.\d+\.acqMid.*string/],
+      ['acquirers that is not an object', () => ({ acquirers: 'x' }), /extParams\.acquirers/],
+    ])('should refuse extParams with %s with 10000 and write nothing', async (_label, extParams, msg) => {
+      const { pbo, merchant, profileId } = await boundMerchant();
+      expectEnvelope(await pbo.post(`${V1}/device`, { mchId: merchant.mchId, extParams: extParams(profileId) }), 400, 10000, msg);
+      expect(await devicesOf(pbo)).toBe(0);
+      expect(await outboxOf(pbo)).toHaveLength(0);
+    });
+
+    it.each([
+      ['a non-string value', { terminalType: 22 }, /emvParams\.terminalType.*string/],
+      ['an unknown key', { colour: 'red' }, /emvParams\.colour/],
+    ])('should refuse emvParams with %s with 10000 and write nothing', async (_label, emvParams, msg) => {
+      const { pbo, merchant } = await boundMerchant();
+      expectEnvelope(await pbo.post(`${V1}/device`, { mchId: merchant.mchId, emvParams }), 400, 10000, msg);
+      expect(await devicesOf(pbo)).toBe(0);
+    });
+
+    it("should refuse a device missing a field of the profile's enablerParams with 10000 naming the field and the profile, and write nothing", async () => {
+      const pbo = await app.newPbo();
+      const acquirer = await createCardAcquirer(pbo, ['01', '02'], { enablerParams: 'acqMid,acqTid', enablerMsgFormat: 'MOCK' });
+      const merchant = await createMerchant(pbo);
+      await bind(pbo, merchant.mchId, acquirer.id);
+      const response = await pbo.post(`${V1}/device`, { mchId: merchant.mchId, extParams: { acquirers: { [acquirer.id]: { acqMid: 'M1' } } } });
+      expectEnvelope(
+        response,
+        400,
+        10000,
+        new RegExp(`^extParams\\.acquirers\\.${acquirer.id}\\.acqTid is required by acquirer profile ${acquirer.id} \\([^)]+\\)$`),
+      );
+      expect(await devicesOf(pbo)).toBe(0);
+      expect(await outboxOf(pbo)).toHaveLength(0);
+    });
+
+    it('should refuse a device without extParams when a bound profile declares enablerParams', async () => {
+      const pbo = await app.newPbo();
+      const acquirer = await createCardAcquirer(pbo, ['01'], { enablerParams: 'acqMid;acqTid' });
+      const merchant = await createMerchant(pbo);
+      await bind(pbo, merchant.mchId, acquirer.id);
+      expectEnvelope(
+        await pbo.post(`${V1}/device`, { mchId: merchant.mchId }),
+        400,
+        10000,
+        new RegExp(`^extParams\\.acquirers\\.${acquirer.id}\\.acqMid is required by acquirer profile ${acquirer.id} \\([^)]+\\)$`),
+      );
+      expect(await devicesOf(pbo)).toBe(0);
+    });
+  });
+
+  // ---- activation profile and outbox ---------------------------------------------------------
+
+  describe('activation profile', () => {
+    it('should create the code with profileId null and queue nothing when the merchant has no binding', async () => {
+      const { pbo, merchant } = await unboundMerchant();
+      const created = await createDevice(pbo, { mchId: merchant.mchId });
+      expect(created).toEqual({ id: `CD-${created.activationCode}`, activationCode: expect.stringMatching(/^\d{12}$/), profileId: null });
+      expect(await getDevice(pbo, created.id)).toMatchObject({ deviceId: created.id, deviceStatus: 0, profileId: null, methodList: '{}' });
+      expect(await outboxOf(pbo)).toHaveLength(0);
+    });
+
+    it('should queue exactly one gateway.profile.upsert.v1 row with one acceptance per bound acquirer profile', async () => {
+      const { pbo, merchant, a, b, extParams } = await twoAcquirers();
+      const created = await createDevice(pbo, { mchId: merchant.mchId, extParams });
+      const rows = await outboxOf(pbo);
+      expect(rows).toHaveLength(1);
+      expect(rows[0].subject).toBe(UPSERT);
+      expect(rows[0].payload).toMatchObject({
+        version: 1,
+        profileId: created.profileId,
+        groupId: pbo.groupId,
+        merchantId: merchant.mchId,
+        merchantName: merchant.mchName,
+      });
+      expect(rows[0].payload.acceptances).toHaveLength(2);
+      expect(rows[0].payload.acceptances).toEqual(
+        expect.arrayContaining([
+          {
+            acptName: a.name,
+            hostMessageFormat: 'MOCK',
+            supportedPayments: ['VISA'],
+            primaryMid: 'MID-A',
+            primaryTid: 'TID-A',
+            extraParams: { connUrl: 'tcp://10.0.0.1:5000' },
+          },
+          {
+            acptName: b.name,
+            hostMessageFormat: 'S2M_8583',
+            supportedPayments: ['MASTERCARD'],
+            primaryMid: 'MID-9',
+            primaryTid: null,
+            extraParams: { connUrl: 'tls://10.0.0.2:6000' },
+          },
+        ]),
+      );
+    });
+
+    it("should carry the device's uuid as deviceId in the upsert and never the activation code", async () => {
+      const { pbo, merchant, extParams } = await twoAcquirers();
+      const created = await createDevice(pbo, { mchId: merchant.mchId, extParams });
+      const device = (await getDevice(pbo, created.id))!;
+      const [row] = await outboxOf(pbo);
+      expect(row.payload.deviceId).toBe(device.uuid);
+      expect(JSON.stringify(row.payload)).not.toContain(created.activationCode);
+    });
+
+    it("should fall back to the PBO's gateway format for an SVC_ENABLER profile without enablerMsgFormat", async () => {
+      const pbo = await app.newPbo({ gatewayFormat: 'ISO8583' });
+      const acquirer = await createCardAcquirer(pbo, ['01'], { enablerMsgFormat: undefined });
+      const merchant = await createMerchant(pbo);
+      await bind(pbo, merchant.mchId, acquirer.id);
+      await createDevice(pbo, { mchId: merchant.mchId });
+      const [row] = await outboxOf(pbo);
+      expect(row.payload.acceptances).toEqual([expect.objectContaining({ hostMessageFormat: 'ISO8583' })]);
+    });
+
+    it('should leave primaryMid and primaryTid null when neither extParams nor the binding give them', async () => {
+      const { pbo, merchant } = await boundMerchant();
+      await createDevice(pbo, { mchId: merchant.mchId });
+      const [row] = await outboxOf(pbo);
+      expect(row.payload.acceptances).toEqual([expect.objectContaining({ supportedPayments: ['VISA', 'MASTERCARD'], primaryMid: null, primaryTid: null })]);
+    });
+
+    it("should prefer extParams acqMid over the binding's mid", async () => {
+      const { pbo, merchant, b, extParams } = await twoAcquirers();
+      await createDevice(pbo, {
+        mchId: merchant.mchId,
+        extParams: { acquirers: { ...extParams.acquirers, [b.id]: { acqMid: 'MID-B-DEVICE', acqTid: 'TID-B' } } },
+      });
+      const [row] = await outboxOf(pbo);
+      expect(row.payload.acceptances.find((acceptance) => acceptance.acptName === b.name)).toMatchObject({ primaryMid: 'MID-B-DEVICE', primaryTid: 'TID-B' });
+    });
+
+    it("should give a device with methodList '02' only the acceptance of the profile bound for MASTERCARD", async () => {
+      const { pbo, merchant, b } = await twoAcquirers();
+      // A is not matched, so its enablerParams are not required.
+      const created = await createDevice(pbo, { mchId: merchant.mchId, methodList: '02' });
+      expect(created.profileId).toMatch(/^prof_/);
+      const rows = await outboxOf(pbo);
+      expect(rows).toHaveLength(1);
+      expect(rows[0].payload.acceptances).toEqual([expect.objectContaining({ acptName: b.name, supportedPayments: ['MASTERCARD'], primaryMid: 'MID-9' })]);
+      expect(JSON.parse((await getDevice(pbo, created.id))!.methodList)).toEqual({ '02': { mid: 'MID-9', tid: null } });
+    });
+
+    it('should answer profileId null and queue nothing when the methodList matches no bound method', async () => {
+      const { pbo, merchant } = await twoAcquirers();
+      const created = await createDevice(pbo, { mchId: merchant.mchId, methodList: '03' });
+      expect(created.profileId).toBeNull();
+      expect(await outboxOf(pbo)).toHaveLength(0);
+      expect(await devicesOf(pbo)).toBe(1);
+    });
+  });
+
+  // ---- GET device/{id} -----------------------------------------------------------------------
+});

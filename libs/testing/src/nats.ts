@@ -1,0 +1,97 @@
+import { connect, NatsConnection } from 'nats';
+import { ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { waitFor } from './wait-for';
+
+/**
+ * NATS for the tests that prove the distributed path (`*.nats.int-spec.ts` and the messaging
+ * library's integration tests): the machine's JetStream server at NATS_URL, or a nats-server a
+ * test runs itself. These tests must never be skipped: without NATS they fail, saying what is
+ * missing.
+ */
+
+/** The NATS server the JetStream tests use. */
+export const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
+
+/** Connects to {@link NATS_URL} or fails loudly. */
+export async function connectNatsOrFail(): Promise<NatsConnection> {
+  try {
+    return await connect({ servers: NATS_URL, timeout: 3000, maxReconnectAttempts: 0 });
+  } catch (error) {
+    throw new Error(
+      `NATS JetStream is not reachable at ${NATS_URL} (${String(error)}). Start it (nats-server -js) or set NATS_URL; ` +
+        'the JetStream tests do not run without it.',
+    );
+  }
+}
+
+/** {@link waitFor} with the longer default a delivery over NATS wants. */
+export function waitForDelivery(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  return waitFor(what, condition, timeoutMs);
+}
+
+/** The `nats-server` executable on PATH; fails naming what is missing and how to install it. */
+export function natsServerBinary(path = process.env.PATH ?? ''): string {
+  for (const dir of path.split(delimiter).filter(Boolean)) {
+    const candidate = join(dir, 'nats-server');
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not in this folder
+    }
+  }
+  throw new Error(
+    `nats-server is not on PATH (${path || 'empty'}): this test runs a NATS server of its own. Install it ` +
+      '(Debian/Ubuntu: apt-get install nats-server; otherwise https://github.com/nats-io/nats-server/releases) ' +
+      'and put its folder on PATH.',
+  );
+}
+
+/** A nats-server with JetStream of one test only, which the test can stop and start again on the same port and store. */
+export class NatsServerProcess {
+  private process: ChildProcess | undefined;
+  private output = '';
+
+  constructor(
+    readonly port: number,
+    readonly storeDir: string,
+  ) {}
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    const child = spawn(natsServerBinary(), ['-js', '-sd', this.storeDir, '-p', String(this.port), '-a', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.process = child;
+    child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`nats-server exited with ${child.exitCode}:\n${this.output}`);
+      try {
+        const probe = await connect({ servers: this.url, timeout: 1000, maxReconnectAttempts: 0 });
+        await (await probe.jetstreamManager()).getAccountInfo();
+        await probe.close();
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw new Error(`nats-server on ${this.url} did not become ready (${String(error)}):\n${this.output}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  }
+
+  /** Stops the server (SIGTERM, then SIGKILL after 5 s) and waits for it to exit. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    const child = this.process;
+    this.process = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
