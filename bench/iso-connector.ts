@@ -1,6 +1,6 @@
 /**
  * host-connector for bench:iso, in its own process and configured the way apps/host-connector/src/main.ts
- * configures it (hostConnectorConfigFromEnv + platformOptionsFromEnv, non-standalone, NATS), with
+ * configures it (hostConnectorAppConfig, non-standalone, NATS), with
  * the bench's settings put in its environment:
  *   HOST_ZMK               DEVELOPMENT_ZMK (the simulator sends working keys under it)
  *   HOST_DEFAULT_ISO8583_URL / HOST_ALLOWLIST / HOST_ALLOW_LOOPBACK=true   the simulator on loopback
@@ -14,16 +14,14 @@
  * Arguments: <databaseUrl> <JSON of IsoConnectorSettings>. Prints `READY <health port>` once it
  * answers requests. SIGTERM shuts it down gracefully (Nest shutdown hooks).
  */
-import { configureHttpApp, createHttpApp } from '@app/common';
+import { configureHttpApp, createHttpApp, readAppConfig } from '@app/common';
 import { DEVELOPMENT_ZMK } from '@app/host-protocol';
 import { NATS_CONNECTION, NatsRequestReply, REQUEST_REPLY, RequestHandler, RequestOptions, RequestReplyTransport, ServedSubject } from '@app/messaging';
-import { platformOptionsFromEnv } from '@app/runtime';
 import { NestFastifyApplication, FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { NatsConnection } from 'nats';
 import { randomBytes } from 'node:crypto';
-import { HostConnectorAppModule } from '../apps/host-connector/src/app.module';
-import { hostConnectorConfigFromEnv } from '../apps/host-connector/src/config/host-connector.config';
+import { HostConnectorAppModule, hostConnectorAppConfig } from '../apps/host-connector/src';
 
 export interface IsoConnectorSettings {
   natsUrl: string;
@@ -65,8 +63,7 @@ async function start(databaseUrl: string, settings: IsoConnectorSettings): Promi
     HOST_ECHO_INTERVAL_MS: '0',
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   };
-  const config = hostConnectorConfigFromEnv({ standalone: false, developmentZmk: DEVELOPMENT_ZMK, env });
-  const options = platformOptionsFromEnv(databaseUrl, { standalone: false, acceptsTokens: false, env });
+  const { connector: config, platform: options } = readAppConfig(hostConnectorAppConfig, { ...env, DATABASE_URL: databaseUrl }).config;
   if (options.messaging.transport !== 'jetstream') throw new Error('the connector needs NATS');
   options.messaging = { ...options.messaging, stream: { name: settings.stream, subjects: [settings.streamSubject] } };
 

@@ -12,7 +12,7 @@ import { ChildServer, startChildServer } from './child-server';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { merchantManagementDatabase } from '../apps/merchant-management/src/database';
+import { merchantManagementDatabase } from '../apps/merchant-management/src';
 import { withScratchDatabase } from '../scripts/with-database';
 import { BENCH_AUTH } from './bench-auth';
 

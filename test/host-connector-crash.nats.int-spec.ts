@@ -7,7 +7,7 @@ import { authorizePayload } from '../apps/host-connector/test/factories';
 import { ConnectorHarness, startConnector, testConfig } from '../apps/host-connector/test/harness';
 import { HostSimulator, startHostSimulator } from '../apps/host-simulator/src';
 import { connectNatsOrFail, NATS_URL } from '../apps/payment-gateway/test/nats';
-import { RequestLogRepository } from '../apps/host-connector/src/request-log/persistence/request-log.repository';
+import { RequestLogRepository } from '../apps/host-connector/src';
 import { ChildServer, startChildServer } from '../bench/child-server';
 import type { IsoConnectorSettings } from '../bench/iso-connector';
 

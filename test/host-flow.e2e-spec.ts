@@ -1,10 +1,9 @@
 import { ApiClient, queryDatabase, startTestApp, TestApp, unique } from '@app/testing';
 import { createAcquirer, createEmv, createMerchant } from '../apps/merchant-management/test/factories';
 import { dataOf } from '../apps/merchant-management/test/support';
-import { PboService } from '../apps/merchant-management/src/pbo/pbo.service';
+import { PboService } from '../apps/merchant-management/src';
 import { GATEWAY_BASE } from '../apps/payment-gateway/test/support';
-import { HostSandbox, startHostSandbox } from '../apps/standalone/src/host-sandbox';
-import { StandaloneModule } from '../apps/standalone/src/standalone.module';
+import { HostSandbox, hostSandboxSettingsFrom, StandaloneModule, startHostSandbox } from '../apps/standalone/src';
 
 interface AcceptanceSignOn {
   acptName: string;
@@ -25,7 +24,7 @@ describe('standalone: profile sign-on through the host connector to the host sim
   let pbo: ApiClient;
 
   beforeAll(async () => {
-    hosts = await startHostSandbox({ HOST_ECHO_INTERVAL_MS: '0', HOST_TIMEOUT_MS: '3000' });
+    hosts = await startHostSandbox(hostSandboxSettingsFrom({ HOST_ECHO_INTERVAL_MS: '0', HOST_TIMEOUT_MS: '3000' }));
     app = await startTestApp((options) => StandaloneModule.register(options, hosts.config));
     const created = await app.app.get(PboService).create({ name: unique('PBO '), timeZone: 'Asia/Kuala_Lumpur' });
     pbo = await app.clientFor(created.groupId);

@@ -15,12 +15,12 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { createCardAcquirer, createMerchant } from '../apps/merchant-management/test/factories';
 import { dataOf } from '../apps/merchant-management/test/support';
-import { PboService } from '../apps/merchant-management/src/pbo/pbo.service';
+import { PboService } from '../apps/merchant-management/src';
 import { AcceptanceView, ProfileWithAcptView } from '../apps/payment-gateway/test/factories';
 import { connectNatsOrFail, NATS_URL, waitFor } from '../apps/payment-gateway/test/nats';
 import { GatewayClient } from '../apps/payment-gateway/test/support';
-import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from '../apps/payment-gateway/src/profile-sync/profile-upsert.consumer';
-import { StandaloneModule } from '../apps/standalone/src/standalone.module';
+import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from '../apps/payment-gateway/src';
+import { StandaloneModule } from '../apps/standalone/src';
 
 /**
  * merchant-management → NATS JetStream → payment-gateway, end to end in one process hosting both

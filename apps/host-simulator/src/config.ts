@@ -1,3 +1,4 @@
+import { ConfigError, custom, defineAppConfig, envSchema, isProduction, nodeEnvVariables, text, ValuesOf, Variable } from '@app/common';
 import { DEVELOPMENT_ZMK, ISO_DIALECT_FORMATS, IsoDialectFormat, parseZmk } from '@app/host-protocol';
 import { HostSimulatorOptions } from './host-simulator';
 
@@ -10,39 +11,66 @@ export const DEFAULT_PORTS: Readonly<Record<IsoDialectFormat | 'HTTP', number>> 
   HTTP: 8590,
 };
 
-function port(name: string, value: string | undefined, fallback: number): number | undefined {
-  if (value === undefined || value.trim() === '') return fallback;
-  if (value.trim().toLowerCase() === 'off') return undefined;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 0 || number > 65535) throw new Error(`${name} must be a port from 0 to 65535, or off`);
-  return number;
+/** A port from 0 (a free one) to 65535, or `off` (undefined); `fallback` when unset. */
+function port(fallback: number): Variable<number | undefined> {
+  return custom((value) => {
+    if (value === undefined) return fallback;
+    if (value.trim().toLowerCase() === 'off') return undefined;
+    const number = Number(value);
+    if (value.trim() === '' || !Number.isInteger(number) || number < 0 || number > 65535) throw new Error('must be a port from 0 to 65535, or off');
+    return number;
+  });
 }
 
+type PortVariables = Record<`HOST_SIM_${IsoDialectFormat}_PORT` | 'HOST_SIM_HTTP_PORT', Variable<number | undefined>>;
+
 /**
- * Options for the stand-alone simulator from the environment:
- * HOST_SIM_<FORMAT>_PORT (ISO8583, S2M_8583, MASARAT_8583, CASHPLUS_8583; `off` to leave one out,
- * 0 for a free port), HOST_SIM_HTTP_PORT, HOST_SIM_BIND (default 127.0.0.1) and HOST_ZMK (32 or 48
- * hex digits). Without HOST_ZMK the development key is used, except under NODE_ENV=production,
- * which refuses to start.
+ * The simulator's variables: HOST_SIM_<FORMAT>_PORT (ISO8583, S2M_8583, MASARAT_8583,
+ * CASHPLUS_8583; `off` to leave one out, 0 for a free port), HOST_SIM_HTTP_PORT, HOST_SIM_BIND
+ * (default 127.0.0.1) and HOST_ZMK (32 or 48 hex digits). `defaultPorts`: {@link DEFAULT_PORTS}
+ * on its own; standalone takes free ports.
  */
-export function simulatorOptionsFromEnv(env: NodeJS.ProcessEnv): { options: HostSimulatorOptions; warnings: string[] } {
+export function simulatorVariables(defaultPorts: (name: IsoDialectFormat | 'HTTP') => number) {
+  const ports = Object.fromEntries(
+    [...ISO_DIALECT_FORMATS, 'HTTP' as const].map((format) => [`HOST_SIM_${format}_PORT`, port(defaultPorts(format))]),
+  ) as PortVariables;
+  return {
+    ...ports,
+    HOST_SIM_BIND: text('127.0.0.1'),
+    HOST_ZMK: custom((value) => (value === undefined ? undefined : parseZmk(value)), 'secret'),
+  };
+}
+
+const ownVariables = simulatorVariables((format) => DEFAULT_PORTS[format]);
+
+/**
+ * Checks the simulator's settings together. Without HOST_ZMK the development key is used (with
+ * a warning), except under NODE_ENV=production, which refuses to start.
+ */
+export function simulatorOptionsFrom(values: ValuesOf<typeof ownVariables>, production: boolean): { options: HostSimulatorOptions; warnings: string[] } {
   const warnings: string[] = [];
   const isoPorts: Partial<Record<IsoDialectFormat, number>> = {};
   for (const format of ISO_DIALECT_FORMATS) {
-    const name = `HOST_SIM_${format}_PORT`;
-    const value = port(name, env[name], DEFAULT_PORTS[format]);
+    const value = values[`HOST_SIM_${format}_PORT`];
     if (value !== undefined) isoPorts[format] = value;
   }
-  const httpPort = port('HOST_SIM_HTTP_PORT', env.HOST_SIM_HTTP_PORT, DEFAULT_PORTS.HTTP);
-  if (httpPort === undefined) throw new Error('HOST_SIM_HTTP_PORT cannot be off: /stats and the JSON hosts live there');
+  const httpPort = values.HOST_SIM_HTTP_PORT;
+  if (httpPort === undefined) throw new ConfigError(['HOST_SIM_HTTP_PORT cannot be off: /stats and the JSON hosts live there']);
   let zmk: Buffer;
-  if (env.HOST_ZMK !== undefined && env.HOST_ZMK.trim() !== '') {
-    zmk = parseZmk(env.HOST_ZMK);
-  } else if (env.NODE_ENV === 'production') {
-    throw new Error('HOST_ZMK is required when NODE_ENV=production (the development key is public)');
+  if (values.HOST_ZMK) {
+    zmk = values.HOST_ZMK;
+  } else if (production) {
+    throw new ConfigError(['HOST_ZMK is required when NODE_ENV=production (the development key is public)']);
   } else {
     zmk = DEVELOPMENT_ZMK;
     warnings.push('HOST_ZMK is not set: using the public development zone master key');
   }
-  return { options: { host: env.HOST_SIM_BIND?.trim() || '127.0.0.1', isoPorts, httpPort, zmk }, warnings };
+  return { options: { host: values.HOST_SIM_BIND.trim(), isoPorts, httpPort, zmk }, warnings };
 }
+
+/** The simulator run on its own (`npm run start:host-simulator`). */
+export const hostSimulatorConfig = defineAppConfig({
+  name: 'host-simulator',
+  schema: envSchema({ ...nodeEnvVariables, ...ownVariables }),
+  build: (values) => simulatorOptionsFrom(values, isProduction(values)),
+});

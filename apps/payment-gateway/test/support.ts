@@ -1,10 +1,9 @@
-import { PlatformOptions } from '@app/runtime';
+import { DEFAULT_GATEWAY_NAMESPACE, PlatformOptions } from '@app/runtime';
 import { ApiClient, HttpResponse, startTestApp, TestApp, unique } from '@app/testing';
 import { PaymentGatewayAppModule } from '../src/app.module';
-import { gatewayNamespaceFromEnv } from '../src/shared/namespace';
 
-/** The gateway API's base path in tests (GATEWAY_NAMESPACE, default demo). */
-export const GATEWAY_BASE = `/${gatewayNamespaceFromEnv()}/api/v1`;
+/** The gateway API's base path in tests (test apps serve the default GATEWAY_NAMESPACE). */
+export const GATEWAY_BASE = `/${DEFAULT_GATEWAY_NAMESPACE}/api/v1`;
 
 /** A client of one PBO for the gateway API: paths are relative to {@link GATEWAY_BASE}, bodies are not envelopes. */
 export class GatewayClient {
