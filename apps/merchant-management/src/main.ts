@@ -1,4 +1,4 @@
-import { buildOpenApiDocument, createHttpApp, loadAppConfig, serveOpenApi } from '@app/common';
+import { buildOpenApiDocument, ConfigError, createHttpApp, loadAppConfig, serveOpenApi } from '@app/common';
 import { Logger } from '@nestjs/common';
 import { MerchantManagementAppModule } from './app.module';
 import { merchantManagementConfig } from './config/merchant-management.config';
@@ -13,6 +13,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // A configuration error names its variables; its stack would only hide them.
+  console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 });
