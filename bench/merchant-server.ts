@@ -8,7 +8,7 @@ import { createHttpApp, developmentFieldCipher } from '@app/common';
 import { tmpdir } from 'node:os';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
-import { MerchantManagementAppModule } from '../apps/merchant-management/src/app.module';
+import { MerchantManagementAppModule } from '../apps/merchant-management/src';
 import { BENCH_AUTH } from './bench-auth';
 
 async function startApp(databaseUrl: string): Promise<number> {

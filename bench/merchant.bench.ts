@@ -11,7 +11,7 @@ import autocannon from 'autocannon';
 import { ChildServer, startChildServer } from '@app/testing/child-server';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { merchantManagementDatabase } from '../apps/merchant-management/src/database';
+import { merchantManagementDatabase } from '../apps/merchant-management/src';
 import { withScratchDatabase } from '../scripts/with-database';
 import { BENCH_AUTH } from './bench-auth';
 import { option, SMOKE } from './options';

@@ -15,10 +15,9 @@ import { PlatformOptions } from '@app/runtime';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { tmpdir } from 'node:os';
-import { MerchantManagementAppModule } from '../apps/merchant-management/src/app.module';
-import { PaymentGatewayAppModule } from '../apps/payment-gateway/src/app.module';
-import { PROFILE_UPSERT_CONSUMER } from '../apps/payment-gateway/src/profile-sync/profile-upsert.consumer';
-import { StandaloneModule } from '../apps/standalone/src/standalone.module';
+import { MerchantManagementAppModule } from '../apps/merchant-management/src';
+import { PaymentGatewayAppModule, PROFILE_UPSERT_CONSUMER } from '../apps/payment-gateway/src';
+import { StandaloneModule } from '../apps/standalone/src';
 import { BENCH_AUTH } from './bench-auth';
 
 /** The NATS side of a run: server, the stream that captures the upsert subject, the consumer to use. */

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import { profileUpsertConsumer } from '../apps/payment-gateway/src/profile-sync/profile-upsert.consumer';
+import { profileUpsertConsumer } from '../apps/payment-gateway/src';
 import { ConsumerDefinition, durableConsumerConfig } from '@app/messaging/consumer';
 import { subjectMatches } from '@app/messaging';
 import { withScratchDatabase } from '../scripts/with-database';

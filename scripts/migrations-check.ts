@@ -5,9 +5,9 @@
  * copy the statements into a migration class.
  */
 import { openContextDataSource, pendingSchemaChanges } from '@app/database';
-import { hostConnectorDatabase } from '../apps/host-connector/src/database';
-import { merchantManagementDatabase } from '../apps/merchant-management/src/database';
-import { paymentGatewayDatabase } from '../apps/payment-gateway/src/database';
+import { hostConnectorDatabase } from '../apps/host-connector/src';
+import { merchantManagementDatabase } from '../apps/merchant-management/src';
+import { paymentGatewayDatabase } from '../apps/payment-gateway/src';
 import { withScratchDatabase } from './with-database';
 
 const CONTEXTS = [merchantManagementDatabase, paymentGatewayDatabase, hostConnectorDatabase];

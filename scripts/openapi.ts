@@ -6,8 +6,8 @@ import { AuthConfig, buildOpenApiDocument, createHttpApp, developmentFieldCipher
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MerchantManagementAppModule } from '../apps/merchant-management/src/app.module';
-import { PaymentGatewayAppModule } from '../apps/payment-gateway/src/app.module';
+import { MerchantManagementAppModule } from '../apps/merchant-management/src';
+import { PaymentGatewayAppModule } from '../apps/payment-gateway/src';
 import { PlatformOptions } from '@app/runtime';
 import { withScratchDatabase } from './with-database';
 

@@ -1,10 +1,9 @@
 import { ApiClient, createAcquirer, createEmv, createMerchant, dataOf, gatewayBase, queryDatabase, startTestApp, TestApp, unique, waitFor } from '@app/testing';
-import { PboService } from '../apps/merchant-management/src/pbo/pbo.service';
-import { gatewayNamespaceFromEnv } from '../apps/payment-gateway/src/shared/namespace';
-import { HostSandbox, startHostSandbox } from '../apps/standalone/src/host-sandbox';
-import { StandaloneModule } from '../apps/standalone/src/standalone.module';
+import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
+import { PboService } from '../apps/merchant-management/src';
+import { HostSandbox, hostSandboxSettingsFrom, StandaloneModule, startHostSandbox } from '../apps/standalone/src';
 
-const GATEWAY_BASE = gatewayBase(gatewayNamespaceFromEnv());
+const GATEWAY_BASE = gatewayBase(DEFAULT_GATEWAY_NAMESPACE);
 
 interface AcceptanceSignOn {
   acptName: string;
@@ -25,7 +24,7 @@ describe('standalone: profile sign-on through the host connector to the host sim
   let pbo: ApiClient;
 
   beforeAll(async () => {
-    hosts = await startHostSandbox({ HOST_ECHO_INTERVAL_MS: '0', HOST_TIMEOUT_MS: '3000' });
+    hosts = await startHostSandbox(hostSandboxSettingsFrom({ HOST_ECHO_INTERVAL_MS: '0', HOST_TIMEOUT_MS: '3000' }));
     app = await startTestApp((options) => StandaloneModule.register(options, hosts.config));
     const created = await app.app.get(PboService).create({ name: unique('PBO '), timeZone: 'Asia/Kuala_Lumpur' });
     pbo = await app.clientFor(created.groupId);

@@ -1,6 +1,7 @@
 import { configureHttpApp, signPboToken } from '@app/common';
 import { EVENT_STREAM, GATEWAY_PROFILE_UPSERT_V1, STREAMED_SUBJECTS } from '@app/contracts';
 import { freePort } from '@app/database';
+import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
 import { ensureStream } from '@app/messaging';
 import { ConsumerDefinition, durableConsumerConfig } from '@app/messaging/consumer';
 import {
@@ -31,10 +32,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { PboService } from '../apps/merchant-management/src/pbo/pbo.service';
-import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from '../apps/payment-gateway/src/profile-sync/profile-upsert.consumer';
-import { gatewayNamespaceFromEnv } from '../apps/payment-gateway/src/shared/namespace';
-import { StandaloneModule } from '../apps/standalone/src/standalone.module';
+import { PboService } from '../apps/merchant-management/src';
+import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from '../apps/payment-gateway/src';
+import { StandaloneModule } from '../apps/standalone/src';
 
 /**
  * merchant-management → NATS JetStream → payment-gateway, end to end in one process hosting both
@@ -51,7 +51,7 @@ import { StandaloneModule } from '../apps/standalone/src/standalone.module';
  */
 
 const RUN = runId();
-const GATEWAY_BASE = gatewayBase(gatewayNamespaceFromEnv());
+const GATEWAY_BASE = gatewayBase(DEFAULT_GATEWAY_NAMESPACE);
 const MERCHANTS = '/api/openapi/v1/mchInfo';
 const paymentPath = (mchId: string) => `${MERCHANTS}/payment/${mchId}`;
 

@@ -1,9 +1,10 @@
-import { authConfigFromEnv, parseTtl, signPboToken } from '@app/common';
-import { openContextDataSource, resolveRuntimeDatabase } from '@app/database';
-import { merchantManagementDatabase } from '../../merchant-management/src/database';
-import { PboService } from '../../merchant-management/src/pbo/pbo.service';
-import { PboRepository } from '../../merchant-management/src/pbo/persistence/pbo.repository';
+import { loadAppConfig, parseTtl, signPboToken } from '@app/common';
+import { resolveRuntimeDatabase } from '@app/database';
+import { NestFactory } from '@nestjs/core';
+import { PboService } from '../../merchant-management/src';
 import { flagOption, parseArgs, stringOption } from './args';
+import { CliModule } from './cli.module';
+import { cliConfig } from './config/cli.config';
 
 const USAGE = `usage:
   npm run cli -- pbo create --name NAME [--time-zone Asia/Kuala_Lumpur] [--qr-enabled] [--gateway-format MOCK]
@@ -17,29 +18,30 @@ async function run(argv: string[]): Promise<string> {
   const args = parseArgs(argv);
   const command = args.words.join(' ');
   if (command !== 'pbo create' && command !== 'token') throw new UsageError(`unknown command "${command}"`);
-  const auth = authConfigFromEnv({ allowDevelopmentDefault: true });
-  const database = await resolveRuntimeDatabase({ allowEmbedded: true });
+  // Standard output carries the command's answer only: the settings go to standard error.
+  const { config, module } = await loadAppConfig(cliConfig, (line) => process.stderr.write(`cli ${line}\n`));
+  const database = await resolveRuntimeDatabase(config.database, { allowEmbedded: true });
   try {
-    const dataSource = await openContextDataSource(database.url, merchantManagementDatabase);
+    const context = await NestFactory.createApplicationContext(CliModule.register(database.url, module), { logger: false, abortOnError: false });
     try {
-      const repository = new PboRepository(dataSource);
+      const pbos = context.get(PboService);
       if (command === 'pbo create') {
         const name = stringOption(args, 'name');
         if (!name) throw new UsageError('--name is required');
-        const pbo = await new PboService(repository).create({
+        const pbo = await pbos.create({
           name,
           timeZone: stringOption(args, 'time-zone'),
           qrEnabled: flagOption(args, 'qr-enabled'),
           gatewayFormat: stringOption(args, 'gateway-format'),
         });
-        return JSON.stringify({ groupId: pbo.groupId, token: await signPboToken(auth, pbo.groupId, 86400) });
+        return JSON.stringify({ groupId: pbo.groupId, token: await signPboToken(config.auth, pbo.groupId, 86400) });
       }
       const groupId = stringOption(args, 'group-id');
       if (!groupId) throw new UsageError('--group-id is required');
-      if (!(await repository.findById(groupId))) throw new Error(`no PBO with group id ${groupId}`);
-      return signPboToken(auth, groupId, parseTtl(stringOption(args, 'ttl') ?? '24h'));
+      if (!(await pbos.find(groupId))) throw new Error(`no PBO with group id ${groupId}`);
+      return signPboToken(config.auth, groupId, parseTtl(stringOption(args, 'ttl') ?? '24h'));
     } finally {
-      await dataSource.destroy();
+      await context.close();
     }
   } finally {
     await database.release();

@@ -1,7 +1,7 @@
 /**
- * host-connector in its own process (for bench:iso, and for the crash test that kills it) and configured the way apps/host-connector/src/main.ts
- * configures it (hostConnectorConfigFromEnv + platformOptionsFromEnv, non-standalone, NATS), with
- * the caller's settings put in its environment:
+ * host-connector in its own process (for bench:iso, and for the crash test that kills it), configured
+ * the way apps/host-connector/src/main.ts configures it (hostConnectorAppConfig, non-standalone, NATS),
+ * with the caller's settings put in its environment:
  *   HOST_ZMK               DEVELOPMENT_ZMK (the simulator sends working keys under it)
  *   HOST_DEFAULT_ISO8583_URL / HOST_ALLOWLIST / HOST_ALLOW_LOOPBACK=true   the simulator on loopback
  *   HOST_ECHO_INTERVAL_MS  0 (no keep-alive echo inside a run of seconds)
@@ -10,16 +10,14 @@
  * disturbed by other connectors (tests, sandboxes) answering `host.*` in the same queue group:
  * the JetStream stream is the run's own (the connector publishes no events; the bench deletes
  * it), and with a subject prefix every `host.*.v1` subject is served as `<prefix>.host.*.v1`
- * (same NatsRequestReply, same queue group, same handler).
+ * (MessagingConfig.subjectPrefix: same queue group, same handler).
  * Arguments: <databaseUrl> <JSON of IsoConnectorSettings>. Prints `READY <health port>` once it
  * answers requests. SIGTERM shuts it down gracefully (Nest shutdown hooks).
  */
-import { createHttpApp } from '@app/common';
+import { createHttpApp, readAppConfig } from '@app/common';
 import { DEVELOPMENT_ZMK } from '@app/host-protocol';
-import { platformOptionsFromEnv } from '@app/runtime';
 import { randomBytes } from 'node:crypto';
-import { HostConnectorAppModule } from '../src/app.module';
-import { hostConnectorConfigFromEnv } from '../src/config/host-connector.config';
+import { HostConnectorAppModule, hostConnectorAppConfig } from '../src';
 
 export interface IsoConnectorSettings {
   natsUrl: string;
@@ -45,8 +43,7 @@ async function start(databaseUrl: string, settings: IsoConnectorSettings): Promi
     HOST_ECHO_INTERVAL_MS: '0',
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   };
-  const config = hostConnectorConfigFromEnv({ standalone: false, developmentZmk: DEVELOPMENT_ZMK, env });
-  const options = platformOptionsFromEnv(databaseUrl, { standalone: false, acceptsTokens: false, env });
+  const { connector: config, platform: options } = readAppConfig(hostConnectorAppConfig, { ...env, DATABASE_URL: databaseUrl }).config;
   if (options.messaging.transport !== 'jetstream') throw new Error('the connector needs NATS');
   options.messaging = {
     ...options.messaging,

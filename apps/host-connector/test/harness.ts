@@ -1,4 +1,4 @@
-import { configureHttpApp } from '@app/common';
+import { configureHttpApp, Env, envSchema } from '@app/common';
 import { DEVELOPMENT_ZMK } from '@app/host-protocol';
 import { REQUEST_REPLY, RequestReplyTransport } from '@app/messaging';
 import { PlatformOptions } from '@app/runtime';
@@ -8,7 +8,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Test } from '@nestjs/testing';
 import { Client } from 'pg';
 import { HostConnectorAppModule } from '../src/app.module';
-import { HostConnectorConfig, hostConnectorConfigFromEnv } from '../src/config/host-connector.config';
+import { HostConnectorConfig, hostConnectorConfigFrom, hostConnectorVariables } from '../src/config/host-connector.config';
 import { HostConnectorModuleOptions } from '../src/host-connector.module';
 
 /** Keeps log lines so a test can assert what was logged (e.g. a dropped response). */
@@ -28,22 +28,19 @@ export class CapturingLogger implements LoggerService {
 }
 
 /** Test configuration: loopback allowed, short deadlines and backoffs, echoes off unless asked for. */
-export function testConfig(env: NodeJS.ProcessEnv = {}): HostConnectorConfig {
-  return hostConnectorConfigFromEnv({
-    standalone: true,
-    developmentZmk: DEVELOPMENT_ZMK,
-    env: {
-      HOST_TIMEOUT_MS: '1000',
-      HOST_ECHO_INTERVAL_MS: '0',
-      HOST_RECONNECT_BASE_MS: '50',
-      HOST_RECONNECT_MAX_MS: '500',
-      HOST_REVERSAL_POLL_MS: '200',
-      HOST_REVERSAL_BACKOFF_MS: '100',
-      HOST_REVERSAL_BACKOFF_MAX_MS: '400',
-      HOST_CONNECT_TIMEOUT_MS: '1000',
-      ...env,
-    },
+export function testConfig(env: Env = {}): HostConnectorConfig {
+  const values = envSchema(hostConnectorVariables).read({
+    HOST_TIMEOUT_MS: '1000',
+    HOST_ECHO_INTERVAL_MS: '0',
+    HOST_RECONNECT_BASE_MS: '50',
+    HOST_RECONNECT_MAX_MS: '500',
+    HOST_REVERSAL_POLL_MS: '200',
+    HOST_REVERSAL_BACKOFF_MS: '100',
+    HOST_REVERSAL_BACKOFF_MAX_MS: '400',
+    HOST_CONNECT_TIMEOUT_MS: '1000',
+    ...env,
   });
+  return hostConnectorConfigFrom(values, { standalone: true, production: false, developmentZmk: DEVELOPMENT_ZMK });
 }
 
 export interface ConnectorHarness {

@@ -1,7 +1,12 @@
 import { DEVELOPMENT_ZMK } from '@app/host-protocol';
-import { simulatorOptionsFromEnv } from './config';
+import { Env, readAppConfig } from '@app/common';
+import fc from 'fast-check';
+import { zoneMasterKey } from '@app/testing';
+import { hostSimulatorConfig } from './config';
 
-describe('simulatorOptionsFromEnv', () => {
+const simulatorOptionsFromEnv = (env: Env) => readAppConfig(hostSimulatorConfig, env).config;
+
+describe('hostSimulatorConfig', () => {
   it('should serve every format on its default port, on loopback, with the development key and a warning', () => {
     const { options, warnings } = simulatorOptionsFromEnv({});
     expect(options).toEqual({
@@ -32,11 +37,22 @@ describe('simulatorOptionsFromEnv', () => {
   });
 
   it('should refuse a port that is not a port', () => {
-    expect(() => simulatorOptionsFromEnv({ HOST_SIM_CASHPLUS_8583_PORT: '70000' })).toThrow(/HOST_SIM_CASHPLUS_8583_PORT must be a port/);
+    expect(() => simulatorOptionsFromEnv({ HOST_SIM_CASHPLUS_8583_PORT: '70000' })).toThrow('HOST_SIM_CASHPLUS_8583_PORT must be a port from 0 to 65535, or off');
     expect(() => simulatorOptionsFromEnv({ HOST_SIM_HTTP_PORT: 'off' })).toThrow(/cannot be off/);
   });
 
   it('should refuse a ZMK that is not 32 or 48 hex digits', () => {
     expect(() => simulatorOptionsFromEnv({ HOST_ZMK: 'secret' })).toThrow(/32 \(double length\)/);
+  });
+
+  it('should print its settings with HOST_ZMK masked', () => {
+    fc.assert(
+      fc.property(zoneMasterKey(), (zmk) => {
+        const { settings } = readAppConfig(hostSimulatorConfig, { HOST_ZMK: zmk });
+
+        expect(settings).toContain('HOST_ZMK=[set]');
+        expect(settings.toLowerCase()).not.toContain(zmk.toLowerCase());
+      }),
+    );
   });
 });

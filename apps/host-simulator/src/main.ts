@@ -1,13 +1,14 @@
-import { simulatorOptionsFromEnv } from './config';
+import { loadAppConfig } from '@app/common';
+import { hostSimulatorConfig } from './config';
 import { startHostSimulator } from './host-simulator';
 
 /**
  * `npm run start:host-simulator`: the acquirer host simulator on its own (distributed mode,
- * sandbox, benchmarks), configured from the environment (see `simulatorOptionsFromEnv`).
+ * sandbox, benchmarks), configured from the environment (see `hostSimulatorConfig`).
  */
 async function main(): Promise<void> {
   const log = (line: string): void => void process.stdout.write(`${new Date().toISOString()} host-simulator ${line}\n`);
-  const { options, warnings } = simulatorOptionsFromEnv(process.env);
+  const { options, warnings } = (await loadAppConfig(hostSimulatorConfig, log)).config;
   for (const warning of warnings) log(`WARNING ${warning}`);
   const simulator = await startHostSimulator({ ...options, log });
   let closing = false;

@@ -1,21 +1,19 @@
-import { buildOpenApiDocument, createHttpApp, serveOpenApi } from '@app/common';
-import { resolveRuntimeDatabase } from '@app/database';
-import { platformOptionsFromEnv } from '@app/runtime';
+import { buildOpenApiDocument, ConfigError, createHttpApp, loadAppConfig, serveOpenApi } from '@app/common';
 import { Logger } from '@nestjs/common';
 import { MerchantManagementAppModule } from './app.module';
+import { merchantManagementConfig } from './config/merchant-management.config';
 
-/** merchant-management on its own: DATABASE_URL, NATS_URL, AUTH_JWT_SECRET, DEVICE_JWT_SECRET, DATA_ENCRYPTION_KEY, PORT. */
+/** merchant-management on its own: its variables are in config/merchant-management.config.ts (README.md, Configuration). */
 async function main(): Promise<void> {
-  const database = await resolveRuntimeDatabase({ allowEmbedded: false });
-  const options = platformOptionsFromEnv(database.url, { standalone: false });
-  const app = await createHttpApp(MerchantManagementAppModule.register(options));
+  const { config, module } = await loadAppConfig(merchantManagementConfig);
+  const app = await createHttpApp(MerchantManagementAppModule.register({ ...config.platform, config: module }), config.http);
   serveOpenApi(app, buildOpenApiDocument(app, 'merchant-management', 'Merchant management: /api/openapi/v1, /api/v2 and the device app API /api/sdk/v1'));
-  const port = Number(process.env.PORT ?? 3000);
-  await app.listen({ port, host: process.env.HOST ?? '0.0.0.0' });
+  await app.listen({ port: config.http.port, host: config.http.host });
   new Logger('merchant-management').log(`listening on ${await app.getUrl()}`);
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // A configuration error names its variables; its stack would only hide them.
+  console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 });

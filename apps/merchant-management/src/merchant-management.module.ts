@@ -1,5 +1,6 @@
 import { DatabaseModule, databaseProbeProvider, RetentionModule } from '@app/database';
 import { OutboxModule, outboxPruneRule } from '@app/messaging';
+import { GATEWAY_NAMESPACE_SETTING } from '@app/runtime';
 import { Module } from '@nestjs/common';
 import { AcquirerController } from './acquirer/acquirer.controller';
 import { AcquirerV2Controller } from './acquirer/legacy/acquirer-v2.controller';
@@ -74,7 +75,7 @@ import { PboService } from './pbo/pbo.service';
     ActivationThrottleRepository,
     DeviceAppService,
     // The gateway namespace devices are sent to (GATEWAY_NAMESPACE, default demo).
-    { provide: GATEWAY_NAMESPACE, useFactory: () => process.env.GATEWAY_NAMESPACE || 'demo' },
+    { provide: GATEWAY_NAMESPACE, useExisting: GATEWAY_NAMESPACE_SETTING },
   ],
   exports: [PboService],
 })

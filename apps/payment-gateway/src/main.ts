@@ -1,21 +1,19 @@
-import { buildOpenApiDocument, createHttpApp, serveOpenApi } from '@app/common';
-import { resolveRuntimeDatabase } from '@app/database';
-import { platformOptionsFromEnv } from '@app/runtime';
+import { buildOpenApiDocument, ConfigError, createHttpApp, loadAppConfig, serveOpenApi } from '@app/common';
 import { Logger } from '@nestjs/common';
 import { PaymentGatewayAppModule } from './app.module';
+import { paymentGatewayConfig } from './config/payment-gateway.config';
 
-/** payment-gateway on its own: DATABASE_URL, NATS_URL, AUTH_JWT_SECRET, DEVICE_JWT_SECRET, DATA_ENCRYPTION_KEY, GATEWAY_NAMESPACE, PORT. */
+/** payment-gateway on its own: its variables are in config/payment-gateway.config.ts (README.md, Configuration). */
 async function main(): Promise<void> {
-  const database = await resolveRuntimeDatabase({ allowEmbedded: false });
-  const options = platformOptionsFromEnv(database.url, { standalone: false });
-  const app = await createHttpApp(PaymentGatewayAppModule.register(options));
+  const { config, module } = await loadAppConfig(paymentGatewayConfig);
+  const app = await createHttpApp(PaymentGatewayAppModule.register({ ...config.platform, config: module }), config.http);
   serveOpenApi(app, buildOpenApiDocument(app, 'payment-gateway', 'Payment gateway: profiles and acceptances under /{customerNamespace}/api/v1'));
-  const port = Number(process.env.PORT ?? 3000);
-  await app.listen({ port, host: process.env.HOST ?? '0.0.0.0' });
+  await app.listen({ port: config.http.port, host: config.http.host });
   new Logger('payment-gateway').log(`listening on ${await app.getUrl()}`);
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // A configuration error names its variables; its stack would only hide them.
+  console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 import { DatabaseModule, RetentionModule } from '@app/database';
 import { inboxPruneRule } from '@app/messaging';
 import { Inbox, messageConsumerProviders } from '@app/messaging/consumer';
+import { GATEWAY_NAMESPACE_SETTING } from '@app/runtime';
 import { Module } from '@nestjs/common';
 import { PAYMENT_GATEWAY_CONNECTION, paymentGatewayDatabase } from './database';
 import { AcceptanceRepository } from './profile/persistence/acceptance.repository';
@@ -12,7 +13,7 @@ import { ProfileUpsertHandler } from './profile-sync/profile-upsert.handler';
 import { ProfileSyncService } from './profile-sync/profile-sync.service';
 import { SignOnService } from './sign-on/sign-on.service';
 import { GatewayErrorFormat } from './shared/error-format';
-import { GATEWAY_NAMESPACE, gatewayNamespaceFromEnv } from './shared/namespace';
+import { GATEWAY_NAMESPACE } from './shared/namespace';
 
 /**
  * The payment-gateway bounded context: gateway profiles and acceptances on its own schema, the
@@ -27,7 +28,7 @@ import { GATEWAY_NAMESPACE, gatewayNamespaceFromEnv } from './shared/namespace';
   ],
   controllers: [ProfileController],
   providers: [
-    { provide: GATEWAY_NAMESPACE, useFactory: () => gatewayNamespaceFromEnv() },
+    { provide: GATEWAY_NAMESPACE, useExisting: GATEWAY_NAMESPACE_SETTING },
     GatewayErrorFormat,
     ProfileRepository,
     AcceptanceRepository,

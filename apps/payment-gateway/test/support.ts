@@ -1,10 +1,9 @@
-import { PlatformOptions } from '@app/runtime';
+import { DEFAULT_GATEWAY_NAMESPACE, PlatformOptions } from '@app/runtime';
 import { gatewayBase, GatewayClient, startTestApp, TestApp, unique } from '@app/testing';
 import { PaymentGatewayAppModule } from '../src/app.module';
-import { gatewayNamespaceFromEnv } from '../src/shared/namespace';
 
-/** The gateway API's base path in tests (GATEWAY_NAMESPACE, default demo). */
-export const GATEWAY_BASE = gatewayBase(gatewayNamespaceFromEnv());
+/** The gateway API's base path in tests (test apps serve the default GATEWAY_NAMESPACE). */
+export const GATEWAY_BASE = gatewayBase(DEFAULT_GATEWAY_NAMESPACE);
 
 // The client and bodyOf live in libs/testing, where the cross-context tests in test/ reach them too.
 export { bodyOf, GatewayClient } from '@app/testing';

@@ -1,7 +1,7 @@
-import { HOST_MESSAGE_FORMATS, ISO_HOST_FORMATS } from '@app/contracts';
-import { DEVELOPMENT_ZMK } from '@app/host-protocol';
-import { HostConnectorConfig, hostConnectorConfigFromEnv } from '../../host-connector/src/config/host-connector.config';
-import { HostSimulator, simulatorOptionsFromEnv, startHostSimulator } from '../../host-simulator/src';
+import { HOST_MESSAGE_FORMATS } from '@app/contracts';
+import { HostConnectorConfig } from '../../host-connector/src';
+import { HostSimulator, simulatorOptionsFrom, startHostSimulator } from '../../host-simulator/src';
+import { HostSandboxSettings, standaloneConnectorConfig } from './config/standalone.config';
 
 /** The host side of standalone: the connector's configuration and, unless turned off, the simulator it talks to. */
 export interface HostSandbox {
@@ -12,9 +12,6 @@ export interface HostSandbox {
   close(): Promise<void>;
 }
 
-/** The simulator's port variables (its config.ts names them so): free ports unless set. */
-const SIMULATOR_PORT_VARIABLES = [...ISO_HOST_FORMATS.map((format) => `HOST_SIM_${format}_PORT`), 'HOST_SIM_HTTP_PORT'];
-
 /**
  * Standalone runs the acquirer host simulator next to the host connector, so that a demo signs on
  * and authorizes end to end on one machine: the simulator takes free loopback ports (or
@@ -23,23 +20,20 @@ const SIMULATOR_PORT_VARIABLES = [...ISO_HOST_FORMATS.map((format) => `HOST_SIM_
  * there. HOST_SIMULATOR=off leaves the simulator out: formats without an address are then
  * unavailable, as in the distributed mode.
  */
-export async function startHostSandbox(env: NodeJS.ProcessEnv = process.env): Promise<HostSandbox> {
-  if (env.HOST_SIMULATOR === 'off') {
-    return { config: hostConnectorConfigFromEnv({ standalone: true, developmentZmk: DEVELOPMENT_ZMK, env }), warnings: [], close: async () => undefined };
+export async function startHostSandbox(settings: HostSandboxSettings): Promise<HostSandbox> {
+  if (settings.values.HOST_SIMULATOR === 'off') {
+    return { config: standaloneConnectorConfig(settings), warnings: [], close: async () => undefined };
   }
-  const simulatorEnv: NodeJS.ProcessEnv = { ...env };
-  for (const name of SIMULATOR_PORT_VARIABLES) if (!simulatorEnv[name]?.trim()) simulatorEnv[name] = '0';
-  const { options, warnings } = simulatorOptionsFromEnv(simulatorEnv);
+  const { options, warnings } = simulatorOptionsFrom(settings.values, settings.production);
   const simulator = await startHostSimulator(options);
   try {
-    const connectorEnv: NodeJS.ProcessEnv = { ...env };
+    const values = { ...settings.values };
     for (const format of HOST_MESSAGE_FORMATS) {
       const url = simulator.connUrls[format as keyof HostSimulator['connUrls']];
-      const name = `HOST_DEFAULT_${format}_URL`;
-      if (url !== undefined && !connectorEnv[name]) connectorEnv[name] = url;
+      const name = `HOST_DEFAULT_${format}_URL` as const;
+      if (url !== undefined && !values[name]) values[name] = url;
     }
-    const config = hostConnectorConfigFromEnv({ standalone: true, developmentZmk: DEVELOPMENT_ZMK, env: connectorEnv });
-    return { config, simulator, warnings, close: () => simulator.close() };
+    return { config: standaloneConnectorConfig({ ...settings, values }), simulator, warnings, close: () => simulator.close() };
   } catch (error) {
     await simulator.close();
     throw error;

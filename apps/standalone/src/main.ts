@@ -1,9 +1,8 @@
-import { buildOpenApiDocument, createHttpApp, serveOpenApi, signPboToken } from '@app/common';
-import { resolveRuntimeDatabase } from '@app/database';
-import { platformOptionsFromEnv } from '@app/runtime';
+import { buildOpenApiDocument, ConfigError, createHttpApp, loadAppConfig, serveOpenApi, signPboToken } from '@app/common';
+import { dataDirOf, resolveRuntimeDatabase } from '@app/database';
 import { Logger } from '@nestjs/common';
-import { PboService } from '../../merchant-management/src/pbo/pbo.service';
-import { PboRepository } from '../../merchant-management/src/pbo/persistence/pbo.repository';
+import { PboService } from '../../merchant-management/src';
+import { standaloneConfig } from './config/standalone.config';
 import { ensureDemoPbo } from './demo-seed';
 import { startHostSandbox } from './host-sandbox';
 import { StandaloneModule } from './standalone.module';
@@ -15,12 +14,16 @@ const logger = new Logger('standalone');
  * PostgreSQL under DATA_DIR (default ./data) unless DATABASE_URL is given.
  */
 async function main(): Promise<void> {
-  const database = await resolveRuntimeDatabase({ allowEmbedded: true });
-  const options = platformOptionsFromEnv(database.url, { standalone: true });
-  const auth = options.auth;
-  const hosts = await startHostSandbox();
+  const { config, module: configModule } = await loadAppConfig(standaloneConfig);
+  const database = await resolveRuntimeDatabase(config.database, { allowEmbedded: true });
+  const options = { ...config.platform, databaseUrl: database.url, config: configModule };
+  const hosts = await startHostSandbox(config.hosts);
   for (const warning of hosts.warnings) logger.warn(warning);
-  const app = await createHttpApp(StandaloneModule.register(options, hosts.config), { shutdownHooks: false });
+  const app = await createHttpApp(StandaloneModule.register(options, hosts.config), {
+    shutdownHooks: false,
+    logLevel: config.http.logLevel,
+    trustProxy: config.http.trustProxy,
+  });
   let closing: Promise<void> | undefined;
   const shutdown = (signal: string) => {
     closing ??= (async () => {
@@ -35,15 +38,15 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 
   serveOpenApi(app, buildOpenApiDocument(app, 'SoftPOS platform (standalone)', 'Every context in one process'));
-  const port = Number(process.env.PORT ?? 3000);
-  await app.listen({ port, host: process.env.HOST ?? '127.0.0.1' });
+  const { port, host } = config.http;
+  await app.listen({ port, host });
 
-  const { pbo, created } = await ensureDemoPbo(app.get(PboRepository), app.get(PboService));
-  const token = await signPboToken(auth, pbo.groupId, 30 * 86400);
-  const base = `http://${process.env.HOST ?? '127.0.0.1'}:${port}`;
+  const { pbo, created } = await ensureDemoPbo(app.get(PboService));
+  const token = await signPboToken(options.auth, pbo.groupId, 30 * 86400);
+  const base = `http://${host}:${port}`;
   const lines = [
     '',
-    `SoftPOS standalone is running (${database.kind === 'embedded' ? `embedded PostgreSQL, data in ${process.env.DATA_DIR || './data'}` : 'PostgreSQL from DATABASE_URL'})`,
+    `SoftPOS standalone is running (${database.kind === 'embedded' ? `embedded PostgreSQL, data in ${dataDirOf(config.database)}` : 'PostgreSQL from DATABASE_URL'})`,
     `  base URL : ${base}`,
     `  OpenAPI  : ${base}/docs`,
     `  demo PBO : ${pbo.groupId} (${created ? 'created now' : 'existing'})`,
@@ -63,6 +66,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  // A configuration error names its variables; its stack would only hide them.
+  logger.error(error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error));
   process.exit(1);
 });

@@ -1,21 +1,21 @@
-import { DEVELOPMENT_ZMK } from '@app/host-protocol';
+import { envSchema } from '@app/common';
 import { PlatformOptions, platformModules } from '@app/runtime';
 import { DynamicModule, Module } from '@nestjs/common';
-import { HostConnectorConfig, hostConnectorConfigFromEnv } from '../../host-connector/src/config/host-connector.config';
-import { HostConnectorModule } from '../../host-connector/src/host-connector.module';
-import { MerchantManagementModule } from '../../merchant-management/src/merchant-management.module';
-import { PaymentGatewayModule } from '../../payment-gateway/src/payment-gateway.module';
+import { HostConnectorConfig, HostConnectorModule, hostConnectorVariables } from '../../host-connector/src';
+import { MerchantManagementModule } from '../../merchant-management/src';
+import { PaymentGatewayModule } from '../../payment-gateway/src';
+import { standaloneConnectorConfig } from './config/standalone.config';
 
 /**
  * Every bounded context's root module in one process on one port. Only this app composes
  * other apps' modules; each context still has its own schema and its own DataSource.
- * `hostConnector` defaults to the connector's configuration from the environment (standalone
- * rules: loopback hosts allowed, the development zone master key outside production).
+ * `hostConnector` defaults to the connector's default settings under standalone rules
+ * (loopback hosts allowed, the development zone master key).
  */
 @Module({})
 export class StandaloneModule {
   static register(options: PlatformOptions, hostConnector?: HostConnectorConfig): DynamicModule {
-    const hostConfig = hostConnector ?? hostConnectorConfigFromEnv({ standalone: true, developmentZmk: DEVELOPMENT_ZMK });
+    const hostConfig = hostConnector ?? standaloneConnectorConfig({ values: envSchema(hostConnectorVariables).read({}), production: false });
     return {
       module: StandaloneModule,
       imports: [...platformModules(options), MerchantManagementModule, PaymentGatewayModule, HostConnectorModule.register(hostConfig)],

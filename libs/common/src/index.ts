@@ -9,4 +9,5 @@ export * from './crypto/field-cipher';
 export * from './crypto/crypto.module';
 export * from './json/canonical-json';
 export * from './tasks/polling-loop';
-export * from './config/integer-from-env';
+export * from './config/env-schema';
+export * from './config/app-config';

@@ -7,6 +7,8 @@ import { DEFAULT_RETENTION, PruneRule, RetentionConfig, TablePruner } from './ta
 export const DATABASE_URL = Symbol('DATABASE_URL');
 export const RETENTION_CONFIG = Symbol('RETENTION_CONFIG');
 
+const contextModules = new WeakMap<ContextDatabaseDefinition, DynamicModule>();
+
 /**
  * `forRoot` gives the application its connection URL once; `forContext` gives a bounded
  * context its own DataSource on its own schema, migrated on start.
@@ -25,13 +27,22 @@ export class DatabaseModule {
     };
   }
 
+  /**
+   * One module per context, however often asked for: a context's module and a tool that uses
+   * part of it (the CLI's PBO module) share one registration of the DataSource's name.
+   */
   static forContext(definition: ContextDatabaseDefinition): DynamicModule {
-    return TypeOrmModule.forRootAsync({
-      name: definition.name,
-      inject: [DATABASE_URL],
-      useFactory: (url: string) => contextDataSourceOptions(url, definition),
-      dataSourceFactory: async (options) => openContextDataSource((options as { url: string }).url, definition),
-    });
+    let module = contextModules.get(definition);
+    if (!module) {
+      module = TypeOrmModule.forRootAsync({
+        name: definition.name,
+        inject: [DATABASE_URL],
+        useFactory: (url: string) => contextDataSourceOptions(url, definition),
+        dataSourceFactory: async (options) => openContextDataSource((options as { url: string }).url, definition),
+      });
+      contextModules.set(definition, module);
+    }
+    return module;
   }
 }
 

@@ -1,3 +1,4 @@
+import { ConfigError, integer, oneOf, text, urlWithCredentials, ValuesOf } from '@app/common';
 import { resolve } from 'node:path';
 import { ensureDatabase } from './context-data-source';
 import { startEmbeddedDatabase } from './embedded-postgres';
@@ -14,21 +15,41 @@ export interface RuntimeDatabase {
 /** Name of the database the embedded server holds the system's data in. */
 export const EMBEDDED_DATABASE_NAME = 'softpos';
 
+/** The variables of where a process's data lives. */
+export const databaseVariables = {
+  /** Required by the distributed apps; standalone and the CLI use the embedded server without it. */
+  DATABASE_URL: urlWithCredentials(),
+  /** Where the embedded PostgreSQL (and mail files) live; resolved against the working directory. */
+  DATA_DIR: text('data'),
+  EMBEDDED_PG_PORT: integer(0, 0, 65535),
+  EMBEDDED_PG_VERBOSE: oneOf(['0', '1'], '0'),
+};
+
+export type DatabaseSettings = ValuesOf<typeof databaseVariables>;
+
 /** `DATA_DIR`, default `./data` beside where the process was started. */
-export function dataDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(env.DATA_DIR || 'data');
+export function dataDirOf(settings: Pick<DatabaseSettings, 'DATA_DIR'>): string {
+  return resolve(settings.DATA_DIR);
+}
+
+/** A distributed app's database: DATABASE_URL is required. */
+export function requireDatabaseUrl(settings: Pick<DatabaseSettings, 'DATABASE_URL'>): string {
+  if (!settings.DATABASE_URL) throw new ConfigError(['DATABASE_URL must be set']);
+  return settings.DATABASE_URL;
 }
 
 /**
  * DATABASE_URL when set; otherwise, if allowed, the embedded PostgreSQL under DATA_DIR
  * (started, or attached to when another process of ours already runs it).
  */
-export async function resolveRuntimeDatabase(options: { allowEmbedded: boolean; env?: NodeJS.ProcessEnv }): Promise<RuntimeDatabase> {
-  const env = options.env ?? process.env;
-  if (env.DATABASE_URL) return { url: env.DATABASE_URL, kind: 'server', release: async () => undefined };
-  if (!options.allowEmbedded) throw new Error('DATABASE_URL must be set');
-  const port = env.EMBEDDED_PG_PORT ? Number(env.EMBEDDED_PG_PORT) : undefined;
-  const server = await startEmbeddedDatabase({ dataDir: dataDirFromEnv(env), port, verbose: env.EMBEDDED_PG_VERBOSE === '1' });
+export async function resolveRuntimeDatabase(settings: DatabaseSettings, options: { allowEmbedded: boolean }): Promise<RuntimeDatabase> {
+  if (settings.DATABASE_URL) return { url: settings.DATABASE_URL, kind: 'server', release: async () => undefined };
+  if (!options.allowEmbedded) requireDatabaseUrl(settings);
+  const server = await startEmbeddedDatabase({
+    dataDir: dataDirOf(settings),
+    port: settings.EMBEDDED_PG_PORT || undefined,
+    verbose: settings.EMBEDDED_PG_VERBOSE === '1',
+  });
   const url = await ensureDatabase(server.url, EMBEDDED_DATABASE_NAME);
   return { url, kind: 'embedded', release: () => server.stop() };
 }

@@ -1,4 +1,4 @@
-import { PollingLoop } from '@app/common';
+import { integer, PollingLoop, ValuesOf } from '@app/common';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
@@ -21,6 +21,18 @@ export interface RetentionConfig {
 }
 
 export const DEFAULT_RETENTION: RetentionConfig = { messagesMs: 7 * 86_400_000, intervalMs: 3_600_000 };
+
+const DAY_MS = 86_400_000;
+
+/** The variables of {@link RetentionConfig}: MESSAGE_RETENTION_DAYS (1 to 3650) and RETENTION_INTERVAL_MS (1 s to 1 day). */
+export const retentionVariables = {
+  MESSAGE_RETENTION_DAYS: integer(DEFAULT_RETENTION.messagesMs / DAY_MS, 1, 3650),
+  RETENTION_INTERVAL_MS: integer(DEFAULT_RETENTION.intervalMs, 1000, DAY_MS),
+};
+
+export function retentionFrom(values: ValuesOf<typeof retentionVariables>): RetentionConfig {
+  return { messagesMs: values.MESSAGE_RETENTION_DAYS * DAY_MS, intervalMs: values.RETENTION_INTERVAL_MS };
+}
 
 const BATCH = 5000;
 

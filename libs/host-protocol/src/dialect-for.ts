@@ -22,20 +22,21 @@ export function specFor(format: IsoHostFormat): MessageSpec {
 export type IsoSpecs = Partial<Record<IsoHostFormat, MessageSpec>>;
 
 /** The variable naming an operator's spec file for an ISO format: `HOST_SPEC_<FORMAT>_FILE`. */
-export function specFileVariable(format: IsoHostFormat): string {
+export function specFileVariable<F extends IsoHostFormat>(format: F): `HOST_SPEC_${F}_FILE` {
   return `HOST_SPEC_${format}_FILE`;
 }
 
 /**
- * The operator's spec files named by `HOST_SPEC_<FORMAT>_FILE`, loaded and checked
+ * The operator's spec files named by `HOST_SPEC_<FORMAT>_FILE` in an app's validated settings, loaded and checked
  * (`presetsWithFiles`: the file must parse, compile and carry the format's name). Throws an
  * `Error` whose message starts with the variable's name.
  */
-export function isoSpecsFromEnv(env: NodeJS.ProcessEnv): IsoSpecs {
+export function isoSpecsFrom(settings: Readonly<Record<string, unknown>>): IsoSpecs {
   const specs: IsoSpecs = {};
   for (const format of ISO_HOST_FORMATS) {
     const name = specFileVariable(format);
-    const path = env[name]?.trim();
+    const value = settings[name];
+    const path = typeof value === 'string' ? value.trim() : '';
     if (!path) continue;
     try {
       specs[format] = presetsWithFiles({ [format]: path })[format];

@@ -3,5 +3,5 @@ export * from './mail-delivery-error';
 export * from './smtp/smtp-url';
 export * from './smtp/smtp-mailer';
 export * from './file/file-mailer';
-export * from './mailer-from-env';
+export * from './mail-config';
 export * from './nest/mail.module';

@@ -1,73 +1,116 @@
-import { AuthConfig, authConfigFromEnv, AuthModule, CryptoModule, FieldCipher, fieldCipherFromEnv, integerFromEnv } from '@app/common';
-import { EVENT_STREAM, STREAMED_SUBJECTS } from '@app/contracts';
-import { DatabaseModule, dataDirFromEnv, DEFAULT_RETENTION, RetentionConfig } from '@app/database';
-import { MailConfig, mailConfigFromEnv, MailModule } from '@app/mail';
+import { AuthConfig, AuthModule, ConfigError, CryptoModule, FieldCipher, HttpSettings, httpSettingsFrom, httpVariables, isProduction, matching, nodeEnvVariables, text, ValuesOf } from '@app/common';
+import { EVENT_STREAM, GATEWAY_NAMESPACE_PATTERN, STREAMED_SUBJECTS } from '@app/contracts';
+import { DatabaseModule, databaseVariables, requireDatabaseUrl, RetentionConfig, retentionFrom, retentionVariables } from '@app/database';
+import { MailConfig, MailModule } from '@app/mail';
 import { MessagingConfig, MessagingModule } from '@app/messaging';
-import { DynamicModule } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 
-/** What every process of the platform is given once, whatever contexts it hosts. */
+/**
+ * The platform modules a process is given once, whatever contexts it hosts. Only what the
+ * process uses is given: a module is loaded when its option is present (the gateway has no
+ * cipher and no mailer, the connector no token verification and no mailer).
+ */
 export interface PlatformOptions {
   databaseUrl: string;
-  auth: AuthConfig;
-  cipher: FieldCipher;
-  mail: MailConfig;
+  /** Bearer (and device) token verification: apps that serve an API. */
+  auth?: AuthConfig;
+  /** Sealing of activation codes and working keys. */
+  cipher?: FieldCipher;
+  /** Outgoing e-mail. */
+  mail?: MailConfig;
   messaging: MessagingConfig;
-  /** How long bookkeeping rows are kept; {@link DEFAULT_RETENTION} when absent. */
+  /** How long bookkeeping rows are kept; `DEFAULT_RETENTION` when absent. */
   retention?: RetentionConfig;
+  /** GATEWAY_NAMESPACE; {@link DEFAULT_GATEWAY_NAMESPACE} when absent. */
+  gatewayNamespace?: string;
+  /** The app's validated configuration as `@nestjs/config`'s ConfigService ({@link loadAppConfig}); tests go without. */
+  config?: DynamicModule;
 }
 
 /** The global modules a root module imports before its contexts. */
 export function platformModules(options: PlatformOptions): DynamicModule[] {
   return [
+    ...(options.config ? [options.config] : []),
     DatabaseModule.forRoot(options.databaseUrl, options.retention),
-    AuthModule.forRoot(options.auth),
-    CryptoModule.forRoot(options.cipher),
-    MailModule.forRoot(options.mail),
+    ...(options.auth ? [AuthModule.forRoot(options.auth)] : []),
+    ...(options.cipher ? [CryptoModule.forRoot(options.cipher)] : []),
+    ...(options.mail ? [MailModule.forRoot(options.mail)] : []),
     MessagingModule.forRoot(options.messaging),
+    deploymentModule(options.gatewayNamespace ?? DEFAULT_GATEWAY_NAMESPACE),
   ];
 }
 
+/** The variables of messaging: NATS_URL (comma-separated servers) and the connection's name. */
+export const messagingVariables = { NATS_URL: text(), SERVICE_NAME: text() };
+
 /**
- * Reads the platform's configuration from the environment. `standalone` may fall back to
- * development secrets and the in-process transport; a distributed app needs its secrets, and
- * NATS when NATS_URL is set. `acceptsTokens: false` is for a process that serves no API (the host
- * connector answers NATS only): it needs no token secrets, and gets random keys of its own, so no
- * token is ever accepted by it.
+ * JetStream when NATS_URL is set, else the in-process transport. `requireNats` refuses to start
+ * without it (a distributed app in production; the host connector always).
  */
-export function platformOptionsFromEnv(
-  databaseUrl: string,
-  options: { standalone: boolean; acceptsTokens?: boolean; env?: NodeJS.ProcessEnv },
-): PlatformOptions {
-  const env = options.env ?? process.env;
-  const messaging: MessagingConfig = env.NATS_URL
-    ? {
-        transport: 'jetstream',
-        servers: env.NATS_URL.split(','),
-        connectionName: env.SERVICE_NAME,
-        stream: { name: EVENT_STREAM, subjects: [...STREAMED_SUBJECTS] },
-      }
-    : { transport: 'in-process' };
-  if (!options.standalone && messaging.transport === 'in-process' && env.NODE_ENV === 'production') {
-    throw new Error('NATS_URL must be set: a distributed app cannot reach the other contexts without NATS');
+export function messagingFrom(values: ValuesOf<typeof messagingVariables>, options: { requireNats: false | string }): MessagingConfig {
+  if (!values.NATS_URL) {
+    if (options.requireNats) throw new ConfigError([`NATS_URL must be set: ${options.requireNats}`]);
+    return { transport: 'in-process' };
   }
   return {
-    databaseUrl,
-    auth:
-      options.acceptsTokens === false
-        ? { secret: randomBytes(32).toString('base64url'), deviceSecret: randomBytes(32).toString('base64url') }
-        : authConfigFromEnv({ allowDevelopmentDefault: options.standalone }, env),
-    cipher: fieldCipherFromEnv({ allowDevelopmentDefault: options.standalone }, env),
-    mail: mailConfigFromEnv({ dataDir: dataDirFromEnv(env), env }),
-    messaging,
-    retention: retentionFromEnv(env),
+    transport: 'jetstream',
+    servers: values.NATS_URL.split(','),
+    connectionName: values.SERVICE_NAME,
+    stream: { name: EVENT_STREAM, subjects: [...STREAMED_SUBJECTS] },
   };
 }
 
-/** MESSAGE_RETENTION_DAYS (default 7, 1 to 3650) and RETENTION_INTERVAL_MS (default 1 h). */
-export function retentionFromEnv(env: NodeJS.ProcessEnv): RetentionConfig {
+/** The message of a distributed app in production without NATS_URL. */
+export const DISTRIBUTED_NEEDS_NATS = 'a distributed app cannot reach the other contexts without NATS';
+
+/** The gateway namespace this deployment serves, for the contexts that need it (payment-gateway routes, merchant-management tells devices). */
+export const GATEWAY_NAMESPACE_SETTING = Symbol('GATEWAY_NAMESPACE_SETTING');
+
+export const DEFAULT_GATEWAY_NAMESPACE = 'demo';
+
+/** GATEWAY_NAMESPACE: one path segment, default `demo`; read and checked in one place for both contexts. */
+export const gatewayNamespaceVariables = {
+  GATEWAY_NAMESPACE: matching(GATEWAY_NAMESPACE_PATTERN, 'letters, digits, - or _ (at most 63)', DEFAULT_GATEWAY_NAMESPACE),
+};
+
+@Global()
+@Module({})
+class DeploymentModule {}
+
+function deploymentModule(gatewayNamespace: string): DynamicModule {
   return {
-    messagesMs: integerFromEnv(env, 'MESSAGE_RETENTION_DAYS', DEFAULT_RETENTION.messagesMs / 86_400_000, 1, 3650) * 86_400_000,
-    intervalMs: integerFromEnv(env, 'RETENTION_INTERVAL_MS', DEFAULT_RETENTION.intervalMs, 1000, 86_400_000),
+    module: DeploymentModule,
+    providers: [{ provide: GATEWAY_NAMESPACE_SETTING, useValue: gatewayNamespace }],
+    exports: [GATEWAY_NAMESPACE_SETTING],
+  };
+}
+
+/** What every distributed app reads: NODE_ENV, HTTP, DATABASE_URL (required), NATS_URL and retention. */
+export const distributedAppVariables = {
+  ...nodeEnvVariables,
+  ...httpVariables('0.0.0.0'),
+  DATABASE_URL: databaseVariables.DATABASE_URL,
+  ...messagingVariables,
+  ...retentionVariables,
+};
+
+/** The part of a distributed app's configuration every one of them has. */
+export interface DistributedAppBase {
+  production: boolean;
+  http: HttpSettings;
+  platform: Pick<PlatformOptions, 'databaseUrl' | 'messaging' | 'retention'>;
+}
+
+/** Checks {@link distributedAppVariables}; NATS_URL is required in production, or always with `requireNats` (why). */
+export function distributedAppFrom(values: ValuesOf<typeof distributedAppVariables>, requireNats?: string): DistributedAppBase {
+  const production = isProduction(values);
+  return {
+    production,
+    http: httpSettingsFrom(values),
+    platform: {
+      databaseUrl: requireDatabaseUrl(values),
+      messaging: messagingFrom(values, { requireNats: requireNats ?? (production && DISTRIBUTED_NEEDS_NATS) }),
+      retention: retentionFrom(values),
+    },
   };
 }

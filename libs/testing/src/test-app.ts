@@ -61,8 +61,11 @@ export class ApiClient {
   }
 }
 
+/** Platform options with every platform module: what a test app is given. */
+export type TestPlatformOptions = PlatformOptions & Required<Pick<PlatformOptions, 'auth' | 'cipher' | 'mail'>>;
+
 /** Platform options for a test app: test secrets, development cipher, e-mail as files in a temporary folder, in-process messaging. */
-export function testPlatformOptions(databaseUrl: string, overrides: Partial<PlatformOptions> = {}): PlatformOptions {
+export function testPlatformOptions(databaseUrl: string, overrides: Partial<TestPlatformOptions> = {}): TestPlatformOptions {
   return {
     databaseUrl,
     auth: TEST_AUTH,
@@ -75,7 +78,7 @@ export function testPlatformOptions(databaseUrl: string, overrides: Partial<Plat
 
 export interface TestApp {
   app: NestFastifyApplication;
-  options: PlatformOptions;
+  options: TestPlatformOptions;
   baseUrl: string;
   database: TestDatabase;
   /** A client with no token. */
@@ -88,10 +91,11 @@ export interface TestApp {
  * Starts an application module on a fresh database and a free port, over real HTTP, as a user
  * would reach it.
  */
-export async function startTestApp(moduleFor: (options: PlatformOptions) => unknown, overrides: Partial<PlatformOptions> = {}): Promise<TestApp> {
+export async function startTestApp(moduleFor: (options: PlatformOptions) => unknown, overrides: Partial<TestPlatformOptions> = {}): Promise<TestApp> {
   const database = await createTestDatabase('e2e');
   const options = testPlatformOptions(database.url, overrides);
-  const app = await createHttpApp(moduleFor(options) as never, { logger: false });
+  // A test may ask for a proxy in front (TRUST_PROXY=true) as a deployment would.
+  const app = await createHttpApp(moduleFor(options) as never, { logger: false, trustProxy: process.env.TRUST_PROXY === 'true' });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = await app.getUrl();
   const normalized = baseUrl.replace('[::1]', '127.0.0.1');

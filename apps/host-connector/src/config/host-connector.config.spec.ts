@@ -1,9 +1,16 @@
-import { HostConnectorConfigError, hostConnectorConfigFromEnv } from './host-connector.config';
+import { ConfigError, Env, envSchema } from '@app/common';
+import { hostConnectorConfigFrom, hostConnectorVariables } from './host-connector.config';
+
+/** The connector's settings read from `env` and checked together, as its app and standalone do. */
+function hostConnectorConfigFromEnv(options: { standalone: boolean; developmentZmk?: Buffer; env: Env }) {
+  const values = envSchema(hostConnectorVariables).read(options.env);
+  return hostConnectorConfigFrom(values, { standalone: options.standalone, production: options.env.NODE_ENV === 'production', developmentZmk: options.developmentZmk });
+}
 
 const ZMK = '0123456789ABCDEFFEDCBA9876543210';
 const developmentZmk = Buffer.alloc(16, 1);
 
-describe('hostConnectorConfigFromEnv', () => {
+describe('the host connector settings', () => {
   it('should read a distributed configuration', () => {
     const config = hostConnectorConfigFromEnv({
       standalone: false,
@@ -33,7 +40,7 @@ describe('hostConnectorConfigFromEnv', () => {
   });
 
   it('should not fall back to the development ZMK in production, even in standalone', () => {
-    expect(() => hostConnectorConfigFromEnv({ standalone: true, developmentZmk, env: { NODE_ENV: 'production' } })).toThrow(HostConnectorConfigError);
+    expect(() => hostConnectorConfigFromEnv({ standalone: true, developmentZmk, env: { NODE_ENV: 'production' } })).toThrow(ConfigError);
   });
 
   it.each([

@@ -1,6 +1,6 @@
-import { integerFromEnv } from '@app/common';
-import { HOST_MESSAGE_FORMATS, HostMessageFormat } from '@app/contracts';
-import { IsoSpecs, isoSpecsFromEnv } from '@app/host-protocol';
+import { ConfigError, custom, errorMessage, flag, integer, text, ValuesOf, Variable } from '@app/common';
+import { HOST_MESSAGE_FORMATS, HostMessageFormat, ISO_HOST_FORMATS, IsoHostFormat } from '@app/contracts';
+import { IsoSpecs, isoSpecsFrom, specFileVariable } from '@app/host-protocol';
 import { HostAllowList } from '../routing/allow-list';
 import { parseHostUrl, transportOf } from '../routing/host-address';
 
@@ -60,89 +60,121 @@ export interface HostConnectorConfig {
   };
 }
 
-/** Configuration that cannot be used; the message names the variable. */
-export class HostConnectorConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'HostConnectorConfigError';
-  }
-}
+/** HOST_DEFAULT_<FORMAT>_URL of every host format. */
+const DEFAULT_URL_VARIABLES = Object.fromEntries(HOST_MESSAGE_FORMATS.map((format) => [`HOST_DEFAULT_${format}_URL`, text()])) as Record<
+  `HOST_DEFAULT_${HostMessageFormat}_URL`,
+  Variable<string | undefined>
+>;
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  return integerFromEnv(env, name, fallback, min, max, (message) => new HostConnectorConfigError(message));
-}
+/** HOST_SPEC_<FORMAT>_FILE of every ISO format. */
+const SPEC_FILE_VARIABLES = Object.fromEntries(ISO_HOST_FORMATS.map((format) => [specFileVariable(format), text()])) as Record<
+  `HOST_SPEC_${IsoHostFormat}_FILE`,
+  Variable<string | undefined>
+>;
 
-function zoneMasterKey(text: string): Buffer {
-  if (!/^([0-9A-Fa-f]{32}|[0-9A-Fa-f]{48})$/.test(text))
-    throw new HostConnectorConfigError('HOST_ZMK must be 32 or 48 hex digits (a double- or triple-length 3DES key)');
-  return Buffer.from(text, 'hex');
+/** The connector's variables (apps/host-connector/README.md). */
+export const hostConnectorVariables = {
+  HOST_ZMK: custom((value) => {
+    if (value === undefined) return undefined;
+    if (!/^([0-9A-Fa-f]{32}|[0-9A-Fa-f]{48})$/.test(value)) throw new Error('must be 32 or 48 hex digits (a double- or triple-length 3DES key)');
+    return Buffer.from(value, 'hex');
+  }, 'secret'),
+  HOST_ALLOWLIST: text(),
+  HOST_ALLOW_LOOPBACK: custom((value) => (value === undefined ? undefined : flag(false).read(value))),
+  ...DEFAULT_URL_VARIABLES,
+  ...SPEC_FILE_VARIABLES,
+  HOST_TIMEOUT_MS: integer(20_000, 100, 60_000),
+  HOST_CONNECT_TIMEOUT_MS: integer(5000, 100, 60_000),
+  HOST_ECHO_INTERVAL_MS: integer(60_000, 0, 86_400_000),
+  HOST_ECHO_MAX_MISSES: integer(3, 1, 100),
+  HOST_RECONNECT_BASE_MS: integer(250, 10, 60_000),
+  HOST_RECONNECT_MAX_MS: integer(30_000, 10, 3_600_000),
+  HOST_RECOVERY_GRACE_MS: integer(30_000, 0, 3_600_000),
+  HOST_RETENTION_DAYS: integer(30, 1, 3650),
+  HOST_KEY_EXCHANGE_INTERVAL_MS: integer(86_400_000, 0, 30 * 86_400_000),
+  HOST_KEY_EXCHANGE_RETRY_MS: integer(300_000, 10, 86_400_000),
+  HOST_KEY_EXCHANGE_POLL_MS: integer(60_000, 10, 3_600_000),
+  HOST_REVERSAL_POLL_MS: integer(5000, 10, 600_000),
+  HOST_REVERSAL_BACKOFF_MS: integer(1000, 10, 600_000),
+  HOST_REVERSAL_BACKOFF_MAX_MS: integer(300_000, 10, 86_400_000),
+  HOST_REVERSAL_CONCURRENCY: integer(4, 1, 64),
+};
+
+export type HostConnectorSettings = ValuesOf<typeof hostConnectorVariables>;
+
+/** A maximum that must not be below its base (the base is only known once read). */
+function notBelow(name: string, value: number, base: number, max: number): number {
+  if (value < base) throw new ConfigError([`${name} must be from ${base} to ${max}, got ${value}`]);
+  return value;
 }
 
 /**
- * Reads and checks the connector's configuration. `developmentZmk` is used when HOST_ZMK is not
- * set and the process may run on development keys (standalone outside production); otherwise a
+ * Checks the connector's settings together. `developmentZmk` is used when HOST_ZMK is not set
+ * and the process may run on development keys (standalone outside production); otherwise a
  * missing HOST_ZMK is an error. Loopback hosts are allowed in standalone, or with
  * HOST_ALLOW_LOOPBACK=true.
  */
-export function hostConnectorConfigFromEnv(options: { standalone: boolean; developmentZmk?: Buffer; env?: NodeJS.ProcessEnv }): HostConnectorConfig {
-  const env = options.env ?? process.env;
-  const production = env.NODE_ENV === 'production';
-  const allowLoopback = env.HOST_ALLOW_LOOPBACK !== undefined ? env.HOST_ALLOW_LOOPBACK === 'true' : options.standalone && !production;
+export function hostConnectorConfigFrom(
+  values: HostConnectorSettings,
+  options: { standalone: boolean; production: boolean; developmentZmk?: Buffer },
+): HostConnectorConfig {
+  const allowLoopback = values.HOST_ALLOW_LOOPBACK ?? (options.standalone && !options.production);
   let allowList: HostAllowList;
   try {
-    allowList = HostAllowList.parse(env.HOST_ALLOWLIST, { allowLoopback });
+    allowList = HostAllowList.parse(values.HOST_ALLOWLIST, { allowLoopback });
   } catch (error) {
-    throw new HostConnectorConfigError(error instanceof Error ? error.message : String(error));
+    throw new ConfigError([errorMessage(error)]);
   }
   const defaultUrls: Partial<Record<HostMessageFormat, string>> = {};
   for (const format of HOST_MESSAGE_FORMATS) {
-    const name = `HOST_DEFAULT_${format}_URL`;
-    const text = env[name];
+    const name = `HOST_DEFAULT_${format}_URL` as const;
+    const text = values[name];
     if (!text) continue;
-    if (transportOf(format) === 'mock') throw new HostConnectorConfigError(`${name}: MOCK is answered in process and takes no address`);
+    if (transportOf(format) === 'mock') throw new ConfigError([`${name}: MOCK is answered in process and takes no address`]);
     let address;
     try {
       address = parseHostUrl(format, text);
     } catch (error) {
-      throw new HostConnectorConfigError(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new ConfigError([`${name}: ${errorMessage(error)}`]);
     }
-    if (!allowList.allows(address.hostname, address.port)) throw new HostConnectorConfigError(`${name}: ${address.url} is not in HOST_ALLOWLIST`);
+    if (!allowList.allows(address.hostname, address.port)) throw new ConfigError([`${name}: ${address.url} is not in HOST_ALLOWLIST`]);
     defaultUrls[format] = text;
   }
   let specs: IsoSpecs;
   try {
-    specs = isoSpecsFromEnv(env);
+    specs = isoSpecsFrom(values);
   } catch (error) {
-    throw new HostConnectorConfigError(error instanceof Error ? error.message : String(error));
+    throw new ConfigError([errorMessage(error)]);
   }
   let zmk: Buffer;
-  if (env.HOST_ZMK) zmk = zoneMasterKey(env.HOST_ZMK);
-  else if (options.developmentZmk && options.standalone && !production) zmk = options.developmentZmk;
-  else throw new HostConnectorConfigError('HOST_ZMK must be set (32 or 48 hex digits): working keys from sign-on arrive encrypted under it');
-  const reconnectBase = integer(env, 'HOST_RECONNECT_BASE_MS', 250, 10, 60_000);
-  const backoffBase = integer(env, 'HOST_REVERSAL_BACKOFF_MS', 1000, 10, 600_000);
+  if (values.HOST_ZMK) zmk = values.HOST_ZMK;
+  else if (options.developmentZmk && options.standalone && !options.production) zmk = options.developmentZmk;
+  else throw new ConfigError(['HOST_ZMK must be set (32 or 48 hex digits): working keys from sign-on arrive encrypted under it']);
   return {
     allowList,
     defaultUrls,
     specs,
-    timeoutMs: integer(env, 'HOST_TIMEOUT_MS', 20_000, 100, 60_000),
-    connectTimeoutMs: integer(env, 'HOST_CONNECT_TIMEOUT_MS', 5000, 100, 60_000),
-    echoIntervalMs: integer(env, 'HOST_ECHO_INTERVAL_MS', 60_000, 0, 86_400_000),
-    echoMaxMisses: integer(env, 'HOST_ECHO_MAX_MISSES', 3, 1, 100),
+    timeoutMs: values.HOST_TIMEOUT_MS,
+    connectTimeoutMs: values.HOST_CONNECT_TIMEOUT_MS,
+    echoIntervalMs: values.HOST_ECHO_INTERVAL_MS,
+    echoMaxMisses: values.HOST_ECHO_MAX_MISSES,
     zmk,
-    reconnect: { baseMs: reconnectBase, maxMs: integer(env, 'HOST_RECONNECT_MAX_MS', 30_000, reconnectBase, 3_600_000) },
-    recoveryGraceMs: integer(env, 'HOST_RECOVERY_GRACE_MS', 30_000, 0, 3_600_000),
-    retentionMs: integer(env, 'HOST_RETENTION_DAYS', 30, 1, 3650) * 86_400_000,
+    reconnect: {
+      baseMs: values.HOST_RECONNECT_BASE_MS,
+      maxMs: notBelow('HOST_RECONNECT_MAX_MS', values.HOST_RECONNECT_MAX_MS, values.HOST_RECONNECT_BASE_MS, 3_600_000),
+    },
+    recoveryGraceMs: values.HOST_RECOVERY_GRACE_MS,
+    retentionMs: values.HOST_RETENTION_DAYS * 86_400_000,
     keyExchange: {
-      intervalMs: integer(env, 'HOST_KEY_EXCHANGE_INTERVAL_MS', 86_400_000, 0, 30 * 86_400_000),
-      retryMs: integer(env, 'HOST_KEY_EXCHANGE_RETRY_MS', 300_000, 10, 86_400_000),
-      pollIntervalMs: integer(env, 'HOST_KEY_EXCHANGE_POLL_MS', 60_000, 10, 3_600_000),
+      intervalMs: values.HOST_KEY_EXCHANGE_INTERVAL_MS,
+      retryMs: values.HOST_KEY_EXCHANGE_RETRY_MS,
+      pollIntervalMs: values.HOST_KEY_EXCHANGE_POLL_MS,
     },
     reversal: {
-      pollIntervalMs: integer(env, 'HOST_REVERSAL_POLL_MS', 5000, 10, 600_000),
-      backoffBaseMs: backoffBase,
-      backoffMaxMs: integer(env, 'HOST_REVERSAL_BACKOFF_MAX_MS', 300_000, backoffBase, 86_400_000),
-      concurrency: integer(env, 'HOST_REVERSAL_CONCURRENCY', 4, 1, 64),
+      pollIntervalMs: values.HOST_REVERSAL_POLL_MS,
+      backoffBaseMs: values.HOST_REVERSAL_BACKOFF_MS,
+      backoffMaxMs: notBelow('HOST_REVERSAL_BACKOFF_MAX_MS', values.HOST_REVERSAL_BACKOFF_MAX_MS, values.HOST_REVERSAL_BACKOFF_MS, 86_400_000),
+      concurrency: values.HOST_REVERSAL_CONCURRENCY,
     },
   };
 }

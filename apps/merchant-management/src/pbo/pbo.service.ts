@@ -32,6 +32,11 @@ export class PboService {
     return pbo;
   }
 
+  /** The PBO of a group id, or null; uncached (the CLI and standalone's demo seed ask once). */
+  find(groupId: string): Promise<PboEntity | null> {
+    return this.repository.findById(groupId);
+  }
+
   async create(command: CreatePboCommand): Promise<PboEntity> {
     const name = command.name.trim();
     if (!name || name.length > 128) throw DomainError.validation('name must be 1 to 128 characters');

@@ -1,9 +1,8 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '@app/common';
-import { GATEWAY_NAMESPACE_PATTERN } from '@app/contracts';
 import type { FastifyRequest } from 'fastify';
 
-/** Nest injection token of the customer namespace this gateway serves (`GATEWAY_NAMESPACE`, default `demo`). */
+/** Nest injection token of the customer namespace this gateway serves (`GATEWAY_NAMESPACE`, default `demo`, from the platform). */
 export const GATEWAY_NAMESPACE = Symbol('GATEWAY_NAMESPACE');
 
 /** The route prefix of the gateway API; `:namespace` is checked by {@link NamespaceGuard}. */
@@ -11,15 +10,6 @@ export const GATEWAY_ROUTE_PREFIX = ':namespace/api/v1';
 
 /** The same prefix for error rendering: any first segment, since another namespace gets a gateway 404 too. */
 export const GATEWAY_ERROR_PREFIX = '/*/api/v1';
-
-/** Reads and checks `GATEWAY_NAMESPACE`; a value that cannot be one path segment stops the start. */
-export function gatewayNamespaceFromEnv(env: NodeJS.ProcessEnv = process.env): string {
-  const namespace = env.GATEWAY_NAMESPACE || 'demo';
-  if (!GATEWAY_NAMESPACE_PATTERN.test(namespace)) {
-    throw new Error(`GATEWAY_NAMESPACE must be letters, digits, - or _ (at most 63), got "${namespace}"`);
-  }
-  return namespace;
-}
 
 /** Answers 404 for any namespace but the one this gateway is deployed for (spec section 1 rule 1). */
 @Injectable()

@@ -1,23 +1,32 @@
-import { authConfigFromEnv, STANDALONE_DEV_SECRET } from './auth.config';
+import { Env, envSchema } from '../config/env-schema';
+import { authConfigFrom, authVariables, deviceTokenVariables, STANDALONE_DEV_SECRET } from './auth.config';
 import { parseTtl, signPboToken, TokenVerifier } from './token';
+
+const read = (env: Env) => envSchema({ ...authVariables, ...deviceTokenVariables }).read(env);
+const app = { allowDevelopmentDefault: false, production: false, deviceTokens: true };
+const production = { ...app, production: true };
 
 describe('auth configuration', () => {
   it('should refuse to start an app without a secret or JWKS URL', () => {
-    expect(() => authConfigFromEnv({ allowDevelopmentDefault: false }, { DEVICE_JWT_SECRET: 'd'.repeat(40) })).toThrow(/AUTH_JWT_SECRET or AUTH_JWKS_URL/);
+    expect(() => authConfigFrom(read({ DEVICE_JWT_SECRET: 'd'.repeat(40) }), app)).toThrow(/AUTH_JWT_SECRET or AUTH_JWKS_URL/);
   });
 
   it('should give standalone the development secret outside production only', () => {
-    expect(authConfigFromEnv({ allowDevelopmentDefault: true }, {}).secret).toBe(STANDALONE_DEV_SECRET);
-    expect(() => authConfigFromEnv({ allowDevelopmentDefault: true }, { NODE_ENV: 'production' })).toThrow();
+    expect(authConfigFrom(read({}), { ...app, allowDevelopmentDefault: true }).secret).toBe(STANDALONE_DEV_SECRET);
+    expect(() => authConfigFrom(read({}), { ...production, allowDevelopmentDefault: true })).toThrow();
   });
 
   it('should refuse a short secret in production', () => {
-    expect(() => authConfigFromEnv({ allowDevelopmentDefault: false }, { NODE_ENV: 'production', AUTH_JWT_SECRET: 'short', DEVICE_JWT_SECRET: 'd'.repeat(40) })).toThrow(/AUTH_JWT_SECRET must be at least 32 characters/);
-    expect(() => authConfigFromEnv({ allowDevelopmentDefault: false }, { NODE_ENV: 'production', AUTH_JWT_SECRET: 'a'.repeat(40), DEVICE_JWT_SECRET: 'short' })).toThrow(/DEVICE_JWT_SECRET must be at least 32 characters/);
+    expect(() => authConfigFrom(read({ AUTH_JWT_SECRET: 'short', DEVICE_JWT_SECRET: 'd'.repeat(40) }), production)).toThrow(/AUTH_JWT_SECRET must be at least 32 characters/);
+    expect(() => authConfigFrom(read({ AUTH_JWT_SECRET: 'a'.repeat(40), DEVICE_JWT_SECRET: 'short' }), production)).toThrow(/DEVICE_JWT_SECRET must be at least 32 characters/);
   });
 
   it('should refuse to start an app without a device token secret', () => {
-    expect(() => authConfigFromEnv({ allowDevelopmentDefault: false }, { AUTH_JWT_SECRET: 'a'.repeat(40) })).toThrow(/DEVICE_JWT_SECRET must be set/);
+    expect(() => authConfigFrom(read({ AUTH_JWT_SECRET: 'a'.repeat(40) }), app)).toThrow(/DEVICE_JWT_SECRET must be set/);
+  });
+
+  it('should not ask an app without device tokens for their secret', () => {
+    expect(authConfigFrom(read({ AUTH_JWT_SECRET: 'a'.repeat(40) }), { ...production, deviceTokens: false })).toEqual({ secret: 'a'.repeat(40) });
   });
 
   it('should parse token lifetimes', () => {

@@ -18,6 +18,11 @@ export interface DeviceClaims {
   profileId: string | null;
 }
 
+function deviceSecretOf(config: AuthConfig): string {
+  if (!config.deviceSecret) throw new Error('device tokens are not configured in this app (DEVICE_JWT_SECRET)');
+  return config.deviceSecret;
+}
+
 /** Signs a device token (HS256, audience {@link DEVICE_TOKEN_AUDIENCE}, subject the device id). */
 export async function signDeviceToken(config: AuthConfig, claims: DeviceClaims, ttlSeconds: number): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
@@ -27,7 +32,7 @@ export async function signDeviceToken(config: AuthConfig, claims: DeviceClaims, 
     .setAudience(DEVICE_TOKEN_AUDIENCE)
     .setIssuedAt(now)
     .setExpirationTime(now + ttlSeconds)
-    .sign(new TextEncoder().encode(config.deviceSecret));
+    .sign(new TextEncoder().encode(deviceSecretOf(config)));
 }
 
 /** Verifies a device token's signature, audience and expiry (not whether the device is still active). */
@@ -35,7 +40,7 @@ export async function verifyDeviceToken(config: AuthConfig, header: string | und
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   if (!match) throw DomainError.unauthenticated('missing device token');
   try {
-    const { payload } = await jwtVerify(match[1], new TextEncoder().encode(config.deviceSecret), {
+    const { payload } = await jwtVerify(match[1], new TextEncoder().encode(deviceSecretOf(config)), {
       algorithms: ['HS256'],
       audience: DEVICE_TOKEN_AUDIENCE,
       requiredClaims: ['exp', 'sub'],

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { FieldCipher, fieldCipherFromEnv } from './field-cipher';
+import { Env, envSchema } from '../config/env-schema';
+import { cipherVariables, FieldCipher, fieldCipherFrom } from './field-cipher';
 
 describe('FieldCipher', () => {
   const cipher = new FieldCipher(randomBytes(32));
@@ -23,8 +24,9 @@ describe('FieldCipher', () => {
   });
 
   it('should refuse to run an app without DATA_ENCRYPTION_KEY', () => {
-    expect(() => fieldCipherFromEnv({ allowDevelopmentDefault: false }, {})).toThrow(/DATA_ENCRYPTION_KEY/);
-    expect(() => fieldCipherFromEnv({ allowDevelopmentDefault: true }, { NODE_ENV: 'production' })).toThrow(/DATA_ENCRYPTION_KEY/);
-    expect(() => fieldCipherFromEnv({ allowDevelopmentDefault: false }, { DATA_ENCRYPTION_KEY: randomBytes(16).toString('base64') })).toThrow(/32 bytes/);
+    const read = (env: Env) => envSchema(cipherVariables).read(env);
+    expect(() => fieldCipherFrom(read({}), { allowDevelopmentDefault: false, production: false })).toThrow(/^DATA_ENCRYPTION_KEY must be set/);
+    expect(() => fieldCipherFrom(read({}), { allowDevelopmentDefault: true, production: true })).toThrow(/^DATA_ENCRYPTION_KEY must be set/);
+    expect(() => read({ DATA_ENCRYPTION_KEY: randomBytes(16).toString('base64') })).toThrow('DATA_ENCRYPTION_KEY must be 32 bytes (base64)');
   });
 });

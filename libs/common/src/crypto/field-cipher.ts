@@ -1,3 +1,4 @@
+import { ConfigError, custom, ValuesOf } from '../config/env-schema';
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 /** Used only by `standalone` and tests outside production, so a fresh clone runs unconfigured. */
@@ -40,15 +41,24 @@ export class FieldCipher {
   }
 }
 
+/** The variable of the field cipher (apps that seal activation codes or working keys). */
+export const cipherVariables = {
+  DATA_ENCRYPTION_KEY: custom((text) => {
+    if (text === undefined) return undefined;
+    const key = Buffer.from(text, 'base64');
+    if (key.length !== 32) throw new Error('must be 32 bytes (base64)');
+    return key;
+  }, 'secret'),
+};
+
 /**
  * DATA_ENCRYPTION_KEY (32 bytes, base64). Without it, only `standalone` and tests outside
  * production get a development key; an app refuses to start.
  */
-export function fieldCipherFromEnv(options: { allowDevelopmentDefault: boolean }, env: NodeJS.ProcessEnv = process.env): FieldCipher {
-  const configured = env.DATA_ENCRYPTION_KEY;
-  if (configured) return new FieldCipher(Buffer.from(configured, 'base64'));
-  if (!options.allowDevelopmentDefault || env.NODE_ENV === 'production') {
-    throw new Error('DATA_ENCRYPTION_KEY must be set (32 random bytes, base64): refusing to store activation codes without it');
+export function fieldCipherFrom(values: ValuesOf<typeof cipherVariables>, options: { allowDevelopmentDefault: boolean; production: boolean }): FieldCipher {
+  if (values.DATA_ENCRYPTION_KEY) return new FieldCipher(values.DATA_ENCRYPTION_KEY);
+  if (!options.allowDevelopmentDefault || options.production) {
+    throw new ConfigError(['DATA_ENCRYPTION_KEY must be set (32 random bytes, base64): refusing to store activation codes without it']);
   }
   return new FieldCipher(DEVELOPMENT_KEY);
 }

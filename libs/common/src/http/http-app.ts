@@ -2,6 +2,7 @@ import { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { flag, integer, oneOf, text, ValuesOf } from '../config/env-schema';
 import { StrictValidationPipe } from '../validation';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
 import { errorFormatsOf } from './error-formats';
@@ -9,15 +10,48 @@ import { errorFormatsOf } from './error-formats';
 /** Largest accepted request body; larger ones are refused with 10000 before parsing. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** LOG_LEVEL=debug|log|warn|error (default log). */
-function logLevels(): ('debug' | 'log' | 'warn' | 'error')[] {
-  const all = ['error', 'warn', 'log', 'debug'] as const;
-  const index = all.indexOf((process.env.LOG_LEVEL ?? 'log') as (typeof all)[number]);
-  return all.slice(0, index < 0 ? 3 : index + 1);
+const LOG_LEVELS = ['error', 'warn', 'log', 'debug'] as const;
+
+/** LOG_LEVEL=debug|log|warn|error (default log): that level and the ones above it. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The variables of a process's logs. */
+export const logVariables = { LOG_LEVEL: oneOf(LOG_LEVELS, 'log') };
+
+/** The variables of an HTTP app; HOST defaults to `defaultHost` (loopback for standalone, all interfaces for the apps). */
+export function httpVariables(defaultHost: string) {
+  return {
+    PORT: integer(3000, 0, 65535),
+    HOST: text(defaultHost),
+    ...logVariables,
+    /** Believe X-Forwarded-For (activation throttling, logs): only behind a proxy that sets it, as in k8s. */
+    TRUST_PROXY: flag(false),
+  };
+}
+
+/** What {@link httpVariables} configure. */
+export interface HttpSettings {
+  port: number;
+  host: string;
+  logLevel: LogLevel;
+  trustProxy: boolean;
+}
+
+export function httpSettingsFrom(values: ValuesOf<ReturnType<typeof httpVariables>>): HttpSettings {
+  return { port: values.PORT, host: values.HOST, logLevel: values.LOG_LEVEL, trustProxy: values.TRUST_PROXY };
+}
+
+/** The Nest log levels shown at `level`. */
+export function logLevelsFrom(level: LogLevel): LogLevel[] {
+  return LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(level) + 1);
 }
 
 export interface HttpAppOptions {
   logger?: boolean;
+  /** Default `log`. */
+  logLevel?: LogLevel;
+  /** X-Forwarded-For gives the client address (TRUST_PROXY); default false. */
+  trustProxy?: boolean;
   /**
    * Nest closes the application on SIGTERM / SIGINT and then re-sends the signal to end the
    * process (default true). An entry point with its own signal handling (standalone, which must
@@ -34,9 +68,9 @@ export interface HttpAppOptions {
 export async function createHttpApp(rootModule: Type<unknown> | ReturnType<typeof Object>, options: HttpAppOptions = {}): Promise<NestFastifyApplication> {
   // The client address (activation throttling, logs) comes from X-Forwarded-For only behind a
   // proxy that sets it (TRUST_PROXY=true, as in k8s); otherwise a client could pick its own.
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: process.env.TRUST_PROXY === 'true' });
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: options.trustProxy ?? false });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as Type<unknown>, adapter, {
-    logger: options.logger === false ? false : logLevels(),
+    logger: options.logger === false ? false : logLevelsFrom(options.logLevel ?? 'log'),
     abortOnError: false,
     // Bodies are JSON only: no urlencoded parser, so a form post is refused (415, code 10000).
     bodyParser: false,

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { MAILER, Mailer } from '../mailer';
 import { startSmtpTestServer } from '@app/testing/smtp-test-server';
+import { EnvSchema } from '@app/common';
+import { mailConfigFrom, mailVariables } from '../mail-config';
 import { MailModule } from './mail.module';
 
 describe('MailModule', () => {
@@ -18,9 +20,9 @@ describe('MailModule', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('should write mail under DATA_DIR/mail from MAIL_FROM when SMTP_URL is not set', async () => {
+  it('should write mail under <dataDir>/mail from MAIL_FROM when SMTP_URL is not set', async () => {
     const moduleRef = await Test.createTestingModule({
-      imports: [MailModule.forRootFromEnv({ env: { DATA_DIR: dataDir, MAIL_FROM: 'Acme Pay <noreply@acme.test>' } })],
+      imports: [MailModule.forRoot(mailConfigFrom(new EnvSchema(mailVariables).read({ MAIL_FROM: 'Acme Pay <noreply@acme.test>' }), dataDir))],
     }).compile();
     const mailer = moduleRef.get<Mailer>(MAILER);
 
@@ -38,7 +40,7 @@ describe('MailModule', () => {
     const server = await startSmtpTestServer();
     try {
       const moduleRef = await Test.createTestingModule({
-        imports: [MailModule.forRootFromEnv({ env: { DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${server.port}` } })],
+        imports: [MailModule.forRoot(mailConfigFrom(new EnvSchema(mailVariables).read({ SMTP_URL: `smtp://127.0.0.1:${server.port}` }), dataDir))],
       }).compile();
 
       await moduleRef.get<Mailer>(MAILER).send({ to: ['merchant@example.com'], subject: 'Activation code', text: 'Code: 123456789012' });

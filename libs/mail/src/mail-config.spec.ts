@@ -1,10 +1,14 @@
 import { join } from 'node:path';
 import { FileMailer } from './file/file-mailer';
-import { mailConfigFromEnv, mailerFromEnv, parseMailbox } from './mailer-from-env';
+import { EnvSchema, Env } from '@app/common';
+import { createMailer, mailConfigFrom, mailVariables, parseMailbox } from './mail-config';
 import { SmtpMailer } from './smtp/smtp-mailer';
 import { parseSmtpUrl } from './smtp/smtp-url';
 
-describe('mailConfigFromEnv', () => {
+const schema = new EnvSchema(mailVariables);
+const mailConfigFromEnv = ({ dataDir, env }: { dataDir: string; env: Env }) => mailConfigFrom(schema.read(env), dataDir);
+
+describe('mailConfigFrom', () => {
   it('should send through SMTP when SMTP_URL is set', () => {
     const config = mailConfigFromEnv({ dataDir: '/data', env: { SMTP_URL: 'smtp://u:p@mail.example.com:2525' } });
 
@@ -27,14 +31,15 @@ describe('mailConfigFromEnv', () => {
 
   it('should refuse a MAIL_FROM that is not one address', () => {
     expect(() => mailConfigFromEnv({ dataDir: '/data', env: { MAIL_FROM: 'SoftPOS' } })).toThrow(/MAIL_FROM must be one address/);
+    expect(() => mailConfigFromEnv({ dataDir: '/data', env: { SMTP_URL: 'http://u:secret@mail.example.com' } })).toThrow(/^SMTP_URL must look like/);
     expect(() => parseMailbox('a@x.test, b@x.test', 'MAIL_FROM')).toThrow(/MAIL_FROM must be one address/);
   });
 });
 
-describe('mailerFromEnv', () => {
+describe('createMailer', () => {
   it('should build an SmtpMailer for SMTP_URL and a FileMailer otherwise', () => {
-    expect(mailerFromEnv({ dataDir: '/data', env: { SMTP_URL: 'smtps://mail.example.com' } })).toBeInstanceOf(SmtpMailer);
-    const fileMailer = mailerFromEnv({ dataDir: '/data', env: {} });
+    expect(createMailer(mailConfigFromEnv({ dataDir: '/data', env: { SMTP_URL: 'smtps://mail.example.com' } }))).toBeInstanceOf(SmtpMailer);
+    const fileMailer = createMailer(mailConfigFromEnv({ dataDir: '/data', env: {} }));
     expect(fileMailer).toBeInstanceOf(FileMailer);
     expect((fileMailer as FileMailer).directory).toBe(join('/data', 'mail'));
   });

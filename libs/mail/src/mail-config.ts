@@ -1,28 +1,31 @@
+import { custom, ValuesOf } from '@app/common';
 import { join } from 'node:path';
 import addressparser from 'nodemailer/lib/addressparser';
 import { FileMailer } from './file/file-mailer';
 import { DEFAULT_MAIL_FROM, MailAddress, Mailer } from './mailer';
 import { SmtpMailer } from './smtp/smtp-mailer';
+import { parseSmtpUrl } from './smtp/smtp-url';
 
 /** Where a process sends its e-mail: an SMTP server, or `.eml` files in a folder. */
 export type MailConfig = { transport: 'smtp'; url: string; defaultFrom?: MailAddress } | { transport: 'file'; directory: string; defaultFrom?: MailAddress };
 
-/** Inputs of {@link mailConfigFromEnv} and {@link mailerFromEnv}. */
-export interface MailerFromEnvOptions {
-  /** The process's data folder (`DATA_DIR`); files go to `<dataDir>/mail` when there is no SMTP_URL. */
-  dataDir: string;
-  env?: NodeJS.ProcessEnv;
-}
+/** The variables of outgoing e-mail. */
+export const mailVariables = {
+  SMTP_URL: custom((text) => {
+    if (text !== undefined) parseSmtpUrl(text.trim());
+    return text?.trim();
+  }, 'credentials'),
+  MAIL_FROM: custom((text) => (text === undefined ? DEFAULT_MAIL_FROM : parseMailbox(text, 'MAIL_FROM'))),
+};
 
 /**
- * `SMTP_URL` set: SMTP; otherwise files under `<dataDir>/mail`, so standalone works with nothing
- * installed. `MAIL_FROM` (`Name <address>` or a bare address) is the default sender.
+ * `SMTP_URL` set: SMTP; otherwise files under `<dataDir>/mail` (the process's DATA_DIR), so
+ * standalone works with nothing installed. `MAIL_FROM` (`Name <address>` or a bare address) is
+ * the default sender.
  */
-export function mailConfigFromEnv(options: MailerFromEnvOptions): MailConfig {
-  const env = options.env ?? process.env;
-  const defaultFrom = env.MAIL_FROM?.trim() ? parseMailbox(env.MAIL_FROM, 'MAIL_FROM') : DEFAULT_MAIL_FROM;
-  const url = env.SMTP_URL?.trim();
-  return url ? { transport: 'smtp', url, defaultFrom } : { transport: 'file', directory: join(options.dataDir, 'mail'), defaultFrom };
+export function mailConfigFrom(values: ValuesOf<typeof mailVariables>, dataDir: string): MailConfig {
+  const defaultFrom = values.MAIL_FROM;
+  return values.SMTP_URL ? { transport: 'smtp', url: values.SMTP_URL, defaultFrom } : { transport: 'file', directory: join(dataDir, 'mail'), defaultFrom };
 }
 
 /** Builds the {@link Mailer} a {@link MailConfig} describes. */
@@ -33,11 +36,6 @@ export function createMailer(config: MailConfig): Mailer {
     case 'file':
       return new FileMailer({ directory: config.directory, defaultFrom: config.defaultFrom });
   }
-}
-
-/** The process's {@link Mailer} from `SMTP_URL` and `MAIL_FROM` (see {@link mailConfigFromEnv}). */
-export function mailerFromEnv(options: MailerFromEnvOptions): Mailer {
-  return createMailer(mailConfigFromEnv(options));
 }
 
 /** Parses one mailbox (`SoftPOS <no-reply@example.com>` or `no-reply@example.com`); `setting` names it in errors. */

@@ -1,0 +1,10 @@
+// host-connector's public face: what other apps, scripts, benchmarks and system tests may use
+// (eslint.config.js refuses deeper imports from outside the app).
+export { HostConnectorAppModule } from './app.module';
+export * from './config/host-connector.config';
+export * from './config/app.config';
+export { hostConnectorDatabase } from './database';
+export { HostConnectorModule } from './host-connector.module';
+export type { HostConnectorModuleOptions } from './host-connector.module';
+/** The request log, for the system test that crashes a connector mid-request. */
+export { RequestLogRepository } from './request-log/persistence/request-log.repository';

@@ -1,0 +1,9 @@
+// merchant-management's public face: what other apps, scripts, benchmarks and system tests may
+// use (eslint.config.js refuses deeper imports from outside the app).
+export { MerchantManagementAppModule } from './app.module';
+export { merchantManagementDatabase } from './database';
+export { MerchantManagementModule } from './merchant-management.module';
+export { PboEntity } from './pbo/persistence/pbo.entity';
+export { PboModule } from './pbo/pbo.module';
+export type { CreatePboCommand } from './pbo/pbo.service';
+export { PboService } from './pbo/pbo.service';

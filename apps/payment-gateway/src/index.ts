@@ -1,0 +1,6 @@
+// payment-gateway's public face: what other apps, scripts, benchmarks and system tests may use
+// (eslint.config.js refuses deeper imports from outside the app).
+export { PaymentGatewayAppModule } from './app.module';
+export { paymentGatewayDatabase } from './database';
+export { PaymentGatewayModule } from './payment-gateway.module';
+export { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from './profile-sync/profile-upsert.consumer';

@@ -1,0 +1,50 @@
+import { Env, readAppConfig, STANDALONE_DEV_SECRET } from '@app/common';
+import { encryptionKey, secretText, zoneMasterKey } from '@app/testing';
+import fc from 'fast-check';
+import { standaloneConfig } from './standalone.config';
+
+const read = (env: Env) => readAppConfig(standaloneConfig, env);
+
+describe('standaloneConfig', () => {
+  it('should start on a fresh machine with nothing set, on development secrets', () => {
+    const { config, settings } = read({});
+
+    expect(config.http).toEqual({ port: 3000, host: '127.0.0.1', logLevel: 'log', trustProxy: false });
+    expect(config.platform.auth.secret).toBe(STANDALONE_DEV_SECRET);
+    expect(config.platform.messaging).toEqual({ transport: 'in-process' });
+    expect(config.hosts.values).toMatchObject({ HOST_SIMULATOR: 'on', HOST_SIM_ISO8583_PORT: 0, HOST_SIM_HTTP_PORT: 0 });
+    expect(settings).toContain('AUTH_JWT_SECRET=[unset]');
+  });
+
+  it.each(['DEVICE_JWT_SECRET', 'DATA_ENCRYPTION_KEY', 'HOST_ZMK'])('should refuse development secrets in production, naming %s', (name) => {
+    const production: Env = {
+      NODE_ENV: 'production',
+      AUTH_JWT_SECRET: 'a'.repeat(40),
+      DEVICE_JWT_SECRET: 'd'.repeat(40),
+      DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      HOST_ZMK: '0123456789ABCDEFFEDCBA9876543210',
+    };
+    expect(() => read(production)).not.toThrow();
+    expect(() => read({ ...production, [name]: undefined })).toThrow(new RegExp(`^${name} must be set`));
+  });
+
+  it.each([
+    ['HOST_SIMULATOR', 'no'],
+    ['HOST_SIM_MASARAT_8583_PORT', '99999'],
+    ['HOST_TIMEOUT_MS', '5'],
+    ['PORT', '-1'],
+  ])('should refuse a bad %s, naming it', (name, value) => {
+    expect(() => read({ [name]: value })).toThrow(new RegExp(`^${name} must`));
+  });
+
+  it('should print its settings with every secret masked', () => {
+    fc.assert(
+      fc.property(secretText(), secretText(), encryptionKey(), zoneMasterKey(), (authSecret, deviceSecret, key, zmk) => {
+        const { settings } = read({ AUTH_JWT_SECRET: authSecret, DEVICE_JWT_SECRET: deviceSecret, DATA_ENCRYPTION_KEY: key, HOST_ZMK: zmk });
+
+        for (const hidden of [authSecret, deviceSecret, key, zmk]) expect(settings).not.toContain(hidden);
+        expect(settings).toContain('HOST_ZMK=[set]');
+      }),
+    );
+  });
+});
