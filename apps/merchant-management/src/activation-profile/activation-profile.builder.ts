@@ -1,13 +1,6 @@
 import { countryNumeric, currencyInfo, DomainError, paymentMethodName, PaymentMethodCode } from '@app/common';
-import { BindingRecord } from '../payment-config/persistence/payment-config.repository';
-import { AcceptanceSnapshot } from './persistence/device.entity';
-
-/** What the builder needs of the PBO. */
-export interface PboSettings {
-  gatewayFormat: string;
-  defaultMid: string | null;
-  enablerParams: string | null;
-}
+import { AcceptanceSnapshot, PboSettings } from './acceptance';
+import { BindingRecord } from './binding-record';
 
 /** What the builder needs of the device. */
 export interface DeviceSelection {
