@@ -2,7 +2,7 @@ import { DomainError, ErrorCode, SeededIdGenerator } from '@app/common';
 import { DeviceStatus } from '../shared/device-status';
 import { ActivationProfileService } from './activation-profile.service';
 import { ActivationProfileRepository } from './persistence/activation-profile.repository';
-import { fakePbos, pboOf } from './testing/fake-pbos';
+import { fakePbos, pboOf } from './testing/fakes';
 import { bindingOf, InMemoryActivationProfileRepository, merchantOf, profiledDeviceOf } from './testing/in-memory-activation-profile.repository';
 
 const GROUP = 'pbo-1';

@@ -1,9 +1,8 @@
 import { developmentFieldCipher, FixedClock, SeededIdGenerator } from '@app/common';
-import { UnitOfWork } from '@app/database';
 import { MailMessage, Mailer } from '@app/mail';
 import { ActivationProfileService } from '../../activation-profile/activation-profile.service';
 import { ActivationProfileRepository } from '../../activation-profile/persistence/activation-profile.repository';
-import { fakePbos, pboOf } from '../../activation-profile/testing/fake-pbos';
+import { fakePbos, immediateUnitOfWork, pboOf } from '../../activation-profile/testing/fakes';
 import { bindingOf, InMemoryActivationProfileRepository, merchantOf } from '../../activation-profile/testing/in-memory-activation-profile.repository';
 import { MerchantEntity } from '../../merchant/persistence/merchant.entity';
 import { MerchantRepository } from '../../merchant/persistence/merchant.repository';
@@ -16,9 +15,6 @@ export const OTHER_GROUP = 'pbo-2';
 export const MCH_ID = '100000000000001';
 export const OTHER_MCH_ID = '100000000000002';
 export const NOW = new Date('2026-03-01T00:00:00Z');
-
-/** A unit of work that just runs the work (the in-memory repositories have no transactions). */
-export const immediateUnitOfWork: UnitOfWork = { run: (work) => work() };
 
 /**
  * A {@link DeviceService} over in-memory repositories: one merchant of PBO `pbo-1` bound to

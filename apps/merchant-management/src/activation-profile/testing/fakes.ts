@@ -1,4 +1,5 @@
 import { DomainError } from '@app/common';
+import { UnitOfWork } from '@app/database';
 import { PboEntity } from '../../pbo/persistence/pbo.entity';
 import { PboService } from '../../pbo/pbo.service';
 
@@ -30,3 +31,6 @@ export function fakePbos(...pbos: PboEntity[]): PboService {
     },
   } as unknown as PboService;
 }
+
+/** A unit of work that just runs the work (the in-memory repositories have no transactions). */
+export const immediateUnitOfWork: UnitOfWork = { run: (work) => work() };
