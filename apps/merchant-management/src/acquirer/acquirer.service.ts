@@ -87,9 +87,10 @@ export class AcquirerService {
     return record!;
   }
 
-  async list(groupId: string, profileName: string | undefined, page: PageRequest): Promise<Page<AcquirerProfileDto>> {
+  /** A page of the PBO's profiles with their emvLists; each API maps them to its own shape. */
+  async list(groupId: string, profileName: string | undefined, page: PageRequest): Promise<Page<AcquirerProfileRecord>> {
     const [records, total] = await this.repository.list(groupId, profileName, page);
-    return toPage(page, records.map(toAcquirerProfileDto), total);
+    return toPage(page, records, total);
   }
 
   /** Every EMV id of the list exists, is the PBO's, and is configured for the method it is listed under. */

@@ -38,7 +38,7 @@ function setUp() {
 
 describe('DeviceAppService', () => {
   it('should activate a pending code once: the device gets an SDK id, the namespace and its profile', async () => {
-    const { service, app } = setUp();
+    const { service, app, shown } = setUp();
     const { activationCode, profileId, id } = await service.create(GROUP, { mchId: MCH_ID });
 
     const result = await app.activate(activationCode, { appVersion: '2.1.0' }, 'client-1');
@@ -48,7 +48,7 @@ describe('DeviceAppService', () => {
       { aid: 'A0000000031010', paymentMethod: '02' },
     ] });
     expect(result.deviceId).toMatch(/^SDK[0-9A-F]{20}$/);
-    expect(await service.get(GROUP, id)).toMatchObject({ deviceId: result.deviceId, deviceStatus: DeviceStatus.Active, appVersion: '2.1.0' });
+    expect(await shown(GROUP, id)).toMatchObject({ deviceId: result.deviceId, deviceStatus: DeviceStatus.Active, appVersion: '2.1.0' });
     await expect(app.activate(activationCode, undefined, 'client-1')).rejects.toEqual(DomainError.conflict('activation code was already used'));
   });
 

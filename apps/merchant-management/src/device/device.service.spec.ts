@@ -19,7 +19,7 @@ describe('DeviceService', () => {
       expect(created.id).toBe(`CD-${created.activationCode}`);
       expect(created.activationCode).toMatch(/^\d{12}$/);
       expect(created.profileId).toMatch(/^prof_/);
-      const shown = await fixture.service.get(GROUP, created.id);
+      const shown = await fixture.shown(GROUP, created.id);
       expect(shown).toMatchObject({ deviceStatus: DeviceStatus.Pending, expiresAt: '2026-03-31T00:00:00+0000', profileId: created.profileId });
       expect(fixture.profileRepository.upserts).toEqual([expect.objectContaining({ profileId: created.profileId, version: 1, merchantId: MCH_ID })]);
     });
@@ -60,7 +60,7 @@ describe('DeviceService', () => {
 
       await fixture.service.delete(GROUP, id, undefined);
 
-      expect(await fixture.service.get(GROUP, id)).toBeNull();
+      expect(await fixture.shown(GROUP, id)).toBeNull();
     });
 
     it('should refuse to delete by code a code that was activated', async () => {
@@ -97,7 +97,7 @@ describe('DeviceService', () => {
 
       await fixture.service.delete(GROUP, 'SDK0001', '3');
 
-      expect(await fixture.service.get(GROUP, 'SDK0001')).toMatchObject({ deviceStatus: DeviceStatus.Decommissioned });
+      expect(await fixture.shown(GROUP, 'SDK0001')).toMatchObject({ deviceStatus: DeviceStatus.Decommissioned });
       await expect(fixture.service.delete(GROUP, 'SDK0001', '3')).rejects.toEqual(DomainError.conflict('device SDK0001 is already decommissioned'));
       await expect(fixture.service.update(GROUP, 'SDK0001', { deviceAlias: 'x' })).rejects.toEqual(DomainError.conflict('device SDK0001 is decommissioned'));
       await expect(fixture.service.idle(GROUP, 'SDK0001')).rejects.toEqual(DomainError.conflict('device SDK0001 is decommissioned; its code cannot be reused'));
@@ -113,7 +113,7 @@ describe('DeviceService', () => {
 
       await fixture.service.idle(GROUP, id);
 
-      const shown = await fixture.service.get(GROUP, id);
+      const shown = await fixture.shown(GROUP, id);
       expect(shown).toMatchObject({ deviceStatus: DeviceStatus.Idle, expiresAt: '2026-04-10T00:00:00+0000' });
     });
   });
@@ -123,8 +123,8 @@ describe('DeviceService', () => {
       const fixture = deviceFixture();
       const { id } = await fixture.service.create(GROUP, { mchId: MCH_ID });
 
-      expect(await fixture.service.get(GROUP, 'CD-000000000000')).toBeNull();
-      await expect(fixture.service.get(OTHER_GROUP, id)).rejects.toEqual(new DomainError(ErrorCode.OwnerInvalid, `owner info invalid: device ${id} belongs to another PBO`));
+      expect(await fixture.shown(GROUP, 'CD-000000000000')).toBeNull();
+      await expect(fixture.shown(OTHER_GROUP, id)).rejects.toEqual(new DomainError(ErrorCode.OwnerInvalid, `owner info invalid: device ${id} belongs to another PBO`));
     });
   });
 

@@ -10,7 +10,6 @@ import {
   formatTimestamp,
   hashSecret,
   IdGenerator,
-  maskedSecret,
   Page,
   PageRequest,
   signDeviceToken,
@@ -27,7 +26,8 @@ import { PboService } from '../pbo/pbo.service';
 import { ACTIVATABLE_STATUSES, ACTIVATION_CODE_TTL_MS, activationCodeOf, DeviceStatus } from '../shared/device-status';
 import { requireOwned } from '../shared/ownership';
 import { checkEmvParams, checkExtParams, decodeObjectString, parseMethodCodes, spreadOverAcquirers } from './device-input';
-import { CreatedCodeDto, DeviceCreateDto, DeviceDto, DeviceEmvDto, DeviceUpdateDto } from './dto/device.dto';
+import { DeviceView } from './device.view';
+import { CreatedCodeDto, DeviceCreateDto, DeviceEmvDto, DeviceUpdateDto } from './dto/device.dto';
 import { DeviceEntity } from './persistence/device.entity';
 import { DeviceKey, DeviceRepository, DeviceValues } from './persistence/device.repository';
 
@@ -98,59 +98,30 @@ export class DeviceService {
     return { device, source: await this.profiles.source(device.groupId, device.merchantUuid) };
   }
 
-  toDto(device: DeviceEntity, mchId: string): DeviceDto {
-    const code = this.codeOf(device);
-    const methodList: Record<string, { mid: string | null; tid: string | null }> = {};
-    for (const acceptance of device.acceptances) {
-      for (const method of acceptance.paymentMethodCodes) methodList[method] = { mid: acceptance.primaryMid, tid: acceptance.primaryTid };
-    }
-    const dto: DeviceDto = {
-      deviceId: device.deviceId ?? `CD-${code}`,
-      uuid: device.uuid,
-      mchId,
-      groupId: device.groupId,
-      deviceType: device.deviceType,
-      deviceStatus: device.deviceStatus,
-      deviceUpdate: device.deviceUpdate,
-      deviceAlias: device.deviceAlias,
-      deviceName: device.deviceName,
-      deviceAdmin: maskedSecret(device.deviceAdminHash),
-      appVersion: device.appVersion,
-      deviceToken: JSON.stringify({ activationCode: code }),
-      methodList: JSON.stringify(methodList),
-      profileId: device.profileId,
-      emvParams: device.emvParams ? JSON.stringify(device.emvParams) : null,
-      extParams: device.extParams ? JSON.stringify(device.extParams) : null,
-      operatingMode: device.operatingMode,
-      activesAt: formatTimestamp(device.activesAt),
-      expiresAt: formatTimestamp(device.expiresAt),
-      createdAt: formatTimestamp(device.createdAt),
-      updatedAt: formatTimestamp(device.updatedAt),
-    };
-    if (device.deviceId !== null) dto.isDevice = true;
-    return dto;
+  private view(device: DeviceEntity, mchId: string): DeviceView {
+    return { device, mchId, activationCode: this.codeOf(device) };
   }
 
-  async list(groupId: string, mchId: string, filter: { deviceId?: string; deviceType?: string }, page: PageRequest): Promise<Page<DeviceDto>> {
+  async list(groupId: string, mchId: string, filter: { deviceId?: string; deviceType?: string }, page: PageRequest): Promise<Page<DeviceView>> {
     const merchant = await this.requireMerchant(groupId, mchId);
     const key = filter.deviceId === undefined ? undefined : this.keyOf(filter.deviceId);
     if (filter.deviceId !== undefined && !key) return toPage(page, [], 0);
     const [devices, total] = await this.repository.list(groupId, merchant.uuid, { key, deviceType: filter.deviceType }, page);
     return toPage(
       page,
-      devices.map((device) => this.toDto(device, merchant.mchId)),
+      devices.map((device) => this.view(device, merchant.mchId)),
       total,
     );
   }
 
   /** GET device/{id}: null when no such device (spec rule 2), 13000 when another PBO's. */
-  async get(groupId: string, id: string): Promise<DeviceDto | null> {
+  async get(groupId: string, id: string): Promise<DeviceView | null> {
     const key = this.keyOf(id);
     const device = key ? await this.repository.find(key) : null;
     if (!device) return null;
     requireOwned(device, groupId, `device ${id}`);
     const merchant = await this.merchants.findByUuid(groupId, device.merchantUuid);
-    return this.toDto(device, merchant!.mchId);
+    return this.view(device, merchant!.mchId);
   }
 
   /**

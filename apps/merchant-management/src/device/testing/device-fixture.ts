@@ -7,6 +7,8 @@ import { bindingOf, InMemoryActivationProfileRepository, merchantOf } from '../.
 import { MerchantEntity } from '../../merchant/persistence/merchant.entity';
 import { MerchantRepository } from '../../merchant/persistence/merchant.repository';
 import { DeviceService } from '../device.service';
+import { toDeviceDto } from '../device.view';
+import { DeviceDto } from '../dto/device.dto';
 import { DeviceRepository } from '../persistence/device.repository';
 import { InMemoryDeviceRepository } from './in-memory-device.repository';
 
@@ -42,5 +44,10 @@ export function deviceFixture(seed = 3) {
   const mailer: Mailer = { send: async (message) => (mail.push(message), { messageId: '<test@example.com>' }) };
   const auth = { secret: 'unit-test-secret-unit-test-secret-unit-test', deviceSecret: 'unit-test-device-secret-unit-test-device-secret' };
   const service = new DeviceService(devices as unknown as DeviceRepository, merchants, pbos, profiles, immediateUnitOfWork, clock, ids, cipher, mailer, auth);
-  return { service, devices, profileRepository, profiles, clock, ids, cipher, mail };
+  /** The device as GET /api/openapi/v1/device/{id} shows it; null when it does not exist. */
+  const shown = async (groupId: string, id: string): Promise<DeviceDto | null> => {
+    const view = await service.get(groupId, id);
+    return view && toDeviceDto(view);
+  };
+  return { service, shown, devices, profileRepository, profiles, clock, ids, cipher, mail };
 }
