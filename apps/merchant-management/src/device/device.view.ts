@@ -18,9 +18,9 @@ export function methodMidTids(device: Pick<DeviceEntity, 'acceptances'>): Record
   return methods;
 }
 
-/** The v1 shape of a device (maps as JSON strings, as spec document 1 shows them). */
-export function toDeviceDto({ device, mchId, activationCode }: DeviceView): DeviceDto {
-  const dto: DeviceDto = {
+/** The fields both APIs show alike, first: the device id (`CD-` + code until activated), its owners, type and state. */
+export function deviceIdentity({ device, mchId, activationCode }: DeviceView) {
+  return {
     deviceId: device.deviceId ?? `CD-${activationCode}`,
     uuid: device.uuid,
     mchId,
@@ -28,6 +28,14 @@ export function toDeviceDto({ device, mchId, activationCode }: DeviceView): Devi
     deviceType: device.deviceType,
     deviceStatus: device.deviceStatus,
     deviceUpdate: device.deviceUpdate,
+  };
+}
+
+/** The v1 shape of a device (maps as JSON strings, as spec document 1 shows them). */
+export function toDeviceDto(view: DeviceView): DeviceDto {
+  const { device, activationCode } = view;
+  const dto: DeviceDto = {
+    ...deviceIdentity(view),
     deviceAlias: device.deviceAlias,
     deviceName: device.deviceName,
     deviceAdmin: maskedSecret(device.deviceAdminHash),

@@ -2,7 +2,7 @@ import { DomainError, formatTimestamp, IsPlainObject, maskedSecret, parseJsonObj
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateBy, ValidateIf } from 'class-validator';
 import { LegacyGroupIdField, LegacyPageSize } from '../../../shared/legacy';
-import { DeviceView, methodMidTids } from '../../device.view';
+import { deviceIdentity, DeviceView, methodMidTids } from '../../device.view';
 import { DeviceCreateDto, DeviceListQueryDto, DeviceUpdateDto } from '../../dto/device.dto';
 
 const nullable = () => ValidateIf((_object, value) => value !== null);
@@ -172,18 +172,13 @@ export class LegacyDeviceDto {
 }
 
 /** The legacy shape of a device, from the service's view (objects stay objects; only methodList is a JSON string in both APIs). */
-export function toLegacyDevice({ device, mchId, activationCode }: DeviceView, gatewayNamespace: string): LegacyDeviceDto {
+export function toLegacyDevice(view: DeviceView, gatewayNamespace: string): LegacyDeviceDto {
+  const { device } = view;
   const methodList = methodMidTids(device);
   const first = Object.values(methodList)[0];
   const acquirers = device.extParams?.acquirers;
   return {
-    deviceId: device.deviceId ?? `CD-${activationCode}`,
-    uuid: device.uuid,
-    mchId,
-    groupId: device.groupId,
-    deviceType: device.deviceType,
-    deviceStatus: device.deviceStatus,
-    deviceUpdate: device.deviceUpdate,
+    ...deviceIdentity(view),
     activateCodeAlias: device.deviceAlias,
     deviceAdmin: maskedSecret(device.deviceAdminHash),
     appVersion: device.appVersion,
