@@ -34,11 +34,6 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   get manager(): EntityManager {
     return this.current.getStore() ?? this.dataSource.manager;
   }
-
-  /** Whether a transaction is open for the caller (repositories refuse row locks outside one). */
-  get inTransaction(): boolean {
-    return this.current.getStore() !== undefined;
-  }
 }
 
 /** {@link TypeOrmUnitOfWork} on the DataSource named `connection`, injectable as itself (repositories) and as {@link UnitOfWork} (services). */
