@@ -8,6 +8,28 @@ const BOUNDARIES = [
   // index.ts), never a file inside it; an app's own tests reach its src as `../src/…`.
   { regex: '^(\\.\\./)+(apps/)?[a-z0-9-]+/src/.+', message: "import another app only through its index: '…/<app>/src'" },
 ];
+/**
+ * merchant-management's features, top to bottom (docs/decisions.md, "merchant-management layering
+ * (issue 11)"): a feature may import the features after it, never one before it; `shared` imports
+ * no feature. A separate rule name from the libs rule below, so that neither replaces the other.
+ */
+const MERCHANT_MANAGEMENT_LAYERS = ['device-app', 'device', 'merchant', 'payment-config', 'acquirer', 'emv', 'activation-profile', 'pbo', 'shared'];
+const merchantManagementLayering = MERCHANT_MANAGEMENT_LAYERS.map((feature, index) => ({
+  files: [`apps/merchant-management/src/${feature}/**/*.ts`],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: MERCHANT_MANAGEMENT_LAYERS.slice(0, index).map((above) => `**/${above}/**`),
+            message: `merchant-management features depend downward (${MERCHANT_MANAGEMENT_LAYERS.join(' > ')}): ${feature} may not import a feature above it`,
+          },
+        ].filter((pattern) => pattern.group.length > 0),
+      },
+    ],
+  },
+}));
 
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '**/*.js'] },
@@ -46,4 +68,5 @@ module.exports = tseslint.config(
       ],
     },
   },
+  ...merchantManagementLayering,
 );

@@ -12,9 +12,9 @@ import { PaymentBindingEntity } from './payment-config/persistence/payment-bindi
 import { PaymentMethodBindingEntity } from './payment-config/persistence/payment-method-binding.entity';
 import { PaymentMethodEmvEntity } from './payment-config/persistence/payment-method-emv.entity';
 import { PboEntity } from './pbo/persistence/pbo.entity';
+import { MERCHANT_MANAGEMENT_CONNECTION, MERCHANT_MANAGEMENT_SCHEMA } from './shared/inject';
 
-export const MERCHANT_MANAGEMENT_CONNECTION = 'merchant-management';
-export const MERCHANT_MANAGEMENT_SCHEMA = 'merchant_management';
+export { MERCHANT_MANAGEMENT_CONNECTION, MERCHANT_MANAGEMENT_SCHEMA };
 
 /** merchant-management's schema: its entities and its migrations, nothing else. */
 export const merchantManagementDatabase: ContextDatabaseDefinition = {

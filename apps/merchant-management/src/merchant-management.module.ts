@@ -1,7 +1,10 @@
-import { DatabaseModule, databaseProbeProvider, RetentionModule } from '@app/database';
+import { Clock, CryptoIdGenerator, IdGenerator, SystemClock } from '@app/common';
+import { DatabaseModule, databaseProbeProvider, RetentionModule, unitOfWorkProviders } from '@app/database';
 import { OutboxModule, outboxPruneRule } from '@app/messaging';
 import { GATEWAY_NAMESPACE_SETTING } from '@app/runtime';
 import { Module } from '@nestjs/common';
+import { ActivationProfileService } from './activation-profile/activation-profile.service';
+import { ActivationProfileRepository } from './activation-profile/persistence/activation-profile.repository';
 import { AcquirerController } from './acquirer/acquirer.controller';
 import { AcquirerV2Controller } from './acquirer/legacy/acquirer-v2.controller';
 import { AcquirerService } from './acquirer/acquirer.service';
@@ -59,6 +62,11 @@ import { PboService } from './pbo/pbo.service';
     DeviceV2Controller,
   ],
   providers: [
+    ...unitOfWorkProviders(MERCHANT_MANAGEMENT_CONNECTION),
+    { provide: Clock, useClass: SystemClock },
+    { provide: IdGenerator, useClass: CryptoIdGenerator },
+    ActivationProfileRepository,
+    ActivationProfileService,
     PboRepository,
     PboService,
     EmvConfigRepository,

@@ -4,9 +4,9 @@ import { AcceptanceEntity } from './profile/persistence/acceptance.entity';
 import { ProfileAcceptanceEntity } from './profile/persistence/profile-acceptance.entity';
 import { ProfileEntity } from './profile/persistence/profile.entity';
 import { Profiles1763900001000 } from './migrations/1763900001000-profiles';
+import { PAYMENT_GATEWAY_CONNECTION, PAYMENT_GATEWAY_SCHEMA } from './shared/inject';
 
-export const PAYMENT_GATEWAY_CONNECTION = 'payment-gateway';
-export const PAYMENT_GATEWAY_SCHEMA = 'payment_gateway';
+export { PAYMENT_GATEWAY_CONNECTION, PAYMENT_GATEWAY_SCHEMA };
 
 /** payment-gateway's schema: its entities and its migrations, nothing else. */
 export const paymentGatewayDatabase: ContextDatabaseDefinition = {

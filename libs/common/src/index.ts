@@ -3,6 +3,8 @@ export * from './http';
 export * from './auth';
 export * from './pagination';
 export * from './time/timestamp';
+export * from './time/clock';
+export * from './random/id-generator';
 export * from './validation';
 export * from './crypto/secret-hash';
 export * from './crypto/field-cipher';

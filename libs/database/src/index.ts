@@ -7,3 +7,4 @@ export * from './runtime-database';
 export * from './prepared';
 export * from './table-pruner';
 export * from './database-probe';
+export * from './unit-of-work';

@@ -16,7 +16,8 @@ export class AcquirerController {
   @Get()
   @ApiOperation({ summary: 'List acquirer profiles (profileName partial; pageSize -1 returns all)' })
   async list(@GroupId() groupId: string, @Query() query: AcquirerListQueryDto): Promise<Envelope<Page<AcquirerProfileDto>>> {
-    return ok(await this.acquirers.list(groupId, query.profileName, query.toPageRequest(20)));
+    const page = await this.acquirers.list(groupId, query.profileName, query.toPageRequest(20));
+    return ok({ ...page, records: page.records.map(toAcquirerProfileDto) });
   }
 
   @Post()

@@ -1,12 +1,8 @@
 import { DomainError, formatTimestamp, Page, PageRequest, parseJsonObject, toPage } from '@app/common';
-import { isForeignKeyViolation, isUniqueViolation } from '@app/database';
+import { isForeignKeyViolation, isUniqueViolation, UnitOfWork } from '@app/database';
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { ActivationProfileService } from '../activation-profile/activation-profile.service';
 import { EmvConfigRepository } from '../emv/persistence/emv-config.repository';
-import { PaymentConfigRepository } from '../payment-config/persistence/payment-config.repository';
-import { DeviceService } from '../device/device.service';
-import { MerchantRepository } from '../merchant/persistence/merchant.repository';
-import { PboRepository } from '../pbo/persistence/pbo.repository';
 import { PboService } from '../pbo/pbo.service';
 import { requireOwned } from '../shared/ownership';
 import { AcquirerProfileDto } from './dto/acquirer.dto';
@@ -81,10 +77,8 @@ export class AcquirerService {
     private readonly repository: AcquirerProfileRepository,
     private readonly emvs: EmvConfigRepository,
     private readonly pbos: PboService,
-    private readonly pboRepository: PboRepository,
-    private readonly paymentConfigs: PaymentConfigRepository,
-    private readonly merchants: MerchantRepository,
-    private readonly devices: DeviceService,
+    private readonly profiles: ActivationProfileService,
+    private readonly uow: UnitOfWork,
   ) {}
 
   async get(groupId: string, id: number): Promise<AcquirerProfileRecord> {
@@ -93,20 +87,21 @@ export class AcquirerService {
     return record!;
   }
 
-  async list(groupId: string, profileName: string | undefined, page: PageRequest): Promise<Page<AcquirerProfileDto>> {
+  /** A page of the PBO's profiles with their emvLists; each API maps them to its own shape. */
+  async list(groupId: string, profileName: string | undefined, page: PageRequest): Promise<Page<AcquirerProfileRecord>> {
     const [records, total] = await this.repository.list(groupId, profileName, page);
-    return toPage(page, records.map(toAcquirerProfileDto), total);
+    return toPage(page, records, total);
   }
 
   /** Every EMV id of the list exists, is the PBO's, and is configured for the method it is listed under. */
-  private async checkEmvOwnership(manager: EntityManager, groupId: string, emvList: EmvList): Promise<void> {
+  private async checkEmvOwnership(groupId: string, emvList: EmvList): Promise<void> {
     const ids = [...new Set(Object.values(emvList).flat())];
-    const owned = new Map((await this.emvs.findOwned(groupId, ids, manager)).map((emv) => [emv.id, emv]));
+    const owned = new Map((await this.emvs.findOwned(groupId, ids)).map((emv) => [emv.id, emv]));
     for (const [method, methodIds] of Object.entries(emvList)) {
       for (const id of methodIds) {
         const emv = owned.get(id);
         if (!emv) {
-          requireOwned(await this.emvs.findById(id, manager), groupId, `EMV config ${id} (emvList.${method})`);
+          requireOwned(await this.emvs.findById(id), groupId, `EMV config ${id} (emvList.${method})`);
           continue;
         }
         if (emv.paymentMethod !== method) {
@@ -125,11 +120,11 @@ export class AcquirerService {
     if (command.acqType === 'qr' && !pbo.qrEnabled) throw DomainError.validation('acqType qr needs the PBO\'s QR support, which is not enabled');
     checkMethodAndEmvLists(command.acqType, command.methodList, command.emvList);
     try {
-      return await this.repository.transaction(async (manager) => {
+      return await this.uow.run(async () => {
         // One writer per PBO at a time for group-wide rules (one default profile per acqType).
-        await this.pboRepository.lock(manager, groupId);
-        await this.checkEmvOwnership(manager, groupId, command.emvList ?? {});
-        if (command.asDefault) await this.repository.clearDefault(manager, groupId, command.acqType);
+        await this.repository.lockGroup(groupId);
+        await this.checkEmvOwnership(groupId, command.emvList ?? {});
+        if (command.asDefault) await this.repository.clearDefault(groupId, command.acqType);
         const values: AcquirerProfileValues = {
           groupId,
           profileName: command.profileName,
@@ -148,8 +143,8 @@ export class AcquirerService {
           methodList: command.methodList,
           createdBy: command.createdBy,
         };
-        const id = await this.repository.insert(manager, values);
-        await this.repository.replaceEmvList(manager, id, command.emvList ?? {});
+        const id = await this.repository.insert(values);
+        await this.repository.replaceEmvList(id, command.emvList ?? {});
         return id;
       });
     } catch (error) {
@@ -160,18 +155,18 @@ export class AcquirerService {
 
   async update(groupId: string, id: number, command: UpdateAcquirerCommand): Promise<void> {
     try {
-      await this.repository.transaction(async (manager) => {
-        await this.pboRepository.lock(manager, groupId);
-        const profile = requireOwned(await this.repository.findById(id, manager, true), groupId, `acquirer profile ${id}`);
+      await this.uow.run(async () => {
+        await this.repository.lockGroup(groupId);
+        const profile = requireOwned(await this.repository.findById(id, true), groupId, `acquirer profile ${id}`);
         if (command.currency !== undefined && command.currency !== profile.currency) throw DomainError.validation('currency is immutable after creation');
         if (command.acqType !== undefined && command.acqType !== profile.acqType) throw DomainError.validation('acqType is immutable after creation');
-        const currentEmvList = (await this.repository.emvLists([id], manager)).get(id)!;
+        const currentEmvList = (await this.repository.emvLists([id])).get(id)!;
         const methodList = command.methodList ?? profile.methodList;
         const emvList = command.emvList ?? currentEmvList;
         checkMethodAndEmvLists(profile.acqType, methodList, profile.acqType === 'card' || command.emvList ? emvList : undefined);
-        if (command.emvList) await this.checkEmvOwnership(manager, groupId, command.emvList);
-        if (command.methodList || command.emvList) await this.checkBindingsStillFit(manager, id, methodList, emvList);
-        if (command.asDefault) await this.repository.clearDefault(manager, groupId, profile.acqType, id);
+        if (command.emvList) await this.checkEmvOwnership(groupId, command.emvList);
+        if (command.methodList || command.emvList) await this.checkBindingsStillFit(groupId, id, methodList, emvList);
+        if (command.asDefault) await this.repository.clearDefault(groupId, profile.acqType, id);
         const values: Partial<AcquirerProfileValues> = {};
         const assignable: (keyof AcquirerFields)[] = [
           'profileName', 'connUrl', 'notifyUrl', 'connExtraParams', 'connMessageFormat', 'enablerMsgFormat',
@@ -180,17 +175,12 @@ export class AcquirerService {
         for (const key of assignable) {
           if (command[key] !== undefined) (values as Record<string, unknown>)[key] = command[key];
         }
-        await this.repository.update(manager, id, values);
-        if (command.emvList) await this.repository.replaceEmvList(manager, id, command.emvList);
+        await this.repository.update(groupId, id, values);
+        if (command.emvList) await this.repository.replaceEmvList(id, command.emvList);
         // Fields that shape an acceptance (name, host format, connection, enabler fields) reach
         // every device of every merchant bound to the profile.
         const shaping: (keyof AcquirerFields)[] = ['profileName', 'connMessageFormat', 'enablerMsgFormat', 'enablerParams', 'connUrl'];
-        if (shaping.some((key) => command[key] !== undefined)) {
-          for (const merchantUuid of await this.paymentConfigs.merchantUuidsBoundToProfile(id, manager)) {
-            await this.merchants.lock(manager, merchantUuid, 'update');
-            await this.devices.repushMerchant(manager, merchantUuid);
-          }
-        }
+        if (shaping.some((key) => command[key] !== undefined)) await this.profiles.repushAcquirer(groupId, id);
       });
     } catch (error) {
       if (isUniqueViolation(error, 'uq_acquirer_profile_name')) throw this.profileNameTaken(command.profileName ?? '');
@@ -199,8 +189,8 @@ export class AcquirerService {
   }
 
   /** A profile change may not pull a method or EMV config from under a merchant's binding. */
-  private async checkBindingsStillFit(manager: EntityManager, profileId: number, methodList: MethodList, emvList: EmvList): Promise<void> {
-    for (const used of await this.paymentConfigs.methodsBoundToProfile(profileId, manager)) {
+  private async checkBindingsStillFit(groupId: string, profileId: number, methodList: MethodList, emvList: EmvList): Promise<void> {
+    for (const used of await this.repository.methodsBoundToProfile(groupId, profileId)) {
       if (!(used.paymentMethodCode in methodList)) {
         throw DomainError.conflict(`payment method ${used.paymentMethodCode} of this profile is bound by merchant ${used.mchId} (${used.currency}); unbind it first`);
       }
@@ -213,15 +203,15 @@ export class AcquirerService {
   }
 
   async delete(groupId: string, id: number): Promise<void> {
-    const inUse = async (manager?: EntityManager) => {
-      const merchants = await this.paymentConfigs.merchantsBoundToProfile(id, manager);
+    const inUse = async () => {
+      const merchants = await this.repository.merchantsBoundToProfile(groupId, id);
       return DomainError.conflict(`acquirer profile ${id} is used by merchant(s) ${merchants.join(', ')}; remove those payment configs first`);
     };
     try {
-      await this.repository.transaction(async (manager) => {
-      requireOwned(await this.repository.findById(id, manager, true), groupId, `acquirer profile ${id}`);
-        if ((await this.paymentConfigs.merchantsBoundToProfile(id, manager)).length > 0) throw await inUse(manager);
-        await this.repository.delete(manager, id);
+      await this.uow.run(async () => {
+        requireOwned(await this.repository.findById(id, true), groupId, `acquirer profile ${id}`);
+        if ((await this.repository.merchantsBoundToProfile(groupId, id)).length > 0) throw await inUse();
+        await this.repository.delete(groupId, id);
       });
     } catch (error) {
       // A binding committed between the check and the delete: the foreign key refuses the delete.

@@ -1,12 +1,13 @@
-import { DeviceClaims, DomainError, ErrorCode } from '@app/common';
+import { Clock, DeviceClaims, DomainError, ErrorCode, IdGenerator } from '@app/common';
+import { UnitOfWork } from '@app/database';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DeviceStatus, ACTIVATABLE_STATUSES } from '../device/device-status';
 import { DeviceService, newDeviceId } from '../device/device.service';
 import { DeviceRepository } from '../device/persistence/device.repository';
+import { ACTIVATABLE_STATUSES, DeviceStatus } from '../shared/device-status';
+import { GATEWAY_NAMESPACE } from '../shared/gateway-namespace';
 import { ActivationThrottleRepository } from './persistence/activation-throttle.repository';
 
-/** Namespace of the gateway the devices of this deployment pay through. */
-export const GATEWAY_NAMESPACE = Symbol('GATEWAY_NAMESPACE');
+export { GATEWAY_NAMESPACE };
 
 /** Failed activations allowed per client per window before 429. */
 export const ACTIVATION_FAILURE_LIMIT = 10;
@@ -39,10 +40,13 @@ export class DeviceAppService {
     private readonly devices: DeviceService,
     private readonly repository: DeviceRepository,
     private readonly throttle: ActivationThrottleRepository,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
     @Inject(GATEWAY_NAMESPACE) private readonly namespace: string,
   ) {}
 
-  private windowStart(now = Date.now()): Date {
+  private windowStart(now = this.clock.now().getTime()): Date {
     return new Date(Math.floor(now / ACTIVATION_WINDOW_MS) * ACTIVATION_WINDOW_MS);
   }
 
@@ -63,8 +67,8 @@ export class DeviceAppService {
     }
     if (!/^\d{12}$/.test(activationCode)) throw this.fail(clientKey, attempts, DomainError.validation('activationCode must be 12 digits'));
     let refusal: DomainError | undefined;
-    const activated = await this.repository.transaction(async (manager) => {
-      const device = await this.repository.find(this.devices.keyOfCode(activationCode), manager, true);
+    const activated = await this.uow.run(async () => {
+      const device = await this.repository.find(this.devices.keyOfCode(activationCode), true);
       if (!device) {
         refusal = DomainError.notFound('activation code is not valid');
         return undefined;
@@ -73,20 +77,21 @@ export class DeviceAppService {
         refusal = DomainError.conflict(device.deviceStatus === DeviceStatus.Decommissioned ? 'this device was decommissioned' : 'activation code was already used');
         return undefined;
       }
-      if (device.expiresAt.getTime() < Date.now()) {
+      const now = this.clock.now();
+      if (device.expiresAt.getTime() < now.getTime()) {
         refusal = DomainError.conflict('activation code has expired');
         return undefined;
       }
       const appVersion = typeof deviceInfo?.appVersion === 'string' ? deviceInfo.appVersion.slice(0, 32) : device.appVersion;
-      const values = { deviceId: newDeviceId(), deviceStatus: DeviceStatus.Active, deviceUpdate: 0, activesAt: new Date(), deviceInfo: deviceInfo ?? null, appVersion };
-      await this.repository.update(manager, device.uuid, values);
+      const values = { deviceId: newDeviceId(this.ids), deviceStatus: DeviceStatus.Active, deviceUpdate: 0, activesAt: now, deviceInfo: deviceInfo ?? null, appVersion };
+      await this.repository.update(device.groupId, device.uuid, values);
       return { ...device, ...values };
     });
     if (!activated) throw this.fail(clientKey, attempts, refusal!);
     await this.throttle.release(clientKey, window);
     const context = await this.devices.context(activated);
     const emv = this.devices.resolvedEmv(context);
-    this.logger.log(`device ${activated.deviceId} activated for merchant ${context.merchant.mchId}`);
+    this.logger.log(`device ${activated.deviceId} activated for merchant ${context.source.merchant.mchId}`);
     return {
       deviceId: activated.deviceId,
       namespace: this.namespace,
@@ -104,7 +109,7 @@ export class DeviceAppService {
       throw DomainError.unauthenticated('this device is not active; activate it again');
     }
     const context = await this.devices.context(device);
-    if (device.deviceUpdate !== 0) await this.repository.transaction((manager) => this.repository.update(manager, device.uuid, { deviceUpdate: 0 }));
+    if (device.deviceUpdate !== 0) await this.repository.update(device.groupId, device.uuid, { deviceUpdate: 0 });
     const emv = this.devices.resolvedEmv(context);
     return { deviceId: claims.deviceId, profileId: device.profileId, emvParams: emv.emvParams, emvAID: emv.emvAID, deviceToken: await this.devices.deviceToken(device) };
   }

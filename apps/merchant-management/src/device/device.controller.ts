@@ -2,6 +2,7 @@ import { Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { DeviceService } from './device.service';
+import { toDeviceDto } from './device.view';
 import { CreatedCodeDto, DeviceCodeEmailDto, DeviceCreateDto, DeviceDeleteQueryDto, DeviceDto, DeviceEmvDto, DeviceListQueryDto, DeviceUpdateDto } from './dto/device.dto';
 
 @ApiTags('devices (v1)')
@@ -14,7 +15,8 @@ export class DeviceController {
   @Get()
   @ApiOperation({ summary: 'Devices and activation codes of a merchant (pageSize -1 returns all)' })
   async list(@GroupId() groupId: string, @Query() query: DeviceListQueryDto): Promise<Envelope<Page<DeviceDto>>> {
-    return ok(await this.devices.list(groupId, query.mchId, { deviceId: query.deviceId, deviceType: query.deviceType }, query.toPageRequest(20)));
+    const page = await this.devices.list(groupId, query.mchId, { deviceId: query.deviceId, deviceType: query.deviceType }, query.toPageRequest(20));
+    return ok({ ...page, records: page.records.map(toDeviceDto) });
   }
 
   @Post()
@@ -44,7 +46,8 @@ export class DeviceController {
   @ApiOperation({ summary: 'A device by device id, CD- code id or bare code; data null when it does not exist' })
   @ApiOkResponse({ type: DeviceDto })
   async get(@GroupId() groupId: string, @Param('deviceId') deviceId: string): Promise<Envelope<DeviceDto | null>> {
-    return ok(await this.devices.get(groupId, deviceId));
+    const view = await this.devices.get(groupId, deviceId);
+    return ok(view && toDeviceDto(view));
   }
 
   @Put(':deviceId')

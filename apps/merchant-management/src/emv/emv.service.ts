@@ -76,7 +76,7 @@ export class EmvService {
     const existing = await this.get(groupId, id);
     const values = this.values(command);
     if (values.paymentMethod !== existing.paymentMethod) {
-      const profiles = await this.repository.profilesUsing(id);
+      const profiles = await this.repository.profilesUsing(groupId, id);
       if (profiles.length > 0) {
         throw DomainError.conflict(`EMV config ${id} is listed under payment method ${existing.paymentMethod} by acquirer profile(s) ${profiles.join(', ')}; its paymentMethod cannot change`);
       }
@@ -90,7 +90,7 @@ export class EmvService {
       await this.repository.delete(groupId, id);
     } catch (error) {
       if (!isForeignKeyViolation(error)) throw error;
-      const profiles = await this.repository.profilesUsing(id);
+      const profiles = await this.repository.profilesUsing(groupId, id);
       throw DomainError.conflict(
         profiles.length > 0
           ? `EMV config ${id} is used by acquirer profile(s) ${profiles.join(', ')}; remove it from their emvList first`

@@ -1,6 +1,6 @@
 import { MerchantEntity } from './persistence/merchant.entity';
 import { toMerchantDto } from './merchant.service';
-import { BindingRecord } from '../payment-config/persistence/payment-config.repository';
+import { BindingRecord } from '../activation-profile/binding-record';
 
 const merchant = {
   uuid: 'b3f0b8f4-6f6e-4a53-9a70-6a5d7c1f0a11',

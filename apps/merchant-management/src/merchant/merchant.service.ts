@@ -1,13 +1,12 @@
-import { DomainError, formatTimestamp, hashSecret, maskedSecret, Page, PageRequest, toPage } from '@app/common';
-import { isForeignKeyViolation, isUniqueViolation } from '@app/database';
-import { Injectable } from '@nestjs/common';
-import { randomInt, randomUUID } from 'node:crypto';
+import { DomainError, FIELD_CIPHER, FieldCipher, formatTimestamp, hashSecret, IdGenerator, maskedSecret, Page, PageRequest, toPage } from '@app/common';
+import { isForeignKeyViolation, isUniqueViolation, UnitOfWork } from '@app/database';
+import { Inject, Injectable } from '@nestjs/common';
+import { ActivationProfileService } from '../activation-profile/activation-profile.service';
+import { BindingRecord } from '../activation-profile/binding-record';
 import { AcquirerProfileRepository } from '../acquirer/persistence/acquirer-profile.repository';
-import { BindingRecord, PaymentConfigRepository } from '../payment-config/persistence/payment-config.repository';
-import { PaymentConfigService, resolveMethods } from '../payment-config/payment-config.service';
-import { DeviceService } from '../device/device.service';
-import { DeviceRepository } from '../device/persistence/device.repository';
+import { PaymentConfigService } from '../payment-config/payment-config.service';
 import { PboService } from '../pbo/pbo.service';
+import { activationCodeOf } from '../shared/device-status';
 import { requireOwned } from '../shared/ownership';
 import { MerchantDto, MerchantWriteDto } from './dto/merchant.dto';
 import { MerchantEntity } from './persistence/merchant.entity';
@@ -61,8 +60,8 @@ export function toMerchantDto(merchant: MerchantEntity, bindings: BindingRecord[
 }
 
 /** 15 random digits, first non-zero: not guessable from a neighbour's id. */
-function newMchId(): string {
-  return `${randomInt(1, 10)}${String(randomInt(0, 10 ** 7)).padStart(7, '0')}${String(randomInt(0, 10 ** 7)).padStart(7, '0')}`;
+export function newMchId(ids: IdGenerator): string {
+  return `${ids.int(1, 10)}${String(ids.int(0, 10 ** 7)).padStart(7, '0')}${String(ids.int(0, 10 ** 7)).padStart(7, '0')}`;
 }
 
 @Injectable()
@@ -71,10 +70,11 @@ export class MerchantService {
     private readonly repository: MerchantRepository,
     private readonly pbos: PboService,
     private readonly acquirers: AcquirerProfileRepository,
-    private readonly paymentConfigs: PaymentConfigRepository,
-    private readonly binder: PaymentConfigService,
-    private readonly devices: DeviceService,
-    private readonly deviceRepository: DeviceRepository,
+    private readonly paymentConfigs: PaymentConfigService,
+    private readonly profiles: ActivationProfileService,
+    private readonly uow: UnitOfWork,
+    private readonly ids: IdGenerator,
+    @Inject(FIELD_CIPHER) private readonly cipher: FieldCipher,
   ) {}
 
   async require(groupId: string, mchId: string): Promise<MerchantEntity> {
@@ -92,8 +92,8 @@ export class MerchantService {
     const resolved: MerchantListFilter = { ...rest };
     if (activationCode !== undefined) {
       // The code names at most one merchant: filter on its uuid (nothing matches an unknown code).
-      const key = this.devices.keyOf(activationCode);
-      const uuid = key && 'codeLookup' in key ? await this.deviceRepository.merchantOfCode(key.codeLookup) : undefined;
+      const code = activationCodeOf(activationCode);
+      const uuid = code === undefined ? undefined : await this.repository.uuidOfActivationCode(groupId, this.cipher.lookup(code));
       if (!uuid || (filter.uuid && filter.uuid !== uuid)) return toPage(page, [], 0);
       resolved.uuid = uuid;
     }
@@ -136,14 +136,12 @@ export class MerchantService {
     const pbo = await this.pbos.require(groupId);
     const passcodeHash = command.passcode ? await hashSecret(command.passcode) : null;
     for (let attempt = 1; ; attempt++) {
-      const values: MerchantValues = { uuid: randomUUID(), mchId: newMchId(), groupId, passcodeHash, createdBy, ...this.profileValues(command, pbo.timeZone) };
+      const values: MerchantValues = { uuid: this.ids.uuid(), mchId: newMchId(this.ids), groupId, passcodeHash, createdBy, ...this.profileValues(command, pbo.timeZone) };
       try {
-        await this.repository.transaction(async (manager) => {
-          await this.repository.insert(manager, values);
-          const defaultProfile = await this.acquirers.findDefault(groupId, 'card', manager);
-          if (defaultProfile) {
-            await this.binder.bindInTransaction(manager, values, defaultProfile, defaultProfile.profile.currency, undefined, resolveMethods(defaultProfile, undefined), 'merge');
-          }
+        await this.uow.run(async () => {
+          await this.repository.insert(values);
+          const defaultProfile = await this.acquirers.findDefault(groupId, 'card');
+          if (defaultProfile) await this.paymentConfigs.bindDefault(values, defaultProfile);
         });
         return this.get(groupId, values.mchId);
       } catch (error) {
@@ -162,11 +160,11 @@ export class MerchantService {
     // A secret is never cleared by leaving it out; null clears it.
     if (command.passcode !== undefined) values.passcodeHash = command.passcode === null ? null : await hashSecret(command.passcode);
     try {
-      await this.repository.transaction(async (manager) => {
-        await this.repository.lock(manager, merchant.uuid, 'update');
-        await this.repository.update(manager, merchant.uuid, values);
+      await this.uow.run(async () => {
+        await this.repository.lock(groupId, merchant.uuid);
+        await this.repository.update(groupId, merchant.uuid, values);
         // The gateway profiles carry the merchant's name, address, mcc, country and currency.
-        await this.devices.repushMerchant(manager, merchant.uuid, true);
+        await this.profiles.repushMerchant(groupId, merchant.uuid, true);
       });
     } catch (error) {
       throw this.explainUnique(error, command);
@@ -179,12 +177,14 @@ export class MerchantService {
     const refusal = (bindings: number) =>
       DomainError.conflict(`merchant ${mchId} has ${bindings} payment config(s); delete them before the merchant`);
     try {
-      await this.repository.transaction(async (manager) => {
-        const merchant = requireOwned(await this.repository.findByMchIdForUpdate(manager, mchId), groupId, `merchant ${mchId}`);
-        await this.devices.releaseMerchant(manager, merchant.uuid, mchId);
-        const bindings = await this.paymentConfigs.countBindings(merchant.uuid, manager);
+      await this.uow.run(async () => {
+        const merchant = requireOwned(await this.repository.findByMchId(mchId, true), groupId, `merchant ${mchId}`);
+        const live = await this.repository.countLiveDevices(groupId, merchant.uuid);
+        if (live > 0) throw DomainError.conflict(`merchant ${mchId} has ${live} activation code(s) or device(s); delete or decommission them first`);
+        await this.repository.deleteDecommissionedDevices(groupId, merchant.uuid);
+        const bindings = await this.paymentConfigs.countBindings(groupId, merchant.uuid);
         if (bindings > 0) throw refusal(bindings);
-        await this.repository.delete(manager, merchant.uuid);
+        await this.repository.delete(groupId, merchant.uuid);
       });
     } catch (error) {
       if (isForeignKeyViolation(error, 'fk_payment_binding_merchant')) throw refusal(1);
@@ -234,11 +234,11 @@ export class MerchantService {
     // Nothing to change: nothing to write or push.
     if (Object.keys(values).length === 0) return this.get(groupId, mchId);
     try {
-      await this.repository.transaction(async (manager) => {
-        await this.repository.lock(manager, merchant.uuid, 'update');
-        await this.repository.update(manager, merchant.uuid, values);
+      await this.uow.run(async () => {
+        await this.repository.lock(groupId, merchant.uuid);
+        await this.repository.update(groupId, merchant.uuid, values);
         // The gateway profiles carry the merchant's name, address, mcc, country and currency.
-        await this.devices.repushMerchant(manager, merchant.uuid, true);
+        await this.profiles.repushMerchant(groupId, merchant.uuid, true);
       });
     } catch (error) {
       throw this.explainUnique(error, changes as MerchantCommand);

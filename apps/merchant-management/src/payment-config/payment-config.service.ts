@@ -1,16 +1,14 @@
 import { DomainError, Page, PageRequest, toPage } from '@app/common';
 import { isPaymentMethodCode, PAYMENT_METHOD_CODES, PaymentMethodCode, paymentMethodCodeOf, paymentMethodDisplayName, paymentMethodName } from '@app/contracts';
-import { isUniqueViolation } from '@app/database';
+import { isUniqueViolation, UnitOfWork } from '@app/database';
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { ActivationProfileService } from '../activation-profile/activation-profile.service';
+import { BindingRecord } from '../activation-profile/binding-record';
 import { AcquirerProfileRecord, AcquirerProfileRepository } from '../acquirer/persistence/acquirer-profile.repository';
 import { EmvConfigRepository } from '../emv/persistence/emv-config.repository';
-import { MerchantEntity } from '../merchant/persistence/merchant.entity';
-import { MerchantRepository } from '../merchant/persistence/merchant.repository';
-import { DeviceService } from '../device/device.service';
 import { numericId, requireOwned } from '../shared/ownership';
 import { PaymentConfigDto } from './dto/payment-config.dto';
-import { BindingRecord, NewMethodBinding, PaymentConfigRepository } from './persistence/payment-config.repository';
+import { BoundMerchant, NewMethodBinding, PaymentConfigRepository } from './persistence/payment-config.repository';
 
 export interface PaymentMethodRequest {
   paymentMethodCode: string;
@@ -79,19 +77,19 @@ export function resolveMethods(record: AcquirerProfileRecord, requested: Payment
 export class PaymentConfigService {
   constructor(
     private readonly repository: PaymentConfigRepository,
-    private readonly merchants: MerchantRepository,
     private readonly acquirers: AcquirerProfileRepository,
     private readonly emvs: EmvConfigRepository,
-    private readonly devices: DeviceService,
+    private readonly profiles: ActivationProfileService,
+    private readonly uow: UnitOfWork,
   ) {}
 
-  async requireMerchant(groupId: string, mchId: string): Promise<MerchantEntity> {
-    return requireOwned(await this.merchants.findByMchId(mchId), groupId, `merchant ${mchId}`);
+  async requireMerchant(groupId: string, mchId: string): Promise<BoundMerchant> {
+    return requireOwned(await this.repository.merchantByMchId(mchId), groupId, `merchant ${mchId}`);
   }
 
   async list(groupId: string, mchId: string, page: PageRequest): Promise<Page<PaymentConfigDto>> {
     const merchant = await this.requireMerchant(groupId, mchId);
-    const [bindings, total] = await this.repository.bindingsPage(merchant.uuid, page);
+    const [bindings, total] = await this.repository.bindingsPage(groupId, merchant.uuid, page);
     return toPage(page, bindings.map((binding) => toPaymentConfigDto(merchant.mchId, binding)), total);
   }
 
@@ -119,42 +117,55 @@ export class PaymentConfigService {
     await this.checkEmvReferences(groupId, command.paymentMethods);
     const methods = resolveMethods(record, command.paymentMethods);
     try {
-      await this.repository.transaction(async (manager) => {
-        await this.merchants.lock(manager, merchant.uuid, 'update');
+      await this.uow.run(async () => {
+        await this.profiles.lockMerchant(groupId, merchant.uuid);
         if (mode === 'replace') {
-          const existing = await this.repository.findBindingId(manager, merchant.uuid, record.profile.id, command.currency, true);
+          const existing = await this.repository.findBindingId(groupId, merchant.uuid, record.profile.id, command.currency, true);
           if (existing === undefined) {
             throw DomainError.notFound(`merchant ${mchId} has no payment config for acquirer profile ${record.profile.id} in ${command.currency}; create it with POST`);
           }
         }
-        await this.bindInTransaction(manager, merchant, record, command.currency, command.mid, methods, mode);
-        await this.devices.repushMerchant(manager, merchant.uuid);
+        await this.write(merchant, record, command.currency, command.mid, methods, mode);
+        await this.profiles.repushMerchant(groupId, merchant.uuid);
       });
     } catch (error) {
       throw await this.explainConflict(error, merchant, record.profile.id, command.currency, methods);
     }
   }
 
-  /** The write itself, shared with merchant creation (the automatic default binding). */
-  async bindInTransaction(
-    manager: EntityManager,
-    merchant: Pick<MerchantEntity, 'uuid' | 'groupId'>,
+  /**
+   * The automatic default binding of a new merchant (section 3): every method of the PBO's
+   * default card profile in its currency. Runs in the caller's unit of work; a merchant without
+   * devices has nothing to re-push.
+   */
+  async bindDefault(merchant: Pick<BoundMerchant, 'uuid' | 'groupId'>, defaultProfile: AcquirerProfileRecord): Promise<void> {
+    await this.write(merchant, defaultProfile, defaultProfile.profile.currency, undefined, resolveMethods(defaultProfile, undefined), 'merge');
+  }
+
+  /** The write itself, in the caller's unit of work. */
+  private async write(
+    merchant: Pick<BoundMerchant, 'uuid' | 'groupId'>,
     record: AcquirerProfileRecord,
     currency: string,
     mid: string | null | undefined,
     methods: NewMethodBinding[],
     mode: 'merge' | 'replace',
   ): Promise<void> {
-    const bindingId = await this.repository.upsertBinding(manager, { merchantUuid: merchant.uuid, groupId: merchant.groupId, profileId: record.profile.id, currency, mid });
-    await this.repository.deleteMethods(manager, bindingId, mode === 'replace' ? undefined : methods.map((m) => m.paymentMethodCode));
-    await this.repository.insertMethods(manager, { id: bindingId, merchantUuid: merchant.uuid, currency }, methods);
+    const bindingId = await this.repository.upsertBinding({ merchantUuid: merchant.uuid, groupId: merchant.groupId, profileId: record.profile.id, currency, mid });
+    await this.repository.deleteMethods(bindingId, mode === 'replace' ? undefined : methods.map((m) => m.paymentMethodCode));
+    await this.repository.insertMethods({ id: bindingId, merchantUuid: merchant.uuid, currency }, methods);
+  }
+
+  /** How many payment configs a merchant has (merchant deletion is refused while it has any). */
+  countBindings(groupId: string, merchantUuid: string): Promise<number> {
+    return this.repository.countBindings(groupId, merchantUuid);
   }
 
   /** Turns the (merchant, currency, method) unique violation into the documented 10000 message. */
-  private async explainConflict(error: unknown, merchant: MerchantEntity, targetProfileId: number, currency: string, methods: NewMethodBinding[]): Promise<unknown> {
+  private async explainConflict(error: unknown, merchant: BoundMerchant, targetProfileId: number, currency: string, methods: NewMethodBinding[]): Promise<unknown> {
     if (!isUniqueViolation(error, 'uq_payment_method_binding_merchant_currency_method')) return error;
     for (const method of methods) {
-      const holder = await this.repository.holderOf(merchant.uuid, currency, method.paymentMethodCode);
+      const holder = await this.repository.holderOf(merchant.groupId, merchant.uuid, currency, method.paymentMethodCode);
       // The profile being bound already holding a method is no conflict: look for another holder.
       if (holder && holder.profileId !== targetProfileId) {
         const name = paymentMethodName(method.paymentMethodCode as PaymentMethodCode);
@@ -170,12 +181,12 @@ export class PaymentConfigService {
   async unbind(groupId: string, mchId: string, acquirerProfileId: string, currency: string): Promise<void> {
     const merchant = await this.requireMerchant(groupId, mchId);
     const profileId = (await this.requireProfile(groupId, acquirerProfileId)).profile.id;
-    await this.repository.transaction(async (manager) => {
-      await this.merchants.lock(manager, merchant.uuid, 'update');
-      const bindingId = await this.repository.findBindingId(manager, merchant.uuid, profileId, currency, true);
+    await this.uow.run(async () => {
+      await this.profiles.lockMerchant(groupId, merchant.uuid);
+      const bindingId = await this.repository.findBindingId(groupId, merchant.uuid, profileId, currency, true);
       if (bindingId === undefined) throw DomainError.notFound(`merchant ${mchId} has no payment config for acquirer profile ${profileId} in ${currency}`);
-      await this.repository.deleteBinding(manager, bindingId);
-      await this.devices.repushMerchant(manager, merchant.uuid);
+      await this.repository.deleteBinding(groupId, bindingId);
+      await this.profiles.repushMerchant(groupId, merchant.uuid);
     });
   }
 
@@ -189,12 +200,12 @@ export class PaymentConfigService {
     const code = paymentMethodCodeOf(paymentMethod);
     if (!code) throw DomainError.validation(`paymentMethod ${paymentMethod} is not a payment method code (${PAYMENT_METHOD_CODES.join(', ')}) or name`);
     const merchant = await this.requireMerchant(groupId, mchId);
-    await this.repository.transaction(async (manager) => {
-      await this.merchants.lock(manager, merchant.uuid, 'update');
-      const bindingIds = await this.repository.deleteMethodOfMerchant(manager, merchant.uuid, code);
+    await this.uow.run(async () => {
+      await this.profiles.lockMerchant(groupId, merchant.uuid);
+      const bindingIds = await this.repository.deleteMethodOfMerchant(groupId, merchant.uuid, code);
       if (bindingIds.length === 0) throw DomainError.notFound(`merchant ${mchId} has no payment config for payment method ${code} (${paymentMethodName(code)})`);
-      await this.repository.deleteBindingsWithoutMethods(manager, bindingIds);
-      await this.devices.repushMerchant(manager, merchant.uuid);
+      await this.repository.deleteBindingsWithoutMethods(groupId, bindingIds);
+      await this.profiles.repushMerchant(groupId, merchant.uuid);
     });
   }
 }

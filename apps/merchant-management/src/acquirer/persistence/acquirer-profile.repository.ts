@@ -1,8 +1,8 @@
 import { PageRequest } from '@app/common';
+import { TypeOrmUnitOfWork } from '@app/database';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { InjectMmDataSource } from '../../shared/inject';
 import { likePattern } from '../../shared/ownership';
 import { EmvList } from '../method-lists';
 import { AcquirerProfileEmvEntity } from './acquirer-profile-emv.entity';
@@ -16,24 +16,30 @@ export interface AcquirerProfileRecord {
 
 export type AcquirerProfileValues = Omit<AcquirerProfileEntity, 'id' | 'createdAt' | 'updatedAt' | 'pbo' | 'emvs'>;
 
+/** Acquirer profiles and their EMV lists. Statements join the caller's unit of work; `lock` needs one. */
 @Injectable()
 export class AcquirerProfileRepository {
-  constructor(@InjectMmDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly uow: TypeOrmUnitOfWork) {}
 
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+  /**
+   * Locks the PBO row for the rest of the unit of work: one writer per PBO at a time for the
+   * group-wide rules of acquirer profiles (one default profile per acqType).
+   */
+  async lockGroup(groupId: string): Promise<void> {
+    await this.uow.manager.query('SELECT 1 FROM pbo WHERE group_id = $1 FOR UPDATE', [groupId]);
   }
 
-  findById(id: number, manager: EntityManager = this.dataSource.manager, lock = false): Promise<AcquirerProfileEntity | null> {
-    const query = manager.getRepository(AcquirerProfileEntity).createQueryBuilder('a').where('a.id = :id', { id });
+  /** By id, whatever the owner (the service tells 13000 from 14000 by the answer's groupId). */
+  findById(id: number, lock = false): Promise<AcquirerProfileEntity | null> {
+    const query = this.uow.manager.getRepository(AcquirerProfileEntity).createQueryBuilder('a').where('a.id = :id', { id });
     if (lock) query.setLock('pessimistic_write');
     return query.getOne();
   }
 
-  async emvLists(profileIds: number[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, EmvList>> {
+  async emvLists(profileIds: number[]): Promise<Map<number, EmvList>> {
     const lists = new Map<number, EmvList>(profileIds.map((id) => [id, {}]));
     if (profileIds.length === 0) return lists;
-    const rows = await manager.getRepository(AcquirerProfileEmvEntity).find({
+    const rows = await this.uow.manager.getRepository(AcquirerProfileEmvEntity).find({
       where: { profileId: In(profileIds) },
       order: { profileId: 'ASC', paymentMethod: 'ASC', position: 'ASC' },
     });
@@ -44,21 +50,22 @@ export class AcquirerProfileRepository {
     return lists;
   }
 
-  async findRecord(id: number, manager?: EntityManager): Promise<AcquirerProfileRecord | null> {
-    const profile = await this.findById(id, manager);
+  /** A profile with its emvList, whatever the owner (as {@link findById}). */
+  async findRecord(id: number): Promise<AcquirerProfileRecord | null> {
+    const profile = await this.findById(id);
     if (!profile) return null;
-    return { profile, emvList: (await this.emvLists([id], manager)).get(id)! };
+    return { profile, emvList: (await this.emvLists([id])).get(id)! };
   }
 
   /** The PBO's default profile of an acqType, if any. */
-  async findDefault(groupId: string, acqType: string, manager: EntityManager = this.dataSource.manager): Promise<AcquirerProfileRecord | null> {
-    const profile = await manager.getRepository(AcquirerProfileEntity).findOneBy({ groupId, acqType, asDefault: true });
+  async findDefault(groupId: string, acqType: string): Promise<AcquirerProfileRecord | null> {
+    const profile = await this.uow.manager.getRepository(AcquirerProfileEntity).findOneBy({ groupId, acqType, asDefault: true });
     if (!profile) return null;
-    return { profile, emvList: (await this.emvLists([profile.id], manager)).get(profile.id)! };
+    return { profile, emvList: (await this.emvLists([profile.id])).get(profile.id)! };
   }
 
   async list(groupId: string, profileName: string | undefined, page: PageRequest): Promise<[AcquirerProfileRecord[], number]> {
-    const query = this.dataSource.getRepository(AcquirerProfileEntity).createQueryBuilder('a').where('a.group_id = :groupId', { groupId });
+    const query = this.uow.manager.getRepository(AcquirerProfileEntity).createQueryBuilder('a').where('a.group_id = :groupId', { groupId });
     if (profileName) query.andWhere(`a.profile_name ILIKE :name ESCAPE '\\'`, { name: likePattern(profileName) });
     query.orderBy('a.id', 'ASC').offset(page.offset);
     if (page.limit !== null) query.limit(page.limit);
@@ -68,8 +75,8 @@ export class AcquirerProfileRepository {
   }
 
   /** Clears the default flag of the PBO's other profiles of that acqType. */
-  async clearDefault(manager: EntityManager, groupId: string, acqType: string, exceptId?: number): Promise<void> {
-    await manager
+  async clearDefault(groupId: string, acqType: string, exceptId?: number): Promise<void> {
+    await this.uow.manager
       .createQueryBuilder()
       .update(AcquirerProfileEntity)
       .set({ asDefault: false })
@@ -77,26 +84,54 @@ export class AcquirerProfileRepository {
       .execute();
   }
 
-  async insert(manager: EntityManager, values: AcquirerProfileValues): Promise<number> {
-    const result = await manager.getRepository(AcquirerProfileEntity).insert(values as QueryDeepPartialEntity<AcquirerProfileEntity>);
+  async insert(values: AcquirerProfileValues): Promise<number> {
+    const result = await this.uow.manager.getRepository(AcquirerProfileEntity).insert(values as QueryDeepPartialEntity<AcquirerProfileEntity>);
     return (result.identifiers[0] as { id: number }).id;
   }
 
-  async update(manager: EntityManager, id: number, values: Partial<AcquirerProfileValues>): Promise<void> {
+  async update(groupId: string, id: number, values: Partial<AcquirerProfileValues>): Promise<void> {
     if (Object.keys(values).length === 0) {
-      await manager.query('UPDATE acquirer_profile SET updated_at = now() WHERE id = $1', [id]);
+      await this.uow.manager.query('UPDATE acquirer_profile SET updated_at = now() WHERE id = $1 AND group_id = $2', [id, groupId]);
       return;
     }
-    await manager.getRepository(AcquirerProfileEntity).update({ id }, values as QueryDeepPartialEntity<AcquirerProfileEntity>);
+    await this.uow.manager.getRepository(AcquirerProfileEntity).update({ id, groupId }, values as QueryDeepPartialEntity<AcquirerProfileEntity>);
   }
 
-  async replaceEmvList(manager: EntityManager, profileId: number, emvList: EmvList): Promise<void> {
-    await manager.getRepository(AcquirerProfileEmvEntity).delete({ profileId });
+  /** Replaces the emvList of a profile the caller just read as the PBO's. */
+  async replaceEmvList(profileId: number, emvList: EmvList): Promise<void> {
+    await this.uow.manager.getRepository(AcquirerProfileEmvEntity).delete({ profileId });
     const rows = Object.entries(emvList).flatMap(([paymentMethod, ids]) => ids.map((emvId, position) => ({ profileId, paymentMethod, emvId, position })));
-    if (rows.length > 0) await manager.getRepository(AcquirerProfileEmvEntity).insert(rows);
+    if (rows.length > 0) await this.uow.manager.getRepository(AcquirerProfileEmvEntity).insert(rows);
   }
 
-  async delete(manager: EntityManager, id: number): Promise<void> {
-    await manager.getRepository(AcquirerProfileEntity).delete({ id });
+  async delete(groupId: string, id: number): Promise<void> {
+    await this.uow.manager.getRepository(AcquirerProfileEntity).delete({ id, groupId });
   }
+
+  /** Methods (with their EMV ids) that the PBO's merchants bind under a profile (a profile change may not pull them away). */
+  async methodsBoundToProfile(groupId: string, profileId: number): Promise<{ mchId: string; currency: string; paymentMethodCode: string; emvIds: number[] }[]> {
+    const rows: { mch_id: string; currency: string; payment_method_code: string; emv_ids: number[] }[] = await this.uow.manager.query(
+      `SELECT mc.mch_id, m.currency, m.payment_method_code,
+              COALESCE(array_agg(e.emv_id) FILTER (WHERE e.emv_id IS NOT NULL), '{}') AS emv_ids
+         FROM payment_binding b
+         JOIN merchant mc ON mc.uuid = b.merchant_uuid
+         JOIN payment_method_binding m ON m.binding_id = b.id
+         LEFT JOIN payment_method_emv e ON e.method_id = m.id
+        WHERE b.acquirer_profile_id = $1 AND b.group_id = $2
+        GROUP BY mc.mch_id, m.id`,
+      [profileId, groupId],
+    );
+    return rows.map((row) => ({ mchId: row.mch_id, currency: row.currency, paymentMethodCode: row.payment_method_code, emvIds: row.emv_ids }));
+  }
+
+
+  /** mchIds of (up to 10) merchants bound to a profile. */
+  async merchantsBoundToProfile(groupId: string, profileId: number): Promise<string[]> {
+    const rows: { mch_id: string }[] = await this.uow.manager.query(
+      `SELECT DISTINCT mc.mch_id FROM payment_binding b JOIN merchant mc ON mc.uuid = b.merchant_uuid WHERE b.acquirer_profile_id = $1 AND b.group_id = $2 ORDER BY 1 LIMIT 10`,
+      [profileId, groupId],
+    );
+    return rows.map((row) => row.mch_id);
+  }
+
 }

@@ -1,10 +1,9 @@
+import { TypeOrmUnitOfWork } from '@app/database';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { InjectMmDataSource } from '../../shared/inject';
 
 @Injectable()
 export class ActivationThrottleRepository {
-  constructor(@InjectMmDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly uow: TypeOrmUnitOfWork) {}
 
   /**
    * Counts an attempt before it is checked and answers the window's total, in one statement:
@@ -12,22 +11,22 @@ export class ActivationThrottleRepository {
    * successful attempt gives its count back ({@link release}). Old windows are pruned on the way.
    */
   async reserve(clientKey: string, windowStart: Date): Promise<number> {
-    const rows: { failures: number }[] = await this.dataSource.query(
+    const rows: { failures: number }[] = await this.uow.manager.query(
       `INSERT INTO activation_throttle (client_key, window_start, failures) VALUES ($1, $2, 1)
        ON CONFLICT (client_key, window_start) DO UPDATE SET failures = activation_throttle.failures + 1
        RETURNING failures`,
       [clientKey, windowStart],
     );
-    await this.dataSource.query(`DELETE FROM activation_throttle WHERE window_start < now() - interval '1 day'`);
+    await this.uow.manager.query(`DELETE FROM activation_throttle WHERE window_start < now() - interval '1 day'`);
     return rows[0].failures;
   }
 
   /** Gives back an attempt that turned out not to be a failure (a success, or one refused unchecked). */
   async release(clientKey: string, windowStart: Date): Promise<void> {
     // A window whose only attempt is given back disappears; otherwise it counts one less.
-    const [, deleted] = (await this.dataSource.query('DELETE FROM activation_throttle WHERE client_key = $1 AND window_start = $2 AND failures <= 1', [clientKey, windowStart])) as [unknown, number];
+    const [, deleted] = (await this.uow.manager.query('DELETE FROM activation_throttle WHERE client_key = $1 AND window_start = $2 AND failures <= 1', [clientKey, windowStart])) as [unknown, number];
     if (deleted === 0) {
-      await this.dataSource.query('UPDATE activation_throttle SET failures = failures - 1 WHERE client_key = $1 AND window_start = $2', [clientKey, windowStart]);
+      await this.uow.manager.query('UPDATE activation_throttle SET failures = failures - 1 WHERE client_key = $1 AND window_start = $2', [clientKey, windowStart]);
     }
   }
 }

@@ -1,7 +1,7 @@
 import { IsPlainObject, PageQueryDto } from '@app/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { OPERATING_MODES } from '../device-status';
+import { OPERATING_MODES } from '../../shared/device-status';
 
 const nullable = () => ValidateIf((_object, value) => value !== null);
 

@@ -1,7 +1,7 @@
 import { Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { GATEWAY_NAMESPACE } from '../../device-app/device-app.service';
+import { GATEWAY_NAMESPACE } from '../../shared/gateway-namespace';
 import { checkBodyGroup, LEGACY_PAGE_SIZE } from '../../shared/legacy';
 import { DeviceService } from '../device.service';
 import { DeviceDeleteQueryDto } from '../dto/device.dto';

@@ -1,19 +1,7 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
+import { AcceptanceSnapshot } from '../../activation-profile/acceptance';
 import { MerchantEntity } from '../../merchant/persistence/merchant.entity';
 import { Timestamped } from '../../shared/timestamps';
-
-/** The gateway acceptance an activation profile carries (what the gateway receives). */
-export interface AcceptanceSnapshot {
-  acquirerProfileId: number;
-  acptName: string;
-  hostMessageFormat: string;
-  /** Method codes and their names, in code order. */
-  paymentMethodCodes: string[];
-  supportedPayments: string[];
-  primaryMid: string | null;
-  primaryTid: string | null;
-  extraParams: Record<string, unknown>;
-}
 
 /**
  * An activation code and, once a phone used it, the device. The code is kept sealed (encrypted

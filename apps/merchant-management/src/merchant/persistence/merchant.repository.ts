@@ -1,11 +1,12 @@
 import { PageRequest } from '@app/common';
-import { queryPrepared } from '@app/database';
+import { queryPrepared, TypeOrmUnitOfWork } from '@app/database';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { BINDINGS_JSON_OF_MERCHANT, BindingRecord } from '../../activation-profile/binding-record';
+import { DeviceStatus, LIVE_STATUSES } from '../../shared/device-status';
 import { InjectMmDataSource } from '../../shared/inject';
 import { likePattern } from '../../shared/ownership';
-import { BINDINGS_JSON_OF_MERCHANT, BindingRecord } from '../../payment-config/persistence/payment-config.repository';
 import { MerchantEntity } from './merchant.entity';
 
 /** A merchant with its bindings, read in one statement. */
@@ -38,7 +39,10 @@ export class MerchantRepository {
   /** `m.mch_id AS "mchId", …`: every column under its property name, from the entity's metadata. */
   private readonly columns: string;
 
-  constructor(@InjectMmDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectMmDataSource() private readonly dataSource: DataSource,
+    private readonly uow: TypeOrmUnitOfWork,
+  ) {
     this.columns = dataSource
       .getMetadata(MerchantEntity)
       .columns.map((column) => `m.${column.databaseName} AS "${column.propertyName}"`)
@@ -84,37 +88,51 @@ export class MerchantRepository {
     return [rows.map(toView), n];
   }
 
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+  /** By mchId, whatever the owner (the service tells 13000 from 14000 by the answer's groupId). */
+  findByMchId(mchId: string, lock = false): Promise<MerchantEntity | null> {
+    const query = this.uow.manager.getRepository(MerchantEntity).createQueryBuilder('m').where('m.mch_id = :mchId', { mchId });
+    if (lock) query.setLock('pessimistic_write');
+    return query.getOne();
   }
 
-  /** By mchId, whatever the owner (the service applies the tenancy rule). */
-  findByMchId(mchId: string, manager: EntityManager = this.dataSource.manager): Promise<MerchantEntity | null> {
-    return manager.getRepository(MerchantEntity).findOneBy({ mchId });
+  /** Locks the merchant row for the rest of the unit of work (while its bindings or profile fields change). */
+  async lock(groupId: string, uuid: string): Promise<void> {
+    await this.uow.manager.query('SELECT 1 FROM merchant WHERE uuid = $1 AND group_id = $2 FOR UPDATE', [uuid, groupId]);
   }
 
-  /** Locks the merchant row: `share` while reading its bindings for a new device, `update` while changing them. */
-  async lock(manager: EntityManager, uuid: string, mode: 'share' | 'update'): Promise<void> {
-    await manager.query(`SELECT 1 FROM merchant WHERE uuid = $1 FOR ${mode === 'share' ? 'SHARE' : 'UPDATE'}`, [uuid]);
+  findByUuid(groupId: string, uuid: string): Promise<MerchantEntity | null> {
+    return this.uow.manager.getRepository(MerchantEntity).findOneBy({ uuid, groupId });
   }
 
-  findByUuid(uuid: string, manager: EntityManager = this.dataSource.manager): Promise<MerchantEntity | null> {
-    return manager.getRepository(MerchantEntity).findOneBy({ uuid });
+  async insert(values: MerchantValues): Promise<void> {
+    await this.uow.manager.getRepository(MerchantEntity).insert(values as QueryDeepPartialEntity<MerchantEntity>);
   }
 
-  async findByMchIdForUpdate(manager: EntityManager, mchId: string): Promise<MerchantEntity | null> {
-    return manager.getRepository(MerchantEntity).createQueryBuilder('m').where('m.mch_id = :mchId', { mchId }).setLock('pessimistic_write').getOne();
+  async update(groupId: string, uuid: string, values: Partial<MerchantValues>): Promise<void> {
+    await this.uow.manager.getRepository(MerchantEntity).update({ uuid, groupId }, values as QueryDeepPartialEntity<MerchantEntity>);
   }
 
-  async insert(manager: EntityManager, values: MerchantValues): Promise<void> {
-    await manager.getRepository(MerchantEntity).insert(values as QueryDeepPartialEntity<MerchantEntity>);
+  async delete(groupId: string, uuid: string): Promise<void> {
+    await this.uow.manager.getRepository(MerchantEntity).delete({ uuid, groupId });
   }
 
-  async update(manager: EntityManager, uuid: string, values: Partial<MerchantValues>): Promise<void> {
-    await manager.getRepository(MerchantEntity).update({ uuid }, values as QueryDeepPartialEntity<MerchantEntity>);
+  /** The merchant of the PBO an activation code was issued to (the merchant list filter). */
+  async uuidOfActivationCode(groupId: string, codeLookup: string): Promise<string | undefined> {
+    const rows: { merchant_uuid: string }[] = await this.uow.manager.query('SELECT merchant_uuid FROM device WHERE code_lookup = $1 AND group_id = $2', [codeLookup, groupId]);
+    return rows[0]?.merchant_uuid;
   }
 
-  async delete(manager: EntityManager, uuid: string): Promise<void> {
-    await manager.getRepository(MerchantEntity).delete({ uuid });
+  /** Activation codes and devices that keep a merchant from being deleted (a decommissioned device is history). */
+  async countLiveDevices(groupId: string, uuid: string): Promise<number> {
+    const rows: { n: number }[] = await this.uow.manager.query(
+      'SELECT count(*)::int AS n FROM device WHERE merchant_uuid = $1 AND group_id = $2 AND device_status = ANY($3::smallint[])',
+      [uuid, groupId, LIVE_STATUSES],
+    );
+    return rows[0].n;
+  }
+
+  /** Removes a merchant's decommissioned devices, the history that goes with the merchant. */
+  async deleteDecommissionedDevices(groupId: string, uuid: string): Promise<void> {
+    await this.uow.manager.query('DELETE FROM device WHERE merchant_uuid = $1 AND group_id = $2 AND device_status = $3', [uuid, groupId, DeviceStatus.Decommissioned]);
   }
 }

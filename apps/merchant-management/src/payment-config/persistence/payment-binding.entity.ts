@@ -1,6 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { AcquirerProfileEntity } from '../../acquirer/persistence/acquirer-profile.entity';
-import { MerchantEntity } from '../../merchant/persistence/merchant.entity';
 import { Timestamped } from '../../shared/timestamps';
 import { PaymentMethodBindingEntity } from './payment-method-binding.entity';
 
@@ -16,9 +15,10 @@ export class PaymentBindingEntity extends Timestamped {
   @Column({ type: 'uuid' })
   merchantUuid: string;
 
-  @ManyToOne(() => MerchantEntity, { onDelete: 'RESTRICT' })
+  // Named, not imported: payment-config sits below merchant in the layering (docs/decisions.md).
+  @ManyToOne('MerchantEntity', { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'merchant_uuid', foreignKeyConstraintName: 'fk_payment_binding_merchant' })
-  merchant?: MerchantEntity;
+  merchant?: object;
 
   @Column({ type: 'varchar', length: 64 })
   groupId: string;

@@ -1,8 +1,9 @@
-import { DomainError, IsOptionalNonNull, IsPlainObject } from '@app/common';
+import { DomainError, formatTimestamp, IsOptionalNonNull, IsPlainObject } from '@app/common';
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { LegacyGroupIdField, LegacyPageSize } from '../../../shared/legacy';
-import { AcquirerCreateDto, AcquirerListQueryDto, AcquirerProfileDto, AcquirerUpdateDto } from '../../dto/acquirer.dto';
+import { AcquirerCreateDto, AcquirerListQueryDto, AcquirerUpdateDto } from '../../dto/acquirer.dto';
+import { AcquirerProfileRecord } from '../../persistence/acquirer-profile.repository';
 
 /** Host timeouts, milliseconds: at least 1 ms, at most 2 minutes (a card payment waits no longer). */
 export const MAX_CONN_TIMEOUT_MS = 120_000;
@@ -120,10 +121,11 @@ export class LegacyAcquirerProfileDto {
   @ApiProperty() updatedAt: string;
 }
 
-export function toLegacyAcquirerProfile(profile: AcquirerProfileDto): LegacyAcquirerProfileDto {
+/** The legacy shape of a profile, from the service's record (maps stay objects; v1 writes them as strings). */
+export function toLegacyAcquirerProfile({ profile, emvList }: AcquirerProfileRecord): LegacyAcquirerProfileDto {
   return {
-    id: profile.profileId,
-    profileId: profile.profileId,
+    id: profile.id,
+    profileId: profile.id,
     groupId: profile.groupId,
     profileName: profile.profileName,
     asDefault: profile.asDefault,
@@ -132,17 +134,17 @@ export function toLegacyAcquirerProfile(profile: AcquirerProfileDto): LegacyAcqu
     acqType: profile.acqType,
     connUrl: profile.connUrl,
     notifyUrl: profile.notifyUrl,
-    connExtraParams: profile.connExtraParams === null ? null : (JSON.parse(profile.connExtraParams) as Record<string, unknown>),
+    connExtraParams: profile.connExtraParams ?? null,
     connMessageFormat: profile.connMessageFormat,
     enablerMsgFormat: profile.enablerMsgFormat,
     enablerParams: profile.enablerParams,
     connTimeout: profile.connTimeout,
     connRequestTimeout: profile.connRequestTimeout,
-    methodList: JSON.parse(profile.methodList) as Record<string, string[]>,
-    emvList: JSON.parse(profile.emvList) as Record<string, number[]>,
+    methodList: profile.methodList,
+    emvList,
     createdBy: profile.createdBy,
-    createdAt: profile.createdAt,
-    updatedAt: profile.updatedAt,
+    createdAt: formatTimestamp(profile.createdAt),
+    updatedAt: formatTimestamp(profile.updatedAt),
   };
 }
 

@@ -1,8 +1,9 @@
-import { DomainError, IsPlainObject, parseJsonObject } from '@app/common';
+import { DomainError, formatTimestamp, IsPlainObject, maskedSecret, parseJsonObject } from '@app/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateBy, ValidateIf } from 'class-validator';
 import { LegacyGroupIdField, LegacyPageSize } from '../../../shared/legacy';
-import { DeviceCreateDto, DeviceDto, DeviceListQueryDto, DeviceUpdateDto } from '../../dto/device.dto';
+import { deviceIdentity, DeviceView, methodMidTids } from '../../device.view';
+import { DeviceCreateDto, DeviceListQueryDto, DeviceUpdateDto } from '../../dto/device.dto';
 
 const nullable = () => ValidateIf((_object, value) => value !== null);
 
@@ -170,33 +171,30 @@ export class LegacyDeviceDto {
   @ApiProperty({ description: 'true once the code was activated' }) isDevice: boolean;
 }
 
-export function toLegacyDevice(device: DeviceDto, gatewayNamespace: string): LegacyDeviceDto {
-  const methods = Object.values(JSON.parse(device.methodList) as Record<string, { mid: string | null; tid: string | null }>);
-  const extParams = device.extParams === null ? {} : (JSON.parse(device.extParams) as Record<string, unknown>);
+/** The legacy shape of a device, from the service's view (objects stay objects; only methodList is a JSON string in both APIs). */
+export function toLegacyDevice(view: DeviceView, gatewayNamespace: string): LegacyDeviceDto {
+  const { device } = view;
+  const methodList = methodMidTids(device);
+  const first = Object.values(methodList)[0];
+  const acquirers = device.extParams?.acquirers;
   return {
-    deviceId: device.deviceId,
-    uuid: device.uuid,
-    mchId: device.mchId,
-    groupId: device.groupId,
-    deviceType: device.deviceType,
-    deviceStatus: device.deviceStatus,
-    deviceUpdate: device.deviceUpdate,
+    ...deviceIdentity(view),
     activateCodeAlias: device.deviceAlias,
-    deviceAdmin: device.deviceAdmin,
+    deviceAdmin: maskedSecret(device.deviceAdminHash),
     appVersion: device.appVersion,
-    methodList: device.methodList,
+    methodList: JSON.stringify(methodList),
     profileId: device.profileId,
-    emvParams: device.emvParams === null ? null : (JSON.parse(device.emvParams) as Record<string, unknown>),
-    extParams: { acqMid: methods[0]?.mid ?? null, acqTid: methods[0]?.tid ?? null, acquirers: isObject(extParams.acquirers) ? extParams.acquirers : {} },
+    emvParams: device.emvParams ?? null,
+    extParams: { acqMid: first?.mid ?? null, acqTid: first?.tid ?? null, acquirers: isObject(acquirers) ? acquirers : {} },
     serverUrl: null,
     customerId: gatewayNamespace,
     licenseId: null,
     signKeyId: null,
     cardBdkId: null,
-    activesAt: device.activesAt,
-    createdAt: device.createdAt,
-    updatedAt: device.updatedAt,
-    isDevice: device.isDevice === true,
+    activesAt: formatTimestamp(device.activesAt),
+    createdAt: formatTimestamp(device.createdAt),
+    updatedAt: formatTimestamp(device.updatedAt),
+    isDevice: device.deviceId !== null,
   };
 }
 

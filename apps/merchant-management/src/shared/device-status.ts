@@ -20,3 +20,11 @@ export type OperatingMode = (typeof OPERATING_MODES)[number];
 
 /** Activation codes expire after 30 days unless used. */
 export const ACTIVATION_CODE_TTL_MS = 30 * 24 * 3600 * 1000;
+
+const CODE_PATTERN = /^\d{12}$/;
+const CODE_ID_PATTERN = /^CD-(\d{12})$/;
+
+/** The activation code a path id names (`CD-` + code or the bare 12-digit code); undefined for anything else. */
+export function activationCodeOf(id: string): string | undefined {
+  return CODE_ID_PATTERN.exec(id)?.[1] ?? (CODE_PATTERN.test(id) ? id : undefined);
+}

@@ -1,14 +1,7 @@
 import { DomainError } from '@app/common';
 import { countryNumeric, currencyInfo, PaymentMethodCode, paymentMethodName } from '@app/contracts';
-import { BindingRecord } from '../payment-config/persistence/payment-config.repository';
-import { AcceptanceSnapshot } from './persistence/device.entity';
-
-/** What the builder needs of the PBO. */
-export interface PboSettings {
-  gatewayFormat: string;
-  defaultMid: string | null;
-  enablerParams: string | null;
-}
+import { AcceptanceSnapshot, PboSettings } from './acceptance';
+import { BindingRecord } from './binding-record';
 
 /** What the builder needs of the device. */
 export interface DeviceSelection {

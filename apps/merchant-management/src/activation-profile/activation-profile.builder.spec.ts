@@ -1,22 +1,9 @@
-import { BindingRecord } from '../payment-config/persistence/payment-config.repository';
+import { BindingRecord } from './binding-record';
 import { buildAcceptances, defaultEmvParams, enablerFields, hostMessageFormatOf } from './activation-profile.builder';
+import { bindingOf } from './testing/in-memory-activation-profile.repository';
 
 function binding(profileId: number, codes: string[], overrides: Partial<BindingRecord> = {}): BindingRecord {
-  return {
-    bindingId: profileId,
-    merchantUuid: 'm',
-    acquirerProfileId: profileId,
-    profileName: `Acquirer ${profileId}`,
-    acqType: 'card',
-    currency: 'MYR',
-    mid: null,
-    connMessageFormat: 'SVC_ENABLER',
-    enablerMsgFormat: null,
-    enablerParams: null,
-    connUrl: null,
-    methods: codes.map((code) => ({ paymentMethodCode: code, allows: [], emvs: [] })),
-    ...overrides,
-  };
+  return bindingOf('m', profileId, codes, { methods: codes.map((code) => ({ paymentMethodCode: code, allows: [], emvs: [] })), ...overrides });
 }
 
 const pbo = { gatewayFormat: 'MOCK', defaultMid: 'PBO-MID', enablerParams: null };

@@ -1,0 +1,160 @@
+import { canonicalJson, DomainError, IdGenerator } from '@app/common';
+import { GatewayProfileUpsertV1 } from '@app/contracts';
+import { Injectable } from '@nestjs/common';
+import { PboService } from '../pbo/pbo.service';
+import { DeviceStatus } from '../shared/device-status';
+import { AcceptanceSnapshot, ProfiledDevice, ProfileSource, ProfileValues } from './acceptance';
+import { buildAcceptances, defaultEmvParams, DeviceSelection, emvAidsOf } from './activation-profile.builder';
+import { toGatewayProfileUpsert } from './gateway-profile.mapping';
+import { ActivationProfileRepository } from './persistence/activation-profile.repository';
+
+function sameAcceptances(a: AcceptanceSnapshot[], b: AcceptanceSnapshot[]): boolean {
+  return canonicalJson(a) === canonicalJson(b);
+}
+
+/** How a device's profile is recomputed after a change. */
+export interface RefreshOptions {
+  /** Flag the device to pull its configuration even when the acceptances stay (EMV or merchant change). */
+  forceUpdateFlag?: boolean;
+  /** Refuse (10000) a matching acquirer whose enabler fields the device lacks; else leave that acceptance out. */
+  strict?: boolean;
+  /** Push the profile even when the acceptances stay (a rename, a merchant change). */
+  forcePush?: boolean;
+}
+
+/** A device's recomputed profile fields and the upsert to push, if any. */
+export interface Recomputed {
+  values: ProfileValues;
+  upsert?: GatewayProfileUpsertV1;
+}
+
+/** The EMV parameters and AIDs a device gets (what activation and the config pull return). */
+export interface ResolvedEmv {
+  emvParams: Record<string, string>;
+  emvAID: { aid: string; paymentMethod: string }[];
+}
+
+/**
+ * The activation profile of devices (architecture flows 2 and 3): builds it, decides when a change
+ * re-pushes it with the next version, maps it to the gateway upsert contract and writes the
+ * upsert to the outbox. Device, merchant, acquirer and payment-config changes call it; it calls
+ * none of them. Writes join the caller's unit of work.
+ */
+@Injectable()
+export class ActivationProfileService {
+  constructor(
+    private readonly repository: ActivationProfileRepository,
+    private readonly pbos: PboService,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  /** `prof_` + 16 random base64url characters: the gateway profile id of a device. */
+  newProfileId(): string {
+    return `prof_${this.ids.bytes(12).toString('base64url')}`;
+  }
+
+  /** Locks the merchant row for the rest of the unit of work, before its bindings change. */
+  lockMerchant(groupId: string, merchantUuid: string): Promise<void> {
+    return this.repository.lockMerchant(groupId, merchantUuid, 'update');
+  }
+
+  /**
+   * What a merchant's device profiles are built from; `lock` takes the merchant row first (inside
+   * a unit of work): `share` for a new device, `update` for a change of its bindings.
+   */
+  async source(groupId: string, merchantUuid: string, lock?: 'share' | 'update'): Promise<ProfileSource> {
+    if (lock) await this.repository.lockMerchant(groupId, merchantUuid, lock);
+    const [read, pbo] = await Promise.all([this.repository.source(groupId, merchantUuid), this.pbos.require(groupId)]);
+    if (!read) throw DomainError.notFound(`merchant ${merchantUuid} does not exist`);
+    return { ...read, pbo };
+  }
+
+  /** The profile of a device about to be created: version 1 when an acquirer matches, none otherwise. */
+  initialProfile(source: ProfileSource, selection: DeviceSelection): { acceptances: AcceptanceSnapshot[]; profileId: string | null; profileVersion: number } {
+    const acceptances = buildAcceptances(source.bindings, source.pbo, selection);
+    return acceptances.length > 0 ? { acceptances, profileId: this.newProfileId(), profileVersion: 1 } : { acceptances, profileId: null, profileVersion: 0 };
+  }
+
+  /** Queues the first push of a device created with a profile ({@link initialProfile}). */
+  async publishCreated(device: ProfiledDevice, source: ProfileSource): Promise<void> {
+    if (device.profileId) await this.repository.enqueueUpserts([toGatewayProfileUpsert({ ...device, profileId: device.profileId }, source.merchant, device.acceptances, device.profileVersion)]);
+  }
+
+  /**
+   * The re-push decision for one device: recomputes its acceptances with `changes` applied and,
+   * when they changed (or `forcePush` and the device has a profile), answers the next version and
+   * the upsert. A device gets its gateway profile the first time an acquirer matches; an empty
+   * list later unbinds all. An active device is flagged to pull when its profile changed.
+   */
+  recompute(source: ProfileSource, device: ProfiledDevice, changes: Partial<ProfiledDevice>, options: RefreshOptions = {}): Recomputed {
+    const { forceUpdateFlag = false, strict = true, forcePush = false } = options;
+    const next = { ...device, ...changes };
+    const acceptances = buildAcceptances(source.bindings, source.pbo, { methodList: next.methodList, extParams: next.extParams }, strict);
+    const values: ProfileValues = {};
+    let upsert: GatewayProfileUpsertV1 | undefined;
+    const profileChanged = !sameAcceptances(acceptances, device.acceptances);
+    if (profileChanged || (forcePush && device.profileId)) {
+      values.acceptances = acceptances;
+      const profileId = device.profileId ?? (acceptances.length > 0 ? this.newProfileId() : null);
+      if (profileId) {
+        const version = device.profileVersion + 1;
+        values.profileId = profileId;
+        values.profileVersion = version;
+        upsert = toGatewayProfileUpsert({ ...next, profileId }, source.merchant, acceptances, version);
+      }
+    }
+    if ((profileChanged || forceUpdateFlag) && device.deviceStatus !== DeviceStatus.Pending) values.deviceUpdate = 1;
+    return { values, upsert };
+  }
+
+  /** {@link recompute} for a device change (PUT device), queuing its upsert; answers the profile fields to store. */
+  async refreshDevice(source: ProfileSource, device: ProfiledDevice, changes: Partial<ProfiledDevice>, options: RefreshOptions): Promise<ProfileValues> {
+    const { values, upsert } = this.recompute(source, device, changes, options);
+    if (upsert) await this.repository.enqueueUpserts([upsert]);
+    return values;
+  }
+
+  /**
+   * Re-push (architecture flow 3): after a payment-config change of a merchant, recompute the
+   * activation profile of each of its devices in the caller's transaction and queue an upsert
+   * with the next version for each that changed (for all of them when the merchant's own fields,
+   * which the profile carries, changed). The caller holds the merchant row's update lock.
+   * Answers how many devices changed.
+   */
+  async repushMerchant(groupId: string, merchantUuid: string, merchantChanged = false): Promise<number> {
+    const devices = await this.repository.devicesOfMerchantForUpdate(groupId, merchantUuid);
+    if (devices.length === 0) return 0;
+    const source = await this.source(groupId, merchantUuid);
+    const changed: { uuid: string; values: ProfileValues }[] = [];
+    const upserts: GatewayProfileUpsertV1[] = [];
+    for (const device of devices) {
+      // A merchant change can move the EMV defaults (country, currency): the device pulls again.
+      const { values, upsert } = this.recompute(source, device, {}, { forceUpdateFlag: merchantChanged, strict: false, forcePush: merchantChanged });
+      if (upsert) upserts.push(upsert);
+      if (Object.keys(values).length > 0) changed.push({ uuid: device.uuid, values });
+    }
+    // One multi-row outbox INSERT and one UPDATE for the whole merchant, not two statements per device.
+    await this.repository.enqueueUpserts(upserts);
+    await this.repository.updateProfiles(groupId, changed);
+    return changed.length;
+  }
+
+  /**
+   * After a change of an acquirer profile's fields that shape an acceptance: re-pushes the devices
+   * of every merchant bound to it, each merchant locked in turn (in uuid order).
+   */
+  async repushAcquirer(groupId: string, acquirerProfileId: number): Promise<void> {
+    for (const merchantUuid of await this.repository.merchantUuidsBoundToProfile(groupId, acquirerProfileId)) {
+      await this.repository.lockMerchant(groupId, merchantUuid, 'update');
+      await this.repushMerchant(groupId, merchantUuid);
+    }
+  }
+
+  /** The EMV parameters (merchant defaults under the device's own) and the AIDs of its acceptances. */
+  resolvedEmv(source: ProfileSource, device: Pick<ProfiledDevice, 'emvParams' | 'acceptances'>): ResolvedEmv {
+    return {
+      emvParams: { ...defaultEmvParams(source.merchant), ...(device.emvParams ?? {}) },
+      emvAID: emvAidsOf(source.bindings, device.acceptances),
+    };
+  }
+}

@@ -1,0 +1,93 @@
+import { GATEWAY_PROFILE_UPSERT_V1, GatewayProfileUpsertV1 } from '@app/contracts';
+import { TypeOrmUnitOfWork } from '@app/database';
+import { OutboxWriter } from '@app/messaging';
+import { Injectable } from '@nestjs/common';
+import { DeviceStatus } from '../../shared/device-status';
+import { ProfiledDevice, ProfileMerchant, ProfileValues } from '../acceptance';
+import { BINDINGS_JSON_OF_MERCHANT, BindingRecord } from '../binding-record';
+
+/**
+ * What the activation profile reads and writes: the merchant row and bindings a profile is built
+ * from, the profile columns of the merchant's devices, and the gateway upserts in the outbox. It
+ * reads those tables with its own SQL, so this feature imports none of the features above it.
+ * Every statement joins the caller's unit of work.
+ */
+@Injectable()
+export class ActivationProfileRepository {
+  constructor(
+    private readonly uow: TypeOrmUnitOfWork,
+    private readonly outbox: OutboxWriter,
+  ) {}
+
+  /** Locks the merchant row: `share` while a new device reads its bindings, `update` while they change. */
+  async lockMerchant(groupId: string, merchantUuid: string, mode: 'share' | 'update'): Promise<void> {
+    await this.uow.manager.query(`SELECT 1 FROM merchant WHERE uuid = $1 AND group_id = $2 FOR ${mode === 'share' ? 'SHARE' : 'UPDATE'}`, [merchantUuid, groupId]);
+  }
+
+  /** The merchant's fields the profile carries and its bindings, in one statement; null when not the PBO's. */
+  async source(groupId: string, merchantUuid: string): Promise<{ merchant: ProfileMerchant; bindings: BindingRecord[] } | null> {
+    const rows: (ProfileMerchant & { bindings: BindingRecord[] })[] = await this.uow.manager.query(
+      `SELECT m.uuid, m.group_id AS "groupId", m.mch_id AS "mchId", m.mch_name AS "mchName", m.contact_address AS "contactAddress",
+              m.mcc, m.country, m.currency, ${BINDINGS_JSON_OF_MERCHANT} AS bindings
+         FROM merchant m WHERE m.uuid = $1 AND m.group_id = $2`,
+      [merchantUuid, groupId],
+    );
+    if (!rows[0]) return null;
+    const { bindings, ...merchant } = rows[0];
+    return { merchant, bindings };
+  }
+
+  /** A merchant's devices that still get pushes (all but decommissioned), locked for update. */
+  async devicesOfMerchantForUpdate(groupId: string, merchantUuid: string): Promise<ProfiledDevice[]> {
+    return this.uow.manager.query(
+      `SELECT d.uuid, d.group_id AS "groupId", d.device_status AS "deviceStatus", d.device_alias AS "deviceAlias", d.device_name AS "deviceName",
+              d.method_list AS "methodList", d.ext_params AS "extParams", d.emv_params AS "emvParams",
+              d.profile_id AS "profileId", d.profile_version AS "profileVersion", d.acceptances
+         FROM device d
+        WHERE d.merchant_uuid = $1 AND d.group_id = $2 AND d.device_status <> $3
+        ORDER BY d.uuid
+          FOR UPDATE`,
+      [merchantUuid, groupId, DeviceStatus.Decommissioned],
+    );
+  }
+
+  /** Every merchant of the PBO bound to an acquirer profile, in a stable order so locks are taken alike. */
+  async merchantUuidsBoundToProfile(groupId: string, profileId: number): Promise<string[]> {
+    const rows: { merchant_uuid: string }[] = await this.uow.manager.query(
+      'SELECT DISTINCT merchant_uuid FROM payment_binding WHERE acquirer_profile_id = $1 AND group_id = $2 ORDER BY 1',
+      [profileId, groupId],
+    );
+    return rows.map((row) => row.merchant_uuid);
+  }
+
+  /**
+   * The profile fields of many devices in one statement; a field a device's values leave out is
+   * kept.
+   */
+  async updateProfiles(groupId: string, changes: { uuid: string; values: ProfileValues }[]): Promise<void> {
+    if (changes.length === 0) return;
+    await this.uow.manager.query(
+      `UPDATE device AS d
+          SET acceptances = COALESCE(v.acceptances, d.acceptances),
+              profile_id = COALESCE(v.profile_id, d.profile_id),
+              profile_version = COALESCE(v.profile_version, d.profile_version),
+              device_update = COALESCE(v.device_update, d.device_update),
+              updated_at = CURRENT_TIMESTAMP
+         FROM unnest($1::uuid[], $2::jsonb[], $3::varchar[], $4::int[], $5::smallint[]) AS v(uuid, acceptances, profile_id, profile_version, device_update)
+        WHERE d.uuid = v.uuid AND d.group_id = $6`,
+      [
+        changes.map((c) => c.uuid),
+        changes.map((c) => (c.values.acceptances === undefined ? null : JSON.stringify(c.values.acceptances))),
+        changes.map((c) => c.values.profileId ?? null),
+        changes.map((c) => c.values.profileVersion ?? null),
+        changes.map((c) => c.values.deviceUpdate ?? null),
+        groupId,
+      ],
+    );
+  }
+
+  /** Queues gateway upserts in the current transaction (one multi-row INSERT). */
+  async enqueueUpserts(upserts: GatewayProfileUpsertV1[]): Promise<void> {
+    if (upserts.length > 0) await this.outbox.enqueueMany(this.uow.manager, upserts.map((payload) => ({ subject: GATEWAY_PROFILE_UPSERT_V1, payload })));
+  }
+}

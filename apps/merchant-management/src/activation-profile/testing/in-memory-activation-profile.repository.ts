@@ -1,0 +1,99 @@
+import { GatewayProfileUpsertV1 } from '@app/contracts';
+import { DeviceStatus } from '../../shared/device-status';
+import { ProfiledDevice, ProfileMerchant, ProfileValues } from '../acceptance';
+import { BindingRecord } from '../binding-record';
+import { ActivationProfileRepository } from '../persistence/activation-profile.repository';
+
+/** A device as the fake stores it: its profile fields, its merchant and its pull flag. */
+export type StoredDevice = ProfiledDevice & { merchantUuid: string; deviceUpdate: number };
+
+/**
+ * {@link ActivationProfileRepository} in memory, for the unit tests of the services above it: the
+ * merchants, bindings and devices a test sets up, and the upserts the services queue.
+ */
+export class InMemoryActivationProfileRepository implements Pick<ActivationProfileRepository, keyof ActivationProfileRepository> {
+  readonly merchants = new Map<string, ProfileMerchant>();
+  readonly bindings = new Map<string, BindingRecord[]>();
+  /** Devices by uuid, with the merchant they belong to. */
+  readonly devices = new Map<string, StoredDevice>();
+  readonly upserts: GatewayProfileUpsertV1[] = [];
+  readonly locks: string[] = [];
+
+  async lockMerchant(groupId: string, merchantUuid: string, mode: 'share' | 'update'): Promise<void> {
+    this.locks.push(`${mode}:${merchantUuid}`);
+  }
+
+  async source(groupId: string, merchantUuid: string): Promise<{ merchant: ProfileMerchant; bindings: BindingRecord[] } | null> {
+    const merchant = this.merchants.get(merchantUuid);
+    if (!merchant || merchant.groupId !== groupId) return null;
+    return { merchant, bindings: this.bindings.get(merchantUuid) ?? [] };
+  }
+
+  async devicesOfMerchantForUpdate(groupId: string, merchantUuid: string): Promise<ProfiledDevice[]> {
+    return [...this.devices.values()]
+      .filter((d) => d.merchantUuid === merchantUuid && d.groupId === groupId && d.deviceStatus !== DeviceStatus.Decommissioned)
+      .map((d) => ({ ...d }));
+  }
+
+  async merchantUuidsBoundToProfile(groupId: string, profileId: number): Promise<string[]> {
+    return [...this.bindings.entries()]
+      .filter(([uuid, bindings]) => this.merchants.get(uuid)?.groupId === groupId && bindings.some((b) => b.acquirerProfileId === profileId))
+      .map(([uuid]) => uuid)
+      .sort();
+  }
+
+  async updateProfiles(groupId: string, changes: { uuid: string; values: ProfileValues }[]): Promise<void> {
+    for (const { uuid, values } of changes) {
+      const device = this.devices.get(uuid);
+      if (device && device.groupId === groupId) this.devices.set(uuid, { ...device, ...values });
+    }
+  }
+
+  async enqueueUpserts(upserts: GatewayProfileUpsertV1[]): Promise<void> {
+    this.upserts.push(...upserts);
+  }
+}
+
+/** A binding of a merchant to an acquirer profile with the given method codes. */
+export function bindingOf(merchantUuid: string, acquirerProfileId: number, codes: string[], overrides: Partial<BindingRecord> = {}): BindingRecord {
+  return {
+    bindingId: acquirerProfileId,
+    merchantUuid,
+    acquirerProfileId,
+    profileName: `Acquirer ${acquirerProfileId}`,
+    acqType: 'card',
+    currency: 'MYR',
+    mid: null,
+    connMessageFormat: 'SVC_ENABLER',
+    enablerMsgFormat: null,
+    enablerParams: null,
+    connUrl: null,
+    methods: codes.map((code) => ({ paymentMethodCode: code, allows: [], emvs: [{ emvId: 1, emvName: 'visa', aid: 'A0000000031010' }] })),
+    ...overrides,
+  };
+}
+
+/** A merchant of a PBO, with the fields an activation profile carries. */
+export function merchantOf(groupId: string, uuid: string, overrides: Partial<ProfileMerchant> = {}): ProfileMerchant {
+  return { uuid, groupId, mchId: `1${uuid.replace(/\D/g, '').padStart(14, '0').slice(-14)}`, mchName: `Merchant ${uuid}`, contactAddress: null, mcc: '5812', country: 'MY', currency: 'MYR', ...overrides };
+}
+
+/** A device of a merchant with no profile yet. */
+export function profiledDeviceOf(groupId: string, merchantUuid: string, uuid: string, overrides: Partial<StoredDevice> = {}): StoredDevice {
+  return {
+    uuid,
+    groupId,
+    merchantUuid,
+    deviceUpdate: 0,
+    deviceStatus: DeviceStatus.Active,
+    deviceAlias: null,
+    deviceName: null,
+    methodList: null,
+    extParams: null,
+    emvParams: null,
+    profileId: null,
+    profileVersion: 0,
+    acceptances: [],
+    ...overrides,
+  };
+}
