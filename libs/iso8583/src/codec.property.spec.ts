@@ -98,18 +98,16 @@ describe.each(specs.map((spec) => [spec.name, spec] as const))('%s properties', 
     );
   });
 
-  it('should throw only Iso8583Error, quickly, on random bytes', () => {
+  it('should throw only Iso8583Error on random bytes', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 400 }), (bytes) => {
-        const started = process.hrtime.bigint();
         unpackOrCodecError(spec, Buffer.from(bytes));
-        expect(process.hrtime.bigint() - started).toBeLessThan(50_000_000n);
       }),
       { numRuns: 1000 },
     );
   });
 
-  it('should throw only Iso8583Error, quickly, on mutated valid messages', () => {
+  it('should throw only Iso8583Error on mutated valid messages', () => {
     const mutation = fc.record({ position: fc.nat(), byte: fc.integer({ min: 0, max: 255 }), cut: fc.nat(), insert: fc.boolean() });
     fc.assert(
       fc.property(messageArb(spec), fc.array(mutation, { minLength: 1, maxLength: 4 }), (message, mutations) => {
@@ -120,9 +118,7 @@ describe.each(specs.map((spec) => [spec.name, spec] as const))('%s properties', 
           else if (buffer.length > 0) buffer[at] = byte;
           if (cut % 5 === 0) buffer = buffer.subarray(0, cut % (buffer.length + 1));
         }
-        const started = process.hrtime.bigint();
         unpackOrCodecError(spec, buffer);
-        expect(process.hrtime.bigint() - started).toBeLessThan(50_000_000n);
       }),
       { numRuns: 400 },
     );
