@@ -1,4 +1,4 @@
-// Lint with type information (STYLE.md rule 8): the rules that catch real defects in this code.
+// Lint with type information (docs/decisions.md, "Lint"): the rules that catch real defects in this code.
 const tseslint = require('typescript-eslint');
 
 /** Where imports may not reach (docs/decisions.md): into a lib's files, or into another app's. */

@@ -1,5 +1,5 @@
 /**
- * Three tiers (STYLE.md), one Jest project each:
+ * Three tiers, one Jest project each (docs/decisions.md, "Test tiers and benchmarks that cannot rot"):
  * - unit `*.spec.ts`: pure logic, needs neither PostgreSQL nor NATS, starts nothing;
  * - integration `*.int-spec.ts`: real PostgreSQL (and NATS for `*.nats.int-spec.ts`);
  * - e2e `*.e2e-spec.ts`: a started app over real HTTP.

@@ -1,8 +1,8 @@
 /**
  * bench:sync — how fast a payment-config change reaches the gateway profiles of a merchant's
- * devices (architecture flow 3), and how long one device's push takes (flow 2), in standalone
- * (in-process transport, one process) and over NATS JetStream (merchant-management and
- * payment-gateway in separate processes). Rewrites the sync section of docs/benchmarks.md.
+ * devices (docs/architecture.md, flow 3), and how long one device's push takes (flow 2), in
+ * standalone (in-process transport, one process) and over NATS JetStream (merchant-management
+ * and payment-gateway in separate processes). Rewrites the sync section of docs/benchmarks.md.
  *   npm run bench:sync [-- --devices 1000 --singles 100] (BENCH_SMOKE=1: 20 devices, 5 singles, bench/options.ts)
  * NATS at NATS_URL (default nats://127.0.0.1:4222). The run uses its own durable consumer and
  * dead-letter stream, and its own event stream unless one already captures the upsert subject;

@@ -54,7 +54,7 @@ import { PboService } from './pbo/pbo.service';
     DeviceController,
     DeviceAppController,
     HealthController,
-    // Legacy /api/v2 (spec document 2): thin controllers over the same services.
+    // Legacy /api/v2 (docs/decisions.md, "Legacy /api/v2"): thin controllers over the same services.
     EmvV2Controller,
     AcquirerV2Controller,
     PaymentConfigV2Controller,

@@ -6,9 +6,10 @@ import { createCardAcquirer, createMerchant, MerchantView } from './factories';
 import { dataOf, MerchantManagementTestApp, startMerchantManagement } from './support';
 
 /**
- * The phone app's API (architecture flow 4; docs/decisions.md "Devices and activation codes",
- * "Device app"): activation with a code, the throttle on failed attempts, the configuration
- * pull with a device token, and what is kept of the code and the device admin secret at rest.
+ * The phone app's API (docs/architecture.md, flow 4; docs/decisions.md "Devices and activation
+ * codes", "Device app"): activation with a code, the throttle on failed attempts, the
+ * configuration pull with a device token, and what is kept of the code and the device admin
+ * secret at rest.
  */
 
 const V1 = '/api/openapi/v1';

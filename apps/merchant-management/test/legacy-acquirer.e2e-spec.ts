@@ -4,9 +4,10 @@ import { createLegacyAcquirer, createLegacyEmv, legacyAcquirerBody, V2 } from '.
 import { dataOf, MerchantManagementTestApp, startMerchantManagement } from './support';
 
 /**
- * Legacy acquirer profiles (`/api/v2/acquirer`, spec document 2) over the same service as v1:
- * emvList and methodList as objects, connTimeout and connRequestTimeout, PUT and DELETE
- * answering `{id}`, pageSize 10 by default, and one truth shared with `/api/openapi/v1/acquirer`.
+ * Legacy acquirer profiles (`/api/v2/acquirer`; docs/decisions.md, "Legacy /api/v2") over the
+ * same service as v1: emvList and methodList as objects, connTimeout and connRequestTimeout, PUT
+ * and DELETE answering `{id}`, pageSize 10 by default, and one truth shared with
+ * `/api/openapi/v1/acquirer`.
  */
 
 const V1_ACQUIRER = '/api/openapi/v1/acquirer';

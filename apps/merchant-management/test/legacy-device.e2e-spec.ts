@@ -4,10 +4,11 @@ import { createLegacyDevice, LegacyDevice, legacyDeviceBody, V2 } from './legacy
 import { dataOf, MerchantManagementTestApp, startMerchantManagement } from './support';
 
 /**
- * Legacy devices and activation codes (`/api/v2/device`, spec document 2) over the same service
- * as v1: `activateCodeAlias`, `methodList` as a JSON-encoded map with key `all`, `extParams` as a
- * JSON string or an object with acqMid/acqTid, the legacy response fields, and exactly the
- * activation profile and outbox row the v1 create gives for equivalent input.
+ * Legacy devices and activation codes (`/api/v2/device`; docs/decisions.md, "Legacy /api/v2")
+ * over the same service as v1: `activateCodeAlias`, `methodList` as a JSON-encoded map with key
+ * `all`, `extParams` as a JSON string or an object with acqMid/acqTid, the legacy response
+ * fields, and exactly the activation profile and outbox row the v1 create gives for equivalent
+ * input.
  */
 
 const V1 = '/api/openapi/v1';

@@ -4,9 +4,9 @@ import { createLegacyEmv, legacyEmvBody, V2 } from './legacy-factories';
 import { dataOf, MerchantManagementTestApp, startMerchantManagement } from './support';
 
 /**
- * Legacy EMV configs (`/api/v2/emv`, spec document 2) over the same service as v1: params as an
- * object, pageSize 10 by default, PUT answering `{id}`, and one truth shared with
- * `/api/openapi/v1/emv`.
+ * Legacy EMV configs (`/api/v2/emv`; docs/decisions.md, "Legacy /api/v2") over the same service
+ * as v1: params as an object, pageSize 10 by default, PUT answering `{id}`, and one truth shared
+ * with `/api/openapi/v1/emv`.
  */
 
 const V1_EMV = '/api/openapi/v1/emv';

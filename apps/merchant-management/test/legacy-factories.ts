@@ -57,7 +57,7 @@ export async function createLegacyCardAcquirer(client: ApiClient, methods: strin
   return { id, emvs };
 }
 
-/** The legacy onboarding body (spec document 2): no currency unless given. */
+/** The legacy onboarding body (docs/decisions.md, "Legacy /api/v2"): no currency unless given. */
 export function legacyMerchantBody(overrides: Record<string, unknown> = {}) {
   return {
     mchName: unique('Kedai '),

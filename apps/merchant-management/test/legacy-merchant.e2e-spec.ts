@@ -4,10 +4,11 @@ import { createLegacyDevice, createLegacyMerchant, LegacyMerchant, legacyMerchan
 import { dataOf, MerchantManagementTestApp, startMerchantManagement } from './support';
 
 /**
- * Legacy merchants (`/api/v2/mchInfo`, spec document 2) and the single-method unbind
- * (`DELETE /api/v2/mchInfo/payment/{mchId}/{paymentMethod}`), over the same services as v1:
- * `supportedPaymentMethods` and `extParams` in the response, currency defaulted from the PBO's
- * default card profile, partial PUT, and one truth shared with `/api/openapi/v1/mchInfo`.
+ * Legacy merchants (`/api/v2/mchInfo`; docs/decisions.md, "Legacy /api/v2") and the
+ * single-method unbind (`DELETE /api/v2/mchInfo/payment/{mchId}/{paymentMethod}`), over the same
+ * services as v1: `supportedPaymentMethods` and `extParams` in the response, currency defaulted
+ * from the PBO's default card profile, partial PUT, and one truth shared with
+ * `/api/openapi/v1/mchInfo`.
  */
 
 const V1 = '/api/openapi/v1';

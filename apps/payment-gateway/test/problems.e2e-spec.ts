@@ -3,7 +3,7 @@ import { SignJWT } from 'jose';
 import { acceptanceBody, ProblemView, profileBody } from './factories';
 import { GATEWAY_BASE, GatewayClient, GatewayTestApp, startGateway } from './support';
 
-/** How the gateway refuses: RFC 9457 problem details (DECISIONS.md), namespace first, then the token, then the body. */
+/** How the gateway refuses: RFC 9457 problem details (docs/decisions.md, issue 5 "API"), namespace first, then the token, then the body. */
 describe('gateway problem details', () => {
   let app: GatewayTestApp;
   let pbo: GatewayClient;

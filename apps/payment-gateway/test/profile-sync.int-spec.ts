@@ -10,7 +10,8 @@ import { ProfileSyncService, UpsertOutcome } from '../src/profile-sync/profile-s
 
 /**
  * The upsert consumer on the in-process transport of `standalone`: merchant-management's pushes
- * (flows 2 and 3) applied idempotently, as the group's PBO then sees them over HTTP.
+ * (docs/architecture.md, flows 2 and 3) applied idempotently, as the group's PBO then sees them
+ * over HTTP.
  */
 describe('profile upserts over the in-process transport', () => {
   let app: GatewayTestApp;

@@ -1,6 +1,6 @@
 /**
- * Host message formats (`DECISIONS.md`, Host formats; `docs/decisions.md`, "One list of host
- * formats"): the one list every context validates against.
+ * Host message formats (`docs/decisions.md`, "Host formats" and "One list of host formats"):
+ * the one list every context validates against.
  */
 
 /** The ISO 8583 family, spoken over TCP; each has a message spec of the same name in `@app/iso8583`. */

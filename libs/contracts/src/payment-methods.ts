@@ -1,4 +1,4 @@
-/** Payment method codes (`DECISIONS.md`, Codes and enumerations); the gateway uses the names. */
+/** Payment method codes (`docs/decisions.md`, "Enumerations"); the gateway uses the names. */
 export const PAYMENT_METHODS = {
   '01': 'VISA',
   '02': 'MASTERCARD',

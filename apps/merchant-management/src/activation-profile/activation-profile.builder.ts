@@ -40,11 +40,11 @@ export function hostMessageFormatOf(binding: Pick<BindingRecord, 'enablerMsgForm
 }
 
 /**
- * Builds the activation profile of a device (architecture flow 2): one acceptance per acquirer
- * profile bound to the merchant whose methods match the device's methodList. When a matching
- * profile's enablerParams fields are missing from the device's extParams, `strict` (device
- * create and update) refuses with 10000; otherwise (a re-push after a payment-config change)
- * that acceptance is left out until the device's extParams are completed.
+ * Builds the activation profile of a device (docs/architecture.md, flow 2): one acceptance per
+ * acquirer profile bound to the merchant whose methods match the device's methodList. When a
+ * matching profile's enablerParams fields are missing from the device's extParams, `strict`
+ * (device create and update) refuses with 10000; otherwise (a re-push after a payment-config
+ * change) that acceptance is left out until the device's extParams are completed.
  */
 export function buildAcceptances(bindings: BindingRecord[], pbo: PboSettings, device: DeviceSelection, strict = true): AcceptanceSnapshot[] {
   const byProfile = new Map<number, BindingRecord[]>();

@@ -35,10 +35,10 @@ export interface ResolvedEmv {
 }
 
 /**
- * The activation profile of devices (architecture flows 2 and 3): builds it, decides when a change
- * re-pushes it with the next version, maps it to the gateway upsert contract and writes the
- * upsert to the outbox. Device, merchant, acquirer and payment-config changes call it; it calls
- * none of them. Writes join the caller's unit of work.
+ * The activation profile of devices (docs/architecture.md, flows 2 and 3): builds it, decides
+ * when a change re-pushes it with the next version, maps it to the gateway upsert contract and
+ * writes the upsert to the outbox. Device, merchant, acquirer and payment-config changes call it;
+ * it calls none of them. Writes join the caller's unit of work.
  */
 @Injectable()
 export class ActivationProfileService {
@@ -115,10 +115,10 @@ export class ActivationProfileService {
   }
 
   /**
-   * Re-push (architecture flow 3): after a payment-config change of a merchant, recompute the
-   * activation profile of each of its devices in the caller's transaction and queue an upsert
-   * with the next version for each that changed (for all of them when the merchant's own fields,
-   * which the profile carries, changed). The caller holds the merchant row's update lock.
+   * Re-push (docs/architecture.md, flow 3): after a payment-config change of a merchant,
+   * recompute the activation profile of each of its devices in the caller's transaction and queue
+   * an upsert with the next version for each that changed (for all of them when the merchant's own
+   * fields, which the profile carries, changed). The caller holds the merchant row's update lock.
    * Answers how many devices changed.
    */
   async repushMerchant(groupId: string, merchantUuid: string, merchantChanged = false): Promise<number> {

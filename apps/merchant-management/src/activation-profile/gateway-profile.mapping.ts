@@ -1,7 +1,7 @@
 import { GatewayProfileUpsertV1 } from '@app/contracts';
 import { AcceptanceSnapshot, ProfiledDevice, ProfileMerchant } from './acceptance';
 
-/** The gateway profile payload of a device (architecture flow 2): the contract mapping, in one place. */
+/** The gateway profile payload of a device (docs/architecture.md, flow 2): the contract mapping, in one place. */
 export function toGatewayProfileUpsert(
   device: Pick<ProfiledDevice, 'uuid' | 'groupId' | 'deviceAlias' | 'deviceName'> & { profileId: string },
   merchant: ProfileMerchant,

@@ -31,7 +31,7 @@ export interface DeviceConfig {
   deviceToken: string;
 }
 
-/** What the phone app does: activate with a code (architecture flow 4) and pull its configuration. */
+/** What the phone app does: activate with a code (docs/architecture.md, flow 4) and pull its configuration. */
 @Injectable()
 export class DeviceAppService {
   private readonly logger = new Logger('DeviceApp');

@@ -31,7 +31,7 @@ export function deviceIdentity({ device, mchId, activationCode }: DeviceView) {
   };
 }
 
-/** The v1 shape of a device (maps as JSON strings, as spec document 1 shows them). */
+/** The v1 shape of a device (maps as JSON strings: docs/decisions.md, "v1 device maps"). */
 export function toDeviceDto(view: DeviceView): DeviceDto {
   const { device, activationCode } = view;
   const dto: DeviceDto = {

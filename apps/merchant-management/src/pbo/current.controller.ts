@@ -4,7 +4,7 @@ import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagg
 import { PboEntity } from './persistence/pbo.entity';
 import { PboService } from './pbo.service';
 
-/** PboInfo (spec document 2, Owner info). */
+/** PboInfo (docs/decisions.md, "Legacy API shapes", owner info). */
 export class PboInfoDto {
   @ApiProperty() groupId: string;
   @ApiProperty() groupName: string;

@@ -1,4 +1,4 @@
-/** `deviceStatus` (`DECISIONS.md`, Codes and enumerations). */
+/** `deviceStatus` (`docs/decisions.md`, "Enumerations"). */
 export enum DeviceStatus {
   /** Activation code issued, not yet used. */
   Pending = 0,

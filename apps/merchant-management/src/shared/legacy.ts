@@ -22,9 +22,9 @@ export function checkBodyGroup(bodyGroupId: string | undefined, tokenGroupId: st
   }
 }
 
-/** Documents the legacy page size default (10, spec document 2, Limits) on a list query that overrides `pageSize`. */
+/** Documents the legacy page size default (10, docs/decisions.md, "Pagination") on a list query that overrides `pageSize`. */
 export const LegacyPageSize = (): PropertyDecorator =>
   ApiPropertyOptional({ default: 10, description: 'legacy default 10; -1 returns every record on one page' });
 
-/** Legacy lists default to 10 records a page (spec document 2, Limits). */
+/** Legacy lists default to 10 records a page (docs/decisions.md, "Pagination"). */
 export const LEGACY_PAGE_SIZE = 10;

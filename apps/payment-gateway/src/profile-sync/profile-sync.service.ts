@@ -65,9 +65,10 @@ function differs(stored: BoundAcceptance, fields: AcceptanceFields): boolean {
 }
 
 /**
- * Applies merchant-management's profile upserts (flows 2 and 3) idempotently: the message id is
- * recorded in the inbox in the same transaction as the change, and a version not above the
- * stored one changes nothing, so redelivered, duplicated and out-of-order messages are harmless.
+ * Applies merchant-management's profile upserts (docs/architecture.md, flows 2 and 3)
+ * idempotently: the message id is recorded in the inbox in the same transaction as the change,
+ * and a version not above the stored one changes nothing, so redelivered, duplicated and
+ * out-of-order messages are harmless.
  */
 @Injectable()
 export class ProfileSyncService {

@@ -13,7 +13,7 @@ export const DEAD_LETTER_STREAM = 'SOFTPOS_DEAD_LETTERS';
  */
 export const PROFILE_UPSERT_DEAD_LETTER_SUBJECT = `dlq.${GATEWAY_PROFILE_UPSERT_V1}`;
 
-/** merchant-management's profile upserts (flows 2 and 3), consumed durably by every gateway replica. */
+/** merchant-management's profile upserts (docs/architecture.md, flows 2 and 3), consumed durably by every gateway replica. */
 export const profileUpsertConsumer: ConsumerDefinition = {
   name: 'payment-gateway-profile-upsert',
   subject: GATEWAY_PROFILE_UPSERT_V1,

@@ -3,7 +3,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { GATEWAY_ERROR_PREFIX } from './namespace';
 
-/** Gateway routes answer errors as RFC 9457 problem details (DECISIONS.md), whatever else the process serves. */
+/** Gateway routes answer errors as RFC 9457 problem details (docs/decisions.md, issue 5 "API"), whatever else the process serves. */
 @Injectable()
 export class GatewayErrorFormat implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}

@@ -12,7 +12,7 @@ describe('envelope error mapping', () => {
     [ErrorCode.UpstreamTimeout, 15000, 504],
     [ErrorCode.RateLimited, 16000, 429],
     [ErrorCode.Internal, 50000, 500],
-  ])('should map %s to code %i and HTTP %i (DECISIONS.md table)', (code, envelopeCode, status) => {
+  ])('should map %s to code %i and HTTP %i (docs/decisions.md table)', (code, envelopeCode, status) => {
     expect(envelopeErrorOf(code)).toEqual({ code: envelopeCode, status });
   });
 

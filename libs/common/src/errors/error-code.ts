@@ -1,5 +1,5 @@
 /**
- * Error codes of the response envelope (`../shared/DECISIONS.md`, "Envelope errors").
+ * Error codes of the response envelope (`docs/decisions.md`, "Envelope error codes").
  * Domain code throws {@link DomainError} with one of these; only the transport filter turns it
  * into HTTP.
  */

@@ -4,7 +4,7 @@ function pad(n: number, width = 2): string {
 
 /**
  * Formats an instant as the envelope APIs show it: `yyyy-mm-ddThh:mm:ss+0000`, always in UTC,
- * numeric offset without a colon (spec document 1, section 1 rule 4).
+ * numeric offset without a colon (docs/decisions.md, "Timestamps").
  */
 export function formatTimestamp(value: Date): string;
 export function formatTimestamp(value: Date | null | undefined): string | null;

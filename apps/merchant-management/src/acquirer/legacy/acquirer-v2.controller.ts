@@ -15,7 +15,7 @@ import {
   toLegacyAcquirerProfile,
 } from './dto/acquirer-v2.dto';
 
-/** Legacy acquirer profiles (spec document 2), over the same service as `/api/openapi/v1/acquirer`. */
+/** Legacy acquirer profiles (docs/decisions.md, "Legacy /api/v2"), over the same service as `/api/openapi/v1/acquirer`. */
 @ApiTags('acquirer profiles (legacy v2)')
 @PboApi()
 @ApiResponse({ status: 400, description: 'code 10000: invalid input, msg names the field', type: EnvelopeDto })

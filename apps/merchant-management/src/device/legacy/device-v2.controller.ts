@@ -16,7 +16,7 @@ import {
   toLegacyDevice,
 } from './dto/device-v2.dto';
 
-/** Legacy devices and activation codes (spec document 2), over the same service as `/api/openapi/v1/device`. */
+/** Legacy devices and activation codes (docs/decisions.md, "Legacy /api/v2"), over the same service as `/api/openapi/v1/device`. */
 @ApiTags('devices (legacy v2)')
 @PboApi()
 @ApiResponse({ status: 400, description: 'code 10000: invalid input, msg names the field', type: EnvelopeDto })

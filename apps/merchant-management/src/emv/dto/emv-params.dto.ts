@@ -9,7 +9,7 @@ const MAX_AMOUNT = 999_999_999_999; // n12, the EMV amount field
 /** Accepts a JSON number or a string of digits for the `long` limits of the EMV table. */
 const toLong = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,12}$/.test(value) ? Number(value) : value);
 
-/** The EMV parameter object (spec document 2, EMV parameter table); unknown keys are refused. */
+/** The EMV parameter object (docs/decisions.md, "EMV parameter object"); unknown keys are refused. */
 export class EmvParamsDto {
   /** One AID, or several separated by commas, hex. */
   @IsString()

@@ -11,7 +11,7 @@ function toCommand(body: LegacyEmvWriteDto): EmvConfigCommand {
   return { emvName: body.emvName, paymentMethod: body.paymentMethod, currency: null, params: body.params };
 }
 
-/** Legacy EMV configs (spec document 2), over the same service as `/api/openapi/v1/emv`. */
+/** Legacy EMV configs (docs/decisions.md, "Legacy /api/v2"), over the same service as `/api/openapi/v1/emv`. */
 @ApiTags('emv (legacy v2)')
 @PboApi()
 @ApiResponse({ status: 400, description: 'code 10000: invalid input, msg names the field', type: EnvelopeDto })

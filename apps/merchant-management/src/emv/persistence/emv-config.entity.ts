@@ -26,7 +26,7 @@ export class EmvConfigEntity extends Timestamped {
   @Column({ type: 'varchar', length: 3, nullable: true })
   currency: string | null;
 
-  /** The EMV parameter object (spec document 2, EMV parameter table). */
+  /** The EMV parameter object (docs/decisions.md, "EMV parameter object"). */
   @Column({ type: 'jsonb' })
   params: Record<string, unknown>;
 

@@ -5,7 +5,7 @@ import { checkBodyGroup, LEGACY_PAGE_SIZE } from '../../shared/legacy';
 import { MerchantService } from '../merchant.service';
 import { LegacyMerchantCreateDto, LegacyMerchantDto, LegacyMerchantListQueryDto, LegacyMerchantUpdateDto, toLegacyMerchant } from './dto/merchant-v2.dto';
 
-/** Legacy merchants (spec document 2), over the same service as `/api/openapi/v1/mchInfo`. */
+/** Legacy merchants (docs/decisions.md, "Legacy /api/v2"), over the same service as `/api/openapi/v1/mchInfo`. */
 @ApiTags('merchants (legacy v2)')
 @PboApi()
 @ApiResponse({ status: 400, description: 'code 10000: invalid input, msg names the field', type: EnvelopeDto })

@@ -23,7 +23,7 @@ function toView(row: MerchantViewRow): MerchantView {
   return { merchant: merchant as MerchantEntity, bindings, hasKioskTerminal };
 }
 
-/** A KIOSK device that is pending or active (DECISIONS.md, operatingMode). */
+/** A KIOSK device that is pending or active (docs/decisions.md, "Enumerations", operatingMode). */
 const HAS_KIOSK_TERMINAL = `EXISTS (SELECT 1 FROM device d WHERE d.merchant_uuid = m.uuid AND d.operating_mode = 'KIOSK' AND d.device_status IN (0, 1)) AS "hasKioskTerminal"`;
 
 export interface MerchantListFilter {

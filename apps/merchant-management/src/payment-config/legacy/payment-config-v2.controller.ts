@@ -3,7 +3,7 @@ import { Controller, Delete, Param } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { PaymentConfigService } from '../payment-config.service';
 
-/** The legacy single-method unbind (spec document 2); v1 drops a whole binding instead. */
+/** The legacy single-method unbind (docs/decisions.md, "Legacy /api/v2"); v1 drops a whole binding instead. */
 @ApiTags('merchant payment config (legacy v2)')
 @PboApi()
 @Controller('api/v2/mchInfo/payment')

@@ -6,7 +6,7 @@ export const PROFILE_PROVIDER_REFERENCE_INDEX = 'uq_profile_provider_reference';
 /**
  * A gateway profile: what the gateway needs to build a payment message for one terminal
  * (merchant data), owned by one PBO group. Created through the API or by an upsert from
- * merchant-management (flow 2), which then owns `version`.
+ * merchant-management (docs/architecture.md, flow 2), which then owns `version`.
  */
 @Entity({ name: 'profile' })
 @Index(PROFILE_PROVIDER_REFERENCE_INDEX, ['groupId', 'providerReference'], { unique: true, where: 'provider_reference IS NOT NULL' })
