@@ -424,7 +424,8 @@ describe('acquirer profiles /api/openapi/v1/acquirer', () => {
 
       const response = await pbo.put(`${ACQUIRER}/${id}`, { methodList: JSON.stringify({ '01': [] }), emvList: JSON.stringify({ '01': emvs['01'] }) });
 
-      expectRefused(response, 409, 10000, merchant.mchId);
+      expectRefused(response, 409, 10000);
+      expect(response.body.msg).toBe(`payment method 02 of this profile is bound by merchant ${merchant.mchId} (MYR); unbind it first`);
       expect(await readProfile(pbo, id)).toEqual(before);
     });
 
@@ -445,8 +446,8 @@ describe('acquirer profiles /api/openapi/v1/acquirer', () => {
 
       const response = await pbo.put(`${ACQUIRER}/${id}`, { emvList: JSON.stringify({ '01': [replacement] }) });
 
-      expectRefused(response, 409, 10000, merchant.mchId);
-      expect(response.body.msg).toContain(String(emvs['01'][0]));
+      expectRefused(response, 409, 10000);
+      expect(response.body.msg).toBe(`EMV config ${emvs['01'][0]} of payment method 01 is used by merchant ${merchant.mchId} (MYR); unbind it first`);
       expect(await readProfile(pbo, id)).toEqual(before);
     });
 
@@ -508,8 +509,8 @@ describe('acquirer profiles /api/openapi/v1/acquirer', () => {
 
       const refused = await pbo.delete(`${ACQUIRER}/${id}`);
 
-      expectRefused(refused, 409, 10000, 'used by merchant');
-      expect(refused.body.msg).toContain(merchant.mchId);
+      expectRefused(refused, 409, 10000);
+      expect(refused.body.msg).toBe(`acquirer profile ${id} is used by merchant(s) ${merchant.mchId}; remove those payment configs first`);
       expect((await readProfile(pbo, id)).profileId).toBe(id);
 
       dataOf(await pbo.delete(`${paymentConfigPath(merchant.mchId)}?acquirerProfileId=${id}&currency=MYR`));
