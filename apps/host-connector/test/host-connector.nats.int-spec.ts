@@ -1,4 +1,5 @@
-import { connectNatsOrFail, NATS_URL, randomDigits, runId, waitFor } from '@app/testing';
+import { connectNatsOrFail, NATS_URL, runId, waitFor } from '@app/testing';
+import { uniqueTid } from '@app/host-protocol/testing/factories';
 import {
   HOST_AUTHORIZE_V1,
   HOST_CAPTURE_V1,
@@ -35,7 +36,7 @@ const STREAM = `HCTEST_${RUN.toUpperCase()}`;
 const SUBJECT_PREFIX = `hctest.${RUN}`;
 
 /** A terminal of its own per test, so the simulator's per-terminal books start empty. */
-const newTid = () => `T${randomDigits(7)}`;
+const newTid = uniqueTid;
 
 describe('host-connector over NATS against the host simulator', () => {
   let simulator: HostSimulator;

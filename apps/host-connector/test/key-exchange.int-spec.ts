@@ -1,4 +1,5 @@
-import { randomDigits, waitFor } from '@app/testing';
+import { waitFor } from '@app/testing';
+import { uniqueTid } from '@app/host-protocol/testing/factories';
 import { HOST_SIGNON_V1 } from '@app/contracts';
 import { HostSimulator, startHostSimulator } from '../../host-simulator/src';
 import { networkPayload } from './factories';
@@ -10,7 +11,7 @@ interface KeyRow {
   next_exchange_at: Date | null;
 }
 
-const newTid = () => `K${randomDigits(7)}`;
+const newTid = uniqueTid;
 
 /**
  * Scheduled key exchange against the host simulator: a signed-on terminal's working key is

@@ -12,6 +12,7 @@ import {
   TEST_AUTH,
   TestDatabase,
   testPlatformOptions,
+  waitFor,
   waitForDelivery,
 } from '@app/testing';
 import { signPboToken } from '@app/common';
@@ -120,10 +121,21 @@ describe('profile upserts over NATS JetStream', () => {
     const repeats = shuffle(messages).slice(0, 40);
     const before = (await jsm.streams.info(STREAM)).state.messages;
 
-    for (const message of shuffle(messages)) await publisher.publish(SUBJECT, message.payload, { msgId: message.msgId });
-    // Past the broker's duplicate window, the repeats reach the consumer as a redelivery would.
-    await new Promise((resolve) => setTimeout(resolve, DUPLICATE_WINDOW_MS * 2));
-    for (const message of repeats) await publisher.publish(SUBJECT, message.payload, { msgId: message.msgId });
+    const published = shuffle(messages);
+    for (const message of published) await publisher.publish(SUBJECT, message.payload, { msgId: message.msgId });
+    // Past the broker's duplicate window, the repeats reach the consumer as a redelivery would. The
+    // window's end is observed, not slept for: the repeat whose original went out last is offered
+    // until the broker takes it (inside the window a duplicate is acknowledged and dropped); every
+    // other original went out before it, so its window has ended too, and the others follow.
+    const js = observer.jetstream();
+    const lastOut = (message: (typeof repeats)[number]) => published.indexOf(message);
+    const [firstRepeat, ...otherRepeats] = [...repeats].sort((a, b) => lastOut(b) - lastOut(a));
+    await waitFor(
+      "the first repeat to be taken past the broker's duplicate window",
+      async () => !(await js.publish(SUBJECT, new TextEncoder().encode(JSON.stringify(firstRepeat.payload)), { msgID: firstRepeat.msgId })).duplicate,
+      DUPLICATE_WINDOW_MS * 50,
+    );
+    for (const message of otherRepeats) await publisher.publish(SUBJECT, message.payload, { msgId: message.msgId });
     await waitForDelivery('the consumer to handle every message', consumerDrained);
 
     expect((await jsm.streams.info(STREAM)).state.messages - before).toBe(200);

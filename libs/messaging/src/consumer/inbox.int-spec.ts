@@ -1,5 +1,5 @@
 import { ContextDatabaseDefinition, openContextDataSource, pendingSchemaChanges } from '@app/database';
-import { createTestDatabase, TestDatabase } from '@app/testing';
+import { createTestDatabase, TestDatabase, waitFor } from '@app/testing';
 import { DataSource } from 'typeorm';
 import { Inbox } from './inbox';
 import { InboxMessage } from './inbox-message.entity';
@@ -64,7 +64,13 @@ describe('Inbox', () => {
     });
     await recorded;
     const second = dataSource.transaction((manager) => inbox.record(manager, entry('m-3')));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The second waits on the first's row lock before the first commits (else this tests nothing).
+    await waitFor('the second recording to wait on the lock', async () => {
+      const [row] = await dataSource.query<{ waiting: number }[]>(
+        "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+      );
+      return row.waiting >= 1;
+    });
     commitFirst();
 
     expect(await Promise.all([first, second])).toEqual([true, false]);

@@ -98,8 +98,8 @@ describe('OutboxRelay', () => {
     const { transport, received } = transportWithSubscriber();
     const relay = relayOf(transport, { pollIntervalMs: 60_000 });
     relay.start();
-    // Let the first (empty) pass finish, so only the commit can wake the relay.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The first (empty) pass has finished and the relay sleeps its minute: only the commit can wake it.
+    await waitFor('the relay to sleep after its first pass', () => (relay as unknown as { wakeUp?: () => void }).wakeUp !== undefined);
 
     const [id] = await enqueueCommitted([1]);
 

@@ -69,15 +69,22 @@ describe('InProcessRequestReply', () => {
   it('should stop answering once closed, after finishing the request being handled', async () => {
     const transport = new InProcessRequestReply(quiet);
     let finished = false;
+    let started!: () => void;
+    const handling = new Promise<void>((resolve) => (started = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     const served = transport.serve('close.v1', 'g', async () => {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      started();
+      await released;
       finished = true;
       return { ok: true };
     });
-    const inFlight = transport.request('close.v1', {}, { timeoutMs: 1000 });
-    await new Promise((resolve) => setImmediate(resolve));
+    const inFlight = transport.request('close.v1', {}, { timeoutMs: 30_000 });
+    await handling; // the request is in the handler: close must wait for it
 
-    await served.close();
+    const closing = served.close();
+    release();
+    await closing;
 
     expect(finished).toBe(true);
     await expect(inFlight).resolves.toEqual({ ok: true });

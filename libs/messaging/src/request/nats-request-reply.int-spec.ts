@@ -97,15 +97,22 @@ describe('NatsRequestReply', () => {
 
   it('should finish the request being handled when closed, then stop answering', async () => {
     const subject = subjectOf('close');
+    let started!: () => void;
+    const handling = new Promise<void>((resolve) => (started = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     const served = responders.serve(subject, 'g', async () => {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      started();
+      await released;
       return { ok: true };
     });
     await responderConnection.flush();
-    const inFlight = caller.request(subject, {}, { timeoutMs: 2000 });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    const inFlight = caller.request(subject, {}, { timeoutMs: 30_000 });
+    await handling; // the request is in the handler: close must wait for it
 
-    await served.close();
+    const closing = served.close();
+    release();
+    await closing;
 
     await expect(inFlight).resolves.toEqual({ ok: true });
     await expect(caller.request(subject, {}, { timeoutMs: 500 })).rejects.toMatchObject({ code: 'NO_RESPONDERS' });
