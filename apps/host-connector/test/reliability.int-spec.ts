@@ -157,7 +157,9 @@ describe('host-connector: reversals and sessions', () => {
   });
 
   it('should mark a host down after missed echoes, refuse requests meanwhile, and up again when an echo is answered', async () => {
-    const connector = await startConnector({ config: testConfig({ HOST_ECHO_INTERVAL_MS: '150', HOST_ECHO_MAX_MISSES: '2', HOST_TIMEOUT_MS: '100' }) });
+    // Misses come from echoes the peer does not answer, not from a short timeout: with 1 s per echo,
+    // a stall of the machine does not count as two misses in a row.
+    const connector = await startConnector({ config: testConfig({ HOST_ECHO_INTERVAL_MS: '200', HOST_ECHO_MAX_MISSES: '2', HOST_TIMEOUT_MS: '1000' }) });
     try {
       let echoes = true;
       peer.handler = (message) => (message.mti === '0800' && !echoes ? null : answerTo(message));
