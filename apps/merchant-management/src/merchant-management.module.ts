@@ -1,5 +1,5 @@
 import { Clock, CryptoIdGenerator, IdGenerator, SystemClock } from '@app/common';
-import { DatabaseModule, databaseProbeProvider, RetentionModule, unitOfWorkProviders } from '@app/database';
+import { databaseProbeProvider, RetentionModule } from '@app/database';
 import { OutboxModule, outboxPruneRule } from '@app/messaging';
 import { GATEWAY_NAMESPACE_SETTING } from '@app/runtime';
 import { Module } from '@nestjs/common';
@@ -9,7 +9,8 @@ import { AcquirerController } from './acquirer/acquirer.controller';
 import { AcquirerV2Controller } from './acquirer/legacy/acquirer-v2.controller';
 import { AcquirerService } from './acquirer/acquirer.service';
 import { AcquirerProfileRepository } from './acquirer/persistence/acquirer-profile.repository';
-import { MERCHANT_MANAGEMENT_CONNECTION, merchantManagementDatabase } from './database';
+import { MERCHANT_MANAGEMENT_CONNECTION } from './database';
+import { MerchantManagementDatabaseModule } from './database.module';
 import { DeviceAppController } from './device-app/device-app.controller';
 import { DeviceAppService, GATEWAY_NAMESPACE } from './device-app/device-app.service';
 import { ActivationThrottleRepository } from './device-app/persistence/activation-throttle.repository';
@@ -31,8 +32,7 @@ import { PaymentConfigController } from './payment-config/payment-config.control
 import { PaymentConfigService } from './payment-config/payment-config.service';
 import { PaymentConfigRepository } from './payment-config/persistence/payment-config.repository';
 import { CurrentController } from './pbo/current.controller';
-import { PboRepository } from './pbo/persistence/pbo.repository';
-import { PboService } from './pbo/pbo.service';
+import { PboModule } from './pbo/pbo.module';
 
 /**
  * The merchant-management bounded context: PBOs, EMV configs, acquirer profiles, merchants and
@@ -41,7 +41,8 @@ import { PboService } from './pbo/pbo.service';
  */
 @Module({
   imports: [
-    DatabaseModule.forContext(merchantManagementDatabase),
+    MerchantManagementDatabaseModule,
+    PboModule.withDatabase(),
     OutboxModule.forContext({ connection: MERCHANT_MANAGEMENT_CONNECTION }),
     RetentionModule.forContext({ connection: MERCHANT_MANAGEMENT_CONNECTION, rules: (retention) => [outboxPruneRule(retention.messagesMs)] }),
   ],
@@ -62,13 +63,10 @@ import { PboService } from './pbo/pbo.service';
     DeviceV2Controller,
   ],
   providers: [
-    ...unitOfWorkProviders(MERCHANT_MANAGEMENT_CONNECTION),
     { provide: Clock, useClass: SystemClock },
     { provide: IdGenerator, useClass: CryptoIdGenerator },
     ActivationProfileRepository,
     ActivationProfileService,
-    PboRepository,
-    PboService,
     EmvConfigRepository,
     EmvService,
     AcquirerProfileRepository,
@@ -85,6 +83,6 @@ import { PboService } from './pbo/pbo.service';
     // The gateway namespace devices are sent to (GATEWAY_NAMESPACE, default demo).
     { provide: GATEWAY_NAMESPACE, useExisting: GATEWAY_NAMESPACE_SETTING },
   ],
-  exports: [PboService],
+  exports: [PboModule],
 })
 export class MerchantManagementModule {}

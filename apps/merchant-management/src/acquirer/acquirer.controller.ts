@@ -3,8 +3,8 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IdDto } from '../emv/dto/emv.dto';
 import { numericId } from '../shared/ownership';
-import { AcquirerService, decodeConnExtraParams, toAcquirerProfileDto } from './acquirer.service';
-import { AcquirerCreateDto, AcquirerListQueryDto, AcquirerProfileDto, AcquirerUpdateDto } from './dto/acquirer.dto';
+import { AcquirerService, decodeConnExtraParams } from './acquirer.service';
+import { AcquirerCreateDto, AcquirerListQueryDto, AcquirerProfileDto, AcquirerUpdateDto, toAcquirerProfileDto } from './dto/acquirer.dto';
 import { parseEmvList, parseMethodList } from './method-lists';
 
 @ApiTags('acquirer profiles (v1)')

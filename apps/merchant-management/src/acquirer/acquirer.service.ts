@@ -1,11 +1,10 @@
-import { DomainError, formatTimestamp, Page, PageRequest, parseJsonObject, toPage } from '@app/common';
+import { DomainError, Page, PageRequest, parseJsonObject, toPage } from '@app/common';
 import { isForeignKeyViolation, isUniqueViolation, UnitOfWork } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import { ActivationProfileService } from '../activation-profile/activation-profile.service';
 import { EmvConfigRepository } from '../emv/persistence/emv-config.repository';
 import { PboService } from '../pbo/pbo.service';
 import { requireOwned } from '../shared/ownership';
-import { AcquirerProfileDto } from './dto/acquirer.dto';
 import { checkMethodAndEmvLists, EmvList } from './method-lists';
 import { MethodList } from './persistence/acquirer-profile.entity';
 import { AcquirerProfileRecord, AcquirerProfileRepository, AcquirerProfileValues } from './persistence/acquirer-profile.repository';
@@ -39,31 +38,6 @@ export interface CreateAcquirerCommand extends AcquirerFields {
 export interface UpdateAcquirerCommand extends AcquirerFields {
   currency?: string;
   acqType?: string;
-}
-
-export function toAcquirerProfileDto({ profile, emvList }: AcquirerProfileRecord): AcquirerProfileDto {
-  return {
-    profileId: profile.id,
-    groupId: profile.groupId,
-    profileName: profile.profileName,
-    asDefault: profile.asDefault,
-    asSettleBlock: profile.asSettleBlock,
-    currency: profile.currency,
-    acqType: profile.acqType,
-    connUrl: profile.connUrl,
-    notifyUrl: profile.notifyUrl,
-    connExtraParams: profile.connExtraParams ? JSON.stringify(profile.connExtraParams) : null,
-    connMessageFormat: profile.connMessageFormat,
-    enablerMsgFormat: profile.enablerMsgFormat,
-    enablerParams: profile.enablerParams,
-    connTimeout: profile.connTimeout,
-    connRequestTimeout: profile.connRequestTimeout,
-    methodList: JSON.stringify(profile.methodList),
-    emvList: JSON.stringify(emvList),
-    createdBy: profile.createdBy,
-    createdAt: formatTimestamp(profile.createdAt),
-    updatedAt: formatTimestamp(profile.updatedAt),
-  };
 }
 
 /** Decodes the v1 connExtraParams string (the DTO checked it is a JSON object); null clears it. */

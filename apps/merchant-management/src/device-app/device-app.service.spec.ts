@@ -5,6 +5,7 @@ import { deviceFixture, GROUP, MCH_ID } from '../device/testing/device-fixture';
 import { DeviceStatus } from '../shared/device-status';
 import { ACTIVATION_FAILURE_LIMIT, DeviceAppService } from './device-app.service';
 import { ActivationThrottleRepository } from './persistence/activation-throttle.repository';
+import { toCreatedCodeDto } from '../device/device.view';
 
 /** The throttle table in memory: failures per client and window. */
 class InMemoryThrottle {
@@ -39,7 +40,7 @@ function setUp() {
 describe('DeviceAppService', () => {
   it('should activate a pending code once: the device gets an SDK id, the namespace and its profile', async () => {
     const { service, app, shown } = setUp();
-    const { activationCode, profileId, id } = await service.create(GROUP, { mchId: MCH_ID });
+    const { activationCode, profileId, id } = toCreatedCodeDto(await service.create(GROUP, { mchId: MCH_ID }));
 
     const result = await app.activate(activationCode, { appVersion: '2.1.0' }, 'client-1');
 
@@ -54,7 +55,7 @@ describe('DeviceAppService', () => {
 
   it('should refuse a code past its expiry', async () => {
     const { service, app, clock } = setUp();
-    const { activationCode } = await service.create(GROUP, { mchId: MCH_ID });
+    const { activationCode } = toCreatedCodeDto(await service.create(GROUP, { mchId: MCH_ID }));
     clock.advance(30 * 24 * 3600 * 1000 + 1);
 
     await expect(app.activate(activationCode, undefined, 'client-1')).rejects.toEqual(DomainError.conflict('activation code has expired'));
@@ -62,7 +63,7 @@ describe('DeviceAppService', () => {
 
   it('should let an idled code activate again, and refuse a decommissioned device\'s code', async () => {
     const { service, app } = setUp();
-    const { activationCode, id } = await service.create(GROUP, { mchId: MCH_ID });
+    const { activationCode, id } = toCreatedCodeDto(await service.create(GROUP, { mchId: MCH_ID }));
     const first = await app.activate(activationCode, undefined, 'client-1');
     await service.idle(GROUP, id);
 
@@ -75,7 +76,7 @@ describe('DeviceAppService', () => {
 
   it('should refuse an unknown code and, after too many failures, every attempt of that client', async () => {
     const { service, app } = setUp();
-    const { activationCode } = await service.create(GROUP, { mchId: MCH_ID });
+    const { activationCode } = toCreatedCodeDto(await service.create(GROUP, { mchId: MCH_ID }));
     for (let attempt = 0; attempt < ACTIVATION_FAILURE_LIMIT; attempt++) {
       await expect(app.activate('000000000000', undefined, 'guesser')).rejects.toEqual(DomainError.notFound('activation code is not valid'));
     }
@@ -86,7 +87,7 @@ describe('DeviceAppService', () => {
 
   it('should clear the pull flag on a config pull and refuse a device that is not active', async () => {
     const { service, app, devices } = setUp();
-    const { activationCode } = await service.create(GROUP, { mchId: MCH_ID });
+    const { activationCode } = toCreatedCodeDto(await service.create(GROUP, { mchId: MCH_ID }));
     const { deviceId } = await app.activate(activationCode, undefined, 'client-1');
     const stored = [...devices.rows.values()][0];
     await devices.update(GROUP, stored.uuid, { deviceUpdate: 1 });

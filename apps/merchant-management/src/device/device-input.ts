@@ -54,8 +54,9 @@ export function checkEmvParams(value: unknown, field = 'emvParams'): Record<stri
   return value as Record<string, string>;
 }
 
-/** Decodes a JSON-encoded object field of PUT device. */
-export function decodeObjectString(value: string, field: string): Record<string, unknown> {
+/** An object field of PUT device as given (legacy), or decoded from its JSON text (v1). */
+export function decodedObject(value: Record<string, unknown> | string, field: string): Record<string, unknown> {
+  if (typeof value !== 'string') return value;
   const parsed = parseJsonObject(value);
   if (!parsed) throw DomainError.validation(`${field} must be a JSON-encoded object`);
   return parsed;

@@ -2,7 +2,7 @@ import { Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { DeviceService } from './device.service';
-import { toDeviceDto } from './device.view';
+import { toCreatedCodeDto, toDeviceDto } from './device.view';
 import { CreatedCodeDto, DeviceCodeEmailDto, DeviceCreateDto, DeviceDeleteQueryDto, DeviceDto, DeviceEmvDto, DeviceListQueryDto, DeviceUpdateDto } from './dto/device.dto';
 
 @ApiTags('devices (v1)')
@@ -24,7 +24,7 @@ export class DeviceController {
   @ApiOperation({ summary: 'Generate an activation code; pushes the activation profile to the gateway when an acquirer matches' })
   @ApiOkResponse({ type: CreatedCodeDto })
   async create(@GroupId() groupId: string, @Body() body: DeviceCreateDto): Promise<Envelope<CreatedCodeDto>> {
-    return ok(await this.devices.create(groupId, body));
+    return ok(toCreatedCodeDto(await this.devices.create(groupId, body)));
   }
 
   @Post('code')

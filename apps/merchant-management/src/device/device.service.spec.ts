@@ -2,6 +2,7 @@ import { DomainError, ErrorCode, SeededIdGenerator } from '@app/common';
 import { DeviceStatus } from '../shared/device-status';
 import { newActivationCode } from './device.service';
 import { deviceFixture, GROUP, MCH_ID, OTHER_GROUP, OTHER_MCH_ID } from './testing/device-fixture';
+import { toCreatedCodeDto } from './device.view';
 
 /** Activates a created code as the device app would, without the app: the rules under test are the API's. */
 async function activated(fixture: ReturnType<typeof deviceFixture>, id: string, deviceId = 'SDK0001'): Promise<void> {
@@ -14,7 +15,7 @@ describe('DeviceService', () => {
     it('should answer a 12-digit code that expires in 30 days and push a profile when an acquirer matches', async () => {
       const fixture = deviceFixture();
 
-      const created = await fixture.service.create(GROUP, { mchId: MCH_ID });
+      const created = toCreatedCodeDto(await fixture.service.create(GROUP, { mchId: MCH_ID }));
 
       expect(created.id).toBe(`CD-${created.activationCode}`);
       expect(created.activationCode).toMatch(/^\d{12}$/);
@@ -27,7 +28,7 @@ describe('DeviceService', () => {
     it('should create a code without a profile when no bound method matches its methodList', async () => {
       const fixture = deviceFixture();
 
-      const created = await fixture.service.create(GROUP, { mchId: MCH_ID, methodList: '03' });
+      const created = toCreatedCodeDto(await fixture.service.create(GROUP, { mchId: MCH_ID, methodList: '03' }));
 
       expect(created.profileId).toBeNull();
       expect(fixture.profileRepository.upserts).toEqual([]);
@@ -38,7 +39,7 @@ describe('DeviceService', () => {
       const taken = newActivationCode(new SeededIdGenerator(11));
       await fixture.devices.insert({ ...(await scratchDeviceValues()), codeLookup: fixture.cipher.lookup(taken), uuid: 'taken' });
 
-      const created = await fixture.service.create(GROUP, { mchId: MCH_ID });
+      const created = toCreatedCodeDto(await fixture.service.create(GROUP, { mchId: MCH_ID }));
 
       expect(created.activationCode).not.toBe(taken);
       expect(fixture.devices.rows.size).toBe(2);
@@ -56,7 +57,7 @@ describe('DeviceService', () => {
   describe('delete', () => {
     it('should delete a code that was never activated', async () => {
       const fixture = deviceFixture();
-      const { id } = await fixture.service.create(GROUP, { mchId: MCH_ID });
+      const { id } = toCreatedCodeDto(await fixture.service.create(GROUP, { mchId: MCH_ID }));
 
       await fixture.service.delete(GROUP, id, undefined);
 
@@ -65,7 +66,7 @@ describe('DeviceService', () => {
 
     it('should refuse to delete by code a code that was activated', async () => {
       const fixture = deviceFixture();
-      const { id } = await fixture.service.create(GROUP, { mchId: MCH_ID });
+      const { id } = toCreatedCodeDto(await fixture.service.create(GROUP, { mchId: MCH_ID }));
       await activated(fixture, id, 'SDK0001');
 
       await expect(fixture.service.delete(GROUP, id, undefined)).rejects.toEqual(
@@ -75,7 +76,7 @@ describe('DeviceService', () => {
 
     it('should ask for deviceStatus when an activated device is deleted by its device id', async () => {
       const fixture = deviceFixture();
-      const { id } = await fixture.service.create(GROUP, { mchId: MCH_ID });
+      const { id } = toCreatedCodeDto(await fixture.service.create(GROUP, { mchId: MCH_ID }));
       await activated(fixture, id, 'SDK0001');
 
       await expect(fixture.service.delete(GROUP, 'SDK0001', undefined)).rejects.toEqual(
@@ -85,14 +86,14 @@ describe('DeviceService', () => {
 
     it('should refuse to log out a code that was never activated', async () => {
       const fixture = deviceFixture();
-      const { id } = await fixture.service.create(GROUP, { mchId: MCH_ID });
+      const { id } = toCreatedCodeDto(await fixture.service.create(GROUP, { mchId: MCH_ID }));
 
       await expect(fixture.service.delete(GROUP, id, '2')).rejects.toEqual(DomainError.conflict(`device ${id} was never activated; delete its activation code instead`));
     });
 
     it('should decommission once: a second decommission, an update and an idle are refused', async () => {
       const fixture = deviceFixture();
-      const { id } = await fixture.service.create(GROUP, { mchId: MCH_ID });
+      const { id } = toCreatedCodeDto(await fixture.service.create(GROUP, { mchId: MCH_ID }));
       await activated(fixture, id, 'SDK0001');
 
       await fixture.service.delete(GROUP, 'SDK0001', '3');
@@ -107,7 +108,7 @@ describe('DeviceService', () => {
   describe('idle', () => {
     it('should free the code for another 30 days from now', async () => {
       const fixture = deviceFixture();
-      const { id } = await fixture.service.create(GROUP, { mchId: MCH_ID });
+      const { id } = toCreatedCodeDto(await fixture.service.create(GROUP, { mchId: MCH_ID }));
       await activated(fixture, id);
       fixture.clock.advance(10 * 24 * 3600 * 1000);
 
@@ -121,7 +122,7 @@ describe('DeviceService', () => {
   describe('get', () => {
     it('should answer null for a device that does not exist and 13000 for another PBO\'s', async () => {
       const fixture = deviceFixture();
-      const { id } = await fixture.service.create(GROUP, { mchId: MCH_ID });
+      const { id } = toCreatedCodeDto(await fixture.service.create(GROUP, { mchId: MCH_ID }));
 
       expect(await fixture.shown(GROUP, 'CD-000000000000')).toBeNull();
       await expect(fixture.shown(OTHER_GROUP, id)).rejects.toEqual(new DomainError(ErrorCode.OwnerInvalid, `owner info invalid: device ${id} belongs to another PBO`));
@@ -131,7 +132,7 @@ describe('DeviceService', () => {
   describe('emailCode', () => {
     it('should refuse to e-mail a code that was already used', async () => {
       const fixture = deviceFixture();
-      const { id } = await fixture.service.create(GROUP, { mchId: MCH_ID });
+      const { id } = toCreatedCodeDto(await fixture.service.create(GROUP, { mchId: MCH_ID }));
       await activated(fixture, id);
 
       await expect(fixture.service.emailCode(GROUP, id, 'a@example.com')).rejects.toEqual(
@@ -142,7 +143,7 @@ describe('DeviceService', () => {
 
     it('should e-mail the code, grouped by four digits', async () => {
       const fixture = deviceFixture();
-      const { id, activationCode } = await fixture.service.create(GROUP, { mchId: MCH_ID });
+      const { id, activationCode } = toCreatedCodeDto(await fixture.service.create(GROUP, { mchId: MCH_ID }));
 
       await fixture.service.emailCode(GROUP, id, 'a@example.com');
 

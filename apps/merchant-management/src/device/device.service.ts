@@ -19,15 +19,14 @@ import { isUniqueViolation, UnitOfWork } from '@app/database';
 import { MAILER, MailDeliveryError, Mailer } from '@app/mail';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProfileSource } from '../activation-profile/acceptance';
-import { ActivationProfileService } from '../activation-profile/activation-profile.service';
+import { ActivationProfileService, ResolvedEmv } from '../activation-profile/activation-profile.service';
 import { MerchantEntity } from '../merchant/persistence/merchant.entity';
 import { MerchantRepository } from '../merchant/persistence/merchant.repository';
 import { PboService } from '../pbo/pbo.service';
 import { ACTIVATABLE_STATUSES, ACTIVATION_CODE_TTL_MS, activationCodeOf, DeviceStatus } from '../shared/device-status';
 import { requireOwned } from '../shared/ownership';
-import { checkEmvParams, checkExtParams, decodeObjectString, parseMethodCodes, spreadOverAcquirers } from './device-input';
-import { DeviceView } from './device.view';
-import { CreatedCodeDto, DeviceCreateDto, DeviceEmvDto, DeviceUpdateDto } from './dto/device.dto';
+import { checkEmvParams, checkExtParams, decodedObject, parseMethodCodes, spreadOverAcquirers } from './device-input';
+import { CreateDeviceCommand, CreatedCodeView, DeviceView, UpdateDeviceCommand } from './device.view';
 import { DeviceEntity } from './persistence/device.entity';
 import { DeviceKey, DeviceRepository, DeviceValues } from './persistence/device.repository';
 
@@ -129,11 +128,11 @@ export class DeviceService {
    * one transaction. `everyAcquirer` (legacy "MID/TID for all") is copied under every acquirer
    * bound to the merchant, read under the same lock as the bindings the profile is built from.
    */
-  async create(groupId: string, body: DeviceCreateDto, everyAcquirer?: Record<string, string>): Promise<CreatedCodeDto> {
-    const merchant = await this.requireMerchant(groupId, body.mchId);
-    const methodList = body.methodList === undefined ? null : parseMethodCodes(body.methodList);
-    const emvParams = body.emvParams === undefined ? null : checkEmvParams(body.emvParams);
-    const deviceAdminHash = body.deviceAdmin ? await hashSecret(body.deviceAdmin) : null;
+  async create(groupId: string, command: CreateDeviceCommand, everyAcquirer?: Record<string, string>): Promise<CreatedCodeView> {
+    const merchant = await this.requireMerchant(groupId, command.mchId);
+    const methodList = command.methodList === undefined ? null : parseMethodCodes(command.methodList);
+    const emvParams = command.emvParams === undefined ? null : checkEmvParams(command.emvParams);
+    const deviceAdminHash = command.deviceAdmin ? await hashSecret(command.deviceAdmin) : null;
     for (let attempt = 1; ; attempt++) {
       const code = newActivationCode(this.ids);
       try {
@@ -142,7 +141,7 @@ export class DeviceService {
           // either sees this device (and re-pushes it) or is seen by it, never neither.
           const source = await this.profiles.source(groupId, merchant.uuid, 'share');
           const boundIds = source.bindings.map((b) => b.acquirerProfileId);
-          const extParams = spreadOverAcquirers(body.extParams === undefined ? null : checkExtParams(body.extParams, boundIds), everyAcquirer, boundIds);
+          const extParams = spreadOverAcquirers(command.extParams === undefined ? null : checkExtParams(command.extParams, boundIds), everyAcquirer, boundIds);
           const built: DeviceValues = {
             uuid: this.ids.uuid(),
             groupId,
@@ -152,15 +151,15 @@ export class DeviceService {
             deviceId: null,
             deviceStatus: DeviceStatus.Pending,
             deviceUpdate: 0,
-            deviceType: body.deviceType ?? null,
-            deviceAlias: body.deviceAlias ?? null,
-            deviceName: body.deviceName ?? null,
+            deviceType: command.deviceType ?? null,
+            deviceAlias: command.deviceAlias ?? null,
+            deviceName: command.deviceName ?? null,
             deviceAdminHash,
             appVersion: null,
             methodList,
             emvParams,
             extParams,
-            operatingMode: body.operatingMode ?? 'STANDARD',
+            operatingMode: command.operatingMode ?? 'STANDARD',
             ...this.profiles.initialProfile(source, { methodList, extParams }),
             activesAt: null,
             expiresAt: new Date(this.clock.now().getTime() + ACTIVATION_CODE_TTL_MS),
@@ -170,7 +169,7 @@ export class DeviceService {
           await this.profiles.publishCreated(built, source);
           return built;
         });
-        return { id: `CD-${code}`, activationCode: code, profileId: values.profileId };
+        return { uuid: values.uuid, activationCode: code, profileId: values.profileId };
       } catch (error) {
         // Codes are random: a collision with an existing code is retried with a new one.
         if (isUniqueViolation(error, 'uq_device_code_lookup') && attempt < 5) continue;
@@ -180,28 +179,28 @@ export class DeviceService {
   }
 
   /** PUT device: omitted fields stay, null clears; the activation profile follows. `everyAcquirer` as in {@link create}. */
-  async update(groupId: string, id: string, body: DeviceUpdateDto, everyAcquirer?: Record<string, string>): Promise<void> {
+  async update(groupId: string, id: string, command: UpdateDeviceCommand, everyAcquirer?: Record<string, string>): Promise<void> {
     await this.uow.run(async () => {
       const device = await this.requireDevice(groupId, id, true);
       if (device.deviceStatus === DeviceStatus.Decommissioned) throw DomainError.conflict(`device ${id} is decommissioned`);
       const { source } = await this.context(device);
       const boundIds = source.bindings.map((b) => b.acquirerProfileId);
       const changes: Partial<DeviceValues> = {};
-      if (body.deviceAlias !== undefined) changes.deviceAlias = body.deviceAlias;
-      if (body.deviceName !== undefined) changes.deviceName = body.deviceName;
-      if (body.deviceType !== undefined) changes.deviceType = body.deviceType;
-      if (body.operatingMode !== undefined) changes.operatingMode = body.operatingMode ?? 'STANDARD';
-      if (body.methodList !== undefined) changes.methodList = body.methodList === null ? null : parseMethodCodes(body.methodList);
-      if (body.deviceAdmin !== undefined) changes.deviceAdminHash = body.deviceAdmin === null ? null : await hashSecret(body.deviceAdmin);
-      if (body.extParams !== undefined) {
-        changes.extParams = body.extParams === null ? null : checkExtParams(decodeObjectString(body.extParams, 'extParams'), boundIds);
+      if (command.deviceAlias !== undefined) changes.deviceAlias = command.deviceAlias;
+      if (command.deviceName !== undefined) changes.deviceName = command.deviceName;
+      if (command.deviceType !== undefined) changes.deviceType = command.deviceType;
+      if (command.operatingMode !== undefined) changes.operatingMode = command.operatingMode ?? 'STANDARD';
+      if (command.methodList !== undefined) changes.methodList = command.methodList === null ? null : parseMethodCodes(command.methodList);
+      if (command.deviceAdmin !== undefined) changes.deviceAdminHash = command.deviceAdmin === null ? null : await hashSecret(command.deviceAdmin);
+      if (command.extParams !== undefined) {
+        changes.extParams = command.extParams === null ? null : checkExtParams(decodedObject(command.extParams, 'extParams'), boundIds);
       }
       if (everyAcquirer) {
         const base = changes.extParams !== undefined ? changes.extParams : device.extParams;
         changes.extParams = spreadOverAcquirers(base, everyAcquirer, boundIds);
       }
-      if (body.emvParams !== undefined) changes.emvParams = body.emvParams === null ? null : checkEmvParams(decodeObjectString(body.emvParams, 'emvParams'));
-      const emvChanged = body.emvParams !== undefined && canonicalJson(changes.emvParams) !== canonicalJson(device.emvParams);
+      if (command.emvParams !== undefined) changes.emvParams = command.emvParams === null ? null : checkEmvParams(decodedObject(command.emvParams, 'emvParams'));
+      const emvChanged = command.emvParams !== undefined && canonicalJson(changes.emvParams) !== canonicalJson(device.emvParams);
       // The gateway profile's name comes from the alias (else the name): a rename is pushed too.
       const renamed =
         (changes.deviceAlias !== undefined && changes.deviceAlias !== device.deviceAlias) || (changes.deviceName !== undefined && changes.deviceName !== device.deviceName);
@@ -284,11 +283,11 @@ export class DeviceService {
   }
 
   /** The EMV parameters and AIDs a device gets (what activation and the config pull return). */
-  resolvedEmv(context: DeviceContext): DeviceEmvDto {
+  resolvedEmv(context: DeviceContext): ResolvedEmv {
     return this.profiles.resolvedEmv(context.source, context.device);
   }
 
-  async emv(groupId: string, id: string): Promise<DeviceEmvDto> {
+  async emv(groupId: string, id: string): Promise<ResolvedEmv> {
     return this.resolvedEmv(await this.context(await this.requireDevice(groupId, id)));
   }
 

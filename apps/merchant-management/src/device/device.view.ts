@@ -1,5 +1,5 @@
 import { formatTimestamp, maskedSecret } from '@app/common';
-import { DeviceDto } from './dto/device.dto';
+import { CreatedCodeDto, DeviceDto } from './dto/device.dto';
 import { DeviceEntity } from './persistence/device.entity';
 
 /** What the device service answers about a device: the stored device, its merchant's mchId and its code in clear. */
@@ -7,6 +7,54 @@ export interface DeviceView {
   device: DeviceEntity;
   mchId: string;
   activationCode: string;
+}
+
+/** What creating an activation code answers: the stored device's uuid, the code in clear, the profile pushed (null when no acquirer matched). */
+export interface CreatedCodeView {
+  uuid: string;
+  activationCode: string;
+  profileId: string | null;
+}
+
+/** The id a device is known by until it is activated: `CD-` + its activation code. */
+export function codeIdOf(activationCode: string): string {
+  return `CD-${activationCode}`;
+}
+
+/** A new activation code as both APIs write it (maps already decoded). */
+export interface CreateDeviceCommand {
+  mchId: string;
+  deviceAlias?: string;
+  deviceName?: string;
+  deviceType?: string;
+  operatingMode?: string;
+  /** Comma-separated payment method codes; every bound method when omitted. */
+  methodList?: string;
+  /** Admin password in clear; stored hashed. */
+  deviceAdmin?: string;
+  /** `{acquirers: {<profileId>: {<field>: <value>}}}`. */
+  extParams?: Record<string, unknown>;
+  /** EMV terminal parameters (string values). */
+  emvParams?: Record<string, unknown>;
+}
+
+/** A device change: omitted fields stay, null clears. */
+export interface UpdateDeviceCommand {
+  deviceAlias?: string | null;
+  deviceName?: string | null;
+  deviceType?: string | null;
+  /** null sets STANDARD. */
+  operatingMode?: string | null;
+  /** Comma-separated payment method codes; null means every bound method. */
+  methodList?: string | null;
+  deviceAdmin?: string | null;
+  /**
+   * `{acquirers: …}`, as an object or as the JSON text v1 sends: the text is decoded where the
+   * other fields are checked, after the device was found, so the refusals keep their order.
+   */
+  extParams?: Record<string, unknown> | string | null;
+  /** EMV terminal parameters, as an object or JSON text (as extParams). */
+  emvParams?: Record<string, unknown> | string | null;
 }
 
 /** Payment method code → the MID and TID of the acceptance that carries it (the methodList both APIs show). */
@@ -21,7 +69,7 @@ export function methodMidTids(device: Pick<DeviceEntity, 'acceptances'>): Record
 /** The fields both APIs show alike, first: the device id (`CD-` + code until activated), its owners, type and state. */
 export function deviceIdentity({ device, mchId, activationCode }: DeviceView) {
   return {
-    deviceId: device.deviceId ?? `CD-${activationCode}`,
+    deviceId: device.deviceId ?? codeIdOf(activationCode),
     uuid: device.uuid,
     mchId,
     groupId: device.groupId,
@@ -53,4 +101,9 @@ export function toDeviceDto(view: DeviceView): DeviceDto {
   };
   if (device.deviceId !== null) dto.isDevice = true;
   return dto;
+}
+
+/** The v1 answer to creating an activation code. */
+export function toCreatedCodeDto({ activationCode, profileId }: CreatedCodeView): CreatedCodeDto {
+  return { id: codeIdOf(activationCode), activationCode, profileId };
 }

@@ -2,8 +2,8 @@ import { Envelope, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { numericId } from '../shared/ownership';
-import { EmvConfigDto, EmvListQueryDto, EmvWriteDto, IdDto } from './dto/emv.dto';
-import { EmvService, parseParamsString, toEmvConfigDto } from './emv.service';
+import { EmvConfigDto, EmvListQueryDto, EmvWriteDto, IdDto, toEmvConfigDto } from './dto/emv.dto';
+import { EmvService, parseParamsString } from './emv.service';
 
 @ApiTags('emv (v1)')
 @PboApi()
@@ -23,7 +23,8 @@ export class EmvController {
   @Get()
   @ApiOperation({ summary: 'List EMV configs (pageSize -1 returns all)' })
   async list(@GroupId() groupId: string, @Query() query: EmvListQueryDto): Promise<Envelope<Page<EmvConfigDto>>> {
-    return ok(await this.emvs.list(groupId, { emvName: query.emvName, paymentMethod: query.paymentMethod }, query.toPageRequest(20)));
+    const page = await this.emvs.list(groupId, { emvName: query.emvName, paymentMethod: query.paymentMethod }, query.toPageRequest(20));
+    return ok({ ...page, records: page.records.map(toEmvConfigDto) });
   }
 
   @Get(':emvId')

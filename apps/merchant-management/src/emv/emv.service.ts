@@ -1,11 +1,10 @@
-import { DomainError, formatTimestamp, Page, PageRequest, parseJsonObject, toPage } from '@app/common';
+import { DomainError, Page, PageRequest, parseJsonObject, toPage } from '@app/common';
 import { isForeignKeyViolation } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import { PboService } from '../pbo/pbo.service';
 import { requireOwned } from '../shared/ownership';
-import { EmvConfigDto } from './dto/emv.dto';
 import { validateEmvParams } from './dto/emv-params.dto';
-import { EmvConfigEntity } from './persistence/emv-config.entity';
+import { EmvConfigView } from './emv-config.view';
 import { EmvConfigRepository, EmvListFilter } from './persistence/emv-config.repository';
 
 /** An EMV config as written by either API (v1 sends params as a JSON string, legacy as an object). */
@@ -14,21 +13,6 @@ export interface EmvConfigCommand {
   paymentMethod: string;
   currency: string | null;
   params: Record<string, unknown>;
-}
-
-export function toEmvConfigDto(entity: EmvConfigEntity): EmvConfigDto {
-  return {
-    id: entity.id,
-    emvName: entity.emvName,
-    groupId: entity.groupId,
-    paymentMethod: entity.paymentMethod,
-    currency: entity.currency,
-    aid: entity.aid,
-    emvVersion: entity.emvVersion,
-    params: JSON.stringify(entity.params),
-    createdAt: formatTimestamp(entity.createdAt),
-    updatedAt: formatTimestamp(entity.updatedAt),
-  };
 }
 
 /** Parses the v1 `params` string (already checked to be a JSON object by the DTO). */
@@ -62,13 +46,13 @@ export class EmvService {
     return this.repository.insert({ groupId, ...this.values(command) });
   }
 
-  async get(groupId: string, id: number): Promise<EmvConfigEntity> {
+  async get(groupId: string, id: number): Promise<EmvConfigView> {
     return requireOwned(await this.repository.findById(id), groupId, `EMV config ${id}`);
   }
 
-  async list(groupId: string, filter: EmvListFilter, page: PageRequest): Promise<Page<EmvConfigDto>> {
+  async list(groupId: string, filter: EmvListFilter, page: PageRequest): Promise<Page<EmvConfigView>> {
     const [rows, total] = await this.repository.list(groupId, filter, page);
-    return toPage(page, rows.map(toEmvConfigDto), total);
+    return toPage(page, rows, total);
   }
 
   /** Replaces the config; its payment method cannot change while profiles list it under that method. */

@@ -1,7 +1,7 @@
 import { Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { MerchantDto, MerchantListQueryDto, MerchantWriteDto } from './dto/merchant.dto';
+import { MerchantDto, MerchantListQueryDto, MerchantWriteDto, toMerchantDto } from './dto/merchant.dto';
 import { MerchantService } from './merchant.service';
 
 @ApiTags('merchants (v1)')
@@ -14,7 +14,8 @@ export class MerchantController {
   @Get()
   @ApiOperation({ summary: 'List merchants (uuid, mchId, activationCode exact; mchName partial; pageSize -1 returns all)' })
   async list(@GroupId() groupId: string, @Query() query: MerchantListQueryDto): Promise<Envelope<Page<MerchantDto>>> {
-    return ok(await this.merchants.list(groupId, { uuid: query.uuid, mchId: query.mchId, mchName: query.mchName, activationCode: query.activationCode }, query.toPageRequest(20)));
+    const page = await this.merchants.list(groupId, { uuid: query.uuid, mchId: query.mchId, mchName: query.mchName, activationCode: query.activationCode }, query.toPageRequest(20));
+    return ok({ ...page, records: page.records.map(toMerchantDto) });
   }
 
   @Post()
@@ -22,7 +23,7 @@ export class MerchantController {
   @ApiOperation({ summary: "Create a merchant; binds the PBO's default card acquirer profile when one exists" })
   @ApiOkResponse({ type: MerchantDto })
   async create(@GroupId() groupId: string, @Body() body: MerchantWriteDto): Promise<Envelope<MerchantDto>> {
-    return ok(await this.merchants.create(groupId, groupId, body));
+    return ok(toMerchantDto(await this.merchants.create(groupId, groupId, body)));
   }
 
   @Get(':mchId')
@@ -30,14 +31,14 @@ export class MerchantController {
   @ApiResponse({ status: 403, description: 'code 13000: the merchant belongs to another PBO', type: EnvelopeDto })
   @ApiResponse({ status: 404, description: 'code 14000: no such merchant', type: EnvelopeDto })
   async get(@GroupId() groupId: string, @Param('mchId') mchId: string): Promise<Envelope<MerchantDto>> {
-    return ok(await this.merchants.get(groupId, mchId));
+    return ok(toMerchantDto(await this.merchants.get(groupId, mchId)));
   }
 
   @Put(':mchId')
   @ApiOperation({ summary: 'Replace the profile fields (not the payment config)' })
   @ApiOkResponse({ type: MerchantDto })
   async replace(@GroupId() groupId: string, @Param('mchId') mchId: string, @Body() body: MerchantWriteDto): Promise<Envelope<MerchantDto>> {
-    return ok(await this.merchants.replace(groupId, mchId, body));
+    return ok(toMerchantDto(await this.merchants.replace(groupId, mchId, body)));
   }
 
   @Delete(':mchId')

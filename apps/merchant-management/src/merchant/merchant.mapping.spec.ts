@@ -1,5 +1,5 @@
 import { MerchantEntity } from './persistence/merchant.entity';
-import { toMerchantDto } from './merchant.service';
+import { toMerchantDto } from './dto/merchant.dto';
 import { BindingRecord } from '../activation-profile/binding-record';
 
 const merchant = {
@@ -36,17 +36,17 @@ function binding(profileId: number, currency: string, codes: string[]): BindingR
 
 describe('merchant response mapping', () => {
   it('should list each bound method code once across bindings', () => {
-    const dto = toMerchantDto(merchant, [binding(1, 'MYR', ['01', '02']), binding(2, 'USD', ['01', '03'])]);
+    const dto = toMerchantDto({ merchant, bindings: [binding(1, 'MYR', ['01', '02']), binding(2, 'USD', ['01', '03'])], hasKioskTerminal: false });
     expect(dto.supportedPayments).toEqual(['01', '02', '03']);
   });
 
   it('should summarise each binding with JSON-encoded methodList and emvList', () => {
-    const dto = toMerchantDto(merchant, [binding(1, 'MYR', ['01', '02'])]);
+    const dto = toMerchantDto({ merchant, bindings: [binding(1, 'MYR', ['01', '02'])], hasKioskTerminal: false });
     expect(dto.acquirers).toEqual([{ profileId: 1, profileName: 'p1', currency: 'MYR', acqType: 'card', methodList: '{"01":[],"02":[]}', emvList: '{"01":[1],"02":[2]}' }]);
   });
 
   it('should show the passcode masked and mchId as id', () => {
-    const dto = toMerchantDto(merchant, []);
+    const dto = toMerchantDto({ merchant, bindings: [], hasKioskTerminal: false });
     expect(dto.passcode).toBe('******');
     expect(dto.id).toBe(merchant.mchId);
     expect(dto.createdAt).toBe('2026-01-02T03:04:05+0000');

@@ -3,7 +3,9 @@ import { immediateUnitOfWork } from '../activation-profile/testing/fakes';
 import { PaymentConfigService } from '../payment-config/payment-config.service';
 import { GROUP, paymentConfigFixture } from '../payment-config/testing/payment-config-fixture';
 import { DeviceStatus } from '../shared/device-status';
-import { MerchantCommand, MerchantService } from './merchant.service';
+import { toMerchantDto } from './dto/merchant.dto';
+import { MerchantService } from './merchant.service';
+import { MerchantCommand } from './merchant.view';
 import { MerchantEntity } from './persistence/merchant.entity';
 import { MerchantRepository, MerchantValues, MerchantView } from './persistence/merchant.repository';
 
@@ -64,7 +66,7 @@ function setUp() {
   return { ...payment, merchants, merchantService: service };
 }
 
-const command: MerchantCommand = { mchName: 'Kedai Kopi', currency: 'MYR', contactName: 'Aminah', contactEmail: 'aminah@example.com' } as MerchantCommand;
+const command: MerchantCommand = { mchName: 'Kedai Kopi', currency: 'MYR', contactName: 'Aminah', contactEmail: 'aminah@example.com' };
 
 describe('MerchantService', () => {
   describe('create', () => {
@@ -72,7 +74,7 @@ describe('MerchantService', () => {
       const { merchantService, acquirers } = setUp();
       acquirers.profiles.get(8)!.asDefault = true;
 
-      const created = await merchantService.create(GROUP, 'tester', command);
+      const created = toMerchantDto(await merchantService.create(GROUP, 'tester', command));
 
       expect(created.mchId).toMatch(/^[1-9]\d{14}$/);
       expect(created.supportedPayments).toEqual(['01', '02']);
@@ -82,7 +84,7 @@ describe('MerchantService', () => {
     it('should create a merchant without payment config when the PBO has no default card profile', async () => {
       const { merchantService } = setUp();
 
-      const created = await merchantService.create(GROUP, 'tester', command);
+      const created = toMerchantDto(await merchantService.create(GROUP, 'tester', command));
 
       expect(created.acquirers).toEqual([]);
       await expect(merchantService.currencyOrDefault(GROUP, undefined)).rejects.toEqual(
@@ -94,7 +96,7 @@ describe('MerchantService', () => {
   describe('delete', () => {
     it('should refuse while the merchant has live activation codes or devices', async () => {
       const { merchantService, merchants } = setUp();
-      const { mchId, uuid } = await merchantService.create(GROUP, 'tester', command);
+      const { mchId, uuid } = (await merchantService.create(GROUP, 'tester', command)).merchant;
       merchants.devices.set(uuid, [DeviceStatus.Pending, DeviceStatus.Decommissioned]);
 
       await expect(merchantService.delete(GROUP, mchId)).rejects.toEqual(
@@ -105,14 +107,14 @@ describe('MerchantService', () => {
     it('should refuse while the merchant has payment configs', async () => {
       const { merchantService, acquirers } = setUp();
       acquirers.profiles.get(7)!.asDefault = true;
-      const { mchId } = await merchantService.create(GROUP, 'tester', command);
+      const { mchId } = (await merchantService.create(GROUP, 'tester', command)).merchant;
 
       await expect(merchantService.delete(GROUP, mchId)).rejects.toEqual(DomainError.conflict(`merchant ${mchId} has 1 payment config(s); delete them before the merchant`));
     });
 
     it('should delete a merchant whose devices are all decommissioned, and them with it', async () => {
       const { merchantService, merchants } = setUp();
-      const { mchId, uuid } = await merchantService.create(GROUP, 'tester', command);
+      const { mchId, uuid } = (await merchantService.create(GROUP, 'tester', command)).merchant;
       merchants.devices.set(uuid, [DeviceStatus.Decommissioned]);
 
       await merchantService.delete(GROUP, mchId);
@@ -123,7 +125,7 @@ describe('MerchantService', () => {
 
     it('should refuse (13000) another PBO\'s merchant', async () => {
       const { merchantService } = setUp();
-      const { mchId } = await merchantService.create(GROUP, 'tester', command);
+      const { mchId } = (await merchantService.create(GROUP, 'tester', command)).merchant;
 
       await expect(merchantService.delete('pbo-2', mchId)).rejects.toMatchObject({ code: 'OWNER_INVALID' });
     });
@@ -133,13 +135,13 @@ describe('MerchantService', () => {
     it('should re-push every device of the merchant when a field its profile carries changes', async () => {
       const { merchantService, acquirers, profileRepository } = setUp();
       acquirers.profiles.get(7)!.asDefault = true;
-      const { mchId, uuid } = await merchantService.create(GROUP, 'tester', command);
+      const { mchId, uuid } = (await merchantService.create(GROUP, 'tester', command)).merchant;
       const repushes = jest.spyOn(profileRepository, 'devicesOfMerchantForUpdate');
 
       await merchantService.update(GROUP, mchId, { mchName: 'Kedai Teh' });
 
       expect(repushes.mock.calls).toEqual([[GROUP, uuid]]);
-      expect((await merchantService.get(GROUP, mchId)).mchName).toBe('Kedai Teh');
+      expect((await merchantService.get(GROUP, mchId)).merchant.mchName).toBe('Kedai Teh');
     });
   });
 });

@@ -1,63 +1,15 @@
-import { DomainError, FIELD_CIPHER, FieldCipher, formatTimestamp, hashSecret, IdGenerator, maskedSecret, Page, PageRequest, toPage } from '@app/common';
+import { DomainError, FIELD_CIPHER, FieldCipher, hashSecret, IdGenerator, Page, PageRequest, toPage } from '@app/common';
 import { isForeignKeyViolation, isUniqueViolation, UnitOfWork } from '@app/database';
 import { Inject, Injectable } from '@nestjs/common';
 import { ActivationProfileService } from '../activation-profile/activation-profile.service';
-import { BindingRecord } from '../activation-profile/binding-record';
 import { AcquirerProfileRepository } from '../acquirer/persistence/acquirer-profile.repository';
 import { PaymentConfigService } from '../payment-config/payment-config.service';
 import { PboService } from '../pbo/pbo.service';
 import { activationCodeOf } from '../shared/device-status';
 import { requireOwned } from '../shared/ownership';
-import { MerchantDto, MerchantWriteDto } from './dto/merchant.dto';
+import { MerchantCommand, MerchantWithBindings } from './merchant.view';
 import { MerchantEntity } from './persistence/merchant.entity';
-import { MerchantListFilter, MerchantRepository, MerchantValues } from './persistence/merchant.repository';
-
-/** What both APIs write about a merchant (the profile fields). */
-export type MerchantCommand = MerchantWriteDto;
-
-/** The merchant response: stored fields plus the read-only payment summary. */
-export function toMerchantDto(merchant: MerchantEntity, bindings: BindingRecord[], hasKioskTerminal = false): MerchantDto {
-  const supported: string[] = [];
-  for (const binding of bindings) for (const method of binding.methods) if (!supported.includes(method.paymentMethodCode)) supported.push(method.paymentMethodCode);
-  return {
-    uuid: merchant.uuid,
-    mchId: merchant.mchId,
-    id: merchant.mchId,
-    groupId: merchant.groupId,
-    mchName: merchant.mchName,
-    mcc: merchant.mcc,
-    region: merchant.region,
-    timeZone: merchant.timeZone,
-    country: merchant.country,
-    contactName: merchant.contactName,
-    contactPhone: merchant.contactPhone,
-    contactEmail: merchant.contactEmail,
-    contactAddress: merchant.contactAddress,
-    state: merchant.state,
-    currency: merchant.currency,
-    supportedPayments: supported,
-    hasKioskTerminal,
-    acquirers: bindings.map((binding) => ({
-      profileId: binding.acquirerProfileId,
-      profileName: binding.profileName,
-      currency: binding.currency,
-      acqType: binding.acqType,
-      methodList: JSON.stringify(Object.fromEntries(binding.methods.map((m) => [m.paymentMethodCode, m.allows]))),
-      emvList: JSON.stringify(Object.fromEntries(binding.methods.map((m) => [m.paymentMethodCode, m.emvs.map((e) => e.emvId)]))),
-    })),
-    providerReference: merchant.providerReference,
-    transType: merchant.transType,
-    receiptLogo: merchant.receiptLogo,
-    receiptInfo: merchant.receiptInfo,
-    passcode: maskedSecret(merchant.passcodeHash),
-    mdr: merchant.mdr,
-    merchantType: merchant.merchantType,
-    additionalData: merchant.additionalData,
-    createdBy: merchant.createdBy,
-    createdAt: formatTimestamp(merchant.createdAt),
-    updatedAt: formatTimestamp(merchant.updatedAt),
-  };
-}
+import { MerchantListFilter, MerchantRepository, MerchantValues, MerchantView } from './persistence/merchant.repository';
 
 /** 15 random digits, first non-zero: not guessable from a neighbour's id. */
 export function newMchId(ids: IdGenerator): string {
@@ -81,13 +33,14 @@ export class MerchantService {
     return requireOwned(await this.repository.findByMchId(mchId), groupId, `merchant ${mchId}`);
   }
 
-  async get(groupId: string, mchId: string): Promise<MerchantDto> {
+  /** The merchant with its bindings; each API maps it to its own shape. */
+  async get(groupId: string, mchId: string): Promise<MerchantView> {
     const view = await this.repository.findView(mchId);
     requireOwned(view?.merchant, groupId, `merchant ${mchId}`);
-    return toMerchantDto(view!.merchant, view!.bindings, view!.hasKioskTerminal);
+    return view!;
   }
 
-  async list(groupId: string, filter: MerchantListFilter & { activationCode?: string }, page: PageRequest): Promise<Page<MerchantDto>> {
+  async list(groupId: string, filter: MerchantListFilter & { activationCode?: string }, page: PageRequest): Promise<Page<MerchantView>> {
     const { activationCode, ...rest } = filter;
     const resolved: MerchantListFilter = { ...rest };
     if (activationCode !== undefined) {
@@ -98,7 +51,7 @@ export class MerchantService {
       resolved.uuid = uuid;
     }
     const [views, total] = await this.repository.listViews(groupId, resolved, page);
-    return toPage(page, views.map((view) => toMerchantDto(view.merchant, view.bindings, view.hasKioskTerminal)), total);
+    return toPage(page, views, total);
   }
 
   private profileValues(command: MerchantCommand, defaultTimeZone: string) {
@@ -132,7 +85,7 @@ export class MerchantService {
   }
 
   /** Creates the merchant and, when the PBO has a default card acquirer profile, binds it (section 3). */
-  async create(groupId: string, createdBy: string | null, command: MerchantCommand): Promise<MerchantDto> {
+  async create(groupId: string, createdBy: string | null, command: MerchantCommand): Promise<MerchantView> {
     const pbo = await this.pbos.require(groupId);
     const passcodeHash = command.passcode ? await hashSecret(command.passcode) : null;
     for (let attempt = 1; ; attempt++) {
@@ -153,7 +106,7 @@ export class MerchantService {
   }
 
   /** Full replace of the profile fields (not of the payment config). */
-  async replace(groupId: string, mchId: string, command: MerchantCommand): Promise<MerchantDto> {
+  async replace(groupId: string, mchId: string, command: MerchantCommand): Promise<MerchantView> {
     const pbo = await this.pbos.require(groupId);
     const merchant = await this.require(groupId, mchId);
     const values: Partial<MerchantValues> = this.profileValues(command, pbo.timeZone);
@@ -195,18 +148,16 @@ export class MerchantService {
 
   /** The merchant with its bindings and the PBO's default MID, for shapes that show an acquirer MID (legacy v2). */
   async getWithBindings(groupId: string, mchId: string): Promise<MerchantWithBindings> {
-    const view = await this.repository.findView(mchId);
-    requireOwned(view?.merchant, groupId, `merchant ${mchId}`);
+    const view = await this.get(groupId, mchId);
     const pbo = await this.pbos.require(groupId);
-    return { merchant: toMerchantDto(view!.merchant, view!.bindings, view!.hasKioskTerminal), bindings: view!.bindings, defaultMid: pbo.defaultMid };
+    return { ...view, defaultMid: pbo.defaultMid };
   }
 
   /** A page of the PBO's merchants with their bindings and the PBO's default MID (legacy v2 list). */
   async listWithBindings(groupId: string, filter: MerchantListFilter, page: PageRequest): Promise<Page<MerchantWithBindings>> {
     const pbo = await this.pbos.require(groupId);
     const [views, total] = await this.repository.listViews(groupId, filter, page);
-    const records = views.map((view) => ({ merchant: toMerchantDto(view.merchant, view.bindings, view.hasKioskTerminal), bindings: view.bindings, defaultMid: pbo.defaultMid }));
-    return toPage(page, records, total);
+    return toPage(page, views.map((view) => ({ ...view, defaultMid: pbo.defaultMid })), total);
   }
 
   /**
@@ -224,7 +175,7 @@ export class MerchantService {
    * Changes only the profile fields given (legacy PUT, whose clients do not know the v1-only
    * fields): omitted fields stay, null clears an optional one. Re-pushes like {@link replace}.
    */
-  async update(groupId: string, mchId: string, changes: Partial<MerchantCommand>): Promise<MerchantDto> {
+  async update(groupId: string, mchId: string, changes: Partial<MerchantCommand>): Promise<MerchantView> {
     const merchant = await this.require(groupId, mchId);
     const values: Partial<MerchantValues> = {};
     for (const key of UPDATABLE_PROFILE_FIELDS) {
@@ -245,13 +196,6 @@ export class MerchantService {
     }
     return this.get(groupId, mchId);
   }
-}
-
-/** A merchant response with what the legacy shape adds: the bindings' MIDs and the PBO default MID. */
-export interface MerchantWithBindings {
-  merchant: MerchantDto;
-  bindings: BindingRecord[];
-  defaultMid: string | null;
 }
 
 /** Profile fields a partial update may change (each is a merchant column of the same name). */

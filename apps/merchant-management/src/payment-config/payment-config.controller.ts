@@ -1,7 +1,7 @@
 import { Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { PaymentConfigDeleteQueryDto, PaymentConfigDto, PaymentConfigListQueryDto, PaymentConfigWriteDto } from './dto/payment-config.dto';
+import { PaymentConfigDeleteQueryDto, PaymentConfigDto, PaymentConfigListQueryDto, PaymentConfigWriteDto, toPaymentConfigDto } from './dto/payment-config.dto';
 import { PaymentConfigService } from './payment-config.service';
 
 @ApiTags('merchant payment config (v1)')
@@ -13,7 +13,8 @@ export class PaymentConfigController {
   @Get()
   @ApiOperation({ summary: 'Bindings of the merchant, one record per (acquirerProfileId, currency)' })
   async list(@GroupId() groupId: string, @Param('mchId') mchId: string, @Query() query: PaymentConfigListQueryDto): Promise<Envelope<Page<PaymentConfigDto>>> {
-    return ok(await this.paymentConfigs.list(groupId, mchId, query.toPageRequest(20)));
+    const page = await this.paymentConfigs.list(groupId, mchId, query.toPageRequest(20));
+    return ok({ ...page, records: page.records.map(toPaymentConfigDto) });
   }
 
   @Post()

@@ -1,5 +1,6 @@
 import { DomainError, PageRequest } from '@app/common';
 import { profiledDeviceOf } from '../activation-profile/testing/in-memory-activation-profile.repository';
+import { toPaymentConfigDto } from './dto/payment-config.dto';
 import { GROUP, MCH_ID, paymentConfigFixture } from './testing/payment-config-fixture';
 
 const ALL: PageRequest = { offset: 0, limit: null } as PageRequest;
@@ -23,8 +24,8 @@ describe('PaymentConfigService', () => {
 
       await service.bind(GROUP, MCH_ID, { acquirerProfileId: '8', currency: 'SGD', paymentMethods: [{ paymentMethodCode: '01' }] }, 'merge');
 
-      const page = await service.list(GROUP, MCH_ID, ALL);
-      expect(page.records.map((r) => [r.acquirerProfileId, r.currency, r.paymentMethods.map((m) => m.paymentMethodCode)])).toEqual([
+      const records = (await service.list(GROUP, MCH_ID, ALL)).records.map(toPaymentConfigDto);
+      expect(records.map((r) => [r.acquirerProfileId, r.currency, r.paymentMethods.map((m) => m.paymentMethodCode)])).toEqual([
         ['7', 'MYR', ['01']],
         ['8', 'SGD', ['01']],
       ]);
@@ -36,8 +37,8 @@ describe('PaymentConfigService', () => {
 
       await service.bind(GROUP, MCH_ID, { acquirerProfileId: '7', currency: 'MYR', paymentMethods: [{ paymentMethodCode: '01', allows: ['SALE'] }] }, 'merge');
 
-      const page = await service.list(GROUP, MCH_ID, ALL);
-      expect(page.records[0].paymentMethods).toEqual([expect.objectContaining({ paymentMethodCode: '01', allows: ['SALE'] })]);
+      const records = (await service.list(GROUP, MCH_ID, ALL)).records.map(toPaymentConfigDto);
+      expect(records[0].paymentMethods).toEqual([expect.objectContaining({ paymentMethodCode: '01', allows: ['SALE'] })]);
     });
 
     it('should refuse a replace (PUT) of a binding that does not exist', async () => {

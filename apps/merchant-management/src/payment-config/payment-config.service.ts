@@ -1,13 +1,12 @@
 import { DomainError, Page, PageRequest, toPage } from '@app/common';
-import { isPaymentMethodCode, PAYMENT_METHOD_CODES, PaymentMethodCode, paymentMethodCodeOf, paymentMethodDisplayName, paymentMethodName } from '@app/contracts';
+import { isPaymentMethodCode, PAYMENT_METHOD_CODES, PaymentMethodCode, paymentMethodCodeOf, paymentMethodName } from '@app/contracts';
 import { isUniqueViolation, UnitOfWork } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import { ActivationProfileService } from '../activation-profile/activation-profile.service';
-import { BindingRecord } from '../activation-profile/binding-record';
 import { AcquirerProfileRecord, AcquirerProfileRepository } from '../acquirer/persistence/acquirer-profile.repository';
 import { EmvConfigRepository } from '../emv/persistence/emv-config.repository';
 import { numericId, requireOwned } from '../shared/ownership';
-import { PaymentConfigDto } from './dto/payment-config.dto';
+import { PaymentConfigView } from './payment-config.view';
 import { BoundMerchant, NewMethodBinding, PaymentConfigRepository } from './persistence/payment-config.repository';
 
 export interface PaymentMethodRequest {
@@ -21,28 +20,6 @@ export interface BindCommand {
   currency: string;
   mid?: string;
   paymentMethods?: PaymentMethodRequest[];
-}
-
-export function toPaymentConfigDto(mchId: string, binding: BindingRecord): PaymentConfigDto {
-  return {
-    merchantId: mchId,
-    acquirerProfileId: String(binding.acquirerProfileId),
-    acquirerProfileName: binding.profileName,
-    acqType: binding.acqType,
-    currency: binding.currency,
-    mid: binding.mid,
-    paymentMethods: binding.methods.map((method) => {
-      const code = method.paymentMethodCode as PaymentMethodCode;
-      return {
-        paymentMethodCode: code,
-        paymentMethodName: paymentMethodName(code),
-        displayName: paymentMethodDisplayName(code),
-        paymentType: binding.acqType,
-        allows: method.allows,
-        emvs: method.emvs.map(({ emvId, emvName }) => ({ emvId, emvName })),
-      };
-    }),
-  };
 }
 
 /**
@@ -87,10 +64,11 @@ export class PaymentConfigService {
     return requireOwned(await this.repository.merchantByMchId(mchId), groupId, `merchant ${mchId}`);
   }
 
-  async list(groupId: string, mchId: string, page: PageRequest): Promise<Page<PaymentConfigDto>> {
+  /** A page of the merchant's bindings; each API maps them to its own shape. */
+  async list(groupId: string, mchId: string, page: PageRequest): Promise<Page<PaymentConfigView>> {
     const merchant = await this.requireMerchant(groupId, mchId);
     const [bindings, total] = await this.repository.bindingsPage(groupId, merchant.uuid, page);
-    return toPage(page, bindings.map((binding) => toPaymentConfigDto(merchant.mchId, binding)), total);
+    return toPage(page, bindings.map((binding) => ({ mchId: merchant.mchId, binding })), total);
   }
 
   private async requireProfile(groupId: string, acquirerProfileId: string): Promise<AcquirerProfileRecord> {

@@ -2,6 +2,8 @@ import { IsJsonObjectString, IsOptionalNonNull, PageQueryDto } from '@app/common
 import { ACQUIRER_MESSAGE_FORMATS, HOST_MESSAGE_FORMATS, IsIsoCurrency } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { acquirerProfileFields } from '../acquirer-profile.view';
+import { AcquirerProfileRecord } from '../persistence/acquirer-profile.repository';
 
 export const ENABLER_PARAMS_PATTERN = /^\s*[A-Za-z][A-Za-z0-9_]{0,63}(\s*[,;]\s*[A-Za-z][A-Za-z0-9_]{0,63})*\s*$/;
 /** Host addresses: TCP (ISO 8583) or HTTP(S) (JSON hosts). */
@@ -151,4 +153,14 @@ export class AcquirerProfileDto {
   @ApiProperty({ nullable: true }) createdBy: string | null;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
+}
+
+/** The v1 shape of an acquirer profile (maps JSON-encoded). */
+export function toAcquirerProfileDto(record: AcquirerProfileRecord): AcquirerProfileDto {
+  const { profile, emvList } = record;
+  return acquirerProfileFields(record, {
+    connExtraParams: profile.connExtraParams ? JSON.stringify(profile.connExtraParams) : null,
+    methodList: JSON.stringify(profile.methodList),
+    emvList: JSON.stringify(emvList),
+  });
 }

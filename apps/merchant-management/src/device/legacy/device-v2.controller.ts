@@ -4,6 +4,7 @@ import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagg
 import { GATEWAY_NAMESPACE } from '../../shared/gateway-namespace';
 import { checkBodyGroup, LEGACY_PAGE_SIZE } from '../../shared/legacy';
 import { DeviceService } from '../device.service';
+import { codeIdOf } from '../device.view';
 import { DeviceDeleteQueryDto } from '../dto/device.dto';
 import {
   LegacyCreatedCodeDto,
@@ -47,8 +48,8 @@ export class DeviceV2Controller {
   async create(@GroupId() groupId: string, @Body() body: LegacyDeviceCreateDto): Promise<Envelope<LegacyCreatedCodeDto>> {
     checkBodyGroup(body.groupId, groupId);
     const { create, everyAcquirer } = toDeviceCreate(body);
-    const { id, activationCode } = await this.devices.create(groupId, create, everyAcquirer);
-    return ok({ id, activationCode });
+    const { activationCode } = await this.devices.create(groupId, create, everyAcquirer);
+    return ok({ id: codeIdOf(activationCode), activationCode });
   }
 
   @Put(':deviceId')

@@ -1,7 +1,8 @@
-import { IsJsonObjectString, PageQueryDto } from '@app/common';
+import { formatTimestamp, IsJsonObjectString, PageQueryDto } from '@app/common';
 import { IsIsoCurrency, IsPaymentMethodCode } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { EmvConfigView } from '../emv-config.view';
 
 /** `POST`/`PUT /api/openapi/v1/emv`. */
 export class EmvWriteDto {
@@ -51,6 +52,22 @@ export class EmvConfigDto {
   @ApiProperty({ description: 'JSON-encoded EMV parameter object' }) params: string;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
+}
+
+/** The v1 shape of an EMV config (params JSON-encoded). */
+export function toEmvConfigDto(emv: EmvConfigView): EmvConfigDto {
+  return {
+    id: emv.id,
+    emvName: emv.emvName,
+    groupId: emv.groupId,
+    paymentMethod: emv.paymentMethod,
+    currency: emv.currency,
+    aid: emv.aid,
+    emvVersion: emv.emvVersion,
+    params: JSON.stringify(emv.params),
+    createdAt: formatTimestamp(emv.createdAt),
+    updatedAt: formatTimestamp(emv.updatedAt),
+  };
 }
 
 export class IdDto {

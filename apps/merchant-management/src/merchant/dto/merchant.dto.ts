@@ -1,7 +1,8 @@
-import { IsPlainObject, PageQueryDto } from '@app/common';
+import { formatTimestamp, IsPlainObject, maskedSecret, PageQueryDto } from '@app/common';
 import { IsIanaTimeZone, IsIsoCountry, IsIsoCurrency } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { MerchantView } from '../merchant.view';
 
 /** URL, data URI or bare base64 of a jpg/jpeg/png image. */
 const RECEIPT_LOGO = /^(https?:\/\/\S+|data:image\/(png|jpe?g);base64,[A-Za-z0-9+/]+=*|[A-Za-z0-9+/]+=*)$/;
@@ -183,4 +184,48 @@ export class MerchantDto {
   @ApiProperty({ nullable: true }) createdBy: string | null;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
+}
+
+/** The v1 merchant response: stored fields plus the read-only payment summary (maps JSON-encoded). */
+export function toMerchantDto({ merchant, bindings, hasKioskTerminal }: MerchantView): MerchantDto {
+  const supported: string[] = [];
+  for (const binding of bindings) for (const method of binding.methods) if (!supported.includes(method.paymentMethodCode)) supported.push(method.paymentMethodCode);
+  return {
+    uuid: merchant.uuid,
+    mchId: merchant.mchId,
+    id: merchant.mchId,
+    groupId: merchant.groupId,
+    mchName: merchant.mchName,
+    mcc: merchant.mcc,
+    region: merchant.region,
+    timeZone: merchant.timeZone,
+    country: merchant.country,
+    contactName: merchant.contactName,
+    contactPhone: merchant.contactPhone,
+    contactEmail: merchant.contactEmail,
+    contactAddress: merchant.contactAddress,
+    state: merchant.state,
+    currency: merchant.currency,
+    supportedPayments: supported,
+    hasKioskTerminal,
+    acquirers: bindings.map((binding) => ({
+      profileId: binding.acquirerProfileId,
+      profileName: binding.profileName,
+      currency: binding.currency,
+      acqType: binding.acqType,
+      methodList: JSON.stringify(Object.fromEntries(binding.methods.map((m) => [m.paymentMethodCode, m.allows]))),
+      emvList: JSON.stringify(Object.fromEntries(binding.methods.map((m) => [m.paymentMethodCode, m.emvs.map((e) => e.emvId)]))),
+    })),
+    providerReference: merchant.providerReference,
+    transType: merchant.transType,
+    receiptLogo: merchant.receiptLogo,
+    receiptInfo: merchant.receiptInfo,
+    passcode: maskedSecret(merchant.passcodeHash),
+    mdr: merchant.mdr,
+    merchantType: merchant.merchantType,
+    additionalData: merchant.additionalData,
+    createdBy: merchant.createdBy,
+    createdAt: formatTimestamp(merchant.createdAt),
+    updatedAt: formatTimestamp(merchant.updatedAt),
+  };
 }

@@ -29,7 +29,7 @@ export class MerchantV2Controller {
     const { groupId: bodyGroupId, currency, ...fields } = body;
     checkBodyGroup(bodyGroupId, groupId);
     const created = await this.merchants.create(groupId, groupId, { ...fields, currency: await this.merchants.currencyOrDefault(groupId, currency) });
-    return ok(toLegacyMerchant(await this.merchants.getWithBindings(groupId, created.mchId)));
+    return ok(toLegacyMerchant(await this.merchants.getWithBindings(groupId, created.merchant.mchId)));
   }
 
   @Get(':mchId')

@@ -1,8 +1,9 @@
 import { PageQueryDto } from '@app/common';
-import { IsIsoCurrency } from '@app/contracts';
+import { IsIsoCurrency, PaymentMethodCode, paymentMethodDisplayName, paymentMethodName } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { PaymentConfigView } from '../payment-config.view';
 
 export class EmvRefDto {
   @ApiProperty({ description: 'EMV config id' })
@@ -97,4 +98,27 @@ export class PaymentConfigDto {
   @ApiProperty() currency: string;
   @ApiProperty({ nullable: true }) mid: string | null;
   @ApiProperty({ type: [PaymentMethodDto] }) paymentMethods: PaymentMethodDto[];
+}
+
+/** The v1 shape of a binding: the methods with their names and EMV summaries. */
+export function toPaymentConfigDto({ mchId, binding }: PaymentConfigView): PaymentConfigDto {
+  return {
+    merchantId: mchId,
+    acquirerProfileId: String(binding.acquirerProfileId),
+    acquirerProfileName: binding.profileName,
+    acqType: binding.acqType,
+    currency: binding.currency,
+    mid: binding.mid,
+    paymentMethods: binding.methods.map((method) => {
+      const code = method.paymentMethodCode as PaymentMethodCode;
+      return {
+        paymentMethodCode: code,
+        paymentMethodName: paymentMethodName(code),
+        displayName: paymentMethodDisplayName(code),
+        paymentType: binding.acqType,
+        allows: method.allows,
+        emvs: method.emvs.map(({ emvId, emvName }) => ({ emvId, emvName })),
+      };
+    }),
+  };
 }

@@ -1,28 +1,23 @@
+import { TypeOrmUnitOfWork } from '@app/database';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import { InjectMmDataSource } from '../../shared/inject';
 import { PboEntity } from './pbo.entity';
 
+/** PBOs. Statements join the caller's unit of work. */
 @Injectable()
 export class PboRepository {
-  constructor(@InjectMmDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly uow: TypeOrmUnitOfWork) {}
 
   findById(groupId: string): Promise<PboEntity | null> {
-    return this.dataSource.getRepository(PboEntity).findOneBy({ groupId });
+    return this.uow.manager.getRepository(PboEntity).findOneBy({ groupId });
   }
 
   async insert(pbo: Pick<PboEntity, 'groupId' | 'groupName' | 'timeZone' | 'qrEnabled' | 'gatewayFormat'> & Partial<PboEntity>): Promise<PboEntity> {
-    const repository = this.dataSource.getRepository(PboEntity);
+    const repository = this.uow.manager.getRepository(PboEntity);
     await repository.insert(pbo);
     return repository.findOneByOrFail({ groupId: pbo.groupId });
   }
 
-  /** Locks the PBO row for the rest of the transaction: serialises group-wide rules (one default profile per type). */
-  async lock(manager: EntityManager, groupId: string): Promise<void> {
-    await manager.query(`SELECT 1 FROM pbo WHERE group_id = $1 FOR UPDATE`, [groupId]);
-  }
-
   async count(): Promise<number> {
-    return this.dataSource.getRepository(PboEntity).count();
+    return this.uow.manager.getRepository(PboEntity).count();
   }
 }

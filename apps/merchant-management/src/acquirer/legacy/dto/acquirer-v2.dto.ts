@@ -1,9 +1,10 @@
-import { DomainError, formatTimestamp, IsOptionalNonNull, IsPlainObject } from '@app/common';
+import { DomainError, IsOptionalNonNull, IsPlainObject } from '@app/common';
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { LegacyGroupIdField, LegacyPageSize } from '../../../shared/legacy';
 import { AcquirerCreateDto, AcquirerListQueryDto, AcquirerUpdateDto } from '../../dto/acquirer.dto';
 import { AcquirerProfileRecord } from '../../persistence/acquirer-profile.repository';
+import { acquirerProfileFields } from '../../acquirer-profile.view';
 
 /** Host timeouts, milliseconds: at least 1 ms, at most 2 minutes (a card payment waits no longer). */
 export const MAX_CONN_TIMEOUT_MS = 120_000;
@@ -122,30 +123,9 @@ export class LegacyAcquirerProfileDto {
 }
 
 /** The legacy shape of a profile, from the service's record (maps stay objects; v1 writes them as strings). */
-export function toLegacyAcquirerProfile({ profile, emvList }: AcquirerProfileRecord): LegacyAcquirerProfileDto {
-  return {
-    id: profile.id,
-    profileId: profile.id,
-    groupId: profile.groupId,
-    profileName: profile.profileName,
-    asDefault: profile.asDefault,
-    asSettleBlock: profile.asSettleBlock,
-    currency: profile.currency,
-    acqType: profile.acqType,
-    connUrl: profile.connUrl,
-    notifyUrl: profile.notifyUrl,
-    connExtraParams: profile.connExtraParams ?? null,
-    connMessageFormat: profile.connMessageFormat,
-    enablerMsgFormat: profile.enablerMsgFormat,
-    enablerParams: profile.enablerParams,
-    connTimeout: profile.connTimeout,
-    connRequestTimeout: profile.connRequestTimeout,
-    methodList: profile.methodList,
-    emvList,
-    createdBy: profile.createdBy,
-    createdAt: formatTimestamp(profile.createdAt),
-    updatedAt: formatTimestamp(profile.updatedAt),
-  };
+export function toLegacyAcquirerProfile(record: AcquirerProfileRecord): LegacyAcquirerProfileDto {
+  const { profile, emvList } = record;
+  return { id: profile.id, ...acquirerProfileFields(record, { connExtraParams: profile.connExtraParams ?? null, methodList: profile.methodList, emvList }) };
 }
 
 /** The v1 API bounds connExtraParams to 4096 characters of JSON; the object form keeps the bound. */

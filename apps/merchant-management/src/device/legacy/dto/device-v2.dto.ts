@@ -2,8 +2,8 @@ import { DomainError, formatTimestamp, IsPlainObject, maskedSecret, parseJsonObj
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateBy, ValidateIf } from 'class-validator';
 import { LegacyGroupIdField, LegacyPageSize } from '../../../shared/legacy';
-import { deviceIdentity, DeviceView, methodMidTids } from '../../device.view';
-import { DeviceCreateDto, DeviceListQueryDto, DeviceUpdateDto } from '../../dto/device.dto';
+import { CreateDeviceCommand, deviceIdentity, DeviceView, methodMidTids, UpdateDeviceCommand } from '../../device.view';
+import { DeviceListQueryDto } from '../../dto/device.dto';
 
 const nullable = () => ValidateIf((_object, value) => value !== null);
 
@@ -256,10 +256,10 @@ export function parseLegacyExtParams(value: string | Record<string, unknown>): L
 }
 
 /** The v1 create body and the fields for every bound acquirer a legacy create body means. */
-export function toDeviceCreate(body: LegacyDeviceCreateDto): { create: DeviceCreateDto; everyAcquirer: Record<string, string> } {
+export function toDeviceCreate(body: LegacyDeviceCreateDto): { create: CreateDeviceCommand; everyAcquirer: Record<string, string> } {
   const methods = body.methodList === undefined ? undefined : parseLegacyMethodList(body.methodList);
   const ext = body.extParams === undefined ? undefined : parseLegacyExtParams(body.extParams);
-  const create: DeviceCreateDto = {
+  const create: CreateDeviceCommand = {
     mchId: body.mchId,
     deviceAlias: body.activateCodeAlias,
     deviceType: body.deviceType,
@@ -268,20 +268,19 @@ export function toDeviceCreate(body: LegacyDeviceCreateDto): { create: DeviceCre
     extParams: ext?.perAcquirer,
     emvParams: body.emvParams,
   };
-  for (const key of Object.keys(create) as (keyof DeviceCreateDto)[]) if (create[key] === undefined) delete create[key];
+  for (const key of Object.keys(create) as (keyof CreateDeviceCommand)[]) if (create[key] === undefined) delete create[key];
   // The explicit extParams fields win over the MID/TID of methodList.all.
   return { create, everyAcquirer: { ...methods?.everyAcquirer, ...ext?.everyAcquirer } };
 }
 
 /** The v1 update body and the fields for every bound acquirer a legacy update body means. */
-export function toDeviceUpdate(body: LegacyDeviceUpdateDto): { update: DeviceUpdateDto; everyAcquirer: Record<string, string> } {
-  const update: DeviceUpdateDto = {};
+export function toDeviceUpdate(body: LegacyDeviceUpdateDto): { update: UpdateDeviceCommand; everyAcquirer: Record<string, string> } {
+  const update: UpdateDeviceCommand = {};
   let everyAcquirer: Record<string, string> = {};
   if (body.deviceType !== undefined) update.deviceType = body.deviceType;
   if (body.deviceAdmin !== undefined) update.deviceAdmin = body.deviceAdmin;
   if (body.activateCodeAlias !== undefined) update.deviceAlias = body.activateCodeAlias;
-  if (body.emvParams !== undefined)
-    update.emvParams = body.emvParams === null || typeof body.emvParams === 'string' ? body.emvParams : JSON.stringify(body.emvParams);
+  if (body.emvParams !== undefined) update.emvParams = body.emvParams;
   if (body.methodList !== undefined) {
     const methods = body.methodList === null ? undefined : parseLegacyMethodList(body.methodList);
     // The legacy map selects every bound method: null in v1 terms.
@@ -290,7 +289,7 @@ export function toDeviceUpdate(body: LegacyDeviceUpdateDto): { update: DeviceUpd
   }
   if (body.extParams !== undefined) {
     const ext = body.extParams === null ? undefined : parseLegacyExtParams(body.extParams);
-    update.extParams = ext?.perAcquirer === undefined ? null : JSON.stringify(ext.perAcquirer);
+    update.extParams = ext?.perAcquirer ?? null;
     everyAcquirer = { ...everyAcquirer, ...ext?.everyAcquirer };
   }
   return { update, everyAcquirer };

@@ -1,10 +1,11 @@
-import { IsPlainObject } from '@app/common';
+import { formatTimestamp, IsPlainObject } from '@app/common';
 import { IsPaymentMethodCode, paymentMethodCodeOf } from '@app/contracts';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { LegacyGroupIdField, LegacyPageSize } from '../../../shared/legacy';
-import { EmvConfigDto, EmvListQueryDto } from '../../dto/emv.dto';
+import { EmvListQueryDto } from '../../dto/emv.dto';
+import { EmvConfigView } from '../../emv-config.view';
 
 /** A payment method name (`VISA`, any case) becomes its code; anything else is left for the validator to refuse. */
 const toMethodCode = ({ value }: { value: unknown }) => (typeof value === 'string' ? (paymentMethodCodeOf(value) ?? value) : value);
@@ -55,7 +56,8 @@ export class LegacyEmvConfigDto {
   @ApiProperty({ example: '2026-01-01T00:00:00+0000' }) updatedAt: string;
 }
 
-export function toLegacyEmvConfig(emv: EmvConfigDto): LegacyEmvConfigDto {
+/** The legacy shape of an EMV config: params JSON-encoded as in v1, no currency. */
+export function toLegacyEmvConfig(emv: EmvConfigView): LegacyEmvConfigDto {
   return {
     id: emv.id,
     emvName: emv.emvName,
@@ -63,8 +65,8 @@ export function toLegacyEmvConfig(emv: EmvConfigDto): LegacyEmvConfigDto {
     paymentMethod: emv.paymentMethod,
     aid: emv.aid,
     emvVersion: emv.emvVersion,
-    params: emv.params,
-    createdAt: emv.createdAt,
-    updatedAt: emv.updatedAt,
+    params: JSON.stringify(emv.params),
+    createdAt: formatTimestamp(emv.createdAt),
+    updatedAt: formatTimestamp(emv.updatedAt),
   };
 }

@@ -3,8 +3,8 @@ import { IsIsoCurrency, PaymentMethodCode, paymentMethodName } from '@app/contra
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { LegacyGroupIdField, LegacyPageSize } from '../../../shared/legacy';
-import { MerchantDto, MerchantWriteDto } from '../../dto/merchant.dto';
-import { MerchantWithBindings } from '../../merchant.service';
+import { MerchantDto, MerchantWriteDto, toMerchantDto } from '../../dto/merchant.dto';
+import { MerchantWithBindings } from '../../merchant.view';
 
 /**
  * `POST /api/v2/mchInfo`: the v1 write fields (the legacy list is "not shown"), `currency`
@@ -63,8 +63,10 @@ export class LegacyMerchantDto extends OmitType(MerchantDto, ['acquirers'] as co
   @ApiProperty({ type: LegacyMerchantExtParamsDto }) extParams: LegacyMerchantExtParamsDto;
 }
 
-export function toLegacyMerchant({ merchant, bindings, defaultMid }: MerchantWithBindings): LegacyMerchantDto {
-  const { acquirers: _acquirers, ...fields } = merchant;
+/** The legacy merchant: the v1 fields but `acquirers` (the legacy shape defines itself so), with the methods by name and the acquirer MID. */
+export function toLegacyMerchant(view: MerchantWithBindings): LegacyMerchantDto {
+  const { bindings, defaultMid } = view;
+  const { acquirers: _acquirers, ...fields } = toMerchantDto(view);
   const supportedPaymentMethods: SupportedPaymentMethodDto[] = [];
   for (const binding of bindings) {
     for (const method of binding.methods) {

@@ -1,0 +1,32 @@
+import { MerchantView } from './persistence/merchant.repository';
+
+export type { MerchantView } from './persistence/merchant.repository';
+
+/** What both APIs write about a merchant (the profile fields); omitted optional fields take their defaults. */
+export interface MerchantCommand {
+  mchName: string;
+  currency: string;
+  contactName: string;
+  contactEmail: string;
+  mcc?: string;
+  region?: string;
+  timeZone?: string;
+  country?: string;
+  transType?: string;
+  contactPhone?: string;
+  contactAddress?: string;
+  receiptLogo?: string;
+  receiptInfo?: string;
+  state?: number;
+  providerReference?: string;
+  /** In clear; stored hashed. On a replace, omitted keeps it and null clears it. */
+  passcode?: string | null;
+  mdr?: string;
+  merchantType?: string;
+  additionalData?: Record<string, unknown>;
+}
+
+/** A merchant with what the legacy shape adds: the PBO's default MID (its bindings' MIDs come first). */
+export interface MerchantWithBindings extends MerchantView {
+  defaultMid: string | null;
+}
