@@ -26,10 +26,12 @@ describe('host-connector: scheduled key exchange', () => {
     simulator = await startHostSimulator({ isoPorts: { ISO8583: 0 } });
     connector = await startConnector({
       config: testConfig({
-        HOST_KEY_EXCHANGE_INTERVAL_MS: '400',
+        // An hour: no exchange falls due by itself during the test; each test makes its key due
+        // (dueNow) and sees exactly one exchange, with seconds for it rather than a race.
+        HOST_KEY_EXCHANGE_INTERVAL_MS: '3600000',
         HOST_KEY_EXCHANGE_POLL_MS: '50',
         HOST_KEY_EXCHANGE_RETRY_MS: '60000',
-        HOST_TIMEOUT_MS: '500',
+        HOST_TIMEOUT_MS: '5000',
       }),
     });
   });
@@ -47,6 +49,8 @@ describe('host-connector: scheduled key exchange', () => {
       ])
     )[0];
 
+  const dueNow = (tid: string) => connector.query('UPDATE host_connector.working_key SET next_exchange_at = now() WHERE tid = $1', [tid]);
+
   it('should replace a working key with the one the host issues on key exchange (0800/101)', async () => {
     const format = 'ISO8583';
     const tid = newTid();
@@ -54,13 +58,15 @@ describe('host-connector: scheduled key exchange', () => {
     expect(signOn).toMatchObject({ result: 'APPROVED' });
     const signedOnKey = signOn.keyCheckValue as string;
     expect(await keyOf(format, tid)).toMatchObject({ source: 'SIGNON', key_check_value: signedOnKey });
+    await dueNow(tid);
 
-    await waitFor('the key exchange', async () => (await keyOf(format, tid))?.source === 'KEY_EXCHANGE', 5000);
+    await waitFor('the key exchange', async () => (await keyOf(format, tid))?.source === 'KEY_EXCHANGE', 30_000);
 
     const exchanged = await keyOf(format, tid);
     expect(exchanged.key_check_value).not.toBe(signedOnKey);
     expect(exchanged.key_check_value).toBe(simulator.issuedKeyCheckValue('ISO8583', tid));
-    expect(exchanged.next_exchange_at!.getTime()).toBeGreaterThan(Date.now());
+    // The next exchange is the interval away (an hour), not due again at once.
+    expect(exchanged.next_exchange_at!.getTime()).toBeGreaterThan(Date.now() + 3_000_000);
   });
 
   it('should keep the current key and try again later when the host does not answer the key exchange', async () => {
@@ -69,8 +75,9 @@ describe('host-connector: scheduled key exchange', () => {
     const signOn = await connector.ask(HOST_SIGNON_V1, networkPayload({ hostMessageFormat: 'ISO8583', connUrl: lonely.connUrls.ISO8583!, tid }));
     expect(signOn).toMatchObject({ result: 'APPROVED' });
     await lonely.close();
+    await dueNow(tid);
 
-    await waitFor('the failed attempt to be logged', async () => connector.logger.lines.some((line) => line.includes(`TID ${tid}: key exchange`)), 5000);
+    await waitFor('the failed attempt to be logged', async () => connector.logger.lines.some((line) => line.includes(`TID ${tid}: key exchange`)), 30_000);
 
     const key = await keyOf('ISO8583', tid);
     expect(key).toMatchObject({ source: 'SIGNON', key_check_value: signOn.keyCheckValue });
