@@ -8,10 +8,16 @@ import { waitFor } from '@app/testing';
 const ROOT = join(__dirname, '..');
 const TS_NODE = ['--transpile-only', '-r', 'tsconfig-paths/register'];
 
-/** The environment of a user's shell: no DATABASE_URL, so standalone uses its embedded server. */
+/**
+ * The environment of a user's shell: no DATABASE_URL, so standalone uses its embedded server, and
+ * no NATS_URL, so it uses the in-process transport. (The test run's NATS_URL made it join the
+ * platform's durable consumer on the machine's NATS, shared with any concurrent run: soak run 7
+ * lost its device's profile to another run's standalone.)
+ */
 function userEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...extra };
   delete env.DATABASE_URL;
+  delete env.NATS_URL;
   delete env.TEST_PG_SERVER_URL;
   delete env.AUTH_JWT_SECRET;
   return env;
