@@ -3,6 +3,7 @@ import { ApiClient, EnvelopeBody, HttpResponse, queryDatabase, randomDigits, TES
 import { Logger } from '@nestjs/common';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { createCardAcquirer, createMerchant, MerchantView } from './factories';
+import { Activation, CreatedCode as Created, Pbo } from './device-support';
 import { dataOf, MerchantManagementTestApp, startMerchantManagement } from './support';
 
 /**
@@ -17,23 +18,6 @@ const SDK = '/api/sdk/v1';
 /** The throttle window of the decision: 10 failures per 10 minutes. */
 const WINDOW_MS = 10 * 60 * 1000;
 const SEVEN_DAYS = 7 * 24 * 3600;
-
-type Pbo = ApiClient & { groupId: string };
-
-interface Created {
-  id: string;
-  activationCode: string;
-  profileId: string | null;
-}
-
-interface Activation {
-  deviceId: string;
-  namespace: string;
-  profileId: string | null;
-  emvParams: Record<string, string>;
-  emvAID: { aid: string; paymentMethod: string }[];
-  deviceToken: string;
-}
 
 interface DeviceView {
   deviceId: string;
