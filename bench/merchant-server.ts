@@ -4,7 +4,8 @@
  * the same indexed SELECTs with no framework, validation or envelope mapping of ours.
  * Prints `READY <port>` when listening.
  */
-import { createHttpApp, developmentFieldCipher } from '@app/common';
+import { developmentFieldCipher } from '@app/common';
+import { createPlatformApp } from '@app/runtime';
 import { tmpdir } from 'node:os';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
@@ -12,7 +13,7 @@ import { MerchantManagementAppModule } from '../apps/merchant-management/src';
 import { BENCH_AUTH } from './bench-auth';
 
 async function startApp(databaseUrl: string): Promise<number> {
-  const app = await createHttpApp(MerchantManagementAppModule.register({ databaseUrl, auth: BENCH_AUTH, cipher: developmentFieldCipher(), mail: { transport: 'file', directory: tmpdir() }, messaging: { transport: 'in-process' } }), { logger: false });
+  const app = await createPlatformApp(MerchantManagementAppModule.register({ databaseUrl, auth: BENCH_AUTH, cipher: developmentFieldCipher(), mail: { transport: 'file', directory: tmpdir() }, messaging: { transport: 'in-process' } }), { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return Number(new URL(await app.getUrl()).port);
 }

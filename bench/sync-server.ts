@@ -7,11 +7,11 @@
  *               definition (its own durable and dead-letter stream).
  * Arguments: <mode> <databaseUrl> [<JSON of SyncServerNats>]. Prints `READY <port>` when serving.
  */
-import { configureHttpApp, createHttpApp, developmentFieldCipher } from '@app/common';
+import { configureHttpApp, developmentFieldCipher } from '@app/common';
 import { GATEWAY_PROFILE_UPSERT_V1 } from '@app/contracts';
-import { MessagingConfig } from '@app/messaging';
+import { connectMessaging, MessagingConfig } from '@app/messaging';
 import { ConsumerDefinition } from '@app/messaging/consumer';
-import { PlatformOptions } from '@app/runtime';
+import { createPlatformApp, PlatformOptions } from '@app/runtime';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { tmpdir } from 'node:os';
@@ -42,10 +42,10 @@ async function listen(app: NestFastifyApplication): Promise<number> {
 
 async function start(mode: string, databaseUrl: string, nats: SyncServerNats | undefined): Promise<number> {
   if (mode === 'standalone') {
-    return listen(await createHttpApp(StandaloneModule.register(platformOptions(databaseUrl, { transport: 'in-process' })), { logger: false }));
+    return listen(await createPlatformApp(StandaloneModule.register(platformOptions(databaseUrl, { transport: 'in-process' })), { logger: false }));
   }
   if (!nats) throw new Error(`${mode} needs the NATS settings`);
-  if (mode === 'mm') return listen(await createHttpApp(MerchantManagementAppModule.register(platformOptions(databaseUrl, jetStream(nats))), { logger: false }));
+  if (mode === 'mm') return listen(await createPlatformApp(MerchantManagementAppModule.register(platformOptions(databaseUrl, jetStream(nats))), { logger: false }));
   if (mode === 'gateway') {
     const moduleRef = await Test.createTestingModule({ imports: [PaymentGatewayAppModule.register(platformOptions(databaseUrl, jetStream(nats)))] })
       .overrideProvider(PROFILE_UPSERT_CONSUMER)
@@ -53,6 +53,7 @@ async function start(mode: string, databaseUrl: string, nats: SyncServerNats | u
       .compile();
     const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
     configureHttpApp(app);
+    connectMessaging(app);
     return listen(app);
   }
   throw new Error(`unknown mode ${mode}`);

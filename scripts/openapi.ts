@@ -2,13 +2,13 @@
  * Writes the OpenAPI document of each HTTP context to docs/openapi/<context>.json; with --check
  * fails when a committed document differs from what the code describes (CI).
  */
-import { AuthConfig, buildOpenApiDocument, createHttpApp, developmentFieldCipher } from '@app/common';
+import { AuthConfig, buildOpenApiDocument, developmentFieldCipher } from '@app/common';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MerchantManagementAppModule } from '../apps/merchant-management/src';
 import { PaymentGatewayAppModule } from '../apps/payment-gateway/src';
-import { PlatformOptions } from '@app/runtime';
+import { createPlatformApp, PlatformOptions } from '@app/runtime';
 import { withScratchDatabase } from './with-database';
 
 /** The document does not depend on the secret; any will do to build the app. */
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   mkdirSync(OUTPUT_DIR, { recursive: true });
   for (const document of DOCUMENTS) {
     const text = await withScratchDatabase(async (db) => {
-      const app = await createHttpApp(document.module(db.url), { logger: false });
+      const app = await createPlatformApp(document.module(db.url), { logger: false });
       try {
         await app.init();
         return `${JSON.stringify(buildOpenApiDocument(app, document.title, document.description), null, 2)}\n`;

@@ -2,7 +2,7 @@ import { configureHttpApp, signPboToken } from '@app/common';
 import { EVENT_STREAM, GATEWAY_PROFILE_UPSERT_V1, STREAMED_SUBJECTS } from '@app/contracts';
 import { freePort } from '@app/database';
 import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
-import { ensureStream } from '@app/messaging';
+import { connectMessaging, ensureStream } from '@app/messaging';
 import { ConsumerDefinition, durableConsumerConfig } from '@app/messaging/consumer';
 import {
   AcceptanceView,
@@ -125,6 +125,7 @@ async function startStandalone(servers: string, names: Names, streamSubjects: re
     .compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger, bodyParser: false });
   configureHttpApp(app);
+  connectMessaging(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   const db = new Client({ connectionString: database.url });

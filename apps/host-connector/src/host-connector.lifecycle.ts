@@ -1,21 +1,22 @@
+import { RequestReplyServer } from '@app/messaging';
 import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { MockHost } from './hosts/mock-host';
 import { KeyExchangeScheduler } from './keys/key-exchange-scheduler';
-import { HostRequestResponder } from './requests/host-request.responder';
 import { ReversalWorker } from './reversal/reversal-worker';
 import { RequestRecovery } from './reversal/request-recovery';
 import { EchoKeeper } from './sessions/echo-keeper';
 import { IsoSessionPool } from './sessions/iso-session-pool';
 
 /**
- * Starts the connector once the application is up, and stops it in order before the transport
- * drains and the database closes: first stop taking requests (waiting for those in flight), then
- * the reversal worker, the key exchanges and the echoes, then the host sessions.
+ * Starts the connector's workers once the application is up (the messaging module serves the
+ * requests), and stops the connector in order before the transport drains and the database
+ * closes: first stop taking requests (waiting for those in flight), then the reversal worker, the
+ * key exchanges and the echoes, then the host sessions.
  */
 @Injectable()
 export class HostConnectorLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
-    private readonly responder: HostRequestResponder,
+    private readonly requests: RequestReplyServer,
     private readonly worker: ReversalWorker,
     private readonly echoes: EchoKeeper,
     private readonly pool: IsoSessionPool,
@@ -25,7 +26,6 @@ export class HostConnectorLifecycle implements OnApplicationBootstrap, OnModuleD
   ) {}
 
   onApplicationBootstrap(): void {
-    this.responder.start();
     this.worker.start();
     this.echoes.start();
     this.keyExchange.start();
@@ -34,7 +34,8 @@ export class HostConnectorLifecycle implements OnApplicationBootstrap, OnModuleD
 
   async onModuleDestroy(): Promise<void> {
     this.mock.close();
-    await this.responder.stop();
+    // The messaging module would stop serving only after every context's onModuleDestroy.
+    await this.requests.close();
     await this.worker.stop();
     await this.keyExchange.stop();
     await this.recovery.stop();

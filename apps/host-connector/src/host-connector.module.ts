@@ -14,7 +14,7 @@ import { KeyExchangeScheduler } from './keys/key-exchange-scheduler';
 import { WorkingKeyService } from './keys/working-key.service';
 import { HOST_PROTOCOLS, HostProtocols, hostProtocolsFor } from './protocol/host-protocols';
 import { RequestLogRepository } from './request-log/persistence/request-log.repository';
-import { HostRequestResponder } from './requests/host-request.responder';
+import { HostRequestController } from './requests/host-request.controller';
 import { HostRequestService } from './requests/host-request.service';
 import { ReversalRepository } from './reversal/persistence/reversal.repository';
 import { ReversalQueue } from './reversal/reversal-queue';
@@ -30,8 +30,8 @@ export interface HostConnectorModuleOptions {
 }
 
 /**
- * The host-connector bounded context: answers `host.*.v1` over the process's REQUEST_REPLY
- * transport (queue group `host-connector`), speaks ISO 8583 over TCP and JSON over HTTP to
+ * The host-connector bounded context: answers `host.*.v1` (HostRequestController, queue group
+ * `host-connector`) through the process's request/reply strategy, speaks ISO 8583 over TCP and JSON over HTTP to
  * acquirer hosts, answers MOCK in process, and keeps STAN counters, working keys, the reversal
  * queue and the request log on its own schema. Needs `platformModules` (database URL, field
  * cipher, messaging) from the application that hosts it.
@@ -57,6 +57,7 @@ export class HostConnectorModule {
         DatabaseModule.forContext(hostConnectorDatabase),
         RetentionModule.forContext({ connection: hostConnectorDatabase.name, rules: () => hostConnectorPruneRules(config.retentionMs) }),
       ],
+      controllers: [HostRequestController],
       providers: [
         { provide: HOST_CONNECTOR_CONFIG, useValue: config },
         { provide: HOST_PROTOCOLS, useValue: options.protocols ?? hostProtocolsFor(config.specs) },
@@ -77,7 +78,6 @@ export class HostConnectorModule {
         RequestRecovery,
         EchoKeeper,
         HostRequestService,
-        HostRequestResponder,
         HostConnectorHealth,
         HostConnectorLifecycle,
       ],

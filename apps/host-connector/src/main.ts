@@ -1,4 +1,5 @@
-import { createHttpApp, loadAppConfig } from '@app/common';
+import { loadAppConfig } from '@app/common';
+import { createPlatformApp } from '@app/runtime';
 import { Logger } from '@nestjs/common';
 import { HostConnectorAppModule } from './app.module';
 import { hostConnectorAppConfig } from './config/app.config';
@@ -10,7 +11,7 @@ import { hostConnectorAppConfig } from './config/app.config';
  */
 async function main(): Promise<void> {
   const { config, module } = await loadAppConfig(hostConnectorAppConfig);
-  const app = await createHttpApp(HostConnectorAppModule.register({ ...config.platform, config: module }, config.connector), config.http);
+  const app = await createPlatformApp(HostConnectorAppModule.register({ ...config.platform, config: module }, config.connector), config.http);
   await app.listen({ port: config.http.port, host: config.http.host });
   new Logger('host-connector').log(`health on ${await app.getUrl()}/health/ready; answering host.* in queue group host-connector`);
 }

@@ -14,7 +14,8 @@
  * Arguments: <databaseUrl> <JSON of IsoConnectorSettings>. Prints `READY <health port>` once it
  * answers requests. SIGTERM shuts it down gracefully (Nest shutdown hooks).
  */
-import { createHttpApp, readAppConfig } from '@app/common';
+import { readAppConfig } from '@app/common';
+import { createPlatformApp } from '@app/runtime';
 import { DEVELOPMENT_ZMK } from '@app/host-protocol';
 import { randomBytes } from 'node:crypto';
 import { HostConnectorAppModule, hostConnectorAppConfig } from '../src';
@@ -51,7 +52,7 @@ async function start(databaseUrl: string, settings: IsoConnectorSettings): Promi
     subjectPrefix: settings.subjectPrefix || undefined,
   };
 
-  const app = await createHttpApp(HostConnectorAppModule.register(options, config));
+  const app = await createPlatformApp(HostConnectorAppModule.register(options, config));
   await app.listen({ port: 0, host: '127.0.0.1' });
   return Number(new URL(await app.getUrl()).port);
 }

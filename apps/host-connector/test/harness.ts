@@ -1,6 +1,6 @@
 import { configureHttpApp, Env, envSchema } from '@app/common';
 import { DEVELOPMENT_ZMK } from '@app/host-protocol';
-import { REQUEST_REPLY, RequestReplyTransport } from '@app/messaging';
+import { connectMessaging, REQUEST_REPLY, RequestReplyTransport } from '@app/messaging';
 import { PlatformOptions } from '@app/runtime';
 import { createTestDatabase, TestDatabase, testPlatformOptions } from '@app/testing';
 import { LoggerService } from '@nestjs/common';
@@ -78,6 +78,7 @@ export async function startConnector(
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger, bodyParser: false });
   configureHttpApp(app);
+  connectMessaging(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   const transport = app.get<RequestReplyTransport>(REQUEST_REPLY);

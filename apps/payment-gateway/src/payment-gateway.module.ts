@@ -1,6 +1,5 @@
 import { DatabaseModule, RetentionModule } from '@app/database';
-import { inboxPruneRule } from '@app/messaging';
-import { Inbox, messageConsumerProviders } from '@app/messaging/consumer';
+import { HostClient, Inbox, inboxPruneRule } from '@app/messaging';
 import { GATEWAY_NAMESPACE_SETTING } from '@app/runtime';
 import { Module } from '@nestjs/common';
 import { PAYMENT_GATEWAY_CONNECTION, paymentGatewayDatabase } from './database';
@@ -9,7 +8,7 @@ import { ProfileRepository } from './profile/persistence/profile.repository';
 import { ProfileController } from './profile/profile.controller';
 import { ProfileService } from './profile/profile.service';
 import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from './profile-sync/profile-upsert.consumer';
-import { ProfileUpsertHandler } from './profile-sync/profile-upsert.handler';
+import { ProfileUpsertController } from './profile-sync/profile-upsert.controller';
 import { ProfileSyncService } from './profile-sync/profile-sync.service';
 import { SignOnService } from './sign-on/sign-on.service';
 import { GatewayErrorFormat } from './shared/error-format';
@@ -26,19 +25,18 @@ import { GATEWAY_NAMESPACE } from './shared/namespace';
     DatabaseModule.forContext(paymentGatewayDatabase),
     RetentionModule.forContext({ connection: PAYMENT_GATEWAY_CONNECTION, rules: (retention) => [inboxPruneRule(retention.messagesMs)] }),
   ],
-  controllers: [ProfileController],
+  controllers: [ProfileController, ProfileUpsertController],
   providers: [
     { provide: GATEWAY_NAMESPACE, useExisting: GATEWAY_NAMESPACE_SETTING },
     GatewayErrorFormat,
     ProfileRepository,
     AcceptanceRepository,
     ProfileService,
+    HostClient,
     SignOnService,
     Inbox,
     ProfileSyncService,
-    ProfileUpsertHandler,
     { provide: PROFILE_UPSERT_CONSUMER, useValue: profileUpsertConsumer },
-    ...messageConsumerProviders({ definition: PROFILE_UPSERT_CONSUMER, handler: ProfileUpsertHandler }),
   ],
 })
 export class PaymentGatewayModule {}

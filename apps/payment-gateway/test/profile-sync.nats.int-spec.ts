@@ -1,5 +1,5 @@
 import { configureHttpApp } from '@app/common';
-import { MESSAGE_PUBLISHER, MessagePublisher } from '@app/messaging';
+import { connectMessaging, MESSAGE_PUBLISHER, MessagePublisher } from '@app/messaging';
 import { ConsumerDefinition, DEAD_LETTER_HEADERS } from '@app/messaging/consumer';
 import {
   ApiClient,
@@ -90,6 +90,7 @@ describe('profile upserts over NATS JetStream', () => {
       .compile();
     app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
     configureHttpApp(app);
+    connectMessaging(app);
     await app.listen({ port: 0, host: '127.0.0.1' });
     baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
     publisher = app.get<MessagePublisher>(MESSAGE_PUBLISHER);

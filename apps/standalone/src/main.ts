@@ -1,4 +1,5 @@
-import { buildOpenApiDocument, ConfigError, createHttpApp, loadAppConfig, serveOpenApi, signPboToken } from '@app/common';
+import { buildOpenApiDocument, ConfigError, loadAppConfig, serveOpenApi, signPboToken } from '@app/common';
+import { createPlatformApp } from '@app/runtime';
 import { dataDirOf, resolveRuntimeDatabase } from '@app/database';
 import { Logger } from '@nestjs/common';
 import { PboService } from '../../merchant-management/src';
@@ -19,7 +20,7 @@ async function main(): Promise<void> {
   const options = { ...config.platform, databaseUrl: database.url, config: configModule };
   const hosts = await startHostSandbox(config.hosts);
   for (const warning of hosts.warnings) logger.warn(warning);
-  const app = await createHttpApp(StandaloneModule.register(options, hosts.config), {
+  const app = await createPlatformApp(StandaloneModule.register(options, hosts.config), {
     shutdownHooks: false,
     logLevel: config.http.logLevel,
     trustProxy: config.http.trustProxy,

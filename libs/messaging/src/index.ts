@@ -12,3 +12,5 @@ export * from './nest/outbox.module';
 export * from './consumer';
 export * from './request';
 export * from './retention';
+export * from './microservices';
+export * from './clients/host.client';

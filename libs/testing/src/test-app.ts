@@ -1,5 +1,5 @@
-import { AuthConfig, createHttpApp, developmentFieldCipher, signPboToken } from '@app/common';
-import { PlatformOptions } from '@app/runtime';
+import { AuthConfig, developmentFieldCipher, signPboToken } from '@app/common';
+import { createPlatformApp, PlatformOptions } from '@app/runtime';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,7 +95,7 @@ export async function startTestApp(moduleFor: (options: PlatformOptions) => unkn
   const database = await createTestDatabase('e2e');
   const options = testPlatformOptions(database.url, overrides);
   // A test may ask for a proxy in front (TRUST_PROXY=true) as a deployment would.
-  const app = await createHttpApp(moduleFor(options) as never, { logger: false, trustProxy: process.env.TRUST_PROXY === 'true' });
+  const app = await createPlatformApp(moduleFor(options) as never, { logger: false, trustProxy: process.env.TRUST_PROXY === 'true' });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = await app.getUrl();
   const normalized = baseUrl.replace('[::1]', '127.0.0.1');

@@ -1,18 +1,15 @@
 import { DomainError } from '@app/common';
 import {
   ContractViolationError,
-  decodeContract,
   HOST_MESSAGE_FORMATS,
   HOST_MID_PATTERN,
-  HOST_SIGNON_V1,
   HOST_TID_PATTERN,
   HostMessageFormat,
   HostNetworkRequestV1,
-  HostResponseV1,
   HostResultV1,
 } from '@app/contracts';
-import { REQUEST_REPLY, RequestReplyError, RequestReplyTransport } from '@app/messaging';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { HostClient, RequestReplyError } from '@app/messaging';
+import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { BoundAcceptance, ProfileRepository } from '../profile/persistence/profile.repository';
 import { PROFILE_ID_PATTERN } from '../shared/ids';
@@ -58,7 +55,7 @@ export class SignOnService {
 
   constructor(
     private readonly profiles: ProfileRepository,
-    @Inject(REQUEST_REPLY) private readonly requests: RequestReplyTransport,
+    private readonly host: HostClient,
   ) {}
 
   async signOn(groupId: string, profileId: string): Promise<ProfileSignOnDto> {
@@ -83,10 +80,7 @@ export class SignOnService {
     if (typeof target === 'string') return { ...base, resultReason: 'InvalidAcceptance', hostRespCode: '', hostRespMessage: target };
     const request: HostNetworkRequestV1 = { requestId: `son_${randomUUID()}`, target, timeoutMs: SIGN_ON_HOST_TIMEOUT_MS };
     try {
-      const reply = decodeContract(
-        HostResponseV1,
-        await this.requests.request(HOST_SIGNON_V1, request, { timeoutMs: SIGN_ON_HOST_TIMEOUT_MS + REQUEST_MARGIN_MS }),
-      );
+      const reply = await this.host.signOn(request, { timeoutMs: SIGN_ON_HOST_TIMEOUT_MS + REQUEST_MARGIN_MS });
       return { ...base, resultReason: REASON_OF_RESULT[reply.result], hostRespCode: reply.hostRespCode ?? '', hostRespMessage: reply.hostRespMessage };
     } catch (error) {
       if (error instanceof ContractViolationError) {

@@ -1,4 +1,4 @@
-import { describeValidationErrors } from '@app/contracts';
+import { CONTRACT_TRANSFORM_OPTIONS, CONTRACT_VALIDATOR_OPTIONS, describeValidationErrors } from '@app/contracts';
 import { ArgumentMetadata, Injectable, PipeTransform, ValidationPipe } from '@nestjs/common';
 import { DomainError } from '../errors';
 
@@ -10,13 +10,9 @@ import { DomainError } from '../errors';
 @Injectable()
 export class StrictValidationPipe implements PipeTransform {
   private readonly inner = new ValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
+    ...CONTRACT_VALIDATOR_OPTIONS,
     transform: true,
-    transformOptions: { enableImplicitConversion: false, exposeDefaultValues: true },
-    // Values are kept on the error only to tell "missing" from "wrong"; they are never logged.
-    validationError: { target: false, value: true },
+    transformOptions: CONTRACT_TRANSFORM_OPTIONS,
     exceptionFactory: (errors) => DomainError.validation(describeValidationErrors(errors)),
   });
 

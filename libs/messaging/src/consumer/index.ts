@@ -4,4 +4,3 @@ export * from './jetstream-consumer';
 export * from './inbox-message.entity';
 export * from './inbox.migration';
 export * from './inbox';
-export * from './message-consumer.providers';

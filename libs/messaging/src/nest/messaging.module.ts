@@ -1,9 +1,17 @@
-import { BeforeApplicationShutdown, DynamicModule, Global, Inject, Injectable, Module, Provider } from '@nestjs/common';
+import { BeforeApplicationShutdown, DynamicModule, Global, Inject, Injectable, InjectionToken, Module, Provider } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { NatsConnection, connect } from 'nats';
+import { ConsumerDefinition } from '../consumer/consumer-definition';
+import { InProcessConsumer } from '../consumer/in-process-consumer';
+import { JetStreamConsumer } from '../consumer/jetstream-consumer';
+import { EventConsumerServer } from '../microservices/event-consumer.server';
+import { MessagingServers } from '../microservices/messaging-servers';
+import { MESSAGING_CLIENT, RequestReplyClient } from '../microservices/request-reply.client';
+import { RequestReplyServer } from '../microservices/request-reply.server';
 import { InProcessTransport, InProcessTransportOptions } from '../transport/in-process-transport';
 import { JetStreamPublisher, JetStreamStreamOptions } from '../transport/jetstream-publisher';
 import { MESSAGE_PUBLISHER } from '../transport/message-publisher';
-import { REQUEST_REPLY } from '../request/request-reply';
+import { REQUEST_REPLY, RequestReplyTransport } from '../request/request-reply';
 import { requestReplyProvider } from '../request/request-reply.providers';
 
 /** Nest injection token of the process's NATS connection (JetStream mode only). */
@@ -48,7 +56,9 @@ class NatsConnectionCloser implements BeforeApplicationShutdown {
 /**
  * Gives the whole application its {@link MESSAGE_PUBLISHER} and {@link REQUEST_REPLY}: the {@link InProcessTransport}
  * (also injectable by its class, to subscribe) or a {@link JetStreamPublisher} on a NATS
- * connection (injectable as {@link NATS_CONNECTION}, for consumers).
+ * connection (injectable as {@link NATS_CONNECTION}); the request/reply client
+ * ({@link MESSAGING_CLIENT}) and the two transport strategies that run the application's
+ * `@MessagePattern` and `@EventPattern` handlers ({@link MessagingServers}, attached by `connectMessaging`).
  */
 @Global()
 @Module({})
@@ -74,9 +84,24 @@ export class MessagingModule {
             },
             NatsConnectionCloser,
           ];
-    providers.push(requestReplyProvider(config.transport, NATS_CONNECTION, config.transport === 'jetstream' ? config.subjectPrefix : undefined));
-    const exported =
-      config.transport === 'in-process' ? [InProcessTransport, MESSAGE_PUBLISHER, REQUEST_REPLY] : [NATS_CONNECTION, MESSAGE_PUBLISHER, REQUEST_REPLY];
+    providers.push(
+      requestReplyProvider(config.transport, NATS_CONNECTION, config.transport === 'jetstream' ? config.subjectPrefix : undefined),
+      { provide: MESSAGING_CLIENT, inject: [REQUEST_REPLY], useFactory: (transport: RequestReplyTransport) => new RequestReplyClient(transport) },
+      { provide: RequestReplyServer, inject: [REQUEST_REPLY], useFactory: (transport: RequestReplyTransport) => new RequestReplyServer(transport) },
+      {
+        provide: EventConsumerServer,
+        inject: [ModuleRef, config.transport === 'in-process' ? InProcessTransport : NATS_CONNECTION],
+        useFactory: (moduleRef: ModuleRef, transport: InProcessTransport | NatsConnection) =>
+          new EventConsumerServer(
+            (definition, handler) =>
+              transport instanceof InProcessTransport ? new InProcessConsumer(transport, definition, handler) : new JetStreamConsumer(transport, definition, handler),
+            (token: InjectionToken) => moduleRef.get<ConsumerDefinition>(token, { strict: false }),
+          ),
+      },
+      MessagingServers,
+    );
+    const shared = [MESSAGE_PUBLISHER, REQUEST_REPLY, MESSAGING_CLIENT, RequestReplyServer, EventConsumerServer, MessagingServers];
+    const exported = config.transport === 'in-process' ? [InProcessTransport, ...shared] : [NATS_CONNECTION, ...shared];
     return { module: MessagingModule, providers, exports: exported };
   }
 }

@@ -1,0 +1,5 @@
+export * from './messaging-controller';
+export * from './request-reply.server';
+export * from './event-consumer.server';
+export * from './request-reply.client';
+export * from './messaging-servers';
