@@ -14,6 +14,8 @@ const BOUNDARIES = [
  * no feature. A separate rule name from the libs rule below, so that neither replaces the other.
  */
 const MERCHANT_MANAGEMENT_LAYERS = ['device-app', 'device', 'merchant', 'payment-config', 'acquirer', 'emv', 'activation-profile', 'pbo', 'shared'];
+/** The composition root of merchant-management/src (index, modules, the DataSource's entity list, config, main), as features import it. */
+const MERCHANT_MANAGEMENT_ROOT = '^(\\.\\./)*\\.\\.(/(index|database|main|database\\.module|merchant-management\\.module|app\\.module|config/.*))?$';
 const merchantManagementLayering = MERCHANT_MANAGEMENT_LAYERS.map((feature, index) => ({
   files: [`apps/merchant-management/src/${feature}/**/*.ts`],
   rules: {
@@ -25,7 +27,11 @@ const merchantManagementLayering = MERCHANT_MANAGEMENT_LAYERS.map((feature, inde
             group: MERCHANT_MANAGEMENT_LAYERS.slice(0, index).map((above) => `**/${above}/**`),
             message: `merchant-management features depend downward (${MERCHANT_MANAGEMENT_LAYERS.join(' > ')}): ${feature} may not import a feature above it`,
           },
-        ].filter((pattern) => pattern.group.length > 0),
+          {
+            regex: MERCHANT_MANAGEMENT_ROOT,
+            message: 'the files at the root of merchant-management/src compose every feature: a feature may not import them',
+          },
+        ].filter((pattern) => !pattern.group || pattern.group.length > 0),
       },
     ],
   },

@@ -5,5 +5,5 @@ export { merchantManagementDatabase } from './database';
 export { MerchantManagementModule } from './merchant-management.module';
 export { PboEntity } from './pbo/persistence/pbo.entity';
 export { PboModule } from './pbo/pbo.module';
-export type { CreatePboCommand } from './pbo/pbo.service';
+export { pboModuleWithDatabase } from './database.module';
 export { PboService } from './pbo/pbo.service';

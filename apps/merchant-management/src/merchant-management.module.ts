@@ -1,4 +1,3 @@
-import { Clock, CryptoIdGenerator, IdGenerator, SystemClock } from '@app/common';
 import { databaseProbeProvider, RetentionModule } from '@app/database';
 import { OutboxModule, outboxPruneRule } from '@app/messaging';
 import { GATEWAY_NAMESPACE_SETTING } from '@app/runtime';
@@ -10,7 +9,7 @@ import { AcquirerV2Controller } from './acquirer/legacy/acquirer-v2.controller';
 import { AcquirerService } from './acquirer/acquirer.service';
 import { AcquirerProfileRepository } from './acquirer/persistence/acquirer-profile.repository';
 import { MERCHANT_MANAGEMENT_CONNECTION } from './database';
-import { MerchantManagementDatabaseModule } from './database.module';
+import { MerchantManagementDatabaseModule, pboModuleWithDatabase } from './database.module';
 import { DeviceAppController } from './device-app/device-app.controller';
 import { DeviceAppService, GATEWAY_NAMESPACE } from './device-app/device-app.service';
 import { ActivationThrottleRepository } from './device-app/persistence/activation-throttle.repository';
@@ -42,7 +41,7 @@ import { PboModule } from './pbo/pbo.module';
 @Module({
   imports: [
     MerchantManagementDatabaseModule,
-    PboModule.withDatabase(),
+    pboModuleWithDatabase(),
     OutboxModule.forContext({ connection: MERCHANT_MANAGEMENT_CONNECTION }),
     RetentionModule.forContext({ connection: MERCHANT_MANAGEMENT_CONNECTION, rules: (retention) => [outboxPruneRule(retention.messagesMs)] }),
   ],
@@ -63,8 +62,6 @@ import { PboModule } from './pbo/pbo.module';
     DeviceV2Controller,
   ],
   providers: [
-    { provide: Clock, useClass: SystemClock },
-    { provide: IdGenerator, useClass: CryptoIdGenerator },
     ActivationProfileRepository,
     ActivationProfileService,
     EmvConfigRepository,

@@ -1,4 +1,4 @@
-import { AuthConfig, AuthModule, ConfigError, CryptoModule, FieldCipher, HttpSettings, httpSettingsFrom, httpVariables, isProduction, matching, nodeEnvVariables, text, ValuesOf } from '@app/common';
+import { AuthConfig, AuthModule, ConfigError, CryptoModule, FieldCipher, HttpSettings, httpSettingsFrom, httpVariables, isProduction, matching, nodeEnvVariables, serverList, text, ValuesOf } from '@app/common';
 import { EVENT_STREAM, GATEWAY_NAMESPACE_PATTERN, STREAMED_SUBJECTS } from '@app/contracts';
 import { DatabaseModule, databaseVariables, requireDatabaseUrl, RetentionConfig, retentionFrom, retentionVariables } from '@app/database';
 import { MailConfig, MailModule } from '@app/mail';
@@ -41,7 +41,7 @@ export function platformModules(options: PlatformOptions): DynamicModule[] {
 }
 
 /** The variables of messaging: NATS_URL (comma-separated servers) and the connection's name. */
-export const messagingVariables = { NATS_URL: text(), SERVICE_NAME: text() };
+export const messagingVariables = { NATS_URL: serverList(), SERVICE_NAME: text() };
 
 /**
  * JetStream when NATS_URL is set, else the in-process transport. `requireNats` refuses to start

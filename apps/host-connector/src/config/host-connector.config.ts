@@ -1,4 +1,4 @@
-import { ConfigError, custom, errorMessage, flag, integer, text, ValuesOf, Variable } from '@app/common';
+import { ConfigError, custom, errorMessage, flag, integer, text, urlWithCredentials, ValuesOf, Variable } from '@app/common';
 import { HOST_MESSAGE_FORMATS, HostMessageFormat, ISO_HOST_FORMATS, IsoHostFormat } from '@app/contracts';
 import { IsoSpecs, isoSpecsFrom, specFileVariable } from '@app/host-protocol';
 import { HostAllowList } from '../routing/allow-list';
@@ -61,7 +61,7 @@ export interface HostConnectorConfig {
 }
 
 /** HOST_DEFAULT_<FORMAT>_URL of every host format. */
-const DEFAULT_URL_VARIABLES = Object.fromEntries(HOST_MESSAGE_FORMATS.map((format) => [`HOST_DEFAULT_${format}_URL`, text()])) as Record<
+const DEFAULT_URL_VARIABLES = Object.fromEntries(HOST_MESSAGE_FORMATS.map((format) => [`HOST_DEFAULT_${format}_URL`, urlWithCredentials()])) as Record<
   `HOST_DEFAULT_${HostMessageFormat}_URL`,
   Variable<string | undefined>
 >;

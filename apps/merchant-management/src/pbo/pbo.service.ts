@@ -1,7 +1,6 @@
-import { DomainError } from '@app/common';
+import { Clock, DomainError, IdGenerator } from '@app/common';
 import { HOST_MESSAGE_FORMATS, isIanaTimeZone } from '@app/contracts';
 import { Injectable } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
 import { PboEntity } from './persistence/pbo.entity';
 import { PboRepository } from './persistence/pbo.repository';
 
@@ -20,15 +19,19 @@ const CACHE_TTL_MS = 30_000;
 export class PboService {
   private readonly cache = new Map<string, { pbo: PboEntity; until: number }>();
 
-  constructor(private readonly repository: PboRepository) {}
+  constructor(
+    private readonly repository: PboRepository,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
 
   /** The PBO of a verified token; 11000 when the token names a group that does not exist. */
   async require(groupId: string): Promise<PboEntity> {
     const cached = this.cache.get(groupId);
-    if (cached && cached.until > Date.now()) return cached.pbo;
+    if (cached && cached.until > this.clock.now().getTime()) return cached.pbo;
     const pbo = await this.repository.findById(groupId);
     if (!pbo) throw DomainError.unauthenticated(`the token's group ${groupId} does not exist`);
-    this.cache.set(groupId, { pbo, until: Date.now() + CACHE_TTL_MS });
+    this.cache.set(groupId, { pbo, until: this.clock.now().getTime() + CACHE_TTL_MS });
     return pbo;
   }
 
@@ -46,7 +49,7 @@ export class PboService {
     if (!(HOST_MESSAGE_FORMATS as readonly string[]).includes(gatewayFormat)) {
       throw DomainError.validation(`gatewayFormat must be one of ${HOST_MESSAGE_FORMATS.join(', ')}`);
     }
-    const groupId = command.groupId ?? randomBytes(8).toString('hex');
+    const groupId = command.groupId ?? this.ids.bytes(8).toString('hex');
     return this.repository.insert({ groupId, groupName: name, timeZone, qrEnabled: command.qrEnabled ?? false, gatewayFormat });
   }
 }

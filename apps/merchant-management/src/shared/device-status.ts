@@ -16,7 +16,6 @@ export const ACTIVATABLE_STATUSES: number[] = [DeviceStatus.Pending, DeviceStatu
 export const LIVE_STATUSES = [DeviceStatus.Pending, DeviceStatus.Active, DeviceStatus.LoggedOut, DeviceStatus.Idle];
 
 export const OPERATING_MODES = ['STANDARD', 'KIOSK'] as const;
-export type OperatingMode = (typeof OPERATING_MODES)[number];
 
 /** Activation codes expire after 30 days unless used. */
 export const ACTIVATION_CODE_TTL_MS = 30 * 24 * 3600 * 1000;

@@ -1,4 +1,4 @@
-import { ConfigError, secret, text, ValuesOf } from '../config/env-schema';
+import { ConfigError, secret, text, urlWithCredentials, ValuesOf } from '../config/env-schema';
 
 /** How bearer tokens are verified; read once from the environment. */
 export interface AuthConfig {
@@ -22,7 +22,7 @@ export const STANDALONE_DEV_DEVICE_SECRET = 'softpos-standalone-device-token-sec
 /** The variables of bearer tokens (apps that serve the PBO API or sign its tokens). */
 export const authVariables = {
   AUTH_JWT_SECRET: secret(),
-  AUTH_JWKS_URL: text(),
+  AUTH_JWKS_URL: urlWithCredentials(),
   AUTH_JWT_ISSUER: text(),
   AUTH_JWT_AUDIENCE: text(),
 };

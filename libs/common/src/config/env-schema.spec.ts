@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ConfigError, custom, envSchema, flag, integer, maskCredentials, matching, oneOf, secret, text, urlWithCredentials } from './env-schema';
+import { ConfigError, custom, envSchema, flag, integer, maskCredentials, maskServerList, matching, oneOf, secret, serverList, text, urlWithCredentials } from './env-schema';
 
 const schema = envSchema({
   PORT: integer(3000, 0, 65535),
@@ -93,5 +93,30 @@ describe('EnvSchema', () => {
   it('should mask a user without a password, and leave a URL without credentials as it is', () => {
     expect(maskCredentials('smtp://apikey@mail.example.com')).toBe('smtp://***@mail.example.com');
     expect(maskCredentials('nats://nats:4222')).toBe('nats://nats:4222');
+  });
+
+  it('should never print a password of any server in a NATS_URL list, with or without a scheme', () => {
+    const servers = envSchema({ NATS_URL: serverList() });
+    const server = fc.record({
+      user: fc.stringMatching(/^[a-z][a-z0-9]{0,11}$/),
+      password: fc.string({ minLength: 8, maxLength: 30, unit: 'binary' }),
+      host: fc.constantFrom('nats-0.nats', '10.0.0.7', 'localhost'),
+      scheme: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(server, { minLength: 1, maxLength: 4 }), (list) => {
+        const value = list.map(({ user, password, host, scheme }) => `${scheme ? 'nats://' : ''}${user}:${encodeURIComponent(password)}@${host}:4222`).join(',');
+        const line = servers.describe(servers.read({ NATS_URL: value }));
+        for (const { password } of list) {
+          expect(line).not.toContain(encodeURIComponent(password));
+          expect(line).not.toContain(password);
+        }
+        expect(line.split(',')).toHaveLength(list.length);
+      }),
+    );
+  });
+
+  it('should leave a server list without credentials as it is', () => {
+    expect(maskServerList('nats://a:4222,b:4222')).toBe('nats://a:4222,b:4222');
   });
 });

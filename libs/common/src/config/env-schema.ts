@@ -8,8 +8,8 @@
 /** The environment as the process (or a test) gives it. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** How one variable is printed: in full, hidden, or (a URL) with its password hidden. */
-export type Masking = 'none' | 'secret' | 'credentials';
+/** How one variable is printed: in full, hidden, or (a URL, or a comma-separated list of them) with its password hidden. */
+export type Masking = 'none' | 'secret' | 'credentials' | 'credentials-list';
 
 /** One environment variable of a schema. */
 export interface Variable<T> {
@@ -58,6 +58,14 @@ export function text(fallback?: string): Variable<string | undefined> {
 /** A secret (printed masked); undefined when unset. */
 export function secret(): Variable<string | undefined> {
   return variable((value) => value, 'secret');
+}
+
+/**
+ * Comma-separated server URLs (NATS_URL) whose users and passwords are masked when printed;
+ * an entry without a scheme (`host:4222`) is taken as it is.
+ */
+export function serverList(): Variable<string | undefined> {
+  return variable((value) => value, 'credentials-list');
 }
 
 /** A URL whose user and password are masked when printed (DATABASE_URL, SMTP_URL). */
@@ -169,9 +177,25 @@ function printable(value: unknown, masking: Masking): string {
       return '[set]';
     case 'credentials':
       return JSON.stringify(maskCredentials(String(value)));
+    case 'credentials-list':
+      return JSON.stringify(maskServerList(String(value)));
     case 'none':
       return Buffer.isBuffer(value) ? '[set]' : JSON.stringify(value);
   }
+}
+
+/** Each entry of a comma-separated server list masked; an entry that is no URL loses what comes before its last `@`. */
+export function maskServerList(list: string): string {
+  return list
+    .split(',')
+    .map((entry) => {
+      const trimmed = entry.trim();
+      // `user:pass@host:4222` parses as a URL of scheme `user:`: only `scheme://` makes a URL here.
+      if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) && URL.canParse(trimmed)) return maskCredentials(trimmed);
+      const at = trimmed.lastIndexOf('@');
+      return at < 0 ? trimmed : `***${trimmed.slice(at)}`;
+    })
+    .join(',');
 }
 
 /** `scheme://user:***@host/…`: the password (and a user without one) hidden. */

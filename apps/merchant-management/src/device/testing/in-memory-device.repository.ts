@@ -17,7 +17,9 @@ export class InMemoryDeviceRepository implements Pick<DeviceRepository, keyof De
   }
 
   async list(groupId: string, merchantUuid: string, filter: { key?: DeviceKey; deviceType?: string }, page: PageRequest): Promise<[DeviceEntity[], number]> {
-    const all = [...this.rows.values()].filter((d) => d.groupId === groupId && d.merchantUuid === merchantUuid && (!filter.deviceType || d.deviceType === filter.deviceType));
+    const { key, deviceType } = filter;
+    const matchesKey = (d: DeviceEntity) => !key || ('codeLookup' in key ? d.codeLookup === key.codeLookup : d.deviceId === key.deviceId);
+    const all = [...this.rows.values()].filter((d) => d.groupId === groupId && d.merchantUuid === merchantUuid && (!deviceType || d.deviceType === deviceType) && matchesKey(d));
     return [all.slice(page.offset, page.limit === null ? undefined : page.offset + page.limit), all.length];
   }
 
