@@ -38,6 +38,8 @@ export class InProcessRequestReply implements RequestReplyTransport {
         settled = true;
         reject(new RequestReplyError('TIMEOUT', subject, `no reply within ${options.timeoutMs} ms`));
       }, options.timeoutMs);
+      // A deadline never keeps the process alive on its own (a caller may have stopped waiting already).
+      timer.unref();
       const settle = (outcome: () => void) => {
         if (settled) return;
         settled = true;
