@@ -1,6 +1,7 @@
 import { RequestReplyServer } from '@app/messaging';
 import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { MockHost } from './hosts/mock-host';
+import { HOST_CONNECTOR_QUEUE_GROUP } from './requests/host-subjects';
 import { KeyExchangeScheduler } from './keys/key-exchange-scheduler';
 import { ReversalWorker } from './reversal/reversal-worker';
 import { RequestRecovery } from './reversal/request-recovery';
@@ -34,8 +35,8 @@ export class HostConnectorLifecycle implements OnApplicationBootstrap, OnModuleD
 
   async onModuleDestroy(): Promise<void> {
     this.mock.close();
-    // The messaging module would stop serving only after every context's onModuleDestroy.
-    await this.requests.close();
+    // Its own queue group only, and first: the messaging module stops serving only after every context's onModuleDestroy.
+    await this.requests.close(HOST_CONNECTOR_QUEUE_GROUP);
     await this.worker.stop();
     await this.keyExchange.stop();
     await this.recovery.stop();

@@ -123,4 +123,18 @@ describe('host-connector: MOCK host and payload validation', () => {
 
     expect(reply).toMatchObject({ requestId: '', result: 'REJECTED' });
   });
+
+  it('should reject a payload nested far deeper than any contract, or carrying a prototype key, naming why and sending nothing', async () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 1000; i += 1) deep = { n: deep };
+    const nested = authorizePayload('100', { hostMessageFormat: 'MOCK' }, { card: deep }) as Record<string, unknown>;
+    const hostile = JSON.parse(`{"__proto__":{"polluted":true},"requestId":"${String((nested as { requestId: string }).requestId)}x"}`) as object;
+
+    const replies = [await connector.ask(HOST_AUTHORIZE_V1, nested), await connector.ask(HOST_AUTHORIZE_V1, hostile)];
+
+    expect(replies.map((reply) => [reply.result, reply.hostRespMessage, reply.mti])).toEqual([
+      ['REJECTED', 'payload nests deeper than 32 levels', null],
+      ['REJECTED', '__proto__ is not an accepted field', null],
+    ]);
+  });
 });

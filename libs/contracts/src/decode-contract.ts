@@ -37,8 +37,39 @@ export function decodeContract<T extends object>(contract: ClassConstructor<T>, 
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
     throw new ContractViolationError(contract.name, 'payload must be a JSON object');
   }
+  const shapeProblem = unsafeShapeOf(payload);
+  if (shapeProblem) throw new ContractViolationError(contract.name, shapeProblem);
   const instance = plainToInstance(contract, payload, CONTRACT_TRANSFORM_OPTIONS);
   const errors = validateSync(instance, CONTRACT_VALIDATOR_OPTIONS);
   if (errors.length > 0) throw new ContractViolationError(contract.name, describeValidationErrors(errors));
   return instance;
+}
+
+/** Deeper than any contract nests (the deepest, EMV parameters in an acceptance, is 4). */
+export const MAX_PAYLOAD_DEPTH = 32;
+
+/** A key that would reach an object's prototype once copied: what the HTTP body parser (secure-json-parse) refuses too. */
+function isPrototypeKey(value: object, key: string): boolean {
+  if (key === '__proto__') return true;
+  const child = (value as Record<string, unknown>)[key];
+  return key === 'constructor' && typeof child === 'object' && child !== null && Object.prototype.hasOwnProperty.call(child, 'prototype');
+}
+
+/**
+ * Why a parsed payload must not reach the transformer and validators, or undefined: nested deeper
+ * than {@link MAX_PAYLOAD_DEPTH} (they recurse: a deep payload overflows the stack), or carrying a
+ * prototype key. Walks iteratively, so it cannot overflow itself.
+ */
+export function unsafeShapeOf(payload: object): string | undefined {
+  const stack: Array<{ value: unknown; depth: number; path: string }> = [{ value: payload, depth: 1, path: '' }];
+  while (stack.length > 0) {
+    const { value, depth, path } = stack.pop() as { value: unknown; depth: number; path: string };
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > MAX_PAYLOAD_DEPTH) return `payload nests deeper than ${MAX_PAYLOAD_DEPTH} levels`;
+    for (const key of Object.keys(value)) {
+      if (isPrototypeKey(value, key)) return `${path ? `${path}.` : ''}${key} is not an accepted field`;
+      stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, path: path ? `${path}.${key}` : key });
+    }
+  }
+  return undefined;
 }

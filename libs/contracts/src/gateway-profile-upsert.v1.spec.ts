@@ -1,4 +1,5 @@
-import { ContractViolationError, decodeContract } from './decode-contract';
+import fc from 'fast-check';
+import { ContractViolationError, decodeContract, MAX_PAYLOAD_DEPTH } from './decode-contract';
 import { GatewayProfileUpsertV1 } from './gateway-profile-upsert.v1';
 
 /** A valid upsert as merchant-management would publish it; tests override what they examine. */
@@ -86,5 +87,38 @@ describe('GatewayProfileUpsertV1', () => {
 
   it('should reject a payload that is not an object', () => {
     expect(violation([upsertPayload()])).toBe('payload must be a JSON object');
+  });
+});
+
+describe('decodeContract on hostile shapes', () => {
+  /** A valid upsert with `inner` buried `depth` levels down an acceptance's extraParams. */
+  function nested(depth: number, inner: unknown): Record<string, unknown> {
+    let value = inner;
+    for (let i = 0; i < depth; i += 1) value = { n: value };
+    const payload = upsertPayload();
+    (payload.acceptances as Array<Record<string, unknown>>)[0].extraParams = { connUrl: 'tcp://h:1', deep: value };
+    return payload;
+  }
+
+  it('should refuse a payload nested deeper than MAX_PAYLOAD_DEPTH by name, however deep, without overflowing the stack', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: MAX_PAYLOAD_DEPTH, max: 200_000 }), (depth) => {
+        expect(() => decodeContract(GatewayProfileUpsertV1, nested(depth, 1))).toThrow(
+          new ContractViolationError('GatewayProfileUpsertV1', `payload nests deeper than ${MAX_PAYLOAD_DEPTH} levels`),
+        );
+      }),
+      { numRuns: 20 },
+    );
+    // The innermost value of nested(d) sits at depth d + 5 (payload, acceptances, [0], extraParams, deep).
+    expect(() => decodeContract(GatewayProfileUpsertV1, nested(MAX_PAYLOAD_DEPTH - 5, 1))).not.toThrow();
+  });
+
+  it('should refuse a prototype key anywhere in the payload, naming where', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 20 }), fc.constantFrom('{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}'), (depth, hostile) => {
+        const payload = nested(depth, JSON.parse(hostile) as unknown);
+        expect(() => decodeContract(GatewayProfileUpsertV1, payload)).toThrow(/^GatewayProfileUpsertV1: acceptances\.0\.extraParams\.deep(\.n)*\.(__proto__|constructor) is not an accepted field$/);
+      }),
+    );
   });
 });

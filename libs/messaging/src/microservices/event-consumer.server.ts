@@ -106,8 +106,9 @@ export class EventConsumerServer extends Server implements CustomTransportStrate
     return this.starting;
   }
 
-  /** Stops the consumers; each lets the messages in hand finish (idempotent). */
+  /** Stops the consumers; each lets the messages in hand finish (idempotent). Waits for a start under way first. */
   async close(): Promise<void> {
+    await this.starting?.catch(() => undefined);
     const consumers = this.consumers;
     this.consumers = [];
     this.starting = undefined;
@@ -120,11 +121,6 @@ export class EventConsumerServer extends Server implements CustomTransportStrate
 
   unwrap<T>(): T {
     return this.consumers as T;
-  }
-
-  /** The consumers' definitions as the handlers name them, before anything starts (fails on a handler without one). */
-  definitions(): ConsumerDefinition[] {
-    return [...this.bindings()].map(([token]) => this.definitionOf(token));
   }
 
   private bindings(): Map<InjectionToken, Binding> {

@@ -26,6 +26,7 @@ export class MessagingServers implements OnApplicationBootstrap, OnModuleDestroy
 
   /** Called by {@link connectMessaging} once the strategies are attached to the application. */
   markConnected(): void {
+    if (this.connected) throw new Error('connectMessaging(app) was called twice: every handler would be registered twice');
     this.connected = true;
   }
 
@@ -38,7 +39,13 @@ export class MessagingServers implements OnApplicationBootstrap, OnModuleDestroy
       return;
     }
     this.requests.start();
-    await this.events.start();
+    try {
+      await this.events.start();
+    } catch (error) {
+      // A process that cannot consume its events does not start, and answers nothing meanwhile.
+      await this.requests.close();
+      throw error;
+    }
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -71,6 +78,6 @@ export class MessagingServers implements OnApplicationBootstrap, OnModuleDestroy
  */
 export function connectMessaging(app: INestApplication): void {
   const servers = app.get(MessagingServers);
-  for (const strategy of [servers.requests, servers.events]) app.connectMicroservice({ strategy }, { inheritAppConfig: false });
   servers.markConnected();
+  for (const strategy of [servers.requests, servers.events]) app.connectMicroservice({ strategy }, { inheritAppConfig: false });
 }

@@ -24,7 +24,7 @@ export interface RequestPatternExtras {
  * `connectMessaging`.
  */
 export class RequestReplyServer extends Server implements CustomTransportStrategy {
-  private served: ServedSubject[] = [];
+  private served: Array<{ queue: string; subject: ServedSubject }> = [];
   private listening = false;
 
   constructor(private readonly transport: RequestReplyTransport) {
@@ -40,33 +40,37 @@ export class RequestReplyServer extends Server implements CustomTransportStrateg
     }
   }
 
-  /** Serves every request handler (idempotent). */
+  /** Serves every request handler (idempotent); serves none when one of them is refused. */
   start(): void {
     if (this.listening) return;
-    const served: ServedSubject[] = [];
-    for (const [subject, handler] of this.messageHandlers) {
-      if (handler.isEventHandler) continue;
-      const queue = (handler.extras as Partial<RequestPatternExtras> | undefined)?.queue;
-      if (!queue) {
-        throw new Error(`@MessagePattern('${subject}') names no queue group ({ queue: '…' }): every replica would answer each request`);
+    const served: Array<{ queue: string; subject: ServedSubject }> = [];
+    try {
+      for (const [subject, handler] of this.messageHandlers) {
+        if (handler.isEventHandler) continue;
+        const queue = (handler.extras as Partial<RequestPatternExtras> | undefined)?.queue;
+        if (!queue) {
+          throw new Error(`@MessagePattern('${subject}') names no queue group ({ queue: '…' }): every replica would answer each request`);
+        }
+        served.push({ queue, subject: this.transport.serve(subject, queue, (payload) => this.invoke(subject, handler, payload)) });
       }
-      served.push(this.transport.serve(subject, queue, (payload) => this.invoke(subject, handler, payload)));
+    } catch (error) {
+      for (const entry of served) void entry.subject.close();
+      throw error;
     }
     this.served = served;
     this.listening = true;
   }
 
-  /** Stops taking requests and waits for those being answered (idempotent). */
-  async close(): Promise<void> {
-    const served = this.served;
-    this.served = [];
-    this.listening = false;
-    await Promise.all(served.map((subject) => subject.close()));
-  }
-
-  /** The subjects served, for diagnostics and tests. */
-  get subjects(): string[] {
-    return [...this.messageHandlers].filter(([, handler]) => !handler.isEventHandler).map(([subject]) => subject);
+  /**
+   * Stops taking requests and waits for those being answered (idempotent). With `queue`, only the
+   * subjects served in that queue group: a context stopping before the others (host-connector,
+   * before its workers) closes its own.
+   */
+  async close(queue?: string): Promise<void> {
+    const closing = this.served.filter((entry) => queue === undefined || entry.queue === queue);
+    this.served = this.served.filter((entry) => !closing.includes(entry));
+    if (queue === undefined) this.listening = false;
+    await Promise.all(closing.map((entry) => entry.subject.close()));
   }
 
   on(): void {

@@ -67,6 +67,23 @@ describe('NatsRequestReply', () => {
     expect(reply.headers?.get('Nats-Service-Error-Code')).toBe('400');
   });
 
+  it('should not run the handler for a message published without a reply subject, then answer the next request', async () => {
+    const subject = subjectOf('publish');
+    const handled: unknown[] = [];
+    const served = responders.serve(subject, 'g', async (payload) => {
+      handled.push(payload);
+      return { ok: true };
+    });
+    await responderConnection.flush();
+
+    callerConnection.publish(subject, new TextEncoder().encode(JSON.stringify({ requestId: 'unseen' })));
+    const reply = await caller.request(subject, { requestId: 'seen' }, { timeoutMs: 2000 });
+
+    await served.close();
+    // NATS delivers one connection's messages in order: the publish reached the responder first.
+    expect([reply, handled]).toEqual([{ ok: true }, [{ requestId: 'seen' }]]);
+  });
+
   it('should reject with NO_RESPONDERS when nobody serves the subject', async () => {
     await expect(caller.request(subjectOf('nobody'), {}, { timeoutMs: 2000 })).rejects.toMatchObject({ code: 'NO_RESPONDERS' });
   });

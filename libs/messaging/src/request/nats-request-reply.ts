@@ -69,6 +69,11 @@ export class NatsRequestReply implements RequestReplyTransport {
           this.logger.error(`subscription to ${subject} failed: ${error.message}`);
           return;
         }
+        if (!message.reply) {
+          // A publish is no request: nobody would see the outcome (an authorization would move money unseen).
+          this.logger.warn(`${subject}: a message without a reply subject was ignored`);
+          return;
+        }
         const handled = this.answer(subject, message, handler);
         running.add(handled);
         void handled.finally(() => running.delete(handled));
