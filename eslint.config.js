@@ -16,26 +16,38 @@ const BOUNDARIES = [
 const MERCHANT_MANAGEMENT_LAYERS = ['device-app', 'device', 'merchant', 'payment-config', 'acquirer', 'emv', 'activation-profile', 'pbo', 'shared'];
 /** The composition root of merchant-management/src (index, modules, the DataSource's entity list, config, main), as features import it. */
 const MERCHANT_MANAGEMENT_ROOT = '^(\\.\\./)*\\.\\.(/(index|database|main|database\\.module|merchant-management\\.module|app\\.module|config/.*))?$';
-const merchantManagementLayering = MERCHANT_MANAGEMENT_LAYERS.map((feature, index) => ({
-  files: [`apps/merchant-management/src/${feature}/**/*.ts`],
-  rules: {
-    '@typescript-eslint/no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          {
-            group: MERCHANT_MANAGEMENT_LAYERS.slice(0, index).map((above) => `**/${above}/**`),
-            message: `merchant-management features depend downward (${MERCHANT_MANAGEMENT_LAYERS.join(' > ')}): ${feature} may not import a feature above it`,
-          },
-          {
-            regex: MERCHANT_MANAGEMENT_ROOT,
-            message: 'the files at the root of merchant-management/src compose every feature: a feature may not import them',
-          },
-        ].filter((pattern) => !pattern.group || pattern.group.length > 0),
-      },
-    ],
-  },
-}));
+/** Layering patterns of a feature: nothing from a feature above it, nothing from the composition root. */
+const layeringPatterns = (feature, index) =>
+  [
+    {
+      group: MERCHANT_MANAGEMENT_LAYERS.slice(0, index).map((above) => `**/${above}/**`),
+      message: `merchant-management features depend downward (${MERCHANT_MANAGEMENT_LAYERS.join(' > ')}): ${feature} may not import a feature above it`,
+    },
+    {
+      regex: MERCHANT_MANAGEMENT_ROOT,
+      message: 'the files at the root of merchant-management/src compose every feature: a feature may not import them',
+    },
+  ].filter((pattern) => !pattern.group || pattern.group.length > 0);
+/**
+ * Only persistence/ (repositories, entities), the DataSource's entity list (database.ts) and
+ * migrations import a TypeORM entity (docs/architecture.md, rule 4): services, controllers,
+ * mappers and test fakes use the feature's plain domain types, which the entities implement.
+ */
+const NO_ENTITY = { group: ['**/persistence/*.entity'], message: 'outside persistence/, use the domain type the entity implements (e.g. Merchant, Device, Pbo), not the TypeORM entity' };
+const OUTSIDE_PERSISTENCE = ['apps/merchant-management/src/**/persistence/**'];
+const restrictImports = (patterns) => ({ '@typescript-eslint/no-restricted-imports': ['error', { patterns }] });
+// Each feature's files get the layering rule; those outside persistence/ get the same rule with
+// the entity pattern added (a later config object replaces an earlier one's options for a rule).
+const merchantManagementLayering = MERCHANT_MANAGEMENT_LAYERS.flatMap((feature, index) => [
+  { files: [`apps/merchant-management/src/${feature}/**/*.ts`], rules: restrictImports(layeringPatterns(feature, index)) },
+  { files: [`apps/merchant-management/src/${feature}/**/*.ts`], ignores: OUTSIDE_PERSISTENCE, rules: restrictImports([...layeringPatterns(feature, index), NO_ENTITY]) },
+]);
+/** The files of merchant-management/src outside any feature (index, modules, config, health): no entity either, except the DataSource's list and migrations. */
+const merchantManagementRootNoEntity = {
+  files: ['apps/merchant-management/src/**/*.ts'],
+  ignores: [...MERCHANT_MANAGEMENT_LAYERS.map((feature) => `apps/merchant-management/src/${feature}/**`), 'apps/merchant-management/src/database.ts', 'apps/merchant-management/src/migrations/**'],
+  rules: restrictImports([NO_ENTITY]),
+};
 
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '**/*.js'] },
@@ -75,4 +87,5 @@ module.exports = tseslint.config(
     },
   },
   ...merchantManagementLayering,
+  merchantManagementRootNoEntity,
 );

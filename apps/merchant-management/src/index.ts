@@ -3,7 +3,7 @@
 export { MerchantManagementAppModule } from './app.module';
 export { merchantManagementDatabase } from './database';
 export { MerchantManagementModule } from './merchant-management.module';
-export { PboEntity } from './pbo/persistence/pbo.entity';
+export type { Pbo } from './pbo/pbo';
 export { PboModule } from './pbo/pbo.module';
 export { pboModuleWithDatabase } from './database.module';
 export { PboService } from './pbo/pbo.service';

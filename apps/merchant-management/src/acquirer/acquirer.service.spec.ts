@@ -3,7 +3,7 @@ import { ActivationProfileService } from '../activation-profile/activation-profi
 import { ActivationProfileRepository } from '../activation-profile/persistence/activation-profile.repository';
 import { fakePbos, immediateUnitOfWork, pboOf } from '../activation-profile/testing/fakes';
 import { InMemoryActivationProfileRepository } from '../activation-profile/testing/in-memory-activation-profile.repository';
-import { EmvConfigEntity } from '../emv/persistence/emv-config.entity';
+import { EmvConfigView } from '../emv/emv-config.view';
 import { EmvConfigRepository } from '../emv/persistence/emv-config.repository';
 import { AcquirerService, CreateAcquirerCommand } from './acquirer.service';
 import { AcquirerProfileRepository } from './persistence/acquirer-profile.repository';
@@ -13,10 +13,10 @@ const GROUP = 'pbo-1';
 
 function setUp() {
   const repository = new InMemoryAcquirerProfileRepository();
-  const emvConfigs: EmvConfigEntity[] = [
-    { id: 1, groupId: GROUP, emvName: 'visa', paymentMethod: '01', currency: 'MYR', params: {}, aid: 'A0000000031010' } as EmvConfigEntity,
-    { id: 2, groupId: GROUP, emvName: 'mastercard', paymentMethod: '02', currency: 'MYR', params: {}, aid: 'A0000000041010' } as EmvConfigEntity,
-    { id: 3, groupId: GROUP, emvName: 'visa debit', paymentMethod: '01', currency: 'MYR', params: {}, aid: 'A0000000032010' } as EmvConfigEntity,
+  const emvConfigs: EmvConfigView[] = [
+    { id: 1, groupId: GROUP, emvName: 'visa', paymentMethod: '01', currency: 'MYR', params: {}, aid: 'A0000000031010' } as EmvConfigView,
+    { id: 2, groupId: GROUP, emvName: 'mastercard', paymentMethod: '02', currency: 'MYR', params: {}, aid: 'A0000000041010' } as EmvConfigView,
+    { id: 3, groupId: GROUP, emvName: 'visa debit', paymentMethod: '01', currency: 'MYR', params: {}, aid: 'A0000000032010' } as EmvConfigView,
   ];
   const emvs = {
     findOwned: async (groupId: string, ids: number[]) => emvConfigs.filter((e) => e.groupId === groupId && ids.includes(e.id)),

@@ -6,7 +6,7 @@ import { EmvConfigRepository } from '../emv/persistence/emv-config.repository';
 import { PboService } from '../pbo/pbo.service';
 import { requireOwned } from '../shared/ownership';
 import { checkMethodAndEmvLists, EmvList } from './method-lists';
-import { MethodList } from './persistence/acquirer-profile.entity';
+import { MethodList } from './acquirer-profile';
 import { AcquirerProfileRecord, AcquirerProfileRepository, AcquirerProfileValues } from './persistence/acquirer-profile.repository';
 
 /** Fields both APIs may write (maps already decoded: v1 sends strings, legacy objects). */

@@ -1,6 +1,6 @@
 import { DomainError } from '@app/common';
 import { isPaymentMethodCode, PAYMENT_METHOD_CODES } from '@app/contracts';
-import { MethodList } from './persistence/acquirer-profile.entity';
+import { MethodList } from './acquirer-profile';
 
 /** Payment method code to EMV config ids, in the order given. */
 export type EmvList = Record<string, number[]>;

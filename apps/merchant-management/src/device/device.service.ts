@@ -20,14 +20,14 @@ import { MAILER, MailDeliveryError, Mailer } from '@app/mail';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProfileSource } from '../activation-profile/acceptance';
 import { ActivationProfileService, ResolvedEmv } from '../activation-profile/activation-profile.service';
-import { MerchantEntity } from '../merchant/persistence/merchant.entity';
+import { Merchant } from '../merchant/merchant';
 import { MerchantRepository } from '../merchant/persistence/merchant.repository';
 import { PboService } from '../pbo/pbo.service';
 import { ACTIVATABLE_STATUSES, ACTIVATION_CODE_TTL_MS, activationCodeOf, DeviceStatus } from '../shared/device-status';
 import { requireOwned } from '../shared/ownership';
 import { checkEmvParams, checkExtParams, decodedObject, parseMethodCodes, spreadOverAcquirers } from './device-input';
+import { Device } from './device';
 import { CreateDeviceCommand, CreatedCodeView, DeviceView, UpdateDeviceCommand } from './device.view';
-import { DeviceEntity } from './persistence/device.entity';
 import { DeviceKey, DeviceRepository, DeviceValues } from './persistence/device.repository';
 
 /** Device tokens last a week and are renewed by every configuration pull. */
@@ -45,7 +45,7 @@ export function newDeviceId(ids: IdGenerator): string {
 
 /** Everything the device API and the device app need about one device, resolved. */
 export interface DeviceContext {
-  device: DeviceEntity;
+  device: Device;
   source: ProfileSource;
 }
 
@@ -73,7 +73,7 @@ export class DeviceService {
     return /^[A-Za-z0-9_-]{1,32}$/.test(id) ? { deviceId: id } : undefined;
   }
 
-  codeOf(device: DeviceEntity): string {
+  codeOf(device: Device): string {
     return this.cipher.open(device.codeSealed);
   }
 
@@ -82,22 +82,22 @@ export class DeviceService {
     return { codeLookup: this.cipher.lookup(code) };
   }
 
-  private async requireMerchant(groupId: string, mchId: string): Promise<MerchantEntity> {
+  private async requireMerchant(groupId: string, mchId: string): Promise<Merchant> {
     return requireOwned(await this.merchants.findByMchId(mchId), groupId, `merchant ${mchId}`);
   }
 
   /** The PBO's device by any of its ids; 14000 when missing, 13000 when another PBO's. */
-  async requireDevice(groupId: string, id: string, lock = false): Promise<DeviceEntity> {
+  async requireDevice(groupId: string, id: string, lock = false): Promise<Device> {
     const key = this.keyOf(id);
     const device = key ? await this.repository.find(key, lock) : null;
     return requireOwned(device, groupId, `device ${id}`);
   }
 
-  async context(device: DeviceEntity): Promise<DeviceContext> {
+  async context(device: Device): Promise<DeviceContext> {
     return { device, source: await this.profiles.source(device.groupId, device.merchantUuid) };
   }
 
-  private view(device: DeviceEntity, mchId: string): DeviceView {
+  private view(device: Device, mchId: string): DeviceView {
     return { device, mchId, activationCode: this.codeOf(device) };
   }
 
@@ -292,7 +292,7 @@ export class DeviceService {
   }
 
   /** Signs the token a device presents to the gateway and the device API. */
-  deviceToken(device: DeviceEntity): Promise<string> {
+  deviceToken(device: Device): Promise<string> {
     return signDeviceToken(this.auth, { deviceId: device.deviceId!, groupId: device.groupId, profileId: device.profileId }, DEVICE_TOKEN_TTL_SECONDS);
   }
 }

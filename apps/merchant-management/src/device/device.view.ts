@@ -1,10 +1,10 @@
 import { formatTimestamp, maskedSecret } from '@app/common';
 import { CreatedCodeDto, DeviceDto } from './dto/device.dto';
-import { DeviceEntity } from './persistence/device.entity';
+import { Device } from './device';
 
 /** What the device service answers about a device: the stored device, its merchant's mchId and its code in clear. */
 export interface DeviceView {
-  device: DeviceEntity;
+  device: Device;
   mchId: string;
   activationCode: string;
 }
@@ -58,7 +58,7 @@ export interface UpdateDeviceCommand {
 }
 
 /** Payment method code → the MID and TID of the acceptance that carries it (the methodList both APIs show). */
-export function methodMidTids(device: Pick<DeviceEntity, 'acceptances'>): Record<string, { mid: string | null; tid: string | null }> {
+export function methodMidTids(device: Pick<Device, 'acceptances'>): Record<string, { mid: string | null; tid: string | null }> {
   const methods: Record<string, { mid: string | null; tid: string | null }> = {};
   for (const acceptance of device.acceptances) {
     for (const method of acceptance.paymentMethodCodes) methods[method] = { mid: acceptance.primaryMid, tid: acceptance.primaryTid };

@@ -1,4 +1,4 @@
-import { MerchantEntity } from './persistence/merchant.entity';
+import { Merchant } from './merchant';
 import { toMerchantDto } from './dto/merchant.dto';
 import { BindingRecord } from '../activation-profile/binding-record';
 
@@ -15,7 +15,7 @@ const merchant = {
   passcodeHash: 'scrypt$16384$x$y',
   createdAt: new Date('2026-01-02T03:04:05Z'),
   updatedAt: new Date('2026-01-02T03:04:05Z'),
-} as MerchantEntity;
+} as Merchant;
 
 function binding(profileId: number, currency: string, codes: string[]): BindingRecord {
   return {

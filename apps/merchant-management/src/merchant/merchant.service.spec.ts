@@ -6,18 +6,19 @@ import { DeviceStatus } from '../shared/device-status';
 import { toMerchantDto } from './dto/merchant.dto';
 import { MerchantService } from './merchant.service';
 import { MerchantCommand } from './merchant.view';
-import { MerchantEntity } from './persistence/merchant.entity';
-import { MerchantRepository, MerchantValues, MerchantView } from './persistence/merchant.repository';
+import { Merchant } from './merchant';
+import { MerchantView } from './merchant.view';
+import { MerchantRepository, MerchantValues } from './persistence/merchant.repository';
 
 /** The merchant table in memory, with the devices that bear on a merchant's deletion. */
 class InMemoryMerchants {
-  readonly rows = new Map<string, MerchantEntity>();
+  readonly rows = new Map<string, Merchant>();
   /** Device statuses per merchant uuid. */
   readonly devices = new Map<string, number[]>();
 
   constructor(private readonly bindingsOf: (groupId: string, uuid: string) => Promise<MerchantView['bindings']>) {}
 
-  async findByMchId(mchId: string): Promise<MerchantEntity | null> {
+  async findByMchId(mchId: string): Promise<Merchant | null> {
     return [...this.rows.values()].find((m) => m.mchId === mchId) ?? null;
   }
 
@@ -27,14 +28,14 @@ class InMemoryMerchants {
   }
 
   async insert(values: MerchantValues): Promise<void> {
-    this.rows.set(values.uuid, { ...values, createdAt: new Date(0), updatedAt: new Date(0) } as MerchantEntity);
+    this.rows.set(values.uuid, { ...values, createdAt: new Date(0), updatedAt: new Date(0) });
   }
 
   async lock(): Promise<void> {}
 
   async update(groupId: string, uuid: string, values: Partial<MerchantValues>): Promise<void> {
     const row = this.rows.get(uuid);
-    if (row?.groupId === groupId) this.rows.set(uuid, { ...row, ...values } as MerchantEntity);
+    if (row?.groupId === groupId) this.rows.set(uuid, { ...row, ...values });
   }
 
   async delete(groupId: string, uuid: string): Promise<void> {

@@ -7,9 +7,9 @@ import { PaymentConfigService } from '../payment-config/payment-config.service';
 import { PboService } from '../pbo/pbo.service';
 import { activationCodeOf } from '../shared/device-status';
 import { requireOwned } from '../shared/ownership';
-import { MerchantCommand, MerchantWithBindings } from './merchant.view';
-import { MerchantEntity } from './persistence/merchant.entity';
-import { MerchantListFilter, MerchantRepository, MerchantValues, MerchantView } from './persistence/merchant.repository';
+import { Merchant } from './merchant';
+import { MerchantCommand, MerchantView, MerchantWithBindings } from './merchant.view';
+import { MerchantListFilter, MerchantRepository, MerchantValues } from './persistence/merchant.repository';
 
 /** 15 random digits, first non-zero: not guessable from a neighbour's id. */
 export function newMchId(ids: IdGenerator): string {
@@ -29,7 +29,7 @@ export class MerchantService {
     @Inject(FIELD_CIPHER) private readonly cipher: FieldCipher,
   ) {}
 
-  async require(groupId: string, mchId: string): Promise<MerchantEntity> {
+  async require(groupId: string, mchId: string): Promise<Merchant> {
     return requireOwned(await this.repository.findByMchId(mchId), groupId, `merchant ${mchId}`);
   }
 

@@ -1,6 +1,12 @@
-import { MerchantView } from './persistence/merchant.repository';
+import { BindingRecord } from '../activation-profile/binding-record';
+import { Merchant } from './merchant';
 
-export type { MerchantView } from './persistence/merchant.repository';
+/** A merchant with its bindings, read in one statement. */
+export interface MerchantView {
+  merchant: Merchant;
+  bindings: BindingRecord[];
+  hasKioskTerminal: boolean;
+}
 
 /** What both APIs write about a merchant (the profile fields); omitted optional fields take their defaults. */
 export interface MerchantCommand {

@@ -1,9 +1,9 @@
 import { DomainError } from '@app/common';
-import { AcquirerProfileEntity } from '../acquirer/persistence/acquirer-profile.entity';
+import { AcquirerProfile } from '../acquirer/acquirer-profile';
 import { resolveMethods } from './payment-config.service';
 
 const record = {
-  profile: { id: 7, profileName: 'Acq', acqType: 'card', methodList: { '01': ['SALE'], '02': [] } } as unknown as AcquirerProfileEntity,
+  profile: { id: 7, profileName: 'Acq', acqType: 'card', methodList: { '01': ['SALE'], '02': [] } } as unknown as AcquirerProfile,
   emvList: { '01': [11, 12], '02': [21] },
 };
 

@@ -1,7 +1,7 @@
 import { Envelope, formatTimestamp, GroupId, ok, PboApi } from '@app/common';
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { PboEntity } from './persistence/pbo.entity';
+import { Pbo } from './pbo';
 import { PboService } from './pbo.service';
 
 /** PboInfo (docs/decisions.md, "Legacy API shapes", owner info). */
@@ -14,7 +14,7 @@ export class PboInfoDto {
   @ApiProperty({ description: 'IANA time zone new merchants default to' }) timeZone: string;
 }
 
-export function toPboInfo(pbo: PboEntity): PboInfoDto {
+export function toPboInfo(pbo: Pbo): PboInfoDto {
   return {
     groupId: pbo.groupId,
     groupName: pbo.groupName,

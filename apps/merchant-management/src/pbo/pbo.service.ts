@@ -1,8 +1,8 @@
 import { Clock, DomainError, IdGenerator } from '@app/common';
 import { HOST_MESSAGE_FORMATS, isIanaTimeZone } from '@app/contracts';
 import { Injectable } from '@nestjs/common';
-import { PboEntity } from './persistence/pbo.entity';
 import { PboRepository } from './persistence/pbo.repository';
+import { Pbo } from './pbo';
 
 export interface CreatePboCommand {
   name: string;
@@ -17,7 +17,7 @@ const CACHE_TTL_MS = 30_000;
 
 @Injectable()
 export class PboService {
-  private readonly cache = new Map<string, { pbo: PboEntity; until: number }>();
+  private readonly cache = new Map<string, { pbo: Pbo; until: number }>();
 
   constructor(
     private readonly repository: PboRepository,
@@ -26,7 +26,7 @@ export class PboService {
   ) {}
 
   /** The PBO of a verified token; 11000 when the token names a group that does not exist. */
-  async require(groupId: string): Promise<PboEntity> {
+  async require(groupId: string): Promise<Pbo> {
     const cached = this.cache.get(groupId);
     if (cached && cached.until > this.clock.now().getTime()) return cached.pbo;
     const pbo = await this.repository.findById(groupId);
@@ -36,11 +36,11 @@ export class PboService {
   }
 
   /** The PBO of a group id, or null; uncached (the CLI and standalone's demo seed ask once). */
-  find(groupId: string): Promise<PboEntity | null> {
+  find(groupId: string): Promise<Pbo | null> {
     return this.repository.findById(groupId);
   }
 
-  async create(command: CreatePboCommand): Promise<PboEntity> {
+  async create(command: CreatePboCommand): Promise<Pbo> {
     const name = command.name.trim();
     if (!name || name.length > 128) throw DomainError.validation('name must be 1 to 128 characters');
     const timeZone = command.timeZone ?? 'UTC';

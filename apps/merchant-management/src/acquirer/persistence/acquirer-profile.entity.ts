@@ -1,17 +1,15 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { PboEntity } from '../../pbo/persistence/pbo.entity';
 import { Timestamped } from '../../shared/timestamps';
+import { AcquirerProfile, MethodList } from '../acquirer-profile';
 import { AcquirerProfileEmvEntity } from './acquirer-profile-emv.entity';
-
-/** Map of payment method code to the transaction types allowed for it (reserved; may be empty). */
-export type MethodList = Record<string, string[]>;
 
 /** Host connection and the payment methods and EMV configs a profile handles. */
 @Entity({ name: 'acquirer_profile' })
 @Unique('uq_acquirer_profile_name', ['groupId', 'profileName'])
 @Index('uq_acquirer_profile_default', ['groupId', 'acqType'], { unique: true, where: 'as_default' })
 @Check('ck_acquirer_profile_acq_type', `acq_type IN ('card', 'qr')`)
-export class AcquirerProfileEntity extends Timestamped {
+export class AcquirerProfileEntity extends Timestamped implements AcquirerProfile {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
 

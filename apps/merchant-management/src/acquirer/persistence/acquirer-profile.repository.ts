@@ -4,17 +4,18 @@ import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { likePattern } from '../../shared/ownership';
+import { AcquirerProfile } from '../acquirer-profile';
 import { EmvList } from '../method-lists';
 import { AcquirerProfileEmvEntity } from './acquirer-profile-emv.entity';
 import { AcquirerProfileEntity } from './acquirer-profile.entity';
 
 /** A profile with its emvList assembled. */
 export interface AcquirerProfileRecord {
-  profile: AcquirerProfileEntity;
+  profile: AcquirerProfile;
   emvList: EmvList;
 }
 
-export type AcquirerProfileValues = Omit<AcquirerProfileEntity, 'id' | 'createdAt' | 'updatedAt' | 'pbo' | 'emvs'>;
+export type AcquirerProfileValues = Omit<AcquirerProfile, 'id' | 'createdAt' | 'updatedAt'>;
 
 /** Acquirer profiles and their EMV lists. Statements join the caller's unit of work; `lock` needs one. */
 @Injectable()
@@ -30,7 +31,7 @@ export class AcquirerProfileRepository {
   }
 
   /** By id, whatever the owner (the service tells 13000 from 14000 by the answer's groupId). */
-  findById(id: number, lock = false): Promise<AcquirerProfileEntity | null> {
+  findById(id: number, lock = false): Promise<AcquirerProfile | null> {
     const query = this.uow.manager.getRepository(AcquirerProfileEntity).createQueryBuilder('a').where('a.id = :id', { id });
     if (lock) query.setLock('pessimistic_write');
     return query.getOne();

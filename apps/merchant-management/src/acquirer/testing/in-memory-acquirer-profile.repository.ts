@@ -1,6 +1,6 @@
 import { PageRequest } from '@app/common';
 import { EmvList } from '../method-lists';
-import { AcquirerProfileEntity } from '../persistence/acquirer-profile.entity';
+import { AcquirerProfile } from '../acquirer-profile';
 import { AcquirerProfileRecord, AcquirerProfileRepository, AcquirerProfileValues } from '../persistence/acquirer-profile.repository';
 
 /** What the fake knows of the bindings that use a profile (the real repository reads payment_binding). */
@@ -13,7 +13,7 @@ export interface BoundMethod {
 
 /** {@link AcquirerProfileRepository} in memory. */
 export class InMemoryAcquirerProfileRepository implements Pick<AcquirerProfileRepository, keyof AcquirerProfileRepository> {
-  readonly profiles = new Map<number, AcquirerProfileEntity>();
+  readonly profiles = new Map<number, AcquirerProfile>();
   readonly emvListsById = new Map<number, EmvList>();
   /** Methods merchants bind, by profile id. */
   readonly bound = new Map<number, BoundMethod[]>();
@@ -21,7 +21,7 @@ export class InMemoryAcquirerProfileRepository implements Pick<AcquirerProfileRe
 
   async lockGroup(): Promise<void> {}
 
-  async findById(id: number): Promise<AcquirerProfileEntity | null> {
+  async findById(id: number): Promise<AcquirerProfile | null> {
     const profile = this.profiles.get(id);
     return profile ? { ...profile } : null;
   }
@@ -51,7 +51,7 @@ export class InMemoryAcquirerProfileRepository implements Pick<AcquirerProfileRe
 
   async insert(values: AcquirerProfileValues): Promise<number> {
     const id = this.nextId++;
-    this.profiles.set(id, { ...values, id, createdAt: new Date(0), updatedAt: new Date(0) } as AcquirerProfileEntity);
+    this.profiles.set(id, { ...values, id, createdAt: new Date(0), updatedAt: new Date(0) });
     return id;
   }
 

@@ -1,10 +1,10 @@
 import { DomainError } from '@app/common';
 import { UnitOfWork } from '@app/database';
-import { PboEntity } from '../../pbo/persistence/pbo.entity';
+import { Pbo } from '../../pbo/pbo';
 import { PboService } from '../../pbo/pbo.service';
 
 /** A PBO with the defaults a test rarely cares about. */
-export function pboOf(groupId: string, overrides: Partial<PboEntity> = {}): PboEntity {
+export function pboOf(groupId: string, overrides: Partial<Pbo> = {}): Pbo {
   return {
     groupId,
     groupName: `PBO ${groupId}`,
@@ -17,11 +17,11 @@ export function pboOf(groupId: string, overrides: Partial<PboEntity> = {}): PboE
     createdAt: new Date(0),
     updatedAt: new Date(0),
     ...overrides,
-  } as PboEntity;
+  };
 }
 
 /** {@link PboService} over a fixed list of PBOs (11000 for any other group, as the real one). */
-export function fakePbos(...pbos: PboEntity[]): PboService {
+export function fakePbos(...pbos: Pbo[]): PboService {
   const byId = new Map(pbos.map((pbo) => [pbo.groupId, pbo]));
   return {
     require: async (groupId: string) => {

@@ -2,6 +2,7 @@ import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Uni
 import { AcceptanceSnapshot } from '../../activation-profile/acceptance';
 import { MerchantEntity } from '../../merchant/persistence/merchant.entity';
 import { Timestamped } from '../../shared/timestamps';
+import { Device } from '../device';
 
 /**
  * An activation code and, once a phone used it, the device. The code is kept sealed (encrypted
@@ -14,7 +15,7 @@ import { Timestamped } from '../../shared/timestamps';
 @Index('ix_device_merchant_created', ['merchantUuid', 'createdAt'])
 @Index('ix_device_group', ['groupId'])
 @Check('ck_device_status', 'device_status BETWEEN 0 AND 4')
-export class DeviceEntity extends Timestamped {
+export class DeviceEntity extends Timestamped implements Device {
   @PrimaryColumn({ type: 'uuid' })
   uuid: string;
 

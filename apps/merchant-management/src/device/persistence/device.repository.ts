@@ -2,9 +2,10 @@ import { PageRequest } from '@app/common';
 import { TypeOrmUnitOfWork } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Device } from '../device';
 import { DeviceEntity } from './device.entity';
 
-export type DeviceValues = Omit<DeviceEntity, 'createdAt' | 'updatedAt' | 'merchant'>;
+export type DeviceValues = Omit<Device, 'createdAt' | 'updatedAt'>;
 
 /** How a caller named a device: by its activation code (CD- id or bare code) or its device id. */
 export type DeviceKey = { codeLookup: string } | { deviceId: string };
@@ -19,7 +20,7 @@ export class DeviceRepository {
    * such device" (14000) by the groupId of the answer. The device app knows no PBO before it finds
    * the device by its code.
    */
-  find(key: DeviceKey, lock = false): Promise<DeviceEntity | null> {
+  find(key: DeviceKey, lock = false): Promise<Device | null> {
     const query = this.uow.manager.getRepository(DeviceEntity).createQueryBuilder('d');
     if ('codeLookup' in key) query.where('d.code_lookup = :lookup', { lookup: key.codeLookup });
     else query.where('d.device_id = :deviceId', { deviceId: key.deviceId });
@@ -27,7 +28,7 @@ export class DeviceRepository {
     return query.getOne();
   }
 
-  async list(groupId: string, merchantUuid: string, filter: { key?: DeviceKey; deviceType?: string }, page: PageRequest): Promise<[DeviceEntity[], number]> {
+  async list(groupId: string, merchantUuid: string, filter: { key?: DeviceKey; deviceType?: string }, page: PageRequest): Promise<[Device[], number]> {
     const query = this.uow.manager
       .getRepository(DeviceEntity)
       .createQueryBuilder('d')

@@ -4,7 +4,7 @@ import { ActivationProfileService } from '../../activation-profile/activation-pr
 import { ActivationProfileRepository } from '../../activation-profile/persistence/activation-profile.repository';
 import { fakePbos, immediateUnitOfWork, pboOf } from '../../activation-profile/testing/fakes';
 import { bindingOf, InMemoryActivationProfileRepository, merchantOf } from '../../activation-profile/testing/in-memory-activation-profile.repository';
-import { MerchantEntity } from '../../merchant/persistence/merchant.entity';
+import { Merchant } from '../../merchant/merchant';
 import { MerchantRepository } from '../../merchant/persistence/merchant.repository';
 import { DeviceService } from '../device.service';
 import { toDeviceDto } from '../device.view';
@@ -33,10 +33,10 @@ export function deviceFixture(seed = 3) {
   const pbos = fakePbos(pboOf(GROUP), pboOf(OTHER_GROUP));
   const profiles = new ActivationProfileService(profileRepository as unknown as ActivationProfileRepository, pbos, ids);
   const merchants = {
-    findByMchId: async (mchId: string) => ([...profileRepository.merchants.values()].find((m) => m.mchId === mchId) ?? null) as MerchantEntity | null,
+    findByMchId: async (mchId: string) => ([...profileRepository.merchants.values()].find((m) => m.mchId === mchId) ?? null) as Merchant | null,
     findByUuid: async (groupId: string, uuid: string) => {
       const merchant = profileRepository.merchants.get(uuid);
-      return (merchant?.groupId === groupId ? merchant : null) as MerchantEntity | null;
+      return (merchant?.groupId === groupId ? merchant : null) as Merchant | null;
     },
   } as unknown as MerchantRepository;
   const devices = new InMemoryDeviceRepository();

@@ -1,6 +1,7 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
 import { PboEntity } from '../../pbo/persistence/pbo.entity';
 import { Timestamped } from '../../shared/timestamps';
+import { Merchant } from '../merchant';
 
 /** A merchant onboarded by a PBO. */
 @Entity({ name: 'merchant' })
@@ -8,7 +9,7 @@ import { Timestamped } from '../../shared/timestamps';
 @Index('uq_merchant_provider_reference', ['groupId', 'providerReference'], { unique: true, where: 'provider_reference IS NOT NULL' })
 @Index('ix_merchant_group_created', ['groupId', 'createdAt'])
 @Check('ck_merchant_state', 'state IN (0, 1)')
-export class MerchantEntity extends Timestamped {
+export class MerchantEntity extends Timestamped implements Merchant {
   @PrimaryColumn({ type: 'uuid' })
   uuid: string;
 

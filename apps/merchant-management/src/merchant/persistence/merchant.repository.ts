@@ -7,20 +7,15 @@ import { BINDINGS_JSON_OF_MERCHANT, BindingRecord } from '../../activation-profi
 import { DeviceStatus, LIVE_STATUSES } from '../../shared/device-status';
 import { InjectMmDataSource } from '../../shared/inject';
 import { likePattern } from '../../shared/ownership';
+import { Merchant } from '../merchant';
+import { MerchantView } from '../merchant.view';
 import { MerchantEntity } from './merchant.entity';
 
-/** A merchant with its bindings, read in one statement. */
-export interface MerchantView {
-  merchant: MerchantEntity;
-  bindings: BindingRecord[];
-  hasKioskTerminal: boolean;
-}
-
-type MerchantViewRow = MerchantEntity & { bindings: BindingRecord[]; hasKioskTerminal: boolean };
+type MerchantViewRow = Merchant & { bindings: BindingRecord[]; hasKioskTerminal: boolean };
 
 function toView(row: MerchantViewRow): MerchantView {
   const { bindings, hasKioskTerminal, ...merchant } = row;
-  return { merchant: merchant as MerchantEntity, bindings, hasKioskTerminal };
+  return { merchant, bindings, hasKioskTerminal };
 }
 
 /** A KIOSK device that is pending or active (docs/decisions.md, "Enumerations", operatingMode). */
@@ -32,7 +27,7 @@ export interface MerchantListFilter {
   mchName?: string;
 }
 
-export type MerchantValues = Omit<MerchantEntity, 'createdAt' | 'updatedAt' | 'pbo'>;
+export type MerchantValues = Omit<Merchant, 'createdAt' | 'updatedAt'>;
 
 @Injectable()
 export class MerchantRepository {
@@ -89,7 +84,7 @@ export class MerchantRepository {
   }
 
   /** By mchId, whatever the owner (the service tells 13000 from 14000 by the answer's groupId). */
-  findByMchId(mchId: string, lock = false): Promise<MerchantEntity | null> {
+  findByMchId(mchId: string, lock = false): Promise<Merchant | null> {
     const query = this.uow.manager.getRepository(MerchantEntity).createQueryBuilder('m').where('m.mch_id = :mchId', { mchId });
     if (lock) query.setLock('pessimistic_write');
     return query.getOne();
@@ -100,7 +95,7 @@ export class MerchantRepository {
     await this.uow.manager.query('SELECT 1 FROM merchant WHERE uuid = $1 AND group_id = $2 FOR UPDATE', [uuid, groupId]);
   }
 
-  findByUuid(groupId: string, uuid: string): Promise<MerchantEntity | null> {
+  findByUuid(groupId: string, uuid: string): Promise<Merchant | null> {
     return this.uow.manager.getRepository(MerchantEntity).findOneBy({ uuid, groupId });
   }
 

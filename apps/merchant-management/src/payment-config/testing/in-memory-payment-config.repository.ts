@@ -1,6 +1,6 @@
 import { PageRequest } from '@app/common';
 import { BindingRecord } from '../../activation-profile/binding-record';
-import { AcquirerProfileEntity } from '../../acquirer/persistence/acquirer-profile.entity';
+import { AcquirerProfile } from '../../acquirer/acquirer-profile';
 import { BoundMerchant, NewMethodBinding, PaymentConfigRepository } from '../persistence/payment-config.repository';
 
 interface StoredBinding {
@@ -22,7 +22,7 @@ export class InMemoryPaymentConfigRepository implements Pick<PaymentConfigReposi
   readonly bindings = new Map<number, StoredBinding>();
   private nextId = 1;
 
-  constructor(private readonly profiles: Map<number, AcquirerProfileEntity>) {}
+  constructor(private readonly profiles: Map<number, AcquirerProfile>) {}
 
   async merchantByMchId(mchId: string): Promise<BoundMerchant | null> {
     return [...this.merchants.values()].find((m) => m.mchId === mchId) ?? null;

@@ -3,7 +3,7 @@ import { ActivationProfileService } from '../../activation-profile/activation-pr
 import { ActivationProfileRepository } from '../../activation-profile/persistence/activation-profile.repository';
 import { fakePbos, immediateUnitOfWork, pboOf } from '../../activation-profile/testing/fakes';
 import { InMemoryActivationProfileRepository, merchantOf } from '../../activation-profile/testing/in-memory-activation-profile.repository';
-import { AcquirerProfileEntity } from '../../acquirer/persistence/acquirer-profile.entity';
+import { AcquirerProfile } from '../../acquirer/acquirer-profile';
 import { AcquirerProfileRepository } from '../../acquirer/persistence/acquirer-profile.repository';
 import { InMemoryAcquirerProfileRepository } from '../../acquirer/testing/in-memory-acquirer-profile.repository';
 import { EmvConfigRepository } from '../../emv/persistence/emv-config.repository';
@@ -15,7 +15,7 @@ export const GROUP = 'pbo-1';
 export const MCH_ID = '100000000000001';
 
 /** A card acquirer profile of the PBO offering VISA and MASTERCARD, each with one EMV config. */
-export function cardProfileOf(id: number, overrides: Partial<AcquirerProfileEntity> = {}): AcquirerProfileEntity {
+export function cardProfileOf(id: number, overrides: Partial<AcquirerProfile> = {}): AcquirerProfile {
   return {
     id,
     groupId: GROUP,
@@ -37,7 +37,7 @@ export function cardProfileOf(id: number, overrides: Partial<AcquirerProfileEnti
     createdAt: new Date(0),
     updatedAt: new Date(0),
     ...overrides,
-  } as AcquirerProfileEntity;
+  };
 }
 
 /**

@@ -1,9 +1,10 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { Timestamped } from '../../shared/timestamps';
+import { Pbo } from '../pbo';
 
 /** A payment business owner (group): the tenant every other object belongs to. */
 @Entity({ name: 'pbo' })
-export class PboEntity extends Timestamped {
+export class PboEntity extends Timestamped implements Pbo {
   @PrimaryColumn({ type: 'varchar', length: 64 })
   groupId: string;
 

@@ -1,5 +1,6 @@
 import { TypeOrmUnitOfWork } from '@app/database';
 import { Injectable } from '@nestjs/common';
+import { Pbo } from '../pbo';
 import { PboEntity } from './pbo.entity';
 
 /** PBOs. Statements join the caller's unit of work. */
@@ -7,11 +8,11 @@ import { PboEntity } from './pbo.entity';
 export class PboRepository {
   constructor(private readonly uow: TypeOrmUnitOfWork) {}
 
-  findById(groupId: string): Promise<PboEntity | null> {
+  findById(groupId: string): Promise<Pbo | null> {
     return this.uow.manager.getRepository(PboEntity).findOneBy({ groupId });
   }
 
-  async insert(pbo: Pick<PboEntity, 'groupId' | 'groupName' | 'timeZone' | 'qrEnabled' | 'gatewayFormat'> & Partial<PboEntity>): Promise<PboEntity> {
+  async insert(pbo: Pick<Pbo, 'groupId' | 'groupName' | 'timeZone' | 'qrEnabled' | 'gatewayFormat'> & Partial<Pbo>): Promise<Pbo> {
     const repository = this.uow.manager.getRepository(PboEntity);
     await repository.insert(pbo);
     return repository.findOneByOrFail({ groupId: pbo.groupId });
