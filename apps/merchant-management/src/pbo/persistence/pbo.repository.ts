@@ -7,6 +7,11 @@ import { PboEntity } from './pbo.entity';
 export class PboRepository {
   constructor(private readonly uow: TypeOrmUnitOfWork) {}
 
+  /** Locks the PBO row for the rest of the unit of work. */
+  async lock(groupId: string): Promise<void> {
+    await this.uow.manager.query('SELECT 1 FROM pbo WHERE group_id = $1 FOR UPDATE', [groupId]);
+  }
+
   findById(groupId: string): Promise<PboEntity | null> {
     return this.uow.manager.getRepository(PboEntity).findOneBy({ groupId });
   }
