@@ -1,4 +1,5 @@
 import { acquirerBody, createCardAcquirer, createEmv, createMerchant, dataOf, emvBody } from '@app/testing';
+import { legacyEmvBody, V2 } from './legacy-factories';
 import { deviceScenarios, expectEnvelope, MASTERCARD_AID, Pbo, V1, VISA_AID } from './device-support';
 import { setTimeout as delay } from 'node:timers/promises';
 import { MerchantManagementTestApp, startMerchantManagement } from './support';
@@ -64,6 +65,17 @@ describe('EMV config changes and devices (v1)', () => {
       ]),
     );
     expect(await deviceUpdateOf(pbo, user.id)).toBe(0);
+  });
+
+  it('should flag the devices through the legacy PUT too, keeping the currency a v1 client set', async () => {
+    const pbo = await app.newPbo();
+    const { merchant, visaEmvId } = await boundMerchantWithEmv(pbo);
+    const user = await activatedDevice(pbo, merchant.mchId);
+
+    dataOf(await pbo.put(`${V2}/emv/${visaEmvId}`, legacyEmvBody({ params: { aid: `${VISA_AID},${OTHER_VISA_AID}`, clTransLimit: 100 } })));
+
+    expect(await deviceUpdateOf(pbo, user.id)).toBe(1);
+    expect(dataOf<{ currency: string | null; aid: string }>(await pbo.get(`${EMV}/${visaEmvId}`))).toMatchObject({ currency: 'MYR', aid: `${VISA_AID},${OTHER_VISA_AID}` });
   });
 
   it('should leave deviceUpdate 0 when a PUT sends the EMV config as it is', async () => {

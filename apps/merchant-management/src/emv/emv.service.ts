@@ -12,7 +12,8 @@ import { EmvConfigRepository, EmvListFilter } from './persistence/emv-config.rep
 export interface EmvConfigCommand {
   emvName: string;
   paymentMethod: string;
-  currency: string | null;
+  /** Absent: none on create, the stored one kept on replace (the legacy body has no currency). */
+  currency?: string | null;
   params: Record<string, unknown>;
 }
 
@@ -37,7 +38,7 @@ export class EmvService {
     return {
       emvName: command.emvName,
       paymentMethod: command.paymentMethod,
-      currency: command.currency,
+      currency: command.currency ?? null,
       params,
       aid: typeof params.aid === 'string' ? params.aid.toUpperCase() : null,
       emvVersion: typeof params.appVersion === 'string' ? params.appVersion : null,
@@ -68,7 +69,7 @@ export class EmvService {
     await this.uow.run(async () => {
       await this.pbos.lock(groupId);
       const existing = await this.get(groupId, id);
-      const values = this.values(command);
+      const values = this.values(command.currency === undefined ? { ...command, currency: existing.currency } : command);
       if (values.paymentMethod !== existing.paymentMethod) {
         const profiles = await this.repository.profilesUsing(groupId, id);
         if (profiles.length > 0) {
