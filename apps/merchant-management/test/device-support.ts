@@ -128,7 +128,7 @@ export function deviceScenarios(appOf: () => MerchantManagementTestApp) {
   }
 
   function pullConfig(deviceToken: string) {
-    return new ApiClient(appOf().baseUrl, deviceToken).get<{ profileId: string | null; emvParams: Record<string, string>; deviceToken: string }>(
+    return new ApiClient(appOf().baseUrl, deviceToken).get<{ profileId: string | null; emvParams: Record<string, string>; emvAID: Activation['emvAID']; deviceToken: string }>(
       `${SDK}/config`,
     );
   }

@@ -96,7 +96,7 @@ export class AcquirerService {
     try {
       return await this.uow.run(async () => {
         // One writer per PBO at a time for group-wide rules (one default profile per acqType).
-        await this.repository.lockGroup(groupId);
+        await this.pbos.lock(groupId);
         await this.checkEmvOwnership(groupId, command.emvList ?? {});
         if (command.asDefault) await this.repository.clearDefault(groupId, command.acqType);
         const values: AcquirerProfileValues = {
@@ -130,7 +130,7 @@ export class AcquirerService {
   async update(groupId: string, id: number, command: UpdateAcquirerCommand): Promise<void> {
     try {
       await this.uow.run(async () => {
-        await this.repository.lockGroup(groupId);
+        await this.pbos.lock(groupId);
         const profile = requireOwned(await this.repository.findById(id, true), groupId, `acquirer profile ${id}`);
         if (command.currency !== undefined && command.currency !== profile.currency) throw DomainError.validation('currency is immutable after creation');
         if (command.acqType !== undefined && command.acqType !== profile.acqType) throw DomainError.validation('acqType is immutable after creation');

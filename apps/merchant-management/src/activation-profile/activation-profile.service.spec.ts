@@ -1,4 +1,5 @@
 import { DomainError, ErrorCode, SeededIdGenerator } from '@app/common';
+import fc from 'fast-check';
 import { DeviceStatus } from '../shared/device-status';
 import { ActivationProfileService } from './activation-profile.service';
 import { ActivationProfileRepository } from './persistence/activation-profile.repository';
@@ -156,6 +157,59 @@ describe('ActivationProfileService', () => {
 
       expect(emv.emvParams).toMatchObject({ terminalType: '21', txnCurrencyCode: '0458', terminalCountryCode: '0458' });
       expect(emv.emvAID).toEqual([]);
+    });
+  });
+
+  describe('flagDevicesUsingEmv', () => {
+    const VISA_EMV = 11;
+    const VISA_AID = 'A0000000031010';
+    const OTHER_MERCHANT = 'merchant-2';
+    const device = fc.record({
+      merchantUuid: fc.constantFrom(MERCHANT, OTHER_MERCHANT),
+      deviceStatus: fc.constantFrom(...Object.values(DeviceStatus).filter((v): v is number => typeof v === 'number')),
+      methodList: fc.constantFrom<string[] | null>(null, ['01'], ['02'], ['01', '02']),
+      deviceUpdate: fc.constantFrom(0, 1),
+    });
+
+    it('should flag exactly the devices past their pending code, not decommissioned, whose resolved AIDs carry the config', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(device, { maxLength: 8 }), async (devices) => {
+          const { repository, service } = setUp();
+          // The merchant lists the VISA config under 01; the other merchant binds another profile whose 01 lists another config.
+          const emvs = (emvId: number, aid: string) => [{ emvId, emvName: `emv-${emvId}`, aid }];
+          repository.bindings.set(MERCHANT, [
+            bindingOf(MERCHANT, 7, ['01', '02'], {
+              methods: [
+                { paymentMethodCode: '01', allows: [], emvs: emvs(VISA_EMV, VISA_AID) },
+                { paymentMethodCode: '02', allows: [], emvs: emvs(12, 'A0000000041010') },
+              ],
+            }),
+          ]);
+          repository.merchants.set(OTHER_MERCHANT, merchantOf(GROUP, OTHER_MERCHANT));
+          repository.bindings.set(OTHER_MERCHANT, [bindingOf(OTHER_MERCHANT, 8, ['01'], { methods: [{ paymentMethodCode: '01', allows: [], emvs: emvs(13, VISA_AID) }] })]);
+          const before = new Map<string, { status: number; deviceUpdate: number; aids: string[] }>();
+          for (const [index, generated] of devices.entries()) {
+            const uuid = `d${index}`;
+            const source = await service.source(GROUP, generated.merchantUuid);
+            const stored = profiledDeviceOf(GROUP, generated.merchantUuid, uuid, { deviceStatus: generated.deviceStatus, methodList: generated.methodList });
+            const { values } = service.recompute(source, stored, {});
+            const profiled = { ...stored, ...values, deviceUpdate: generated.deviceUpdate };
+            repository.devices.set(uuid, profiled);
+            const aids = service.resolvedEmv(source, profiled).emvAID.map((entry) => `${entry.aid}/${entry.paymentMethod}/${generated.merchantUuid}`);
+            before.set(uuid, { status: generated.deviceStatus, deviceUpdate: generated.deviceUpdate, aids });
+          }
+
+          const flagged = await service.flagDevicesUsingEmv(GROUP, VISA_EMV);
+
+          let expected = 0;
+          for (const [uuid, { status, deviceUpdate, aids }] of before) {
+            const reached = aids.includes(`${VISA_AID}/01/${MERCHANT}`) && status !== DeviceStatus.Pending && status !== DeviceStatus.Decommissioned;
+            if (reached && deviceUpdate === 0) expected += 1;
+            expect(repository.devices.get(uuid)!.deviceUpdate).toBe(reached ? 1 : deviceUpdate);
+          }
+          expect(flagged).toBe(expected);
+        }),
+      );
     });
   });
 });

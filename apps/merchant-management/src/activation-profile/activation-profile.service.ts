@@ -150,6 +150,15 @@ export class ActivationProfileService {
     }
   }
 
+  /**
+   * After an EMV config's content changed: every device that gets its AIDs and that has been
+   * activated (pending and decommissioned ones excepted) is flagged to pull (deviceUpdate 1), in
+   * the caller's transaction. Answers how many devices were flagged.
+   */
+  flagDevicesUsingEmv(groupId: string, emvId: number): Promise<number> {
+    return this.repository.flagDevicesUsingEmv(groupId, emvId);
+  }
+
   /** The EMV parameters (merchant defaults under the device's own) and the AIDs of its acceptances. */
   resolvedEmv(source: ProfileSource, device: Pick<ProfiledDevice, 'emvParams' | 'acceptances'>): ResolvedEmv {
     return {

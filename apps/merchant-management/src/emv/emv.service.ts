@@ -1,6 +1,7 @@
-import { DomainError, Page, PageRequest, parseJsonObject, toPage } from '@app/common';
-import { isForeignKeyViolation } from '@app/database';
+import { canonicalJson, DomainError, Page, PageRequest, parseJsonObject, toPage } from '@app/common';
+import { isForeignKeyViolation, UnitOfWork } from '@app/database';
 import { Injectable } from '@nestjs/common';
+import { ActivationProfileService } from '../activation-profile/activation-profile.service';
 import { PboService } from '../pbo/pbo.service';
 import { requireOwned } from '../shared/ownership';
 import { validateEmvParams } from './dto/emv-params.dto';
@@ -11,7 +12,8 @@ import { EmvConfigRepository, EmvListFilter } from './persistence/emv-config.rep
 export interface EmvConfigCommand {
   emvName: string;
   paymentMethod: string;
-  currency: string | null;
+  /** Absent: none on create, the stored one kept on replace (the legacy body has no currency). */
+  currency?: string | null;
   params: Record<string, unknown>;
 }
 
@@ -27,6 +29,8 @@ export class EmvService {
   constructor(
     private readonly repository: EmvConfigRepository,
     private readonly pbos: PboService,
+    private readonly profiles: ActivationProfileService,
+    private readonly uow: UnitOfWork,
   ) {}
 
   private values(command: EmvConfigCommand) {
@@ -34,7 +38,7 @@ export class EmvService {
     return {
       emvName: command.emvName,
       paymentMethod: command.paymentMethod,
-      currency: command.currency,
+      currency: command.currency ?? null,
       params,
       aid: typeof params.aid === 'string' ? params.aid.toUpperCase() : null,
       emvVersion: typeof params.appVersion === 'string' ? params.appVersion : null,
@@ -55,23 +59,40 @@ export class EmvService {
     return toPage(page, rows, total);
   }
 
-  /** Replaces the config; its payment method cannot change while profiles list it under that method. */
+  /**
+   * Replaces the config; its payment method cannot change while profiles list it under that
+   * method. Under the PBO lock that acquirer changes take, so a profile cannot list the config
+   * under its old method while it moves. When its content changes, the activated devices that
+   * get its AIDs are flagged to pull (deviceUpdate 1) in the same transaction.
+   */
   async replace(groupId: string, id: number, command: EmvConfigCommand): Promise<void> {
-    const existing = await this.get(groupId, id);
-    const values = this.values(command);
-    if (values.paymentMethod !== existing.paymentMethod) {
-      const profiles = await this.repository.profilesUsing(groupId, id);
-      if (profiles.length > 0) {
-        throw DomainError.conflict(`EMV config ${id} is listed under payment method ${existing.paymentMethod} by acquirer profile(s) ${profiles.join(', ')}; its paymentMethod cannot change`);
+    await this.uow.run(async () => {
+      await this.pbos.lock(groupId);
+      const existing = await this.get(groupId, id);
+      const values = this.values(command.currency === undefined ? { ...command, currency: existing.currency } : command);
+      if (values.paymentMethod !== existing.paymentMethod) {
+        const profiles = await this.repository.profilesUsing(groupId, id);
+        if (profiles.length > 0) {
+          throw DomainError.conflict(`EMV config ${id} is listed under payment method ${existing.paymentMethod} by acquirer profile(s) ${profiles.join(', ')}; its paymentMethod cannot change`);
+        }
       }
-    }
-    await this.repository.update(groupId, id, values);
+      await this.repository.update(groupId, id, values);
+      const content = (config: typeof values) => canonicalJson([config.emvName, config.paymentMethod, config.currency, config.params, config.aid, config.emvVersion]);
+      if (content(values) !== content(existing)) await this.profiles.flagDevicesUsingEmv(groupId, id);
+    });
   }
 
+  /**
+   * Deletes the config under the PBO lock; the foreign keys refuse it while a profile or binding
+   * lists it, so no device loses AIDs by a delete.
+   */
   async delete(groupId: string, id: number): Promise<void> {
-    await this.get(groupId, id);
     try {
-      await this.repository.delete(groupId, id);
+      await this.uow.run(async () => {
+        await this.pbos.lock(groupId);
+        await this.get(groupId, id);
+        await this.repository.delete(groupId, id);
+      });
     } catch (error) {
       if (!isForeignKeyViolation(error)) throw error;
       const profiles = await this.repository.profilesUsing(groupId, id);

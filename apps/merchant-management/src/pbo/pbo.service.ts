@@ -35,6 +35,15 @@ export class PboService {
     return pbo;
   }
 
+  /**
+   * Locks the PBO row for the rest of the caller's unit of work: one writer per PBO at a time for
+   * the group-wide rules of acquirer profiles and the EMV configs they list (one default profile
+   * per acqType; an EMV config listed only under its own payment method).
+   */
+  lock(groupId: string): Promise<void> {
+    return this.repository.lock(groupId);
+  }
+
   /** The PBO of a group id, or null; uncached (the CLI and standalone's demo seed ask once). */
   find(groupId: string): Promise<Pbo | null> {
     return this.repository.findById(groupId);

@@ -22,14 +22,6 @@ export type AcquirerProfileValues = Omit<AcquirerProfile, 'id' | 'createdAt' | '
 export class AcquirerProfileRepository {
   constructor(private readonly uow: TypeOrmUnitOfWork) {}
 
-  /**
-   * Locks the PBO row for the rest of the unit of work: one writer per PBO at a time for the
-   * group-wide rules of acquirer profiles (one default profile per acqType).
-   */
-  async lockGroup(groupId: string): Promise<void> {
-    await this.uow.manager.query('SELECT 1 FROM pbo WHERE group_id = $1 FOR UPDATE', [groupId]);
-  }
-
   /** By id, whatever the owner (the service tells 13000 from 14000 by the answer's groupId). */
   findById(id: number, lock = false): Promise<AcquirerProfile | null> {
     const query = this.uow.manager.getRepository(AcquirerProfileEntity).createQueryBuilder('a').where('a.id = :id', { id });

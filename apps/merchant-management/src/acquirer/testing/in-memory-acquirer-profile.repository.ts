@@ -19,8 +19,6 @@ export class InMemoryAcquirerProfileRepository implements Pick<AcquirerProfileRe
   readonly bound = new Map<number, BoundMethod[]>();
   private nextId = 1;
 
-  async lockGroup(): Promise<void> {}
-
   async findById(id: number): Promise<AcquirerProfile | null> {
     const profile = this.profiles.get(id);
     return profile ? { ...profile } : null;

@@ -86,6 +86,36 @@ export class ActivationProfileRepository {
     );
   }
 
+  /**
+   * Sets deviceUpdate 1 on the PBO's devices, neither pending nor decommissioned, that get an EMV
+   * config's AIDs: an acceptance of the device carries a method that a binding of its merchant to
+   * that acceptance's acquirer profile lists the config under (as `emvAidsOf` of the builder reads it).
+   * Rows are locked in uuid order, as a re-push locks them. Answers how many devices were flagged.
+   */
+  async flagDevicesUsingEmv(groupId: string, emvId: number): Promise<number> {
+    const rows: { uuid: string }[] = await this.uow.manager.query(
+      `WITH reached AS (
+         SELECT d.uuid FROM device d
+          WHERE d.group_id = $1 AND d.device_status NOT IN ($3, $4) AND d.device_update <> 1
+            AND EXISTS (
+                  SELECT 1
+                    FROM payment_binding b
+                    JOIN payment_method_binding pm ON pm.binding_id = b.id
+                    JOIN payment_method_emv e ON e.method_id = pm.id
+                    JOIN jsonb_array_elements(d.acceptances) AS acceptance
+                      ON (acceptance->>'acquirerProfileId')::int = b.acquirer_profile_id
+                     AND acceptance->'paymentMethodCodes' ? pm.payment_method_code
+                   WHERE b.merchant_uuid = d.merchant_uuid AND e.emv_id = $2)
+          ORDER BY d.uuid
+            FOR UPDATE OF d)
+       UPDATE device AS d SET device_update = 1, updated_at = CURRENT_TIMESTAMP
+         FROM reached WHERE d.uuid = reached.uuid
+       RETURNING d.uuid`,
+      [groupId, emvId, DeviceStatus.Pending, DeviceStatus.Decommissioned],
+    );
+    return rows.length;
+  }
+
   /** Queues gateway upserts in the current transaction (one multi-row INSERT). */
   async enqueueUpserts(upserts: GatewayProfileUpsertV1[]): Promise<void> {
     if (upserts.length > 0) await this.outbox.enqueueMany(this.uow.manager, upserts.map((payload) => ({ subject: GATEWAY_PROFILE_UPSERT_V1, payload })));

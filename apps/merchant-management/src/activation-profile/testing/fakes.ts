@@ -24,6 +24,7 @@ export function pboOf(groupId: string, overrides: Partial<Pbo> = {}): Pbo {
 export function fakePbos(...pbos: Pbo[]): PboService {
   const byId = new Map(pbos.map((pbo) => [pbo.groupId, pbo]));
   return {
+    lock: async () => {},
     require: async (groupId: string) => {
       const pbo = byId.get(groupId);
       if (!pbo) throw DomainError.unauthenticated(`the token's group ${groupId} does not exist`);

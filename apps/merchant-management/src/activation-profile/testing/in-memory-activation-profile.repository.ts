@@ -49,6 +49,27 @@ export class InMemoryActivationProfileRepository implements Pick<ActivationProfi
     }
   }
 
+  async flagDevicesUsingEmv(groupId: string, emvId: number): Promise<number> {
+    let flagged = 0;
+    for (const device of this.devices.values()) {
+      if (device.groupId !== groupId || device.deviceUpdate === 1) continue;
+      if (device.deviceStatus === DeviceStatus.Pending || device.deviceStatus === DeviceStatus.Decommissioned) continue;
+      const bindings = this.bindings.get(device.merchantUuid) ?? [];
+      const reached = device.acceptances.some((acceptance) =>
+        bindings.some(
+          (binding) =>
+            binding.acquirerProfileId === acceptance.acquirerProfileId &&
+            binding.methods.some((method) => acceptance.paymentMethodCodes.includes(method.paymentMethodCode) && method.emvs.some((emv) => emv.emvId === emvId)),
+        ),
+      );
+      if (reached) {
+        this.devices.set(device.uuid, { ...device, deviceUpdate: 1 });
+        flagged += 1;
+      }
+    }
+    return flagged;
+  }
+
   async enqueueUpserts(upserts: GatewayProfileUpsertV1[]): Promise<void> {
     this.upserts.push(...upserts);
   }

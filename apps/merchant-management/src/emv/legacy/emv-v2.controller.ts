@@ -8,7 +8,7 @@ import { EmvConfigCommand, EmvService } from '../emv.service';
 import { LegacyEmvConfigDto, LegacyEmvListQueryDto, LegacyEmvWriteDto, toLegacyEmvConfig } from './dto/emv-v2.dto';
 
 function toCommand(body: LegacyEmvWriteDto): EmvConfigCommand {
-  return { emvName: body.emvName, paymentMethod: body.paymentMethod, currency: null, params: body.params };
+  return { emvName: body.emvName, paymentMethod: body.paymentMethod, params: body.params };
 }
 
 /** Legacy EMV configs (docs/decisions.md, "Legacy /api/v2"), over the same service as `/api/openapi/v1/emv`. */
@@ -43,8 +43,7 @@ export class EmvV2Controller {
     checkBodyGroup(body.groupId, groupId);
     const id = numericId(emvId, 'EMV config');
     // The legacy body has no currency: the one a v1 client may have set stays.
-    const { currency } = await this.emvs.get(groupId, id);
-    await this.emvs.replace(groupId, id, { ...toCommand(body), currency });
+    await this.emvs.replace(groupId, id, toCommand(body));
     return ok({ id });
   }
 

@@ -8,6 +8,11 @@ import { PboEntity } from './pbo.entity';
 export class PboRepository {
   constructor(private readonly uow: TypeOrmUnitOfWork) {}
 
+  /** Locks the PBO row for the rest of the unit of work. */
+  async lock(groupId: string): Promise<void> {
+    await this.uow.manager.query('SELECT 1 FROM pbo WHERE group_id = $1 FOR UPDATE', [groupId]);
+  }
+
   findById(groupId: string): Promise<Pbo | null> {
     return this.uow.manager.getRepository(PboEntity).findOneBy({ groupId });
   }
