@@ -1,11 +1,12 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { PboEntity } from '../../pbo/persistence/pbo.entity';
 import { Timestamped } from '../../shared/timestamps';
+import { EmvConfigView } from '../emv-config.view';
 
 /** Contactless EMV parameters of one payment method, owned by a PBO. */
 @Entity({ name: 'emv_config' })
 @Index('ix_emv_config_group', ['groupId', 'id'])
-export class EmvConfigEntity extends Timestamped {
+export class EmvConfigEntity extends Timestamped implements EmvConfigView {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
 

@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { likePattern } from '../../shared/ownership';
+import { EmvConfigView } from '../emv-config.view';
 import { EmvConfigEntity } from './emv-config.entity';
 
 export interface EmvListFilter {
@@ -16,17 +17,17 @@ export class EmvConfigRepository {
   constructor(private readonly uow: TypeOrmUnitOfWork) {}
 
   /** By id, whatever the owner (the service applies the tenancy rule). */
-  findById(id: number): Promise<EmvConfigEntity | null> {
+  findById(id: number): Promise<EmvConfigView | null> {
     return this.uow.manager.getRepository(EmvConfigEntity).findOneBy({ id });
   }
 
   /** The PBO's EMV configs among `ids`. */
-  findOwned(groupId: string, ids: number[]): Promise<EmvConfigEntity[]> {
+  findOwned(groupId: string, ids: number[]): Promise<EmvConfigView[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.uow.manager.getRepository(EmvConfigEntity).findBy({ groupId, id: In(ids) });
   }
 
-  async list(groupId: string, filter: EmvListFilter, page: PageRequest): Promise<[EmvConfigEntity[], number]> {
+  async list(groupId: string, filter: EmvListFilter, page: PageRequest): Promise<[EmvConfigView[], number]> {
     const query = this.uow.manager.getRepository(EmvConfigEntity).createQueryBuilder('e').where('e.group_id = :groupId', { groupId });
     if (filter.emvName) query.andWhere(`e.emv_name ILIKE :name ESCAPE '\\'`, { name: likePattern(filter.emvName) });
     if (filter.paymentMethod) query.andWhere('e.payment_method = :method', { method: filter.paymentMethod });
