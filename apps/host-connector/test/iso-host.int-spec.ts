@@ -9,6 +9,8 @@ import {
   HOST_VOID_V1,
 } from '@app/contracts';
 import { developmentFieldCipher } from '@app/common';
+import { Iso8583Message } from '@app/iso8583';
+import { waitFor } from '@app/testing';
 import { DEVELOPMENT_ZMK, encryptKeyUnderZmk, generateWorkingKey, keyCheckValue } from '@app/host-protocol';
 import { authorizePayload, followUpPayload, networkPayload, settlePayload } from './factories';
 import { ConnectorHarness, startConnector, testConfig } from './harness';
@@ -177,5 +179,109 @@ describe('host-connector: ISO 8583 host', () => {
     expect(reply).toMatchObject({ result: 'HOST_UNAVAILABLE', mti: null, stan: null });
     expect(reply.hostRespMessage).toContain('nothing was sent');
     peer = await IsoPeer.start();
+  });
+
+  /**
+   * Answers as acquirer hosts give them (ISO 8583:1987), built by hand by the scripted peer, which
+   * shares no code with the connector's dialect: which codes approve, partial approvals, declines
+   * and the issuer's field 55.
+   */
+  describe('answers as hosts give them', () => {
+    /** A 0210 echoing the request's STAN, time and TID, with the given code and extra fields. */
+    const answer =
+      (code: string, extra: Record<number, string | Buffer> = {}) =>
+      (request: Iso8583Message): Iso8583Message => ({
+        mti: '0210',
+        fields: {
+          4: request.fields[4],
+          7: request.fields[7],
+          11: request.fields[11],
+          37: '612300000777',
+          38: 'AP0001',
+          39: code,
+          41: request.fields[41],
+          ...extra,
+        },
+      });
+
+    it.each(['00', '08', '11'])('should answer %s as a full approval', async (code) => {
+      peer.handler = answer(code);
+
+      const payload = authorizePayload('2500', iso());
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+      expect(reply).toMatchObject({
+        result: 'APPROVED',
+        hostRespCode: code,
+        partial: false,
+        approvedAmount: null,
+        approvalCode: 'AP0001',
+        rrn: '612300000777',
+      });
+      expect(await connector.query(`SELECT count(*)::int AS n FROM host_connector.reversal WHERE request_id = $1`, [payload.requestId])).toEqual([{ n: 0 }]);
+    });
+
+    it('should answer 10 with a smaller amount as a partial approval of that amount', async () => {
+      peer.handler = answer('10', { 4: '000000001500', 49: '458' });
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('2500', iso()));
+
+      expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '10', partial: true, approvedAmount: { minor: '1500', currency: '458' } });
+      expect(reply.hostRespMessage).toBe('Approved for partial amount');
+    });
+
+    it('should answer 10 for the whole amount as a full approval', async () => {
+      peer.handler = answer('10');
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('2500', iso()));
+
+      expect(reply).toMatchObject({ result: 'APPROVED', partial: false, approvedAmount: null });
+    });
+
+    it('should reverse a 10 that names no approved amount: what was charged is unknown', async () => {
+      peer.handler = (request) =>
+        request.mti === '0200'
+          ? { mti: '0210', fields: { 7: request.fields[7], 11: request.fields[11], 39: '10', 41: request.fields[41] } }
+          : answer('00')(request);
+      const payload = authorizePayload('2500', iso());
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+      expect(reply).toMatchObject({ result: 'REVERSED', hostRespCode: null });
+      await waitFor('the reversal', () => peer.received.some((message) => message.mti === '0400'));
+    });
+
+    it('should answer 05 as DECLINED, with nothing to reverse', async () => {
+      peer.handler = answer('05', { 38: '      ' });
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('2500', iso()));
+
+      expect(reply).toMatchObject({
+        result: 'DECLINED',
+        hostRespCode: '05',
+        hostRespMessage: 'Do not honour',
+        partial: false,
+        approvedAmount: null,
+        approvalCode: null,
+      });
+    });
+
+    it('should carry the issuer’s field 55 (91 and a 71 script) as received', async () => {
+      const icc = '910A1122334455667788AABB' + '710E9F180400000001860580CA9F3600';
+      peer.handler = answer('00', { 55: Buffer.from(icc, 'hex') });
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('2500', iso()));
+
+      expect(reply).toMatchObject({ result: 'APPROVED', iccResponse: icc });
+    });
+
+    it('should carry no field 55 when the answer has none', async () => {
+      peer.handler = answer('00');
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('2500', iso()));
+
+      expect(reply.iccResponse).toBeNull();
+    });
   });
 });

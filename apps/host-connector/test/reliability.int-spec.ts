@@ -10,11 +10,12 @@ interface ReversalRow {
   attempts: number;
   transmissions: number;
   ack_resp_code: string | null;
+  last_resp_code: string | null;
   stan: string;
 }
 
 const reversalsOf = (connector: ConnectorHarness, requestId: string) =>
-  connector.query<ReversalRow>(`SELECT status, attempts, transmissions, ack_resp_code, stan FROM host_connector.reversal WHERE request_id = $1`, [requestId]);
+  connector.query<ReversalRow>(`SELECT status, attempts, transmissions, ack_resp_code, last_resp_code, stan FROM host_connector.reversal WHERE request_id = $1`, [requestId]);
 
 /** Timeouts, reversals, lost connections and silent hosts, as a caller and the host see them. */
 describe('host-connector: reversals and sessions', () => {
@@ -62,15 +63,39 @@ describe('host-connector: reversals and sessions', () => {
       expect(row).toMatchObject({ status: 'ACKNOWLEDGED', attempts: 3, transmissions: 3, ack_resp_code: '00' });
     });
 
-    it('should count any response code on 0410 as the acknowledgement', async () => {
-      peer.handler = (message) => (message.mti === '0200' ? null : answerTo(message, '25'));
+    it('should keep a reversal answered 25 open and retried, and close it when the host acknowledges with 00', async () => {
+      let reversalsSeen = 0;
+      peer.handler = (message) => {
+        if (message.mti === '0200') return null;
+        reversalsSeen += 1;
+        return answerTo(message, reversalsSeen === 1 ? '25' : '00');
+      };
       const payload = authorizePayload('1300', iso(), { timeoutMs: 200 });
 
       await connector.ask(HOST_AUTHORIZE_V1, payload);
 
+      await waitFor('the 0410 with 25 to be recorded', async () => (await reversalsOf(connector, payload.requestId))[0]?.last_resp_code === '25');
+      const [open] = await reversalsOf(connector, payload.requestId);
+      expect(open).toMatchObject({ status: 'PENDING', ack_resp_code: null });
+      expect(connector.logger.lines.some((line) => line.includes('the host answered 25 (Unable to locate original transaction)'))).toBe(true);
       await waitFor('the reversal to be acknowledged', async () => (await reversalsOf(connector, payload.requestId))[0]?.status === 'ACKNOWLEDGED');
-      expect(peer.received.map((m) => m.mti)).toEqual(['0200', '0400']);
-      expect((await reversalsOf(connector, payload.requestId))[0].ack_resp_code).toBe('25');
+      expect(peer.received.map((m) => m.mti)).toEqual(['0200', '0400', '0401']);
+      expect((await reversalsOf(connector, payload.requestId))[0]).toMatchObject({ ack_resp_code: '00', last_resp_code: '00', attempts: 2, transmissions: 2 });
+    });
+
+    it('should keep a reversal answered 12 pending, with its code, repeating it with the back-off', async () => {
+      peer.handler = (message) => (message.mti === '0200' ? null : answerTo(message, '12'));
+      const payload = authorizePayload('1400', iso(), { timeoutMs: 200 });
+
+      await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+      await waitFor('two answered attempts', () => peer.received.filter((m) => m.mti.startsWith('040')).length >= 2);
+      await waitFor('the second attempt to be recorded', async () => (await reversalsOf(connector, payload.requestId))[0]?.attempts >= 2);
+      const [row] = await reversalsOf(connector, payload.requestId);
+      expect(row).toMatchObject({ status: 'PENDING', last_resp_code: '12', ack_resp_code: null });
+      expect(peer.received.map((m) => m.mti).slice(0, 3)).toEqual(['0200', '0400', '0401']);
+      const ready = (await (await fetch(`${connector.baseUrl}/health/ready`)).json()) as { pendingReversals: number };
+      expect(ready.pendingReversals).toBeGreaterThanOrEqual(1);
     });
 
     it('should reverse a void that timed out, naming the void', async () => {

@@ -165,7 +165,7 @@ describe.each(ISO_HOST_FORMATS)('%s host', (format: IsoHostFormat) => {
 
   it('should answer an echo with 00 and no key', async () => {
     const echo = await client.request('echo', networkRequest(terminal()));
-    expect(answerOf(echo)).toEqual({ hostRespCode: '00', hostRespMessage: 'Approved', rrn: null, approvalCode: null });
+    expect(answerOf(echo)).toEqual({ hostRespCode: '00', hostRespMessage: 'Approved', approved: true, rrn: null, approvalCode: null });
     expect((echo as Extract<Outcome, { answered: true }>).response.fields[70]).toBe('301');
   });
 

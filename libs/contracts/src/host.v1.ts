@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsBoolean, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { HOST_MESSAGE_FORMATS, HOST_MID_PATTERN, HOST_TID_PATTERN, HostMessageFormat } from './host-formats';
 import { NullableButPresent } from './validation';
 
@@ -181,7 +181,10 @@ export class HostNetworkRequestV1 extends HostRequestBaseV1 {}
 
 /**
  * What became of the request:
- * - APPROVED / DECLINED: the host answered (hostRespCode 00 or another code);
+ * - APPROVED / DECLINED: the host answered with a code its format counts as approval (ISO 8583:
+ *   the spec's `host.approvalCodes`, by default 00, 08, 10, 11, 16; a reversal: its
+ *   `reversalAcknowledgedCodes`, by default 00) or with another code. A partial approval is
+ *   APPROVED with `partial` true and the `approvedAmount`;
  * - REVERSED: the host did not answer in time; the connector queued a reversal and keeps sending it until acknowledged;
  * - HOST_UNAVAILABLE: nothing was sent (no connection, host marked down, address not allowed);
  * - REJECTED: the request itself is invalid (bad payload, unknown format); `hostRespMessage` says why.
@@ -235,6 +238,32 @@ export class HostResponseV1 {
   @NullableButPresent()
   @IsString()
   approvalCode: string | null;
+
+  /**
+   * Whether the host approved only part of the amount (ISO 8583 code 10): then `approvedAmount`
+   * is what it approved, and only that was charged. Absent from replies of connectors older than
+   * issue 16: read as false.
+   */
+  @IsOptional()
+  @IsBoolean()
+  partial?: boolean;
+
+  /** A partial approval's approved amount; null (or absent, from older connectors) on a full approval and on any other result. */
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => HostAmountV1)
+  approvedAmount?: HostAmountV1 | null;
+
+  /**
+   * Field 55 of the answer as received, BER-TLV in hex (issuer authentication data 91, issuer
+   * scripts 71/72), for the SDK to give the card; null when the answer had none (absent from
+   * older connectors).
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(/^([0-9A-F]{2}){1,1024}$/, { message: '$property must be TLV data in uppercase hex' })
+  iccResponse?: string | null;
 
   /** Sign-on: check value of the working key received (its first 6 hex digits); never the key. */
   @IsOptional()

@@ -45,8 +45,21 @@ export interface HostAnswer {
   /** Field 39, or the JSON host's status mapped to an ISO response code (`00` approved). */
   hostRespCode: string;
   hostRespMessage: string;
+  /**
+   * Whether the host approved, by the format's own rules (an ISO spec's `host` section, a JSON
+   * format's status word): for a reversal, whether it acknowledged it.
+   */
+  approved: boolean;
   rrn: string | null;
   approvalCode: string | null;
+  /**
+   * A partial approval (ISO: the spec's `partialApprovalCode`): the amount the host approved, as
+   * it sent it (ISO: `partialAmountField`, field 4 by default, and field 49); the currency is null
+   * when the answer does not name it. Absent on a full approval and on a decline.
+   */
+  approvedAmount?: { minor: string; currency: string | null };
+  /** Field 55 of the answer (issuer authentication data 91, issuer scripts 71/72) as uppercase hex BER-TLV, as received. */
+  iccResponse?: string;
   /** Sign-on: the working key as the host sent it, encrypted under the zone master key (3DES, double length). */
   workingKeyUnderZmk?: Buffer;
   /** Sign-on: the key check value the host sent with it (hex, 6 digits). */

@@ -46,7 +46,40 @@ export interface MessageSpecJson {
   /** Network framing; absent means `{ length: 'binary2', tpdu: false }`. */
   header?: HeaderSpecJson | LegacyHeaderSpecJson;
   fields: Record<string, FieldSpecJson>;
+  /** How the host of this format answers (approval and reversal codes); absent keys take the defaults of {@link DEFAULT_HOST_RULES}. */
+  host?: HostSpecJson;
 }
+
+/**
+ * The `host` section of a spec file: which response codes (field 39) mean what to this host. The
+ * codec carries it for the host dialect, which reads answers with it.
+ */
+export interface HostSpecJson {
+  /** Codes that approve a financial request (authorisation, void, refund, capture). Default `00 08 10 11 16`. */
+  approvalCodes?: string[];
+  /** The approval code for a partial approval, whose approved amount is in `partialAmountField`; null: the host never approves part. Default `10`. */
+  partialApprovalCode?: string | null;
+  /** The answer's field holding the approved amount of a partial approval. Default 4. */
+  partialAmountField?: number;
+  /** Codes of a 0410 that acknowledge a reversal; any other code leaves it open and retried. Default `00`. */
+  reversalAcknowledgedCodes?: string[];
+}
+
+/** The compiled `host` section: every key set. */
+export interface HostRules {
+  readonly approvalCodes: readonly string[];
+  readonly partialApprovalCode: string | null;
+  readonly partialAmountField: number;
+  readonly reversalAcknowledgedCodes: readonly string[];
+}
+
+/** What a spec without a `host` section (or a key of it) means: ISO 8583:1987 approvals 00, 08, 10 (partial, amount in field 4), 11, 16; reversals acknowledged by 00. */
+export const DEFAULT_HOST_RULES: HostRules = Object.freeze({
+  approvalCodes: Object.freeze(['00', '08', '10', '11', '16']),
+  partialApprovalCode: '10',
+  partialAmountField: 4,
+  reversalAcknowledgedCodes: Object.freeze(['00']),
+});
 
 /** A field ready to use: its spec plus the encoder and length prefix it names. */
 export interface CompiledField {
@@ -74,13 +107,17 @@ export interface MessageSpec {
   readonly fields: ReadonlyMap<number, CompiledField>;
   /** The same fields indexed by number (0 to 128), for the codec's hot path. */
   readonly fieldTable: ReadonlyArray<CompiledField | undefined>;
+  /** The `host` section with its defaults applied. */
+  readonly host: HostRules;
 }
 
 const FIELD_TYPES: readonly FieldType[] = ['n', 'an', 'ans', 'b', 'z'];
 const LENGTH_TYPES: readonly LengthType[] = ['fixed', 'LL', 'LLL', 'LLLL'];
 const PREFIX_ENCODINGS: readonly PrefixEncodingName[] = ['ascii', 'ebcdic', 'bcd', 'binary'];
 const MAX_BY_LENGTH_TYPE: Record<LengthType, number> = { fixed: 65535, LL: 99, LLL: 999, LLLL: 9999 };
-const SPEC_KEYS = ['name', 'description', 'mti', 'bitmap', 'header', 'fields'];
+const SPEC_KEYS = ['name', 'description', 'mti', 'bitmap', 'header', 'fields', 'host'];
+const HOST_KEYS = ['approvalCodes', 'partialApprovalCode', 'partialAmountField', 'reversalAcknowledgedCodes'];
+const RESPONSE_CODE = /^[0-9A-Za-z]{2}$/;
 const FIELD_KEYS = ['description', 'type', 'length', 'lengthType', 'encoding', 'prefixEncoding', 'prefixCounts', 'pad', 'format'];
 const DEFAULT_HEADER: FrameHeaderSpec = Object.freeze({ length: 'binary2', tpdu: false });
 
@@ -151,6 +188,28 @@ function compileHeader(raw: unknown): FrameHeaderSpec {
   return Object.freeze({ length: raw.length as NetworkHeaderName, tpdu: raw.tpdu });
 }
 
+function responseCodes(raw: unknown, key: string, fallback: readonly string[]): readonly string[] {
+  if (raw === undefined) return fallback;
+  if (!Array.isArray(raw) || raw.length === 0 || !raw.every((code) => typeof code === 'string' && RESPONSE_CODE.test(code)))
+    throw specError(`spec host ${key}`, 'must be a non-empty list of 2-character response codes');
+  return Object.freeze([...new Set(raw as string[])]);
+}
+
+function compileHost(raw: unknown, fields: ReadonlyMap<number, CompiledField>): HostRules {
+  if (raw === undefined) return DEFAULT_HOST_RULES;
+  if (!isRecord(raw)) throw specError('spec host', 'must be an object');
+  onlyKeys(raw, HOST_KEYS, 'spec host');
+  const json = raw as HostSpecJson;
+  const approvalCodes = responseCodes(json.approvalCodes, 'approvalCodes', DEFAULT_HOST_RULES.approvalCodes);
+  const reversalAcknowledgedCodes = responseCodes(json.reversalAcknowledgedCodes, 'reversalAcknowledgedCodes', DEFAULT_HOST_RULES.reversalAcknowledgedCodes);
+  const partial = json.partialApprovalCode === undefined ? (approvalCodes.includes('10') ? DEFAULT_HOST_RULES.partialApprovalCode : null) : json.partialApprovalCode;
+  if (partial !== null && (typeof partial !== 'string' || !approvalCodes.includes(partial)))
+    throw specError('spec host partialApprovalCode', 'must be null or one of the approvalCodes');
+  const amountField = json.partialAmountField ?? DEFAULT_HOST_RULES.partialAmountField;
+  if (typeof amountField !== 'number' || !fields.has(amountField)) throw specError('spec host partialAmountField', 'must be a field the spec defines');
+  return Object.freeze({ approvalCodes, partialApprovalCode: partial, partialAmountField: amountField, reversalAcknowledgedCodes });
+}
+
 /** Checks a spec (usually parsed JSON) and prepares its encoders; throws `Iso8583Error` (BAD_SPEC) on any inconsistency. */
 export function compileSpec(raw: unknown): MessageSpec {
   if (!isRecord(raw)) throw specError('spec', 'must be an object');
@@ -182,5 +241,6 @@ export function compileSpec(raw: unknown): MessageSpec {
     header,
     fields: new Map([...fields].sort(([a], [b]) => a - b)),
     fieldTable,
+    host: compileHost(json.host, fields),
   };
 }

@@ -37,6 +37,7 @@ export class MockHost {
     const answer: HostAnswer = {
       hostRespCode: response.code,
       hostRespMessage: response.message,
+      approved: outcome === 'APPROVE',
       rrn: digits(12),
       approvalCode: outcome === 'APPROVE' && operation !== 'echo' && operation !== 'signon' ? digits(6) : null,
     };

@@ -63,7 +63,7 @@ export class KeyExchangeScheduler {
       return;
     }
     const { answer } = exchange;
-    if (answer.hostRespCode !== '00') {
+    if (!answer.approved) {
       this.logger.warn(`${label}: key exchange declined with ${answer.hostRespCode} (${answer.hostRespMessage}); ${retry}`);
       return;
     }

@@ -1,5 +1,5 @@
-import { HostFollowUpRequestV1, HostResponseV1, HostResultV1 } from '@app/contracts';
-import { HostRequestOf } from '@app/host-protocol';
+import { HostAmountV1, HostFollowUpRequestV1, HostResponseV1, HostResultV1 } from '@app/contracts';
+import { HostAnswer, HostRequestOf } from '@app/host-protocol';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
@@ -112,7 +112,7 @@ export class HostRequestService {
     exchange: Extract<HostExchange, { kind: 'answered' }>,
   ): Promise<HostResponseV1> {
     const { answer, sent } = exchange;
-    let result: HostResultV1 = answer.hostRespCode === '00' ? 'APPROVED' : 'DECLINED';
+    let result: HostResultV1 = answer.approved ? 'APPROVED' : 'DECLINED';
     let message = answer.hostRespMessage;
     let keyCheckValue: string | undefined;
     if (operation === 'signon' && result === 'APPROVED') {
@@ -130,9 +130,13 @@ export class HostRequestService {
         message = accepted.reason;
       }
     }
+    const approvedAmount = result === 'APPROVED' ? this.partialAmountOf(operation, request, answer) : null;
     return {
       requestId: request.requestId,
       result,
+      partial: approvedAmount !== null,
+      approvedAmount,
+      iccResponse: answer.iccResponse ?? null,
       hostRespCode: answer.hostRespCode,
       hostRespMessage: message,
       mti: sent.mti,
@@ -143,6 +147,22 @@ export class HostRequestService {
       ...(keyCheckValue ? { keyCheckValue } : {}),
       ...(operation === 'settle' && answer.hostTotals ? { hostTotals: answer.hostTotals } : {}),
     };
+  }
+
+  /**
+   * The amount of a partial approval: what the host says it approved when that is less than the
+   * request's amount (in the request's currency when the answer names none); null for a full approval.
+   */
+  private partialAmountOf<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], answer: HostAnswer): HostAmountV1 | null {
+    if (operation !== 'authorize' || answer.approvedAmount === undefined) return null;
+    const requested = (request as HostRequestOf['authorize']).amount;
+    const approved = { minor: answer.approvedAmount.minor, currency: answer.approvedAmount.currency ?? requested.currency };
+    if (approved.currency === requested.currency && BigInt(approved.minor) >= BigInt(requested.minor)) {
+      if (BigInt(approved.minor) > BigInt(requested.minor))
+        this.logger.warn(`authorize ${request.requestId}: partial approval of ${approved.minor}, more than the ${requested.minor} asked; read as a full approval`);
+      return null;
+    }
+    return approved;
   }
 
   /** A repeat of a request still being handled: wait for the first one's reply, until this one's deadline. */

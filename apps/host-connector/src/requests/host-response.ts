@@ -6,6 +6,9 @@ export function replyWithout(requestId: string, result: HostResultV1, message: s
   return {
     requestId,
     result,
+    partial: false,
+    approvedAmount: null,
+    iccResponse: null,
     hostRespCode: null,
     hostRespMessage: message,
     mti: sent?.mti ?? null,

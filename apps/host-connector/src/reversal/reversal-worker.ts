@@ -11,8 +11,10 @@ import { ReversalQueue } from './reversal-queue';
 /**
  * Works the reversal queue: each lane takes the next due reversal with FOR UPDATE SKIP LOCKED
  * (so no other lane or replica sends it meanwhile), sends it (0400 the first time it reaches the
- * wire, 0401 after), and either marks it acknowledged (the host answered 0410, whatever its
- * response code) or schedules the next attempt with exponential backoff, capped. Polls the queue
+ * wire, 0401 after), and either marks it acknowledged (the host answered 0410 with a code its
+ * format counts as acknowledging: the spec's `host.reversalAcknowledgedCodes`, default 00) or
+ * schedules the next attempt with exponential backoff, capped: also after a 0410 with any other
+ * code (12, 25, 30, 96…), whose code is kept on the row as `last_resp_code`. Polls the queue
  * and is woken at once by an enqueue in this process.
  */
 @Injectable()
@@ -88,12 +90,12 @@ export class ReversalWorker {
   }
 
   private async attempt(reversal: DueReversal): Promise<ReversalAttemptOutcome> {
-    const failed = (error: string, transmitted: boolean): ReversalAttemptOutcome => {
+    const failed = (error: string, transmitted: boolean, respCode: string | null = null): ReversalAttemptOutcome => {
       const delay = this.backoffAfter(reversal.attempts + 1);
       this.logger.warn(
         `reversal ${reversal.id} (${reversal.format} ${reversal.hostUrl} TID ${reversal.tid} STAN ${reversal.stan}) attempt ${reversal.attempts + 1} failed: ${error}; next in ${delay} ms`,
       );
-      return { kind: 'failed', error, transmitted, nextAttemptAt: new Date(Date.now() + delay) };
+      return { kind: 'failed', error, transmitted, respCode, nextAttemptAt: new Date(Date.now() + delay) };
     };
     let route;
     try {
@@ -110,9 +112,12 @@ export class ReversalWorker {
       ignoreDown: true,
     });
     switch (exchange.kind) {
-      case 'answered':
+      case 'answered': {
+        const { hostRespCode, hostRespMessage } = exchange.answer;
+        if (!exchange.answer.approved) return failed(`the host answered ${hostRespCode} (${hostRespMessage}), which does not acknowledge a reversal`, true, hostRespCode);
         this.logger.log(`reversal ${reversal.id} (TID ${reversal.tid} STAN ${reversal.stan}) acknowledged with ${exchange.answer.hostRespCode}`);
-        return { kind: 'acknowledged', respCode: exchange.answer.hostRespCode };
+        return { kind: 'acknowledged', respCode: hostRespCode };
+      }
       case 'not-sent':
         return failed(exchange.reason, false);
       case 'no-answer':

@@ -131,6 +131,7 @@ describe('ISO dialect: answers', () => {
     expect(iso.parseResponse('authorize', response({ 39: '51', 37: '501500000002', 38: 'XYZ123' }))).toEqual({
       hostRespCode: '51',
       hostRespMessage: 'Insufficient funds',
+      approved: false,
       rrn: '501500000002',
       approvalCode: 'XYZ123',
     });

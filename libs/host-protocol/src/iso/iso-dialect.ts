@@ -2,7 +2,7 @@ import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostMessageFormat, HostS
 import { Iso8583Error, Iso8583Message, MessageSpec, pack } from '@app/iso8583';
 import { readCardData } from '../card-data';
 import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, IsoDialect, PackedRequest, WireContext } from '../dialect';
-import { responseMessage } from '../response-codes';
+import { approves, responseMessage } from '../response-codes';
 import {
   fieldValue,
   KEY_FIELD,
@@ -147,13 +147,16 @@ export class IsoHostDialect implements IsoDialect {
     const answer: HostAnswer = {
       hostRespCode: code,
       hostRespMessage: responseMessage(code),
+      approved: approves(this.spec.host, operation, code),
       rrn: rrn !== undefined && rrn !== '' ? rrn : null,
       approvalCode,
     };
+    const icc = message.fields[55];
+    if (icc !== undefined && icc.length > 0) answer.iccResponse = Buffer.isBuffer(icc) ? icc.toString('hex').toUpperCase() : icc.toUpperCase();
     switch (operation) {
       case 'signon':
       case 'keyexchange': {
-        if (code !== '00') break;
+        if (!answer.approved) break;
         const key = parseKeyField(textField(message, KEY_FIELD));
         if (key === null)
           throw new HostProtocolError(this.format, `the ${message.mti} approved ${operation} without a working key and check value in field ${KEY_FIELD}`);
@@ -166,7 +169,10 @@ export class IsoHostDialect implements IsoDialect {
         if (totals !== null) answer.hostTotals = totals;
         break;
       }
-      case 'authorize':
+      case 'authorize': {
+        if (answer.approved && code === this.spec.host.partialApprovalCode) answer.approvedAmount = this.partialAmountOf(message);
+        break;
+      }
       case 'reverse':
       case 'void':
       case 'refund':
@@ -175,5 +181,15 @@ export class IsoHostDialect implements IsoDialect {
         break;
     }
     return answer;
+  }
+
+  /** The approved amount of a partial approval; throws `HostProtocolError` when the answer does not carry it (what was charged is then unknown). */
+  private partialAmountOf(message: Iso8583Message): { minor: string; currency: string | null } {
+    const field = this.spec.host.partialAmountField;
+    const amount = textField(message, field);
+    if (amount === undefined || !/^[0-9]{1,12}$/.test(amount))
+      throw new HostProtocolError(this.format, `the ${message.mti} partial approval has no approved amount in field ${field}`);
+    const currency = textField(message, 49);
+    return { minor: BigInt(amount).toString(), currency: currency !== undefined && /^[0-9]{3}$/.test(currency) ? currency : null };
   }
 }

@@ -152,6 +152,7 @@ export class EzAioDialect extends JsonDialectBase {
     const answer: HostAnswer = {
       hostRespCode: code,
       hostRespMessage: reader.optionalString('respMessage') ?? responseMessage(code),
+      approved: txnStatus === 'APPROVED',
       rrn: reader.optionalString('rrn'),
       approvalCode: reader.optionalString('authCode'),
     };

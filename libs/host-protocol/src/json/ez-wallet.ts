@@ -193,6 +193,7 @@ export class EzWalletDialect extends JsonDialectBase {
     const answer: HostAnswer = {
       hostRespCode: code,
       hostRespMessage: responseMessage(code),
+      approved: state === 'SUCCEEDED',
       rrn: reader.optionalString('reference'),
       approvalCode: reader.optionalString('authCode'),
     };

@@ -68,6 +68,15 @@ describe('MPGS_AP', () => {
     });
   });
 
+  it('should approve on result SUCCESS and read a PARTIALLY_APPROVED amount from the transaction', () => {
+    const dialect = json('MPGS_AP');
+    const partial = { result: 'SUCCESS', response: { gatewayCode: 'PARTIALLY_APPROVED' }, transaction: { id: 't', type: 'PAYMENT', amount: '7.50', currency: 'MYR' } };
+    expect(dialect.parseHttpResponse('authorize', 200, partial)).toMatchObject({ approved: true, hostRespCode: '10', approvedAmount: { minor: '750', currency: '458' } });
+    expect(() => dialect.parseHttpResponse('authorize', 200, { ...partial, transaction: { id: 't', type: 'PAYMENT' } })).toThrow(/not a string/);
+    expect(dialect.parseHttpResponse('authorize', 200, { result: 'SUCCESS', response: { gatewayCode: 'APPROVED_AUTO' } })).toMatchObject({ approved: true, hostRespCode: '00' });
+    expect(dialect.parseHttpResponse('authorize', 200, { result: 'FAILURE', response: { gatewayCode: 'DECLINED', acquirerCode: '00' } }).approved).toBe(false);
+  });
+
   it('should refuse an answer that is not an MPGS body', () => {
     expect(() => json('MPGS_AP').parseHttpResponse('authorize', 502, '<html>bad gateway</html>')).toThrow(/not a JSON object/);
   });
@@ -114,6 +123,11 @@ describe('EZ_AIO', () => {
     expect(refund).toMatchObject({ method: 'POST', path: '/aio/v2/transaction' });
     expect(refund.body).toMatchObject({ msgType: 'REFUND', amount: '0.050', currencyCode: '414', originalTxn: { rrn: '501500000001', authCode: 'ABC123' } });
     expect(json('EZ_AIO').buildHttpRequest('signon', { requestId: 'r1', target: terminal }, wireContext()).body).toMatchObject({ msgType: 'LOGON' });
+  });
+
+  it('should approve by txnStatus, not by the code', () => {
+    expect(json('EZ_AIO').parseHttpResponse('authorize', 200, { respCode: '00', txnStatus: 'DECLINED' }).approved).toBe(false);
+    expect(json('EZ_AIO').parseHttpResponse('authorize', 200, { respCode: '08', txnStatus: 'APPROVED' }).approved).toBe(true);
   });
 
   it('should refuse an answer whose txnStatus it does not know', () => {

@@ -108,6 +108,9 @@ export type MpgsCloseBatchResponse = {
 /** MPGS gateway codes and the field 39 code each stands for, when the answer carries no acquirerCode. */
 export const MPGS_GATEWAY_CODES: Readonly<Record<string, string>> = {
   APPROVED: '00',
+  APPROVED_AUTO: '00',
+  APPROVED_PENDING_SETTLEMENT: '00',
+  PARTIALLY_APPROVED: '10',
   DECLINED: '05',
   INSUFFICIENT_FUNDS: '51',
   EXPIRED_CARD: '54',
@@ -121,6 +124,17 @@ export const MPGS_GATEWAY_CODES: Readonly<Record<string, string>> = {
 };
 
 const FORMAT = 'MPGS_AP';
+
+/** The gateway code of a partial approval (`result` SUCCESS): the approved amount is the transaction's `amount` and `currency`. */
+export const MPGS_PARTIAL_APPROVAL = 'PARTIALLY_APPROVED';
+
+/** The approved amount of a partial approval; throws `HostProtocolError` when the answer does not carry it. */
+function mpgsApprovedAmount(reader: JsonReader): { minor: string; currency: string } {
+  const currency = currencyByAlpha(reader.string('transaction.currency'), FORMAT);
+  const minor = decimalToMinor(reader.string('transaction.amount'), currency.exponent);
+  if (minor === null) throw new HostProtocolError(FORMAT, 'the partial approval has no readable transaction.amount');
+  return { minor, currency: currency.numeric };
+}
 
 function merchantPath(mid: string): string {
   return `${MPGS_BASE_PATH}/${encodeURIComponent(mid)}`;
@@ -231,7 +245,7 @@ export class MpgsDialect extends JsonDialectBase {
     const result = reader.string('result');
     if (result === 'ERROR') {
       const explanation = reader.optionalString('error.explanation') ?? `HTTP ${status}`;
-      return { hostRespCode: '30', hostRespMessage: `Format error: ${explanation}`, rrn: null, approvalCode: null };
+      return { hostRespCode: '30', hostRespMessage: `Format error: ${explanation}`, approved: false, rrn: null, approvalCode: null };
     }
     switch (operation) {
       case 'signon':
@@ -239,13 +253,13 @@ export class MpgsDialect extends JsonDialectBase {
       case 'keyexchange': {
         const operating = result === 'SUCCESS' && reader.string('status') === 'OPERATING';
         const code = operating ? '00' : '91';
-        return { hostRespCode: code, hostRespMessage: responseMessage(code), rrn: null, approvalCode: null };
+        return { hostRespCode: code, hostRespMessage: responseMessage(code), approved: operating, rrn: null, approvalCode: null };
       }
       case 'settle': {
         const code = this.codeOf(reader);
         const currency = currencyByAlpha(reader.string('batch.currency'), FORMAT);
         const hostTotals = requiredTotals(mpgsTotalsIn(reader, 'batch.totals', currency.exponent), FORMAT, 'the batch answer has no readable totals');
-        return { hostRespCode: code, hostRespMessage: responseMessage(code), rrn: null, approvalCode: null, hostTotals };
+        return { hostRespCode: code, hostRespMessage: responseMessage(code), approved: result === 'SUCCESS', rrn: null, approvalCode: null, hostTotals };
       }
       case 'authorize':
       case 'capture':
@@ -254,12 +268,17 @@ export class MpgsDialect extends JsonDialectBase {
       case 'reverse': {
         if (result !== 'SUCCESS' && result !== 'FAILURE' && result !== 'PENDING') throw new HostProtocolError(FORMAT, `unknown result ${result}`);
         const code = this.codeOf(reader);
-        return {
+        const answer: HostAnswer = {
           hostRespCode: code,
           hostRespMessage: reader.optionalString('response.acquirerMessage') ?? responseMessage(code),
+          approved: result === 'SUCCESS',
           rrn: reader.optionalString('transaction.receipt'),
           approvalCode: reader.optionalString('transaction.authorizationCode'),
         };
+        if (answer.approved && operation === 'authorize' && reader.optionalString('response.gatewayCode') === MPGS_PARTIAL_APPROVAL) {
+          answer.approvedAmount = mpgsApprovedAmount(reader);
+        }
+        return answer;
       }
     }
   }

@@ -167,12 +167,12 @@ export class PomeloDialect extends JsonDialectBase {
     switch (operation) {
       case 'settle': {
         const hostTotals = requiredTotals(pomeloTotalsIn(reader, 'host_totals'), FORMAT, 'the batch answer has no host_totals');
-        return { hostRespCode: code, hostRespMessage: message, rrn: null, approvalCode: null, hostTotals };
+        return { hostRespCode: code, hostRespMessage: message, approved: reader.string('status') === 'BALANCED', rrn: null, approvalCode: null, hostTotals };
       }
       case 'signon':
       case 'echo':
       case 'keyexchange':
-        return { hostRespCode: code, hostRespMessage: message, rrn: null, approvalCode: null };
+        return { hostRespCode: code, hostRespMessage: message, approved: reader.string('status') === 'APPROVED', rrn: null, approvalCode: null };
       case 'authorize':
       case 'capture':
       case 'refund':
@@ -181,6 +181,7 @@ export class PomeloDialect extends JsonDialectBase {
         return {
           hostRespCode: code,
           hostRespMessage: message,
+          approved: reader.string('status') === 'APPROVED',
           rrn: reader.optionalString('retrieval_reference_number'),
           approvalCode: reader.optionalString('authorization_code'),
         };

@@ -61,7 +61,15 @@ export class ReversalEntity {
   @Column({ type: 'varchar', length: 500, nullable: true })
   lastError: string | null;
 
-  /** The host's response code on the acknowledgement (any code acknowledges). */
+  /**
+   * The host's last response code to this reversal: a code that does not acknowledge (the
+   * format's `reversalAcknowledgedCodes`, default 00) leaves the reversal PENDING and retried.
+   * Null until the host answers.
+   */
+  @Column({ type: 'varchar', length: 4, nullable: true })
+  lastRespCode: string | null;
+
+  /** The host's acknowledging response code. */
   @Column({ type: 'varchar', length: 4, nullable: true })
   ackRespCode: string | null;
 

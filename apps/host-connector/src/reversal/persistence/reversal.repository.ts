@@ -7,7 +7,10 @@ import { ReversalEntity } from './reversal.entity';
 export type NewReversal = Pick<ReversalEntity, 'requestId' | 'format' | 'hostUrl' | 'tid' | 'stan' | 'request' | 'reason'>;
 
 /** What one attempt came to. */
-export type ReversalAttemptOutcome = { kind: 'acknowledged'; respCode: string } | { kind: 'failed'; error: string; transmitted: boolean; nextAttemptAt: Date };
+export type ReversalAttemptOutcome =
+  | { kind: 'acknowledged'; respCode: string }
+  /** `respCode`: the host's code when it answered without acknowledging; null when it did not answer. */
+  | { kind: 'failed'; error: string; transmitted: boolean; respCode: string | null; nextAttemptAt: Date };
 
 /** A row as the worker reads it. */
 export type DueReversal = Pick<
@@ -52,6 +55,7 @@ export class ReversalRepository {
       nextAttemptAt: now,
       lastAttemptAt: now,
       ackRespCode: respCode,
+      lastRespCode: respCode,
       acknowledgedAt: now,
     });
     return id;
@@ -93,14 +97,15 @@ export class ReversalRepository {
     if (outcome.kind === 'acknowledged') {
       await manager.query(
         `UPDATE reversal SET status = 'ACKNOWLEDGED', attempts = attempts + 1, transmissions = transmissions + 1, last_attempt_at = now(),
-           ack_resp_code = $2, acknowledged_at = now(), last_error = NULL WHERE id = $1`,
+           ack_resp_code = $2, last_resp_code = $2, acknowledged_at = now(), last_error = NULL WHERE id = $1`,
         [id, outcome.respCode],
       );
       return;
     }
     await manager.query(
-      `UPDATE reversal SET attempts = attempts + 1, transmissions = transmissions + $2, last_attempt_at = now(), next_attempt_at = $3, last_error = $4 WHERE id = $1`,
-      [id, outcome.transmitted ? 1 : 0, outcome.nextAttemptAt, outcome.error.slice(0, 500)],
+      `UPDATE reversal SET attempts = attempts + 1, transmissions = transmissions + $2, last_attempt_at = now(), next_attempt_at = $3, last_error = $4,
+         last_resp_code = COALESCE($5, last_resp_code) WHERE id = $1`,
+      [id, outcome.transmitted ? 1 : 0, outcome.nextAttemptAt, outcome.error.slice(0, 500), outcome.respCode],
     );
   }
 

@@ -1,0 +1,106 @@
+import { compileSpec, DEFAULT_HOST_RULES, Iso8583Message, pack, unpack } from '@app/iso8583';
+import iso8583Json from '../../../iso8583/specs/iso8583.json';
+import fc from 'fast-check';
+import { HostOperation, HostProtocolError } from '../dialect';
+import { IsoHostDialect } from './iso-dialect';
+
+/** Answers read by a format's `host` rules: which codes approve, partial approvals, field 55. */
+
+const CODE = fc.stringMatching(/^[0-9A-Za-z]{2}$/);
+const FINANCIAL: readonly HostOperation[] = ['authorize', 'void', 'refund', 'capture'];
+
+function dialectWith(host?: Record<string, unknown>): IsoHostDialect {
+  return new IsoHostDialect('ISO8583', compileSpec(host === undefined ? iso8583Json : { ...iso8583Json, host }));
+}
+
+const answer = (fields: Record<number, string | Buffer>, mti = '0210'): Iso8583Message => ({ mti, fields: { 11: '000042', 41: 'TERM0001', ...fields } });
+
+describe('ISO dialect: which answers approve', () => {
+  it('should approve a financial request with every configured approval code and with no other code', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(CODE, { minLength: 1, maxLength: 6 }), CODE, fc.constantFrom(...FINANCIAL), (approvalCodes, code, operation) => {
+        const dialect = dialectWith({ approvalCodes, partialApprovalCode: null });
+        for (const approving of approvalCodes) expect(dialect.parseResponse(operation, answer({ 39: approving })).approved).toBe(true);
+        expect(dialect.parseResponse(operation, answer({ 39: code })).approved).toBe(approvalCodes.includes(code));
+      }),
+    );
+  });
+
+  it('should approve with 00, 08, 10, 11 and 16 when the spec has no host section, and decline every other code', () => {
+    const dialect = dialectWith();
+    fc.assert(
+      fc.property(CODE, fc.constantFrom(...FINANCIAL), (code, operation) => {
+        const fields: Record<number, string> = code === '10' ? { 39: code, 4: '000000000500' } : { 39: code };
+        expect(dialect.parseResponse(operation, answer(fields)).approved).toBe(['00', '08', '10', '11', '16'].includes(code));
+      }),
+    );
+  });
+
+  it('should count a reversal acknowledged only with a configured acknowledging code (default 00)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(CODE, { minLength: 1, maxLength: 4 }), CODE, (acknowledging, code) => {
+        const dialect = dialectWith({ reversalAcknowledgedCodes: acknowledging });
+        expect(dialect.parseResponse('reverse', answer({ 39: code }, '0410')).approved).toBe(acknowledging.includes(code));
+        expect(dialectWith().parseResponse('reverse', answer({ 39: code }, '0410')).approved).toBe(code === '00');
+      }),
+    );
+  });
+
+  it('should approve network messages and reconciliation with 00 only', () => {
+    fc.assert(
+      fc.property(CODE, fc.constantFrom<HostOperation>('echo', 'settle'), (code, operation) => {
+        expect(dialectWith().parseResponse(operation, answer({ 39: code }, operation === 'settle' ? '0510' : '0810')).approved).toBe(code === '00');
+      }),
+    );
+  });
+});
+
+describe('ISO dialect: partial approvals', () => {
+  it('should read the approved amount of a 10 from field 4 and its currency from field 49', () => {
+    const read = dialectWith().parseResponse('authorize', answer({ 39: '10', 4: '000000000750', 49: '458' }));
+    expect(read).toMatchObject({ approved: true, hostRespCode: '10', hostRespMessage: 'Approved for partial amount', approvedAmount: { minor: '750', currency: '458' } });
+  });
+
+  it('should read the amount from the field the spec names', () => {
+    const read = dialectWith({ partialApprovalCode: '10', partialAmountField: 54 }).parseResponse('authorize', answer({ 39: '10', 4: '000000001000', 54: '000000000400' }));
+    expect(read.approvedAmount).toEqual({ minor: '400', currency: null });
+  });
+
+  it('should refuse a partial approval without its amount: what was charged is unknown', () => {
+    expect(() => dialectWith().parseResponse('authorize', answer({ 39: '10' }))).toThrow(HostProtocolError);
+  });
+
+  it('should carry no approved amount on a full approval or when the format has no partial approval code', () => {
+    expect(dialectWith().parseResponse('authorize', answer({ 39: '00', 4: '000000000750' })).approvedAmount).toBeUndefined();
+    expect(dialectWith({ partialApprovalCode: null }).parseResponse('authorize', answer({ 39: '10', 4: '000000000750' })).approvedAmount).toBeUndefined();
+  });
+});
+
+describe('ISO dialect: field 55 of answers', () => {
+  it('should carry field 55 as uppercase hex, as received on the wire', () => {
+    const dialect = dialectWith();
+    // 91: issuer authentication data; 72: an issuer script holding its identifier 9F18.
+    const icc = Buffer.from('910A0102030405060708090A' + '7207' + '9F180400000001', 'hex');
+    const wire = unpack(dialect.spec, pack(dialect.spec, answer({ 39: '00', 55: icc })));
+    expect(dialect.parseResponse('authorize', wire).iccResponse).toBe(icc.toString('hex').toUpperCase());
+    expect(dialect.parseResponse('authorize', answer({ 39: '00' })).iccResponse).toBeUndefined();
+  });
+});
+
+describe('spec host section', () => {
+  it('should take the documented defaults when absent', () => {
+    expect(compileSpec(iso8583Json).host).toEqual(DEFAULT_HOST_RULES);
+    expect(DEFAULT_HOST_RULES).toEqual({ approvalCodes: ['00', '08', '10', '11', '16'], partialApprovalCode: '10', partialAmountField: 4, reversalAcknowledgedCodes: ['00'] });
+  });
+
+  it.each([
+    [{ approvalCodes: [] }, /approvalCodes/],
+    [{ approvalCodes: ['000'] }, /approvalCodes/],
+    [{ reversalAcknowledgedCodes: '00' }, /reversalAcknowledgedCodes/],
+    [{ approvalCodes: ['00'], partialApprovalCode: '10' }, /partialApprovalCode/],
+    [{ partialAmountField: 130 }, /partialAmountField/],
+    [{ approvalCode: ['00'] }, /unknown key "approvalCode"/],
+  ])('should refuse the host section %j', (host, message) => {
+    expect(() => dialectWith(host)).toThrow(message);
+  });
+});
