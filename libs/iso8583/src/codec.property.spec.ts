@@ -10,53 +10,16 @@ import { Iso8583Message } from './message';
 import { PRESETS } from './presets';
 import { compileSpec, CompiledField, FieldSpecJson, MessageSpec, MessageSpecJson } from './spec';
 import { ISO_8583_1987 } from './standard-1987';
-import { encodeTlv } from './tlv';
+import { fieldValueArb } from './test/arbitraries';
 
 const specs = Object.values(PRESETS);
-
-/** Characters that read back as themselves: in BCD, track 2's separator is always read as `=`. */
-function charsFor(field: CompiledField): string {
-  switch (field.spec.type) {
-    case 'n':
-      return '0123456789';
-    case 'an':
-      return 'ABCXYZabcxyz0189 ';
-    case 'ans':
-      return 'AZaz09 !#$%&()*+,-./:;<=>?@[]^_{}~';
-    case 'z':
-      return field.encoding.name === 'bcd' ? '0123456789=:;<>?' : '0123456789=D';
-    case 'b':
-      return '';
-  }
-}
-
-/** Well-formed ICC data: a few EMV tags, one of them a template. */
-const iccArb = fc
-  .array(
-    fc.record({
-      tag: fc.constantFrom('9F02', '5F2A', '82', '95', '9F26', '9F10', 'DF8101', '5A', '57'),
-      value: fc.uint8Array({ maxLength: 24 }).map((bytes) => Buffer.from(bytes)),
-    }),
-    { maxLength: 8 },
-  )
-  .map((items) => encodeTlv([...items, { tag: '77', value: encodeTlv(items.slice(0, 2)) }]));
-
-/** A value that fits the field: full length when fixed (pack pads short values, so only full ones round-trip unchanged). */
-function valueFor(field: CompiledField): fc.Arbitrary<string | Buffer> {
-  const { type, length, lengthType } = field.spec;
-  const minLength = lengthType === 'fixed' ? length : 0;
-  const maxLength = lengthType === 'fixed' ? length : Math.min(length, 60);
-  if (field.tlv) return iccArb.filter((bytes) => bytes.length <= length);
-  if (type === 'b') return fc.uint8Array({ minLength, maxLength }).map((bytes) => Buffer.from(bytes));
-  return fc.string({ unit: fc.constantFrom(...charsFor(field)), minLength, maxLength });
-}
 
 function messageArb(spec: MessageSpec): fc.Arbitrary<Iso8583Message> {
   return fc.record({
     mti: fc.stringMatching(/^[0-9]{4}$/),
     fields: fc
       .subarray([...spec.fields.values()])
-      .chain((chosen) => fc.tuple(...chosen.map((field) => valueFor(field).map((value) => [field.number, value] as const))))
+      .chain((chosen) => fc.tuple(...chosen.map((field) => fieldValueArb(field).map((value) => [field.number, value] as const))))
       .map((entries) => Object.fromEntries(entries) as Record<number, string | Buffer>),
   });
 }
@@ -162,7 +125,7 @@ describe.each(HOSTS.map((host) => [host.json.name, host] as const))('%s answers 
   /** The host's own spec: ours plus every 1987 field it lacks. */
   const hostSpec = compileSpec({ ...host.json, fields: { ...host.json.fields, ...extraFields } });
   const valuesOf = (numbers: readonly number[]) =>
-    fc.tuple(...numbers.map((number) => valueFor(hostSpec.fields.get(number) as CompiledField).map((value) => [number, value] as const)));
+    fc.tuple(...numbers.map((number) => fieldValueArb(hostSpec.fields.get(number) as CompiledField).map((value) => [number, value] as const)));
   const answerArb = fc
     .record({
       mti: fc.constantFrom('0110', '0210', '0230', '0410', '0510', '0810'),
