@@ -40,7 +40,8 @@ interface PendingExchange {
  * deadline. A response nobody waits for (late, or never asked for) is logged masked and dropped
  * without disturbing the session; a corrupt frame resets the connection. A response carrying
  * fields the spec lacks is read by their ISO 8583:1987 definition (`unpack`) and answers its
- * request; the field numbers are logged, never their values. One that cannot be read even so is
+ * request; the field numbers are logged (a warning once per set of fields, then debug), never
+ * their values. One that cannot be read even so is
  * logged (MTI and field numbers when they read) and dropped: its request ends at its deadline.
  */
 export class IsoSession {
@@ -52,6 +53,8 @@ export class IsoSession {
   private nextConnectAt = 0;
   private lastError: string | undefined;
   private closed = false;
+  /** The sets of extra fields (`17,28`) already logged as a warning: a host that always adds them is named once, then at debug level. */
+  private readonly extraFieldSets = new Set<string>();
   /** Counters for health and tests; `extraFields`: messages read with fields the spec lacks. */
   readonly stats = { connects: 0, sent: 0, answered: 0, dropped: 0, extraFields: 0 };
 
@@ -225,13 +228,7 @@ export class IsoSession {
       );
       return;
     }
-    if (message.fallbackFields !== undefined) {
-      this.stats.extraFields += 1;
-      // Numbers only: what a field the spec lacks carries is unknown, card data perhaps.
-      this.options.logger.warn(
-        `${this.label}: ${message.mti} STAN ${String(message.fields[11] ?? '-')} carries field(s) ${message.fallbackFields.join(', ')} that the ${this.options.spec.name} spec lacks; read by their ISO 8583:1987 definition and ignored (values not logged)`,
-      );
-    }
+    if (message.fallbackFields !== undefined) this.noteExtraFields(message, message.fallbackFields);
     let key: string | undefined;
     try {
       key = this.options.matchKeyOfResponse(message);
@@ -246,6 +243,16 @@ export class IsoSession {
     }
     this.stats.answered += 1;
     entry.settle({ kind: 'answered', response: message });
+  }
+
+  /** Logs the numbers of the fields a message carried that the spec lacks; never their values (card data, perhaps). */
+  private noteExtraFields(message: Iso8583Message, numbers: readonly number[]): void {
+    this.stats.extraFields += 1;
+    const set = numbers.join(', ');
+    const line = `${this.label}: ${message.mti} STAN ${String(message.fields[11] ?? '-')} carries field(s) ${set} that the ${this.options.spec.name} spec lacks; read by their ISO 8583:1987 definition and ignored (values not logged)`;
+    if (this.extraFieldSets.has(set)) return this.options.logger.debug?.(line);
+    this.extraFieldSets.add(set);
+    this.options.logger.warn(`${line}; further messages with these fields are logged at debug level`);
   }
 
   /** `; MTI 0210, fields 4, 11, 39` when at least the MTI and bitmap read, for the log of an unreadable message. */
