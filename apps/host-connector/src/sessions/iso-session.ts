@@ -250,7 +250,8 @@ export class IsoSession {
     this.stats.extraFields += 1;
     const set = numbers.join(', ');
     const line = `${this.label}: ${message.mti} STAN ${String(message.fields[11] ?? '-')} carries field(s) ${set} that the ${this.options.spec.name} spec lacks; read by their ISO 8583:1987 definition and ignored (values not logged)`;
-    if (this.extraFieldSets.has(set)) return this.options.logger.debug?.(line);
+    // Bounded: a host varying its extra fields endlessly gets its first 64 sets warned about.
+    if (this.extraFieldSets.has(set) || this.extraFieldSets.size >= 64) return this.options.logger.debug?.(line);
     this.extraFieldSets.add(set);
     this.options.logger.warn(`${line}; further messages with these fields are logged at debug level`);
   }
