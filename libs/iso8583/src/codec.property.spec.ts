@@ -1,57 +1,25 @@
 import fc from 'fast-check';
+import cashplus8583Json from '../specs/cashplus8583.json';
+import iso8583Json from '../specs/iso8583.json';
+import masarat8583Json from '../specs/masarat8583.json';
+import s2m8583Json from '../specs/s2m8583.json';
 import { pack, unpack } from './codec';
 import { Iso8583Error } from './errors';
 import { DeframedMessage, framerFor } from './framing';
 import { Iso8583Message } from './message';
 import { PRESETS } from './presets';
-import { CompiledField, MessageSpec } from './spec';
-import { encodeTlv } from './tlv';
+import { compileSpec, CompiledField, FieldSpecJson, MessageSpec, MessageSpecJson } from './spec';
+import { ISO_8583_1987 } from './standard-1987';
+import { fieldValueArb } from './test/arbitraries';
 
 const specs = Object.values(PRESETS);
-
-/** Characters that read back as themselves: in BCD, track 2's separator is always read as `=`. */
-function charsFor(field: CompiledField): string {
-  switch (field.spec.type) {
-    case 'n':
-      return '0123456789';
-    case 'an':
-      return 'ABCXYZabcxyz0189 ';
-    case 'ans':
-      return 'AZaz09 !#$%&()*+,-./:;<=>?@[]^_{}~';
-    case 'z':
-      return field.encoding.name === 'bcd' ? '0123456789=:;<>?' : '0123456789=D';
-    case 'b':
-      return '';
-  }
-}
-
-/** Well-formed ICC data: a few EMV tags, one of them a template. */
-const iccArb = fc
-  .array(
-    fc.record({
-      tag: fc.constantFrom('9F02', '5F2A', '82', '95', '9F26', '9F10', 'DF8101', '5A', '57'),
-      value: fc.uint8Array({ maxLength: 24 }).map((bytes) => Buffer.from(bytes)),
-    }),
-    { maxLength: 8 },
-  )
-  .map((items) => encodeTlv([...items, { tag: '77', value: encodeTlv(items.slice(0, 2)) }]));
-
-/** A value that fits the field: full length when fixed (pack pads short values, so only full ones round-trip unchanged). */
-function valueFor(field: CompiledField): fc.Arbitrary<string | Buffer> {
-  const { type, length, lengthType } = field.spec;
-  const minLength = lengthType === 'fixed' ? length : 0;
-  const maxLength = lengthType === 'fixed' ? length : Math.min(length, 60);
-  if (field.tlv) return iccArb.filter((bytes) => bytes.length <= length);
-  if (type === 'b') return fc.uint8Array({ minLength, maxLength }).map((bytes) => Buffer.from(bytes));
-  return fc.string({ unit: fc.constantFrom(...charsFor(field)), minLength, maxLength });
-}
 
 function messageArb(spec: MessageSpec): fc.Arbitrary<Iso8583Message> {
   return fc.record({
     mti: fc.stringMatching(/^[0-9]{4}$/),
     fields: fc
       .subarray([...spec.fields.values()])
-      .chain((chosen) => fc.tuple(...chosen.map((field) => valueFor(field).map((value) => [field.number, value] as const))))
+      .chain((chosen) => fc.tuple(...chosen.map((field) => fieldValueArb(field).map((value) => [field.number, value] as const))))
       .map((entries) => Object.fromEntries(entries) as Record<number, string | Buffer>),
   });
 }
@@ -121,6 +89,66 @@ describe.each(specs.map((spec) => [spec.name, spec] as const))('%s properties', 
         unpackOrCodecError(spec, buffer);
       }),
       { numRuns: 400 },
+    );
+  });
+});
+
+/**
+ * How each preset's host writes the fields our spec lacks: as the acquirer's documentation of
+ * that variant would say, stated here by hand (content encoding, length prefix encoding).
+ */
+const HOSTS: ReadonlyArray<{ json: MessageSpecJson; n: [string, string]; text: [string, string]; z: [string, string]; b: string }> = [
+  { json: iso8583Json as MessageSpecJson, n: ['ascii', 'ascii'], text: ['ascii', 'ascii'], z: ['ascii', 'ascii'], b: 'binary' },
+  { json: s2m8583Json as MessageSpecJson, n: ['bcd', 'bcd'], text: ['ascii', 'bcd'], z: ['bcd', 'bcd'], b: 'binary' },
+  { json: masarat8583Json as MessageSpecJson, n: ['ascii', 'ascii'], text: ['ascii', 'ascii'], z: ['ascii', 'ascii'], b: 'hex' },
+  { json: cashplus8583Json as MessageSpecJson, n: ['ascii', 'ascii'], text: ['ascii', 'ascii'], z: ['ascii', 'ascii'], b: 'binary' },
+];
+
+/** What the connector reads from every answer: amount, STAN, RRN, approval code, response code, TID, additional amounts, ICC data. */
+const NEEDED = [4, 11, 37, 38, 39, 41, 54, 55];
+
+describe.each(HOSTS.map((host) => [host.json.name, host] as const))('%s answers carrying fields the spec lacks', (name, host) => {
+  const ours = PRESETS[name];
+  const extraFields: Record<string, FieldSpecJson> = {};
+  for (const standard of ISO_8583_1987) {
+    if (standard === undefined || ours.fields.has(standard.number)) continue;
+    const [encoding, prefixEncoding] = standard.type === 'b' ? [host.b, 'binary'] : standard.type === 'n' ? host.n : standard.type === 'z' ? host.z : host.text;
+    extraFields[standard.number] = {
+      description: standard.description,
+      type: standard.type,
+      length: standard.length,
+      lengthType: standard.lengthType,
+      encoding,
+      ...(standard.lengthType === 'fixed' ? {} : { prefixEncoding }),
+    } as FieldSpecJson;
+  }
+  /** The host's own spec: ours plus every 1987 field it lacks. */
+  const hostSpec = compileSpec({ ...host.json, fields: { ...host.json.fields, ...extraFields } });
+  const valuesOf = (numbers: readonly number[]) =>
+    fc.tuple(...numbers.map((number) => fieldValueArb(hostSpec.fields.get(number) as CompiledField).map((value) => [number, value] as const)));
+  const answerArb = fc
+    .record({
+      mti: fc.constantFrom('0110', '0210', '0230', '0410', '0510', '0810'),
+      needed: valuesOf(NEEDED),
+      others: fc.subarray([...ours.fields.keys()].filter((number) => !NEEDED.includes(number))).chain(valuesOf),
+      extra: fc.subarray(Object.keys(extraFields).map(Number), { minLength: 1 }).chain(valuesOf),
+    })
+    .map(({ mti, needed, others, extra }) => ({
+      mti,
+      fields: Object.fromEntries([...needed, ...others, ...extra]) as Record<number, string | Buffer>,
+      extra: extra.map(([number]) => number),
+    }));
+
+  it('should read what we need (and every other field) as the host sent it, naming the extra fields', () => {
+    fc.assert(
+      fc.property(answerArb, ({ mti, fields, extra }) => {
+        const message = unpack(ours, pack(hostSpec, { mti, fields }));
+        expect(message.mti).toBe(mti);
+        for (const number of NEEDED) expect(message.fields[number]).toEqual(fields[number]);
+        expect(message.fields).toEqual(fields);
+        expect(message.fallbackFields).toEqual([...extra].sort((a, b) => a - b));
+      }),
+      { numRuns: 150 },
     );
   });
 });

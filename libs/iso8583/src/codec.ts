@@ -130,21 +130,51 @@ function unpackField(field: CompiledField, buffer: Buffer, cursor: { offset: num
   return text;
 }
 
-/** Unpacks one message (without network header); throws `Iso8583Error` naming the field and offset of any defect. */
-export function unpack(spec: MessageSpec, buffer: Buffer): Iso8583Message {
+/**
+ * Reads only the MTI and the bitmap(s): the field numbers the message announces (ascending),
+ * where the bitmap and the first field start. Also for logs about a message `unpack` refuses.
+ * Throws `Iso8583Error` as `unpack` does.
+ */
+export function unpackHeader(spec: MessageSpec, buffer: Buffer): { mti: string; fields: number[]; bitmapOffset: number; dataOffset: number } {
   const mtiSize = spec.mtiEncoding.byteLength(4);
   if (buffer.length < mtiSize) throw new Iso8583Error(Iso8583ErrorCode.Truncated, 'mti', 0, `needs ${mtiSize} bytes, ${buffer.length} left`);
   const mti = spec.mtiEncoding.read(buffer, 0, 4, 'mti');
   if (!isMti(mti)) throw new Iso8583Error(Iso8583ErrorCode.InvalidValue, 'mti', 0, 'the MTI is four digits');
-  const { fields: numbers, read } = decodeBitmap(buffer, mtiSize, spec.bitmapEncoding);
+  const { fields, read } = decodeBitmap(buffer, mtiSize, spec.bitmapEncoding);
+  return { mti, fields, bitmapOffset: mtiSize, dataOffset: mtiSize + read };
+}
+
+/** How `unpack` treats a field the bitmap announces but the spec lacks. */
+export interface UnpackOptions {
+  /**
+   * `standard` (default): read it by its ISO 8583:1987 definition, encoded like the spec's own
+   * fields of its type (`MessageSpec.standardFallback`), and list it in `fallbackFields`;
+   * `refuse`: the message is unreadable (`BAD_BITMAP`).
+   */
+  unknownFields?: 'standard' | 'refuse';
+}
+
+/**
+ * Unpacks one message (without network header); throws `Iso8583Error` naming the field and
+ * offset of any defect. A field the spec lacks is read as ISO 8583:1987 defines it (see
+ * `UnpackOptions`) and named in `fallbackFields`.
+ */
+export function unpack(spec: MessageSpec, buffer: Buffer, options?: UnpackOptions): Iso8583Message {
+  const { mti, fields: numbers, bitmapOffset, dataOffset } = unpackHeader(spec, buffer);
+  let fallbackFields: number[] | undefined;
   for (const number of numbers) {
-    if (spec.fieldTable[number] === undefined)
-      throw new Iso8583Error(Iso8583ErrorCode.BadBitmap, `field ${number}`, mtiSize, `the bitmap announces a field the ${spec.name} spec lacks`);
+    if (spec.fieldTable[number] !== undefined) continue;
+    const fallback = spec.standardFallback[number];
+    if (typeof fallback !== 'object' || options?.unknownFields === 'refuse') {
+      const why = typeof fallback === 'string' && options?.unknownFields !== 'refuse' ? ` ${fallback}` : '';
+      throw new Iso8583Error(Iso8583ErrorCode.BadBitmap, `field ${number}`, bitmapOffset, `the bitmap announces a field the ${spec.name} spec lacks${why}`);
+    }
+    (fallbackFields ??= []).push(number);
   }
-  const cursor = { offset: mtiSize + read };
+  const cursor = { offset: dataOffset };
   const fields: Record<number, string | Buffer> = {};
-  for (const number of numbers) fields[number] = unpackField(spec.fieldTable[number] as CompiledField, buffer, cursor);
+  for (const number of numbers) fields[number] = unpackField((spec.fieldTable[number] ?? spec.standardFallback[number]) as CompiledField, buffer, cursor);
   if (cursor.offset !== buffer.length)
     throw new Iso8583Error(Iso8583ErrorCode.TrailingBytes, 'message', cursor.offset, `${buffer.length - cursor.offset} bytes after the last field`);
-  return { mti, fields };
+  return fallbackFields === undefined ? { mti, fields } : { mti, fields, fallbackFields };
 }

@@ -74,6 +74,7 @@ function describeIccData(raw: string | Buffer): string {
  * (35, 36, 45) and PIN (52) are replaced entirely, ICC data (55) is shown tag by tag with the
  * card and cardholder tags masked (`SENSITIVE_EMV_TAGS`; templates such as 70 and 77 are opened,
  * so a tag inside one is masked too) or as `[masked bytes]` when it is not well-formed TLV.
+ * Fields the spec lacks (`fallbackFields`) are masked in full: nothing says what they carry.
  * `{ unmasked: true }` shows every value as it is (bytes in hex), for local debugging only.
  */
 export function describe(message: Iso8583Message, options: { unmasked?: boolean } = {}): MessageDescription {
@@ -85,6 +86,7 @@ export function describe(message: Iso8583Message, options: { unmasked?: boolean 
     const raw = message.fields[number];
     const text = Buffer.isBuffer(raw) ? raw.toString('hex').toUpperCase() : String(raw);
     if (options.unmasked) fields[number] = text;
+    else if (message.fallbackFields?.includes(number)) fields[number] = `[masked ${Buffer.isBuffer(raw) ? 'bytes' : 'text'}: not in the spec]`;
     else if (number === 2) fields[number] = maskPan(text);
     else if (number === ICC_DATA_FIELD) fields[number] = describeIccData(raw);
     else if (FULLY_MASKED_FIELDS.includes(number)) fields[number] = `[masked ${Buffer.isBuffer(raw) ? 'bytes' : 'text'}]`;

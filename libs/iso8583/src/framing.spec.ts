@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { Iso8583Error, Iso8583ErrorCode } from './errors';
 import { framerFor } from './framing';
+import { codecError } from './test-factories';
 import { buildTpdu, responseTpdu } from './tpdu';
 
 const payload = (size: number, fill: number): Buffer => Buffer.alloc(size, fill);
@@ -78,16 +79,6 @@ describe('framerFor', () => {
   const ascii4 = framerFor({ header: { length: 'ascii4', tpdu: false } });
   const bcd2 = framerFor({ header: { length: 'bcd2', tpdu: false } });
 
-  function frameError(run: () => unknown): Iso8583Error {
-    try {
-      run();
-    } catch (error) {
-      if (error instanceof Iso8583Error) return error;
-      throw error;
-    }
-    throw new Error('expected an Iso8583Error');
-  }
-
   it.each([
     ['binary2', 300, '012c'],
     ['ascii4', 300, '30333030'],
@@ -133,7 +124,7 @@ describe('framerFor', () => {
 
   it('should refuse an ASCII header that is not 4 digits, at its offset in the stream', () => {
     const deframer = ascii4.deframer();
-    const error = frameError(() => deframer.push(Buffer.concat([ascii4.frame(message), Buffer.from('00A4', 'latin1')])));
+    const error = codecError(() => deframer.push(Buffer.concat([ascii4.frame(message), Buffer.from('00A4', 'latin1')])));
     expect({ code: error.code, fieldPath: error.fieldPath, offset: error.offset }).toEqual({
       code: Iso8583ErrorCode.BadFrame,
       fieldPath: 'frame header',
@@ -143,11 +134,11 @@ describe('framerFor', () => {
   });
 
   it('should refuse a BCD header with a nibble above 9', () => {
-    expect(frameError(() => bcd2.deframer().push(Buffer.from('0a00', 'hex')))).toMatchObject({ code: Iso8583ErrorCode.BadFrame, offset: 0 });
+    expect(codecError(() => bcd2.deframer().push(Buffer.from('0a00', 'hex')))).toMatchObject({ code: Iso8583ErrorCode.BadFrame, offset: 0 });
   });
 
   it('should refuse a header announcing more than the limit before the bytes arrive', () => {
-    expect(frameError(() => binary2Tpdu.deframer(100).push(Buffer.from('006a', 'hex')))).toMatchObject({
+    expect(codecError(() => binary2Tpdu.deframer(100).push(Buffer.from('006a', 'hex')))).toMatchObject({
       code: Iso8583ErrorCode.BadFrame,
       fieldPath: 'frame header',
     });
@@ -156,11 +147,11 @@ describe('framerFor', () => {
   });
 
   it('should refuse a limit that is not a byte count rather than deframe without one', () => {
-    expect(frameError(() => ascii4.deframer(Number.NaN)).code).toBe(Iso8583ErrorCode.BadFrame);
+    expect(codecError(() => ascii4.deframer(Number.NaN)).code).toBe(Iso8583ErrorCode.BadFrame);
   });
 
   it('should refuse a frame too short to hold its TPDU', () => {
-    expect(frameError(() => binary2Tpdu.deframer().push(Buffer.from('000460000300', 'hex')))).toMatchObject({
+    expect(codecError(() => binary2Tpdu.deframer().push(Buffer.from('000460000300', 'hex')))).toMatchObject({
       code: Iso8583ErrorCode.BadFrame,
       fieldPath: 'tpdu',
     });
@@ -168,7 +159,7 @@ describe('framerFor', () => {
 
   it('should refuse a frame whose TPDU does not start 0x60 as soon as that byte arrives', () => {
     // The message follows the header directly: the TPDU is missing.
-    expect(frameError(() => binary2Tpdu.deframer().push(Buffer.from('000930', 'hex')))).toMatchObject({
+    expect(codecError(() => binary2Tpdu.deframer().push(Buffer.from('000930', 'hex')))).toMatchObject({
       code: Iso8583ErrorCode.BadFrame,
       fieldPath: 'tpdu',
       offset: 2,
@@ -176,20 +167,20 @@ describe('framerFor', () => {
   });
 
   it('should refuse to frame without the TPDU the spec wants, or with one it does not', () => {
-    expect(frameError(() => binary2Tpdu.frame(message)).fieldPath).toBe('tpdu');
-    expect(frameError(() => binary2Tpdu.frame(message, Buffer.from('7000030011', 'hex'))).fieldPath).toBe('tpdu');
-    expect(frameError(() => ascii4.frame(message, tpdu)).fieldPath).toBe('tpdu');
+    expect(codecError(() => binary2Tpdu.frame(message)).fieldPath).toBe('tpdu');
+    expect(codecError(() => binary2Tpdu.frame(message, Buffer.from('7000030011', 'hex'))).fieldPath).toBe('tpdu');
+    expect(codecError(() => ascii4.frame(message, tpdu)).fieldPath).toBe('tpdu');
   });
 
   it('should refuse a message larger than the header can announce', () => {
     expect(ascii4.frame(payload(9999, 0))).toHaveLength(10003);
-    expect(frameError(() => ascii4.frame(payload(10000, 0))).code).toBe(Iso8583ErrorCode.BadFrame);
-    expect(frameError(() => binary2Tpdu.frame(payload(0xffff - 4, 0), tpdu)).code).toBe(Iso8583ErrorCode.BadFrame);
+    expect(codecError(() => ascii4.frame(payload(10000, 0))).code).toBe(Iso8583ErrorCode.BadFrame);
+    expect(codecError(() => binary2Tpdu.frame(payload(0xffff - 4, 0), tpdu)).code).toBe(Iso8583ErrorCode.BadFrame);
   });
 
   it('should strip header and TPDU from one complete frame', () => {
     expect(binary2Tpdu.deframe(Buffer.from('0009600003001130383030', 'hex'))).toEqual({ tpdu, payload: message });
-    expect(frameError(() => binary2Tpdu.deframe(Buffer.from('0009600003001130383030ff', 'hex'))).code).toBe(Iso8583ErrorCode.TrailingBytes);
+    expect(codecError(() => binary2Tpdu.deframe(Buffer.from('0009600003001130383030ff', 'hex'))).code).toBe(Iso8583ErrorCode.TrailingBytes);
   });
 
   it('should throw only Iso8583Error on random bytes, whatever the framing', () => {

@@ -12,3 +12,4 @@ export * from './framing';
 export * from './describe';
 export * from './presets';
 export * from './tlv';
+export * from './standard-1987';

@@ -4,6 +4,7 @@ import { framerFor } from './framing';
 import { Iso8583Message } from './message';
 import { ISO8583 } from './presets';
 import { compileSpec } from './spec';
+import { ISO_8583_1987 } from './standard-1987';
 import { ISO_8583_JS_ICC_FORMAT, Iso8583Js, Iso8583JsFields, orThrow } from './test/iso-8583-js';
 import { iccData } from './test-factories';
 import { decodeTlv } from './tlv';
@@ -98,6 +99,45 @@ describe('interoperability with iso_8583', () => {
       expect(Buffer.from(theirs[55], 'utf8').equals(icc)).toBe(false);
       // It still steps over the field by its byte count, so the field after it survives.
       expect(theirs[62]).toBe('PRIVATE DATA');
+    });
+  });
+
+  describe('fields our spec lacks', () => {
+    it('should read a 0210 iso_8583 packed with capture date (17) and transaction fee (28), which the ISO8583 preset lacks', () => {
+      const answer = {
+        0: '0210',
+        3: '000000',
+        4: '000000001500',
+        7: '1123101500',
+        11: '000042',
+        17: '1123',
+        28: 'C00000150',
+        37: '000000123456',
+        38: 'A1B2C3',
+        39: '00',
+        41: 'TERM0001',
+        49: '504',
+      };
+      const framed = orThrow(new Iso8583Js(answer).getBufferMessage());
+
+      const ours = unpack(ISO8583, framerFor(ISO8583).deframe(framed).payload);
+
+      const { 0: mti, ...fields } = answer;
+      expect(ours).toEqual({ mti, fields, fallbackFields: [17, 28] });
+    });
+
+    it('should define the 1987 fields as iso_8583 does, but where the standard and it differ', () => {
+      const formats = require('iso_8583/lib/formats.js') as Record<string, { ContentType: string; LenType: string; MaxLen: number }>;
+      const lengthTypes: Record<string, string> = { fixed: 'fixed', llvar: 'LL', lllvar: 'LLL', llllllvar: 'LLLLLL' };
+      const differing: number[] = [];
+      for (const standard of ISO_8583_1987) {
+        // b lengths: iso_8583 counts hex characters for some and bytes for others.
+        if (standard === undefined || standard.type === 'b') continue;
+        const theirs = formats[standard.number];
+        if (lengthTypes[theirs.LenType] !== standard.lengthType || theirs.MaxLen !== standard.length) differing.push(standard.number);
+      }
+      // 53: n 16 (theirs b); 58, 59: ans...999 (theirs national layouts); 127: ans...999 (theirs Postilion's LLLLLL).
+      expect(differing).toEqual([53, 58, 59, 127]);
     });
   });
 });

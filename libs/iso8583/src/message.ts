@@ -2,4 +2,10 @@
 export interface Iso8583Message {
   mti: string;
   fields: Record<number, string | Buffer>;
+  /**
+   * Set by `unpack` only, and only when the message carried fields its spec lacks: their
+   * numbers, ascending. Their values (in `fields`) were read by the ISO 8583:1987 definition
+   * (`MessageSpec.standardFallback`); `describe` does not show them, and `pack` refuses them.
+   */
+  fallbackFields?: number[];
 }

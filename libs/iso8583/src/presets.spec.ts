@@ -2,25 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pack, unpack } from './codec';
-import { Iso8583Error, Iso8583ErrorCode } from './errors';
+import { Iso8583ErrorCode } from './errors';
 import { framerFor } from './framing';
 import { Iso8583Message } from './message';
 import { CASHPLUS_8583, ISO8583, loadSpecFile, MASARAT_8583, presetsWithFiles, PRESETS, S2M_8583 } from './presets';
 import { compileSpec, MessageSpec } from './spec';
-import { fieldJson, specJson } from './test-factories';
+import { ascii, codecError, fieldJson, specJson } from './test-factories';
 
-const ascii = (text: string): string => Buffer.from(text, 'latin1').toString('hex');
 const ICC = '9F0206000000001000' + '5F2A020504' + '82021980'; // amount 10.00, currency MAD, AIP: 18 bytes
-
-function codecError(run: () => unknown): Iso8583Error {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof Iso8583Error) return error;
-    throw error;
-  }
-  throw new Error('expected an Iso8583Error');
-}
 
 function wire(spec: MessageSpec, message: Iso8583Message, tpdu?: Buffer): string {
   return framerFor(spec).frame(pack(spec, message), tpdu).toString('hex').toUpperCase();

@@ -4,6 +4,7 @@ import { checkCharset, defaultPadding, FieldType, PadSide } from './field-type';
 import { FrameHeaderSpec } from './framing';
 import { LengthPrefix, lengthPrefix, LengthType, PrefixEncodingName } from './length-prefix';
 import { NETWORK_HEADER_NAMES, NetworkHeaderName } from './network-header';
+import { ISO_8583_1987, StandardField } from './standard-1987';
 
 /** What a length prefix counts: the value's own units (characters, digits, bytes), or, for a `hex` field, the hex characters on the wire (two per byte). */
 export type PrefixCounts = 'units' | 'hexChars';
@@ -109,6 +110,13 @@ export interface MessageSpec {
   readonly fieldTable: ReadonlyArray<CompiledField | undefined>;
   /** The `host` section with its defaults applied. */
   readonly host: HostRules;
+  /**
+   * For each field the spec lacks (by number): its ISO 8583:1987 definition encoded like the
+   * spec's own fields of that type, which `unpack` reads an answer's extra field with; or, when
+   * the spec gives nothing to model it on, why it cannot be read. `undefined` for the spec's own
+   * fields, 0, 1 and 65.
+   */
+  readonly standardFallback: ReadonlyArray<CompiledField | string | undefined>;
 }
 
 const FIELD_TYPES: readonly FieldType[] = ['n', 'an', 'ans', 'b', 'z'];
@@ -233,14 +241,61 @@ export function compileSpec(raw: unknown): MessageSpec {
     fields.set(number, field);
     fieldTable[number] = field;
   }
+  const sorted = new Map([...fields].sort(([a], [b]) => a - b));
   return {
     name: json.name,
     ...(json.description === undefined ? {} : { description: json.description }),
     mtiEncoding: encodings[mtiEncoding],
     bitmapEncoding,
     header,
-    fields: new Map([...fields].sort(([a], [b]) => a - b)),
+    fields: sorted,
     fieldTable,
     host: compileHost(json.host, fields),
+    standardFallback: ISO_8583_1987.map((standard) =>
+      standard === undefined || fieldTable[standard.number] !== undefined
+        ? undefined
+        : standardFallbackField(json.name as string, standard, [...sorted.values()]),
+    ),
   };
+}
+
+/** Types whose encoding a fallback field of `type` may borrow, best first: an/ans text alike, track data like digits. */
+const KIN: Record<FieldType, readonly FieldType[]> = { n: ['n'], z: ['z', 'n'], an: ['ans', 'an'], ans: ['ans', 'an'], b: ['b'] };
+
+/**
+ * A field the spec lacks, compiled from its ISO 8583:1987 definition and encoded like the
+ * spec's own fields: content encoding from the first field of the same type (or its kin),
+ * length prefix encoding from the first variable field of that type with the same length type,
+ * else of that type, else any variable text field. Returns why not when the spec has no such
+ * field to model it on.
+ */
+function standardFallbackField(specName: string, standard: StandardField, own: readonly CompiledField[]): CompiledField | string {
+  const { number, type, lengthType, length } = standard;
+  const kin = KIN[type];
+  const ofKin = own.filter((field) => kin.includes(field.spec.type)).sort((a, b) => kin.indexOf(a.spec.type) - kin.indexOf(b.spec.type));
+  const content = ofKin[0];
+  if (content === undefined) return `and has no ${type} field to read its ISO 8583:1987 definition like`;
+  let prefixEncoding: PrefixEncodingName | undefined;
+  if (lengthType !== 'fixed') {
+    const variable = (fields: readonly CompiledField[]) => fields.filter((field) => field.spec.lengthType !== 'fixed' && field.prefixFactor === 1);
+    const donor =
+      variable(ofKin).find((field) => field.spec.lengthType === lengthType) ??
+      variable(ofKin)[0] ??
+      variable(own.filter((field) => field.spec.type !== 'b'))[0];
+    if (donor === undefined) return `and has no variable field to read the length of its ISO 8583:1987 definition like`;
+    prefixEncoding = donor.spec.prefixEncoding;
+  }
+  try {
+    const field = compileField(number, {
+      description: `${standard.description} (ISO 8583:1987; not in the ${specName} spec)`,
+      type,
+      length,
+      lengthType,
+      encoding: content.spec.encoding,
+      ...(prefixEncoding === undefined ? {} : { prefixEncoding }),
+    });
+    return { ...field, path: `field ${number} (not in the ${specName} spec, read as ISO 8583:1987 defines it)` };
+  } catch (error) {
+    return `and its ISO 8583:1987 definition does not fit: ${error instanceof Error ? error.message : String(error)}`;
+  }
 }

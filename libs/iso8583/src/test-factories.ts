@@ -1,3 +1,4 @@
+import { Iso8583Error } from './errors';
 import { FieldSpecJson, MessageSpecJson } from './spec';
 import { encodeTlv, TlvItem } from './tlv';
 
@@ -49,4 +50,18 @@ export function iccDataItems(overrides: Record<string, string> = {}): TlvItem[] 
 /** `iccDataItems` as field 55 bytes. */
 export function iccData(overrides: Record<string, string> = {}): Buffer {
   return encodeTlv(iccDataItems(overrides));
+}
+
+/** Text as the hex of its ASCII bytes, for hand-built messages. */
+export const ascii = (text: string): string => Buffer.from(text, 'latin1').toString('hex');
+
+/** The `Iso8583Error` that `run` throws; fails the test when it throws nothing or something else. */
+export function codecError(run: () => unknown): Iso8583Error {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof Iso8583Error) return error;
+    throw error;
+  }
+  throw new Error('expected an Iso8583Error');
 }

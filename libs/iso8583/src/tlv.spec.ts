@@ -1,19 +1,9 @@
 import fc from 'fast-check';
-import { Iso8583Error, Iso8583ErrorCode } from './errors';
-import { iccData, iccDataItems } from './test-factories';
+import { Iso8583ErrorCode } from './errors';
+import { codecError, iccData, iccDataItems } from './test-factories';
 import { checkTlv, decodeTlv, decodeTlvTree, encodeTlv, isConstructedTag } from './tlv';
 
 const hex = (text: string): Buffer => Buffer.from(text.replace(/ /g, ''), 'hex');
-
-function caught(run: () => unknown): Iso8583Error {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof Iso8583Error) return error;
-    throw error;
-  }
-  throw new Error('expected an Iso8583Error');
-}
 
 describe('decodeTlv', () => {
   it('should read one-, two- and three-byte tags', () => {
@@ -41,12 +31,12 @@ describe('decodeTlv', () => {
   });
 
   it('should refuse the indefinite length form and forms longer than 3 bytes', () => {
-    expect(caught(() => decodeTlv(hex('70 80 5A 01 11 00 00')))).toMatchObject({ code: Iso8583ErrorCode.InvalidValue, offset: 1 });
-    expect(caught(() => decodeTlv(hex('9F02 84 00000006 000000001000')))).toMatchObject({ code: Iso8583ErrorCode.InvalidValue, offset: 2 });
+    expect(codecError(() => decodeTlv(hex('70 80 5A 01 11 00 00')))).toMatchObject({ code: Iso8583ErrorCode.InvalidValue, offset: 1 });
+    expect(codecError(() => decodeTlv(hex('9F02 84 00000006 000000001000')))).toMatchObject({ code: Iso8583ErrorCode.InvalidValue, offset: 2 });
   });
 
   it('should refuse a tag longer than 4 bytes', () => {
-    expect(caught(() => decodeTlv(hex('DF 81 82 83 04 01 AA'))).message).toContain('tag longer than 4 bytes');
+    expect(codecError(() => decodeTlv(hex('DF 81 82 83 04 01 AA'))).message).toContain('tag longer than 4 bytes');
   });
 
   it('should either read the objects before the cut or throw at or before it, for a cut at every position', () => {
@@ -63,7 +53,7 @@ describe('decodeTlv', () => {
       if (complete !== undefined) {
         expect(decodeTlv(wire.subarray(0, cut))).toEqual(items.slice(0, complete));
       } else {
-        const error = caught(() => decodeTlv(wire.subarray(0, cut), 'field 55', 100));
+        const error = codecError(() => decodeTlv(wire.subarray(0, cut), 'field 55', 100));
         expect({ code: error.code, fieldPath: error.fieldPath }).toEqual({ code: Iso8583ErrorCode.InvalidValue, fieldPath: 'field 55' });
         expect(error.offset).toBeGreaterThanOrEqual(100);
         expect(error.offset).toBeLessThanOrEqual(100 + cut);
@@ -73,7 +63,7 @@ describe('decodeTlv', () => {
 
   it('should name the offset of a truncated value in the message', () => {
     // 9F02 06 + 6 bytes (9 bytes), then 5F2A 02 with one value byte: the value starts at index 12.
-    const error = caught(() => decodeTlv(hex('9F02 06 000000001000  5F2A 02 05'), 'field 55', 15));
+    const error = codecError(() => decodeTlv(hex('9F02 06 000000001000  5F2A 02 05'), 'field 55', 15));
     expect({ offset: error.offset, message: error.message }).toEqual({ offset: 27, message: 'field 55 at offset 27: value of tag 5F2A needs 2 bytes, 1 left' });
   });
 
@@ -124,7 +114,7 @@ describe('templates', () => {
 
   it('should find a defect inside a template, at its offset', () => {
     // 70 04 | 5A 05 1122: 5A announces 5 bytes, the template leaves 2; the value starts at index 4.
-    const error = caught(() => checkTlv(hex('70 04 5A 05 1122'), 'field 55', 10));
+    const error = codecError(() => checkTlv(hex('70 04 5A 05 1122'), 'field 55', 10));
     expect({ offset: error.offset, message: error.message }).toEqual({ offset: 14, message: 'field 55 at offset 14: value of tag 5A needs 5 bytes, 2 left' });
   });
 
@@ -151,7 +141,7 @@ describe('encodeTlv', () => {
   });
 
   it.each(['9F', '5A01', '00', 'FF', '9F8001FF', 'ZZ', ''])('should refuse the tag "%s", which would not read back as itself', (tag) => {
-    expect(caught(() => encodeTlv([{ tag, value: hex('00') }])).fieldPath).toBe('field 55');
+    expect(codecError(() => encodeTlv([{ tag, value: hex('00') }])).fieldPath).toBe('field 55');
   });
 
   it('should write the ICC data a sale carries and read its tags again', () => {

@@ -1,9 +1,28 @@
 import { waitFor } from '@app/testing';
-import { framerFor, ISO8583, Iso8583Message, pack } from '@app/iso8583';
+import { compileSpec, framerFor, ISO8583, Iso8583Message, pack } from '@app/iso8583';
 import { AddressInfo, createServer, Server, Socket } from 'node:net';
 import { IsoSession } from './iso-session';
 
-const quiet = { log() {}, warn() {}, error() {}, debug() {}, verbose() {} };
+/** Keeps what the session logs, level first. */
+const logged: string[] = [];
+const quiet = {
+  log() {},
+  warn: (line: string) => logged.push(`WARN ${line}`),
+  error: (line: string) => logged.push(`ERROR ${line}`),
+  debug() {},
+  verbose() {},
+};
+/** A host's own spec: ISO8583 plus capture date (17) and transaction fee (28), which our ISO8583 lacks; 17 as text, so it can carry what ISO 8583:1987 does not allow. */
+const hostSpec = compileSpec({
+  name: 'HOST',
+  mti: { encoding: 'ascii' },
+  bitmap: { encoding: 'binary' },
+  fields: {
+    ...Object.fromEntries([...ISO8583.fields].map(([number, field]) => [number, field.spec])),
+    17: { description: 'Date, capture', type: 'ans', length: 4, lengthType: 'fixed', encoding: 'ascii' },
+    28: { description: 'Amount, transaction fee', type: 'ans', length: 9, lengthType: 'fixed', encoding: 'ascii' },
+  },
+});
 /** 4 ASCII length digits: a header that can be corrupt. */
 const framer = framerFor({ header: { length: 'ascii4', tpdu: false } });
 
@@ -14,6 +33,7 @@ describe('IsoSession', () => {
 
   beforeEach(async () => {
     sockets.length = 0;
+    logged.length = 0;
     server = createServer((socket) => {
       sockets.push(socket);
       socket.on('error', () => undefined);
@@ -47,6 +67,42 @@ describe('IsoSession', () => {
     sockets[0].write(framer.frame(pack(ISO8583, { mti: '0810', fields: { 11: '000001', 39: '00', 70: '301' } })));
 
     await expect(exchange).resolves.toMatchObject({ kind: 'answered', response: { mti: '0810', fields: { 39: '00' } } });
+  });
+
+  it('should answer the waiting request with a response carrying fields the spec lacks, logging their numbers and not their values', async () => {
+    const exchange = session.exchange(pack(ISO8583, request), '0810|000001', Date.now() + 2000);
+    await waitFor('the connection', () => sockets.length === 1);
+
+    sockets[0].write(framer.frame(pack(hostSpec, { mti: '0810', fields: { 11: '000001', 17: '1123', 28: 'C00000150', 39: '00', 70: '301' } })));
+
+    await expect(exchange).resolves.toMatchObject({
+      kind: 'answered',
+      response: { mti: '0810', fields: { 11: '000001', 39: '00' }, fallbackFields: [17, 28] },
+    });
+    // The same fields again: counted and answered, not warned about twice.
+    const again = session.exchange(pack(ISO8583, { ...request, fields: { ...request.fields, 11: '000002' } }), '0810|000002', Date.now() + 2000);
+    sockets[0].write(framer.frame(pack(hostSpec, { mti: '0810', fields: { 11: '000002', 17: '1124', 28: 'D00000001', 39: '00', 70: '301' } })));
+    await expect(again).resolves.toMatchObject({ kind: 'answered', response: { fallbackFields: [17, 28] } });
+    expect(logged).toEqual([
+      expect.stringMatching(/^WARN TEST: 0810 STAN 000001 carries field\(s\) 17, 28 that the ISO8583 spec lacks.*logged at debug level$/),
+    ]);
+    expect(logged.join()).not.toMatch(/1123|1124|C00000150|D00000001/);
+    expect(session.stats).toMatchObject({ answered: 2, dropped: 0, extraFields: 2 });
+  });
+
+  it('should log a response it cannot read even by ISO 8583:1987 clearly, and let its request end at the deadline', async () => {
+    const exchange = session.exchange(pack(ISO8583, request), '0810|000001', Date.now() + 300);
+    await waitFor('the connection', () => sockets.length === 1);
+
+    sockets[0].write(framer.frame(pack(hostSpec, { mti: '0810', fields: { 11: '000001', 17: 'NOV3', 39: '00', 70: '301' } })));
+
+    await expect(exchange).resolves.toMatchObject({ kind: 'no-answer' });
+    expect(logged).toEqual([
+      expect.stringMatching(
+        /^ERROR TEST: undecodable message dropped \(\d+ bytes; MTI 0810, fields 11, 17, 39, 70\): field 17 \(not in the ISO8583 spec, read as ISO 8583:1987 defines it\) at offset \d+: an n field takes digits only/,
+      ),
+    ]);
+    expect(session.stats).toMatchObject({ answered: 0, dropped: 1 });
   });
 
   it('should end a request that was sent and got nothing as no-answer at its deadline', async () => {

@@ -1,5 +1,5 @@
 import { errorMessage } from '@app/common';
-import { describe, Iso8583Message, MessageSpec, unpack } from '@app/iso8583';
+import { describe, Iso8583Message, MessageSpec, unpack, unpackHeader } from '@app/iso8583';
 import { LoggerService } from '@nestjs/common';
 import { connect, Socket } from 'node:net';
 import { Framer } from '../protocol/host-protocols';
@@ -38,7 +38,11 @@ interface PendingExchange {
  * connection; when it is lost, reconnects in the background with exponential backoff. Requests
  * wait in a pending map keyed by the response they expect (MTI, STAN, TID); each has its
  * deadline. A response nobody waits for (late, or never asked for) is logged masked and dropped
- * without disturbing the session; a corrupt frame resets the connection.
+ * without disturbing the session; a corrupt frame resets the connection. A response carrying
+ * fields the spec lacks is read by their ISO 8583:1987 definition (`unpack`) and answers its
+ * request; the field numbers are logged (a warning once per set of fields, then debug), never
+ * their values. One that cannot be read even so is
+ * logged (MTI and field numbers when they read) and dropped: its request ends at its deadline.
  */
 export class IsoSession {
   private socket: Socket | undefined;
@@ -49,8 +53,10 @@ export class IsoSession {
   private nextConnectAt = 0;
   private lastError: string | undefined;
   private closed = false;
-  /** Counters for health and tests. */
-  readonly stats = { connects: 0, sent: 0, answered: 0, dropped: 0 };
+  /** The sets of extra fields (`17,28`) already logged as a warning: a host that always adds them is named once, then at debug level. */
+  private readonly extraFieldSets = new Set<string>();
+  /** Counters for health and tests; `extraFields`: messages read with fields the spec lacks. */
+  readonly stats = { connects: 0, sent: 0, answered: 0, dropped: 0, extraFields: 0 };
 
   constructor(private readonly options: IsoSessionOptions) {}
 
@@ -217,9 +223,12 @@ export class IsoSession {
       message = unpack(this.options.spec, payload);
     } catch (error) {
       this.stats.dropped += 1;
-      this.options.logger.warn(`${this.label}: undecodable message dropped (${payload.length} bytes): ${errorMessage(error)}`);
+      this.options.logger.error(
+        `${this.label}: undecodable message dropped (${payload.length} bytes${this.headerOf(payload)}): ${errorMessage(error)}; a request waiting for it ends at its deadline`,
+      );
       return;
     }
+    if (message.fallbackFields !== undefined) this.noteExtraFields(message, message.fallbackFields);
     let key: string | undefined;
     try {
       key = this.options.matchKeyOfResponse(message);
@@ -234,6 +243,27 @@ export class IsoSession {
     }
     this.stats.answered += 1;
     entry.settle({ kind: 'answered', response: message });
+  }
+
+  /** Logs the numbers of the fields a message carried that the spec lacks; never their values (card data, perhaps). */
+  private noteExtraFields(message: Iso8583Message, numbers: readonly number[]): void {
+    this.stats.extraFields += 1;
+    const set = numbers.join(', ');
+    const line = `${this.label}: ${message.mti} STAN ${String(message.fields[11] ?? '-')} carries field(s) ${set} that the ${this.options.spec.name} spec lacks; read by their ISO 8583:1987 definition and ignored (values not logged)`;
+    // Bounded: a host varying its extra fields endlessly gets its first 64 sets warned about.
+    if (this.extraFieldSets.has(set) || this.extraFieldSets.size >= 64) return this.options.logger.debug?.(line);
+    this.extraFieldSets.add(set);
+    this.options.logger.warn(`${line}; further messages with these fields are logged at debug level`);
+  }
+
+  /** `; MTI 0210, fields 4, 11, 39` when at least the MTI and bitmap read, for the log of an unreadable message. */
+  private headerOf(payload: Buffer): string {
+    try {
+      const { mti, fields } = unpackHeader(this.options.spec, payload);
+      return `; MTI ${mti}, fields ${fields.join(', ')}`;
+    } catch {
+      return '';
+    }
   }
 
   private onClosed(socket: Socket): void {
