@@ -25,6 +25,7 @@ function reversalOf<O extends SubjectOperation>(operation: O, request: HostReque
     requestId: request.requestId,
     target: request.target,
     amount: followUp.amount,
+    merchant: followUp.merchant,
     original: { mti: sent.mti, stan: sent.stan, transmittedAt: sent.transmittedAt, rrn: null, approvalCode: null },
   };
 }
