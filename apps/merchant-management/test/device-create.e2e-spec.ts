@@ -103,6 +103,15 @@ describe('devices and activation codes (v1)', () => {
       expect(await outboxOf(pbo)).toHaveLength(0);
     });
 
+    it("should send the gateway the merchant's time zone, for the local date and time hosts get", async () => {
+      const pbo = await app.newPbo();
+      const acquirer = await createCardAcquirer(pbo, ['01']);
+      const merchant = await createMerchant(pbo, { timeZone: 'America/St_Johns' });
+      await bind(pbo, merchant.mchId, acquirer.id);
+      const created = await createDevice(pbo, { mchId: merchant.mchId });
+      expect((await outboxOf(pbo)).find((row) => row.payload.profileId === created.profileId)?.payload.timeZone).toBe('America/St_Johns');
+    });
+
     it('should take every acqMid and acqTid a host takes into the gateway profile as primaryMid and primaryTid', async () => {
       const { pbo, merchant, profileId } = await boundMerchant();
       await fc.assert(

@@ -79,6 +79,8 @@ export interface Upsert {
   merchantId: string;
   deviceId: string;
   merchantName: string;
+  /** The merchant's IANA time zone (absent from upserts of older versions). */
+  timeZone?: string;
   acceptances: Acceptance[];
 }
 

@@ -149,6 +149,20 @@ describe('gateway profiles', () => {
     });
   });
 
+  describe('timeZone', () => {
+    it("should store the merchant's IANA time zone, show it, and clear it on a replace that omits it", async () => {
+      const created = await createProfile(pbo, { timeZone: 'Asia/Kuala_Lumpur' });
+      expect(created.timeZone).toBe('Asia/Kuala_Lumpur');
+      expect(bodyOf<ProfileWithAcptView>(await pbo.get(`/profiles/${created.profileId}`)).timeZone).toBe('Asia/Kuala_Lumpur');
+      const replaced = bodyOf<ProfileWithAcptView>(await pbo.put(`/profiles/${created.profileId}`, profileBody()));
+      expect(replaced.timeZone).toBeNull();
+    });
+
+    it('should refuse a time zone that is not IANA with 400 naming timeZone', async () => {
+      expectProblem(await pbo.post('/profiles', profileBody({ timeZone: 'GMT+8 Kuala Lumpur' })), 400, /^timeZone must be an IANA time zone such as Asia\/Kuala_Lumpur$/);
+    });
+  });
+
   describe('MID and TID (fields 42 and 41)', () => {
     it('should refuse with 400, naming the field, every MID a host cannot take, on create and on replace', async () => {
       const created = await createProfile(pbo);

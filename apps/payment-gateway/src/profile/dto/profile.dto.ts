@@ -6,6 +6,7 @@ import {
   HOST_MID_RULE,
   HOST_TID_PATTERN,
   HOST_TID_RULE,
+  IsIanaTimeZone,
   IsIsoCountry,
   IsIsoCurrency,
   PaymentMethodName,
@@ -132,6 +133,12 @@ export class ProfileRequestDto {
   @IsIsoCurrency()
   currency: string;
 
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Asia/Kuala_Lumpur', description: "IANA time zone of the merchant: the local date and time hosts are sent; omitted or null, hosts get UTC" })
+  @IsOptional()
+  @IsString()
+  @IsIanaTimeZone()
+  timeZone?: string | null;
+
   @ApiProperty({ type: [AcceptanceRequestDto], description: 'the acceptances to bind, in routing order; [] unbinds all' })
   @IsArray()
   @ArrayMaxSize(MAX_ACCEPTANCES)
@@ -200,6 +207,7 @@ export class ProfileDto {
   @ApiProperty({ type: String, nullable: true }) mcc: string | null;
   @ApiProperty({ type: String, nullable: true }) countryCode: string | null;
   @ApiProperty() currency: string;
+  @ApiProperty({ type: String, nullable: true, example: 'Asia/Kuala_Lumpur' }) timeZone: string | null;
   @ApiProperty({ enum: ENTITY_STATUSES }) entityStatus: EntityStatus;
   @ApiProperty({ example: '2025-01-31T08:15:30.123000+00:00' }) createdAt: string;
   @ApiProperty({ type: String, nullable: true, description: 'null until the first update' }) updatedAt: string | null;
