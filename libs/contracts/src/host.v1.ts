@@ -1,3 +1,5 @@
+// class-transformer's @Type reads design-time metadata: the contract must load without Nest having loaded this first.
+import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { HOST_ACQUIRER_ID_PATTERN, HOST_MESSAGE_FORMATS, HOST_MID_PATTERN, HOST_MID_RULE, HOST_TID_PATTERN, HOST_TID_RULE, HostMessageFormat } from './host-formats';
