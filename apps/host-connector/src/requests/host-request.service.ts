@@ -117,11 +117,11 @@ export class HostRequestService {
     let message = answer.hostRespMessage;
     let keyCheckValue: string | undefined;
     if (operation === 'signon' && result === 'APPROVED') {
-      const { hostMessageFormat: format, tid, mid, acptId } = request.target;
+      const { hostMessageFormat: format, tid, mid, acptId, acquirerId } = request.target;
       const accepted = await this.keys.accept(
         route.kind === 'mock'
           ? { format, endpoint: MOCK_ENDPOINT, tid, origin: null }
-          : { format, endpoint: route.address.endpoint, tid, origin: { hostUrl: route.address.url, mid, acptId } },
+          : { format, endpoint: route.address.endpoint, tid, origin: { hostUrl: route.address.url, mid, acptId, acquirerId: acquirerId ?? null } },
         answer,
         'SIGNON',
       );
