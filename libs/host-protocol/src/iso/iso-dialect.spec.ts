@@ -1,6 +1,7 @@
 import { countryNumeric, ISO_HOST_FORMATS } from '@app/contracts';
 import fc from 'fast-check';
 import * as countries from 'i18n-iso-countries';
+import { Iso8583Js, orThrow } from '@app/iso8583/test/iso-8583-js';
 import * as codec from '@app/iso8583/codec';
 import { decodeTlv, Iso8583Message, pack, PRESETS, unpack } from '@app/iso8583';
 import { HostProtocolError, IsoDialect } from '../dialect';
@@ -121,6 +122,14 @@ describe('ISO dialect: merchant data (fields 18, 19, 32, 43)', () => {
   it('should send the acquiring institution id in 32 when the target has one', () => {
     const message = iso.buildRequest('authorize', authorizeRequest({ target: target({ acquirerId: '123456' }) }), wireContext());
     expect(message.fields[32]).toBe('123456');
+  });
+
+  it('should let an independent decoder (npm iso_8583) read 12, 13, 18, 19, 32 and 43 as the merchant has them', () => {
+    const kathmandu = merchant({ timeZone: 'Asia/Kathmandu', name: 'Himal Momo', city: 'Kathmandu', country: 'NP', mcc: '5812' });
+    const context = { ...wireContext(), transmittedAt: '0115181500', localTime: '000000', localDate: '0116' };
+    const { payload } = iso.packRequest('refund', followUpRequest(target({ acquirerId: '60012345' }), original(sale), '500', '524', kathmandu), context);
+    const theirs = orThrow(new Iso8583Js().getIsoJSON(payload, { lenHeader: false }));
+    expect(theirs).toMatchObject({ 0: '0200', 7: '0115181500', 12: '000000', 13: '0116', 18: '5812', 19: '524', 32: '60012345', 43: `${'Himal Momo'.padEnd(25)}${'Kathmandu'.padEnd(13)}NP` });
   });
 
   it('should leave out 18 and 19 when the merchant has no MCC or country, 43 then blank where they would be', () => {
