@@ -297,7 +297,7 @@ describe("merchant-management → payment-gateway profile sync over the machine'
     const { mm, gateway } = await h.newPbo();
     const acquirer = await createCardAcquirer(mm, ['01', '02'], { profileName: 'Acquirer A', enablerMsgFormat: 'ISO8583' });
     const merchant = await createMerchant(mm);
-    await bind(mm, merchant.mchId, acquirer.id, 'MID-OF-BINDING');
+    await bind(mm, merchant.mchId, acquirer.id, 'MIDOFBINDING');
 
     const profileId = await createDevice(mm, merchant.mchId, { acquirers: { [String(acquirer.id)]: { acqMid: '000000000000001', acqTid: '00000001' } } });
     await waitForConvergence(h, merchant.mchId, 20_000);
@@ -321,23 +321,23 @@ describe("merchant-management → payment-gateway profile sync over the machine'
     const first = await createCardAcquirer(mm, ['01'], { profileName: 'Acquirer A', enablerMsgFormat: 'ISO8583' });
     const second = await createCardAcquirer(mm, ['03'], { profileName: 'Acquirer B', enablerMsgFormat: 'MOCK' });
     const merchant = await createMerchant(mm);
-    await bind(mm, merchant.mchId, first.id, 'MID-A');
-    const profileId = await createDevice(mm, merchant.mchId, { acquirers: { [String(first.id)]: { acqMid: 'MID-A-DEVICE', acqTid: 'TID-A' } } });
+    await bind(mm, merchant.mchId, first.id, 'MIDA');
+    const profileId = await createDevice(mm, merchant.mchId, { acquirers: { [String(first.id)]: { acqMid: 'MIDADEVICE', acqTid: 'TIDA' } } });
     await waitForConvergence(h, merchant.mchId, 20_000);
 
-    await bind(mm, merchant.mchId, second.id, 'MID-B');
+    await bind(mm, merchant.mchId, second.id, 'MIDB');
     const [afterBind] = await waitForConvergence(h, merchant.mchId, 20_000);
     expect(afterBind.profileVersion).toBe(2);
     expect(acceptanceSummary((await profileOf(gateway, profileId)).acceptances)).toEqual([
-      { acptName: 'Acquirer A', hostMessageFormat: 'ISO8583', supportedPayments: ['VISA'], primaryMid: 'MID-A-DEVICE', primaryTid: 'TID-A' },
-      { acptName: 'Acquirer B', hostMessageFormat: 'MOCK', supportedPayments: ['UNIONPAY'], primaryMid: 'MID-B', primaryTid: null },
+      { acptName: 'Acquirer A', hostMessageFormat: 'ISO8583', supportedPayments: ['VISA'], primaryMid: 'MIDADEVICE', primaryTid: 'TIDA' },
+      { acptName: 'Acquirer B', hostMessageFormat: 'MOCK', supportedPayments: ['UNIONPAY'], primaryMid: 'MIDB', primaryTid: null },
     ]);
 
     dataOf(await mm.delete(`${paymentPath(merchant.mchId)}?acquirerProfileId=${second.id}&currency=MYR`));
     const [afterDelete] = await waitForConvergence(h, merchant.mchId, 20_000);
     expect(afterDelete.profileVersion).toBe(3);
     expect(acceptanceSummary((await profileOf(gateway, profileId)).acceptances)).toEqual([
-      { acptName: 'Acquirer A', hostMessageFormat: 'ISO8583', supportedPayments: ['VISA'], primaryMid: 'MID-A-DEVICE', primaryTid: 'TID-A' },
+      { acptName: 'Acquirer A', hostMessageFormat: 'ISO8583', supportedPayments: ['VISA'], primaryMid: 'MIDADEVICE', primaryTid: 'TIDA' },
     ]);
   });
 
@@ -346,19 +346,19 @@ describe("merchant-management → payment-gateway profile sync over the machine'
     const first = await createCardAcquirer(mm, ['01'], { profileName: 'Acquirer A', enablerMsgFormat: 'ISO8583' });
     const second = await createCardAcquirer(mm, ['02'], { profileName: 'Acquirer B', enablerMsgFormat: 'MOCK' });
     const merchant = await createMerchant(mm);
-    await bind(mm, merchant.mchId, first.id, 'MID-START');
+    await bind(mm, merchant.mchId, first.id, 'MIDSTART');
     const profileIds = [await createDevice(mm, merchant.mchId), await createDevice(mm, merchant.mchId), await createDevice(mm, merchant.mchId)];
 
     // Every change alters each device's acceptances: a new MID of A, or B bound / unbound (25 times, so B ends bound).
-    let mid = 'MID-START';
+    let mid = 'MIDSTART';
     let secondBound = false;
     for (let i = 0; i < 200; i++) {
       if (i % 8 === 0) {
         if (secondBound) dataOf(await mm.delete(`${paymentPath(merchant.mchId)}?acquirerProfileId=${second.id}&currency=MYR`));
-        else await bind(mm, merchant.mchId, second.id, 'MID-B');
+        else await bind(mm, merchant.mchId, second.id, 'MIDB');
         secondBound = !secondBound;
       } else {
-        mid = `MID-${i}`;
+        mid = `MID${i}`;
         dataOf(await mm.put(paymentPath(merchant.mchId), { acquirerProfileId: String(first.id), currency: 'MYR', mid }));
       }
     }
@@ -367,7 +367,7 @@ describe("merchant-management → payment-gateway profile sync over the machine'
     expect(devices.map((d) => d.profileVersion)).toEqual([201, 201, 201]);
     const expected = [
       { acptName: 'Acquirer A', hostMessageFormat: 'ISO8583', supportedPayments: ['VISA'], primaryMid: mid, primaryTid: null },
-      ...(secondBound ? [{ acptName: 'Acquirer B', hostMessageFormat: 'MOCK', supportedPayments: ['MASTERCARD'], primaryMid: 'MID-B', primaryTid: null }] : []),
+      ...(secondBound ? [{ acptName: 'Acquirer B', hostMessageFormat: 'MOCK', supportedPayments: ['MASTERCARD'], primaryMid: 'MIDB', primaryTid: null }] : []),
     ];
     expect(secondBound).toBe(true);
     for (const profileId of profileIds) expect(acceptanceSummary((await profileOf(gateway, profileId)).acceptances)).toEqual(expected);
@@ -400,7 +400,7 @@ describe('profile sync across a NATS outage in the middle of a burst of payment-
     const { mm, gateway } = await h.newPbo();
     const acquirer = await createCardAcquirer(mm, ['01', '02'], { profileName: 'Acquirer A', enablerMsgFormat: 'ISO8583' });
     const merchant = await createMerchant(mm);
-    await bind(mm, merchant.mchId, acquirer.id, 'MID-START');
+    await bind(mm, merchant.mchId, acquirer.id, 'MIDSTART');
     const profileIds: string[] = [];
     for (let i = 0; i < 10; i++) profileIds.push(await createDevice(mm, merchant.mchId));
     await waitForConvergence(h, merchant.mchId, 20_000);
@@ -425,7 +425,7 @@ describe('profile sync across a NATS outage in the middle of a burst of payment-
     const failures: string[] = [];
     const burst = (async () => {
       for (let i = 1; i <= CHANGES; i++) {
-        const response = await mm.put(paymentPath(merchant.mchId), { acquirerProfileId: String(acquirer.id), currency: 'MYR', mid: `MID-${i}` });
+        const response = await mm.put(paymentPath(merchant.mchId), { acquirerProfileId: String(acquirer.id), currency: 'MYR', mid: `MID${i}` });
         if (response.status !== 200 || response.body.code !== 0) failures.push(`change ${i}: HTTP ${response.status} ${JSON.stringify(response.body)}`);
         done = i;
         // Paced so that the outage falls inside the burst.
@@ -454,7 +454,7 @@ describe('profile sync across a NATS outage in the middle of a burst of payment-
     expect(devices.map((d) => d.profileVersion)).toEqual(Array.from({ length: 10 }, () => CHANGES + 1));
     for (const profileId of profileIds) {
       expect(acceptanceSummary((await profileOf(gateway, profileId)).acceptances)).toEqual([
-        { acptName: 'Acquirer A', hostMessageFormat: 'ISO8583', supportedPayments: ['VISA', 'MASTERCARD'], primaryMid: `MID-${CHANGES}`, primaryTid: null },
+        { acptName: 'Acquirer A', hostMessageFormat: 'ISO8583', supportedPayments: ['VISA', 'MASTERCARD'], primaryMid: `MID${CHANGES}`, primaryTid: null },
       ]);
     }
     expect(decreases).toEqual([]);

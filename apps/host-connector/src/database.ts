@@ -3,6 +3,7 @@ import { HostConnector1764100000000 } from './migrations/1764100000000-host-conn
 import { WorkingKeyExchange1764200000000 } from './migrations/1764200000000-working-key-exchange';
 import { RequestLogRecovery1764300000000 } from './migrations/1764300000000-request-log-recovery';
 import { ReversalLastResponseCode1764410000000 } from './migrations/1764410000000-reversal-last-response-code';
+import { WorkingKeyAcquirer1764416000000 } from './migrations/1764416000000-working-key-acquirer';
 import { WorkingKeyEntity } from './keys/persistence/working-key.entity';
 import { RequestLogEntity } from './request-log/persistence/request-log.entity';
 import { ReversalEntity } from './reversal/persistence/reversal.entity';
@@ -16,5 +17,5 @@ export const hostConnectorDatabase: ContextDatabaseDefinition = {
   name: HOST_CONNECTOR_CONNECTION,
   schema: HOST_CONNECTOR_SCHEMA,
   entities: [StanCounterEntity, WorkingKeyEntity, ReversalEntity, RequestLogEntity],
-  migrations: [HostConnector1764100000000, WorkingKeyExchange1764200000000, RequestLogRecovery1764300000000, ReversalLastResponseCode1764410000000],
+  migrations: [HostConnector1764100000000, WorkingKeyExchange1764200000000, RequestLogRecovery1764300000000, ReversalLastResponseCode1764410000000, WorkingKeyAcquirer1764416000000],
 };

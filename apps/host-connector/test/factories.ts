@@ -23,6 +23,11 @@ export function targetOf(overrides: TargetOverrides = {}) {
   };
 }
 
+/** The card acceptor every payload names: Kuala Lumpur (UTC+8), so fields 12/13 differ from UTC for 8 hours a day. */
+export function merchantOf(overrides: Record<string, unknown> = {}) {
+  return { timeZone: 'Asia/Kuala_Lumpur', name: 'Kopi Corner Sdn Bhd', city: 'Kuala Lumpur', country: 'MY', mcc: '5814', ...overrides };
+}
+
 /** A `host.authorize.v1` payload (SALE) for `minor` units of MYR. */
 export function authorizePayload(minor: string, target: TargetOverrides = {}, extra: Record<string, unknown> = {}) {
   return {
@@ -31,6 +36,7 @@ export function authorizePayload(minor: string, target: TargetOverrides = {}, ex
     kind: 'SALE',
     amount: { minor, currency: '458' },
     card: { emvTlv: TEST_EMV_TLV, entryMode: 'NFC' },
+    merchant: merchantOf(),
     ...extra,
   };
 }
@@ -42,6 +48,7 @@ export function followUpPayload(minor: string, target: TargetOverrides = {}, ext
     target: targetOf(target),
     amount: { minor, currency: '458' },
     original: { mti: '0200', stan: '000123', transmittedAt: '0102030405', rrn: '000000123456', approvalCode: 'A1B2C3' },
+    merchant: merchantOf(),
     ...extra,
   };
 }
@@ -53,6 +60,7 @@ export function settlePayload(target: TargetOverrides = {}) {
     batchNo: '000001',
     currency: '458',
     totals: { saleCount: 2, saleMinor: '3000', refundCount: 1, refundMinor: '500' },
+    merchant: merchantOf(),
   };
 }
 

@@ -11,8 +11,8 @@ import {
 import { developmentFieldCipher } from '@app/common';
 import { Iso8583Message } from '@app/iso8583';
 import { waitFor } from '@app/testing';
-import { DEVELOPMENT_ZMK, encryptKeyUnderZmk, generateWorkingKey, keyCheckValue } from '@app/host-protocol';
-import { authorizePayload, followUpPayload, networkPayload, settlePayload } from './factories';
+import { DEVELOPMENT_ZMK, encryptKeyUnderZmk, generateWorkingKey, keyCheckValue, localDateTime } from '@app/host-protocol';
+import { authorizePayload, followUpPayload, merchantOf, networkPayload, settlePayload } from './factories';
 import { ConnectorHarness, startConnector, testConfig } from './harness';
 import { answerTo, IsoPeer } from './iso-peer';
 
@@ -51,6 +51,30 @@ describe('host-connector: ISO 8583 host', () => {
       rrn: '000000123456',
       approvalCode: 'A1B2C3',
     });
+  });
+
+  it("should send fields 12 and 13 on the merchant's clock, field 7 in UTC, and the merchant in 18, 19 and 43", async () => {
+    // Kathmandu is UTC+05:45: its hhmm never equals UTC's, whenever the test runs.
+    const before = Date.now();
+    await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1500', iso(), { merchant: merchantOf({ timeZone: 'Asia/Kathmandu', name: 'Himal Momo', city: 'Kathmandu', country: 'NP', mcc: '5812' }) }));
+
+    const [sent] = peer.received;
+    // The instant of field 7 (UTC, MMDDhhmmss), in the year the test ran.
+    const field7 = sent.fields[7] as string;
+    const year = new Date(before).getUTCFullYear();
+    const at = new Date(Date.UTC(year, Number(field7.slice(0, 2)) - 1, Number(field7.slice(2, 4)), Number(field7.slice(4, 6)), Number(field7.slice(6, 8)), Number(field7.slice(8, 10))));
+    expect(Math.abs(at.getTime() - before)).toBeLessThan(60_000);
+    const local = localDateTime(at, 'Asia/Kathmandu');
+    expect({ 12: sent.fields[12], 13: sent.fields[13] }).toEqual({ 12: local.time, 13: local.date });
+    expect(sent.fields).toMatchObject({ 18: '5812', 19: '524', 43: `${'Himal Momo'.padEnd(25)}${'Kathmandu'.padEnd(13)}NP` });
+  });
+
+  it('should refuse a sale without a merchant, naming it, and send nothing', async () => {
+    const { merchant: _omitted, ...payload } = authorizePayload('1500', iso());
+    const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+    expect(reply).toMatchObject({ result: 'REJECTED', hostRespMessage: expect.stringContaining('merchant') });
+    expect(peer.received).toHaveLength(0);
   });
 
   it('should send a pre-authorisation as 0100', async () => {

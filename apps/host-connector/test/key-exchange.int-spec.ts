@@ -1,7 +1,9 @@
 import { waitFor } from '@app/testing';
 import { uniqueTid } from '@app/host-protocol/testing/factories';
 import { HOST_SIGNON_V1 } from '@app/contracts';
+import { DEVELOPMENT_ZMK, encryptKeyUnderZmk, generateWorkingKey, keyCheckValue } from '@app/host-protocol';
 import { HostSimulator, startHostSimulator } from '../../host-simulator/src';
+import { answerTo, IsoPeer } from './iso-peer';
 import { networkPayload } from './factories';
 import { ConnectorHarness, startConnector, testConfig } from './harness';
 
@@ -82,6 +84,28 @@ describe('host-connector: scheduled key exchange', () => {
     const key = await keyOf('ISO8583', tid);
     expect(key).toMatchObject({ source: 'SIGNON', key_check_value: signOn.keyCheckValue });
     expect(key.next_exchange_at!.getTime()).toBeGreaterThan(Date.now() + 50_000);
+  });
+
+  it('should send the acquiring institution id the terminal signed on with (field 32) on its key exchange too', async () => {
+    const peer = await IsoPeer.start((message) => {
+      const key = generateWorkingKey();
+      return answerTo(message, '00', { 48: `${encryptKeyUnderZmk(key, DEVELOPMENT_ZMK).toString('hex').toUpperCase()}${keyCheckValue(key)}` });
+    });
+    try {
+      const tid = newTid();
+      const signOn = await connector.ask(HOST_SIGNON_V1, networkPayload({ hostMessageFormat: 'ISO8583', connUrl: peer.url, tid }, { target: { hostMessageFormat: 'ISO8583', connUrl: peer.url, acptId: 'acpt_test1', mid: 'MID000000000001', tid, acquirerId: '60012345' } }));
+      expect(signOn).toMatchObject({ result: 'APPROVED' });
+
+      await dueNow(tid);
+      await waitFor('the key exchange', () => peer.received.some((message) => message.fields[70] === '101'));
+
+      expect(peer.received.map((message) => [message.fields[70], message.fields[32]])).toEqual([
+        ['001', '60012345'],
+        ['101', '60012345'],
+      ]);
+    } finally {
+      await peer.close();
+    }
   });
 
   it.each([

@@ -7,6 +7,7 @@ import { AcquirerEngine } from './engine/acquirer-engine';
 import { copyStats, emptyStats, SimulatorStats } from './engine/simulator-stats';
 import { buildHttpServer } from './http/http-server';
 import { answerIsoRequest } from './iso/iso-host';
+import { CardAcceptorSeen } from './iso/iso-fields';
 import { IsoTcpServer } from './iso/iso-server';
 
 export interface HostSimulatorOptions {
@@ -37,6 +38,8 @@ export interface HostSimulator {
   stats(): SimulatorStats;
   /** Check value of the last working key issued to a terminal by an ISO format, if any. */
   issuedKeyCheckValue(format: IsoHostFormat, tid: string): string | undefined;
+  /** What the host read of the card acceptor (fields 12, 13, 18, 19, 32, 43) in a terminal's last financial request, if it named one. */
+  cardAcceptorSeen(format: IsoHostFormat, tid: string): CardAcceptorSeen | undefined;
   close(): Promise<void>;
 }
 
@@ -59,6 +62,7 @@ export async function startHostSimulator(options: HostSimulatorOptions = {}): Pr
     return engine;
   };
   const issuedKeys = new Map<IsoHostFormat, Map<string, string>>();
+  const cardAcceptors = new Map<IsoHostFormat, Map<string, CardAcceptorSeen>>();
 
   const requested: Partial<Record<IsoHostFormat, number>> = options.isoPorts ?? Object.fromEntries(ISO_HOST_FORMATS.map((format) => [format, 0]));
   const isoServers: IsoTcpServer[] = [];
@@ -71,12 +75,14 @@ export async function startHostSimulator(options: HostSimulatorOptions = {}): Pr
       const spec = options.specs?.[format] ?? specFor(format);
       const keys = new Map<string, string>();
       issuedKeys.set(format, keys);
+      const acceptors = new Map<string, CardAcceptorSeen>();
+      cardAcceptors.set(format, acceptors);
       const server = new IsoTcpServer({
         format,
         spec,
         stats,
         log,
-        answer: (request) => answerIsoRequest(request, { spec, engine: engineFor(format), stats, zmk, issuedKeys: keys }),
+        answer: (request) => answerIsoRequest(request, { spec, engine: engineFor(format), stats, zmk, issuedKeys: keys, cardAcceptors: acceptors }),
       });
       isoServers.push(server);
       isoPorts[format] = await server.listen(port, host);
@@ -108,6 +114,7 @@ export async function startHostSimulator(options: HostSimulatorOptions = {}): Pr
     connUrls,
     stats: () => copyStats(stats),
     issuedKeyCheckValue: (format, tid) => issuedKeys.get(format)?.get(tid),
+    cardAcceptorSeen: (format, tid) => cardAcceptors.get(format)?.get(tid),
     close: () => {
       closing ??= Promise.all([...isoServers.map((server) => server.close()), app.close()]).then(() => undefined);
       return closing;

@@ -1,6 +1,6 @@
 import { HostTargetV1, ISO_HOST_FORMATS, IsoHostFormat } from '@app/contracts';
-import { decryptKeyUnderZmk, DEVELOPMENT_ZMK, keyCheckValue } from '@app/host-protocol';
-import { authorizeRequest, followUpRequest, networkRequest, original, settleRequest, target, wireContext } from '@app/host-protocol/testing/factories';
+import { decryptKeyUnderZmk, DEVELOPMENT_ZMK, keyCheckValue, wireContextAt } from '@app/host-protocol';
+import { authorizeRequest, followUpRequest, merchant, networkRequest, original, settleRequest, target, wireContext } from '@app/host-protocol/testing/factories';
 import { HostSimulator, startHostSimulator } from '@app/host-simulator';
 import { answerOf, CLIENT_TPDU, IsoTestClient, Outcome } from './support';
 
@@ -37,6 +37,35 @@ describe.each(ISO_HOST_FORMATS)('%s host', (format: IsoHostFormat) => {
     expect(answer.rrn).toMatch(/^[0-9]{12}$/);
     expect(answer.approvalCode).toMatch(/^[0-9A-Z]{6}$/);
     expect((outcome as Extract<Outcome, { answered: true }>).response.mti).toBe('0210');
+  });
+
+  it('should see the merchant the request names: name, city, country, MCC, acquirer and local date and time', async () => {
+    const terminalOf = target({ hostMessageFormat: format, acquirerId: '60012345' });
+    const kopi = merchant({ name: 'Kopi Corner Sdn Bhd', city: 'Kuala Lumpur', country: 'MY', mcc: '5814' });
+    // 16:30 UTC is 00:30 the next day in Kuala Lumpur.
+    const context = wireContextAt(wireContext().stan, new Date('2026-01-15T16:30:00Z'), kopi.timeZone);
+    const outcome = await client.request('authorize', authorizeRequest({ target: terminalOf, minor: '1000', merchant: kopi }), context);
+
+    expect(answerOf(outcome).hostRespCode).toBe('00');
+    expect(simulator.cardAcceptorSeen(format, terminalOf.tid)).toEqual({
+      name: 'Kopi Corner Sdn Bhd',
+      city: 'Kuala Lumpur',
+      country: 'MY',
+      mcc: '5814',
+      countryCode: '458',
+      acquirerId: '60012345',
+      localDate: '0116',
+      localTime: '003000',
+    });
+  });
+
+  it('should answer 30 when field 19 and field 43 name different countries', async () => {
+    const terminalOf = terminal();
+    const sent = client.dialect.buildRequest('authorize', authorizeRequest({ target: terminalOf, minor: '1000' }), wireContext());
+    sent.fields[19] = '360'; // Indonesia, while 43 says MY
+    const outcome = await client.exchange('authorize', sent, (bytes) => client.write(bytes));
+    expect(answerOf(outcome).hostRespCode).toBe('30');
+    expect(simulator.cardAcceptorSeen(format, terminalOf.tid)).toBeUndefined();
   });
 
   it('should approve a pre-authorization with an 0110', async () => {

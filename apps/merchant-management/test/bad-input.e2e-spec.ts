@@ -177,7 +177,7 @@ function paymentConfigCases(): BadRequest[] {
   return [
     fieldCase('type', 'a number for a string (acquirerProfileId)', 'acquirerProfileId', 42),
     fieldCase('type', 'a number for a string (currency)', 'currency', 458),
-    fieldCase('type', 'an object for a string (mid)', 'mid', { value: 'MID-1' }),
+    fieldCase('type', 'an object for a string (mid)', 'mid', { value: 'MID1' }),
     fieldCase('type', 'an object for an array (paymentMethods)', 'paymentMethods', { paymentMethodCode: '01' }),
     fieldCase('type', 'a string for an array (paymentMethods)', 'paymentMethods', '01'),
     fieldCase('type', 'a string for an object (paymentMethods[0])', 'paymentMethods.0', '01'),
@@ -257,7 +257,7 @@ describe('bad input on the v1 write endpoints', () => {
   const paymentConfigBody = (): Body => ({
     acquirerProfileId: String(ownerProfileId),
     currency: 'MYR',
-    mid: 'MID-0001',
+    mid: 'MID0001',
     paymentMethods: [{ paymentMethodCode: '01', allows: [], emvs: [{ emvId: ownerEmvId }] }],
   });
 

@@ -1,4 +1,5 @@
-import { createCardAcquirer, createMerchant } from '@app/testing';
+import { createCardAcquirer, createMerchant, invalidMid, invalidTid, validMid, validTid } from '@app/testing';
+import fc from 'fast-check';
 import { deviceScenarios, expectEnvelope, UPSERT, V1 } from './device-support';
 import { MerchantManagementTestApp, startMerchantManagement } from './support';
 
@@ -83,6 +84,46 @@ describe('devices and activation codes (v1)', () => {
       expect(await outboxOf(pbo)).toHaveLength(0);
     });
 
+    it('should refuse with 10000 naming the field every acqMid and acqTid a host cannot take, and write nothing', async () => {
+      const { pbo, merchant, profileId } = await boundMerchant();
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(
+            invalidMid().map((value) => ({ field: 'acqMid', value, rule: /must be 1 to 15 letters, digits or spaces \(field 42\)$/ })),
+            invalidTid().map((value) => ({ field: 'acqTid', value, rule: /must be 1 to 8 letters or digits \(field 41\)$/ })),
+          ),
+          async ({ field, value, rule }) => {
+            const response = await pbo.post(`${V1}/device`, { mchId: merchant.mchId, extParams: { acquirers: { [profileId]: { [field]: value } } } });
+            expectEnvelope(response, 400, 10000, new RegExp(`^extParams\\.acquirers\\.${profileId}\\.${field} ${rule.source}`));
+          },
+        ),
+        { numRuns: 30 },
+      );
+      expect(await devicesOf(pbo)).toBe(0);
+      expect(await outboxOf(pbo)).toHaveLength(0);
+    });
+
+    it("should send the gateway the merchant's time zone, for the local date and time hosts get", async () => {
+      const pbo = await app.newPbo();
+      const acquirer = await createCardAcquirer(pbo, ['01']);
+      const merchant = await createMerchant(pbo, { timeZone: 'America/St_Johns' });
+      await bind(pbo, merchant.mchId, acquirer.id);
+      const created = await createDevice(pbo, { mchId: merchant.mchId });
+      expect((await outboxOf(pbo)).find((row) => row.payload.profileId === created.profileId)?.payload.timeZone).toBe('America/St_Johns');
+    });
+
+    it('should take every acqMid and acqTid a host takes into the gateway profile as primaryMid and primaryTid', async () => {
+      const { pbo, merchant, profileId } = await boundMerchant();
+      await fc.assert(
+        fc.asyncProperty(validMid(), validTid(), async (acqMid, acqTid) => {
+          const created = await createDevice(pbo, { mchId: merchant.mchId, extParams: { acquirers: { [profileId]: { acqMid, acqTid } } } });
+          const upsert = (await outboxOf(pbo)).find((row) => row.payload.profileId === created.profileId);
+          expect(upsert?.payload.acceptances[0]).toMatchObject({ primaryMid: acqMid, primaryTid: acqTid });
+        }),
+        { numRuns: 8 },
+      );
+    });
+
     it.each([
       ['a non-string value', { terminalType: 22 }, /emvParams\.terminalType.*string/],
       ['an unknown key', { colour: 'red' }, /emvParams\.colour/],
@@ -154,15 +195,15 @@ describe('devices and activation codes (v1)', () => {
             acptName: a.name,
             hostMessageFormat: 'MOCK',
             supportedPayments: ['VISA'],
-            primaryMid: 'MID-A',
-            primaryTid: 'TID-A',
+            primaryMid: 'MIDA',
+            primaryTid: 'TIDA',
             extraParams: { connUrl: 'tcp://10.0.0.1:5000' },
           },
           {
             acptName: b.name,
             hostMessageFormat: 'S2M_8583',
             supportedPayments: ['MASTERCARD'],
-            primaryMid: 'MID-9',
+            primaryMid: 'MID9',
             primaryTid: null,
             extraParams: { connUrl: 'tls://10.0.0.2:6000' },
           },
@@ -200,10 +241,10 @@ describe('devices and activation codes (v1)', () => {
       const { pbo, merchant, b, extParams } = await twoAcquirers();
       await createDevice(pbo, {
         mchId: merchant.mchId,
-        extParams: { acquirers: { ...extParams.acquirers, [b.id]: { acqMid: 'MID-B-DEVICE', acqTid: 'TID-B' } } },
+        extParams: { acquirers: { ...extParams.acquirers, [b.id]: { acqMid: 'MIDBDEVICE', acqTid: 'TIDB' } } },
       });
       const [row] = await outboxOf(pbo);
-      expect(row.payload.acceptances.find((acceptance) => acceptance.acptName === b.name)).toMatchObject({ primaryMid: 'MID-B-DEVICE', primaryTid: 'TID-B' });
+      expect(row.payload.acceptances.find((acceptance) => acceptance.acptName === b.name)).toMatchObject({ primaryMid: 'MIDBDEVICE', primaryTid: 'TIDB' });
     });
 
     it("should give a device with methodList '02' only the acceptance of the profile bound for MASTERCARD", async () => {
@@ -213,8 +254,8 @@ describe('devices and activation codes (v1)', () => {
       expect(created.profileId).toMatch(/^prof_/);
       const rows = await outboxOf(pbo);
       expect(rows).toHaveLength(1);
-      expect(rows[0].payload.acceptances).toEqual([expect.objectContaining({ acptName: b.name, supportedPayments: ['MASTERCARD'], primaryMid: 'MID-9' })]);
-      expect(JSON.parse((await getDevice(pbo, created.id))!.methodList)).toEqual({ '02': { mid: 'MID-9', tid: null } });
+      expect(rows[0].payload.acceptances).toEqual([expect.objectContaining({ acptName: b.name, supportedPayments: ['MASTERCARD'], primaryMid: 'MID9' })]);
+      expect(JSON.parse((await getDevice(pbo, created.id))!.methodList)).toEqual({ '02': { mid: 'MID9', tid: null } });
     });
 
     it('should answer profileId null and queue nothing when the methodList matches no bound method', async () => {

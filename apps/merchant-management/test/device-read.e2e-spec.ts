@@ -59,7 +59,7 @@ describe('devices and activation codes (v1)', () => {
 
     it('should show a pending code with its fields: deviceToken carrying the code, deviceAdmin masked, JSON-encoded params, no isDevice', async () => {
       const { pbo, merchant, profileId } = await boundMerchant();
-      const extParams = { acquirers: { [profileId]: { acqMid: 'M-1', acqTid: 'T-1' } } };
+      const extParams = { acquirers: { [profileId]: { acqMid: 'M1', acqTid: 'T1' } } };
       const emvParams = { terminalType: '21', emvFlags: '1' };
       const created = await createDevice(pbo, {
         mchId: merchant.mchId,
@@ -90,7 +90,7 @@ describe('devices and activation codes (v1)', () => {
       expect(JSON.parse(device.deviceToken)).toEqual({ activationCode: created.activationCode });
       expect(JSON.parse(device.emvParams!)).toEqual(emvParams);
       expect(JSON.parse(device.extParams!)).toEqual(extParams);
-      expect(JSON.parse(device.methodList)).toEqual({ '01': { mid: 'M-1', tid: 'T-1' }, '02': { mid: 'M-1', tid: 'T-1' } });
+      expect(JSON.parse(device.methodList)).toEqual({ '01': { mid: 'M1', tid: 'T1' }, '02': { mid: 'M1', tid: 'T1' } });
       expect('isDevice' in device).toBe(false);
       expect(device.createdAt).toMatch(TIMESTAMP);
       expect(device.updatedAt).toMatch(TIMESTAMP);

@@ -79,6 +79,8 @@ export interface Upsert {
   merchantId: string;
   deviceId: string;
   merchantName: string;
+  /** The merchant's IANA time zone (absent from upserts of older versions). */
+  timeZone?: string;
   acceptances: Acceptance[];
 }
 
@@ -166,13 +168,13 @@ export function deviceScenarios(appOf: () => MerchantManagementTestApp) {
     });
     const merchant = await createMerchant(pbo, { country: 'MY' });
     await bind(pbo, merchant.mchId, a.id);
-    await bind(pbo, merchant.mchId, b.id, { mid: 'MID-9' });
+    await bind(pbo, merchant.mchId, b.id, { mid: 'MID9' });
     return {
       pbo,
       merchant,
       a: { id: a.id, name: aName },
       b: { id: b.id, name: bName },
-      extParams: { acquirers: { [a.id]: { acqMid: 'MID-A', acqTid: 'TID-A' } } },
+      extParams: { acquirers: { [a.id]: { acqMid: 'MIDA', acqTid: 'TIDA' } } },
     };
   }
 

@@ -19,7 +19,7 @@ describe('devices and activation codes (v1)', () => {
   describe('PUT device/{deviceId}', () => {
     it('should leave omitted fields unchanged', async () => {
       const { pbo, merchant, profileId } = await boundMerchant();
-      const extParams = { acquirers: { [profileId]: { acqMid: 'M-1' } } };
+      const extParams = { acquirers: { [profileId]: { acqMid: 'M1' } } };
       const created = await createDevice(pbo, {
         mchId: merchant.mchId,
         deviceAlias: 'Till',
@@ -51,7 +51,7 @@ describe('devices and activation codes (v1)', () => {
     it('should accept extParams and emvParams as JSON-encoded strings', async () => {
       const { pbo, merchant, profileId } = await boundMerchant();
       const created = await createDevice(pbo, { mchId: merchant.mchId });
-      const extParams = { acquirers: { [profileId]: { acqMid: 'M-2', acqTid: 'T-2' } } };
+      const extParams = { acquirers: { [profileId]: { acqMid: 'M2', acqTid: 'T2' } } };
       const emvParams = { terminalCapability: 'E0F0C8' };
       dataOf(await pbo.put(`${V1}/device/${created.id}`, { extParams: JSON.stringify(extParams), emvParams: JSON.stringify(emvParams) }));
       const device = (await getDevice(pbo, created.id))!;
@@ -77,7 +77,7 @@ describe('devices and activation codes (v1)', () => {
     it("should refuse extParams that drop a field of the profile's enablerParams with 10000 naming it", async () => {
       const { pbo, merchant, a, extParams } = await twoAcquirers();
       const created = await createDevice(pbo, { mchId: merchant.mchId, extParams });
-      const response = await pbo.put(`${V1}/device/${created.id}`, { extParams: JSON.stringify({ acquirers: { [a.id]: { acqMid: 'MID-A' } } }) });
+      const response = await pbo.put(`${V1}/device/${created.id}`, { extParams: JSON.stringify({ acquirers: { [a.id]: { acqMid: 'MIDA' } } }) });
       expectEnvelope(response, 400, 10000, new RegExp(`^extParams\\.acquirers\\.${a.id}\\.acqTid is required by acquirer profile ${a.id} \\([^)]+\\)$`));
       expect(JSON.parse((await getDevice(pbo, created.id))!.extParams!)).toEqual(extParams);
       expect(await outboxOf(pbo)).toHaveLength(1);
@@ -103,12 +103,12 @@ describe('devices and activation codes (v1)', () => {
       const created = await createDevice(pbo, { mchId: merchant.mchId, extParams });
       const activation = await activate(created.activationCode);
       dataOf(
-        await pbo.put(`${V1}/device/${activation.deviceId}`, { extParams: JSON.stringify({ acquirers: { [a.id]: { acqMid: 'MID-A', acqTid: 'TID-A2' } } }) }),
+        await pbo.put(`${V1}/device/${activation.deviceId}`, { extParams: JSON.stringify({ acquirers: { [a.id]: { acqMid: 'MIDA', acqTid: 'TIDA2' } } }) }),
       );
       const rows = await outboxOf(pbo);
       expect(rows).toHaveLength(2);
       expect(rows[1].payload).toMatchObject({ version: 2, profileId: created.profileId });
-      expect(rows[1].payload.acceptances.find((acceptance) => acceptance.acptName === a.name)).toMatchObject({ primaryTid: 'TID-A2' });
+      expect(rows[1].payload.acceptances.find((acceptance) => acceptance.acptName === a.name)).toMatchObject({ primaryTid: 'TIDA2' });
       expect(await getDevice(pbo, activation.deviceId)).toMatchObject({ deviceUpdate: 1 });
       const config = await pullConfig(activation.deviceToken);
       expect(config.status).toBe(200);

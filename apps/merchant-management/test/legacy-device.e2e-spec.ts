@@ -116,7 +116,7 @@ describe('legacy devices /api/v2/device', () => {
     const b = await createCardAcquirer(pbo, ['02'], { profileName: `B-${pbo.groupId}`, connMessageFormat: 'S2M_8583', enablerMsgFormat: undefined });
     const merchant = await createMerchant(pbo, { country: 'MY' });
     await bind(pbo, merchant.mchId, a.id);
-    await bind(pbo, merchant.mchId, b.id, { mid: 'MID-9' });
+    await bind(pbo, merchant.mchId, b.id, { mid: 'MID9' });
     return { pbo, merchant, a: a.id, b: b.id };
   }
 
@@ -170,21 +170,21 @@ describe('legacy devices /api/v2/device', () => {
 
     it('should equal v1 with acqMid/acqTid under every bound acquirer for methodList {"all": {mid, tid}}', async () => {
       const { pbo, merchant, a, b } = await twoAcquirers();
-      const ids = { acqMid: 'MID-ALL', acqTid: 'TID-ALL' };
+      const ids = { acqMid: 'MIDALL', acqTid: 'TIDALL' };
       const { upsert } = await expectParity(
         pbo,
         { mchId: merchant.mchId, deviceAlias: 'Till', deviceType: 'COTS', extParams: { acquirers: { [a]: ids, [b]: ids } } },
-        { activateCodeAlias: 'Till', deviceType: 'COTS', methodList: JSON.stringify({ all: { mid: 'MID-ALL', tid: 'TID-ALL' } }) },
+        { activateCodeAlias: 'Till', deviceType: 'COTS', methodList: JSON.stringify({ all: { mid: 'MIDALL', tid: 'TIDALL' } }) },
       );
       expect(upsert.acceptances.map((x) => [x.supportedPayments, x.primaryMid, x.primaryTid])).toEqual([
-        [['VISA'], 'MID-ALL', 'TID-ALL'],
-        [['MASTERCARD'], 'MID-ALL', 'TID-ALL'],
+        [['VISA'], 'MIDALL', 'TIDALL'],
+        [['MASTERCARD'], 'MIDALL', 'TIDALL'],
       ]);
     });
 
     it('should equal v1 for extParams as an object with acqMid/acqTid', async () => {
       const { pbo, merchant, a, b } = await twoAcquirers();
-      const ids = { acqMid: 'MID-OBJ', acqTid: 'TID-OBJ' };
+      const ids = { acqMid: 'MIDOBJ', acqTid: 'TIDOBJ' };
       await expectParity(
         pbo,
         { mchId: merchant.mchId, deviceAlias: 'Till', deviceType: 'COTS', extParams: { acquirers: { [a]: ids, [b]: ids } } },
@@ -194,7 +194,7 @@ describe('legacy devices /api/v2/device', () => {
 
     it('should equal v1 for extParams as a JSON string', async () => {
       const { pbo, merchant, a, b } = await twoAcquirers();
-      const ids = { acqMid: 'MID-STR', acqTid: 'TID-STR' };
+      const ids = { acqMid: 'MIDSTR', acqTid: 'TIDSTR' };
       await expectParity(
         pbo,
         { mchId: merchant.mchId, deviceAlias: 'Till', deviceType: 'COTS', extParams: { acquirers: { [a]: ids, [b]: ids } } },
@@ -204,7 +204,7 @@ describe('legacy devices /api/v2/device', () => {
 
     it('should equal v1 for extParams holding per-acquirer fields (the v1 form), as object or string', async () => {
       const { pbo, merchant, a } = await twoAcquirers();
-      const extParams = { acquirers: { [a]: { acqMid: 'MID-A', acqTid: 'TID-A' } } };
+      const extParams = { acquirers: { [a]: { acqMid: 'MIDA', acqTid: 'TIDA' } } };
       await expectParity(
         pbo,
         { mchId: merchant.mchId, deviceAlias: 'Till', deviceType: 'COTS', extParams },
@@ -256,13 +256,13 @@ describe('legacy devices /api/v2/device', () => {
           mchId: merchant.mchId,
           deviceAlias: 'Till',
           deviceType: 'COTS',
-          extParams: { acquirers: { [a]: { acqMid: 'MID-X', acqTid: 'TID-ALL' }, [b]: { acqMid: 'MID-X', acqTid: 'TID-ALL' } } },
+          extParams: { acquirers: { [a]: { acqMid: 'MIDX', acqTid: 'TIDALL' }, [b]: { acqMid: 'MIDX', acqTid: 'TIDALL' } } },
         },
         {
           activateCodeAlias: 'Till',
           deviceType: 'COTS',
-          methodList: JSON.stringify({ all: { mid: 'MID-ALL', tid: 'TID-ALL' } }),
-          extParams: { acqMid: 'MID-X' },
+          methodList: JSON.stringify({ all: { mid: 'MIDALL', tid: 'TIDALL' } }),
+          extParams: { acqMid: 'MIDX' },
         },
       );
     });
@@ -270,7 +270,7 @@ describe('legacy devices /api/v2/device', () => {
     it("should refuse, like v1, a device that lacks an acquirer's enablerParams fields with 10000, writing nothing", async () => {
       const { pbo, merchant, a } = await twoAcquirers();
       const v1 = await pbo.post(`${V1}/device`, { mchId: merchant.mchId, deviceType: 'COTS' });
-      const v2 = await pbo.post(`${V2}/device`, legacyDeviceBody(merchant.mchId, { methodList: JSON.stringify({ all: { mid: 'MID-ONLY' } }) }));
+      const v2 = await pbo.post(`${V2}/device`, legacyDeviceBody(merchant.mchId, { methodList: JSON.stringify({ all: { mid: 'MIDONLY' } }) }));
       expectEnvelope(v1, 400, 10000, new RegExp(`^extParams\\.acquirers\\.${a}\\.acqMid is required`));
       expectEnvelope(v2, 400, 10000, new RegExp(`^extParams\\.acquirers\\.${a}\\.acqTid is required`));
       expect(await devicesOf(pbo)).toBe(0);
@@ -341,7 +341,7 @@ describe('legacy devices /api/v2/device', () => {
         deviceType: 'COTS',
         deviceAdmin: 'secret-1',
         emvParams: { terminalType: '21' },
-        extParams: { acquirers: { [a]: { acqMid: 'MID-A', acqTid: 'TID-A' } } },
+        extParams: { acquirers: { [a]: { acqMid: 'MIDA', acqTid: 'TIDA' } } },
       });
       const v1 = (await readV1(pbo, created.id))!;
       const legacy = await readV2(pbo, merchant.mchId, created.id);
@@ -359,7 +359,7 @@ describe('legacy devices /api/v2/device', () => {
         methodList: v1.methodList,
         profileId: created.profileId,
         emvParams: { terminalType: '21' },
-        extParams: { acqMid: 'MID-A', acqTid: 'TID-A', acquirers: { [a]: { acqMid: 'MID-A', acqTid: 'TID-A' } } },
+        extParams: { acqMid: 'MIDA', acqTid: 'TIDA', acquirers: { [a]: { acqMid: 'MIDA', acqTid: 'TIDA' } } },
         serverUrl: null,
         customerId: 'demo',
         licenseId: null,
@@ -370,7 +370,7 @@ describe('legacy devices /api/v2/device', () => {
         updatedAt: v1.updatedAt,
         isDevice: false,
       });
-      expect(JSON.parse(legacy.methodList)).toEqual({ '01': { mid: 'MID-A', tid: 'TID-A' }, '02': { mid: 'MID-9', tid: null } });
+      expect(JSON.parse(legacy.methodList)).toEqual({ '01': { mid: 'MIDA', tid: 'TIDA' }, '02': { mid: 'MID9', tid: null } });
     });
 
     it('should show a v2-created code the same as v1 does, field for field', async () => {
@@ -442,24 +442,24 @@ describe('legacy devices /api/v2/device', () => {
 
     it('should set MID/TID for every bound acquirer from methodList {"all": …} and push them', async () => {
       const { pbo, merchant, a, b } = await twoAcquirers();
-      const created = await createLegacyDevice(pbo, merchant.mchId, { extParams: { acqMid: 'MID-1', acqTid: 'TID-1' } });
-      dataOf(await pbo.put(`${V2}/device/${created.id}`, { methodList: JSON.stringify({ all: { mid: 'MID-2', tid: 'TID-2' } }) }));
+      const created = await createLegacyDevice(pbo, merchant.mchId, { extParams: { acqMid: 'MID1', acqTid: 'TID1' } });
+      dataOf(await pbo.put(`${V2}/device/${created.id}`, { methodList: JSON.stringify({ all: { mid: 'MID2', tid: 'TID2' } }) }));
       const v1 = (await readV1(pbo, created.id))!;
-      expect(JSON.parse(v1.extParams!)).toEqual({ acquirers: { [a]: { acqMid: 'MID-2', acqTid: 'TID-2' }, [b]: { acqMid: 'MID-2', acqTid: 'TID-2' } } });
+      expect(JSON.parse(v1.extParams!)).toEqual({ acquirers: { [a]: { acqMid: 'MID2', acqTid: 'TID2' }, [b]: { acqMid: 'MID2', acqTid: 'TID2' } } });
       const pushed = await upsertsOf(v1.uuid);
       expect(pushed.map((u) => [u.version, u.acceptances.map((x) => [x.primaryMid, x.primaryTid])])).toEqual([
         [
           1,
           [
-            ['MID-1', 'TID-1'],
-            ['MID-1', 'TID-1'],
+            ['MID1', 'TID1'],
+            ['MID1', 'TID1'],
           ],
         ],
         [
           2,
           [
-            ['MID-2', 'TID-2'],
-            ['MID-2', 'TID-2'],
+            ['MID2', 'TID2'],
+            ['MID2', 'TID2'],
           ],
         ],
       ]);
@@ -467,10 +467,10 @@ describe('legacy devices /api/v2/device', () => {
 
     it('should read the same through v1 as a v1 PUT with the equivalent JSON-encoded extParams', async () => {
       const { pbo, merchant, a, b } = await twoAcquirers();
-      const ids = { acqMid: 'MID-1', acqTid: 'TID-1' };
+      const ids = { acqMid: 'MID1', acqTid: 'TID1' };
       const first = await createLegacyDevice(pbo, merchant.mchId, { activateCodeAlias: 'Till', extParams: ids });
       const second = await createLegacyDevice(pbo, merchant.mchId, { activateCodeAlias: 'Till', extParams: ids });
-      const next = { acqMid: 'MID-3', acqTid: 'TID-3' };
+      const next = { acqMid: 'MID3', acqTid: 'TID3' };
       dataOf(
         await pbo.put(`${V2}/device/${first.id}`, {
           extParams: JSON.stringify(next),

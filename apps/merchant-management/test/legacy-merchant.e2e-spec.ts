@@ -122,7 +122,7 @@ describe('legacy merchants /api/v2/mchInfo', () => {
       const b = await createCardAcquirer(pbo, ['03']);
       const merchant = await createLegacyMerchant(pbo);
       await bind(pbo, merchant.mchId, a.id);
-      await bind(pbo, merchant.mchId, b.id, { mid: 'MID-B' });
+      await bind(pbo, merchant.mchId, b.id, { mid: 'MIDB' });
       const read = await readV2(pbo, merchant.mchId);
       expect(read.supportedPaymentMethods).toEqual([
         { paymentMethod: 'VISA', profileId: a.id },
@@ -130,17 +130,17 @@ describe('legacy merchants /api/v2/mchInfo', () => {
         { paymentMethod: 'UNIONPAY', profileId: b.id },
       ]);
       expect(read.supportedPayments).toEqual((await readV1(pbo, merchant.mchId)).supportedPayments);
-      expect(read.extParams).toEqual({ acqMid: 'MID-B', acqTid: null });
+      expect(read.extParams).toEqual({ acqMid: 'MIDB', acqTid: null });
     });
 
     it("should show the PBO's default MID when no binding has a MID", async () => {
       const pbo = await app.newPbo();
       // Set before the PBO's first request (PBO reads are cached).
-      await queryDatabase(app.database.url, 'UPDATE merchant_management.pbo SET default_mid = $2 WHERE group_id = $1', [pbo.groupId, 'PBO-MID']);
+      await queryDatabase(app.database.url, 'UPDATE merchant_management.pbo SET default_mid = $2 WHERE group_id = $1', [pbo.groupId, 'PBOMID']);
       const { id } = await createCardAcquirer(pbo, ['01']);
       const merchant = await createLegacyMerchant(pbo);
       await bind(pbo, merchant.mchId, id);
-      expect((await readV2(pbo, merchant.mchId)).extParams).toEqual({ acqMid: 'PBO-MID', acqTid: null });
+      expect((await readV2(pbo, merchant.mchId)).extParams).toEqual({ acqMid: 'PBOMID', acqTid: null });
     });
   });
 

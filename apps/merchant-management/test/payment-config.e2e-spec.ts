@@ -1,4 +1,5 @@
-import { ApiClient, queryDatabase, unique } from '@app/testing';
+import { ApiClient, invalidMid, queryDatabase, unique, validMid } from '@app/testing';
+import fc from 'fast-check';
 import { createAcquirer, createEmv, createMerchant, MerchantView } from './factories';
 import { dataOf, MerchantManagementTestApp, startMerchantManagement } from './support';
 
@@ -110,7 +111,7 @@ describe('merchant payment config (/api/openapi/v1/mchInfo/payment/{mchId})', ()
       const profile = await cardProfile(pbo, ['01', '02']);
       const merchant = await createMerchant(pbo);
 
-      const response = await pbo.post(paymentPath(merchant.mchId), bindBody(profile, ['01', '02'], { mid: 'MID-0001' }));
+      const response = await pbo.post(paymentPath(merchant.mchId), bindBody(profile, ['01', '02'], { mid: 'MID0001' }));
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ code: 0, msg: 'SUCCESS' });
 
@@ -118,7 +119,7 @@ describe('merchant payment config (/api/openapi/v1/mchInfo/payment/{mchId})', ()
       expect(page).toMatchObject({ total: 1, current: 1, hasNext: false });
       expect(page.records).toHaveLength(1);
       const [record] = page.records;
-      expect(record).toMatchObject({ merchantId: merchant.mchId, acquirerProfileId: profile.profileId, acquirerProfileName: profile.profileName, acqType: 'card', currency: 'MYR', mid: 'MID-0001' });
+      expect(record).toMatchObject({ merchantId: merchant.mchId, acquirerProfileId: profile.profileId, acquirerProfileName: profile.profileName, acqType: 'card', currency: 'MYR', mid: 'MID0001' });
       const methods = [...record.paymentMethods].sort((a, b) => a.paymentMethodCode.localeCompare(b.paymentMethodCode));
       expect(methods).toEqual([
         expect.objectContaining({ paymentMethodCode: '01', paymentMethodName: 'VISA', displayName: 'Visa', paymentType: 'card', emvs: profile.emvs['01'] }),
@@ -161,11 +162,11 @@ describe('merchant payment config (/api/openapi/v1/mchInfo/payment/{mchId})', ()
       const pbo = await app.newPbo();
       const profile = await cardProfile(pbo, ['01', '02']);
       const merchant = await createMerchant(pbo);
-      dataOf(await pbo.post(paymentPath(merchant.mchId), bindBody(profile, ['01'], { mid: 'MID-A' })));
-      dataOf(await pbo.post(paymentPath(merchant.mchId), bindBody(profile, ['02'], { mid: 'MID-B' })));
+      dataOf(await pbo.post(paymentPath(merchant.mchId), bindBody(profile, ['01'], { mid: 'MIDA' })));
+      dataOf(await pbo.post(paymentPath(merchant.mchId), bindBody(profile, ['02'], { mid: 'MIDB' })));
       const page = await configOf(pbo, merchant.mchId);
       expect(page.total).toBe(1);
-      expect(page.records[0].mid).toBe('MID-B');
+      expect(page.records[0].mid).toBe('MIDB');
       expect(page.records[0].paymentMethods.map((m) => m.paymentMethodCode).sort()).toEqual(['01', '02']);
     });
 
@@ -208,9 +209,29 @@ describe('merchant payment config (/api/openapi/v1/mchInfo/payment/{mchId})', ()
       const pbo = await app.newPbo();
       const profile = await cardProfile(pbo, ['01', '02']);
       const merchant = await createMerchant(pbo);
-      dataOf(await pbo.post(paymentPath(merchant.mchId), bindBody(profile, ['01'], { mid: 'MID-A' })));
+      dataOf(await pbo.post(paymentPath(merchant.mchId), bindBody(profile, ['01'], { mid: 'MIDA' })));
       dataOf(await pbo.post(paymentPath(merchant.mchId), bindBody(profile, ['02'])));
-      expect((await configOf(pbo, merchant.mchId)).records[0].mid).toBe('MID-A');
+      expect((await configOf(pbo, merchant.mchId)).records[0].mid).toBe('MIDA');
+    });
+
+    it('should refuse with 10000 naming mid every MID a host cannot take (field 42), and bind with every one it takes', async () => {
+      const pbo = await app.newPbo();
+      const profile = await cardProfile(pbo, ['01']);
+      const merchant = await createMerchant(pbo);
+      await fc.assert(
+        fc.asyncProperty(invalidMid(), async (mid) => {
+          await expectRefused(await pbo.post(paymentPath(merchant.mchId), bindBody(profile, ['01'], { mid })), 400, 10000, /^mid must be 1 to 15 letters, digits or spaces \(field 42\)$/);
+        }),
+        { numRuns: 25 },
+      );
+      expect(await storedRows(merchant.uuid)).toEqual({ bindings: 0, methods: 0 });
+      await fc.assert(
+        fc.asyncProperty(validMid(), async (mid) => {
+          dataOf(await pbo.post(paymentPath(merchant.mchId), bindBody(profile, ['01'], { mid })));
+          expect((await configOf(pbo, merchant.mchId)).records[0].mid).toBe(mid);
+        }),
+        { numRuns: 10 },
+      );
     });
 
     it('should accept the same method bound to another profile in another currency', async () => {

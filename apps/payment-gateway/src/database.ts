@@ -4,6 +4,7 @@ import { AcceptanceEntity } from './profile/persistence/acceptance.entity';
 import { ProfileAcceptanceEntity } from './profile/persistence/profile-acceptance.entity';
 import { ProfileEntity } from './profile/persistence/profile.entity';
 import { Profiles1763900001000 } from './migrations/1763900001000-profiles';
+import { ProfileTimeZone1763900002000 } from './migrations/1763900002000-profile-time-zone';
 import { PAYMENT_GATEWAY_CONNECTION, PAYMENT_GATEWAY_SCHEMA } from './shared/inject';
 
 export { PAYMENT_GATEWAY_CONNECTION, PAYMENT_GATEWAY_SCHEMA };
@@ -13,5 +14,5 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
   name: PAYMENT_GATEWAY_CONNECTION,
   schema: PAYMENT_GATEWAY_SCHEMA,
   entities: [ProfileEntity, AcceptanceEntity, ProfileAcceptanceEntity, InboxMessage],
-  migrations: [createInboxMigration(PAYMENT_GATEWAY_SCHEMA, 1763900000000), Profiles1763900001000],
+  migrations: [createInboxMigration(PAYMENT_GATEWAY_SCHEMA, 1763900000000), Profiles1763900001000, ProfileTimeZone1763900002000],
 };

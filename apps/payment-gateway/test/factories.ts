@@ -45,6 +45,7 @@ export function upsertPayload(overrides: Record<string, unknown> = {}): Record<s
     mcc: '5814',
     countryCode: 'MY',
     currency: 'MYR',
+    timeZone: 'Asia/Kuala_Lumpur',
     acceptances: [
       {
         acptName: 'Acquirer A',

@@ -61,6 +61,7 @@ describe('profile upserts over the in-process transport', () => {
     const groupId = newGroup();
     const payload = upsertPayload({
       groupId,
+      timeZone: 'Asia/Kuala_Lumpur',
       acceptances: [
         { acptName: 'Acquirer A', hostMessageFormat: 'ISO8583', supportedPayments: ['VISA'], primaryMid: 'MID-A', primaryTid: 'TID-A', extraParams: { connUrl: 'tcp://host:5000' } },
         { acptName: 'Acquirer B', hostMessageFormat: 'MOCK', supportedPayments: ['MASTERCARD', 'VISA'], primaryMid: null, primaryTid: null, extraParams: {} },
@@ -69,12 +70,21 @@ describe('profile upserts over the in-process transport', () => {
     await publish({ payload });
 
     const profile = bodyOf<ProfileWithAcptView>(await (await pboOf(groupId)).get(`/profiles/${String(payload.profileId)}`));
-    expect(profile).toMatchObject({ profileId: payload.profileId, profileName: payload.profileName, merchantName: payload.merchantName, entityStatus: 'ACTIVE', updatedAt: null });
+    expect(profile).toMatchObject({ profileId: payload.profileId, profileName: payload.profileName, merchantName: payload.merchantName, timeZone: 'Asia/Kuala_Lumpur', entityStatus: 'ACTIVE', updatedAt: null });
     expect(profile.acceptances.map((a) => [a.acptName, a.hostMessageFormat, a.supportedPayments, a.primaryMid, a.primaryTid, a.extraParams])).toEqual([
       ['Acquirer A', 'ISO8583', ['VISA'], 'MID-A', 'TID-A', { connUrl: 'tcp://host:5000' }],
       ['Acquirer B', 'MOCK', ['MASTERCARD', 'VISA'], null, null, {}],
     ]);
     expect(Object.values(profile.acptSelection)).toEqual([['VISA'], ['MASTERCARD']]);
+  });
+
+  it('should apply an upsert without timeZone (an older producer) and store no time zone', async () => {
+    const groupId = newGroup();
+    const payload = upsertPayload({ groupId });
+    delete payload.timeZone;
+    await publish({ payload });
+
+    expect(bodyOf<ProfileWithAcptView>(await (await pboOf(groupId)).get(`/profiles/${String(payload.profileId)}`)).timeZone).toBeNull();
   });
 
   it('should replace the profile with a higher version and ignore a stale one that arrives later', async () => {

@@ -1,4 +1,5 @@
-import { unique } from '@app/testing';
+import { invalidMid, invalidTid, unique, validMid, validTid } from '@app/testing';
+import fc from 'fast-check';
 import { acceptanceBody, createProfile, ProblemView, ProfilePageView, ProfileView, ProfileWithAcptView, profileBody } from './factories';
 import { bodyOf, expectProblem, GATEWAY_BASE, GatewayClient, GatewayTestApp, startGateway } from './support';
 
@@ -75,11 +76,11 @@ describe('gateway profiles', () => {
       const existing = await createProfile(pbo);
       const acptId = existing.acceptances[0].acptId;
 
-      const profile = await createProfile(pbo, { acceptances: [acceptanceBody({ acptId, primaryMid: 'MID-NEW' })] });
+      const profile = await createProfile(pbo, { acceptances: [acceptanceBody({ acptId, primaryMid: 'MIDNEW' })] });
 
-      expect(profile.acceptances[0]).toMatchObject({ acptId, primaryMid: 'MID-NEW', updatedAt: expect.stringMatching(TIMESTAMP) as string });
+      expect(profile.acceptances[0]).toMatchObject({ acptId, primaryMid: 'MIDNEW', updatedAt: expect.stringMatching(TIMESTAMP) as string });
       const shared = bodyOf<ProfileWithAcptView>(await pbo.get(`/profiles/${existing.profileId}`));
-      expect(shared.acceptances[0]).toMatchObject({ acptId, primaryMid: 'MID-NEW' });
+      expect(shared.acceptances[0]).toMatchObject({ acptId, primaryMid: 'MIDNEW' });
     });
 
     it('should create a new acceptance when the acptId is not known', async () => {
@@ -148,6 +149,54 @@ describe('gateway profiles', () => {
     });
   });
 
+  describe('timeZone', () => {
+    it("should store the merchant's IANA time zone, show it, and clear it on a replace that omits it", async () => {
+      const created = await createProfile(pbo, { timeZone: 'Asia/Kuala_Lumpur' });
+      expect(created.timeZone).toBe('Asia/Kuala_Lumpur');
+      expect(bodyOf<ProfileWithAcptView>(await pbo.get(`/profiles/${created.profileId}`)).timeZone).toBe('Asia/Kuala_Lumpur');
+      const replaced = bodyOf<ProfileWithAcptView>(await pbo.put(`/profiles/${created.profileId}`, profileBody()));
+      expect(replaced.timeZone).toBeNull();
+    });
+
+    it('should refuse a time zone that is not IANA with 400 naming timeZone', async () => {
+      expectProblem(await pbo.post('/profiles', profileBody({ timeZone: 'GMT+8 Kuala Lumpur' })), 400, /^timeZone must be an IANA time zone such as Asia\/Kuala_Lumpur$/);
+    });
+  });
+
+  describe('MID and TID (fields 42 and 41)', () => {
+    it('should refuse with 400, naming the field, every MID a host cannot take, on create and on replace', async () => {
+      const created = await createProfile(pbo);
+      await fc.assert(
+        fc.asyncProperty(invalidMid(), fc.boolean(), async (mid, replace) => {
+          const body = profileBody({ acceptances: [acceptanceBody({ primaryMid: mid })] });
+          const response = replace ? await pbo.put(`/profiles/${created.profileId}`, body) : await pbo.post('/profiles', body);
+          expectProblem(response, 400, /^acceptances\[0\]\.primaryMid must be 1 to 15 letters, digits or spaces \(field 42\)$/);
+        }),
+        { numRuns: 25 },
+      );
+    });
+
+    it('should refuse with 400, naming the field, every TID a host cannot take', async () => {
+      await fc.assert(
+        fc.asyncProperty(invalidTid(), async (tid) => {
+          const response = await pbo.post('/profiles', profileBody({ acceptances: [acceptanceBody({ primaryTid: tid })] }));
+          expectProblem(response, 400, /^acceptances\[0\]\.primaryTid must be 1 to 8 letters or digits \(field 41\)$/);
+        }),
+        { numRuns: 25 },
+      );
+    });
+
+    it('should accept and store every MID and TID a host takes', async () => {
+      await fc.assert(
+        fc.asyncProperty(validMid(), validTid(), async (mid, tid) => {
+          const profile = await createProfile(pbo, { acceptances: [acceptanceBody({ primaryMid: mid, primaryTid: tid })] });
+          expect(profile.acceptances[0]).toMatchObject({ primaryMid: mid, primaryTid: tid });
+        }),
+        { numRuns: 10 },
+      );
+    });
+  });
+
   describe('GET /profiles/{profileId}', () => {
     it('should answer the profile with its acceptances and acptSelection, as created', async () => {
       const created = await createProfile(pbo);
@@ -212,13 +261,13 @@ describe('gateway profiles', () => {
       const [kept, dropped] = created.acceptances;
 
       const replaced = bodyOf<ProfileWithAcptView>(
-        await pbo.put(`/profiles/${created.profileId}`, profileBody({ acceptances: [acceptanceBody({ acptId: kept.acptId, acptName: 'Renamed', primaryTid: 'TID-NEW' }), acceptanceBody({ acptName: 'Fresh' })] })),
+        await pbo.put(`/profiles/${created.profileId}`, profileBody({ acceptances: [acceptanceBody({ acptId: kept.acptId, acptName: 'Renamed', primaryTid: 'TIDNEW' }), acceptanceBody({ acptName: 'Fresh' })] })),
       );
 
       expect(replaced.acceptances[0].acptId).toBe(kept.acptId);
       expect(replaced.acceptances.map((a) => a.acptId)).not.toContain(dropped.acptId);
       expect(replaced.acceptances.map((a) => [a.acptName, a.primaryTid])).toEqual([
-        ['Renamed', 'TID-NEW'],
+        ['Renamed', 'TIDNEW'],
         ['Fresh', '12345678'],
       ]);
     });

@@ -50,7 +50,7 @@ describe('profile sign-on', () => {
     hostConnector((request) => (request.target.tid === 'TID00002' ? { result: 'DECLINED', hostRespCode: '96', hostRespMessage: 'System malfunction' } : {}));
     const profile = await createProfile(pbo, {
       acceptances: [
-        acceptanceBody({ acptName: 'Acquirer A', primaryMid: 'MID000000000001', primaryTid: 'TID00001', extraParams: { connUrl: 'tcp://127.0.0.1:5000' } }),
+        acceptanceBody({ acptName: 'Acquirer A', primaryMid: 'MID000000000001', primaryTid: 'TID00001', extraParams: { connUrl: 'tcp://127.0.0.1:5000', acqInstId: '60012345' } }),
         acceptanceBody({ acptName: 'Acquirer B', hostMessageFormat: 'MPGS_AP', supportedPayments: ['MASTERCARD'], primaryMid: 'MID000000000002', primaryTid: 'TID00002', extraParams: {} }),
       ],
     });
@@ -66,7 +66,7 @@ describe('profile sign-on', () => {
       ],
     });
     expect(received.map((request) => request.target).sort((a, b) => a.tid.localeCompare(b.tid))).toEqual([
-      { hostMessageFormat: 'ISO8583', connUrl: 'tcp://127.0.0.1:5000', acptId: profile.acceptances[0].acptId, mid: 'MID000000000001', tid: 'TID00001' },
+      { hostMessageFormat: 'ISO8583', connUrl: 'tcp://127.0.0.1:5000', acptId: profile.acceptances[0].acptId, mid: 'MID000000000001', tid: 'TID00001', acquirerId: '60012345' },
       { hostMessageFormat: 'MPGS_AP', connUrl: null, acptId: profile.acceptances[1].acptId, mid: 'MID000000000002', tid: 'TID00002' },
     ]);
     expect(new Set(received.map((request) => request.requestId)).size).toBe(2);
@@ -79,6 +79,16 @@ describe('profile sign-on', () => {
     const result = bodyOf<ProfileSignOnView>(await pbo.post(`/profiles/${profile.profileId}/signOn`, undefined));
 
     expect(result.acptSignOns).toEqual([expect.objectContaining({ resultReason: 'InvalidAcceptance', hostRespCode: '', hostRespMessage: 'primaryTid must be 1 to 8 letters or digits to sign on' })]);
+    expect(received).toEqual([]);
+  });
+
+  it('should report an acceptance whose acqInstId is not 1 to 11 digits as InvalidAcceptance without asking the host connector', async () => {
+    hostConnector(() => ({}));
+    const profile = await createProfile(pbo, { acceptances: [acceptanceBody({ extraParams: { acqInstId: 'BANK-1' } })] });
+
+    const result = bodyOf<ProfileSignOnView>(await pbo.post(`/profiles/${profile.profileId}/signOn`, undefined));
+
+    expect(result.acptSignOns).toEqual([expect.objectContaining({ resultReason: 'InvalidAcceptance', hostRespMessage: 'extraParams.acqInstId must be 1 to 11 digits to sign on' })]);
     expect(received).toEqual([]);
   });
 

@@ -1,9 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayNotEmpty, ArrayUnique, IsArray, IsIn, IsInt, IsNotEmpty, IsObject, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayNotEmpty, ArrayUnique, IsArray, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
 import { HOST_MESSAGE_FORMATS } from './host-formats';
 import { PAYMENT_METHODS, PaymentMethodName } from './payment-methods';
-import { IsIsoCountry, IsIsoCurrency, NullableButPresent } from './validation';
+import { IsIanaTimeZone, IsIsoCountry, IsIsoCurrency, NullableButPresent } from './validation';
 
 /** Payment method names as the gateway speaks them (`VISA`, `MASTERCARD`, …). */
 export const GATEWAY_PAYMENT_NAMES: readonly PaymentMethodName[] = Object.values(PAYMENT_METHODS);
@@ -107,6 +107,16 @@ export class GatewayProfileUpsertV1 {
   @ApiProperty({ example: 'MYR' })
   @IsIsoCurrency()
   currency: string;
+
+  /**
+   * The merchant's IANA time zone: the local date and time (ISO 8583 fields 12 and 13) a host is
+   * sent. Optional so that upserts of an older producer still apply (the gateway then stores none).
+   */
+  @ApiProperty({ required: false, example: 'Asia/Kuala_Lumpur' })
+  @IsOptional()
+  @IsString()
+  @IsIanaTimeZone()
+  timeZone?: string;
 
   @ApiProperty({ type: [GatewayAcceptanceV1] })
   @IsArray()

@@ -37,6 +37,11 @@ export function isJsonHostFormat(format: string): format is JsonHostFormat {
 /** Card acceptor id (field 42) and terminal id (field 41) as hosts take them. */
 export const HOST_MID_PATTERN = /^[A-Za-z0-9 ]{1,15}$/;
 export const HOST_TID_PATTERN = /^[A-Za-z0-9]{1,8}$/;
+/** How a refusal of either names the rule (`$property` is class-validator's placeholder for the field). */
+export const HOST_MID_RULE = 'must be 1 to 15 letters, digits or spaces (field 42)';
+export const HOST_TID_RULE = 'must be 1 to 8 letters or digits (field 41)';
+/** Acquiring institution id (field 32, n..11). */
+export const HOST_ACQUIRER_ID_PATTERN = /^[0-9]{1,11}$/;
 
 /** A gateway namespace (`GATEWAY_NAMESPACE`): one URL path segment, as the gateway serves it and phones are told it. */
 export const GATEWAY_NAMESPACE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;

@@ -1,7 +1,9 @@
+// class-transformer's @Type reads design-time metadata: the contract must load without Nest having loaded this first.
+import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { HOST_MESSAGE_FORMATS, HOST_MID_PATTERN, HOST_TID_PATTERN, HostMessageFormat } from './host-formats';
-import { NullableButPresent } from './validation';
+import { IsBoolean, IsDefined, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { HOST_ACQUIRER_ID_PATTERN, HOST_MESSAGE_FORMATS, HOST_MID_PATTERN, HOST_MID_RULE, HOST_TID_PATTERN, HOST_TID_RULE, HostMessageFormat } from './host-formats';
+import { IsIanaTimeZone, IsIsoCountry, NullableButPresent } from './validation';
 
 /**
  * Payloads of the `host.*.v1` request/reply subjects (core NATS, queue group `host-connector`).
@@ -31,13 +33,64 @@ export class HostTargetV1 {
 
   /** Card acceptor id (field 42): up to 15 characters. */
   @IsString()
-  @Matches(HOST_MID_PATTERN, { message: '$property must be 1 to 15 letters or digits' })
+  @Matches(HOST_MID_PATTERN, { message: `$property ${HOST_MID_RULE}` })
   mid: string;
 
   /** Card acceptor terminal id (field 41): up to 8 characters. */
   @IsString()
-  @Matches(HOST_TID_PATTERN, { message: '$property must be 1 to 8 letters or digits' })
+  @Matches(HOST_TID_PATTERN, { message: `$property ${HOST_TID_RULE}` })
   tid: string;
+
+  /**
+   * Acquiring institution id (field 32, up to 11 digits): the acceptance's `extraParams.acqInstId`
+   * when it has one; absent, field 32 is not sent.
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(HOST_ACQUIRER_ID_PATTERN, { message: '$property must be 1 to 11 digits' })
+  acquirerId?: string;
+}
+
+/**
+ * The card acceptor as the host sees it: its time zone gives the local date and time (fields 12
+ * and 13), the rest fields 18 (MCC), 19 (country) and 43 (name and location). Carried by every
+ * request whose message has them (authorize, the follow-ups, settle).
+ */
+export class HostMerchantV1 {
+  /** IANA time zone of the merchant (`Asia/Kuala_Lumpur`): fields 12/13 are its wall clock at transmission. */
+  @IsString()
+  @IsIanaTimeZone()
+  timeZone: string;
+
+  /** The merchant's name as the acquirer knows it (field 43, positions 1–25). */
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
+  name: string;
+
+  /** Field 43 positions 26–38; null: blank. */
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(64)
+  city: string | null;
+
+  /** ISO 3166-1 alpha-2 (`MY`): field 43 positions 39–40, and its numeric code (458) in field 19. Null: neither is sent. */
+  @NullableButPresent()
+  @IsIsoCountry()
+  country: string | null;
+
+  /** ISO 18245 merchant category code (field 18); null: not sent. */
+  @NullableButPresent()
+  @IsString()
+  @Matches(/^[0-9]{4}$/, { message: '$property must be a 4-digit merchant category code' })
+  mcc: string | null;
+
+  /** A payment facilitator's sub-merchant (the acceptance's `extraParams.subMchDba`): field 43 names it after the facilitator's prefix. */
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
+  subMerchantName?: string;
 }
 
 /** An amount in minor units (`1234` is 12.34 in a 2-decimal currency) and its ISO 4217 numeric currency. */
@@ -123,6 +176,12 @@ export class HostAuthorizeRequestV1 extends HostRequestBaseV1 {
   @ValidateNested()
   @Type(() => HostCardV1)
   card: HostCardV1;
+
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => HostMerchantV1)
+  merchant: HostMerchantV1;
 }
 
 /** `host.reverse.v1` (0400), `host.void.v1` (0200, processing code 02), `host.refund.v1` (0200, processing code 20), `host.capture.v1` (0220). */
@@ -138,6 +197,12 @@ export class HostFollowUpRequestV1 extends HostRequestBaseV1 {
   @ValidateNested()
   @Type(() => HostOriginalV1)
   original: HostOriginalV1;
+
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => HostMerchantV1)
+  merchant: HostMerchantV1;
 }
 
 /** Reconciliation totals of one batch (0500 field 74–97 family, simplified to counts and amounts). */
@@ -174,6 +239,12 @@ export class HostSettleRequestV1 extends HostRequestBaseV1 {
   @ValidateNested()
   @Type(() => HostTotalsV1)
   totals: HostTotalsV1;
+
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => HostMerchantV1)
+  merchant: HostMerchantV1;
 }
 
 /** `host.signon.v1` (0800, field 70 = 001) and `host.echo.v1` (0800, field 70 = 301). */

@@ -3,6 +3,7 @@ export * from './test-amounts';
 export * from './keys';
 export * from './card-data';
 export * from './response-codes';
+export * from './local-time';
 export * from './dialect-for';
 export * from './iso/iso-fields';
 export * from './iso/iso-dialect';

@@ -27,6 +27,7 @@ export interface ProfileView {
   merchantAddr: string | null;
   mcc: string | null;
   countryCode: string | null;
+  timeZone: string | null;
   currency: string;
   entityStatus: string;
   createdAt: string;

@@ -10,3 +10,4 @@ export * from './child-server';
 // Not here, imported by path where needed so that other tests do not load smtp-server and mailparser:
 // '@app/testing/smtp-test-server' (a recording SMTP server for the mail tests).
 export * from './config-arbitraries';
+export * from './host-id-arbitraries';

@@ -2,7 +2,7 @@ import { errorMessage } from '@app/common';
 import { HostOperation, HostProtocolError, HostRequestOf, IsoDialect } from '@app/host-protocol';
 import { Iso8583Error, Iso8583Message } from '@app/iso8583';
 import { Injectable } from '@nestjs/common';
-import { wireContextAt } from '../protocol/wire';
+import { wireContextOf } from '../protocol/wire';
 import { HostAddress } from '../routing/host-address';
 import { IsoSessionPool } from '../sessions/iso-session-pool';
 import { StanRepository } from '../stan/persistence/stan.repository';
@@ -29,7 +29,7 @@ export class IsoHostClient {
       return { kind: 'not-sent', reason: `${managed.session.label} is marked down after ${managed.missedEchoes} unanswered echoes` };
     }
     const stan = options.stan ?? (await this.stans.next(address.format, address.endpoint, request.target.tid));
-    const context = wireContextAt(stan, options.at ?? new Date(), options.repeat);
+    const context = wireContextOf(request, stan, options.at ?? new Date(), options.repeat);
     let message: Iso8583Message;
     let payload: Buffer;
     let matchKey: string;

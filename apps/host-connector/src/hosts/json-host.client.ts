@@ -1,7 +1,7 @@
 import { errorMessage } from '@app/common';
 import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, JsonDialect } from '@app/host-protocol';
 import { Injectable } from '@nestjs/common';
-import { logicalMtiOf, wireContextAt } from '../protocol/wire';
+import { logicalMtiOf, wireContextOf } from '../protocol/wire';
 import { HostAddress } from '../routing/host-address';
 import { StanRepository } from '../stan/persistence/stan.repository';
 import { ExchangeOptions, HostExchange } from './host-exchange';
@@ -32,7 +32,7 @@ export class JsonHostClient {
     options: ExchangeOptions = {},
   ): Promise<HostExchange> {
     const stan = options.stan ?? (await this.stans.next(address.format, address.endpoint, request.target.tid));
-    const context = wireContextAt(stan, options.at ?? new Date(), options.repeat);
+    const context = wireContextOf(request, stan, options.at ?? new Date(), options.repeat);
     let http: ReturnType<JsonDialect['buildHttpRequest']>;
     try {
       http = dialect.buildHttpRequest(operation, request, context);

@@ -1,7 +1,7 @@
 import { HostAnswer, HostOperation, HostRequestOf, TEST_RESPONSE, testAmountOutcome, TestAmountOutcome } from '@app/host-protocol';
 import { Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
-import { logicalMtiOf, wireContextAt } from '../protocol/wire';
+import { logicalMtiOf, wireContextOf } from '../protocol/wire';
 import { StanRepository } from '../stan/persistence/stan.repository';
 import { ExchangeOptions, HostExchange } from './host-exchange';
 
@@ -25,7 +25,7 @@ export class MockHost {
 
   async exchange<O extends HostOperation>(operation: O, request: HostRequestOf[O], deadlineAt: number, options: ExchangeOptions = {}): Promise<HostExchange> {
     const stan = await this.stans.next('MOCK', MOCK_ENDPOINT, request.target.tid);
-    const context = wireContextAt(stan, new Date());
+    const context = wireContextOf(request, stan, new Date());
     const sent = { mti: logicalMtiOf(operation, request), stan, transmittedAt: context.transmittedAt };
     await options.beforeSend?.(sent);
     const outcome = this.outcomeOf(operation, request);

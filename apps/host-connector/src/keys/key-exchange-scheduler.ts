@@ -55,7 +55,14 @@ export class KeyExchangeScheduler {
     }
     const request: HostNetworkRequestV1 = {
       requestId: `kex_${randomUUID()}`,
-      target: { hostMessageFormat: format, connUrl: due.hostUrl, acptId: due.acptId, mid: due.mid, tid: due.tid },
+      target: {
+        hostMessageFormat: format,
+        connUrl: due.hostUrl,
+        acptId: due.acptId,
+        mid: due.mid,
+        tid: due.tid,
+        ...(due.acquirerId === null ? {} : { acquirerId: due.acquirerId }),
+      },
     };
     const exchange = await this.router.exchange({ kind: 'remote', address: checked.address }, 'keyexchange', request, Date.now() + this.config.timeoutMs);
     if (exchange.kind !== 'answered') {
@@ -68,7 +75,7 @@ export class KeyExchangeScheduler {
       return;
     }
     const accepted = await this.workingKeys.accept(
-      { format: due.format, endpoint: due.endpoint, tid: due.tid, origin: { hostUrl: due.hostUrl, mid: due.mid, acptId: due.acptId } },
+      { format: due.format, endpoint: due.endpoint, tid: due.tid, origin: { hostUrl: due.hostUrl, mid: due.mid, acptId: due.acptId, acquirerId: due.acquirerId } },
       answer,
       'KEY_EXCHANGE',
     );

@@ -12,7 +12,7 @@ export interface KeyTerminal {
   format: string;
   endpoint: string;
   tid: string;
-  origin: { hostUrl: string; mid: string; acptId: string } | null;
+  origin: { hostUrl: string; mid: string; acptId: string; acquirerId?: string | null } | null;
 }
 
 export type KeyAcceptance = { kind: 'none' } | { kind: 'stored'; keyCheckValue: string } | { kind: 'refused'; reason: string };
@@ -60,6 +60,7 @@ export class WorkingKeyService {
       hostUrl: origin?.hostUrl ?? null,
       mid: origin?.mid ?? null,
       acptId: origin?.acptId ?? null,
+      acquirerId: origin?.acquirerId ?? null,
       exchangeInMs: origin !== null && intervalMs > 0 ? intervalMs : null,
     });
     clear.fill(0);

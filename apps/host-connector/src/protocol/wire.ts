@@ -1,12 +1,8 @@
-import { HostOperation, HostRequestOf, requestMtiOf, WireContext } from '@app/host-protocol';
+import { AnyHostRequest, HostOperation, HostRequestOf, requestMtiOf, timeZoneOf, WireContext, wireContextAt } from '@app/host-protocol';
 
-const two = (n: number) => String(n).padStart(2, '0');
-
-/** The wire context of one outgoing message at `now`: fields 7 (MMDDhhmmss), 12 (hhmmss) and 13 (MMDD), all UTC. */
-export function wireContextAt(stan: string, now: Date, repeat = false): WireContext {
-  const date = `${two(now.getUTCMonth() + 1)}${two(now.getUTCDate())}`;
-  const time = `${two(now.getUTCHours())}${two(now.getUTCMinutes())}${two(now.getUTCSeconds())}`;
-  return { stan, transmittedAt: `${date}${time}`, localTime: time, localDate: date, ...(repeat ? { repeat: true } : {}) };
+/** The wire context of one outgoing request at `now`: field 7 in UTC, fields 12 and 13 on its merchant's clock. */
+export function wireContextOf(request: AnyHostRequest, stan: string, now: Date, repeat = false): WireContext {
+  return wireContextAt(stan, now, timeZoneOf(request), repeat);
 }
 
 /** STANs run 000001 … 999999, then wrap to 000001. */

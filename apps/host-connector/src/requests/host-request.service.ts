@@ -25,6 +25,7 @@ function reversalOf<O extends SubjectOperation>(operation: O, request: HostReque
     requestId: request.requestId,
     target: request.target,
     amount: followUp.amount,
+    merchant: followUp.merchant,
     original: { mti: sent.mti, stan: sent.stan, transmittedAt: sent.transmittedAt, rrn: null, approvalCode: null },
   };
 }
@@ -116,11 +117,11 @@ export class HostRequestService {
     let message = answer.hostRespMessage;
     let keyCheckValue: string | undefined;
     if (operation === 'signon' && result === 'APPROVED') {
-      const { hostMessageFormat: format, tid, mid, acptId } = request.target;
+      const { hostMessageFormat: format, tid, mid, acptId, acquirerId } = request.target;
       const accepted = await this.keys.accept(
         route.kind === 'mock'
           ? { format, endpoint: MOCK_ENDPOINT, tid, origin: null }
-          : { format, endpoint: route.address.endpoint, tid, origin: { hostUrl: route.address.url, mid, acptId } },
+          : { format, endpoint: route.address.endpoint, tid, origin: { hostUrl: route.address.url, mid, acptId, acquirerId: acquirerId ?? null } },
         answer,
         'SIGNON',
       );

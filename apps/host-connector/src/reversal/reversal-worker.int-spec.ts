@@ -3,7 +3,7 @@ import { createTestDatabase, TestDatabase, waitFor } from '@app/testing';
 import { Client } from 'pg';
 import { ConnectorHarness, startConnector, testConfig } from '../../test/harness';
 import { answerTo, IsoPeer } from '../../test/iso-peer';
-import { targetOf } from '../../test/factories';
+import { merchantOf, targetOf } from '../../test/factories';
 
 /** The reversal queue shared by two connector replicas on one database. */
 describe('ReversalWorker with two replicas', () => {
@@ -34,6 +34,7 @@ describe('ReversalWorker with two replicas', () => {
         target: targetOf({ hostMessageFormat: 'ISO8583', connUrl: peer.url }),
         amount: { minor: '100', currency: '458' },
         original: { mti: '0200', stan: String(500000 + i), transmittedAt: '0101000000', rrn: null, approvalCode: null },
+        merchant: merchantOf(),
       };
       await db.query(
         `INSERT INTO host_connector.reversal (id, request_id, format, host_url, tid, stan, request, reason, next_attempt_at)

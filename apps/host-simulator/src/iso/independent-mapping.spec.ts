@@ -34,6 +34,7 @@ function simulatorAnswerToSale(mistake?: (actual: ConnectorFields) => Partial<Co
       stats,
       zmk: DEVELOPMENT_ZMK,
       issuedKeys: new Map(),
+      cardAcceptors: new Map(),
     });
   });
   jest.dontMock(CONNECTOR_FIELDS);

@@ -1,5 +1,6 @@
 import { HostTotalsV1 } from '@app/contracts';
 import { Iso8583Message, MessageSpec } from '@app/iso8583';
+import * as countries from 'i18n-iso-countries';
 
 /**
  * The simulator's own reading of ISO 8583:1987, written from the standard rather than taken from
@@ -21,6 +22,12 @@ export const FIELD = {
   approvalCode: 38,
   responseCode: 39,
   tid: 41,
+  localTime: 12,
+  localDate: 13,
+  merchantType: 18,
+  acquirerCountry: 19,
+  acquirerId: 32,
+  cardAcceptor: 43,
   /** Sign-on and key exchange answers: the working key under the ZMK and its check value. */
   workingKey: 48,
   networkCode: 70,
@@ -105,6 +112,55 @@ export function totalsFields(totals: HostTotalsV1): Record<number, string> {
     [FIELD.creditsCount]: String(totals.refundCount).padStart(10, '0'),
     [FIELD.creditsAmount]: totals.refundMinor.padStart(16, '0'),
   };
+}
+
+/** The card acceptor a financial request names (fields 12, 13, 18, 19, 32, 43), as the host books it. */
+export interface CardAcceptorSeen {
+  /** Field 43 positions 1–25, 26–38 and 39–40, trailing spaces dropped. */
+  name: string;
+  city: string;
+  country: string;
+  /** Field 18. */
+  mcc: string | undefined;
+  /** Field 19, ISO 3166 numeric. */
+  countryCode: string | undefined;
+  /** Field 32. */
+  acquirerId: string | undefined;
+  /** Fields 13 (MMDD) and 12 (hhmmss): the terminal's local date and time. */
+  localDate: string | undefined;
+  localTime: string | undefined;
+}
+
+/**
+ * Fields 12, 13, 18, 19, 32 and 43 of a request, checked as a host checks them: 43 is 40
+ * characters (name 25, city 13, country 2 in the 1987 layout), 18 four digits, 19 three digits
+ * naming the same country as 43, 12/13 a real time and date. Undefined when 43 is absent (the
+ * host then knows the merchant by its id only); a string saying what is wrong when they break the rules.
+ */
+export function readCardAcceptor(message: Iso8583Message): CardAcceptorSeen | string | undefined {
+  const raw = message.fields[FIELD.cardAcceptor];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || raw.length !== 40) return 'field 43 is not 40 characters';
+  const seen: CardAcceptorSeen = {
+    name: raw.slice(0, 25).trimEnd(),
+    city: raw.slice(25, 38).trimEnd(),
+    country: raw.slice(38, 40).trimEnd(),
+    mcc: text(message, FIELD.merchantType),
+    countryCode: text(message, FIELD.acquirerCountry),
+    acquirerId: text(message, FIELD.acquirerId),
+    localDate: text(message, FIELD.localDate),
+    localTime: text(message, FIELD.localTime),
+  };
+  if (seen.name === '') return 'field 43 names no merchant';
+  if (seen.mcc !== undefined && !/^[0-9]{4}$/.test(seen.mcc)) return 'field 18 is not a 4-digit MCC';
+  if (seen.countryCode !== undefined) {
+    const alpha2 = /^[0-9]{3}$/.test(seen.countryCode) ? countries.numericToAlpha2(seen.countryCode) : undefined;
+    if (alpha2 === undefined) return 'field 19 is not an ISO 3166 numeric country';
+    if (seen.country !== '' && alpha2 !== seen.country) return `field 19 (${seen.countryCode}) and field 43 (${seen.country}) name different countries`;
+  }
+  if (seen.localTime !== undefined && !/^([01][0-9]|2[0-3])[0-5][0-9][0-5][0-9]$/.test(seen.localTime)) return 'field 12 is not hhmmss';
+  if (seen.localDate !== undefined && !/^(0[1-9]|1[0-2])(0[1-9]|[12][0-9]|3[01])$/.test(seen.localDate)) return 'field 13 is not MMDD';
+  return seen;
 }
 
 /** A received field as text (bytes as uppercase hex), trailing spaces dropped; undefined when absent. */

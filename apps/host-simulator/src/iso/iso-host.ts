@@ -6,9 +6,11 @@ import { countIn, SimulatorStats } from '../engine/simulator-stats';
 import {
   answerMti,
   answerValue,
+  CardAcceptorSeen,
   FIELD,
   isRequest,
   networkFunctionOf,
+  readCardAcceptor,
   readOriginalData,
   readTotals,
   text,
@@ -27,6 +29,8 @@ export interface IsoHostDependencies {
   zmk: Buffer;
   /** Check values of the working keys issued, per terminal (for logs and tests; the clear key is not kept). */
   issuedKeys: Map<string, string>;
+  /** The card acceptor of the last financial request of each terminal that named one (for tests: what the host saw). */
+  cardAcceptors: Map<string, CardAcceptorSeen>;
 }
 
 /** The message key the engine knows an ISO transaction by: MTI (repeat bit cleared), STAN, transmission time. */
@@ -85,6 +89,10 @@ export function answerIsoRequest(request: Iso8583Message, deps: IsoHostDependenc
         kind = type === 'PURCHASE' ? 'SALE' : type;
       }
       if (amountMinor === null) return respond('30');
+      const acceptor = readCardAcceptor(request);
+      // A card acceptor the host cannot read is a format error, as a strict acquirer answers it.
+      if (typeof acceptor === 'string') return respond('30');
+      if (acceptor !== undefined) deps.cardAcceptors.set(tid, acceptor);
       // A sale or authorization names the card (field 2 or 35); follow-ups name the original instead.
       if ((kind === 'SALE' || kind === 'PREAUTH') && request.fields[FIELD.pan] === undefined && request.fields[FIELD.track2] === undefined)
         return respond('30');

@@ -40,6 +40,8 @@ export interface ProfileMerchant {
   mcc: string | null;
   country: string | null;
   currency: string;
+  /** IANA time zone: the gateway's local date and time on the wire. */
+  timeZone: string;
 }
 
 /** What the builder needs of the PBO. */

@@ -19,6 +19,7 @@ export function toGatewayProfileUpsert(
     mcc: merchant.mcc,
     countryCode: merchant.country,
     currency: merchant.currency,
+    timeZone: merchant.timeZone,
     acceptances: acceptances.map((a) => ({
       acptName: a.acptName,
       hostMessageFormat: a.hostMessageFormat,

@@ -1,5 +1,5 @@
 import { DomainError, parseJsonObject } from '@app/common';
-import { isPaymentMethodCode } from '@app/contracts';
+import { HOST_MID_PATTERN, HOST_MID_RULE, HOST_TID_PATTERN, HOST_TID_RULE, isPaymentMethodCode } from '@app/contracts';
 
 /** EMV terminal parameter keys a device may carry (v1 plus the legacy Amex reader keys). */
 export const EMV_PARAM_KEYS = [
@@ -24,6 +24,20 @@ export function parseMethodCodes(value: string, field = 'methodList'): string[] 
   return [...new Set(codes)].sort();
 }
 
+/** The acquirer fields that go on the wire as they are: the MID (field 42) and TID (field 41) a host signs on with. */
+const HOST_ID_FIELDS: Record<string, [RegExp, string]> = { acqMid: [HOST_MID_PATTERN, HOST_MID_RULE], acqTid: [HOST_TID_PATTERN, HOST_TID_RULE] };
+
+/**
+ * A per-acquirer field value: a string of at most 64 characters, and for `acqMid` / `acqTid`
+ * what a host takes (`HOST_MID_PATTERN`, `HOST_TID_PATTERN`); 10000 naming `path` otherwise.
+ */
+export function checkAcquirerField(name: string, value: unknown, path: string): string {
+  if (typeof value !== 'string' || value.length > 64) throw DomainError.validation(`${path} must be a string of at most 64 characters`);
+  const rule = HOST_ID_FIELDS[name];
+  if (rule !== undefined && !rule[0].test(value)) throw DomainError.validation(`${path} ${rule[1]}`);
+  return value;
+}
+
 /** Checks `{acquirers: {<profileId>: {<field>: <string>}}}` and nothing else. */
 export function checkExtParams(value: unknown, boundProfileIds: number[], field = 'extParams'): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw DomainError.validation(`${field} must be an object {acquirers: {<profileId>: {...}}}`);
@@ -37,9 +51,7 @@ export function checkExtParams(value: unknown, boundProfileIds: number[], field 
       throw DomainError.validation(`${path}: ${profileId} is not an acquirer profile bound to this merchant`);
     }
     if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw DomainError.validation(`${path} must be an object of field values`);
-    for (const [name, fieldValue] of Object.entries(fields)) {
-      if (typeof fieldValue !== 'string' || fieldValue.length > 64) throw DomainError.validation(`${path}.${name} must be a string of at most 64 characters`);
-    }
+    for (const [name, fieldValue] of Object.entries(fields)) checkAcquirerField(name, fieldValue, `${path}.${name}`);
   }
   return value as Record<string, unknown>;
 }

@@ -138,6 +138,7 @@ export class ProfileSyncService {
       mcc: upsert.mcc,
       countryCode: upsert.countryCode,
       currency: upsert.currency,
+      timeZone: upsert.timeZone ?? null,
     };
   }
 

@@ -31,6 +31,7 @@ export function toProfileDto(profile: ProfileEntity): ProfileDto {
     mcc: profile.mcc,
     countryCode: profile.countryCode,
     currency: profile.currency,
+    timeZone: profile.timeZone,
     entityStatus: profile.entityStatus,
     createdAt: formatGatewayTimestamp(profile.createdAt),
     updatedAt: formatGatewayTimestamp(profile.updatedAt),

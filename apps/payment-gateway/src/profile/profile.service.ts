@@ -29,6 +29,7 @@ function profileFields(request: ProfileRequestDto): ProfileFields {
     mcc: request.mcc ?? null,
     countryCode: request.countryCode ?? null,
     currency: request.currency,
+    timeZone: request.timeZone ?? null,
   };
 }
 

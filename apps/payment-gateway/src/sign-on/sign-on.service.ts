@@ -1,6 +1,7 @@
 import { DomainError } from '@app/common';
 import {
   ContractViolationError,
+  HOST_ACQUIRER_ID_PATTERN,
   HOST_MESSAGE_FORMATS,
   HOST_MID_PATTERN,
   HOST_TID_PATTERN,
@@ -35,12 +36,17 @@ function targetOf(acceptance: BoundAcceptance): HostNetworkRequestV1['target'] |
   if (!acceptance.primaryMid || !HOST_MID_PATTERN.test(acceptance.primaryMid)) return 'primaryMid must be 1 to 15 letters or digits to sign on';
   if (!acceptance.primaryTid || !HOST_TID_PATTERN.test(acceptance.primaryTid)) return 'primaryTid must be 1 to 8 letters or digits to sign on';
   const connUrl = acceptance.extraParams?.connUrl;
+  // Field 32: the acquiring institution id, when the acceptance names one.
+  const acquirerId = acceptance.extraParams?.acqInstId;
+  if (acquirerId !== undefined && (typeof acquirerId !== 'string' || !HOST_ACQUIRER_ID_PATTERN.test(acquirerId)))
+    return 'extraParams.acqInstId must be 1 to 11 digits to sign on';
   return {
     hostMessageFormat: acceptance.hostMessageFormat as HostMessageFormat,
     connUrl: typeof connUrl === 'string' && connUrl !== '' ? connUrl : null,
     acptId: acceptance.id,
     mid: acceptance.primaryMid,
     tid: acceptance.primaryTid,
+    ...(acquirerId === undefined ? {} : { acquirerId }),
   };
 }
 

@@ -1,9 +1,12 @@
-import { ISO_HOST_FORMATS } from '@app/contracts';
+import { countryNumeric, ISO_HOST_FORMATS } from '@app/contracts';
+import fc from 'fast-check';
+import * as countries from 'i18n-iso-countries';
+import { Iso8583Js, orThrow } from '@app/iso8583/test/iso-8583-js';
 import * as codec from '@app/iso8583/codec';
 import { decodeTlv, Iso8583Message, pack, PRESETS, unpack } from '@app/iso8583';
 import { HostProtocolError, IsoDialect } from '../dialect';
 import { dialectFor } from '../dialect-for';
-import { authorizeRequest, followUpRequest, networkRequest, original, settleRequest, target, TEST_PAN, wireContext } from '../testing/factories';
+import { authorizeRequest, followUpRequest, merchant, networkRequest, original, settleRequest, target, TEST_PAN, wireContext } from '../testing/factories';
 import { formatKeyField } from './iso-fields';
 
 const iso = dialectFor('ISO8583') as IsoDialect;
@@ -93,6 +96,72 @@ describe('ISO dialect: follow-ups', () => {
     expect(message.mti).toBe('0401');
     expect(iso.matchKeyOfRequest(message).startsWith('0410|')).toBe(true);
     expect(message.fields[37]).toBeUndefined();
+  });
+});
+
+describe('ISO dialect: merchant data (fields 18, 19, 32, 43)', () => {
+  const terminal = target();
+  const sale = { mti: '0200', context: wireContext() };
+
+  it('should send MCC in 18, the numeric country in 19 and name, city, country in 43 (25 + 13 + 2)', () => {
+    const message = iso.buildRequest('authorize', authorizeRequest({ target: terminal }), wireContext());
+    expect(message.fields).toMatchObject({ 18: '5814', 19: '458', 43: `${'Kopi Corner Sdn Bhd'.padEnd(25)}${'Kuala Lumpur'.padEnd(13)}MY` });
+    expect(message.fields[32]).toBeUndefined();
+  });
+
+  it.each(['void', 'refund', 'capture', 'reverse'] as const)('should send the merchant on %s too', (operation) => {
+    const message = iso.buildRequest(operation, followUpRequest(terminal, original(sale)), wireContext());
+    expect(message.fields).toMatchObject({ 18: '5814', 19: '458', 43: expect.stringMatching(/^Kopi Corner Sdn Bhd {6}Kuala Lumpur {1}MY$/) });
+  });
+
+  it("should name a payment facilitator's sub-merchant as <facilitator, 12>*<sub-merchant> in 43", () => {
+    const request = authorizeRequest({ merchant: merchant({ name: 'PayFac Asia Holdings', subMerchantName: 'Warung Pak Ali Nasi Lemak' }) });
+    expect(iso.buildRequest('authorize', request, wireContext()).fields[43]).toBe(`PayFac Asia*Warung Pak Al${'Kuala Lumpur'.padEnd(13)}MY`);
+  });
+
+  it('should send the acquiring institution id in 32 when the target has one', () => {
+    const message = iso.buildRequest('authorize', authorizeRequest({ target: target({ acquirerId: '123456' }) }), wireContext());
+    expect(message.fields[32]).toBe('123456');
+  });
+
+  it('should let an independent decoder (npm iso_8583) read 12, 13, 18, 19, 32 and 43 as the merchant has them', () => {
+    const kathmandu = merchant({ timeZone: 'Asia/Kathmandu', name: 'Himal Momo', city: 'Kathmandu', country: 'NP', mcc: '5812' });
+    const context = { ...wireContext(), transmittedAt: '0115181500', localTime: '000000', localDate: '0116' };
+    const { payload } = iso.packRequest('refund', followUpRequest(target({ acquirerId: '60012345' }), original(sale), '500', '524', kathmandu), context);
+    const theirs = orThrow(new Iso8583Js().getIsoJSON(payload, { lenHeader: false }));
+    expect(theirs).toMatchObject({ 0: '0200', 7: '0115181500', 12: '000000', 13: '0116', 18: '5812', 19: '524', 32: '60012345', 43: `${'Himal Momo'.padEnd(25)}${'Kathmandu'.padEnd(13)}NP` });
+  });
+
+  it('should leave out 18 and 19 when the merchant has no MCC or country, 43 then blank where they would be', () => {
+    const message = iso.buildRequest('authorize', authorizeRequest({ merchant: merchant({ mcc: null, country: null, city: null }) }), wireContext());
+    expect(message.fields[18]).toBeUndefined();
+    expect(message.fields[19]).toBeUndefined();
+    expect(message.fields[43]).toBe(`${'Kopi Corner Sdn Bhd'.padEnd(25)}${' '.repeat(15)}`);
+  });
+
+  it('should give every merchant a 43 of 40 printable characters that every preset packs, with its country in 19', () => {
+    const alpha2 = Object.keys(countries.getAlpha2Codes());
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 128, unit: 'grapheme' }).filter((name) => name.trim() !== ''),
+        fc.option(fc.string({ maxLength: 64, unit: 'grapheme' }), { nil: null }),
+        fc.constantFrom(...alpha2),
+        fc.option(fc.string({ minLength: 1, maxLength: 128, unit: 'grapheme' }), { nil: undefined }),
+        fc.constantFrom(...ISO_HOST_FORMATS),
+        (name, city, country, subMerchantName, format) => {
+          const dialect = dialectFor(format) as IsoDialect;
+          const request = authorizeRequest({ merchant: merchant({ name, city, country, ...(subMerchantName === undefined ? {} : { subMerchantName }) }) });
+          const message = dialect.buildRequest('authorize', request, wireContext());
+          const field43 = message.fields[43] as string;
+          expect(field43).toMatch(/^[\x20-\x7e]{38}[A-Z]{2}$/);
+          expect(field43.slice(38)).toBe(country);
+          expect(message.fields[19]).toBe(countryNumeric(country)!.padStart(3, '0'));
+          if (subMerchantName !== undefined) expect(field43.slice(0, 25)).toContain('*');
+          expect(unpack(dialect.spec, pack(dialect.spec, message)).fields[43]).toBe(field43);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -7,6 +7,7 @@ import {
   fieldValue,
   KEY_FIELD,
   matchKey,
+  merchantFields,
   networkCodeOf,
   originalDataElements,
   parseKeyField,
@@ -24,7 +25,7 @@ import {
  * Fields a preset may lack without the message losing its meaning: they are left out when the
  * spec does not define them. Every other field of the mapping is required of the spec.
  */
-const OPTIONAL_FIELDS = new Set([12, 13, 14, 22, 23, 25, 35, 37, 38, 42, 60]);
+const OPTIONAL_FIELDS = new Set([12, 13, 14, 18, 19, 22, 23, 25, 32, 35, 37, 38, 42, 43, 60]);
 
 const CONTEXT_RULES: ReadonlyArray<[keyof WireContext, RegExp, string]> = [
   ['stan', /^[0-9]{6}$/, 'the STAN must be 6 digits'],
@@ -62,6 +63,9 @@ export class IsoHostDialect implements IsoDialect {
       }
       fields[number] = fieldValue(this.spec, number, value);
     };
+    const putAll = (values: Record<number, string>): void => {
+      for (const [number, value] of Object.entries(values)) put(Number(number), value);
+    };
 
     const processingCode = processingCodeOf(operation);
     if (processingCode !== null) put(3, processingCode);
@@ -70,7 +74,7 @@ export class IsoHostDialect implements IsoDialect {
 
     switch (operation) {
       case 'authorize': {
-        const { amount, card } = request as HostAuthorizeRequestV1;
+        const { amount, card, merchant } = request as HostAuthorizeRequestV1;
         const cardData = readCardData(card.emvTlv, this.format);
         put(2, cardData.pan);
         put(4, amount.minor.padStart(12, '0'));
@@ -83,13 +87,14 @@ export class IsoHostDialect implements IsoDialect {
         if (cardData.track2 !== null) put(35, cardData.track2);
         put(49, amount.currency);
         if (cardData.iccData.length > 0) put(55, cardData.iccData);
+        putAll(merchantFields(merchant));
         break;
       }
       case 'void':
       case 'refund':
       case 'capture':
       case 'reverse': {
-        const { amount, original } = request as HostFollowUpRequestV1;
+        const { amount, original, merchant } = request as HostFollowUpRequestV1;
         put(4, amount.minor.padStart(12, '0'));
         put(12, context.localTime);
         put(13, context.localDate);
@@ -98,6 +103,8 @@ export class IsoHostDialect implements IsoDialect {
         if (original.approvalCode !== null) put(38, original.approvalCode);
         put(49, amount.currency);
         put(90, originalDataElements(original));
+        // A reversal queued before requests carried the merchant has none.
+        if ((merchant as HostFollowUpRequestV1['merchant'] | undefined) !== undefined) putAll(merchantFields(merchant));
         break;
       }
       case 'settle': {
@@ -106,7 +113,7 @@ export class IsoHostDialect implements IsoDialect {
         put(13, context.localDate);
         put(49, currency);
         put(60, batchNo);
-        for (const [number, value] of Object.entries(totalsToFields(totals))) put(Number(number), value);
+        putAll(totalsToFields(totals));
         break;
       }
       case 'signon':
@@ -116,6 +123,7 @@ export class IsoHostDialect implements IsoDialect {
         break;
     }
     const target: HostTargetV1 = request.target;
+    if (target.acquirerId !== undefined) put(32, target.acquirerId);
     put(41, target.tid);
     put(42, target.mid);
 

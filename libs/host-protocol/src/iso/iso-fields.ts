@@ -1,4 +1,4 @@
-import { HostFollowUpRequestV1, HostTotalsV1 } from '@app/contracts';
+import { countryNumeric, HostFollowUpRequestV1, HostMerchantV1, HostTotalsV1 } from '@app/contracts';
 import { Iso8583Message, MessageSpec } from '@app/iso8583';
 import { HostOperation, HostRequestOf } from '../dialect';
 
@@ -20,6 +20,52 @@ export const POS_CONDITION_NORMAL = '00';
 export const KEY_FIELD = 48;
 /** Reconciliation totals (0500 / 0510): credits are refunds, debits are sales and completions. */
 export const TOTALS_FIELD = { creditsCount: 74, debitsCount: 76, creditsAmount: 86, debitsAmount: 88 } as const;
+
+/** Field 43 (ans 40, ISO 8583:1987 layout): name 25, city 13, country 2. */
+export const CARD_ACCEPTOR_LAYOUT = { name: 25, city: 13, country: 2 } as const;
+/** A payment facilitator's part of the name in field 43 before `*` and the sub-merchant's name (card schemes allow 3, 7 or 12). */
+export const FACILITATOR_PREFIX_LENGTH = 12;
+
+/** Printable ASCII only (what `ans` carries on every host): accents dropped, anything else a space. */
+function asciiText(value: string): string {
+  return value
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
+}
+
+/**
+ * Field 43 of a merchant: name (25), city (13) and ISO 3166 alpha-2 country (2), each cut or
+ * space-padded to its width. A payment facilitator's sub-merchant is named
+ * `<facilitator, up to 12>*<sub-merchant>`, the form the card schemes ask of facilitators.
+ */
+export function cardAcceptorNameLocation(merchant: HostMerchantV1): string {
+  const name = asciiText(merchant.name);
+  const displayed =
+    merchant.subMerchantName === undefined
+      ? name
+      : `${name.replace(/\*/g, ' ').slice(0, FACILITATOR_PREFIX_LENGTH).trim()}*${asciiText(merchant.subMerchantName)}`;
+  return (
+    displayed.slice(0, CARD_ACCEPTOR_LAYOUT.name).padEnd(CARD_ACCEPTOR_LAYOUT.name, ' ') +
+    asciiText(merchant.city ?? '').slice(0, CARD_ACCEPTOR_LAYOUT.city).padEnd(CARD_ACCEPTOR_LAYOUT.city, ' ') +
+    (merchant.country ?? '').padEnd(CARD_ACCEPTOR_LAYOUT.country, ' ')
+  );
+}
+
+/**
+ * The merchant fields of a card-acceptor message: 18 (MCC), 19 (country, ISO 3166 numeric; the
+ * acquirer's country, which we take to be the merchant's: acquirers acquire in their own country)
+ * and 43. A field whose value the merchant lacks is left out.
+ */
+export function merchantFields(merchant: HostMerchantV1): Record<number, string> {
+  const fields: Record<number, string> = { 43: cardAcceptorNameLocation(merchant) };
+  if (merchant.mcc !== null) fields[18] = merchant.mcc;
+  const numeric = merchant.country === null ? undefined : countryNumeric(merchant.country);
+  if (numeric !== undefined) fields[19] = numeric.padStart(3, '0');
+  return fields;
+}
 
 /** The request MTI of an operation. */
 export function requestMtiOf<O extends HostOperation>(operation: O, request: HostRequestOf[O], repeat = false): string {

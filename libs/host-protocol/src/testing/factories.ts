@@ -1,6 +1,7 @@
 import {
   HostAuthorizeRequestV1,
   HostFollowUpRequestV1,
+  HostMerchantV1,
   HostMessageFormat,
   HostNetworkRequestV1,
   HostOriginalV1,
@@ -67,6 +68,11 @@ export function target(overrides: Partial<HostTargetV1> = {}): HostTargetV1 {
   return { hostMessageFormat: 'ISO8583', connUrl: null, acptId: 'acpt_test', mid: 'MERCHANT000001', tid: uniqueTid(), ...overrides };
 }
 
+/** A merchant in Kuala Lumpur (UTC+8, no DST): its local date runs a day ahead of UTC from 16:00 to 24:00 UTC. */
+export function merchant(overrides: Partial<HostMerchantV1> = {}): HostMerchantV1 {
+  return { timeZone: 'Asia/Kuala_Lumpur', name: 'Kopi Corner Sdn Bhd', city: 'Kuala Lumpur', country: 'MY', mcc: '5814', ...overrides };
+}
+
 let stan = 0;
 /** A wire context with a fresh STAN; times fixed, so messages are reproducible. */
 export function wireContext(overrides: Partial<WireContext> = {}): WireContext {
@@ -75,7 +81,15 @@ export function wireContext(overrides: Partial<WireContext> = {}): WireContext {
 }
 
 export function authorizeRequest(
-  overrides: { kind?: 'SALE' | 'PREAUTH'; minor?: string; currency?: string; emvTlv?: string; target?: HostTargetV1; format?: HostMessageFormat } = {},
+  overrides: {
+    kind?: 'SALE' | 'PREAUTH';
+    minor?: string;
+    currency?: string;
+    emvTlv?: string;
+    target?: HostTargetV1;
+    format?: HostMessageFormat;
+    merchant?: HostMerchantV1;
+  } = {},
 ): HostAuthorizeRequestV1 {
   return {
     requestId: `req-${unique()}`,
@@ -83,6 +97,7 @@ export function authorizeRequest(
     kind: overrides.kind ?? 'SALE',
     amount: { minor: overrides.minor ?? '1000', currency: overrides.currency ?? '504' },
     card: { emvTlv: overrides.emvTlv ?? cardTlvHex(), entryMode: 'NFC' },
+    merchant: overrides.merchant ?? merchant(),
   };
 }
 
@@ -94,12 +109,24 @@ export function original(
   return { mti: sent.mti, stan: sent.context.stan, transmittedAt: sent.context.transmittedAt, rrn: answer.rrn, approvalCode: answer.approvalCode };
 }
 
-export function followUpRequest(targetOf: HostTargetV1, originalOf: HostOriginalV1, minor = '1000', currency = '504'): HostFollowUpRequestV1 {
-  return { requestId: `req-${unique()}`, target: targetOf, amount: { minor, currency }, original: originalOf };
+export function followUpRequest(
+  targetOf: HostTargetV1,
+  originalOf: HostOriginalV1,
+  minor = '1000',
+  currency = '504',
+  merchantOf: HostMerchantV1 = merchant(),
+): HostFollowUpRequestV1 {
+  return { requestId: `req-${unique()}`, target: targetOf, amount: { minor, currency }, original: originalOf, merchant: merchantOf };
 }
 
-export function settleRequest(targetOf: HostTargetV1, totals: HostTotalsV1, batchNo = '000001', currency = '504'): HostSettleRequestV1 {
-  return { requestId: `req-${unique()}`, target: targetOf, batchNo, currency, totals };
+export function settleRequest(
+  targetOf: HostTargetV1,
+  totals: HostTotalsV1,
+  batchNo = '000001',
+  currency = '504',
+  merchantOf: HostMerchantV1 = merchant(),
+): HostSettleRequestV1 {
+  return { requestId: `req-${unique()}`, target: targetOf, batchNo, currency, totals, merchant: merchantOf };
 }
 
 export function networkRequest(targetOf: HostTargetV1): HostNetworkRequestV1 {

@@ -42,6 +42,10 @@ export class WorkingKeyEntity {
   @Column({ type: 'varchar', length: 70, nullable: true })
   acptId: string | null;
 
+  /** Acquiring institution id (field 32) the terminal signed on with, if any: key exchange sends it too. */
+  @Column({ type: 'varchar', length: 11, nullable: true })
+  acquirerId: string | null;
+
   /**
    * When the next key exchange (0800/101) is due; null when none is scheduled (the MOCK host, or
    * HOST_KEY_EXCHANGE_INTERVAL_MS=0). A replica that takes a due key moves this forward by the

@@ -15,12 +15,13 @@ export interface NewWorkingKey {
   hostUrl: string | null;
   mid: string | null;
   acptId: string | null;
+  acquirerId: string | null;
   /** Milliseconds until its key exchange is due; null: none scheduled. */
   exchangeInMs: number | null;
 }
 
 /** A key whose exchange is due, as the scheduler needs it to send 0800/101. */
-export type DueKeyExchange = Pick<WorkingKeyEntity, 'format' | 'endpoint' | 'tid' | 'keyCheckValue'> & { hostUrl: string; mid: string; acptId: string };
+export type DueKeyExchange = Pick<WorkingKeyEntity, 'format' | 'endpoint' | 'tid' | 'keyCheckValue'> & { hostUrl: string; mid: string; acptId: string; acquirerId: string | null };
 
 @Injectable()
 export class WorkingKeyRepository {
@@ -29,13 +30,13 @@ export class WorkingKeyRepository {
   /** Replaces the terminal's key and schedules its next exchange. */
   async store(key: NewWorkingKey): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO working_key (format, endpoint, tid, sealed_key, key_check_value, source, received_at, host_url, mid, acpt_id, next_exchange_at)
-       VALUES ($1, $2, $3, $4, $5, $6, now(), $7, $8, $9, now() + $10 * interval '1 millisecond')
+      `INSERT INTO working_key (format, endpoint, tid, sealed_key, key_check_value, source, received_at, host_url, mid, acpt_id, acquirer_id, next_exchange_at)
+       VALUES ($1, $2, $3, $4, $5, $6, now(), $7, $8, $9, $11, now() + $10 * interval '1 millisecond')
        ON CONFLICT (format, endpoint, tid) DO UPDATE
          SET sealed_key = excluded.sealed_key, key_check_value = excluded.key_check_value, source = excluded.source,
              received_at = excluded.received_at, host_url = excluded.host_url, mid = excluded.mid, acpt_id = excluded.acpt_id,
-             next_exchange_at = excluded.next_exchange_at`,
-      [key.format, key.endpoint, key.tid, key.sealedKey, key.keyCheckValue, key.source, key.hostUrl, key.mid, key.acptId, key.exchangeInMs],
+             acquirer_id = excluded.acquirer_id, next_exchange_at = excluded.next_exchange_at`,
+      [key.format, key.endpoint, key.tid, key.sealedKey, key.keyCheckValue, key.source, key.hostUrl, key.mid, key.acptId, key.exchangeInMs, key.acquirerId],
     );
   }
 
@@ -56,9 +57,9 @@ export class WorkingKeyRepository {
           SELECT format, endpoint, tid FROM working_key
            WHERE next_exchange_at <= now() AND host_url IS NOT NULL AND mid IS NOT NULL AND acpt_id IS NOT NULL
            ORDER BY next_exchange_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING format, endpoint, tid, key_check_value, host_url, mid, acpt_id`,
+        RETURNING format, endpoint, tid, key_check_value, host_url, mid, acpt_id, acquirer_id`,
       [leaseMs],
-    )) as [{ format: string; endpoint: string; tid: string; key_check_value: string; host_url: string; mid: string; acpt_id: string }[], number];
+    )) as [{ format: string; endpoint: string; tid: string; key_check_value: string; host_url: string; mid: string; acpt_id: string; acquirer_id: string | null }[], number];
     const row = rows[0];
     if (!row) return null;
     return {
@@ -69,6 +70,7 @@ export class WorkingKeyRepository {
       hostUrl: row.host_url,
       mid: row.mid,
       acptId: row.acpt_id,
+      acquirerId: row.acquirer_id,
     };
   }
 }

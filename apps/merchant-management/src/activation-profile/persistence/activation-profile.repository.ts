@@ -27,7 +27,7 @@ export class ActivationProfileRepository {
   /** The merchant's fields the profile carries and its bindings, in one statement; null when not the PBO's. */
   async source(groupId: string, merchantUuid: string): Promise<{ merchant: ProfileMerchant; bindings: BindingRecord[] } | null> {
     const rows: (ProfileMerchant & { bindings: BindingRecord[] })[] = await this.uow.manager.query(
-      `SELECT m.uuid, m.group_id AS "groupId", m.mch_id AS "mchId", m.mch_name AS "mchName", m.contact_address AS "contactAddress",
+      `SELECT m.uuid, m.group_id AS "groupId", m.mch_id AS "mchId", m.mch_name AS "mchName", m.contact_address AS "contactAddress", m.time_zone AS "timeZone",
               m.mcc, m.country, m.currency, ${BINDINGS_JSON_OF_MERCHANT} AS bindings
          FROM merchant m WHERE m.uuid = $1 AND m.group_id = $2`,
       [merchantUuid, groupId],

@@ -96,7 +96,7 @@ export function bindingOf(merchantUuid: string, acquirerProfileId: number, codes
 
 /** A merchant of a PBO, with the fields an activation profile carries. */
 export function merchantOf(groupId: string, uuid: string, overrides: Partial<ProfileMerchant> = {}): ProfileMerchant {
-  return { uuid, groupId, mchId: `1${uuid.replace(/\D/g, '').padStart(14, '0').slice(-14)}`, mchName: `Merchant ${uuid}`, contactAddress: null, mcc: '5812', country: 'MY', currency: 'MYR', ...overrides };
+  return { uuid, groupId, mchId: `1${uuid.replace(/\D/g, '').padStart(14, '0').slice(-14)}`, mchName: `Merchant ${uuid}`, contactAddress: null, mcc: '5812', country: 'MY', currency: 'MYR', timeZone: 'Asia/Kuala_Lumpur', ...overrides };
 }
 
 /** A device of a merchant with no profile yet. */

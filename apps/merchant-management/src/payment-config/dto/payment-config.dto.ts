@@ -1,5 +1,5 @@
 import { PageQueryDto } from '@app/common';
-import { IsIsoCurrency, PaymentMethodCode, paymentMethodDisplayName, paymentMethodName } from '@app/contracts';
+import { HOST_MID_PATTERN, HOST_MID_RULE, IsIsoCurrency, PaymentMethodCode, paymentMethodDisplayName, paymentMethodName } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
@@ -47,10 +47,10 @@ export class PaymentConfigWriteDto {
   @IsIsoCurrency()
   currency: string;
 
-  @ApiPropertyOptional({ description: 'merchant id at the acquirer host, when different from the PBO default' })
+  @ApiPropertyOptional({ description: 'merchant id at the acquirer host (field 42), when different from the PBO default: 1 to 15 letters, digits or spaces', pattern: HOST_MID_PATTERN.source })
   @IsOptional()
   @IsString()
-  @Matches(/^[A-Za-z0-9 -]{1,32}$/, { message: '$property must be 1 to 32 letters, digits, spaces or dashes' })
+  @Matches(HOST_MID_PATTERN, { message: `$property ${HOST_MID_RULE}` })
   mid?: string;
 
   @ApiPropertyOptional({ type: [PaymentMethodWriteDto], description: "defaults to every method of the acquirer profile" })

@@ -1,5 +1,16 @@
 import { IsOptionalNonNull, IsPlainObject } from '@app/common';
-import { GATEWAY_PAYMENT_NAMES, HOST_MESSAGE_FORMATS, IsIsoCountry, IsIsoCurrency, PaymentMethodName } from '@app/contracts';
+import {
+  GATEWAY_PAYMENT_NAMES,
+  HOST_MESSAGE_FORMATS,
+  HOST_MID_PATTERN,
+  HOST_MID_RULE,
+  HOST_TID_PATTERN,
+  HOST_TID_RULE,
+  IsIanaTimeZone,
+  IsIsoCountry,
+  IsIsoCurrency,
+  PaymentMethodName,
+} from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -55,18 +66,16 @@ export class AcceptanceRequestDto {
   @IsIn(GATEWAY_PAYMENT_NAMES, { each: true, message: `$property must hold payment method names: ${GATEWAY_PAYMENT_NAMES.join(', ')}` })
   supportedPayments: PaymentMethodName[];
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: '000001234567890', maxLength: 32 })
+  @ApiPropertyOptional({ type: String, nullable: true, example: '000001234567890', pattern: HOST_MID_PATTERN.source, description: 'card acceptor id (field 42): 1 to 15 letters, digits or spaces' })
   @IsOptional()
   @IsString()
-  @IsNotEmpty()
-  @MaxLength(32)
+  @Matches(HOST_MID_PATTERN, { message: `$property ${HOST_MID_RULE}` })
   primaryMid?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: '12345678', maxLength: 32 })
+  @ApiPropertyOptional({ type: String, nullable: true, example: '12345678', pattern: HOST_TID_PATTERN.source, description: 'terminal id (field 41): 1 to 8 letters or digits' })
   @IsOptional()
   @IsString()
-  @IsNotEmpty()
-  @MaxLength(32)
+  @Matches(HOST_TID_PATTERN, { message: `$property ${HOST_TID_RULE}` })
   primaryTid?: string | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { subMchDba: 'Kopi Corner' }, description: 'free-form; {} when omitted' })
@@ -123,6 +132,12 @@ export class ProfileRequestDto {
   @ApiProperty({ example: 'MYR', description: 'ISO 4217' })
   @IsIsoCurrency()
   currency: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Asia/Kuala_Lumpur', description: "IANA time zone of the merchant: the local date and time hosts are sent; omitted or null, hosts get UTC" })
+  @IsOptional()
+  @IsString()
+  @IsIanaTimeZone()
+  timeZone?: string | null;
 
   @ApiProperty({ type: [AcceptanceRequestDto], description: 'the acceptances to bind, in routing order; [] unbinds all' })
   @IsArray()
@@ -192,6 +207,7 @@ export class ProfileDto {
   @ApiProperty({ type: String, nullable: true }) mcc: string | null;
   @ApiProperty({ type: String, nullable: true }) countryCode: string | null;
   @ApiProperty() currency: string;
+  @ApiProperty({ type: String, nullable: true, example: 'Asia/Kuala_Lumpur' }) timeZone: string | null;
   @ApiProperty({ enum: ENTITY_STATUSES }) entityStatus: EntityStatus;
   @ApiProperty({ example: '2025-01-31T08:15:30.123000+00:00' }) createdAt: string;
   @ApiProperty({ type: String, nullable: true, description: 'null until the first update' }) updatedAt: string | null;

@@ -43,6 +43,10 @@ export class ProfileEntity {
   @Column({ type: 'varchar', length: 3 })
   currency: string;
 
+  /** IANA time zone of the merchant (the local date and time a host is sent); null when never given. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  timeZone: string | null;
+
   @Column({ type: 'varchar', length: 16, default: 'ACTIVE' })
   entityStatus: EntityStatus;
 

@@ -7,7 +7,7 @@ import { ProfileAcceptanceEntity } from './profile-acceptance.entity';
 import { ProfileEntity } from './profile.entity';
 
 /** The merchant data of a profile: what the API and upserts write. */
-export type ProfileFields = Pick<ProfileEntity, 'profileName' | 'providerReference' | 'merchantName' | 'merchantAddr' | 'mcc' | 'countryCode' | 'currency'>;
+export type ProfileFields = Pick<ProfileEntity, 'profileName' | 'providerReference' | 'merchantName' | 'merchantAddr' | 'mcc' | 'countryCode' | 'currency' | 'timeZone'>;
 
 export type NewProfile = ProfileFields & Pick<ProfileEntity, 'id' | 'groupId' | 'version'>;
 
@@ -119,10 +119,10 @@ export class ProfileRepository {
   async insertManyIfAbsent(manager: EntityManager, rows: Array<NewProfile & { updated: boolean }>): Promise<Set<string>> {
     if (rows.length === 0) return new Set();
     const inserted: { id: string }[] = await manager.query(
-      `INSERT INTO profile (id, group_id, profile_name, provider_reference, merchant_name, merchant_addr, mcc, country_code, currency, version, updated_at)
-       SELECT v.id, v."groupId", v."profileName", v."providerReference", v."merchantName", v."merchantAddr", v.mcc, v."countryCode", v.currency, v.version,
+      `INSERT INTO profile (id, group_id, profile_name, provider_reference, merchant_name, merchant_addr, mcc, country_code, currency, time_zone, version, updated_at)
+       SELECT v.id, v."groupId", v."profileName", v."providerReference", v."merchantName", v."merchantAddr", v.mcc, v."countryCode", v.currency, v."timeZone", v.version,
          CASE WHEN v.updated THEN now() END
-       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "groupId" text, "profileName" text, "providerReference" text, "merchantName" text, "merchantAddr" text, mcc text, "countryCode" text, currency text, version int, updated boolean)
+       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "groupId" text, "profileName" text, "providerReference" text, "merchantName" text, "merchantAddr" text, mcc text, "countryCode" text, currency text, "timeZone" text, version int, updated boolean)
        ON CONFLICT DO NOTHING RETURNING id`,
       [JSON.stringify(rows)],
     );
@@ -134,8 +134,8 @@ export class ProfileRepository {
     if (rows.length === 0) return;
     await manager.query(
       `UPDATE profile AS p SET profile_name = v."profileName", provider_reference = v."providerReference", merchant_name = v."merchantName",
-         merchant_addr = v."merchantAddr", mcc = v.mcc, country_code = v."countryCode", currency = v.currency, version = v.version, updated_at = now()
-       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "profileName" text, "providerReference" text, "merchantName" text, "merchantAddr" text, mcc text, "countryCode" text, currency text, version int)
+         merchant_addr = v."merchantAddr", mcc = v.mcc, country_code = v."countryCode", currency = v.currency, time_zone = v."timeZone", version = v.version, updated_at = now()
+       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "profileName" text, "providerReference" text, "merchantName" text, "merchantAddr" text, mcc text, "countryCode" text, currency text, "timeZone" text, version int)
        WHERE p.id = v.id`,
       [JSON.stringify(rows)],
     );

@@ -1,4 +1,6 @@
 import { DomainError } from '@app/common';
+import { invalidMid, invalidTid, validMid, validTid } from '@app/testing';
+import fc from 'fast-check';
 import { spreadOverAcquirers } from '../../device-input';
 import { parseLegacyExtParams, parseLegacyMethodList, toDeviceCreate, toDeviceUpdate } from './device-v2.dto';
 
@@ -13,6 +15,21 @@ function messageOf(work: () => unknown): string {
 }
 
 describe('legacy device input onto the v1 model', () => {
+  describe('MID and TID (fields 42 and 41)', () => {
+    it('should refuse in methodList.all and in flat extParams every MID and TID a host cannot take, naming the field', () => {
+      fc.assert(
+        fc.property(invalidMid().filter((mid) => mid !== ''), invalidTid().filter((tid) => tid !== ''), validMid(), validTid(), (badMid, badTid, mid, tid) => {
+          expect(messageOf(() => parseLegacyMethodList(JSON.stringify({ all: { mid: badMid, tid } })))).toMatch(/^methodList\.all\.mid (must be 1 to 15 letters, digits or spaces \(field 42\)|must be a string of 1 to 64 characters)$/);
+          expect(messageOf(() => parseLegacyMethodList(JSON.stringify({ all: { mid, tid: badTid } })))).toMatch(/^methodList\.all\.tid (must be 1 to 8 letters or digits \(field 41\)|must be a string of 1 to 64 characters)$/);
+          expect(messageOf(() => parseLegacyExtParams({ acqMid: badMid }))).toMatch(/^extParams\.acqMid /);
+          expect(messageOf(() => parseLegacyExtParams({ acqTid: badTid }))).toMatch(/^extParams\.acqTid /);
+          expect(parseLegacyMethodList(JSON.stringify({ all: { mid, tid } })).everyAcquirer).toEqual({ acqMid: mid, acqTid: tid });
+        }),
+        { numRuns: 300 },
+      );
+    });
+  });
+
   describe('parseLegacyMethodList', () => {
     it('should read {"all": {mid, tid}} as every bound method with acqMid/acqTid', () => {
       expect(parseLegacyMethodList('{"all":{"mid":"M1","tid":"T1"}}')).toEqual({ codes: undefined, everyAcquirer: { acqMid: 'M1', acqTid: 'T1' } });

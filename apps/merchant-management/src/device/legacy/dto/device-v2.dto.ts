@@ -3,6 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateBy, ValidateIf } from 'class-validator';
 import { LegacyGroupIdField, LegacyPageSize } from '../../../shared/legacy';
 import { CreateDeviceCommand, deviceIdentity, DeviceView, methodMidTids, UpdateDeviceCommand } from '../../device.view';
+import { checkAcquirerField } from '../../device-input';
 import { DeviceListQueryDto } from '../../dto/device.dto';
 
 const nullable = () => ValidateIf((_object, value) => value !== null);
@@ -203,9 +204,10 @@ export function toLegacyDevice(view: DeviceView, gatewayNamespace: string): Lega
 /** Field names a device may carry for an acquirer (as enablerParams names them). */
 const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
-function fieldValue(value: unknown, path: string): string {
+/** A legacy field for every bound acquirer: 1 to 64 characters, and a MID or TID a host takes when it is one. */
+function fieldValue(name: string, value: unknown, path: string): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > 64) throw DomainError.validation(`${path} must be a string of 1 to 64 characters`);
-  return value;
+  return checkAcquirerField(name, value, path);
 }
 
 /** What a legacy `methodList` means in the v1 model. */
@@ -228,7 +230,8 @@ export function parseLegacyMethodList(value: string): LegacyMethodList {
     if (!isObject(entry)) throw DomainError.validation('methodList.all must be an object {mid, tid}');
     for (const [name, id] of Object.entries(entry)) {
       if (name !== 'mid' && name !== 'tid') throw DomainError.validation(`methodList.all.${name} is not an accepted field (expected mid, tid)`);
-      everyAcquirer[name === 'mid' ? 'acqMid' : 'acqTid'] = fieldValue(id, `methodList.all.${name}`);
+      const field = name === 'mid' ? 'acqMid' : 'acqTid';
+      everyAcquirer[field] = fieldValue(field, id, `methodList.all.${name}`);
     }
   }
   return { codes: undefined, everyAcquirer };
@@ -250,7 +253,7 @@ export function parseLegacyExtParams(value: string | Record<string, unknown>): L
   const everyAcquirer: Record<string, string> = {};
   for (const [name, field] of Object.entries(flat)) {
     if (!FIELD_NAME.test(name)) throw DomainError.validation(`extParams.${name} is not a field name`);
-    everyAcquirer[name] = fieldValue(field, `extParams.${name}`);
+    everyAcquirer[name] = fieldValue(name, field, `extParams.${name}`);
   }
   return { perAcquirer: acquirers === undefined ? undefined : { acquirers }, everyAcquirer };
 }

@@ -1,0 +1,69 @@
+import fc from 'fast-check';
+import { ContractViolationError, decodeContract } from './decode-contract';
+import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostSettleRequestV1 } from './host.v1';
+
+const target = { hostMessageFormat: 'ISO8583', connUrl: null, acptId: 'acpt_1', mid: 'MID000000000001', tid: 'TID00001' };
+const merchant = { timeZone: 'Asia/Kuala_Lumpur', name: 'Kopi Corner Sdn Bhd', city: 'Kuala Lumpur', country: 'MY', mcc: '5814' };
+
+function authorize(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    requestId: 'req_1',
+    target,
+    kind: 'SALE',
+    amount: { minor: '1000', currency: '458' },
+    card: { emvTlv: '5A0847617390010100105F2403271231', entryMode: 'NFC' },
+    merchant,
+    ...overrides,
+  };
+}
+
+function violation(contract: new () => object, payload: unknown): string {
+  try {
+    decodeContract(contract, payload);
+  } catch (error) {
+    if (error instanceof ContractViolationError) return error.reason;
+    throw error;
+  }
+  return 'accepted';
+}
+
+describe('host request contracts: the merchant block', () => {
+  it('should accept every IANA zone this runtime knows as merchant.timeZone', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...Intl.supportedValuesOf('timeZone')), (timeZone) => {
+        expect(violation(HostAuthorizeRequestV1, authorize({ merchant: { ...merchant, timeZone } }))).toBe('accepted');
+      }),
+    );
+  });
+
+  it('should refuse a merchant.timeZone that is not an IANA zone, naming it', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.constantFrom('GMT+8 Kuala Lumpur', 'Asia/Atlantis', '+08:00', ''), fc.string({ minLength: 65, maxLength: 80 })),
+        (timeZone) => {
+          expect(violation(HostAuthorizeRequestV1, authorize({ merchant: { ...merchant, timeZone } }))).toMatch(/^merchant\.timeZone must be an IANA time zone/);
+        },
+      ),
+    );
+  });
+
+  it.each([
+    ['authorize', HostAuthorizeRequestV1, authorize()],
+    ['a follow-up', HostFollowUpRequestV1, { requestId: 'req_1', target, amount: { minor: '1000', currency: '458' }, original: { mti: '0200', stan: '000001', transmittedAt: '0115103000', rrn: null, approvalCode: null }, merchant }],
+    ['settle', HostSettleRequestV1, { requestId: 'req_1', target, batchNo: '000001', currency: '458', totals: { saleCount: 0, saleMinor: '0', refundCount: 0, refundMinor: '0' }, merchant }],
+  ] as const)('should require the merchant on %s', (_label, contract, payload) => {
+    expect(violation(contract, payload)).toBe('accepted');
+    const { merchant: _omitted, ...without } = payload;
+    expect(violation(contract, without)).toBe('merchant is required');
+  });
+
+  it('should refuse a country that is not ISO 3166 alpha-2 and an MCC that is not 4 digits', () => {
+    expect(violation(HostAuthorizeRequestV1, authorize({ merchant: { ...merchant, country: 'MYS' } }))).toMatch(/^merchant\.country /);
+    expect(violation(HostAuthorizeRequestV1, authorize({ merchant: { ...merchant, mcc: '581' } }))).toMatch(/^merchant\.mcc /);
+  });
+
+  it('should take field 32 as 1 to 11 digits', () => {
+    expect(violation(HostAuthorizeRequestV1, authorize({ target: { ...target, acquirerId: '60012345' } }))).toBe('accepted');
+    expect(violation(HostAuthorizeRequestV1, authorize({ target: { ...target, acquirerId: '600123456789' } }))).toMatch(/^target\.acquirerId must be 1 to 11 digits$/);
+  });
+});
