@@ -1,0 +1,165 @@
+import { HOST_AUTHORIZE_V1 } from '@app/contracts';
+import { waitFor } from '@app/testing';
+import fc from 'fast-check';
+import { authorizePayload } from './factories';
+import { ConnectorHarness, startConnector } from './harness';
+import { answerOf, IndependentHost } from './independent-host';
+
+interface ReversalRow {
+  status: string;
+  attempts: number;
+  ack_resp_code: string | null;
+  last_resp_code: string | null;
+}
+
+/**
+ * Conformance against an acquirer host that is not ours: every request is read, and every answer
+ * written, by the npm package `iso_8583` (independent-host.ts), never by the connector's codec or
+ * dialect. Each case names what the platform must show a caller of `host.*.v1`.
+ */
+describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', () => {
+  let connector: ConnectorHarness;
+  let host: IndependentHost;
+
+  beforeAll(async () => {
+    connector = await startConnector();
+  });
+
+  afterAll(() => connector.close());
+
+  beforeEach(async () => {
+    host = await IndependentHost.start();
+  });
+
+  afterEach(async () => {
+    expect(host.errors).toEqual([]);
+    await host.close();
+  });
+
+  const iso = () => ({ hostMessageFormat: 'ISO8583' as const, connUrl: host.url });
+
+  const reversalsOf = (requestId: string) =>
+    connector.query<ReversalRow>(`SELECT status, attempts, ack_resp_code, last_resp_code FROM host_connector.reversal WHERE request_id = $1`, [requestId]);
+
+  describe('authorisations', () => {
+    it.each(['00', '08', '11'])('should show %s as APPROVED in full, with the host’s RRN and approval code, and reverse nothing', async (code) => {
+      host.handler = (request) => answerOf(request, code, { 38: 'APR123' });
+      const payload = authorizePayload('2500', iso());
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+      const [sale] = host.received;
+      expect(sale).toMatchObject({ 0: '0200', 3: '000000', 4: '000000002500', 49: '458', 41: 'TID00001' });
+      expect(reply).toMatchObject({
+        result: 'APPROVED',
+        hostRespCode: code,
+        partial: false,
+        approvedAmount: null,
+        rrn: '612345678901',
+        approvalCode: 'APR123',
+        stan: sale[11],
+        transmittedAt: sale[7],
+      });
+      expect(await reversalsOf(payload.requestId)).toEqual([]);
+      expect(host.received.map((request) => request[0])).toEqual(['0200']);
+    });
+
+    it('should show 10 with a smaller amount in field 4 as a partial approval of that amount', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.bigInt({ min: 2n, max: 999_999_999n }), fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), async (asked, share) => {
+          const approved = 1n + BigInt(Math.floor(Number(asked - 1n) * share));
+          host.handler = (request) => answerOf(request, '10', { 4: approved.toString().padStart(12, '0'), 38: 'PRT001' });
+
+          const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload(asked.toString(), iso()));
+
+          expect(reply).toMatchObject({
+            result: 'APPROVED',
+            hostRespCode: '10',
+            partial: true,
+            approvedAmount: { minor: approved.toString(), currency: '458' },
+            approvalCode: 'PRT001',
+          });
+        }),
+        { numRuns: 8 },
+      );
+    });
+
+    it('should show 10 for the whole amount as a full approval', async () => {
+      host.handler = (request) => answerOf(request, '10', { 38: 'PRT002' });
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('2500', iso()));
+
+      expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '10', partial: false, approvedAmount: null });
+    });
+
+    it.each([
+      ['05', 'Do not honour'],
+      ['51', 'Insufficient funds'],
+      ['54', 'Expired card'],
+    ])('should show %s as DECLINED (%s), with nothing to reverse', async (code, message) => {
+      host.handler = (request) => answerOf(request, code);
+      const payload = authorizePayload('2500', iso());
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+      expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: code, hostRespMessage: message, partial: false, approvedAmount: null, approvalCode: null });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await reversalsOf(payload.requestId)).toEqual([]);
+      expect(host.received.map((request) => request[0])).toEqual(['0200']);
+    });
+
+    it('should show an approval whose 0210 carries fields the preset lacks (15, 17, 28) as APPROVED, reversing nothing', async () => {
+      host.handler = (request) => answerOf(request, '00', { 15: '1124', 17: '1123', 28: 'C00000150' });
+      const payload = authorizePayload('1500', iso());
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+      expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00', rrn: '612345678901', approvalCode: 'IND001' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await reversalsOf(payload.requestId)).toEqual([]);
+      expect(host.received.map((request) => request[0])).toEqual(['0200']);
+    });
+  });
+
+  describe('reversals', () => {
+    it('should keep a reversal the host refuses with 25 open, and show it ACKNOWLEDGED once the repeat (0401) is answered 00', async () => {
+      let reversals = 0;
+      host.handler = (request) => {
+        if (request[0] === '0200') return null;
+        reversals += 1;
+        return answerOf(request, reversals === 1 ? '25' : '00');
+      };
+      const payload = authorizePayload('1300', iso(), { timeoutMs: 300 });
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+      expect(reply).toMatchObject({ result: 'REVERSED', hostRespCode: null, mti: '0200' });
+      await waitFor('the 25 to be recorded', async () => (await reversalsOf(payload.requestId))[0]?.last_resp_code === '25');
+      await waitFor('the reversal to be acknowledged', async () => (await reversalsOf(payload.requestId))[0]?.status === 'ACKNOWLEDGED');
+      expect((await reversalsOf(payload.requestId))[0]).toMatchObject({ status: 'ACKNOWLEDGED', attempts: 2, ack_resp_code: '00', last_resp_code: '00' });
+      const [sale, first, repeat] = host.received;
+      expect([sale[0], first[0], repeat[0]]).toEqual(['0200', '0400', '0401']);
+      for (const reversal of [first, repeat]) {
+        expect(reversal[90].slice(0, 20)).toBe(`0200${sale[11]}${sale[7]}`);
+        expect(reversal[4]).toBe('000000001300');
+        expect(reversal[41]).toBe(sale[41]);
+      }
+    });
+
+    it('should keep a reversal answered 12 (0410) PENDING with its code, and repeat it', async () => {
+      host.handler = (request) => (request[0] === '0200' ? null : answerOf(request, '12'));
+      const payload = authorizePayload('1400', iso(), { timeoutMs: 300 });
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+      expect(reply.result).toBe('REVERSED');
+      await waitFor('a second answered attempt', async () => (await reversalsOf(payload.requestId))[0]?.attempts >= 2);
+      expect((await reversalsOf(payload.requestId))[0]).toMatchObject({ status: 'PENDING', last_resp_code: '12', ack_resp_code: null });
+      expect(host.received.map((request) => request[0]).slice(0, 3)).toEqual(['0200', '0400', '0401']);
+    });
+  });
+
+  describe('reconciliation', () => {
+    it.todo('should answer an out-of-balance 0510 (95) as DECLINED with the host totals, then upload the batch (0320) and close it with a final 0500 answered 00');
+  });
+});
