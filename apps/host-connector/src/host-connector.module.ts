@@ -11,6 +11,7 @@ import { JsonHostClient } from './hosts/json-host.client';
 import { MockHost } from './hosts/mock-host';
 import { WorkingKeyRepository } from './keys/persistence/working-key.repository';
 import { KeyExchangeScheduler } from './keys/key-exchange-scheduler';
+import { KeyExchangeService } from './keys/key-exchange.service';
 import { WorkingKeyService } from './keys/working-key.service';
 import { HOST_PROTOCOLS, HostProtocols, hostProtocolsFor } from './protocol/host-protocols';
 import { RequestLogRepository } from './request-log/persistence/request-log.repository';
@@ -72,6 +73,7 @@ export class HostConnectorModule {
         MockHost,
         HostRouter,
         WorkingKeyService,
+        KeyExchangeService,
         KeyExchangeScheduler,
         ReversalQueue,
         ReversalWorker,

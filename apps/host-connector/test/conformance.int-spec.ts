@@ -1,7 +1,10 @@
-import { HOST_AUTHORIZE_V1 } from '@app/contracts';
+import { developmentFieldCipher } from '@app/common';
+import { HOST_AUTHORIZE_V1, HOST_SIGNON_V1 } from '@app/contracts';
+import { DEVELOPMENT_ZMK, encryptKeyUnderZmk, generateWorkingKey, keyCheckValue } from '@app/host-protocol';
+import { uniqueTid } from '@app/host-protocol/testing/factories';
 import { waitFor } from '@app/testing';
 import fc from 'fast-check';
-import { authorizePayload } from './factories';
+import { authorizePayload, networkPayload } from './factories';
 import { ConnectorHarness, startConnector } from './harness';
 import { answerOf, IndependentHost } from './independent-host';
 
@@ -156,6 +159,44 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
       await waitFor('a second answered attempt', async () => (await reversalsOf(payload.requestId))[0]?.attempts >= 2);
       expect((await reversalsOf(payload.requestId))[0]).toMatchObject({ status: 'PENDING', last_resp_code: '12', ack_resp_code: null });
       expect(host.received.map((request) => request[0]).slice(0, 3)).toEqual(['0200', '0400', '0401']);
+    });
+  });
+
+  describe('sign-on without a working key (ISO 8583:1987: sign-on and key exchange are separate)', () => {
+    const keyOf = async (tid: string) =>
+      (await connector.query<{ sealed_key: string; key_check_value: string; source: string }>(`SELECT sealed_key, key_check_value, source FROM host_connector.working_key WHERE tid = $1`, [tid]))[0];
+
+    it('should show the keyless 0810 as the sign-on it is (APPROVED, 00), then exchange keys (0800/101) and store the key it brings', async () => {
+      const workingKey = generateWorkingKey();
+      const check = keyCheckValue(workingKey);
+      host.handler = (request) =>
+        answerOf(request, '00', request[70] === '101' ? { 48: `${encryptKeyUnderZmk(workingKey, DEVELOPMENT_ZMK).toString('hex').toUpperCase()}${check}` } : {});
+      const tid = uniqueTid();
+
+      const reply = await connector.ask(HOST_SIGNON_V1, networkPayload({ ...iso(), tid }));
+
+      expect(host.received.map((request) => [request[0], request[70], request[41]])).toEqual([
+        ['0800', '001', tid],
+        ['0800', '101', tid],
+      ]);
+      expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00', mti: '0800', keyCheckValue: check });
+      expect(reply.hostRespMessage).toBe(`Approved; working key ${check} issued by key exchange`);
+      const row = await keyOf(tid);
+      expect(row).toMatchObject({ key_check_value: check, source: 'KEY_EXCHANGE' });
+      expect(developmentFieldCipher().open(row.sealed_key)).toBe(workingKey.toString('hex'));
+    });
+
+    it('should still show the sign-on APPROVED with 00 when the key exchange after it is declined, saying so, with no key stored', async () => {
+      host.handler = (request) => answerOf(request, request[70] === '101' ? '96' : '00');
+      const tid = uniqueTid();
+
+      const reply = await connector.ask(HOST_SIGNON_V1, networkPayload({ ...iso(), tid }));
+
+      expect(host.received.map((request) => request[70])).toEqual(['001', '101']);
+      expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00' });
+      expect(reply.keyCheckValue).toBeUndefined();
+      expect(reply.hostRespMessage).toBe('Approved; no working key: key exchange declined with 96 (System malfunction)');
+      expect(await keyOf(tid)).toBeUndefined();
     });
   });
 

@@ -64,6 +64,12 @@ export interface HostAnswer {
   workingKeyUnderZmk?: Buffer;
   /** Sign-on: the key check value the host sent with it (hex, 6 digits). */
   keyCheckValue?: string;
+  /**
+   * Sign-on: the host approved it without issuing the working key the format needs (an ISO spec's
+   * `host.workingKey` is `keyExchange`, or `signOn` and field 48 carries none): keys are to be
+   * exchanged (0800, field 70 = 101) right after.
+   */
+  keyExchangeNeeded?: true;
   /** Settle: the host's own totals. */
   hostTotals?: HostTotalsV1;
 }

@@ -64,7 +64,20 @@ export interface HostSpecJson {
   partialAmountField?: number;
   /** Codes of a 0410 that acknowledge a reversal; any other code leaves it open and retried. Default `00`. */
   reversalAcknowledgedCodes?: string[];
+  /** How the host issues the terminal's working key. Default `signOn`; see {@link WorkingKeyIssue}. */
+  workingKey?: WorkingKeyIssue;
 }
+
+/**
+ * How a host issues working keys (the `host` section's `workingKey`):
+ * - `signOn`: an approved 0810 to sign-on may carry the key (field 48); when it carries none, the
+ *   connector exchanges keys (0800, field 70 = 101) right after;
+ * - `keyExchange`: sign-on never carries the key (field 48 of its 0810 is not read as one); every
+ *   approved sign-on is followed by a key exchange;
+ * - `none`: the host issues no working keys: sign-on stores none and no key is ever exchanged.
+ */
+export type WorkingKeyIssue = 'signOn' | 'keyExchange' | 'none';
+export const WORKING_KEY_ISSUES: readonly WorkingKeyIssue[] = ['signOn', 'keyExchange', 'none'];
 
 /** The compiled `host` section: every key set. */
 export interface HostRules {
@@ -72,14 +85,20 @@ export interface HostRules {
   readonly partialApprovalCode: string | null;
   readonly partialAmountField: number;
   readonly reversalAcknowledgedCodes: readonly string[];
+  readonly workingKey: WorkingKeyIssue;
 }
 
-/** What a spec without a `host` section (or a key of it) means: ISO 8583:1987 approvals 00, 08, 10 (partial, amount in field 4), 11, 16; reversals acknowledged by 00. */
+/**
+ * What a spec without a `host` section (or a key of it) means: ISO 8583:1987 approvals 00, 08, 10
+ * (partial, amount in field 4), 11, 16; reversals acknowledged by 00; the working key on sign-on,
+ * exchanged right after a sign-on that brought none.
+ */
 export const DEFAULT_HOST_RULES: HostRules = Object.freeze({
   approvalCodes: Object.freeze(['00', '08', '10', '11', '16']),
   partialApprovalCode: '10',
   partialAmountField: 4,
   reversalAcknowledgedCodes: Object.freeze(['00']),
+  workingKey: 'signOn',
 });
 
 /** A field ready to use: its spec plus the encoder and length prefix it names. */
@@ -124,7 +143,7 @@ const LENGTH_TYPES: readonly LengthType[] = ['fixed', 'LL', 'LLL', 'LLLL'];
 const PREFIX_ENCODINGS: readonly PrefixEncodingName[] = ['ascii', 'ebcdic', 'bcd', 'binary'];
 const MAX_BY_LENGTH_TYPE: Record<LengthType, number> = { fixed: 65535, LL: 99, LLL: 999, LLLL: 9999 };
 const SPEC_KEYS = ['name', 'description', 'mti', 'bitmap', 'header', 'fields', 'host'];
-const HOST_KEYS = ['approvalCodes', 'partialApprovalCode', 'partialAmountField', 'reversalAcknowledgedCodes'];
+const HOST_KEYS = ['approvalCodes', 'partialApprovalCode', 'partialAmountField', 'reversalAcknowledgedCodes', 'workingKey'];
 const RESPONSE_CODE = /^[0-9A-Za-z]{2}$/;
 const FIELD_KEYS = ['description', 'type', 'length', 'lengthType', 'encoding', 'prefixEncoding', 'prefixCounts', 'pad', 'format'];
 const DEFAULT_HEADER: FrameHeaderSpec = Object.freeze({ length: 'binary2', tpdu: false });
@@ -215,7 +234,9 @@ function compileHost(raw: unknown, fields: ReadonlyMap<number, CompiledField>): 
     throw specError('spec host partialApprovalCode', 'must be null or one of the approvalCodes');
   const amountField = json.partialAmountField ?? DEFAULT_HOST_RULES.partialAmountField;
   if (typeof amountField !== 'number' || !fields.has(amountField)) throw specError('spec host partialAmountField', 'must be a field the spec defines');
-  return Object.freeze({ approvalCodes, partialApprovalCode: partial, partialAmountField: amountField, reversalAcknowledgedCodes });
+  const workingKey = json.workingKey === undefined ? DEFAULT_HOST_RULES.workingKey : json.workingKey;
+  if (!WORKING_KEY_ISSUES.includes(workingKey)) throw specError('spec host workingKey', `must be ${WORKING_KEY_ISSUES.join(', ')}`);
+  return Object.freeze({ approvalCodes, partialApprovalCode: partial, partialAmountField: amountField, reversalAcknowledgedCodes, workingKey });
 }
 
 /** Checks a spec (usually parsed JSON) and prepares its encoders; throws `Iso8583Error` (BAD_SPEC) on any inconsistency. */

@@ -1,13 +1,11 @@
 import { PollingLoop } from '@app/common';
-import { HostMessageFormat, HostNetworkRequestV1 } from '@app/contracts';
+import { HostMessageFormat, HostTargetV1 } from '@app/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
-import { HostRouter } from '../hosts/host-router';
 import { resolveHostAddress } from '../routing/host-address';
 import { DueKeyExchange, WorkingKeyRepository } from './persistence/working-key.repository';
-import { WorkingKeyService } from './working-key.service';
+import { KeyExchangeService } from './key-exchange.service';
 
 /**
  * Replaces working keys before they grow old: a key that has been in use for
@@ -24,8 +22,7 @@ export class KeyExchangeScheduler {
   constructor(
     @Inject(HOST_CONNECTOR_CONFIG) private readonly config: HostConnectorConfig,
     private readonly keys: WorkingKeyRepository,
-    private readonly workingKeys: WorkingKeyService,
-    private readonly router: HostRouter,
+    private readonly keyExchange: KeyExchangeService,
   ) {
     this.loop = new PollingLoop(this.logger, config.keyExchange.pollIntervalMs, async () => {
       const due = await this.keys.claimDueExchange(this.config.keyExchange.retryMs);
@@ -53,34 +50,16 @@ export class KeyExchangeScheduler {
       this.logger.warn(`${label}: key exchange not sent: ${checked.message}; ${retry}`);
       return;
     }
-    const request: HostNetworkRequestV1 = {
-      requestId: `kex_${randomUUID()}`,
-      target: {
-        hostMessageFormat: format,
-        connUrl: due.hostUrl,
-        acptId: due.acptId,
-        mid: due.mid,
-        tid: due.tid,
-        ...(due.acquirerId === null ? {} : { acquirerId: due.acquirerId }),
-      },
+    const target: HostTargetV1 = {
+      hostMessageFormat: format,
+      connUrl: due.hostUrl,
+      acptId: due.acptId,
+      mid: due.mid,
+      tid: due.tid,
+      ...(due.acquirerId === null ? {} : { acquirerId: due.acquirerId }),
     };
-    const exchange = await this.router.exchange({ kind: 'remote', address: checked.address }, 'keyexchange', request, Date.now() + this.config.timeoutMs);
-    if (exchange.kind !== 'answered') {
-      this.logger.warn(`${label}: key exchange ${exchange.kind}: ${exchange.reason}; ${retry}`);
-      return;
-    }
-    const { answer } = exchange;
-    if (!answer.approved) {
-      this.logger.warn(`${label}: key exchange declined with ${answer.hostRespCode} (${answer.hostRespMessage}); ${retry}`);
-      return;
-    }
-    const accepted = await this.workingKeys.accept(
-      { format: due.format, endpoint: due.endpoint, tid: due.tid, origin: { hostUrl: due.hostUrl, mid: due.mid, acptId: due.acptId, acquirerId: due.acquirerId } },
-      answer,
-      'KEY_EXCHANGE',
-    );
-    if (accepted.kind === 'stored') this.logger.log(`${label}: working key ${due.keyCheckValue} replaced by ${accepted.keyCheckValue}`);
-    else if (accepted.kind === 'refused') this.logger.warn(`${label}: key exchange answer refused: ${accepted.reason}; ${retry}`);
-    else this.logger.warn(`${label}: the host approved the key exchange but sent no key; ${retry}`);
+    const outcome = await this.keyExchange.exchange(checked.address, target, Date.now() + this.config.timeoutMs);
+    if (outcome.kind === 'stored') this.logger.log(`${label}: working key ${due.keyCheckValue} replaced by ${outcome.keyCheckValue}`);
+    else this.logger.warn(`${label}: ${outcome.reason}; ${retry}`);
   }
 }

@@ -6,6 +6,7 @@ import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
 import { HostExchange, HostRoute, SentMessage } from '../hosts/host-exchange';
 import { HostRouter } from '../hosts/host-router';
 import { MOCK_ENDPOINT } from '../hosts/mock-host';
+import { KeyExchangeService } from '../keys/key-exchange.service';
 import { WorkingKeyService } from '../keys/working-key.service';
 import { RequestLogRepository } from '../request-log/persistence/request-log.repository';
 import { ReversalQueue } from '../reversal/reversal-queue';
@@ -45,6 +46,7 @@ export class HostRequestService {
     private readonly router: HostRouter,
     private readonly reversals: ReversalQueue,
     private readonly keys: WorkingKeyService,
+    private readonly keyExchange: KeyExchangeService,
     private readonly requestLog: RequestLogRepository,
   ) {}
 
@@ -102,7 +104,7 @@ export class HostRequestService {
         );
       }
       case 'answered':
-        return this.answered(operation, request, route, exchange);
+        return this.answered(operation, request, route, exchange, deadlineAt);
     }
   }
 
@@ -111,6 +113,7 @@ export class HostRequestService {
     request: HostRequestOf[O],
     route: HostRoute,
     exchange: Extract<HostExchange, { kind: 'answered' }>,
+    deadlineAt: number,
   ): Promise<HostResponseV1> {
     const { answer, sent } = exchange;
     let result: HostResultV1 = answer.approved ? 'APPROVED' : 'DECLINED';
@@ -129,6 +132,18 @@ export class HostRequestService {
       if (accepted.kind === 'refused') {
         result = 'DECLINED';
         message = accepted.reason;
+      }
+      if (accepted.kind === 'none' && answer.keyExchangeNeeded && route.kind === 'remote') {
+        // The host signed the terminal on without the key the format needs: the sign-on stands as
+        // answered, and keys are exchanged (0800/101) at once; the caller sees how that went.
+        const outcome = await this.keyExchange.exchange(route.address, request.target, deadlineAt);
+        if (outcome.kind === 'stored') {
+          keyCheckValue = outcome.keyCheckValue;
+          message = `${message}; working key ${outcome.keyCheckValue} issued by key exchange`;
+        } else {
+          message = `${message}; no working key: ${outcome.reason}`;
+          this.logger.warn(`signon ${request.requestId} (${format} TID ${tid}): signed on without a working key: ${outcome.reason}`);
+        }
       }
     }
     const approvedAmount = result === 'APPROVED' ? this.partialAmountOf(operation, request, answer) : null;

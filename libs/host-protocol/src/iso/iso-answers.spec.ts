@@ -3,6 +3,7 @@ import iso8583Json from '../../../iso8583/specs/iso8583.json';
 import fc from 'fast-check';
 import { HostOperation, HostProtocolError } from '../dialect';
 import { IsoHostDialect } from './iso-dialect';
+import { formatKeyField } from './iso-fields';
 
 /** Answers read by a format's `host` rules: which codes approve, partial approvals, field 55. */
 
@@ -90,7 +91,7 @@ describe('ISO dialect: field 55 of answers', () => {
 describe('spec host section', () => {
   it('should take the documented defaults when absent', () => {
     expect(compileSpec(iso8583Json).host).toEqual(DEFAULT_HOST_RULES);
-    expect(DEFAULT_HOST_RULES).toEqual({ approvalCodes: ['00', '08', '10', '11', '16'], partialApprovalCode: '10', partialAmountField: 4, reversalAcknowledgedCodes: ['00'] });
+    expect(DEFAULT_HOST_RULES).toEqual({ approvalCodes: ['00', '08', '10', '11', '16'], partialApprovalCode: '10', partialAmountField: 4, reversalAcknowledgedCodes: ['00'], workingKey: 'signOn' });
   });
 
   it.each([
@@ -100,7 +101,54 @@ describe('spec host section', () => {
     [{ approvalCodes: ['00'], partialApprovalCode: '10' }, /partialApprovalCode/],
     [{ partialAmountField: 130 }, /partialAmountField/],
     [{ approvalCode: ['00'] }, /unknown key "approvalCode"/],
+    [{ workingKey: 'always' }, /spec host workingKey.*signOn, keyExchange, none/],
+    [{ workingKey: null }, /spec host workingKey/],
   ])('should refuse the host section %j', (host, message) => {
     expect(() => dialectWith(host)).toThrow(message);
+  });
+});
+
+describe('ISO dialect: working keys by the spec host section', () => {
+  const KEY = fc.uint8Array({ minLength: 16, maxLength: 16 }).map((bytes) => Buffer.from(bytes));
+  const CHECK = fc.stringMatching(/^[0-9A-F]{6}$/);
+  const signOnAnswer = (fields: Record<number, string> = {}) => answer({ 39: '00', 70: '001', ...fields }, '0810');
+
+  it('should read the key an approved sign-on carries in field 48 (signOn, the default), with no exchange to follow', () => {
+    fc.assert(
+      fc.property(KEY, CHECK, (key, check) => {
+        const read = dialectWith().parseResponse('signon', signOnAnswer({ 48: formatKeyField(key, check) }));
+        expect(read.workingKeyUnderZmk?.equals(key)).toBe(true);
+        expect(read.keyCheckValue).toBe(check);
+        expect(read.keyExchangeNeeded).toBeUndefined();
+      }),
+    );
+  });
+
+  it.each([
+    ['signOn', 'no field 48', {}],
+    ['signOn', 'a field 48 that is no key', { 48: 'WELCOME' }],
+    ['keyExchange', 'a key in field 48', { 48: formatKeyField(Buffer.alloc(16, 7), 'ABCDEF') }],
+  ])('should read an approved sign-on (%s) with %s as approved, without a key, a key exchange to follow', (workingKey, _what, fields) => {
+    const read = dialectWith({ workingKey }).parseResponse('signon', signOnAnswer(fields));
+    expect(read).toMatchObject({ approved: true, hostRespCode: '00', keyExchangeNeeded: true });
+    expect(read.workingKeyUnderZmk).toBeUndefined();
+  });
+
+  it('should read no key and want no exchange from a host that issues none (none), nor from a declined sign-on', () => {
+    const key = { 48: formatKeyField(Buffer.alloc(16, 7), 'ABCDEF') };
+    for (const read of [dialectWith({ workingKey: 'none' }).parseResponse('signon', signOnAnswer(key)), dialectWith().parseResponse('signon', signOnAnswer({ 39: '91' }))]) {
+      expect(read.workingKeyUnderZmk).toBeUndefined();
+      expect(read.keyExchangeNeeded).toBeUndefined();
+    }
+  });
+
+  it.each(['signOn', 'keyExchange'])('should read the key of an approved key exchange (%s), and an approved key exchange without one as keyless', (workingKey) => {
+    const dialect = dialectWith({ workingKey });
+    const key = Buffer.alloc(16, 9);
+    expect(dialect.parseResponse('keyexchange', answer({ 39: '00', 70: '101', 48: formatKeyField(key, '123456') }, '0810')).workingKeyUnderZmk?.equals(key)).toBe(true);
+    const keyless = dialect.parseResponse('keyexchange', answer({ 39: '00', 70: '101' }, '0810'));
+    expect(keyless).toMatchObject({ approved: true });
+    expect(keyless.workingKeyUnderZmk).toBeUndefined();
+    expect(keyless.keyExchangeNeeded).toBeUndefined();
   });
 });

@@ -217,8 +217,10 @@ describe('ISO dialect: answers', () => {
     expect(answer.keyCheckValue).toBe('AB12CD');
   });
 
-  it('should refuse an approved sign-on without a key', () => {
-    expect(() => iso.parseResponse('signon', response({ 39: '00', 70: '001' }, '0810'))).toThrow(/without a working key/);
+  it('should read an approved sign-on without a key as approved, a key exchange to follow', () => {
+    const answer = iso.parseResponse('signon', response({ 39: '00', 70: '001' }, '0810'));
+    expect(answer).toMatchObject({ approved: true, hostRespCode: '00', keyExchangeNeeded: true });
+    expect(answer.workingKeyUnderZmk).toBeUndefined();
   });
 
   it('should read the host totals of an 0510', () => {

@@ -164,12 +164,17 @@ export class IsoHostDialect implements IsoDialect {
     switch (operation) {
       case 'signon':
       case 'keyexchange': {
-        if (!answer.approved) break;
-        const key = parseKeyField(textField(message, KEY_FIELD));
-        if (key === null)
-          throw new HostProtocolError(this.format, `the ${message.mti} approved ${operation} without a working key and check value in field ${KEY_FIELD}`);
-        answer.workingKeyUnderZmk = key.keyUnderZmk;
-        answer.keyCheckValue = key.keyCheckValue;
+        // The spec's `host.workingKey`: whether (and on which answer) this host issues the key.
+        const issue = this.spec.host.workingKey;
+        if (!answer.approved || issue === 'none') break;
+        const key = operation === 'signon' && issue === 'keyExchange' ? null : parseKeyField(textField(message, KEY_FIELD));
+        if (key !== null) {
+          answer.workingKeyUnderZmk = key.keyUnderZmk;
+          answer.keyCheckValue = key.keyCheckValue;
+        } else if (operation === 'signon') {
+          // An approved sign-on is one, key or not: the key comes from an exchange right after.
+          answer.keyExchangeNeeded = true;
+        }
         break;
       }
       case 'settle': {

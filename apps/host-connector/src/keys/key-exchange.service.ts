@@ -1,0 +1,40 @@
+import { HostNetworkRequestV1, HostTargetV1 } from '@app/contracts';
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { HostRouter } from '../hosts/host-router';
+import { HostAddress } from '../routing/host-address';
+import { WorkingKeyService } from './working-key.service';
+
+/** How a key exchange ended: the new key stored (its check value), or why the key was not replaced. */
+export type KeyExchangeOutcome = { kind: 'stored'; keyCheckValue: string } | { kind: 'failed'; reason: string };
+
+/**
+ * One key exchange (0800, field 70 = 101; the JSON formats' key exchange) for a terminal on its
+ * host: the key the host issues is checked and stored like a sign-on's. Run on a schedule
+ * (KeyExchangeScheduler) and right after a sign-on that brought no key the format needs.
+ */
+@Injectable()
+export class KeyExchangeService {
+  constructor(
+    private readonly workingKeys: WorkingKeyService,
+    private readonly router: HostRouter,
+  ) {}
+
+  async exchange(address: HostAddress, target: HostTargetV1, deadlineAt: number): Promise<KeyExchangeOutcome> {
+    const request: HostNetworkRequestV1 = { requestId: `kex_${randomUUID()}`, target };
+    const exchange = await this.router.exchange({ kind: 'remote', address }, 'keyexchange', request, deadlineAt);
+    if (exchange.kind !== 'answered') return { kind: 'failed', reason: `key exchange ${exchange.kind}: ${exchange.reason}` };
+    const { answer } = exchange;
+    if (!answer.approved) return { kind: 'failed', reason: `key exchange declined with ${answer.hostRespCode} (${answer.hostRespMessage})` };
+    const origin = { hostUrl: address.url, mid: target.mid, acptId: target.acptId, acquirerId: target.acquirerId ?? null };
+    const accepted = await this.workingKeys.accept({ format: target.hostMessageFormat, endpoint: address.endpoint, tid: target.tid, origin }, answer, 'KEY_EXCHANGE');
+    switch (accepted.kind) {
+      case 'stored':
+        return accepted;
+      case 'refused':
+        return { kind: 'failed', reason: `key exchange answer refused: ${accepted.reason}` };
+      case 'none':
+        return { kind: 'failed', reason: 'the host approved the key exchange but sent no key' };
+    }
+  }
+}
