@@ -1,6 +1,8 @@
 import { ApiClient, createAcquirer, createEmv, createMerchant, dataOf, gatewayBase, queryDatabase, startTestApp, TestApp, unique, waitFor } from '@app/testing';
 import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
 import { PboService } from '../apps/merchant-management/src';
+import { DEVELOPMENT_ZMK, encryptKeyUnderZmk, generateWorkingKey, keyCheckValue } from '@app/host-protocol';
+import { answerOf, IndependentHost } from '../apps/host-connector/test/independent-host';
 import { HostSandbox, hostSandboxSettingsFrom, StandaloneModule, startHostSandbox } from '../apps/standalone/src';
 
 const GATEWAY_BASE = gatewayBase(DEFAULT_GATEWAY_NAMESPACE);
@@ -95,5 +97,35 @@ describe('standalone: profile sign-on through the host connector to the host sim
     );
     expect(keys).toEqual([{ format: 'ISO8583', tid: 'TISO0001', key_check_value: hosts.simulator!.issuedKeyCheckValue('ISO8583', 'TISO0001') }]);
     expect(hosts.simulator!.stats().keysIssued).toBeGreaterThanOrEqual(1);
+  });
+
+  it('should report a sign-on that an ISO 8583:1987 host approves without a key as HostSuccess 00, the key following by key exchange', async () => {
+    const workingKey = generateWorkingKey();
+    const check = keyCheckValue(workingKey);
+    const host = await IndependentHost.start((request) =>
+      answerOf(request, '00', request[70] === '101' ? { 48: `${encryptKeyUnderZmk(workingKey, DEVELOPMENT_ZMK).toString('hex').toUpperCase()}${check}` } : {}),
+    );
+    try {
+      const acquirer = await createAcquirer(pbo, { '01': [await createEmv(pbo, { paymentMethod: '01' })] }, { profileName: 'Keyless host', connMessageFormat: 'ISO8583', enablerMsgFormat: null, connUrl: host.url });
+      const merchant = await createMerchant(pbo);
+      dataOf(await pbo.post(`/api/openapi/v1/mchInfo/payment/${merchant.mchId}`, { acquirerProfileId: String(acquirer), currency: 'MYR' }));
+      const device = dataOf<{ profileId: string }>(
+        await pbo.post('/api/openapi/v1/device', { mchId: merchant.mchId, deviceAlias: 'Till 2', extParams: { acquirers: { [acquirer]: { acqMid: 'MID000000000043', acqTid: 'TKEY0001' } } } }),
+      );
+      await waitFor('the acceptance at the gateway', async () => (((await pbo.get(`${GATEWAY_BASE}/profiles/${device.profileId}`)).body as { acceptances?: unknown[] }).acceptances ?? []).length >= 1, 30_000);
+
+      const response = await pbo.post(`${GATEWAY_BASE}/profiles/${device.profileId}/signOn`, undefined);
+
+      expect(response.status).toBe(200);
+      expect((response.body as unknown as { acptSignOns: AcceptanceSignOn[] }).acptSignOns).toEqual([
+        expect.objectContaining({ acptName: 'Keyless host', resultReason: 'HostSuccess', hostRespCode: '00', hostRespMessage: `Approved; working key ${check} issued by key exchange` }),
+      ]);
+      expect(host.received.map((request) => request[70])).toEqual(['001', '101']);
+      expect(host.errors).toEqual([]);
+      const keys = await queryDatabase<{ source: string; key_check_value: string }>(app.database.url, `SELECT source, key_check_value FROM host_connector.working_key WHERE tid = 'TKEY0001'`);
+      expect(keys).toEqual([{ source: 'KEY_EXCHANGE', key_check_value: check }]);
+    } finally {
+      await host.close();
+    }
   });
 });
