@@ -162,12 +162,38 @@ describe('host-connector over NATS against the host simulator', () => {
       const balanced = await ask(HOST_SETTLE_V1, settlePayload(at(format, tid)));
       const unbalanced = await ask(HOST_SETTLE_V1, settlePayload(at(format, other)));
 
-      expect(balanced).toMatchObject({ result: 'APPROVED', hostRespCode: '00', mti: '0500' });
+      expect(balanced).toMatchObject({ result: 'APPROVED', hostRespCode: '00', mti: '0500', reconciliation: 'BALANCED' });
       expect(unbalanced).toMatchObject({
         result: 'DECLINED',
         hostRespCode: '95',
         hostTotals: { saleCount: 1, saleMinor: '800', refundCount: 0, refundMinor: '0' },
       });
+    });
+
+    it('should upload a batch the simulator finds out of balance (sales ending in 95) and end it balanced after upload', async () => {
+      const tid = newTid();
+      const sales = [await ask(HOST_AUTHORIZE_V1, authorizePayload('1000', at(format, tid))), await ask(HOST_AUTHORIZE_V1, authorizePayload('1995', at(format, tid)))];
+      const refund = await ask(HOST_REFUND_V1, followUpPayload('300', at(format, tid), originalOf(sales[0])));
+      const transactions = [
+        { kind: 'SALE', amountMinor: '1000', ...originalOf(sales[0]) },
+        { kind: 'SALE', amountMinor: '1995', ...originalOf(sales[1]) },
+        { kind: 'REFUND', amountMinor: '300', ...originalOf(refund) },
+      ];
+
+      const reply = await ask(HOST_SETTLE_V1, {
+        ...settlePayload(at(format, tid)),
+        totals: { saleCount: 2, saleMinor: '2995', refundCount: 1, refundMinor: '300' },
+        transactions,
+      });
+
+      expect(reply).toMatchObject({
+        result: 'APPROVED',
+        hostRespCode: '00',
+        reconciliation: 'BALANCED_AFTER_UPLOAD',
+        uploadedCount: 3,
+        hostTotals: { saleCount: 2, saleMinor: '2995', refundCount: 1, refundMinor: '300' },
+      });
+      expect(reply.settlementDate).toMatch(/^[0-9]{4}$/);
     });
 
     it('should answer an echo (0800, 301)', async () => {

@@ -1,7 +1,23 @@
 // class-transformer's @Type reads design-time metadata: the contract must load without Nest having loaded this first.
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsDefined, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { HOST_ACQUIRER_ID_PATTERN, HOST_MESSAGE_FORMATS, HOST_MID_PATTERN, HOST_MID_RULE, HOST_TID_PATTERN, HOST_TID_RULE, HostMessageFormat } from './host-formats';
 import { IsIanaTimeZone, IsIsoCountry, NullableButPresent } from './validation';
 
@@ -224,7 +240,37 @@ export class HostTotalsV1 {
   refundMinor: string;
 }
 
-/** `host.settle.v1`: 0500 reconciliation of a batch. */
+/** The kinds of transaction a batch holds: sales and completions are debits, refunds credits. */
+export const HOST_BATCH_KINDS = ['SALE', 'CAPTURE', 'REFUND'] as const;
+export type HostBatchKindV1 = (typeof HOST_BATCH_KINDS)[number];
+
+/** One approved transaction of a batch, as the host answered it: what a batch upload (0320) sends for it. */
+export class HostBatchTransactionV1 {
+  @IsIn(HOST_BATCH_KINDS)
+  kind: HostBatchKindV1;
+
+  /** The amount booked, in minor units of the batch's currency. */
+  @IsString()
+  @Matches(/^(0|[1-9][0-9]{0,11})$/, { message: '$property must be a whole number of minor units, at most 12 digits' })
+  amountMinor: string;
+
+  /** The transaction's own message as the connector replied it (mti, stan, transmittedAt) and the host's rrn and approval code. */
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => HostOriginalV1)
+  original: HostOriginalV1;
+}
+
+/** The most transactions a settle request may carry for a batch upload. */
+export const HOST_BATCH_MAX_TRANSACTIONS = 999;
+
+/**
+ * `host.settle.v1`: 0500 reconciliation of a batch. When the host finds the totals out of balance
+ * (95) and its format uploads batches, the connector sends `transactions` (an 0320 each) and
+ * closes with a second 0500; without `transactions` (callers older than issue 16) there is
+ * nothing to upload and the batch stays out of balance.
+ */
 export class HostSettleRequestV1 extends HostRequestBaseV1 {
   @IsString()
   @Matches(/^[0-9]{6}$/, { message: '$property must be the 6-digit batch number' })
@@ -245,6 +291,14 @@ export class HostSettleRequestV1 extends HostRequestBaseV1 {
   @ValidateNested()
   @Type(() => HostMerchantV1)
   merchant: HostMerchantV1;
+
+  /** The batch's transactions, for a batch upload should the host ask for one. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(HOST_BATCH_MAX_TRANSACTIONS)
+  @ValidateNested({ each: true })
+  @Type(() => HostBatchTransactionV1)
+  transactions?: HostBatchTransactionV1[];
 }
 
 /** `host.signon.v1` (0800, field 70 = 001) and `host.echo.v1` (0800, field 70 = 301). */
@@ -262,6 +316,14 @@ export class HostNetworkRequestV1 extends HostRequestBaseV1 {}
  */
 export const HOST_RESULTS = ['APPROVED', 'DECLINED', 'REVERSED', 'HOST_UNAVAILABLE', 'REJECTED'] as const;
 export type HostResultV1 = (typeof HOST_RESULTS)[number];
+
+/**
+ * How a reconciliation ended: BALANCED (the 0510 agreed, result APPROVED), BALANCED_AFTER_UPLOAD
+ * (out of balance, batch uploaded, the closing 0510 agreed: APPROVED), OUT_OF_BALANCE (the host's
+ * out-of-balance code and no upload, or an upload that failed or was not agreed: DECLINED).
+ */
+export const HOST_RECONCILIATIONS = ['BALANCED', 'BALANCED_AFTER_UPLOAD', 'OUT_OF_BALANCE'] as const;
+export type HostReconciliationV1 = (typeof HOST_RECONCILIATIONS)[number];
 
 /**
  * Reply to every `host.*.v1` request. A class so the caller decodes it like any contract
@@ -342,10 +404,27 @@ export class HostResponseV1 {
   @Matches(/^[0-9A-Fa-f]{6}$/, { message: '$property must be 6 hex digits' })
   keyCheckValue?: string;
 
-  /** Settle: the host's own totals when it answered with them. */
+  /** Settle: the host's own totals when it answered with them (after an upload, the closing answer's when it has them). */
   @IsOptional()
   @IsObject()
   @ValidateNested()
   @Type(() => HostTotalsV1)
   hostTotals?: HostTotalsV1;
+
+  /** Settle: how the reconciliation ended, when the host answered it with 00 or its out-of-balance code; absent otherwise and from older connectors. */
+  @IsOptional()
+  @IsIn(HOST_RECONCILIATIONS)
+  reconciliation?: HostReconciliationV1;
+
+  /** Settle: how many transactions were uploaded (0320 answered 00) after an out-of-balance answer. */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  uploadedCount?: number;
+
+  /** Settle: the host's settlement date (field 15, MMDD) when its answer has one. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[0-9]{4}$/, { message: '$property must be MMDD' })
+  settlementDate?: string;
 }

@@ -1,5 +1,6 @@
 import {
   HostAuthorizeRequestV1,
+  HostBatchTransactionV1,
   HostFollowUpRequestV1,
   HostMessageFormat,
   HostNetworkRequestV1,
@@ -9,7 +10,23 @@ import {
 import { Iso8583Message, MessageSpec } from '@app/iso8583';
 
 /** One host operation: a `host.<operation>.v1` subject. */
-export type HostOperation = 'authorize' | 'reverse' | 'void' | 'refund' | 'capture' | 'settle' | 'signon' | 'echo' | 'keyexchange';
+export type HostOperation =
+  | 'authorize'
+  | 'reverse'
+  | 'void'
+  | 'refund'
+  | 'capture'
+  | 'settle'
+  | 'batchupload'
+  | 'settleclose'
+  | 'signon'
+  | 'echo'
+  | 'keyexchange';
+
+/** One transaction of a settle request's batch, sent as an 0320 during a batch upload. */
+export interface HostBatchUploadRequest extends HostSettleRequestV1 {
+  transaction: HostBatchTransactionV1;
+}
 
 /** The request payload each operation takes. */
 export interface HostRequestOf {
@@ -19,6 +36,10 @@ export interface HostRequestOf {
   refund: HostFollowUpRequestV1;
   capture: HostFollowUpRequestV1;
   settle: HostSettleRequestV1;
+  /** 0320: not a subject of its own; the connector sends one per transaction after an out-of-balance settle. */
+  batchupload: HostBatchUploadRequest;
+  /** The 0500 closing a batch upload (processing code 960000): not a subject of its own. */
+  settleclose: HostSettleRequestV1;
   signon: HostNetworkRequestV1;
   echo: HostNetworkRequestV1;
   /** 0800 field 70 = 101: not a subject of its own; the connector runs it after sign-on and on a schedule. */
@@ -72,6 +93,12 @@ export interface HostAnswer {
   keyExchangeNeeded?: true;
   /** Settle: the host's own totals. */
   hostTotals?: HostTotalsV1;
+  /** Settle: the settlement date the host answered with (field 15, MMDD). */
+  settlementDate?: string;
+  /** Settle: the answer's code is the format's out-of-balance code (ISO: `host.outOfBalanceCode`, 95). */
+  outOfBalance?: boolean;
+  /** Settle out of balance: whether the format answers it with a batch upload (ISO: `host.batchUpload`). */
+  batchUpload?: boolean;
 }
 
 /** A request message and its packed bytes (no length header or TPDU: framing is the session's). */

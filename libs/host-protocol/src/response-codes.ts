@@ -32,7 +32,7 @@ export function responseMessage(code: string): string {
 /**
  * Whether a response code approves `operation` under a format's rules: a reversal is approved
  * (acknowledged) by `reversalAcknowledgedCodes`; a financial request (authorisation, void, refund,
- * capture) by `approvalCodes`; network management and reconciliation by `00` only (1987 gives the
+ * capture) by `approvalCodes`; network management, reconciliation and batch upload by `00` only (1987 gives the
  * other approval codes no meaning there).
  */
 export function approves(rules: HostRules, operation: HostOperation, code: string): boolean {
@@ -45,6 +45,8 @@ export function approves(rules: HostRules, operation: HostOperation, code: strin
     case 'capture':
       return rules.approvalCodes.includes(code);
     case 'settle':
+    case 'batchupload':
+    case 'settleclose':
     case 'signon':
     case 'echo':
     case 'keyexchange':

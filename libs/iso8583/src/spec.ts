@@ -66,7 +66,23 @@ export interface HostSpecJson {
   reversalAcknowledgedCodes?: string[];
   /** How the host issues the terminal's working key. Default `signOn`; see {@link WorkingKeyIssue}. */
   workingKey?: WorkingKeyIssue;
+  /**
+   * How a reconciliation (0500) is laid out. `terminal` (default): processing code 920000 (960000
+   * closing a batch upload), currency in 49, batch number in 60, totals where
+   * `reconciliationTotals` says. `acquirer`: settlement date 15, settlement currency 50, batch
+   * number 60, totals in 74–89 and the net amount in 97.
+   */
+  reconciliationLayout?: ReconciliationLayout;
+  /** Where a terminal-style 0500 and its answer carry the totals: fields 74–89 (default) or field 63 (sales and refunds, count n3 and amount n12 each). `acquirer` takes 74–89 only. */
+  reconciliationTotals?: ReconciliationTotals;
+  /** The 0510 code that says the totals disagree. Default `95`. */
+  outOfBalanceCode?: string;
+  /** Whether an out-of-balance answer starts a batch upload (an 0320 per transaction, then a closing 0500 with 960000). Default true. */
+  batchUpload?: boolean;
 }
+
+export type ReconciliationLayout = 'terminal' | 'acquirer';
+export type ReconciliationTotals = 'fields74to89' | 'field63';
 
 /**
  * How a host issues working keys (the `host` section's `workingKey`):
@@ -86,12 +102,17 @@ export interface HostRules {
   readonly partialAmountField: number;
   readonly reversalAcknowledgedCodes: readonly string[];
   readonly workingKey: WorkingKeyIssue;
+  readonly reconciliationLayout: ReconciliationLayout;
+  readonly reconciliationTotals: ReconciliationTotals;
+  readonly outOfBalanceCode: string;
+  readonly batchUpload: boolean;
 }
 
 /**
  * What a spec without a `host` section (or a key of it) means: ISO 8583:1987 approvals 00, 08, 10
  * (partial, amount in field 4), 11, 16; reversals acknowledged by 00; the working key on sign-on,
- * exchanged right after a sign-on that brought none.
+ * exchanged right after a sign-on that brought none; terminal-style reconciliation (920000, totals
+ * in 74–89), out of balance 95, answered with a batch upload.
  */
 export const DEFAULT_HOST_RULES: HostRules = Object.freeze({
   approvalCodes: Object.freeze(['00', '08', '10', '11', '16']),
@@ -99,7 +120,21 @@ export const DEFAULT_HOST_RULES: HostRules = Object.freeze({
   partialAmountField: 4,
   reversalAcknowledgedCodes: Object.freeze(['00']),
   workingKey: 'signOn',
+  reconciliationLayout: 'terminal',
+  reconciliationTotals: 'fields74to89',
+  outOfBalanceCode: '95',
+  batchUpload: true,
 });
+
+const RECONCILIATION_LAYOUTS: readonly ReconciliationLayout[] = ['terminal', 'acquirer'];
+const RECONCILIATION_TOTALS: readonly ReconciliationTotals[] = ['fields74to89', 'field63'];
+/** The fields each reconciliation layout needs of the spec. */
+const RECONCILIATION_FIELDS: Record<ReconciliationLayout | ReconciliationTotals, readonly number[]> = {
+  terminal: [3, 49, 60],
+  acquirer: [15, 50, 60, 97],
+  fields74to89: [74, 76, 86, 88],
+  field63: [63],
+};
 
 /** A field ready to use: its spec plus the encoder and length prefix it names. */
 export interface CompiledField {
@@ -143,7 +178,17 @@ const LENGTH_TYPES: readonly LengthType[] = ['fixed', 'LL', 'LLL', 'LLLL'];
 const PREFIX_ENCODINGS: readonly PrefixEncodingName[] = ['ascii', 'ebcdic', 'bcd', 'binary'];
 const MAX_BY_LENGTH_TYPE: Record<LengthType, number> = { fixed: 65535, LL: 99, LLL: 999, LLLL: 9999 };
 const SPEC_KEYS = ['name', 'description', 'mti', 'bitmap', 'header', 'fields', 'host'];
-const HOST_KEYS = ['approvalCodes', 'partialApprovalCode', 'partialAmountField', 'reversalAcknowledgedCodes', 'workingKey'];
+const HOST_KEYS = [
+  'approvalCodes',
+  'partialApprovalCode',
+  'partialAmountField',
+  'reversalAcknowledgedCodes',
+  'workingKey',
+  'reconciliationLayout',
+  'reconciliationTotals',
+  'outOfBalanceCode',
+  'batchUpload',
+];
 const RESPONSE_CODE = /^[0-9A-Za-z]{2}$/;
 const FIELD_KEYS = ['description', 'type', 'length', 'lengthType', 'encoding', 'prefixEncoding', 'prefixCounts', 'pad', 'format'];
 const DEFAULT_HEADER: FrameHeaderSpec = Object.freeze({ length: 'binary2', tpdu: false });
@@ -236,7 +281,36 @@ function compileHost(raw: unknown, fields: ReadonlyMap<number, CompiledField>): 
   if (typeof amountField !== 'number' || !fields.has(amountField)) throw specError('spec host partialAmountField', 'must be a field the spec defines');
   const workingKey = json.workingKey === undefined ? DEFAULT_HOST_RULES.workingKey : json.workingKey;
   if (!WORKING_KEY_ISSUES.includes(workingKey)) throw specError('spec host workingKey', `must be ${WORKING_KEY_ISSUES.join(', ')}`);
-  return Object.freeze({ approvalCodes, partialApprovalCode: partial, partialAmountField: amountField, reversalAcknowledgedCodes, workingKey });
+  return Object.freeze({
+    approvalCodes,
+    partialApprovalCode: partial,
+    partialAmountField: amountField,
+    reversalAcknowledgedCodes,
+    workingKey,
+    ...compileReconciliation(json, fields),
+  });
+}
+
+function compileReconciliation(
+  json: HostSpecJson,
+  fields: ReadonlyMap<number, CompiledField>,
+): Pick<HostRules, 'reconciliationLayout' | 'reconciliationTotals' | 'outOfBalanceCode' | 'batchUpload'> {
+  const layout = json.reconciliationLayout ?? DEFAULT_HOST_RULES.reconciliationLayout;
+  if (!RECONCILIATION_LAYOUTS.includes(layout)) throw specError('spec host reconciliationLayout', `must be ${RECONCILIATION_LAYOUTS.join(' or ')}`);
+  const totals = json.reconciliationTotals ?? DEFAULT_HOST_RULES.reconciliationTotals;
+  if (!RECONCILIATION_TOTALS.includes(totals)) throw specError('spec host reconciliationTotals', `must be ${RECONCILIATION_TOTALS.join(' or ')}`);
+  if (layout === 'acquirer' && totals !== 'fields74to89') throw specError('spec host reconciliationTotals', 'an acquirer-style reconciliation carries its totals in fields74to89');
+  const outOfBalanceCode = json.outOfBalanceCode ?? DEFAULT_HOST_RULES.outOfBalanceCode;
+  if (typeof outOfBalanceCode !== 'string' || !RESPONSE_CODE.test(outOfBalanceCode) || outOfBalanceCode === '00')
+    throw specError('spec host outOfBalanceCode', 'must be a 2-character response code other than 00');
+  const batchUpload = json.batchUpload ?? DEFAULT_HOST_RULES.batchUpload;
+  if (typeof batchUpload !== 'boolean') throw specError('spec host batchUpload', 'must be true or false');
+  // Checked when the file speaks of reconciliation; otherwise a spec without the fields refuses settle when it is built.
+  const named = json.reconciliationLayout !== undefined || json.reconciliationTotals !== undefined || json.batchUpload !== undefined;
+  const missing = !named ? [] : [...RECONCILIATION_FIELDS[layout], ...RECONCILIATION_FIELDS[totals], ...(batchUpload ? [3, 4, 90] : [])].filter((number) => !fields.has(number));
+  if (missing.length > 0)
+    throw specError('spec host reconciliationLayout', `a ${layout}-style reconciliation${batchUpload ? ' with batch upload' : ''} needs field ${[...new Set(missing)].join(', ')} in the spec`);
+  return { reconciliationLayout: layout, reconciliationTotals: totals, outOfBalanceCode, batchUpload };
 }
 
 /** Checks a spec (usually parsed JSON) and prepares its encoders; throws `Iso8583Error` (BAD_SPEC) on any inconsistency. */

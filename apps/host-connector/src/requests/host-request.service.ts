@@ -104,8 +104,51 @@ export class HostRequestService {
         );
       }
       case 'answered':
+        if (operation === 'settle') return this.reconciled(request as HostRequestOf['settle'], route, exchange, deadlineAt);
         return this.answered(operation, request, route, exchange, deadlineAt);
     }
+  }
+
+  /**
+   * A settle the host answered. Out of balance (the format's code, 95) in a format that uploads
+   * batches, with the batch's transactions in the request: an 0320 each, then the closing 0500
+   * (960000), all within the request's deadline; the reply says whether the batch ended balanced,
+   * balanced after upload, or still out of balance (docs/decisions.md, "Reconciliation and batch upload").
+   */
+  private async reconciled(
+    request: HostRequestOf['settle'],
+    route: HostRoute,
+    exchange: Extract<HostExchange, { kind: 'answered' }>,
+    deadlineAt: number,
+  ): Promise<HostResponseV1> {
+    const first = await this.answered('settle', request, route, exchange, deadlineAt);
+    if (exchange.answer.approved) return { ...first, reconciliation: 'BALANCED' };
+    if (exchange.answer.outOfBalance !== true) return first;
+    const outOfBalance = (why: string, uploadedCount?: number): HostResponseV1 => ({
+      ...first,
+      reconciliation: 'OUT_OF_BALANCE',
+      hostRespMessage: `${first.hostRespMessage}; ${why}`,
+      ...(uploadedCount === undefined ? {} : { uploadedCount }),
+    });
+    if (exchange.answer.batchUpload !== true) return outOfBalance('the format uploads no batches');
+    if (request.transactions === undefined) return outOfBalance('the request carries no transactions to upload');
+    let uploadedCount = 0;
+    for (const transaction of request.transactions) {
+      const upload = await this.router.exchange(route, 'batchupload', { ...request, transaction }, deadlineAt);
+      const stan = transaction.original.stan;
+      if (upload.kind !== 'answered') return outOfBalance(`batch upload stopped at STAN ${stan}: ${upload.reason}`, uploadedCount);
+      if (!upload.answer.approved) return outOfBalance(`batch upload of STAN ${stan} refused with ${upload.answer.hostRespCode}`, uploadedCount);
+      uploadedCount += 1;
+    }
+    const closing = await this.router.exchange(route, 'settleclose', request, deadlineAt);
+    if (closing.kind !== 'answered') return outOfBalance(`batch uploaded, closing 0500 unanswered: ${closing.reason}`, uploadedCount);
+    const closed = await this.answered('settle', request, route, closing, deadlineAt);
+    return {
+      ...closed,
+      hostTotals: closed.hostTotals ?? first.hostTotals,
+      reconciliation: closing.answer.approved ? 'BALANCED_AFTER_UPLOAD' : 'OUT_OF_BALANCE',
+      uploadedCount,
+    };
   }
 
   private async answered<O extends SubjectOperation>(
@@ -162,6 +205,7 @@ export class HostRequestService {
       approvalCode: answer.approvalCode,
       ...(keyCheckValue ? { keyCheckValue } : {}),
       ...(operation === 'settle' && answer.hostTotals ? { hostTotals: answer.hostTotals } : {}),
+      ...(operation === 'settle' && answer.settlementDate !== undefined ? { settlementDate: answer.settlementDate } : {}),
     };
   }
 

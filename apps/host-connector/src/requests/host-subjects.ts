@@ -1,7 +1,7 @@
 import { HostOperation } from '@app/host-protocol';
 
-/** The operations callers ask for by subject (key exchange is the connector's own). */
-export type SubjectOperation = Exclude<HostOperation, 'keyexchange'>;
+/** The operations callers ask for by subject (key exchange and the batch upload's messages are the connector's own). */
+export type SubjectOperation = Exclude<HostOperation, 'keyexchange' | 'batchupload' | 'settleclose'>;
 
 /** The queue group every replica answers `host.*` in: one replica gets each request. */
 export const HOST_CONNECTOR_QUEUE_GROUP = 'host-connector';

@@ -61,6 +61,8 @@ export class AcquirerEngine {
   /** Originals a reversal has been counted for (`tid|ref`). */
   private readonly reversals = new Set<string>();
   private rrnSequence = 0;
+  /** Per terminal found out of balance: the transactions its batch upload (0320) has sent so far. */
+  private readonly uploads = new Map<string, Array<{ kind: 'SALE' | 'REFUND'; amount: bigint }>>();
 
   constructor(private readonly stats: SimulatorStats) {}
 
@@ -156,18 +158,45 @@ export class AcquirerEngine {
     return { saleCount, saleMinor: saleMinor.toString(), refundCount, refundMinor: refundMinor.toString() };
   }
 
-  /** Reconciliation: 00 when the terminal's totals equal the host's, 95 otherwise; either way the terminal starts a new batch. */
+  /**
+   * Reconciliation: 00 when the terminal's totals equal the host's, 95 otherwise or when the sales
+   * amount ends in 95 (README.md, "Test amounts"); either way the terminal starts a new batch. After
+   * a 95 the host takes a batch upload ({@link upload}, then {@link closeUpload}).
+   */
   settle(tid: string, terminalTotals: HostTotalsV1): { code: string; hostTotals: HostTotalsV1 } {
     const hostTotals = this.totalsOf(tid);
-    const balanced =
-      hostTotals.saleCount === terminalTotals.saleCount &&
-      BigInt(hostTotals.saleMinor) === BigInt(terminalTotals.saleMinor) &&
-      hostTotals.refundCount === terminalTotals.refundCount &&
-      BigInt(hostTotals.refundMinor) === BigInt(terminalTotals.refundMinor);
+    const balanced = sameTotals(hostTotals, terminalTotals) && !terminalTotals.saleMinor.endsWith(OUT_OF_BALANCE_SALES_ENDING);
     for (const record of this.open.get(tid) ?? []) record.settled = true;
     this.open.delete(tid);
     if (balanced) this.stats.reconciliations.balanced += 1;
     else this.stats.reconciliations.outOfBalance += 1;
+    if (balanced) this.uploads.delete(tid);
+    else this.uploads.set(tid, []);
+    return { code: balanced ? '00' : '95', hostTotals };
+  }
+
+  /** One transaction of a batch upload (0320): 00 when the terminal's last reconciliation was out of balance, 12 otherwise. */
+  upload(tid: string, kind: 'SALE' | 'REFUND', amount: bigint): string {
+    const uploaded = this.uploads.get(tid);
+    if (uploaded === undefined) return '12';
+    uploaded.push({ kind, amount });
+    return '00';
+  }
+
+  /** The 0500 closing a batch upload (960000): the host books the uploaded batch; 00 when it sums to the terminal's totals, 95 otherwise; 12 without an upload. */
+  closeUpload(tid: string, terminalTotals: HostTotalsV1): { code: string; hostTotals: HostTotalsV1 | null } {
+    const uploaded = this.uploads.get(tid);
+    if (uploaded === undefined) return { code: '12', hostTotals: null };
+    this.uploads.delete(tid);
+    const sum = (kind: 'SALE' | 'REFUND') => uploaded.filter((t) => t.kind === kind).reduce((total, t) => total + t.amount, 0n);
+    const hostTotals: HostTotalsV1 = {
+      saleCount: uploaded.filter((t) => t.kind === 'SALE').length,
+      saleMinor: sum('SALE').toString(),
+      refundCount: uploaded.filter((t) => t.kind === 'REFUND').length,
+      refundMinor: sum('REFUND').toString(),
+    };
+    const balanced = sameTotals(hostTotals, terminalTotals);
+    if (balanced) this.stats.reconciliations.balancedAfterUpload += 1;
     return { code: balanced ? '00' : '95', hostTotals };
   }
 
@@ -238,6 +267,13 @@ export class AcquirerEngine {
     this.rrnSequence = (this.rrnSequence + 1) % 100_000_000;
     return `${now.getUTCFullYear() % 10}${String(dayOfYear).padStart(3, '0')}${String(this.rrnSequence).padStart(8, '0')}`;
   }
+}
+
+/** A reconciliation whose sales amount ends in this is out of balance whatever the books say (a test amount). */
+export const OUT_OF_BALANCE_SALES_ENDING = '95';
+
+function sameTotals(a: HostTotalsV1, b: HostTotalsV1): boolean {
+  return a.saleCount === b.saleCount && BigInt(a.saleMinor) === BigInt(b.saleMinor) && a.refundCount === b.refundCount && BigInt(a.refundMinor) === BigInt(b.refundMinor);
 }
 
 /** Six characters, digits and capital letters (no I or O), as issuers hand them out. */

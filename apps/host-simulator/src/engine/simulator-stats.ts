@@ -17,7 +17,7 @@ export interface SimulatorStats {
   /** Working keys issued (sign-on and key exchange). */
   keysIssued: number;
   /** Reconciliations answered 00 (totals agree) and 95 (they do not). */
-  reconciliations: { balanced: number; outOfBalance: number };
+  reconciliations: { balanced: number; outOfBalance: number; balancedAfterUpload: number };
   /** Frames that could not be read; each closed its connection. */
   malformedFrames: number;
   /** TCP connections open now, and accepted since start. */
@@ -34,7 +34,7 @@ export function emptyStats(): SimulatorStats {
     declines: 0,
     unanswered: 0,
     keysIssued: 0,
-    reconciliations: { balanced: 0, outOfBalance: 0 },
+    reconciliations: { balanced: 0, outOfBalance: 0, balancedAfterUpload: 0 },
     malformedFrames: 0,
     connections: { open: 0, total: 0 },
   };

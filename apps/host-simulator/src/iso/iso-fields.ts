@@ -24,6 +24,7 @@ export const FIELD = {
   tid: 41,
   localTime: 12,
   localDate: 13,
+  settlementDate: 15,
   merchantType: 18,
   acquirerCountry: 19,
   acquirerId: 32,
@@ -96,16 +97,33 @@ export function workingKeyField(keyUnderZmk: Buffer, checkValue: string): string
   return keyUnderZmk.toString('hex').toUpperCase() + checkValue.toUpperCase();
 }
 
-/** Totals of an 0500, or undefined unless all four totals fields are there and numeric. */
+/** Field 3 of an 0500: 920000 settlement, 960000 closing a batch upload (terminal style); absent in acquirer style. */
+export const UPLOAD_COMPLETE = '960000';
+
+/**
+ * Totals of an 0500 in either layout: field 63 (sales count n3, amount n12, refunds count n3,
+ * amount n12) when the request has it, else fields 74/76/86/88; undefined when unreadable.
+ */
 export function readTotals(message: Iso8583Message): HostTotalsV1 | undefined {
+  const field63 = text(message, 63);
+  if (field63 !== undefined) {
+    const match = /^([0-9]{3})([0-9]{12})([0-9]{3})([0-9]{12})/.exec(field63);
+    return match ? { saleCount: Number(match[1]), saleMinor: String(BigInt(match[2])), refundCount: Number(match[3]), refundMinor: String(BigInt(match[4])) } : undefined;
+  }
+  return readTotals74to89(message);
+}
+
+function readTotals74to89(message: Iso8583Message): HostTotalsV1 | undefined {
   const numbers = [FIELD.debitsCount, FIELD.debitsAmount, FIELD.creditsCount, FIELD.creditsAmount].map((number) => text(message, number));
   if (!numbers.every((value): value is string => value !== undefined && /^[0-9]+$/.test(value))) return undefined;
   const [debits, debitsAmount, credits, creditsAmount] = numbers;
   return { saleCount: Number(debits), saleMinor: String(BigInt(debitsAmount)), refundCount: Number(credits), refundMinor: String(BigInt(creditsAmount)) };
 }
 
-/** The totals fields of an 0510, zero-filled to their lengths (n 10 counts, n 16 amounts). */
-export function totalsFields(totals: HostTotalsV1): Record<number, string> {
+/** The totals fields of an 0510 in the layout of its 0500 (63, or 74/76/86/88 zero-filled to n 10 counts and n 16 amounts). */
+export function totalsFields(totals: HostTotalsV1, request: Iso8583Message): Record<number, string> {
+  if (request.fields[63] !== undefined)
+    return { 63: `${String(totals.saleCount).padStart(3, '0')}${totals.saleMinor.padStart(12, '0')}${String(totals.refundCount).padStart(3, '0')}${totals.refundMinor.padStart(12, '0')}` };
   return {
     [FIELD.debitsCount]: String(totals.saleCount).padStart(10, '0'),
     [FIELD.debitsAmount]: totals.saleMinor.padStart(16, '0'),

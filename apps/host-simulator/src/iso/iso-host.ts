@@ -16,11 +16,12 @@ import {
   text,
   totalsFields,
   transactionTypeOf,
+  UPLOAD_COMPLETE,
   workingKeyField,
 } from './iso-fields';
 
 /** Request fields a response repeats, as acquirer hosts do (never card data: 2, 14, 35, 55 stay out). */
-const ECHOED_FIELDS = [3, 4, 7, 11, 12, 13, 41, 42, 49, 60, 70, 90];
+const ECHOED_FIELDS = [3, 4, 7, 11, 12, 13, 41, 42, 49, 50, 60, 70, 90];
 
 export interface IsoHostDependencies {
   spec: MessageSpec;
@@ -105,12 +106,24 @@ export function answerIsoRequest(request: Iso8583Message, deps: IsoHostDependenc
       if (originalRef === undefined) return respond('30');
       engine.reverse(tid, originalRef);
       return respond('00');
+    case '0320':
+    case '0321': {
+      const type = transactionTypeOf(text(request, FIELD.processingCode) ?? '');
+      if (amountMinor === null || original === undefined || (type !== 'PURCHASE' && type !== 'REFUND')) return respond('30');
+      return respond(engine.upload(tid, type === 'REFUND' ? 'REFUND' : 'SALE', amountMinor));
+    }
     case '0500':
     case '0501': {
       const totals: HostTotalsV1 | undefined = readTotals(request);
       if (totals === undefined) return respond('30');
+      // Settlement date: the terminal's local date (acquirer style sends it in 15), else today's.
+      const settlementDate = text(request, FIELD.localDate) ?? new Date().toISOString().slice(5, 10).replace('-', '');
+      if (text(request, FIELD.processingCode) === UPLOAD_COMPLETE) {
+        const closed = engine.closeUpload(tid, totals);
+        return respond(closed.code, { ...(closed.hostTotals === null ? {} : totalsFields(closed.hostTotals, request)), [FIELD.settlementDate]: settlementDate });
+      }
       const { code, hostTotals } = engine.settle(tid, totals);
-      return respond(code, totalsFields(hostTotals));
+      return respond(code, { ...totalsFields(hostTotals, request), [FIELD.settlementDate]: settlementDate });
     }
     case '0800':
     case '0801':

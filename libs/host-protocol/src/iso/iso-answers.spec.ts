@@ -91,7 +91,17 @@ describe('ISO dialect: field 55 of answers', () => {
 describe('spec host section', () => {
   it('should take the documented defaults when absent', () => {
     expect(compileSpec(iso8583Json).host).toEqual(DEFAULT_HOST_RULES);
-    expect(DEFAULT_HOST_RULES).toEqual({ approvalCodes: ['00', '08', '10', '11', '16'], partialApprovalCode: '10', partialAmountField: 4, reversalAcknowledgedCodes: ['00'], workingKey: 'signOn' });
+    expect(DEFAULT_HOST_RULES).toEqual({
+      approvalCodes: ['00', '08', '10', '11', '16'],
+      partialApprovalCode: '10',
+      partialAmountField: 4,
+      reversalAcknowledgedCodes: ['00'],
+      workingKey: 'signOn',
+      reconciliationLayout: 'terminal',
+      reconciliationTotals: 'fields74to89',
+      outOfBalanceCode: '95',
+      batchUpload: true,
+    });
   });
 
   it.each([

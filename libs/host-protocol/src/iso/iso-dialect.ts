@@ -1,10 +1,12 @@
 import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostMessageFormat, HostSettleRequestV1, HostTargetV1 } from '@app/contracts';
 import { Iso8583Error, Iso8583Message, MessageSpec, pack } from '@app/iso8583';
 import { readCardData } from '../card-data';
-import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, IsoDialect, PackedRequest, WireContext } from '../dialect';
+import { HostAnswer, HostBatchUploadRequest, HostOperation, HostProtocolError, HostRequestOf, IsoDialect, PackedRequest, WireContext } from '../dialect';
 import { approves, responseMessage } from '../response-codes';
 import {
+  batchProcessingCodeOf,
   fieldValue,
+  hostTotalsOf,
   KEY_FIELD,
   matchKey,
   merchantFields,
@@ -14,11 +16,10 @@ import {
   POS_CONDITION_NORMAL,
   POS_ENTRY_MODE_CONTACTLESS_CHIP,
   processingCodeOf,
+  reconciliationFields,
   requestMtiOf,
   responseMtiOf,
   textField,
-  totalsFromFields,
-  totalsToFields,
 } from './iso-fields';
 
 /**
@@ -107,13 +108,26 @@ export class IsoHostDialect implements IsoDialect {
         if ((merchant as HostFollowUpRequestV1['merchant'] | undefined) !== undefined) putAll(merchantFields(merchant));
         break;
       }
-      case 'settle': {
-        const { batchNo, currency, totals } = request as HostSettleRequestV1;
+      case 'settle':
+      case 'settleclose': {
+        const fields = reconciliationFields(this.spec.host, request as HostSettleRequestV1, context.localDate, operation === 'settleclose');
+        if (typeof fields === 'string') throw new HostProtocolError(this.format, `cannot build the ${operation} message: ${fields}`);
         put(12, context.localTime);
         put(13, context.localDate);
+        putAll(fields);
+        break;
+      }
+      case 'batchupload': {
+        const { batchNo, currency, transaction } = request as HostBatchUploadRequest;
+        put(3, batchProcessingCodeOf(transaction.kind));
+        put(4, transaction.amountMinor.padStart(12, '0'));
+        put(12, context.localTime);
+        put(13, context.localDate);
+        if (transaction.original.rrn !== null) put(37, transaction.original.rrn);
+        if (transaction.original.approvalCode !== null) put(38, transaction.original.approvalCode);
         put(49, currency);
         put(60, batchNo);
-        putAll(totalsToFields(totals));
+        put(90, originalDataElements(transaction.original));
         break;
       }
       case 'signon':
@@ -177,9 +191,14 @@ export class IsoHostDialect implements IsoDialect {
         }
         break;
       }
-      case 'settle': {
-        const totals = totalsFromFields(message);
+      case 'settle':
+      case 'settleclose': {
+        const totals = hostTotalsOf(this.spec.host, message);
         if (totals !== null) answer.hostTotals = totals;
+        const settlementDate = textField(message, 15);
+        if (settlementDate !== undefined && /^(0[1-9]|1[0-2])(0[1-9]|[12][0-9]|3[01])$/.test(settlementDate)) answer.settlementDate = settlementDate;
+        answer.outOfBalance = code === this.spec.host.outOfBalanceCode;
+        answer.batchUpload = this.spec.host.batchUpload;
         break;
       }
       case 'authorize': {
@@ -190,6 +209,7 @@ export class IsoHostDialect implements IsoDialect {
       case 'void':
       case 'refund':
       case 'capture':
+      case 'batchupload':
       case 'echo':
         break;
     }

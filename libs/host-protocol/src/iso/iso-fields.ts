@@ -1,5 +1,5 @@
-import { countryNumeric, HostFollowUpRequestV1, HostMerchantV1, HostTotalsV1 } from '@app/contracts';
-import { Iso8583Message, MessageSpec } from '@app/iso8583';
+import { countryNumeric, HostBatchKindV1, HostFollowUpRequestV1, HostMerchantV1, HostTotalsV1 } from '@app/contracts';
+import { HostRules, Iso8583Message, MessageSpec } from '@app/iso8583';
 import { HostOperation, HostRequestOf } from '../dialect';
 
 /**
@@ -10,6 +10,8 @@ import { HostOperation, HostRequestOf } from '../dialect';
 
 /** Field 3, positions 1–2 (transaction type) followed by from/to account 0000. */
 export const PROCESSING_CODE = { PURCHASE: '000000', VOID: '020000', REFUND: '200000' } as const;
+/** Field 3 of a reconciliation 0500: settlement, and the 0500 closing a batch upload. */
+export const RECONCILIATION_CODE = { SETTLEMENT: '920000', UPLOAD_COMPLETE: '960000' } as const;
 /** Field 70 on 0800/0810. */
 export const NETWORK_CODE = { SIGN_ON: '001', SIGN_OFF: '002', KEY_EXCHANGE: '101', ECHO: '301' } as const;
 /** Field 22: 07 = contactless chip (EMV), 1 = terminal can accept a PIN. */
@@ -80,7 +82,10 @@ export function requestMtiOf<O extends HostOperation>(operation: O, request: Hos
     case 'reverse':
       return repeat ? '0401' : '0400';
     case 'settle':
+    case 'settleclose':
       return '0500';
+    case 'batchupload':
+      return '0320';
     case 'signon':
     case 'echo':
     case 'keyexchange':
@@ -104,6 +109,8 @@ export function processingCodeOf(operation: HostOperation): string | null {
     case 'refund':
       return PROCESSING_CODE.REFUND;
     case 'settle':
+    case 'batchupload':
+    case 'settleclose':
     case 'signon':
     case 'echo':
     case 'keyexchange':
@@ -149,6 +156,64 @@ export function parseKeyField(value: string | undefined): { keyUnderZmk: Buffer;
   const match = /^([0-9A-Fa-f]{32}|[0-9A-Fa-f]{48})([0-9A-Fa-f]{6})$/.exec(value.trim());
   if (!match) return null;
   return { keyUnderZmk: Buffer.from(match[1], 'hex'), keyCheckValue: match[2].toUpperCase() };
+}
+
+/** Field 3 of an 0320: the uploaded transaction's own processing code (a completion is a purchase). */
+export function batchProcessingCodeOf(kind: HostBatchKindV1): string {
+  return kind === 'REFUND' ? PROCESSING_CODE.REFUND : PROCESSING_CODE.PURCHASE;
+}
+
+/** Field 63 totals of a terminal-style 0500 / 0510: sales count (n3) and amount (n12), then refunds count and amount. */
+export const FIELD63_TOTALS = { count: 3, amount: 12 } as const;
+
+/** The totals in field 63, or null when a count or amount does not fit its width. */
+export function totalsToField63(totals: HostTotalsV1): string | null {
+  const count = (value: number) => String(value).padStart(FIELD63_TOTALS.count, '0');
+  const amount = (value: string) => value.padStart(FIELD63_TOTALS.amount, '0');
+  const text = count(totals.saleCount) + amount(totals.saleMinor) + count(totals.refundCount) + amount(totals.refundMinor);
+  return text.length === 2 * (FIELD63_TOTALS.count + FIELD63_TOTALS.amount) ? text : null;
+}
+
+/** Totals from field 63 (its first 30 characters; hosts may append more); null when absent or not digits. */
+export function totalsFromField63(value: string | undefined): HostTotalsV1 | null {
+  const match = /^([0-9]{3})([0-9]{12})([0-9]{3})([0-9]{12})/.exec(value ?? '');
+  if (!match) return null;
+  return { saleCount: Number(match[1]), saleMinor: BigInt(match[2]).toString(), refundCount: Number(match[3]), refundMinor: BigInt(match[4]).toString() };
+}
+
+/** Field 97 (x+n16): the batch's net, `C` when sales are at least the refunds (the merchant is owed), `D` otherwise. */
+export function netSettlementOf(totals: HostTotalsV1): string {
+  const net = BigInt(totals.saleMinor) - BigInt(totals.refundMinor);
+  return `${net >= 0n ? 'C' : 'D'}${(net >= 0n ? net : -net).toString().padStart(16, '0')}`;
+}
+
+/** The reconciliation fields of a settle (or its closing) 0500 under the format's rules (README.md, "Reconciliation"). */
+export function reconciliationFields(
+  rules: HostRules,
+  request: { batchNo: string; currency: string; totals: HostTotalsV1 },
+  localDate: string,
+  closing: boolean,
+): Record<number, string> | string {
+  const fields: Record<number, string> = { 60: request.batchNo };
+  if (rules.reconciliationLayout === 'acquirer') {
+    if (closing) fields[3] = RECONCILIATION_CODE.UPLOAD_COMPLETE;
+    Object.assign(fields, { 15: localDate, 50: request.currency, 97: netSettlementOf(request.totals) }, totalsToFields(request.totals));
+    return fields;
+  }
+  fields[3] = closing ? RECONCILIATION_CODE.UPLOAD_COMPLETE : RECONCILIATION_CODE.SETTLEMENT;
+  fields[49] = request.currency;
+  if (rules.reconciliationTotals === 'fields74to89') return Object.assign(fields, totalsToFields(request.totals));
+  const field63 = totalsToField63(request.totals);
+  if (field63 === null) return `the totals do not fit field 63 (counts up to 999, amounts up to 12 digits)`;
+  fields[63] = field63;
+  return fields;
+}
+
+/** The host's totals in an answer to a 0500, where the format's layout puts them. */
+export function hostTotalsOf(rules: HostRules, message: Iso8583Message): HostTotalsV1 | null {
+  return rules.reconciliationLayout === 'terminal' && rules.reconciliationTotals === 'field63'
+    ? totalsFromField63(textField(message, 63))
+    : totalsFromFields(message);
 }
 
 /** Fields 74, 76, 86, 88 of a batch's totals. */

@@ -183,6 +183,9 @@ export abstract class JsonDialectBase implements JsonDialect {
         return this.followUpRequest(operation as FollowUpOperation, request as HostFollowUpRequestV1, context);
       case 'settle':
         return this.settleRequest(request as HostSettleRequestV1, context);
+      case 'batchupload':
+      case 'settleclose':
+        throw new HostProtocolError(this.format, `${operation} is an ISO 8583 exchange: a JSON host reconciles with its totals alone`);
       case 'signon':
       case 'echo':
       case 'keyexchange':

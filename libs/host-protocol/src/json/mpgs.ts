@@ -255,6 +255,9 @@ export class MpgsDialect extends JsonDialectBase {
         const code = operating ? '00' : '91';
         return { hostRespCode: code, hostRespMessage: responseMessage(code), approved: operating, rrn: null, approvalCode: null };
       }
+      case 'batchupload':
+      case 'settleclose':
+        throw new HostProtocolError(FORMAT, `${operation} is an ISO 8583 exchange`);
       case 'settle': {
         const code = this.codeOf(reader);
         const currency = currencyByAlpha(reader.string('batch.currency'), FORMAT);

@@ -165,6 +165,9 @@ export class PomeloDialect extends JsonDialectBase {
     if (!/^[0-9A-Za-z]{2}$/.test(code)) throw new HostProtocolError(FORMAT, `malformed response_code (HTTP ${status})`);
     const message = reader.optionalString('message') ?? responseMessage(code);
     switch (operation) {
+      case 'batchupload':
+      case 'settleclose':
+        throw new HostProtocolError(FORMAT, `${operation} is an ISO 8583 exchange`);
       case 'settle': {
         const hostTotals = requiredTotals(pomeloTotalsIn(reader, 'host_totals'), FORMAT, 'the batch answer has no host_totals');
         return { hostRespCode: code, hostRespMessage: message, approved: reader.string('status') === 'BALANCED', rrn: null, approvalCode: null, hostTotals };
