@@ -1,10 +1,10 @@
 import { developmentFieldCipher } from '@app/common';
-import { HOST_AUTHORIZE_V1, HOST_SIGNON_V1 } from '@app/contracts';
+import { HOST_AUTHORIZE_V1, HOST_SETTLE_V1, HOST_SIGNON_V1 } from '@app/contracts';
 import { DEVELOPMENT_ZMK, encryptKeyUnderZmk, generateWorkingKey, keyCheckValue } from '@app/host-protocol';
 import { uniqueTid } from '@app/host-protocol/testing/factories';
 import { waitFor } from '@app/testing';
 import fc from 'fast-check';
-import { authorizePayload, networkPayload } from './factories';
+import { authorizePayload, networkPayload, settlePayload } from './factories';
 import { ConnectorHarness, startConnector } from './harness';
 import { answerOf, IndependentHost } from './independent-host';
 
@@ -201,6 +201,29 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
   });
 
   describe('reconciliation', () => {
-    it.todo('should answer an out-of-balance 0510 (95) as DECLINED with the host totals, then upload the batch (0320) and close it with a final 0500 answered 00');
+    it('should answer an out-of-balance 0510 (95) by uploading the batch (an 0320 per transaction) and closing it with a final 0500, then show BALANCED_AFTER_UPLOAD', async () => {
+      const transactions = [
+        { kind: 'SALE' as const, amountMinor: '2000', original: { mti: '0200', stan: '000101', transmittedAt: '0704101500', rrn: '612345000101', approvalCode: 'A00101' } },
+        { kind: 'SALE' as const, amountMinor: '1000', original: { mti: '0200', stan: '000102', transmittedAt: '0704101600', rrn: '612345000102', approvalCode: 'A00102' } },
+        { kind: 'REFUND' as const, amountMinor: '500', original: { mti: '0200', stan: '000103', transmittedAt: '0704101700', rrn: '612345000103', approvalCode: 'A00103' } },
+      ];
+      host.handler = (request) => (request[0] === '0500' && request[3] === '920000' ? answerOf(request, '95') : answerOf(request, '00'));
+
+      const reply = await connector.ask(HOST_SETTLE_V1, { ...settlePayload(iso()), transactions });
+
+      expect(host.received.map((request) => [request[0], request[3]])).toEqual([
+        ['0500', '920000'],
+        ['0320', '000000'],
+        ['0320', '000000'],
+        ['0320', '200000'],
+        ['0500', '960000'],
+      ]);
+      expect(host.receivedOf('0320').map((upload) => [upload[4], String(upload[90]).slice(4, 10)])).toEqual([
+        ['000000002000', '000101'],
+        ['000000001000', '000102'],
+        ['000000000500', '000103'],
+      ]);
+      expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00', reconciliation: 'BALANCED_AFTER_UPLOAD', uploadedCount: 3 });
+    });
   });
 });
