@@ -64,7 +64,26 @@ export interface HostSpecJson {
   partialAmountField?: number;
   /** Codes of a 0410 that acknowledge a reversal; any other code leaves it open and retried. Default `00`. */
   reversalAcknowledgedCodes?: string[];
+  /**
+   * How a void goes out: `reversal` (default), a 0400 (0420 for an advice) reversal of the
+   * original with its processing code, as ISO 8583:1987 terminals void; `0200`, a financial
+   * request with processing code 02 (void of a sale, capture or pre-authorisation) or 22 (void of
+   * a refund), for hosts whose terminal specification asks for that.
+   */
+  voidAs?: VoidMessage;
+  /**
+   * Follow-ups that carry the original's card data (fields 2, 14, 22, 23, 35; a reversal and a void
+   * sent as one also field 55), which card-present hosts match on. Default: all four.
+   */
+  followUpCardData?: FollowUpOperation[];
 }
+
+/** How a void is sent (`host.voidAs`). */
+export type VoidMessage = 'reversal' | '0200';
+export const VOID_MESSAGES: readonly VoidMessage[] = ['reversal', '0200'];
+/** The follow-up operations of the host protocol. */
+export type FollowUpOperation = 'reverse' | 'void' | 'refund' | 'capture';
+export const FOLLOW_UP_OPERATIONS: readonly FollowUpOperation[] = ['reverse', 'void', 'refund', 'capture'];
 
 /** The compiled `host` section: every key set. */
 export interface HostRules {
@@ -72,14 +91,22 @@ export interface HostRules {
   readonly partialApprovalCode: string | null;
   readonly partialAmountField: number;
   readonly reversalAcknowledgedCodes: readonly string[];
+  readonly voidAs: VoidMessage;
+  readonly followUpCardData: readonly FollowUpOperation[];
 }
 
-/** What a spec without a `host` section (or a key of it) means: ISO 8583:1987 approvals 00, 08, 10 (partial, amount in field 4), 11, 16; reversals acknowledged by 00. */
+/**
+ * What a spec without a `host` section (or a key of it) means: ISO 8583:1987 approvals 00, 08, 10
+ * (partial, amount in field 4), 11, 16; reversals acknowledged by 00; a void is a reversal of the
+ * original; every follow-up carries the original's card data.
+ */
 export const DEFAULT_HOST_RULES: HostRules = Object.freeze({
   approvalCodes: Object.freeze(['00', '08', '10', '11', '16']),
   partialApprovalCode: '10',
   partialAmountField: 4,
   reversalAcknowledgedCodes: Object.freeze(['00']),
+  voidAs: 'reversal',
+  followUpCardData: Object.freeze([...FOLLOW_UP_OPERATIONS]),
 });
 
 /** A field ready to use: its spec plus the encoder and length prefix it names. */
@@ -124,7 +151,7 @@ const LENGTH_TYPES: readonly LengthType[] = ['fixed', 'LL', 'LLL', 'LLLL'];
 const PREFIX_ENCODINGS: readonly PrefixEncodingName[] = ['ascii', 'ebcdic', 'bcd', 'binary'];
 const MAX_BY_LENGTH_TYPE: Record<LengthType, number> = { fixed: 65535, LL: 99, LLL: 999, LLLL: 9999 };
 const SPEC_KEYS = ['name', 'description', 'mti', 'bitmap', 'header', 'fields', 'host'];
-const HOST_KEYS = ['approvalCodes', 'partialApprovalCode', 'partialAmountField', 'reversalAcknowledgedCodes'];
+const HOST_KEYS = ['approvalCodes', 'partialApprovalCode', 'partialAmountField', 'reversalAcknowledgedCodes', 'voidAs', 'followUpCardData'];
 const RESPONSE_CODE = /^[0-9A-Za-z]{2}$/;
 const FIELD_KEYS = ['description', 'type', 'length', 'lengthType', 'encoding', 'prefixEncoding', 'prefixCounts', 'pad', 'format'];
 const DEFAULT_HEADER: FrameHeaderSpec = Object.freeze({ length: 'binary2', tpdu: false });
@@ -215,7 +242,19 @@ function compileHost(raw: unknown, fields: ReadonlyMap<number, CompiledField>): 
     throw specError('spec host partialApprovalCode', 'must be null or one of the approvalCodes');
   const amountField = json.partialAmountField ?? DEFAULT_HOST_RULES.partialAmountField;
   if (typeof amountField !== 'number' || !fields.has(amountField)) throw specError('spec host partialAmountField', 'must be a field the spec defines');
-  return Object.freeze({ approvalCodes, partialApprovalCode: partial, partialAmountField: amountField, reversalAcknowledgedCodes });
+  const voidAs = json.voidAs ?? DEFAULT_HOST_RULES.voidAs;
+  if (!VOID_MESSAGES.includes(voidAs)) throw specError('spec host voidAs', `must be ${VOID_MESSAGES.join(' or ')}`);
+  const cardData = json.followUpCardData ?? DEFAULT_HOST_RULES.followUpCardData;
+  if (!Array.isArray(cardData) || !cardData.every((operation) => FOLLOW_UP_OPERATIONS.includes(operation)))
+    throw specError('spec host followUpCardData', `must be a list of ${FOLLOW_UP_OPERATIONS.join(', ')}`);
+  return Object.freeze({
+    approvalCodes,
+    partialApprovalCode: partial,
+    partialAmountField: amountField,
+    reversalAcknowledgedCodes,
+    voidAs,
+    followUpCardData: Object.freeze([...new Set(cardData)]),
+  });
 }
 
 /** Checks a spec (usually parsed JSON) and prepares its encoders; throws `Iso8583Error` (BAD_SPEC) on any inconsistency. */
