@@ -451,6 +451,8 @@ describe('host-connector: ISO 8583 host', () => {
       // A refund after expiry goes without card data (the host may refuse it; nothing is invented).
       await connector.ask(HOST_REFUND_V1, followUpPayload('400', target, { original: sale }));
       expect(received('0200').slice(-1)[0].fields[2]).toBeUndefined();
+      // Nothing the connector logged carries the card number.
+      expect(connector.logger.lines.some((line) => line.includes(PAN))).toBe(false);
     });
   });
 });
