@@ -4,6 +4,8 @@ import { WorkingKeyExchange1764200000000 } from './migrations/1764200000000-work
 import { RequestLogRecovery1764300000000 } from './migrations/1764300000000-request-log-recovery';
 import { ReversalLastResponseCode1764410000000 } from './migrations/1764410000000-reversal-last-response-code';
 import { WorkingKeyAcquirer1764416000000 } from './migrations/1764416000000-working-key-acquirer';
+import { KeptCard1764420000000 } from './migrations/1764420000000-kept-card';
+import { KeptCardEntity } from './card-data/persistence/kept-card.entity';
 import { WorkingKeyEntity } from './keys/persistence/working-key.entity';
 import { RequestLogEntity } from './request-log/persistence/request-log.entity';
 import { ReversalEntity } from './reversal/persistence/reversal.entity';
@@ -12,10 +14,12 @@ import { StanCounterEntity } from './stan/persistence/stan-counter.entity';
 
 export { HOST_CONNECTOR_CONNECTION, HOST_CONNECTOR_SCHEMA };
 
-/** host-connector's schema: STAN counters, working keys, the reversal queue and the request log. */
+/** host-connector's schema: STAN counters, working keys, the reversal queue, the request log and sealed card data kept for follow-ups. */
 export const hostConnectorDatabase: ContextDatabaseDefinition = {
   name: HOST_CONNECTOR_CONNECTION,
   schema: HOST_CONNECTOR_SCHEMA,
-  entities: [StanCounterEntity, WorkingKeyEntity, ReversalEntity, RequestLogEntity],
-  migrations: [HostConnector1764100000000, WorkingKeyExchange1764200000000, RequestLogRecovery1764300000000, ReversalLastResponseCode1764410000000, WorkingKeyAcquirer1764416000000],
+  entities: [StanCounterEntity, WorkingKeyEntity, ReversalEntity, RequestLogEntity, KeptCardEntity],
+  migrations: [HostConnector1764100000000, WorkingKeyExchange1764200000000, RequestLogRecovery1764300000000, ReversalLastResponseCode1764410000000, WorkingKeyAcquirer1764416000000,
+    KeptCard1764420000000,
+  ],
 };

@@ -10,6 +10,7 @@ import { IsoHostClient } from './hosts/iso-host.client';
 import { JsonHostClient } from './hosts/json-host.client';
 import { MockHost } from './hosts/mock-host';
 import { WorkingKeyRepository } from './keys/persistence/working-key.repository';
+import { KeptCardRepository } from './card-data/persistence/kept-card.repository';
 import { KeyExchangeScheduler } from './keys/key-exchange-scheduler';
 import { KeyExchangeService } from './keys/key-exchange.service';
 import { WorkingKeyService } from './keys/working-key.service';
@@ -39,13 +40,16 @@ export interface HostConnectorModuleOptions {
  */
 /**
  * Finished request-log rows (a repeat of their requestId would now be a new request) and
- * acknowledged reversals, after HOST_RETENTION_DAYS; unfinished ones are never pruned.
+ * acknowledged reversals, after HOST_RETENTION_DAYS; unfinished ones are never pruned. Kept card
+ * data once it expires (HOST_CARD_DATA_DAYS after it was sent).
  */
 export function hostConnectorPruneRules(retentionMs: number): PruneRule[] {
   const cutoff = () => new Date(Date.now() - retentionMs);
   return [
     { table: 'request_log', condition: 'started_at < $1 AND response IS NOT NULL', cutoff },
     { table: 'reversal', condition: "status = 'ACKNOWLEDGED' AND acknowledged_at < $1", cutoff },
+    // Sealed card data kept for follow-ups goes when its own time (HOST_CARD_DATA_DAYS) is up.
+    { table: 'kept_card', condition: 'expires_at < $1', cutoff: () => new Date() },
   ];
 }
 
@@ -66,6 +70,7 @@ export class HostConnectorModule {
         WorkingKeyRepository,
         ReversalRepository,
         RequestLogRepository,
+        KeptCardRepository,
         databaseProbeProvider(hostConnectorDatabase.name),
         IsoSessionPool,
         IsoHostClient,

@@ -9,10 +9,16 @@ import {
   HOST_VOID_V1,
 } from '@app/contracts';
 import { developmentFieldCipher } from '@app/common';
+import { TablePruner } from '@app/database';
 import { Iso8583Message } from '@app/iso8583';
-import { waitFor } from '@app/testing';
+import { randomDigits, waitFor } from '@app/testing';
+import { Logger } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { hostConnectorDatabase } from '../src/database';
+import { hostConnectorPruneRules } from '../src/host-connector.module';
 import { DEVELOPMENT_ZMK, encryptKeyUnderZmk, generateWorkingKey, keyCheckValue, localDateTime } from '@app/host-protocol';
-import { authorizePayload, followUpPayload, merchantOf, networkPayload, settlePayload } from './factories';
+import { authorizePayload, followUpPayload, merchantOf, networkPayload, settlePayload, TEST_EMV_TLV } from './factories';
 import { ConnectorHarness, startConnector, testConfig } from './harness';
 import { answerTo, IsoPeer } from './iso-peer';
 
@@ -56,13 +62,27 @@ describe('host-connector: ISO 8583 host', () => {
   it("should send fields 12 and 13 on the merchant's clock, field 7 in UTC, and the merchant in 18, 19 and 43", async () => {
     // Kathmandu is UTC+05:45: its hhmm never equals UTC's, whenever the test runs.
     const before = Date.now();
-    await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1500', iso(), { merchant: merchantOf({ timeZone: 'Asia/Kathmandu', name: 'Himal Momo', city: 'Kathmandu', country: 'NP', mcc: '5812' }) }));
+    await connector.ask(
+      HOST_AUTHORIZE_V1,
+      authorizePayload('1500', iso(), {
+        merchant: merchantOf({ timeZone: 'Asia/Kathmandu', name: 'Himal Momo', city: 'Kathmandu', country: 'NP', mcc: '5812' }),
+      }),
+    );
 
     const [sent] = peer.received;
     // The instant of field 7 (UTC, MMDDhhmmss), in the year the test ran.
     const field7 = sent.fields[7] as string;
     const year = new Date(before).getUTCFullYear();
-    const at = new Date(Date.UTC(year, Number(field7.slice(0, 2)) - 1, Number(field7.slice(2, 4)), Number(field7.slice(4, 6)), Number(field7.slice(6, 8)), Number(field7.slice(8, 10))));
+    const at = new Date(
+      Date.UTC(
+        year,
+        Number(field7.slice(0, 2)) - 1,
+        Number(field7.slice(2, 4)),
+        Number(field7.slice(4, 6)),
+        Number(field7.slice(6, 8)),
+        Number(field7.slice(8, 10)),
+      ),
+    );
     expect(Math.abs(at.getTime() - before)).toBeLessThan(60_000);
     const local = localDateTime(at, 'Asia/Kathmandu');
     expect({ 12: sent.fields[12], 13: sent.fields[13] }).toEqual({ 12: local.time, 13: local.date });
@@ -93,7 +113,8 @@ describe('host-connector: ISO 8583 host', () => {
   });
 
   it.each([
-    ['void', HOST_VOID_V1, '0200', '02'],
+    // A void is the reversal of its original by default (the spec's host.voidAs).
+    ['void', HOST_VOID_V1, '0400', '00'],
     ['refund', HOST_REFUND_V1, '0200', '20'],
     ['capture', HOST_CAPTURE_V1, '0220', undefined],
     ['reverse', HOST_REVERSE_V1, '0400', undefined],
@@ -306,6 +327,132 @@ describe('host-connector: ISO 8583 host', () => {
       const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('2500', iso()));
 
       expect(reply.iccResponse).toBeNull();
+    });
+  });
+
+  /** Follow-ups and reversals as the host receives them (issue 16, items 4 and 5), with the card data the connector kept sealed. */
+  describe('follow-ups and reversals on the wire', () => {
+    /** The PAN of TEST_EMV_TLV (tag 5A) and its ICC data (9F02), as a host receives them. */
+    const PAN = '4761739001010010';
+    const ICC_9F02 = '9F0206000000001000';
+
+    // A fresh terminal per test: its STANs and kept card data are its own.
+    const terminal = () => ({ hostMessageFormat: 'ISO8583' as const, connUrl: peer.url, tid: `T${randomDigits(7)}` });
+    const silentTo = (mtis: string[]) => (message: Iso8583Message) => (mtis.includes(message.mti) ? null : answerTo(message));
+    const received = (mti: string) => peer.received.filter((message) => message.mti === mti);
+    const iccOf = (message: Iso8583Message) =>
+      Buffer.from(message.fields[55] as Buffer)
+        .toString('hex')
+        .toUpperCase();
+
+    /** An approved authorisation, and the original its follow-ups name. */
+    async function approved(target: ReturnType<typeof terminal>, kind: 'SALE' | 'PREAUTH' = 'SALE') {
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1000', target, { kind }));
+      expect(reply).toMatchObject({ result: 'APPROVED' });
+      return { kind, mti: reply.mti, stan: reply.stan, transmittedAt: reply.transmittedAt, rrn: reply.rrn, approvalCode: reply.approvalCode };
+    }
+
+    it('should send a refund with the PAN and expiry of the sale it refunds, kept sealed since the sale', async () => {
+      const target = terminal();
+      const sale = await approved(target);
+
+      const reply = await connector.ask(HOST_REFUND_V1, followUpPayload('400', target, { original: sale }));
+
+      expect(reply).toMatchObject({ result: 'APPROVED', mti: '0200' });
+      const [refund] = received('0200').slice(-1);
+      expect(refund.fields).toMatchObject({ 2: PAN, 3: '200000', 14: '2712', 22: '071', 37: sale.rrn });
+      expect(refund.fields[55]).toBeUndefined();
+    });
+
+    it('should reverse an unanswered refund as a 0400 with processing code 20 and the card', async () => {
+      const target = terminal();
+      const sale = await approved(target);
+      peer.handler = silentTo(['0200']);
+
+      const reply = await connector.ask(HOST_REFUND_V1, followUpPayload('400', target, { original: sale }));
+
+      expect(reply).toMatchObject({ result: 'REVERSED' });
+      peer.handler = (message) => answerTo(message);
+      await waitFor('the reversal', () => received('0400').length > 0);
+      const [reversal] = received('0400');
+      const refund = received('0200')[1];
+      expect(reversal.fields).toMatchObject({ 2: PAN, 3: '200000', 4: '000000000400', 25: '00' });
+      expect(String(reversal.fields[90]).slice(0, 10)).toBe(`0200${String(refund.fields[11])}`);
+    });
+
+    it('should reverse an unanswered chip sale with its field 55 and PAN', async () => {
+      peer.handler = silentTo(['0200']);
+      const target = terminal();
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1000', target));
+
+      expect(reply).toMatchObject({ result: 'REVERSED' });
+      peer.handler = (message) => answerTo(message);
+      await waitFor('the reversal', () => received('0400').length > 0);
+      const [reversal] = received('0400');
+      expect(reversal.fields).toMatchObject({ 2: PAN, 3: '000000', 25: '00' });
+      expect(iccOf(reversal)).toBe(ICC_9F02);
+    });
+
+    it('should send a void as the reversal of the sale by default: 0400, the sale’s processing code, field 55, the sale in 90', async () => {
+      const target = terminal();
+      const sale = await approved(target);
+
+      const reply = await connector.ask(HOST_VOID_V1, followUpPayload('1000', target, { original: sale }));
+
+      expect(reply).toMatchObject({ result: 'APPROVED', mti: '0400' });
+      expect(received('0200')).toHaveLength(1);
+      const [voided] = received('0400');
+      expect(voided.fields).toMatchObject({ 2: PAN, 3: '000000', 4: '000000001000' });
+      expect(iccOf(voided)).toBe(ICC_9F02);
+      expect(String(voided.fields[90]).slice(0, 20)).toBe(`0200${sale.stan}${sale.transmittedAt}`);
+    });
+
+    it('should send a pre-authorisation and its completion with POS condition 06, the completion with the card', async () => {
+      const target = terminal();
+      const preauth = await approved(target, 'PREAUTH');
+
+      const reply = await connector.ask(HOST_CAPTURE_V1, followUpPayload('800', target, { original: preauth }));
+
+      expect(reply).toMatchObject({ result: 'APPROVED', mti: '0220' });
+      expect(received('0100')[0].fields[25]).toBe('06');
+      expect(received('0220')[0].fields).toMatchObject({ 2: PAN, 3: '000000', 25: '06' });
+    });
+
+    it('should reverse an unanswered completion (an advice) as 0420', async () => {
+      const target = terminal();
+      const preauth = await approved(target, 'PREAUTH');
+      peer.handler = silentTo(['0220']);
+
+      const reply = await connector.ask(HOST_CAPTURE_V1, followUpPayload('800', target, { original: preauth }));
+
+      expect(reply).toMatchObject({ result: 'REVERSED' });
+      peer.handler = (message) => answerTo(message);
+      await waitFor('the reversal advice', () => received('0420').length > 0);
+      expect(received('0400')).toHaveLength(0);
+      expect(received('0420')[0].fields).toMatchObject({ 2: PAN, 3: '000000', 25: '06' });
+    });
+
+    it('should keep the card data sealed, unreadable in the database, and delete it once expired', async () => {
+      const target = terminal();
+      const sale = await approved(target);
+      const rows = await connector.query<{ sealed_card: string }>(`SELECT sealed_card FROM host_connector.kept_card WHERE tid = $1`, [target.tid]);
+      expect(rows).toHaveLength(1);
+      expect(rows[0].sealed_card).not.toContain(PAN);
+      expect(rows[0].sealed_card.toUpperCase()).not.toContain(TEST_EMV_TLV);
+      expect(rows[0].sealed_card).toMatch(/^v1\./);
+
+      await connector.query(`UPDATE host_connector.kept_card SET expires_at = now() - interval '1 second' WHERE tid = $1`, [target.tid]);
+      const dataSource = connector.app.get<DataSource>(getDataSourceToken(hostConnectorDatabase.name));
+      const deleted = await new TablePruner(dataSource, hostConnectorPruneRules(30 * 86_400_000), 60_000, new Logger('test')).pruneOnce();
+
+      expect(deleted.kept_card).toBeGreaterThanOrEqual(1);
+      expect(await connector.query(`SELECT 1 FROM host_connector.kept_card WHERE tid = $1`, [target.tid])).toHaveLength(0);
+      // A refund after expiry goes without card data (the host may refuse it; nothing is invented).
+      await connector.ask(HOST_REFUND_V1, followUpPayload('400', target, { original: sale }));
+      expect(received('0200').slice(-1)[0].fields[2]).toBeUndefined();
+      // Nothing the connector logged carries the card number.
+      expect(connector.logger.lines.some((line) => line.includes(PAN))).toBe(false);
     });
   });
 });

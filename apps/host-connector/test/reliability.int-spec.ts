@@ -98,15 +98,21 @@ describe('host-connector: reversals and sessions', () => {
       expect(ready.pendingReversals).toBeGreaterThanOrEqual(1);
     });
 
-    it('should reverse a void that timed out, naming the void', async () => {
-      peer.handler = (message) => (message.mti === '0200' ? null : answerTo(message));
+    it('should repeat a void that timed out (by default the reversal of its original) until the host acknowledges it', async () => {
+      let silent = true;
+      peer.handler = (message) => {
+        if (message.mti !== '0400' || !silent) return answerTo(message);
+        silent = false;
+        return null;
+      };
       const payload = followUpPayload('400', iso(), { timeoutMs: 200 });
 
       const reply = await connector.ask(HOST_VOID_V1, payload);
 
       expect(reply.result).toBe('REVERSED');
-      await waitFor('the reversal', () => peer.receivedOf('0400').length === 1);
-      expect(String(peer.receivedOf('0400')[0].fields[90]).slice(0, 10)).toBe(`0200${String(reply.stan)}`);
+      await waitFor('the repeat', () => peer.receivedOf('0400').length === 2);
+      // Both name the original (followUpPayload's 0200, STAN 000123), never the void itself.
+      for (const message of peer.receivedOf('0400')) expect(String(message.fields[90]).slice(0, 10)).toBe('0200000123');
     });
 
     it('should drop a response nobody waits for, log it masked, and keep the session', async () => {

@@ -34,7 +34,7 @@ describe('host-connector retention', () => {
 
     const deleted = await pruner.pruneOnce();
 
-    expect(deleted).toEqual({ request_log: 1, reversal: 1 });
+    expect(deleted).toEqual({ request_log: 1, reversal: 1, kept_card: 0 });
     const requests = await connector.query<{ request_id: string }>(`SELECT request_id FROM host_connector.request_log ORDER BY request_id`);
     expect(requests.map((row) => row.request_id)).toEqual(['old-unfinished', 'recent-finished']);
     const reversals = await connector.query<{ request_id: string }>(`SELECT request_id FROM host_connector.reversal`);

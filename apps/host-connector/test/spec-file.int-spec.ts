@@ -1,9 +1,9 @@
-import { HOST_AUTHORIZE_V1 } from '@app/contracts';
+import { HOST_AUTHORIZE_V1, HOST_VOID_V1 } from '@app/contracts';
 import { ISO8583, loadSpecFile, unpack } from '@app/iso8583';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { authorizePayload } from './factories';
+import { authorizePayload, followUpPayload } from './factories';
 import { ConnectorHarness, startConnector, testConfig } from './harness';
 import { IsoPeer } from './iso-peer';
 
@@ -27,6 +27,8 @@ describe('host-connector: operator spec file', () => {
   let directory: string;
   /** ISO8583 with one field changed: field 4 (amount) in packed BCD, 6 bytes instead of 12 ASCII digits. */
   let bcdAmountFile: string;
+  /** ISO8583 for a host that voids with a 0200 (processing code 02) and wants no card data on follow-ups. */
+  let voidAsFinancialFile: string;
 
   beforeAll(() => {
     directory = mkdtempSync(join(tmpdir(), 'hc-spec-'));
@@ -34,6 +36,8 @@ describe('host-connector: operator spec file', () => {
     spec.fields['4'] = { ...spec.fields['4'], encoding: 'bcd' };
     bcdAmountFile = join(directory, 'iso8583-bcd-amount.json');
     writeFileSync(bcdAmountFile, JSON.stringify(spec));
+    voidAsFinancialFile = join(directory, 'iso8583-void-0200.json');
+    writeFileSync(voidAsFinancialFile, JSON.stringify({ ...JSON.parse(readFileSync(PRESET_FILE, 'utf8')), host: { voidAs: '0200', followUpCardData: [] } }));
   });
 
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -60,6 +64,27 @@ describe('host-connector: operator spec file', () => {
       expect(sent.fields[4]).toBe('000000001500');
       expect(readWithPreset(peer.receivedPayloads[0])).not.toEqual(sent);
     });
+  });
+
+  it("should send a void as the file's host section says: a 0200 with 02, without the sale's card data", async () => {
+    const connector = await startConnector({ config: testConfig({ HOST_SPEC_ISO8583_FILE: voidAsFinancialFile }) });
+    const peer = await IsoPeer.start();
+    try {
+      const target = { hostMessageFormat: 'ISO8583' as const, connUrl: peer.url };
+      const sale = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1500', target));
+      const original = { kind: 'SALE', mti: sale.mti, stan: sale.stan, transmittedAt: sale.transmittedAt, rrn: sale.rrn, approvalCode: sale.approvalCode };
+
+      const reply = await connector.ask(HOST_VOID_V1, followUpPayload('1500', target, { original }));
+
+      expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00', mti: '0200' });
+      const voided = peer.received[1];
+      expect(voided.fields).toMatchObject({ 3: '020000', 4: '000000001500', 25: '00' });
+      expect(voided.fields[2]).toBeUndefined();
+      expect(voided.fields[55]).toBeUndefined();
+    } finally {
+      await peer.close();
+      await connector.close();
+    }
   });
 
   it('should refuse to start on a file that cannot be read, naming the variable', () => {

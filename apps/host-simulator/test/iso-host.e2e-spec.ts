@@ -92,15 +92,32 @@ describe.each(ISO_HOST_FORMATS)('%s host', (format: IsoHostFormat) => {
     expect(after.reversalsCounted - before.reversalsCounted).toBe(1);
   });
 
-  it('should void a sale of the same amount, and refuse a void for another amount with 13', async () => {
+  it('should void a sale sent as a 0200 with 02 (host.voidAs 0200) of the same amount, and refuse a void for another amount with 13', async () => {
+    const voider = await IsoTestClient.connect(format, simulator.isoPorts[format] as number, { voidAs: '0200' });
+    try {
+      const terminalOf = terminal();
+      const { original: sale } = await authorize(terminalOf, '3000');
+      expect(answerOf(await voider.request('void', followUpRequest(terminalOf, sale, '2999'))).hostRespCode).toBe('13');
+      const voided = answerOf(await voider.request('void', followUpRequest(terminalOf, sale, '3000')));
+      expect(voided.hostRespCode).toBe('00');
+      expect(voided.approvalCode).toMatch(/^[0-9A-Z]{6}$/);
+      // Voided twice: the sale is no longer approved.
+      expect(answerOf(await voider.request('void', followUpRequest(terminalOf, sale, '3000'))).hostRespCode).toBe('12');
+    } finally {
+      voider.close();
+    }
+  });
+
+  it('should acknowledge a void sent as the reversal of the sale (the default) and count it as the sale’s reversal', async () => {
     const terminalOf = terminal();
     const { original: sale } = await authorize(terminalOf, '3000');
-    expect(answerOf(await client.request('void', followUpRequest(terminalOf, sale, '2999'))).hostRespCode).toBe('13');
-    const voided = answerOf(await client.request('void', followUpRequest(terminalOf, sale, '3000')));
-    expect(voided.hostRespCode).toBe('00');
-    expect(voided.approvalCode).toMatch(/^[0-9A-Z]{6}$/);
-    // Voided twice: the sale is no longer approved.
-    expect(answerOf(await client.request('void', followUpRequest(terminalOf, sale, '3000'))).hostRespCode).toBe('12');
+    const before = simulator.stats().reversalsCounted;
+
+    const outcome = await client.request('void', followUpRequest(terminalOf, sale, '3000'));
+
+    expect(outcome.sent.mti).toBe('0400');
+    expect(answerOf(outcome).hostRespCode).toBe('00');
+    expect(simulator.stats().reversalsCounted).toBe(before + 1);
   });
 
   it('should refund up to the sale amount and refuse more with 13', async () => {

@@ -1,7 +1,7 @@
 import { IsoHostFormat, JsonHostFormat } from '@app/contracts';
-import { HostAnswer, HostOperation, HostRequestOf, IsoDialect, isoDialectFor, JsonDialect, jsonDialectFor, WireContext } from '@app/host-protocol';
+import { HostAnswer, HostOperation, HostRequestOf, IsoDialect, isoDialectFor, IsoHostDialect, JsonDialect, jsonDialectFor, WireContext } from '@app/host-protocol';
 import { wireContext } from '@app/host-protocol/testing/factories';
-import { buildTpdu, Framer, framerFor, Iso8583Message, pack, StreamDeframer, unpack } from '@app/iso8583';
+import { buildTpdu, Framer, framerFor, HostRules, Iso8583Message, pack, StreamDeframer, unpack } from '@app/iso8583';
 import { connect, Socket } from 'node:net';
 
 /** What a caller gets back for one request: the parsed answer, or nothing before its deadline. */
@@ -26,8 +26,10 @@ export class IsoTestClient {
   private constructor(
     readonly format: IsoHostFormat,
     private readonly socket: Socket,
+    host: Partial<HostRules>,
   ) {
-    this.dialect = isoDialectFor(format);
+    const preset = isoDialectFor(format);
+    this.dialect = Object.keys(host).length === 0 ? preset : new IsoHostDialect(format, { ...preset.spec, host: { ...preset.spec.host, ...host } });
     this.framer = framerFor(this.dialect.spec);
     this.deframer = this.framer.deframer();
     socket.on('data', (chunk: Buffer) => {
@@ -43,11 +45,12 @@ export class IsoTestClient {
     socket.on('error', () => undefined);
   }
 
-  static connect(format: IsoHostFormat, port: number): Promise<IsoTestClient> {
+  /** Connects with the format's preset, its `host` rules changed by `host` (e.g. `voidAs`) when given. */
+  static connect(format: IsoHostFormat, port: number, host: Partial<HostRules> = {}): Promise<IsoTestClient> {
     return new Promise((resolve, reject) => {
       const socket = connect({ host: '127.0.0.1', port }, () => {
         socket.off('error', reject);
-        resolve(new IsoTestClient(format, socket));
+        resolve(new IsoTestClient(format, socket, host));
       });
       socket.once('error', reject);
     });

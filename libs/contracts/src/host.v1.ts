@@ -130,8 +130,25 @@ export class HostCardV1 {
   entryMode: 'NFC';
 }
 
+/**
+ * What an original transaction was, which gives a reversal its processing code and POS condition
+ * (a reversal of a refund is a 20 like the refund): a sale or pre-authorisation (`host.authorize.v1`
+ * with that kind), a capture, a refund, a void of a sale (or capture, or pre-authorisation), a void
+ * of a refund.
+ */
+export const HOST_ORIGINAL_KINDS = ['SALE', 'PREAUTH', 'CAPTURE', 'REFUND', 'VOID', 'VOID_REFUND'] as const;
+export type HostOriginalKindV1 = (typeof HOST_ORIGINAL_KINDS)[number];
+
 /** The host's references of an earlier transaction, for reversal, void, refund and capture. */
 export class HostOriginalV1 {
+  /**
+   * What the original was. Absent (callers older than issue 16): a 0100 is read as a
+   * pre-authorisation, a 0220 as a capture, anything else as a sale.
+   */
+  @IsOptional()
+  @IsIn(HOST_ORIGINAL_KINDS)
+  kind?: HostOriginalKindV1;
+
   @IsString()
   @Matches(/^[0-9]{4}$/)
   mti: string;
@@ -200,7 +217,13 @@ export class HostAuthorizeRequestV1 extends HostRequestBaseV1 {
   merchant: HostMerchantV1;
 }
 
-/** `host.reverse.v1` (0400), `host.void.v1` (0200, processing code 02), `host.refund.v1` (0200, processing code 20), `host.capture.v1` (0220). */
+/**
+ * `host.reverse.v1` (0400, 0420 for an advice; processing code of the original), `host.void.v1`
+ * (ISO 8583: as the format's `host.voidAs` says, a reversal of the original by default),
+ * `host.refund.v1` (0200, processing code 20), `host.capture.v1` (0220). The connector adds the
+ * original's card data when the format asks for it (`host.followUpCardData`): the caller never
+ * sends card data on a follow-up.
+ */
 export class HostFollowUpRequestV1 extends HostRequestBaseV1 {
   @IsDefined()
   @IsObject()

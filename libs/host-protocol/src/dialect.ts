@@ -59,6 +59,12 @@ export interface WireContext {
   localDate: string;
   /** 0401 instead of 0400 for a repeated reversal. */
   repeat?: boolean;
+  /**
+   * A follow-up's original card data (the authorisation's `card.emvTlv`, hex), which the
+   * connector kept sealed: the ISO dialect sends it on the follow-ups its format's
+   * `host.followUpCardData` names. Never logged.
+   */
+  originalCard?: string;
 }
 
 /** The host's answer, reduced to what a caller needs. */

@@ -30,17 +30,19 @@ export function responseMessage(code: string): string {
 }
 
 /**
- * Whether a response code approves `operation` under a format's rules: a reversal is approved
- * (acknowledged) by `reversalAcknowledgedCodes`; a financial request (authorisation, void, refund,
- * capture) by `approvalCodes`; network management, reconciliation and batch upload by `00` only (1987 gives the
+ * Whether a response code approves `operation` under a format's rules: a reversal (and a void
+ * sent as one, `voidAs: reversal`) is approved (acknowledged) by `reversalAcknowledgedCodes`; a
+ * financial request (authorisation, void, refund, capture) by `approvalCodes`; network
+ * management, reconciliation and batch upload by `00` only (1987 gives the
  * other approval codes no meaning there).
  */
 export function approves(rules: HostRules, operation: HostOperation, code: string): boolean {
   switch (operation) {
     case 'reverse':
       return rules.reversalAcknowledgedCodes.includes(code);
-    case 'authorize':
     case 'void':
+      return (rules.voidAs === 'reversal' ? rules.reversalAcknowledgedCodes : rules.approvalCodes).includes(code);
+    case 'authorize':
     case 'refund':
     case 'capture':
       return rules.approvalCodes.includes(code);

@@ -79,6 +79,18 @@ export interface HostSpecJson {
   outOfBalanceCode?: string;
   /** Whether an out-of-balance answer starts a batch upload (an 0320 per transaction, then a closing 0500 with 960000). Default true. */
   batchUpload?: boolean;
+  /**
+   * How a void goes out: `reversal` (default), a 0400 (0420 for an advice) reversal of the
+   * original with its processing code, as ISO 8583:1987 terminals void; `0200`, a financial
+   * request with processing code 02 (void of a sale, capture or pre-authorisation) or 22 (void of
+   * a refund), for hosts whose terminal specification asks for that.
+   */
+  voidAs?: VoidMessage;
+  /**
+   * Follow-ups that carry the original's card data (fields 2, 14, 22, 23, 35; a reversal and a void
+   * sent as one also field 55), which card-present hosts match on. Default: all four.
+   */
+  followUpCardData?: FollowUpOperation[];
 }
 
 export type ReconciliationLayout = 'terminal' | 'acquirer';
@@ -95,6 +107,13 @@ export type ReconciliationTotals = 'fields74to89' | 'field63';
 export type WorkingKeyIssue = 'signOn' | 'keyExchange' | 'none';
 export const WORKING_KEY_ISSUES: readonly WorkingKeyIssue[] = ['signOn', 'keyExchange', 'none'];
 
+/** How a void is sent (`host.voidAs`). */
+export type VoidMessage = 'reversal' | '0200';
+export const VOID_MESSAGES: readonly VoidMessage[] = ['reversal', '0200'];
+/** The follow-up operations of the host protocol. */
+export type FollowUpOperation = 'reverse' | 'void' | 'refund' | 'capture';
+export const FOLLOW_UP_OPERATIONS: readonly FollowUpOperation[] = ['reverse', 'void', 'refund', 'capture'];
+
 /** The compiled `host` section: every key set. */
 export interface HostRules {
   readonly approvalCodes: readonly string[];
@@ -106,13 +125,16 @@ export interface HostRules {
   readonly reconciliationTotals: ReconciliationTotals;
   readonly outOfBalanceCode: string;
   readonly batchUpload: boolean;
+  readonly voidAs: VoidMessage;
+  readonly followUpCardData: readonly FollowUpOperation[];
 }
 
 /**
  * What a spec without a `host` section (or a key of it) means: ISO 8583:1987 approvals 00, 08, 10
  * (partial, amount in field 4), 11, 16; reversals acknowledged by 00; the working key on sign-on,
  * exchanged right after a sign-on that brought none; terminal-style reconciliation (920000, totals
- * in 74–89), out of balance 95, answered with a batch upload.
+ * in 74–89), out of balance 95, answered with a batch upload; a void is a reversal of the
+ * original; every follow-up carries the original's card data.
  */
 export const DEFAULT_HOST_RULES: HostRules = Object.freeze({
   approvalCodes: Object.freeze(['00', '08', '10', '11', '16']),
@@ -124,6 +146,8 @@ export const DEFAULT_HOST_RULES: HostRules = Object.freeze({
   reconciliationTotals: 'fields74to89',
   outOfBalanceCode: '95',
   batchUpload: true,
+  voidAs: 'reversal',
+  followUpCardData: Object.freeze([...FOLLOW_UP_OPERATIONS]),
 });
 
 const RECONCILIATION_LAYOUTS: readonly ReconciliationLayout[] = ['terminal', 'acquirer'];
@@ -188,6 +212,8 @@ const HOST_KEYS = [
   'reconciliationTotals',
   'outOfBalanceCode',
   'batchUpload',
+  'voidAs',
+  'followUpCardData',
 ];
 const RESPONSE_CODE = /^[0-9A-Za-z]{2}$/;
 const FIELD_KEYS = ['description', 'type', 'length', 'lengthType', 'encoding', 'prefixEncoding', 'prefixCounts', 'pad', 'format'];
@@ -281,12 +307,19 @@ function compileHost(raw: unknown, fields: ReadonlyMap<number, CompiledField>): 
   if (typeof amountField !== 'number' || !fields.has(amountField)) throw specError('spec host partialAmountField', 'must be a field the spec defines');
   const workingKey = json.workingKey === undefined ? DEFAULT_HOST_RULES.workingKey : json.workingKey;
   if (!WORKING_KEY_ISSUES.includes(workingKey)) throw specError('spec host workingKey', `must be ${WORKING_KEY_ISSUES.join(', ')}`);
+  const voidAs = json.voidAs ?? DEFAULT_HOST_RULES.voidAs;
+  if (!VOID_MESSAGES.includes(voidAs)) throw specError('spec host voidAs', `must be ${VOID_MESSAGES.join(' or ')}`);
+  const cardData = json.followUpCardData ?? DEFAULT_HOST_RULES.followUpCardData;
+  if (!Array.isArray(cardData) || !cardData.every((operation) => FOLLOW_UP_OPERATIONS.includes(operation)))
+    throw specError('spec host followUpCardData', `must be a list of ${FOLLOW_UP_OPERATIONS.join(', ')}`);
   return Object.freeze({
     approvalCodes,
     partialApprovalCode: partial,
     partialAmountField: amountField,
     reversalAcknowledgedCodes,
     workingKey,
+    voidAs,
+    followUpCardData: Object.freeze([...new Set(cardData)]),
     ...compileReconciliation(json, fields),
   });
 }

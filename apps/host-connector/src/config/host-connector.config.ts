@@ -48,6 +48,11 @@ export interface HostConnectorConfig {
    * requestId) and acknowledged reversals are kept.
    */
   retentionMs: number;
+  /**
+   * HOST_CARD_DATA_DAYS: how long the sealed card data of a transaction is kept for its
+   * follow-ups (refund, capture, void, reversal) after it was sent; then it is deleted.
+   */
+  cardDataRetentionMs: number;
   reversal: {
     /** HOST_REVERSAL_POLL_MS: how often each replica looks for due reversals (an enqueue wakes its own at once). */
     pollIntervalMs: number;
@@ -91,6 +96,7 @@ export const hostConnectorVariables = {
   HOST_RECONNECT_MAX_MS: integer(30_000, 10, 3_600_000),
   HOST_RECOVERY_GRACE_MS: integer(30_000, 0, 3_600_000),
   HOST_RETENTION_DAYS: integer(30, 1, 3650),
+  HOST_CARD_DATA_DAYS: integer(30, 1, 400),
   HOST_KEY_EXCHANGE_INTERVAL_MS: integer(86_400_000, 0, 30 * 86_400_000),
   HOST_KEY_EXCHANGE_RETRY_MS: integer(300_000, 10, 86_400_000),
   HOST_KEY_EXCHANGE_POLL_MS: integer(60_000, 10, 3_600_000),
@@ -165,6 +171,7 @@ export function hostConnectorConfigFrom(
     },
     recoveryGraceMs: values.HOST_RECOVERY_GRACE_MS,
     retentionMs: values.HOST_RETENTION_DAYS * 86_400_000,
+    cardDataRetentionMs: values.HOST_CARD_DATA_DAYS * 86_400_000,
     keyExchange: {
       intervalMs: values.HOST_KEY_EXCHANGE_INTERVAL_MS,
       retryMs: values.HOST_KEY_EXCHANGE_RETRY_MS,

@@ -1,19 +1,27 @@
 import { errorMessage } from '@app/common';
+import { HostFollowUpRequestV1 } from '@app/contracts';
 import { HostOperation, HostProtocolError, HostRequestOf, IsoDialect } from '@app/host-protocol';
 import { Iso8583Error, Iso8583Message } from '@app/iso8583';
 import { Injectable } from '@nestjs/common';
+import { CardKey, KeptCardRepository } from '../card-data/persistence/kept-card.repository';
 import { wireContextOf } from '../protocol/wire';
 import { HostAddress } from '../routing/host-address';
 import { IsoSessionPool } from '../sessions/iso-session-pool';
 import { StanRepository } from '../stan/persistence/stan.repository';
 import { ExchangeOptions, HostExchange } from './host-exchange';
 
-/** ISO 8583 over the host's persistent TCP session: STAN, message, wire, answer. */
+const FOLLOW_UPS: ReadonlySet<HostOperation> = new Set(['reverse', 'void', 'refund', 'capture']);
+
+/**
+ * ISO 8583 over the host's persistent TCP session: STAN, message, wire, answer. Keeps the card
+ * data of what it sends (sealed) and gives follow-ups their original's.
+ */
 @Injectable()
 export class IsoHostClient {
   constructor(
     private readonly pool: IsoSessionPool,
     private readonly stans: StanRepository,
+    private readonly cards: KeptCardRepository,
   ) {}
 
   async exchange<O extends HostOperation>(
@@ -29,7 +37,12 @@ export class IsoHostClient {
       return { kind: 'not-sent', reason: `${managed.session.label} is marked down after ${managed.missedEchoes} unanswered echoes` };
     }
     const stan = options.stan ?? (await this.stans.next(address.format, address.endpoint, request.target.tid));
-    const context = wireContextOf(request, stan, options.at ?? new Date(), options.repeat);
+    const keyOf = (sent: { stan: string; transmittedAt: string }): CardKey => ({ format: address.format, endpoint: address.endpoint, tid: request.target.tid, ...sent });
+    // A follow-up gets its original's card data, kept sealed since the original was sent; an authorisation brings its own.
+    const original = FOLLOW_UPS.has(operation) ? (request as HostFollowUpRequestV1).original : undefined;
+    const originalCard = original === undefined ? undefined : await this.cards.find(keyOf(original));
+    const context = { ...wireContextOf(request, stan, options.at ?? new Date(), options.repeat), ...(originalCard !== undefined ? { originalCard } : {}) };
+    const card = operation === 'authorize' ? (request as HostRequestOf['authorize']).card.emvTlv : operation === 'reverse' ? undefined : originalCard;
     let message: Iso8583Message;
     let payload: Buffer;
     let matchKey: string;
@@ -42,6 +55,8 @@ export class IsoHostClient {
     }
     const sent = { mti: message.mti, stan, transmittedAt: context.transmittedAt };
     await options.beforeSend?.(sent);
+    // Kept before sending, like the recovery record: a reversal of this message may need it.
+    if (card !== undefined) await this.cards.keep(keyOf(sent), card);
     const result = await managed.session.exchange(payload, matchKey, deadlineAt);
     if (operation === 'echo') this.pool.noteEcho(managed, result.kind === 'answered', result.kind === 'answered' ? undefined : result.reason);
     switch (result.kind) {

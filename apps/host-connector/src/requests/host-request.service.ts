@@ -1,5 +1,5 @@
-import { HostAmountV1, HostFollowUpRequestV1, HostResponseV1, HostResultV1 } from '@app/contracts';
-import { HostAnswer, HostRequestOf } from '@app/host-protocol';
+import { HostAmountV1, HostFollowUpRequestV1, HostOriginalKindV1, HostResponseV1, HostResultV1 } from '@app/contracts';
+import { followUpKindOf, HostAnswer, HostRequestOf } from '@app/host-protocol';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
@@ -18,16 +18,19 @@ import { replyWithout } from './host-response';
 const FINAL_RESULTS: ReadonlySet<HostResultV1> = new Set(['APPROVED', 'DECLINED', 'REVERSED']);
 const REPEAT_POLL_MS = 100;
 
-/** The reversal owed for an unanswered request: it names what was sent. A caller's own reversal goes on as it is. */
+/** The reversal owed for an unanswered request: it names what was sent and what kind it was. A caller's own reversal goes on as it is. */
 function reversalOf<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], sent: SentMessage): HostFollowUpRequestV1 {
-  if (operation === 'reverse') return request as HostFollowUpRequestV1;
+  // A void that went out as a reversal of its original (ISO `host.voidAs`) is owed by repeating that reversal.
+  if (operation === 'reverse' || (operation === 'void' && sent.mti.startsWith('04'))) return request as HostFollowUpRequestV1;
   const followUp = request as HostRequestOf['authorize'] | HostFollowUpRequestV1;
+  const kind: HostOriginalKindV1 =
+    operation === 'authorize' ? (request as HostRequestOf['authorize']).kind : followUpKindOf(operation as 'void' | 'refund' | 'capture', (request as HostFollowUpRequestV1).original);
   return {
     requestId: request.requestId,
     target: request.target,
     amount: followUp.amount,
     merchant: followUp.merchant,
-    original: { mti: sent.mti, stan: sent.stan, transmittedAt: sent.transmittedAt, rrn: null, approvalCode: null },
+    original: { kind, mti: sent.mti, stan: sent.stan, transmittedAt: sent.transmittedAt, rrn: null, approvalCode: null },
   };
 }
 

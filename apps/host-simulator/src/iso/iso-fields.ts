@@ -40,7 +40,10 @@ export const FIELD = {
   originalData: 90,
 } as const;
 
-/** Field 3 positions 1–2, the transaction type: 00 goods and services, 02 adjustment (our void), 20 refund. */
+/**
+ * Field 3 positions 1–2, the transaction type: 00 goods and services, 02 debit adjustment and 22
+ * credit adjustment (a void of a sale and of a refund, for hosts that void with a 0200), 20 refund.
+ */
 export type TransactionType = 'PURCHASE' | 'VOID' | 'REFUND';
 
 export function transactionTypeOf(processingCode: string): TransactionType | undefined {
@@ -48,6 +51,7 @@ export function transactionTypeOf(processingCode: string): TransactionType | und
     case '00':
       return 'PURCHASE';
     case '02':
+    case '22':
       return 'VOID';
     case '20':
       return 'REFUND';

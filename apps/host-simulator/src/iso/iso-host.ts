@@ -101,8 +101,11 @@ export function answerIsoRequest(request: Iso8583Message, deps: IsoHostDependenc
       if (followUp && originalRef === undefined) return respond('30');
       return fromDecision(engine.financial({ kind, tid, ref: isoRef(request.mti, stan, transmittedAt), amountMinor, ...(followUp ? { originalRef } : {}) }));
     }
+    // A reversal, or a reversal advice (0420: the original was an advice, 0220).
     case '0400':
     case '0401':
+    case '0420':
+    case '0421':
       if (originalRef === undefined) return respond('30');
       engine.reverse(tid, originalRef);
       return respond('00');

@@ -20,7 +20,7 @@ describe('ISO dialect: which answers approve', () => {
   it('should approve a financial request with every configured approval code and with no other code', () => {
     fc.assert(
       fc.property(fc.uniqueArray(CODE, { minLength: 1, maxLength: 6 }), CODE, fc.constantFrom(...FINANCIAL), (approvalCodes, code, operation) => {
-        const dialect = dialectWith({ approvalCodes, partialApprovalCode: null });
+        const dialect = dialectWith({ approvalCodes, partialApprovalCode: null, voidAs: '0200' });
         for (const approving of approvalCodes) expect(dialect.parseResponse(operation, answer({ 39: approving })).approved).toBe(true);
         expect(dialect.parseResponse(operation, answer({ 39: code })).approved).toBe(approvalCodes.includes(code));
       }),
@@ -30,7 +30,7 @@ describe('ISO dialect: which answers approve', () => {
   it('should approve with 00, 08, 10, 11 and 16 when the spec has no host section, and decline every other code', () => {
     const dialect = dialectWith();
     fc.assert(
-      fc.property(CODE, fc.constantFrom(...FINANCIAL), (code, operation) => {
+      fc.property(CODE, fc.constantFrom(...FINANCIAL.filter((operation) => operation !== 'void')), (code, operation) => {
         const fields: Record<number, string> = code === '10' ? { 39: code, 4: '000000000500' } : { 39: code };
         expect(dialect.parseResponse(operation, answer(fields)).approved).toBe(['00', '08', '10', '11', '16'].includes(code));
       }),
@@ -43,6 +43,11 @@ describe('ISO dialect: which answers approve', () => {
         const dialect = dialectWith({ reversalAcknowledgedCodes: acknowledging });
         expect(dialect.parseResponse('reverse', answer({ 39: code }, '0410')).approved).toBe(acknowledging.includes(code));
         expect(dialectWith().parseResponse('reverse', answer({ 39: code }, '0410')).approved).toBe(code === '00');
+        // A void sent as a reversal (the default) is acknowledged like one; sent as a 0200, approved like a sale.
+        expect(dialectWith({ reversalAcknowledgedCodes: acknowledging }).parseResponse('void', answer({ 39: code }, '0410')).approved).toBe(acknowledging.includes(code));
+        expect(dialectWith({ reversalAcknowledgedCodes: acknowledging, voidAs: '0200' }).parseResponse('void', answer({ 39: code })).approved).toBe(
+          DEFAULT_HOST_RULES.approvalCodes.includes(code),
+        );
       }),
     );
   });
@@ -101,6 +106,8 @@ describe('spec host section', () => {
       reconciliationTotals: 'fields74to89',
       outOfBalanceCode: '95',
       batchUpload: true,
+      voidAs: 'reversal',
+      followUpCardData: ['reverse', 'void', 'refund', 'capture'],
     });
   });
 
@@ -113,6 +120,9 @@ describe('spec host section', () => {
     [{ approvalCode: ['00'] }, /unknown key "approvalCode"/],
     [{ workingKey: 'always' }, /spec host workingKey.*signOn, keyExchange, none/],
     [{ workingKey: null }, /spec host workingKey/],
+    [{ voidAs: '0400' }, /voidAs/],
+    [{ followUpCardData: ['authorize'] }, /followUpCardData/],
+    [{ followUpCardData: 'refund' }, /followUpCardData/],
   ])('should refuse the host section %j', (host, message) => {
     expect(() => dialectWith(host)).toThrow(message);
   });

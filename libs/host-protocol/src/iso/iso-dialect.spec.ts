@@ -78,7 +78,8 @@ describe('ISO dialect: follow-ups', () => {
   const reference = original(sale, { rrn: '501500000001', approvalCode: 'A1B2C3' });
 
   it.each([
-    ['void', '0200', '020000'],
+    // By default (`host.voidAs: reversal`) a void is a reversal of the original, as 1987 terminals void.
+    ['void', '0400', '000000'],
     ['refund', '0200', '200000'],
     ['capture', '0220', '000000'],
     ['reverse', '0400', '000000'],

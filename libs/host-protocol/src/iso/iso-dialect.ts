@@ -1,6 +1,6 @@
 import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostMessageFormat, HostSettleRequestV1, HostTargetV1 } from '@app/contracts';
-import { Iso8583Error, Iso8583Message, MessageSpec, pack } from '@app/iso8583';
-import { readCardData } from '../card-data';
+import { FollowUpOperation, Iso8583Error, Iso8583Message, MessageSpec, pack } from '@app/iso8583';
+import { CardData, readCardData } from '../card-data';
 import { HostAnswer, HostBatchUploadRequest, HostOperation, HostProtocolError, HostRequestOf, IsoDialect, PackedRequest, WireContext } from '../dialect';
 import { approves, responseMessage } from '../response-codes';
 import {
@@ -13,12 +13,16 @@ import {
   networkCodeOf,
   originalDataElements,
   parseKeyField,
+  originalKindOf,
   POS_CONDITION_NORMAL,
+  POS_CONDITION_PREAUTH,
   POS_ENTRY_MODE_CONTACTLESS_CHIP,
+  posConditionOfKind,
   processingCodeOf,
   reconciliationFields,
   requestMtiOf,
   responseMtiOf,
+  sentAsReversal,
   textField,
 } from './iso-fields';
 
@@ -68,26 +72,29 @@ export class IsoHostDialect implements IsoDialect {
       for (const [number, value] of Object.entries(values)) put(Number(number), value);
     };
 
-    const processingCode = processingCodeOf(operation);
+    const putCard = (cardData: CardData, withIcc: boolean): void => {
+      put(2, cardData.pan);
+      if (cardData.expiry !== null) put(14, cardData.expiry);
+      put(22, POS_ENTRY_MODE_CONTACTLESS_CHIP);
+      if (cardData.panSequence !== null) put(23, cardData.panSequence);
+      if (cardData.track2 !== null) put(35, cardData.track2);
+      if (withIcc && cardData.iccData.length > 0) put(55, cardData.iccData);
+    };
+
+    const processingCode = processingCodeOf(operation, request, this.spec.host);
     if (processingCode !== null) put(3, processingCode);
     put(7, context.transmittedAt);
     put(11, context.stan);
 
     switch (operation) {
       case 'authorize': {
-        const { amount, card, merchant } = request as HostAuthorizeRequestV1;
-        const cardData = readCardData(card.emvTlv, this.format);
-        put(2, cardData.pan);
+        const { amount, card, merchant, kind } = request as HostAuthorizeRequestV1;
+        putCard(readCardData(card.emvTlv, this.format), true);
         put(4, amount.minor.padStart(12, '0'));
         put(12, context.localTime);
         put(13, context.localDate);
-        if (cardData.expiry !== null) put(14, cardData.expiry);
-        put(22, POS_ENTRY_MODE_CONTACTLESS_CHIP);
-        if (cardData.panSequence !== null) put(23, cardData.panSequence);
-        put(25, POS_CONDITION_NORMAL);
-        if (cardData.track2 !== null) put(35, cardData.track2);
+        put(25, kind === 'PREAUTH' ? POS_CONDITION_PREAUTH : POS_CONDITION_NORMAL);
         put(49, amount.currency);
-        if (cardData.iccData.length > 0) put(55, cardData.iccData);
         putAll(merchantFields(merchant));
         break;
       }
@@ -96,10 +103,15 @@ export class IsoHostDialect implements IsoDialect {
       case 'capture':
       case 'reverse': {
         const { amount, original, merchant } = request as HostFollowUpRequestV1;
+        const reversal = sentAsReversal(operation, this.spec.host);
+        // What hosts match a follow-up on: the original's card (a reversal also its chip data, field 55).
+        if (context.originalCard !== undefined && this.spec.host.followUpCardData.includes(operation as FollowUpOperation))
+          putCard(readCardData(context.originalCard, this.format), reversal);
         put(4, amount.minor.padStart(12, '0'));
         put(12, context.localTime);
         put(13, context.localDate);
-        put(25, POS_CONDITION_NORMAL);
+        // A reversal (or void) matches its original's condition; a capture completes a pre-authorisation.
+        put(25, operation === 'capture' ? POS_CONDITION_PREAUTH : operation === 'refund' ? POS_CONDITION_NORMAL : posConditionOfKind(originalKindOf(original)));
         if (original.rrn !== null) put(37, original.rrn);
         if (original.approvalCode !== null) put(38, original.approvalCode);
         put(49, amount.currency);
@@ -141,7 +153,7 @@ export class IsoHostDialect implements IsoDialect {
     put(41, target.tid);
     put(42, target.mid);
 
-    const message: Iso8583Message = { mti: requestMtiOf(operation, request, context.repeat === true), fields };
+    const message: Iso8583Message = { mti: requestMtiOf(operation, request, context.repeat === true, this.spec.host), fields };
     try {
       return { message, payload: pack(this.spec, message) };
     } catch (error) {

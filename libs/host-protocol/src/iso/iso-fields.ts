@@ -1,5 +1,5 @@
-import { countryNumeric, HostBatchKindV1, HostFollowUpRequestV1, HostMerchantV1, HostTotalsV1 } from '@app/contracts';
-import { HostRules, Iso8583Message, MessageSpec } from '@app/iso8583';
+import { countryNumeric, HostBatchKindV1, HostFollowUpRequestV1, HostMerchantV1, HostOriginalKindV1, HostOriginalV1, HostTotalsV1 } from '@app/contracts';
+import { DEFAULT_HOST_RULES, HostRules, Iso8583Message, MessageSpec } from '@app/iso8583';
 import { HostOperation, HostRequestOf } from '../dialect';
 
 /**
@@ -8,8 +8,12 @@ import { HostOperation, HostRequestOf } from '../dialect';
  * (`apps/host-simulator/src/iso/iso-fields.ts`), so the two sides check each other.
  */
 
-/** Field 3, positions 1–2 (transaction type) followed by from/to account 0000. */
-export const PROCESSING_CODE = { PURCHASE: '000000', VOID: '020000', REFUND: '200000' } as const;
+/**
+ * Field 3, positions 1–2 (transaction type) followed by from/to account 0000: 00 goods and
+ * services, 20 returns, 02 debit adjustment and 22 credit adjustment (a void sent as a 0200, of a
+ * sale and of a refund, by hosts that ask for it: `host.voidAs`).
+ */
+export const PROCESSING_CODE = { PURCHASE: '000000', VOID: '020000', VOID_REFUND: '220000', REFUND: '200000' } as const;
 /** Field 3 of a reconciliation 0500: settlement, and the 0500 closing a batch upload. */
 export const RECONCILIATION_CODE = { SETTLEMENT: '920000', UPLOAD_COMPLETE: '960000' } as const;
 /** Field 70 on 0800/0810. */
@@ -18,6 +22,8 @@ export const NETWORK_CODE = { SIGN_ON: '001', SIGN_OFF: '002', KEY_EXCHANGE: '10
 export const POS_ENTRY_MODE_CONTACTLESS_CHIP = '071';
 /** Field 25: 00 = normal presentment. */
 export const POS_CONDITION_NORMAL = '00';
+/** Field 25: 06 = pre-authorisation request, on a pre-authorisation, its completion (capture) and their reversals. */
+export const POS_CONDITION_PREAUTH = '06';
 /** Field carrying the working key and its check value on 0810 (sign-on and key exchange). */
 export const KEY_FIELD = 48;
 /** Reconciliation totals (0500 / 0510): credits are refunds, debits are sales and completions. */
@@ -69,18 +75,40 @@ export function merchantFields(merchant: HostMerchantV1): Record<number, string>
   return fields;
 }
 
-/** The request MTI of an operation. */
-export function requestMtiOf<O extends HostOperation>(operation: O, request: HostRequestOf[O], repeat = false): string {
+/**
+ * What an original was: the follow-up says so (`original.kind`); a caller older than issue 16
+ * does not, and its original is read from the MTI (0100 a pre-authorisation, 022x a capture,
+ * anything else a sale).
+ */
+export function originalKindOf(original: Pick<HostOriginalV1, 'kind' | 'mti'>): HostOriginalKindV1 {
+  if (original.kind !== undefined) return original.kind;
+  if (original.mti.startsWith('01')) return 'PREAUTH';
+  if (original.mti.startsWith('022')) return 'CAPTURE';
+  return 'SALE';
+}
+
+/** Whether an operation goes out as a reversal of its original (0400/0420): a reversal, and a void when the host voids that way. */
+export function sentAsReversal(operation: HostOperation, rules: HostRules = DEFAULT_HOST_RULES): boolean {
+  return operation === 'reverse' || (operation === 'void' && rules.voidAs === 'reversal');
+}
+
+/**
+ * The request MTI of an operation: a reversal (and a void sent as one) is a 0400, or a 0420 when
+ * its original was an advice (022x), 0401/0421 when repeated.
+ */
+export function requestMtiOf<O extends HostOperation>(operation: O, request: HostRequestOf[O], repeat = false, rules: HostRules = DEFAULT_HOST_RULES): string {
+  const reversal = (): string => `04${(request as HostFollowUpRequestV1).original.mti.startsWith('022') ? '2' : '0'}${repeat ? '1' : '0'}`;
   switch (operation) {
     case 'authorize':
       return (request as HostRequestOf['authorize']).kind === 'PREAUTH' ? '0100' : '0200';
     case 'void':
+      return rules.voidAs === 'reversal' ? reversal() : '0200';
     case 'refund':
       return '0200';
     case 'capture':
       return '0220';
     case 'reverse':
-      return repeat ? '0401' : '0400';
+      return reversal();
     case 'settle':
     case 'settleclose':
       return '0500';
@@ -94,18 +122,53 @@ export function requestMtiOf<O extends HostOperation>(operation: O, request: Hos
   throw new RangeError(`unknown operation ${String(operation)}`);
 }
 
+/** Field 3 of a transaction of this kind, as it was sent. */
+export function processingCodeOfKind(kind: HostOriginalKindV1): string {
+  switch (kind) {
+    case 'SALE':
+    case 'PREAUTH':
+    case 'CAPTURE':
+      return PROCESSING_CODE.PURCHASE;
+    case 'REFUND':
+      return PROCESSING_CODE.REFUND;
+    case 'VOID':
+      return PROCESSING_CODE.VOID;
+    case 'VOID_REFUND':
+      return PROCESSING_CODE.VOID_REFUND;
+  }
+}
+
+/** Field 25 of a transaction of this kind: 06 for a pre-authorisation and its completion, 00 otherwise. */
+export function posConditionOfKind(kind: HostOriginalKindV1): string {
+  return kind === 'PREAUTH' || kind === 'CAPTURE' ? POS_CONDITION_PREAUTH : POS_CONDITION_NORMAL;
+}
+
+/** The kind of transaction a follow-up is, as its own follow-ups (a reversal of it) will name it. */
+export function followUpKindOf(operation: 'void' | 'refund' | 'capture', original: Pick<HostOriginalV1, 'kind' | 'mti'>): HostOriginalKindV1 {
+  switch (operation) {
+    case 'refund':
+      return 'REFUND';
+    case 'capture':
+      return 'CAPTURE';
+    case 'void':
+      return originalKindOf(original) === 'REFUND' ? 'VOID_REFUND' : 'VOID';
+  }
+}
+
 /**
- * Field 3 of a financial operation. A reversal carries 000000: the contract names the original's
- * MTI and STAN but not its processing code; the host finds the original through field 90.
+ * Field 3 of a financial operation: a reversal (and a void sent as one) carries its original's,
+ * so a reversal of a refund is a 20; a void sent as a 0200 is a 02 (22 for a void of a refund).
  */
-export function processingCodeOf(operation: HostOperation): string | null {
+export function processingCodeOf<O extends HostOperation>(operation: O, request?: HostRequestOf[O], rules: HostRules = DEFAULT_HOST_RULES): string | null {
+  const original = (request as HostFollowUpRequestV1 | undefined)?.original;
+  if (original !== undefined && sentAsReversal(operation, rules)) return processingCodeOfKind(originalKindOf(original));
   switch (operation) {
     case 'authorize':
     case 'capture':
     case 'reverse':
       return PROCESSING_CODE.PURCHASE;
     case 'void':
-      return PROCESSING_CODE.VOID;
+      return original !== undefined && originalKindOf(original) === 'REFUND' ? PROCESSING_CODE.VOID_REFUND : PROCESSING_CODE.VOID;
     case 'refund':
       return PROCESSING_CODE.REFUND;
     case 'settle':
@@ -116,6 +179,7 @@ export function processingCodeOf(operation: HostOperation): string | null {
     case 'keyexchange':
       return null;
   }
+  return null;
 }
 
 /** Field 70 of a network operation. */

@@ -7,6 +7,7 @@ import {
   HostSettleRequestV1,
   HostTargetV1,
 } from '@app/contracts';
+import type { FollowUpOperation } from '@app/iso8583';
 import * as currencyCodes from 'currency-codes';
 import { CardData } from '../card-data';
 import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, JsonDialect, WireContext } from '../dialect';
@@ -156,7 +157,8 @@ export function requiredTotals<T>(totals: T | null, format: string, explanation:
 
 /** What a JSON dialect sends for one operation: method, path under the host's base URL, and body. */
 export type JsonHttpRequest = { method: 'POST' | 'PUT'; path: string; body: Record<string, unknown> };
-export type FollowUpOperation = 'capture' | 'refund' | 'void' | 'reverse';
+/** The follow-ups (reverse, void, refund, capture), as the codec's spec names them for `host.followUpCardData`. */
+export type { FollowUpOperation } from '@app/iso8583';
 export type NetworkOperation = 'signon' | 'echo' | 'keyexchange';
 
 /** The network word JSON formats share for a network operation. */

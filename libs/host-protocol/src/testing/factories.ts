@@ -105,8 +105,16 @@ export function authorizeRequest(
 export function original(
   sent: { mti: string; context: WireContext },
   answer: { rrn: string | null; approvalCode: string | null } = { rrn: null, approvalCode: null },
+  kind?: HostOriginalV1['kind'],
 ): HostOriginalV1 {
-  return { mti: sent.mti, stan: sent.context.stan, transmittedAt: sent.context.transmittedAt, rrn: answer.rrn, approvalCode: answer.approvalCode };
+  return {
+    mti: sent.mti,
+    stan: sent.context.stan,
+    transmittedAt: sent.context.transmittedAt,
+    rrn: answer.rrn,
+    approvalCode: answer.approvalCode,
+    ...(kind !== undefined ? { kind } : {}),
+  };
 }
 
 export function followUpRequest(

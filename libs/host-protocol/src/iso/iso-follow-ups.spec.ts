@@ -1,0 +1,118 @@
+import { HOST_ORIGINAL_KINDS, HostOriginalKindV1 } from '@app/contracts';
+import { compileSpec, FOLLOW_UP_OPERATIONS, FollowUpOperation, Iso8583Message } from '@app/iso8583';
+import iso8583Json from '../../../iso8583/specs/iso8583.json';
+import fc from 'fast-check';
+import { authorizeRequest, cardTlvHex, followUpRequest, original, target, TEST_PAN, TEST_TRACK2_HEX, wireContext } from '../testing/factories';
+import { IsoHostDialect } from './iso-dialect';
+
+/** Follow-ups and reversals as 1987 hosts match them (issue 16, items 4 and 5). */
+
+function dialectWith(host?: Record<string, unknown>): IsoHostDialect {
+  return new IsoHostDialect('ISO8583', compileSpec(host === undefined ? iso8583Json : { ...iso8583Json, host }));
+}
+
+const terminal = target();
+const AMOUNT = fc.bigInt({ min: 1n, max: 999_999_999_999n }).map(String);
+const TRACK2 = TEST_TRACK2_HEX.replace('D', '=').replace(/F$/, '');
+
+/** The message that carried an original of `kind`, built by the dialect itself (a void: sent as a 0200, where it has a processing code of its own). */
+function originalMessage(kind: HostOriginalKindV1, minor: string): Iso8583Message {
+  const sale = original({ mti: '0200', context: wireContext() }, undefined, 'SALE');
+  const refund = original({ mti: '0200', context: wireContext() }, undefined, 'REFUND');
+  const asFinancial = dialectWith({ voidAs: '0200' });
+  switch (kind) {
+    case 'SALE':
+    case 'PREAUTH':
+      return asFinancial.buildRequest('authorize', authorizeRequest({ kind, minor, target: terminal }), wireContext());
+    case 'CAPTURE':
+      return asFinancial.buildRequest('capture', followUpRequest(terminal, original({ mti: '0100', context: wireContext() }), minor), wireContext());
+    case 'REFUND':
+      return asFinancial.buildRequest('refund', followUpRequest(terminal, sale, minor), wireContext());
+    case 'VOID':
+      return asFinancial.buildRequest('void', followUpRequest(terminal, sale, minor), wireContext());
+    case 'VOID_REFUND':
+      return asFinancial.buildRequest('void', followUpRequest(terminal, refund, minor), wireContext());
+  }
+}
+
+describe('ISO dialect: reversals name what they reverse', () => {
+  it('should give a reversal the processing code and POS condition of its original, whatever the original was', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...HOST_ORIGINAL_KINDS), AMOUNT, fc.boolean(), (kind, minor, repeat) => {
+        const sent = originalMessage(kind, minor);
+        const context = wireContext();
+        const reference = original({ mti: sent.mti, context: { ...context, stan: String(sent.fields[11]) } }, undefined, kind);
+        const reversal = dialectWith().buildRequest('reverse', followUpRequest(terminal, reference, minor), { ...context, repeat });
+        expect(reversal.fields[3]).toBe(sent.fields[3]);
+        expect(reversal.fields[25]).toBe(sent.fields[25]);
+        // An advice (0220) is reversed by a reversal advice (0420); a repeat ends in 1.
+        expect(reversal.mti).toBe(`04${sent.mti === '0220' ? '2' : '0'}${repeat ? '1' : '0'}`);
+      }),
+    );
+  });
+
+  it('should read an original without a kind (a caller older than issue 16) from its MTI', () => {
+    const reverse = (mti: string): Iso8583Message => dialectWith().buildRequest('reverse', followUpRequest(terminal, original({ mti, context: wireContext() })), wireContext());
+    expect(reverse('0200').fields).toMatchObject({ 3: '000000', 25: '00' });
+    expect(reverse('0100').fields).toMatchObject({ 3: '000000', 25: '06' });
+    expect(reverse('0220')).toMatchObject({ mti: '0420', fields: { 3: '000000', 25: '06' } });
+  });
+});
+
+describe('ISO dialect: voids, pre-authorisations and completions', () => {
+  it('should send a void as the reversal of its original by default, and as a 0200 with 02 (22 for a refund) when the host asks', () => {
+    fc.assert(
+      fc.property(fc.constantFrom<HostOriginalKindV1>('SALE', 'REFUND', 'CAPTURE'), AMOUNT, (kind, minor) => {
+        const reference = original({ mti: kind === 'CAPTURE' ? '0220' : '0200', context: wireContext() }, undefined, kind);
+        const byDefault = dialectWith().buildRequest('void', followUpRequest(terminal, reference, minor), wireContext());
+        expect(byDefault.mti).toBe(kind === 'CAPTURE' ? '0420' : '0400');
+        expect(byDefault.fields[3]).toBe(kind === 'REFUND' ? '200000' : '000000');
+        const asFinancial = dialectWith({ voidAs: '0200' }).buildRequest('void', followUpRequest(terminal, reference, minor), wireContext());
+        expect(asFinancial.mti).toBe('0200');
+        expect(asFinancial.fields[3]).toBe(kind === 'REFUND' ? '220000' : '020000');
+      }),
+    );
+  });
+
+  it('should send a pre-authorisation and its completion with POS condition 06, a sale and a refund with 00', () => {
+    const dialect = dialectWith();
+    const preauth = original({ mti: '0100', context: wireContext() }, undefined, 'PREAUTH');
+    expect(dialect.buildRequest('authorize', authorizeRequest({ kind: 'PREAUTH' }), wireContext()).fields[25]).toBe('06');
+    expect(dialect.buildRequest('capture', followUpRequest(terminal, preauth), wireContext()).fields[25]).toBe('06');
+    expect(dialect.buildRequest('authorize', authorizeRequest({ kind: 'SALE' }), wireContext()).fields[25]).toBe('00');
+    expect(dialect.buildRequest('refund', followUpRequest(terminal, original({ mti: '0200', context: wireContext() })), wireContext()).fields[25]).toBe('00');
+  });
+});
+
+describe("ISO dialect: the original's card data on follow-ups", () => {
+  const sale = original({ mti: '0200', context: wireContext() }, { rrn: '501500000001', approvalCode: 'A1B2C3' }, 'SALE');
+
+  it('should carry the card (2, 14, 22, 35) on exactly the follow-ups the spec names, and chip data (55) on reversals only', () => {
+    fc.assert(
+      fc.property(
+        fc.subarray([...FOLLOW_UP_OPERATIONS]),
+        fc.constantFrom<FollowUpOperation>(...FOLLOW_UP_OPERATIONS),
+        fc.constantFrom('reversal', '0200'),
+        (withCard, operation, voidAs) => {
+          const context = { ...wireContext(), originalCard: cardTlvHex() };
+          const message = dialectWith({ followUpCardData: withCard, voidAs }).buildRequest(operation, followUpRequest(terminal, sale), context);
+          const carries = withCard.includes(operation);
+          expect(message.fields[2]).toBe(carries ? TEST_PAN : undefined);
+          expect(message.fields[35]).toBe(carries ? TRACK2 : undefined);
+          expect(message.fields[22] !== undefined).toBe(carries);
+          const reversal = operation === 'reverse' || (operation === 'void' && voidAs === 'reversal');
+          expect(message.fields[55] !== undefined).toBe(carries && reversal);
+          // The references stay: the host still finds the original by 37, 38 and 90.
+          expect(message.fields).toMatchObject({ 37: '501500000001', 38: 'A1B2C3' });
+          expect(String(message.fields[90]).slice(0, 10)).toBe(`0200${sale.stan}`);
+        },
+      ),
+    );
+  });
+
+  it('should send a follow-up without card data when the connector has none for its original', () => {
+    const message = dialectWith().buildRequest('refund', followUpRequest(terminal, sale), wireContext());
+    expect(message.fields[2]).toBeUndefined();
+    expect(message.fields[35]).toBeUndefined();
+  });
+});
