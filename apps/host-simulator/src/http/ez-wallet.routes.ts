@@ -57,19 +57,22 @@ export function registerEzWalletRoutes(app: FastifyInstance, context: JsonHostCo
     return call.answer(decision, (answer) => walletAnswer(paymentId, answer));
   });
 
-  route<{ paymentId: string; resource: string }>('POST', `${EZ_WALLET_PATHS.payments}/:paymentId/:resource`, (call) => {
-    const { paymentId, resource } = call.params;
-    const kind = FOLLOW_UP_KINDS[resource];
-    if (kind === undefined) throw new HostProtocolError(FORMAT, `a payment has no ${resource}`);
-    const { reader } = call;
-    const operationId = reader.string('operationId');
-    const tid = reader.string('terminal.terminalId');
-    call.received(resource, `terminal ${tid} payment ${paymentId} operation ${operationId}`);
-    const amountMinor = amountOf(reader);
-    const decision: Decision =
-      kind === 'REVERSAL' ? call.reverse(tid, paymentId) : call.engine.financial({ kind, tid, ref: operationId, amountMinor, originalRef: paymentId });
-    return call.answer(decision, (answer) => walletAnswer(operationId, answer));
-  });
+  // Follow-ups of a payment (a sale or pre-authorisation) and of an operation (a capture or refund: a refund of a capture, a void of a refund).
+  for (const parent of [EZ_WALLET_PATHS.payments, EZ_WALLET_PATHS.operations]) {
+    route<{ originalId: string; resource: string }>('POST', `${parent}/:originalId/:resource`, (call) => {
+      const { originalId, resource } = call.params;
+      const kind = FOLLOW_UP_KINDS[resource];
+      if (kind === undefined) throw new HostProtocolError(FORMAT, `a payment or operation has no ${resource}`);
+      const { reader } = call;
+      const operationId = reader.string('operationId');
+      const tid = reader.string('terminal.terminalId');
+      call.received(resource, `terminal ${tid} original ${originalId} operation ${operationId}`);
+      const amountMinor = amountOf(reader);
+      const decision: Decision =
+        kind === 'REVERSAL' ? call.reverse(tid, originalId) : call.engine.financial({ kind, tid, ref: operationId, amountMinor, originalRef: originalId });
+      return call.answer(decision, (answer) => walletAnswer(operationId, answer));
+    });
+  }
 
   route('POST', EZ_WALLET_PATHS.settlements, (call) => {
     const { reader } = call;

@@ -7,9 +7,11 @@ import {
   currencyByNumeric,
   decimalToMinor,
   FollowUpOperation,
+  followUpOriginalKind,
   iccField,
   JsonDialectBase,
   JsonHttpRequest,
+  jsonApproves,
   JsonReader,
   minorToDecimal,
   NetworkOperation,
@@ -43,7 +45,8 @@ export type EzAioRequest = {
   amount?: string;
   currencyCode?: string;
   card?: { pan: string; expiryDate?: string; panSeqNo?: string; track2?: string; posEntryMode: string; iccData?: string };
-  originalTxn?: { txnRef: string; traceNo: string; rrn: string | null; authCode: string | null };
+  /** Follow-ups: the original, with its msgType (a VOID of a REFUND, a REVERSAL of a PREAUTH). */
+  originalTxn?: { txnRef: string; msgType: EzAioMsgType; traceNo: string; rrn: string | null; authCode: string | null };
   batch?: EzAioBatch;
 };
 
@@ -61,6 +64,13 @@ export type EzAioResponse = {
 const FORMAT = 'EZ_AIO';
 
 const FOLLOW_UP_TYPES: Record<FollowUpOperation, EzAioMsgType> = { capture: 'COMPLETION', refund: 'REFUND', void: 'VOID', reverse: 'REVERSAL' };
+/** The msgType of each original a follow-up can act on (`FOLLOW_UP_ORIGINALS`). */
+export const EZ_AIO_ORIGINAL_TYPES: Readonly<Record<'SALE' | 'PREAUTH' | 'CAPTURE' | 'REFUND', EzAioMsgType>> = {
+  SALE: 'SALE',
+  PREAUTH: 'PREAUTH',
+  CAPTURE: 'COMPLETION',
+  REFUND: 'REFUND',
+};
 const NETWORK_TYPES: Record<NetworkOperation, EzAioMsgType> = { signon: 'LOGON', echo: 'ECHO', keyexchange: 'KEY_EXCHANGE' };
 
 export function ezAioTotalsOut(batchNo: string, totals: HostTotalsV1, exponent: number): EzAioBatch {
@@ -104,11 +114,12 @@ export class EzAioDialect extends JsonDialectBase {
 
   protected followUpRequest(operation: FollowUpOperation, request: HostFollowUpRequestV1, context: WireContext): JsonHttpRequest {
     const { amount, original } = request;
+    const kind = followUpOriginalKind(FORMAT, operation, original) as keyof typeof EZ_AIO_ORIGINAL_TYPES;
     return this.post({
       ...this.header(FOLLOW_UP_TYPES[operation], request, context),
       amount: minorToDecimal(amount.minor, currencyByNumeric(amount.currency, FORMAT).exponent),
       currencyCode: amount.currency,
-      originalTxn: { txnRef: originalRef(request.target, original), traceNo: original.stan, rrn: original.rrn, authCode: original.approvalCode },
+      originalTxn: { txnRef: originalRef(request.target, original), msgType: EZ_AIO_ORIGINAL_TYPES[kind], traceNo: original.stan, rrn: original.rrn, authCode: original.approvalCode },
     });
   }
 
@@ -152,7 +163,7 @@ export class EzAioDialect extends JsonDialectBase {
     const answer: HostAnswer = {
       hostRespCode: code,
       hostRespMessage: reader.optionalString('respMessage') ?? responseMessage(code),
-      approved: txnStatus === 'APPROVED',
+      approved: jsonApproves(operation, txnStatus === 'APPROVED' ? 'approved' : txnStatus === 'DECLINED' ? 'declined' : 'failed', code),
       rrn: reader.optionalString('rrn'),
       approvalCode: reader.optionalString('authCode'),
     };

@@ -13,9 +13,11 @@ import { responseMessage } from '../response-codes';
 import {
   cardFields,
   FollowUpOperation,
+  followUpOriginalKind,
   iccField,
   JsonDialectBase,
   JsonHttpRequest,
+  jsonApproves,
   JsonReader,
   minorToInteger,
   NetworkOperation,
@@ -23,6 +25,7 @@ import {
   originalRef,
   ownRef,
   requiredTotals,
+  REVERSAL_ALREADY_DONE_CODE,
 } from './json-support';
 
 /**
@@ -35,6 +38,8 @@ import {
 export const EZ_WALLET_BASE = '/wallet/v1';
 export const EZ_WALLET_PATHS = {
   payments: `${EZ_WALLET_BASE}/payments`,
+  /** Captures and refunds, by their operationId: what a follow-up of a follow-up (a refund of a capture, a void of a refund) is posted under. */
+  operations: `${EZ_WALLET_BASE}/operations`,
   settlements: `${EZ_WALLET_BASE}/settlements`,
   ping: `${EZ_WALLET_BASE}/ping`,
 } as const;
@@ -87,6 +92,7 @@ export const EZ_WALLET_REASONS: Readonly<Record<string, string>> = {
   INVALID_AMOUNT: '13',
   NOT_ALLOWED: '12',
   ORIGINAL_NOT_FOUND: '25',
+  ALREADY_REVERSED: REVERSAL_ALREADY_DONE_CODE,
   TOTALS_MISMATCH: '95',
   INVALID_REQUEST: '30',
   UNAVAILABLE: '91',
@@ -153,13 +159,16 @@ export class EzWalletDialect extends JsonDialectBase {
 
   protected followUpRequest(operation: FollowUpOperation, request: HostFollowUpRequestV1, context: WireContext): JsonHttpRequest {
     const { amount, original } = request;
+    const kind = followUpOriginalKind(FORMAT, operation, original);
+    // A sale or pre-authorisation is a payment; a capture or refund is an operation beneath one.
+    const resource = kind === 'SALE' || kind === 'PREAUTH' ? EZ_WALLET_PATHS.payments : EZ_WALLET_PATHS.operations;
     const body: EzWalletOperationRequest = {
       operationId: ownRef(request.target, context),
       terminal: terminalOf(request.target, context),
       amount: money(amount),
       original: { rrn: original.rrn, authCode: original.approvalCode },
     };
-    return { method: 'POST', path: `${EZ_WALLET_PATHS.payments}/${originalRef(request.target, original)}/${EZ_WALLET_FOLLOW_UPS[operation]}`, body };
+    return { method: 'POST', path: `${resource}/${originalRef(request.target, original)}/${EZ_WALLET_FOLLOW_UPS[operation]}`, body };
   }
 
   protected settleRequest(request: HostSettleRequestV1, context: WireContext): JsonHttpRequest {
@@ -193,7 +202,7 @@ export class EzWalletDialect extends JsonDialectBase {
     const answer: HostAnswer = {
       hostRespCode: code,
       hostRespMessage: responseMessage(code),
-      approved: state === 'SUCCEEDED',
+      approved: jsonApproves(operation, state === 'SUCCEEDED' ? 'approved' : state === 'DECLINED' ? 'declined' : 'failed', code),
       rrn: reader.optionalString('reference'),
       approvalCode: reader.optionalString('authCode'),
     };

@@ -1,7 +1,11 @@
+import { HOST_ORIGINAL_KINDS } from '@app/contracts';
+import fc from 'fast-check';
 import { JsonDialect } from '../dialect';
 import { dialectFor } from '../dialect-for';
 import { authorizeRequest, followUpRequest, original, settleRequest, target, TEST_PAN, wireContext } from '../testing/factories';
-import { decimalToMinor, minorToDecimal } from './json-support';
+import { EZ_AIO_ORIGINAL_TYPES } from './ez-aio';
+import { decimalToMinor, FOLLOW_UP_ORIGINALS, minorToDecimal } from './json-support';
+import { POMELO_ORIGINAL_TYPES } from './pomelo';
 
 const json = (format: 'MPGS_AP' | 'POMELO_JSON' | 'EZ_AIO' | 'EZ_WALLET'): JsonDialect => dialectFor(format) as JsonDialect;
 
@@ -153,5 +157,146 @@ describe('EZ_WALLET', () => {
     });
     expect(dialect.parseHttpResponse('authorize', 200, { id: 'p', state: 'DECLINED', reason: 'INSUFFICIENT_BALANCE' }).hostRespCode).toBe('51');
     expect(dialect.parseHttpResponse('authorize', 500, { id: 'p', state: 'FAILED' }).hostRespCode).toBe('96');
+  });
+});
+
+describe('JSON follow-ups by the kind of their original (issue 16)', () => {
+  const FORMATS = ['MPGS_AP', 'POMELO_JSON', 'EZ_AIO', 'EZ_WALLET'] as const;
+  const OPERATIONS = ['capture', 'refund', 'void', 'reverse'] as const;
+  /** What each format's request names: the operation and, where the format says it, the original's kind. */
+  const wireOf = (format: (typeof FORMATS)[number], http: { path: string; body: Record<string, unknown> }): string => {
+    const body = http.body as Record<string, Record<string, unknown> | string>;
+    switch (format) {
+      case 'MPGS_AP':
+        return `${body.apiOperation as string}${(body.transaction as Record<string, unknown>).reference === 'TIMEOUT_REVERSAL' ? ' reversal' : ''}`;
+      case 'POMELO_JSON':
+        return `${body.type as string} of ${(body.original as Record<string, string>).type}`;
+      case 'EZ_AIO':
+        return `${body.msgType as string} of ${(body.originalTxn as Record<string, string>).msgType}`;
+      case 'EZ_WALLET':
+        return http.path.split('/').filter((part, index, parts) => index === 3 || index === parts.length - 1).join(' ');
+    }
+  };
+  const EXPECTED: Record<(typeof FORMATS)[number], Record<(typeof OPERATIONS)[number], (kind: string) => string>> = {
+    MPGS_AP: { capture: () => 'CAPTURE', refund: () => 'REFUND', void: () => 'VOID', reverse: () => 'VOID reversal' },
+    POMELO_JSON: {
+      capture: (kind) => `COMPLETION of ${POMELO_ORIGINAL_TYPES[kind as 'SALE']}`,
+      refund: (kind) => `REFUND of ${POMELO_ORIGINAL_TYPES[kind as 'SALE']}`,
+      void: (kind) => `VOID of ${POMELO_ORIGINAL_TYPES[kind as 'SALE']}`,
+      reverse: (kind) => `REVERSAL of ${POMELO_ORIGINAL_TYPES[kind as 'SALE']}`,
+    },
+    EZ_AIO: {
+      capture: (kind) => `COMPLETION of ${EZ_AIO_ORIGINAL_TYPES[kind as 'SALE']}`,
+      refund: (kind) => `REFUND of ${EZ_AIO_ORIGINAL_TYPES[kind as 'SALE']}`,
+      void: (kind) => `VOID of ${EZ_AIO_ORIGINAL_TYPES[kind as 'SALE']}`,
+      reverse: (kind) => `REVERSAL of ${EZ_AIO_ORIGINAL_TYPES[kind as 'SALE']}`,
+    },
+    EZ_WALLET: Object.fromEntries(
+      OPERATIONS.map((operation) => [
+        operation,
+        (kind: string) => `${kind === 'SALE' || kind === 'PREAUTH' ? 'payments' : 'operations'} ${{ capture: 'captures', refund: 'refunds', void: 'cancellations', reverse: 'reversals' }[operation]}`,
+      ]),
+    ) as Record<(typeof OPERATIONS)[number], (kind: string) => string>,
+  };
+
+  it('should build each follow-up its format names for the original, and refuse the ones no format can express', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...FORMATS), fc.constantFrom(...OPERATIONS), fc.constantFrom(...HOST_ORIGINAL_KINDS), (format, operation, kind) => {
+        const terminal = target({ hostMessageFormat: format });
+        const request = followUpRequest(terminal, original({ mti: kind === 'PREAUTH' ? '0100' : '0200', context: wireContext() }, undefined, kind));
+        const build = () => json(format).buildHttpRequest(operation, request, wireContext());
+        if (FOLLOW_UP_ORIGINALS[operation].includes(kind)) expect(wireOf(format, build())).toBe(EXPECTED[format][operation](kind));
+        else expect(build).toThrow(new RegExp(`${format}.*cannot ${operation} a ${kind}: `));
+      }),
+    );
+  });
+
+  it('should read an original without a kind from its MTI, as the ISO dialect does', () => {
+    const request = followUpRequest(target(), original({ mti: '0100', context: wireContext() }));
+    expect(json('POMELO_JSON').buildHttpRequest('capture', request, wireContext()).body).toMatchObject({ type: 'COMPLETION', original: { type: 'PRE_AUTHORIZATION' } });
+    expect(() => json('EZ_AIO').buildHttpRequest('refund', request, wireContext())).toThrow(/cannot refund a PREAUTH/);
+  });
+
+  it('should send a repeated reversal under the same idempotency id: the worker keeps its STAN and time', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...FORMATS), fc.constantFrom('SALE', 'PREAUTH', 'CAPTURE', 'REFUND' as const), (format, kind) => {
+        const request = followUpRequest(target(), original({ mti: '0200', context: wireContext() }, undefined, kind));
+        const context = wireContext();
+        const first = json(format).buildHttpRequest('reverse', request, context);
+        const repeated = json(format).buildHttpRequest('reverse', request, { ...context, repeat: true });
+        expect(repeated).toEqual(first);
+        const ids = { MPGS_AP: first.path, POMELO_JSON: first.body.transaction_id, EZ_AIO: first.body.txnRef, EZ_WALLET: first.body.operationId };
+        expect(ids[format]).toContain(`${request.target.tid}-${context.transmittedAt}-${context.stan}`);
+      }),
+    );
+  });
+});
+
+describe('JSON reversals: what acknowledges (issue 16)', () => {
+  /** Each format's answer to a reversal: its status word and its code or reason. */
+  const ANSWERS = {
+    MPGS_AP: {
+      acknowledging: [
+        { result: 'SUCCESS', response: { gatewayCode: 'APPROVED', acquirerCode: '00' } },
+        { result: 'FAILURE', response: { gatewayCode: 'DECLINED', acquirerCode: '94' } },
+      ],
+      open: [
+        { result: 'FAILURE', response: { gatewayCode: 'DECLINED', acquirerCode: '25' } },
+        { result: 'FAILURE', response: { gatewayCode: 'NOT_SUPPORTED' } },
+        { result: 'PENDING', response: { gatewayCode: 'APPROVED' } },
+        { result: 'ERROR', error: { cause: 'INVALID_REQUEST', explanation: 'already voided' } },
+        { result: 'FAILURE', response: { gatewayCode: 'SYSTEM_ERROR' } },
+      ],
+    },
+    POMELO_JSON: {
+      acknowledging: [
+        { status: 'APPROVED', response_code: '00' },
+        { status: 'REJECTED', response_code: '94' },
+      ],
+      open: [
+        { status: 'REJECTED', response_code: '25' },
+        { status: 'REJECTED', response_code: '12' },
+        { status: 'ERROR', response_code: '94' },
+        { status: 'ERROR', response_code: '30' },
+        { status: 'REJECTED', response_code: '00' },
+      ],
+    },
+    EZ_AIO: {
+      acknowledging: [
+        { respCode: '00', txnStatus: 'APPROVED' },
+        { respCode: '94', txnStatus: 'DECLINED' },
+      ],
+      open: [
+        { respCode: '25', txnStatus: 'DECLINED' },
+        { respCode: '00', txnStatus: 'DECLINED' },
+        { respCode: '94', txnStatus: 'FAILED' },
+        { respCode: '96', txnStatus: 'FAILED' },
+      ],
+    },
+    EZ_WALLET: {
+      acknowledging: [
+        { id: 'r', state: 'SUCCEEDED' },
+        { id: 'r', state: 'DECLINED', reason: 'ALREADY_REVERSED' },
+      ],
+      open: [
+        { id: 'r', state: 'DECLINED', reason: 'ORIGINAL_NOT_FOUND' },
+        { id: 'r', state: 'DECLINED', reason: 'NOT_ALLOWED' },
+        { id: 'r', state: 'FAILED', reason: 'ALREADY_REVERSED' },
+        { id: 'r', state: 'FAILED' },
+      ],
+    },
+  } as const;
+
+  it.each(Object.keys(ANSWERS) as (keyof typeof ANSWERS)[])('%s: a reversal is acknowledged by approval or "already reversed", and kept open otherwise', (format) => {
+    const dialect = json(format);
+    for (const body of ANSWERS[format].acknowledging) expect({ body, approved: dialect.parseHttpResponse('reverse', 200, body).approved }).toEqual({ body, approved: true });
+    for (const body of ANSWERS[format].open) expect({ body, approved: dialect.parseHttpResponse('reverse', 200, body).approved }).toEqual({ body, approved: false });
+  });
+
+  it.each(Object.keys(ANSWERS) as (keyof typeof ANSWERS)[])('%s: "already reversed" acknowledges a reversal only, not a void or refund', (format) => {
+    const [, alreadyDone] = ANSWERS[format].acknowledging;
+    const dialect = json(format);
+    expect(dialect.parseHttpResponse('reverse', 200, alreadyDone)).toMatchObject({ approved: true, hostRespCode: '94' });
+    for (const operation of ['void', 'refund', 'capture', 'authorize'] as const) expect(dialect.parseHttpResponse(operation, 200, alreadyDone).approved).toBe(false);
   });
 });

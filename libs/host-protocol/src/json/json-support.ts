@@ -3,6 +3,7 @@ import {
   HostFollowUpRequestV1,
   HostMessageFormat,
   HostNetworkRequestV1,
+  HostOriginalKindV1,
   HostOriginalV1,
   HostSettleRequestV1,
   HostTargetV1,
@@ -11,6 +12,7 @@ import type { FollowUpOperation } from '@app/iso8583';
 import * as currencyCodes from 'currency-codes';
 import { CardData } from '../card-data';
 import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, JsonDialect, WireContext } from '../dialect';
+import { originalKindOf } from '../iso/iso-fields';
 
 /** An ISO 4217 currency as JSON hosts name it. */
 export interface JsonCurrency {
@@ -160,6 +162,52 @@ export type JsonHttpRequest = { method: 'POST' | 'PUT'; path: string; body: Reco
 /** The follow-ups (reverse, void, refund, capture), as the codec's spec names them for `host.followUpCardData`. */
 export type { FollowUpOperation } from '@app/iso8583';
 export type NetworkOperation = 'signon' | 'echo' | 'keyexchange';
+
+/**
+ * The originals each follow-up can act on in every JSON format: only a pre-authorisation is
+ * captured; a refund returns a sale or a capture; a void undoes a sale, pre-authorisation, capture
+ * or refund; a reversal undoes the same. Anything else is refused (`HostProtocolError`, which the
+ * connector answers REJECTED) with `FOLLOW_UP_REFUSALS`' reason.
+ */
+export const FOLLOW_UP_ORIGINALS: Readonly<Record<FollowUpOperation, readonly HostOriginalKindV1[]>> = {
+  capture: ['PREAUTH'],
+  refund: ['SALE', 'CAPTURE'],
+  void: ['SALE', 'PREAUTH', 'CAPTURE', 'REFUND'],
+  reverse: ['SALE', 'PREAUTH', 'CAPTURE', 'REFUND'],
+};
+
+const FOLLOW_UP_REFUSALS: Readonly<Record<FollowUpOperation, string>> = {
+  capture: 'only a pre-authorisation is captured',
+  refund: 'a refund returns a sale or a capture (an open pre-authorisation is voided; a refund or void is not refunded)',
+  void: 'a void is final: no JSON format restores a voided transaction',
+  reverse: 'a void is not reversed: a void that got no answer is owed by reversing its original, which the connector does',
+};
+
+/** The kind of a follow-up's original (`HostOriginalV1.kind`, or read from its MTI); throws `HostProtocolError` when the follow-up cannot act on it. */
+export function followUpOriginalKind(format: string, operation: FollowUpOperation, original: HostOriginalV1): HostOriginalKindV1 {
+  const kind = originalKindOf(original);
+  if (!FOLLOW_UP_ORIGINALS[operation].includes(kind)) throw new HostProtocolError(format, `cannot ${operation} a ${kind}: ${FOLLOW_UP_REFUSALS[operation]}`);
+  return kind;
+}
+
+/** What a JSON answer's status word says: approved, declined by the host, or failed (an error, or an outcome not known). */
+export type JsonVerdict = 'approved' | 'declined' | 'failed';
+
+/**
+ * The code (ISO 8583 "duplicate transmission") with which a JSON host declines a reversal of a
+ * transaction already reversed or voided: the transaction is undone, so it acknowledges.
+ */
+export const REVERSAL_ALREADY_DONE_CODE = '94';
+
+/**
+ * Whether a JSON answer approves `operation`: its status word approves, and a reversal is also
+ * acknowledged by a decline with `REVERSAL_ALREADY_DONE_CODE`. Not by a decline with any other
+ * code (25 original not found: the original may still be on its way; 12, 05…) nor by a failure
+ * (30, 96, an unknown outcome): the reversal worker keeps those open and repeats them.
+ */
+export function jsonApproves(operation: HostOperation, verdict: JsonVerdict, code: string): boolean {
+  return verdict === 'approved' || (operation === 'reverse' && verdict === 'declined' && code === REVERSAL_ALREADY_DONE_CODE);
+}
 
 /** The network word JSON formats share for a network operation. */
 export function networkWordOf(operation: NetworkOperation): 'SIGN_ON' | 'ECHO' | 'KEY_EXCHANGE' {

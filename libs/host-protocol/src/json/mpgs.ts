@@ -8,10 +8,13 @@ import {
   currencyByNumeric,
   decimalToMinor,
   FollowUpOperation,
+  followUpOriginalKind,
   iccField,
   JsonDialectBase,
   JsonHttpRequest,
+  jsonApproves,
   JsonReader,
+  JsonVerdict,
   minorToDecimal,
   NetworkOperation,
   networkWordOf,
@@ -206,6 +209,7 @@ export class MpgsDialect extends JsonDialectBase {
     const { mid, tid } = request.target;
     const reference = ownRef(request.target, context);
     const { amount, original } = request;
+    followUpOriginalKind(FORMAT, operation, original);
     const target = originalRef(request.target, original);
     const currency = currencyByNumeric(amount.currency, FORMAT);
     const money = { amount: minorToDecimal(amount.minor, currency.exponent), currency: currency.alpha };
@@ -271,10 +275,12 @@ export class MpgsDialect extends JsonDialectBase {
       case 'reverse': {
         if (result !== 'SUCCESS' && result !== 'FAILURE' && result !== 'PENDING') throw new HostProtocolError(FORMAT, `unknown result ${result}`);
         const code = this.codeOf(reader);
+        // PENDING: the gateway does not know the outcome yet, which approves nothing (nor acknowledges a reversal).
+        const verdict: JsonVerdict = result === 'SUCCESS' ? 'approved' : result === 'FAILURE' ? 'declined' : 'failed';
         const answer: HostAnswer = {
           hostRespCode: code,
           hostRespMessage: reader.optionalString('response.acquirerMessage') ?? responseMessage(code),
-          approved: result === 'SUCCESS',
+          approved: jsonApproves(operation, verdict, code),
           rrn: reader.optionalString('transaction.receipt'),
           approvalCode: reader.optionalString('transaction.authorizationCode'),
         };

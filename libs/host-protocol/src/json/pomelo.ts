@@ -6,10 +6,13 @@ import {
   cardFields,
   currencyByNumeric,
   FollowUpOperation,
+  followUpOriginalKind,
   iccField,
   JsonDialectBase,
   JsonHttpRequest,
+  jsonApproves,
   JsonReader,
+  JsonVerdict,
   minorToInteger,
   NetworkOperation,
   networkWordOf,
@@ -44,7 +47,8 @@ export type PomeloTransactionRequest = {
   currency: string;
   card?: { pan: string; expiration?: string; sequence_number?: string; track2?: string; entry_mode: 'CONTACTLESS_CHIP' };
   emv_data?: string;
-  original?: { transaction_id: string; retrieval_reference_number: string | null; authorization_code: string | null };
+  /** Follow-ups: the original, with its type (a VOID of a REFUND, a REVERSAL of a PRE_AUTHORIZATION). */
+  original?: { transaction_id: string; type: PomeloTransactionType; retrieval_reference_number: string | null; authorization_code: string | null };
 };
 
 export type PomeloTransactionResponse = {
@@ -92,6 +96,13 @@ export function pomeloTotalsOut(totals: HostTotalsV1): PomeloTotals {
 }
 
 const FOLLOW_UP_TYPES: Record<FollowUpOperation, PomeloTransactionType> = { capture: 'COMPLETION', refund: 'REFUND', void: 'VOID', reverse: 'REVERSAL' };
+/** The type of each original a follow-up can act on (`FOLLOW_UP_ORIGINALS`). */
+export const POMELO_ORIGINAL_TYPES: Readonly<Record<'SALE' | 'PREAUTH' | 'CAPTURE' | 'REFUND', PomeloTransactionType>> = {
+  SALE: 'PURCHASE',
+  PREAUTH: 'PRE_AUTHORIZATION',
+  CAPTURE: 'COMPLETION',
+  REFUND: 'REFUND',
+};
 
 function merchantOf(target: HostTargetV1): PomeloMerchant {
   return { id: target.mid, terminal_id: target.tid };
@@ -126,6 +137,7 @@ export class PomeloDialect extends JsonDialectBase {
 
   protected followUpRequest(operation: FollowUpOperation, request: HostFollowUpRequestV1, context: WireContext): JsonHttpRequest {
     const { amount, original } = request;
+    const kind = followUpOriginalKind(FORMAT, operation, original) as keyof typeof POMELO_ORIGINAL_TYPES;
     const body: PomeloTransactionRequest = {
       transaction_id: ownRef(request.target, context),
       type: FOLLOW_UP_TYPES[operation],
@@ -135,6 +147,7 @@ export class PomeloDialect extends JsonDialectBase {
       currency: currencyByNumeric(amount.currency, FORMAT).alpha,
       original: {
         transaction_id: originalRef(request.target, original),
+        type: POMELO_ORIGINAL_TYPES[kind],
         retrieval_reference_number: original.rrn,
         authorization_code: original.approvalCode,
       },
@@ -180,14 +193,17 @@ export class PomeloDialect extends JsonDialectBase {
       case 'capture':
       case 'refund':
       case 'void':
-      case 'reverse':
+      case 'reverse': {
+        const status = reader.string('status');
+        const verdict: JsonVerdict = status === 'APPROVED' ? 'approved' : status === 'REJECTED' ? 'declined' : 'failed';
         return {
           hostRespCode: code,
           hostRespMessage: message,
-          approved: reader.string('status') === 'APPROVED',
+          approved: jsonApproves(operation, verdict, code),
           rrn: reader.optionalString('retrieval_reference_number'),
           approvalCode: reader.optionalString('authorization_code'),
         };
+      }
     }
   }
 }
