@@ -1,5 +1,5 @@
 import { waitFor } from '@app/testing';
-import { HOST_AUTHORIZE_V1 } from '@app/contracts';
+import { HOST_AUTHORIZE_V1, JsonHostFormat } from '@app/contracts';
 import { AddressInfo } from 'node:net';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { authorizePayload } from './factories';
@@ -99,5 +99,59 @@ describe('host-connector: JSON host (MPGS_AP)', () => {
 
     expect(reply).toMatchObject({ result: 'HOST_UNAVAILABLE', mti: null });
     expect(reply.hostRespMessage).toContain('ECONNREFUSED');
+  });
+});
+
+/**
+ * What acknowledges a JSON reversal (docs/decisions.md, "JSON formats: follow-ups and reversals"):
+ * "original not found" (25) keeps it PENDING and repeated under the same id; "already reversed"
+ * (94) acknowledges it.
+ */
+describe('host-connector: JSON reversals answered "not found", then "already reversed"', () => {
+  let connector: ConnectorHarness;
+
+  beforeAll(async () => {
+    connector = await startConnector();
+  });
+
+  afterAll(() => connector.close());
+
+  const ANSWERS: Record<JsonHostFormat, (code: '25' | '94') => unknown> = {
+    MPGS_AP: (code) => ({ result: 'FAILURE', response: { gatewayCode: 'DECLINED', acquirerCode: code } }),
+    POMELO_JSON: (code) => ({ transaction_id: 'x', status: 'REJECTED', status_detail: 'REVERSAL', response_code: code, message: 'reversal' }),
+    EZ_AIO: (code) => ({ txnRef: 'x', respCode: code, respMessage: 'reversal', txnStatus: 'DECLINED' }),
+    EZ_WALLET: (code) => ({ id: 'x', state: 'DECLINED', reason: code === '25' ? 'ORIGINAL_NOT_FOUND' : 'ALREADY_REVERSED' }),
+  };
+
+  it.each(Object.keys(ANSWERS) as JsonHostFormat[])('%s: should keep the reversal open on 25 and show it ACKNOWLEDGED with 94, one id throughout', async (format) => {
+    let alreadyReversed = false;
+    const host = await startJsonHost((seen, response) => {
+      // The sale hangs; each reversal is answered "not found" until the test lets the host say "already reversed".
+      if (host.seen.indexOf(seen) === 0) return;
+      json(response, 200, ANSWERS[format](alreadyReversed ? '94' : '25'));
+    });
+    const reversalOf = async (requestId: string) =>
+      (
+        await connector.query<{ status: string; ack_resp_code: string | null; last_resp_code: string | null }>(
+          `SELECT status, ack_resp_code, last_resp_code FROM host_connector.reversal WHERE request_id = $1`,
+          [requestId],
+        )
+      )[0];
+    try {
+      const payload = authorizePayload('1000', { hostMessageFormat: format, connUrl: host.url }, { timeoutMs: 300 });
+
+      expect(await connector.ask(HOST_AUTHORIZE_V1, payload)).toMatchObject({ result: 'REVERSED' });
+      await waitFor('the reversal to be repeated after 25', async () => host.seen.length >= 3);
+      expect(await reversalOf(payload.requestId)).toMatchObject({ status: 'PENDING', last_resp_code: '25', ack_resp_code: null });
+      alreadyReversed = true;
+      await waitFor('the reversal to be acknowledged', async () => (await reversalOf(payload.requestId))?.status === 'ACKNOWLEDGED');
+
+      expect(await reversalOf(payload.requestId)).toMatchObject({ status: 'ACKNOWLEDGED', ack_resp_code: '94' });
+      const [, ...reversals] = host.seen;
+      for (const repeat of reversals) expect({ url: repeat.url, body: repeat.body }).toEqual({ url: reversals[0].url, body: reversals[0].body });
+    } finally {
+      host.server.closeAllConnections();
+      host.server.close();
+    }
   });
 });
