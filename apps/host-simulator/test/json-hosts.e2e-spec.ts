@@ -81,6 +81,22 @@ describe.each(JSON_HOST_FORMATS)('%s host over HTTP', (format: JsonHostFormat) =
     expect(answerOf(await client.request('capture', followUpRequest(terminalOf, preauth, '8000'))).hostRespCode).toBe('00');
   });
 
+  it('should refund a capture and void that refund, each follow-up naming its original by kind', async () => {
+    const terminalOf = terminal();
+    const { original: preauth } = await authorize(terminalOf, '6000', 'PREAUTH');
+    const followUp = async (operation: 'capture' | 'refund' | 'void', of: HostOriginalV1, minor: string, kind: HostOriginalV1['kind']) => {
+      const context = wireContext();
+      const answer = answerOf(await client.request(operation, followUpRequest(terminalOf, of, minor), context));
+      return { answer, original: original({ mti: operation === 'capture' ? '0220' : '0200', context }, answer, kind) };
+    };
+    const capture = await followUp('capture', { ...preauth, kind: 'PREAUTH' }, '6000', 'CAPTURE');
+    const refund = await followUp('refund', capture.original, '2500', 'REFUND');
+    const voided = await followUp('void', refund.original, '2500', 'VOID_REFUND');
+    expect([capture.answer.hostRespCode, refund.answer.hostRespCode, voided.answer.hostRespCode]).toEqual(['00', '00', '00']);
+    // The refund is voided: the capture can be refunded in full again.
+    expect((await followUp('refund', capture.original, '6000', 'REFUND')).answer.hostRespCode).toBe('00');
+  });
+
   it('should answer a follow-up of an unknown transaction with 25', async () => {
     const terminalOf = terminal();
     expect(answerOf(await client.request('refund', followUpRequest(terminalOf, original({ mti: '0200', context: wireContext() }), '100'))).hostRespCode).toBe(
