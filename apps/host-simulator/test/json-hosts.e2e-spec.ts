@@ -97,6 +97,15 @@ describe.each(JSON_HOST_FORMATS)('%s host over HTTP', (format: JsonHostFormat) =
     expect((await followUp('refund', capture.original, '6000', 'REFUND')).answer.hostRespCode).toBe('00');
   });
 
+  it('should refuse with 12 a follow-up that names its original as another kind, where the format says the kind', async () => {
+    const terminalOf = terminal();
+    const { original: sale } = await authorize(terminalOf, '4000');
+    const saysKind = format === 'POMELO_JSON' || format === 'EZ_AIO';
+    // A refund of a "capture" that is a sale: POMELO_JSON and EZ_AIO send the original's type; MPGS_AP and EZ_WALLET (a refund posted under /operations) do not check it.
+    const mislabelled = followUpRequest(terminalOf, { ...sale, kind: 'CAPTURE' }, '1000');
+    expect(answerOf(await client.request('refund', mislabelled)).hostRespCode).toBe(saysKind ? '12' : '00');
+  });
+
   it('should answer a follow-up of an unknown transaction with 25', async () => {
     const terminalOf = terminal();
     expect(answerOf(await client.request('refund', followUpRequest(terminalOf, original({ mti: '0200', context: wireContext() }), '100'))).hostRespCode).toBe(

@@ -65,7 +65,7 @@ export function registerEzAioRoutes(app: FastifyInstance, context: JsonHostConte
       default: {
         const kind = KINDS[msgType];
         if (kind === undefined) throw new HostProtocolError(FORMAT, `msgType ${msgType} is not supported`);
-        const decision = call.financial(kind, tid, txnRef, { pan: 'card.pan', original: 'originalTxn.txnRef' }, amount);
+        const decision = call.financial(kind, tid, txnRef, { pan: 'card.pan', original: 'originalTxn.txnRef', originalType: 'originalTxn.msgType' }, KINDS, amount);
         return call.answer(decision, (answer): EzAioResponse => ({ ...aioAnswer(txnRef, answer.code), rrn: answer.rrn, authCode: answer.approvalCode }));
       }
     }

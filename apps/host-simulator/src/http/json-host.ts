@@ -93,13 +93,32 @@ export class JsonCall<P> {
 
   /**
    * A financial request whose body names its card at `paths.pan` (SALE, PREAUTH) or its original
-   * at `paths.original` (the other kinds); the amount is read after them.
+   * at `paths.original` (the other kinds), with the original's type, when sent, at
+   * `paths.originalType` (read by `kindOfType`; an original of another kind is 12); the amount is
+   * read after them.
    */
-  financial(kind: TransactionKind, tid: string, ref: string, paths: { pan: string; original: string }, amountMinor: () => bigint): Decision {
+  financial(
+    kind: TransactionKind,
+    tid: string,
+    ref: string,
+    paths: { pan: string; original: string; originalType: string },
+    kindOfType: Readonly<Record<string, TransactionKind>>,
+    amountMinor: () => bigint,
+  ): Decision {
     const opening = kind === 'SALE' || kind === 'PREAUTH';
     if (opening) this.reader.string(paths.pan);
     const originalRef = opening ? undefined : this.reader.string(paths.original);
-    return this.engine.financial({ kind, tid, ref, amountMinor: amountMinor(), ...(originalRef !== undefined ? { originalRef } : {}) });
+    const originalType = opening ? null : this.reader.optionalString(paths.originalType);
+    const originalKind = originalType === null ? undefined : kindOfType[originalType];
+    if (originalType !== null && originalKind === undefined) throw new HostProtocolError(this.format, `${paths.originalType} ${originalType} is not a transaction type`);
+    return this.engine.financial({
+      kind,
+      tid,
+      ref,
+      amountMinor: amountMinor(),
+      ...(originalRef !== undefined ? { originalRef } : {}),
+      ...(originalKind !== undefined ? { originalKind } : {}),
+    });
   }
 
   /** Counts a reversal of `originalRef` and acknowledges it, whether or not the original is known. */

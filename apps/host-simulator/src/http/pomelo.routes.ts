@@ -49,7 +49,7 @@ export function registerPomeloRoutes(app: FastifyInstance, context: JsonHostCont
     } else {
       const kind = KINDS[type];
       if (kind === undefined) throw new HostProtocolError(FORMAT, `type ${type} is not supported`);
-      decision = call.financial(kind, tid, transactionId, { pan: 'card.pan', original: 'original.transaction_id' }, () => BigInt(amount));
+      decision = call.financial(kind, tid, transactionId, { pan: 'card.pan', original: 'original.transaction_id', originalType: 'original.type' }, KINDS, () => BigInt(amount));
     }
     return call.answer(decision, (answer): PomeloTransactionResponse => ({
       transaction_id: transactionId,
