@@ -300,6 +300,9 @@ function compileHost(raw: unknown, fields: ReadonlyMap<number, CompiledField>): 
   const json = raw as HostSpecJson;
   const approvalCodes = responseCodes(json.approvalCodes, 'approvalCodes', DEFAULT_HOST_RULES.approvalCodes);
   const reversalAcknowledgedCodes = responseCodes(json.reversalAcknowledgedCodes, 'reversalAcknowledgedCodes', DEFAULT_HOST_RULES.reversalAcknowledgedCodes);
+  // 00 approves and acknowledges on every ISO 8583 host: a list without it would decline approved sales and retry acknowledged reversals for ever.
+  if (!approvalCodes.includes('00')) throw specError('spec host approvalCodes', 'must include 00');
+  if (!reversalAcknowledgedCodes.includes('00')) throw specError('spec host reversalAcknowledgedCodes', 'must include 00');
   const partial = json.partialApprovalCode === undefined ? (approvalCodes.includes('10') ? DEFAULT_HOST_RULES.partialApprovalCode : null) : json.partialApprovalCode;
   if (partial !== null && (typeof partial !== 'string' || !approvalCodes.includes(partial)))
     throw specError('spec host partialApprovalCode', 'must be null or one of the approvalCodes');

@@ -217,12 +217,12 @@ export class HostRequestService {
    * request's amount (in the request's currency when the answer names none); null for a full approval.
    */
   private partialAmountOf<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], answer: HostAnswer): HostAmountV1 | null {
-    if (operation !== 'authorize' || answer.approvedAmount === undefined) return null;
-    const requested = (request as HostRequestOf['authorize']).amount;
+    if ((operation !== 'authorize' && operation !== 'capture' && operation !== 'refund') || answer.approvedAmount === undefined) return null;
+    const requested = (request as HostRequestOf['authorize' | 'capture' | 'refund']).amount;
     const approved = { minor: answer.approvedAmount.minor, currency: answer.approvedAmount.currency ?? requested.currency };
     if (approved.currency === requested.currency && BigInt(approved.minor) >= BigInt(requested.minor)) {
       if (BigInt(approved.minor) > BigInt(requested.minor))
-        this.logger.warn(`authorize ${request.requestId}: partial approval of ${approved.minor}, more than the ${requested.minor} asked; read as a full approval`);
+        this.logger.warn(`${operation} ${request.requestId}: partial approval of ${approved.minor}, more than the ${requested.minor} asked; read as a full approval`);
       return null;
     }
     return approved;

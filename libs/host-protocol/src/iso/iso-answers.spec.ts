@@ -16,10 +16,13 @@ function dialectWith(host?: Record<string, unknown>): IsoHostDialect {
 
 const answer = (fields: Record<number, string | Buffer>, mti = '0210'): Iso8583Message => ({ mti, fields: { 11: '000042', 41: 'TERM0001', ...fields } });
 
+/** A spec's approval or acknowledgement codes always hold 00 (the spec refuses a list without it). */
+const withZeroZero = (codes: string[]): string[] => (codes.includes('00') ? codes : ['00', ...codes]);
+
 describe('ISO dialect: which answers approve', () => {
   it('should approve a financial request with every configured approval code and with no other code', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(CODE, { minLength: 1, maxLength: 6 }), CODE, fc.constantFrom(...FINANCIAL), (approvalCodes, code, operation) => {
+      fc.property(fc.uniqueArray(CODE, { minLength: 1, maxLength: 6 }).map(withZeroZero), CODE, fc.constantFrom(...FINANCIAL), (approvalCodes, code, operation) => {
         const dialect = dialectWith({ approvalCodes, partialApprovalCode: null, voidAs: '0200' });
         for (const approving of approvalCodes) expect(dialect.parseResponse(operation, answer({ 39: approving })).approved).toBe(true);
         expect(dialect.parseResponse(operation, answer({ 39: code })).approved).toBe(approvalCodes.includes(code));
@@ -39,7 +42,7 @@ describe('ISO dialect: which answers approve', () => {
 
   it('should count a reversal acknowledged only with a configured acknowledging code (default 00)', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(CODE, { minLength: 1, maxLength: 4 }), CODE, (acknowledging, code) => {
+      fc.property(fc.uniqueArray(CODE, { minLength: 1, maxLength: 4 }).map(withZeroZero), CODE, (acknowledging, code) => {
         const dialect = dialectWith({ reversalAcknowledgedCodes: acknowledging });
         expect(dialect.parseResponse('reverse', answer({ 39: code }, '0410')).approved).toBe(acknowledging.includes(code));
         expect(dialectWith().parseResponse('reverse', answer({ 39: code }, '0410')).approved).toBe(code === '00');
@@ -70,6 +73,12 @@ describe('ISO dialect: partial approvals', () => {
   it('should read the amount from the field the spec names', () => {
     const read = dialectWith({ partialApprovalCode: '10', partialAmountField: 54 }).parseResponse('authorize', answer({ 39: '10', 4: '000000001000', 54: '000000000400' }));
     expect(read.approvedAmount).toEqual({ minor: '400', currency: null });
+  });
+
+  it('should read a partial approval of a capture or a refund as it does an authorisation (review of issue 16)', () => {
+    for (const operation of ['capture', 'refund'] as const) {
+      expect(dialectWith().parseResponse(operation, answer({ 39: '10', 4: '000000000750', 49: '458' }, '0230')).approvedAmount).toEqual({ minor: '750', currency: '458' });
+    }
   });
 
   it('should refuse a partial approval without its amount: what was charged is unknown', () => {
@@ -113,6 +122,8 @@ describe('spec host section', () => {
 
   it.each([
     [{ approvalCodes: [] }, /approvalCodes/],
+    [{ approvalCodes: ['08'], partialApprovalCode: null }, /spec host approvalCodes.*must include 00/],
+    [{ reversalAcknowledgedCodes: ['94'] }, /spec host reversalAcknowledgedCodes.*must include 00/],
     [{ approvalCodes: ['000'] }, /approvalCodes/],
     [{ reversalAcknowledgedCodes: '00' }, /reversalAcknowledgedCodes/],
     [{ approvalCodes: ['00'], partialApprovalCode: '10' }, /partialApprovalCode/],

@@ -213,14 +213,15 @@ export class IsoHostDialect implements IsoDialect {
         answer.batchUpload = this.spec.host.batchUpload;
         break;
       }
-      case 'authorize': {
+      case 'authorize':
+      case 'capture':
+      case 'refund': {
+        // Each moves an amount the host may approve in part.
         if (answer.approved && code === this.spec.host.partialApprovalCode) answer.approvedAmount = this.partialAmountOf(message);
         break;
       }
       case 'reverse':
       case 'void':
-      case 'refund':
-      case 'capture':
       case 'batchupload':
       case 'echo':
         break;

@@ -163,7 +163,7 @@ export class EzAioDialect extends JsonDialectBase {
     const answer: HostAnswer = {
       hostRespCode: code,
       hostRespMessage: reader.optionalString('respMessage') ?? responseMessage(code),
-      approved: jsonApproves(operation, txnStatus === 'APPROVED' ? 'approved' : txnStatus === 'DECLINED' ? 'declined' : 'failed', code),
+      approved: jsonApproves(FORMAT, operation, txnStatus === 'APPROVED' ? 'approved' : txnStatus === 'DECLINED' ? 'declined' : 'failed', code, status),
       rrn: reader.optionalString('rrn'),
       approvalCode: reader.optionalString('authCode'),
     };

@@ -202,7 +202,7 @@ export class EzWalletDialect extends JsonDialectBase {
     const answer: HostAnswer = {
       hostRespCode: code,
       hostRespMessage: responseMessage(code),
-      approved: jsonApproves(operation, state === 'SUCCEEDED' ? 'approved' : state === 'DECLINED' ? 'declined' : 'failed', code),
+      approved: jsonApproves(FORMAT, operation, state === 'SUCCEEDED' ? 'approved' : state === 'DECLINED' ? 'declined' : 'failed', code, status),
       rrn: reader.optionalString('reference'),
       approvalCode: reader.optionalString('authCode'),
     };

@@ -1,6 +1,6 @@
 import { HOST_ORIGINAL_KINDS } from '@app/contracts';
 import fc from 'fast-check';
-import { JsonDialect } from '../dialect';
+import { HostProtocolError, JsonDialect } from '../dialect';
 import { dialectFor } from '../dialect-for';
 import { authorizeRequest, followUpRequest, original, settleRequest, target, TEST_PAN, wireContext } from '../testing/factories';
 import { EZ_AIO_ORIGINAL_TYPES } from './ez-aio';
@@ -156,7 +156,7 @@ describe('EZ_WALLET', () => {
       rrn: '501500000003',
     });
     expect(dialect.parseHttpResponse('authorize', 200, { id: 'p', state: 'DECLINED', reason: 'INSUFFICIENT_BALANCE' }).hostRespCode).toBe('51');
-    expect(dialect.parseHttpResponse('authorize', 500, { id: 'p', state: 'FAILED' }).hostRespCode).toBe('96');
+    expect(dialect.parseHttpResponse('reverse', 500, { id: 'p', state: 'FAILED' }).hostRespCode).toBe('96');
   });
 });
 
@@ -300,3 +300,33 @@ describe('JSON reversals: what acknowledges (issue 16)', () => {
     for (const operation of ['void', 'refund', 'capture', 'authorize'] as const) expect(dialect.parseHttpResponse(operation, 200, alreadyDone).approved).toBe(false);
   });
 });
+
+describe('JSON failures that do not say whether money moved (review of issue 16)', () => {
+  /** Per format, answers that neither approve nor decline: an error or an outcome the host does not know yet. */
+  const UNKNOWN = {
+    MPGS_AP: [
+      { result: 'PENDING', response: { gatewayCode: 'APPROVED', acquirerCode: '00' } },
+      { result: 'PENDING', response: { gatewayCode: 'PENDING' } },
+    ],
+    POMELO_JSON: [{ status: 'ERROR', response_code: '96' }],
+    EZ_AIO: [{ respCode: '96', txnStatus: 'FAILED' }],
+    EZ_WALLET: [{ id: 'r', state: 'FAILED' }],
+  } as const;
+
+  it.each(Object.keys(UNKNOWN) as (keyof typeof UNKNOWN)[])(
+    '%s: an unknown outcome (not a 4xx) of an authorisation, capture, refund or void is no answer (the connector reverses it), never a decline',
+    (format) => {
+      const dialect = json(format);
+      for (const body of UNKNOWN[format]) {
+        for (const operation of ['authorize', 'capture', 'refund', 'void'] as const) {
+          expect(() => dialect.parseHttpResponse(operation, 200, body)).toThrow(HostProtocolError);
+        }
+        // A reversal's unknown outcome leaves the reversal open and retried.
+        expect(dialect.parseHttpResponse('reverse', 200, body).approved).toBe(false);
+        // Answered with a 4xx, the host refused the request itself: a decline, nothing moved.
+        expect(dialect.parseHttpResponse('authorize', 400, body).approved).toBe(false);
+      }
+    },
+  );
+});
+

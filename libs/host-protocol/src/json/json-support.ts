@@ -205,9 +205,18 @@ export const REVERSAL_ALREADY_DONE_CODE = '94';
  * code (25 original not found: the original may still be on its way; 12, 05…) nor by a failure
  * (30, 96, an unknown outcome): the reversal worker keeps those open and repeats them.
  */
-export function jsonApproves(operation: HostOperation, verdict: JsonVerdict, code: string): boolean {
+export function jsonApproves(format: string, operation: HostOperation, verdict: JsonVerdict, code: string, httpStatus: number): boolean {
+  // A failure the host answered with a 4xx refused the request itself: nothing moved. Any other
+  // (PENDING, an error on a 2xx, a 5xx) does not say whether money moved: read as no answer, so
+  // the connector reverses it rather than tell the caller "declined".
+  if (verdict === 'failed' && MONEY_MOVING.has(operation) && !(httpStatus >= 400 && httpStatus < 500)) {
+    throw new HostProtocolError(format, `the host failed with ${code} (HTTP ${httpStatus}) without saying whether the ${operation} moved money`);
+  }
   return verdict === 'approved' || (operation === 'reverse' && verdict === 'declined' && code === REVERSAL_ALREADY_DONE_CODE);
 }
+
+/** Operations whose failure leaves the money unknown (a reversal's failure leaves it open and retried instead). */
+const MONEY_MOVING: ReadonlySet<HostOperation> = new Set(['authorize', 'capture', 'refund', 'void']);
 
 /** The network word JSON formats share for a network operation. */
 export function networkWordOf(operation: NetworkOperation): 'SIGN_ON' | 'ECHO' | 'KEY_EXCHANGE' {

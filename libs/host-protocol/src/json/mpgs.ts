@@ -280,11 +280,11 @@ export class MpgsDialect extends JsonDialectBase {
         const answer: HostAnswer = {
           hostRespCode: code,
           hostRespMessage: reader.optionalString('response.acquirerMessage') ?? responseMessage(code),
-          approved: jsonApproves(operation, verdict, code),
+          approved: jsonApproves(FORMAT, operation, verdict, code, status),
           rrn: reader.optionalString('transaction.receipt'),
           approvalCode: reader.optionalString('transaction.authorizationCode'),
         };
-        if (answer.approved && operation === 'authorize' && reader.optionalString('response.gatewayCode') === MPGS_PARTIAL_APPROVAL) {
+        if (answer.approved && operation !== 'void' && operation !== 'reverse' && reader.optionalString('response.gatewayCode') === MPGS_PARTIAL_APPROVAL) {
           answer.approvedAmount = mpgsApprovedAmount(reader);
         }
         return answer;

@@ -194,12 +194,12 @@ export class PomeloDialect extends JsonDialectBase {
       case 'refund':
       case 'void':
       case 'reverse': {
-        const status = reader.string('status');
-        const verdict: JsonVerdict = status === 'APPROVED' ? 'approved' : status === 'REJECTED' ? 'declined' : 'failed';
+        const word = reader.string('status');
+        const verdict: JsonVerdict = word === 'APPROVED' ? 'approved' : word === 'REJECTED' ? 'declined' : 'failed';
         return {
           hostRespCode: code,
           hostRespMessage: message,
-          approved: jsonApproves(operation, verdict, code),
+          approved: jsonApproves(FORMAT, operation, verdict, code, status),
           rrn: reader.optionalString('retrieval_reference_number'),
           approvalCode: reader.optionalString('authorization_code'),
         };
