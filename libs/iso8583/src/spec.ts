@@ -62,7 +62,7 @@ export interface HostSpecJson {
   partialApprovalCode?: string | null;
   /** The answer's field holding the approved amount of a partial approval. Default 4. */
   partialAmountField?: number;
-  /** Codes of a 0410 that acknowledge a reversal; any other code leaves it open and retried. Default `00`. */
+  /** Codes of a 0410 that acknowledge a reversal; any other code leaves it open and retried. Default `00 94`. */
   reversalAcknowledgedCodes?: string[];
   /** How the host issues the terminal's working key. Default `signOn`; see {@link WorkingKeyIssue}. */
   workingKey?: WorkingKeyIssue;
@@ -131,7 +131,7 @@ export interface HostRules {
 
 /**
  * What a spec without a `host` section (or a key of it) means: ISO 8583:1987 approvals 00, 08, 10
- * (partial, amount in field 4), 11, 16; reversals acknowledged by 00; the working key on sign-on,
+ * (partial, amount in field 4), 11, 16; reversals acknowledged by 00 and 94; the working key on sign-on,
  * exchanged right after a sign-on that brought none; terminal-style reconciliation (920000, totals
  * in 74–89), out of balance 95, answered with a batch upload; a void is a reversal of the
  * original; every follow-up carries the original's card data.
@@ -140,7 +140,7 @@ export const DEFAULT_HOST_RULES: HostRules = Object.freeze({
   approvalCodes: Object.freeze(['00', '08', '10', '11', '16']),
   partialApprovalCode: '10',
   partialAmountField: 4,
-  reversalAcknowledgedCodes: Object.freeze(['00']),
+  reversalAcknowledgedCodes: Object.freeze(['00', '94']),
   workingKey: 'signOn',
   reconciliationLayout: 'terminal',
   reconciliationTotals: 'fields74to89',
@@ -307,7 +307,11 @@ function compileHost(raw: unknown, fields: ReadonlyMap<number, CompiledField>): 
   if (partial !== null && (typeof partial !== 'string' || !approvalCodes.includes(partial)))
     throw specError('spec host partialApprovalCode', 'must be null or one of the approvalCodes');
   const amountField = json.partialAmountField ?? DEFAULT_HOST_RULES.partialAmountField;
-  if (typeof amountField !== 'number' || !fields.has(amountField)) throw specError('spec host partialAmountField', 'must be a field the spec defines');
+  const amountSpec = typeof amountField === 'number' ? fields.get(amountField)?.spec : undefined;
+  // An amount field (4, 5, 6: n 12 fixed); another would never read as an amount (54's structured
+  // entries), or could be the PAN (2).
+  if (amountSpec === undefined || amountSpec.type !== 'n' || amountSpec.lengthType !== 'fixed' || amountSpec.length !== 12)
+    throw specError('spec host partialAmountField', 'must be an amount field the spec defines (n 12, fixed: 4, 5 or 6)');
   const workingKey = json.workingKey === undefined ? DEFAULT_HOST_RULES.workingKey : json.workingKey;
   if (!WORKING_KEY_ISSUES.includes(workingKey)) throw specError('spec host workingKey', `must be ${WORKING_KEY_ISSUES.join(', ')}`);
   const voidAs = json.voidAs ?? DEFAULT_HOST_RULES.voidAs;

@@ -45,7 +45,7 @@ describe('ISO dialect: which answers approve', () => {
       fc.property(fc.uniqueArray(CODE, { minLength: 1, maxLength: 4 }).map(withZeroZero), CODE, (acknowledging, code) => {
         const dialect = dialectWith({ reversalAcknowledgedCodes: acknowledging });
         expect(dialect.parseResponse('reverse', answer({ 39: code }, '0410')).approved).toBe(acknowledging.includes(code));
-        expect(dialectWith().parseResponse('reverse', answer({ 39: code }, '0410')).approved).toBe(code === '00');
+        expect(dialectWith().parseResponse('reverse', answer({ 39: code }, '0410')).approved).toBe(code === '00' || code === '94');
         // A void sent as a reversal (the default) is acknowledged like one; sent as a 0200, approved like a sale.
         expect(dialectWith({ reversalAcknowledgedCodes: acknowledging }).parseResponse('void', answer({ 39: code }, '0410')).approved).toBe(acknowledging.includes(code));
         expect(dialectWith({ reversalAcknowledgedCodes: acknowledging, voidAs: '0200' }).parseResponse('void', answer({ 39: code })).approved).toBe(
@@ -71,7 +71,7 @@ describe('ISO dialect: partial approvals', () => {
   });
 
   it('should read the amount from the field the spec names', () => {
-    const read = dialectWith({ partialApprovalCode: '10', partialAmountField: 54 }).parseResponse('authorize', answer({ 39: '10', 4: '000000001000', 54: '000000000400' }));
+    const read = dialectWith({ partialApprovalCode: '10', partialAmountField: 6 }).parseResponse('authorize', answer({ 39: '10', 4: '000000001000', 6: '000000000400' }));
     expect(read.approvedAmount).toEqual({ minor: '400', currency: null });
   });
 
@@ -109,7 +109,7 @@ describe('spec host section', () => {
       approvalCodes: ['00', '08', '10', '11', '16'],
       partialApprovalCode: '10',
       partialAmountField: 4,
-      reversalAcknowledgedCodes: ['00'],
+      reversalAcknowledgedCodes: ['00', '94'],
       workingKey: 'signOn',
       reconciliationLayout: 'terminal',
       reconciliationTotals: 'fields74to89',
@@ -128,6 +128,8 @@ describe('spec host section', () => {
     [{ reversalAcknowledgedCodes: '00' }, /reversalAcknowledgedCodes/],
     [{ approvalCodes: ['00'], partialApprovalCode: '10' }, /partialApprovalCode/],
     [{ partialAmountField: 130 }, /partialAmountField/],
+    [{ partialAmountField: 54 }, /partialAmountField.*amount field/],
+    [{ partialAmountField: 2 }, /partialAmountField.*amount field/],
     [{ approvalCode: ['00'] }, /unknown key "approvalCode"/],
     [{ workingKey: 'always' }, /spec host workingKey.*signOn, keyExchange, none/],
     [{ workingKey: null }, /spec host workingKey/],
