@@ -45,6 +45,11 @@ export function decodeContract<T extends object>(contract: ClassConstructor<T>, 
   return instance;
 }
 
+/** Whether a parameter's declared type is a contract class to validate against (not a primitive wrapper, an array or plain Object). */
+export function isContractClass(type: unknown): type is ClassConstructor<object> {
+  return typeof type === 'function' && ![String, Boolean, Number, Array, Object].includes(type as never);
+}
+
 /** Deeper than any contract nests (the deepest, EMV parameters in an acceptance, is 4). */
 export const MAX_PAYLOAD_DEPTH = 32;
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { ContractViolationError, decodeContract } from './decode-contract';
 import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostSettleRequestV1 } from './host.v1';
+import { isIanaTimeZone } from './iso-codes';
 
 const target = { hostMessageFormat: 'ISO8583', connUrl: null, acptId: 'acpt_1', mid: 'MID000000000001', tid: 'TID00001' };
 const merchant = { timeZone: 'Asia/Kuala_Lumpur', name: 'Kopi Corner Sdn Bhd', city: 'Kuala Lumpur', country: 'MY', mcc: '5814' };
@@ -65,5 +66,24 @@ describe('host request contracts: the merchant block', () => {
   it('should take field 32 as 1 to 11 digits', () => {
     expect(violation(HostAuthorizeRequestV1, authorize({ target: { ...target, acquirerId: '60012345' } }))).toBe('accepted');
     expect(violation(HostAuthorizeRequestV1, authorize({ target: { ...target, acquirerId: '600123456789' } }))).toMatch(/^target\.acquirerId must be 1 to 11 digits$/);
+  });
+});
+
+describe('isIanaTimeZone', () => {
+  const zones = Intl.supportedValuesOf('timeZone');
+
+  it('should accept every zone of the runtime in any case, asked once or many times', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...zones), fc.array(fc.boolean(), { minLength: 64, maxLength: 64 }), (zone, upper) => {
+        const written = [...zone].map((char, i) => (upper[i] ? char.toUpperCase() : char.toLowerCase())).join('');
+        expect([isIanaTimeZone(zone), isIanaTimeZone(written), isIanaTimeZone(written)]).toEqual([true, true, true]);
+      }),
+    );
+  });
+
+  it('should refuse a look-alike that lower-cases onto a known zone (the Kelvin sign), even once that zone is known', () => {
+    expect(isIanaTimeZone('Asia/Kolkata')).toBe(true);
+    expect(isIanaTimeZone('Asia/\u212Aolkata')).toBe(false);
+    expect(['', 'Mars/Olympus_Mons', 'x'.repeat(65), 5, null].map((value) => isIanaTimeZone(value))).toEqual([false, false, false, false, false]);
   });
 });

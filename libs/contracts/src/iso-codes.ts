@@ -41,11 +41,24 @@ export function countryNumeric(alpha2: string): string | undefined {
 
 /** An IANA time zone name that this runtime can convert with (aliases such as `UTC` included). */
 export function isIanaTimeZone(value: unknown): value is string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 64) return false;
+  // IANA names are ASCII (letters, digits, _ - + /), which Intl alone accepts too; checked first so
+  // that lower-casing below cannot fold another character (the Kelvin sign) onto a known name.
+  if (typeof value !== 'string' || value.length > 64 || !/^[A-Za-z0-9_+/-]+$/.test(value)) return false;
+  // Zone names are case-insensitive: one key per zone, whatever the case it is written in.
+  const key = value.toLowerCase();
+  if (KNOWN_TIME_ZONES.has(key)) return true;
   try {
     new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
   } catch {
     return false;
   }
+  KNOWN_TIME_ZONES.add(key);
+  return true;
 }
+
+/**
+ * Zones this runtime accepted, lower-cased (a finite set; refusals are not kept, so no input can grow it):
+ * every host request is validated with its merchant's zone, and building an `Intl.DateTimeFormat`
+ * costs about 60 µs.
+ */
+const KNOWN_TIME_ZONES = new Set<string>();

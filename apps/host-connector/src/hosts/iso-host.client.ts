@@ -1,7 +1,7 @@
 import { errorMessage } from '@app/common';
 import { HostFollowUpRequestV1 } from '@app/contracts';
 import { HostOperation, HostProtocolError, HostRequestOf, IsoDialect } from '@app/host-protocol';
-import { Iso8583Error, Iso8583Message } from '@app/iso8583';
+import { FOLLOW_UP_OPERATIONS, Iso8583Error, Iso8583Message } from '@app/iso8583';
 import { Injectable } from '@nestjs/common';
 import { CardKey, KeptCardRepository } from '../card-data/persistence/kept-card.repository';
 import { wireContextOf } from '../protocol/wire';
@@ -10,7 +10,7 @@ import { IsoSessionPool } from '../sessions/iso-session-pool';
 import { StanRepository } from '../stan/persistence/stan.repository';
 import { ExchangeOptions, HostExchange } from './host-exchange';
 
-const FOLLOW_UPS: ReadonlySet<HostOperation> = new Set(['reverse', 'void', 'refund', 'capture']);
+const FOLLOW_UPS: ReadonlySet<HostOperation> = new Set(FOLLOW_UP_OPERATIONS);
 
 /**
  * ISO 8583 over the host's persistent TCP session: STAN, message, wire, answer. Keeps the card

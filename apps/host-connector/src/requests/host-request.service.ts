@@ -217,8 +217,9 @@ export class HostRequestService {
    * request's amount (in the request's currency when the answer names none); null for a full approval.
    */
   private partialAmountOf<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], answer: HostAnswer): HostAmountV1 | null {
-    if ((operation !== 'authorize' && operation !== 'capture' && operation !== 'refund') || answer.approvedAmount === undefined) return null;
-    const requested = (request as HostRequestOf['authorize' | 'capture' | 'refund']).amount;
+    // The dialect says which answers approve part (it reads an approved amount only for requests that carry one).
+    const requested = 'amount' in request ? (request.amount as HostAmountV1) : undefined;
+    if (answer.approvedAmount === undefined || requested === undefined) return null;
     const approved = { minor: answer.approvedAmount.minor, currency: answer.approvedAmount.currency ?? requested.currency };
     if (approved.currency === requested.currency && BigInt(approved.minor) >= BigInt(requested.minor)) {
       if (BigInt(approved.minor) > BigInt(requested.minor))

@@ -1,4 +1,4 @@
-import { CONTRACT_TRANSFORM_OPTIONS, CONTRACT_VALIDATOR_OPTIONS, describeValidationErrors } from '@app/contracts';
+import { CONTRACT_TRANSFORM_OPTIONS, CONTRACT_VALIDATOR_OPTIONS, describeValidationErrors, isContractClass } from '@app/contracts';
 import { ArgumentMetadata, Injectable, PipeTransform, ValidationPipe } from '@nestjs/common';
 import { DomainError } from '../errors';
 
@@ -17,8 +17,7 @@ export class StrictValidationPipe implements PipeTransform {
   });
 
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    const isDto = typeof metadata.metatype === 'function' && ![String, Boolean, Number, Array, Object].includes(metadata.metatype as never);
-    if (metadata.type === 'body' && isDto) {
+    if (metadata.type === 'body' && isContractClass(metadata.metatype)) {
       if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) {
         throw DomainError.validation('request body must be a JSON object');
       }

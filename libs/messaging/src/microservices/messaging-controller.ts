@@ -1,10 +1,7 @@
-import { ContractViolationError, decodeContract } from '@app/contracts';
+import { ContractViolationError, decodeContract, isContractClass } from '@app/contracts';
 import { applyDecorators, ArgumentMetadata, Catch, Controller, ExceptionFilter, Injectable, PipeTransform, RpcExceptionFilter, UseFilters, UsePipes } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ClassConstructor } from 'class-transformer';
 import { Observable, throwError } from 'rxjs';
-
-const NOT_CONTRACTS: unknown[] = [String, Boolean, Number, Array, Object];
 
 /**
  * Validates a handler's `@Payload()` typed with a contract class, with the rules of HTTP bodies
@@ -19,8 +16,7 @@ export class ContractValidationPipe implements PipeTransform {
     // Nest names an RPC payload 'body' for pipes, as an HTTP body; the context (@Ctx()) is no contract.
     if (metadata.type !== 'body') return value;
     const type = metadata.metatype;
-    if (typeof type !== 'function' || NOT_CONTRACTS.includes(type)) return value;
-    return decodeContract(type as ClassConstructor<object>, value);
+    return isContractClass(type) ? decodeContract(type, value) : value;
   }
 }
 
