@@ -6,3 +6,6 @@ export * from './subjects';
 export * from './gateway-profile-upsert.v1';
 export * from './decode-contract';
 export * from './host.v1';
+export * from './money';
+export * from './gateway-transaction.v1';
+export * from './mms-device.v1';

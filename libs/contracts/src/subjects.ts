@@ -13,11 +13,14 @@ export const EVENT_STREAM = 'SOFTPOS_EVENTS';
 /** merchant-management → payment-gateway: create or replace a gateway profile ({@link GatewayProfileUpsertV1}). */
 export const GATEWAY_PROFILE_UPSERT_V1 = 'gateway.profile.upsert.v1';
 
+/** payment-gateway → transactions (and the gateway's own webhook sender): a transaction changed ({@link GatewayTransactionUpdatedV1}). */
+export const GATEWAY_TRANSACTION_UPDATED_V1 = 'gateway.transaction.updated.v1';
+
 /**
  * The subjects {@link EVENT_STREAM} captures. Request/reply subjects must never be in a stream:
  * JetStream would answer the request with a PubAck before the real responder does.
  */
-export const STREAMED_SUBJECTS = [GATEWAY_PROFILE_UPSERT_V1] as const;
+export const STREAMED_SUBJECTS = [GATEWAY_PROFILE_UPSERT_V1, GATEWAY_TRANSACTION_UPDATED_V1] as const;
 
 // --- Core NATS request/reply (queue groups, deadlines), not stored ---
 
@@ -30,3 +33,13 @@ export const HOST_CAPTURE_V1 = 'host.capture.v1';
 export const HOST_SETTLE_V1 = 'host.settle.v1';
 export const HOST_SIGNON_V1 = 'host.signon.v1';
 export const HOST_ECHO_V1 = 'host.echo.v1';
+
+/** transactions → payment-gateway: act on a transaction (queue group `payment-gateway`). */
+export const GATEWAY_TRANSACTION_VOID_V1 = 'gateway.transaction.void.v1';
+export const GATEWAY_TRANSACTION_REFUND_V1 = 'gateway.transaction.refund.v1';
+export const GATEWAY_TRANSACTION_CAPTURE_V1 = 'gateway.transaction.capture.v1';
+/** transactions → payment-gateway: close a terminal's batch and reconcile it with the host. */
+export const GATEWAY_BATCH_SETTLE_V1 = 'gateway.batch.settle.v1';
+
+/** transactions → merchant-management: check a device's admin password (queue group `merchant-management`). */
+export const MMS_DEVICE_VERIFY_ADMIN_V1 = 'mms.device.verify-admin.v1';

@@ -36,21 +36,8 @@ export function currencyByAlpha(alpha: string, format: string): JsonCurrency {
   return { alpha: entry.code, numeric: entry.number, exponent: entry.digits };
 }
 
-/** Minor units as a decimal string: `1234`, 2 → `12.34`; `5`, 2 → `0.05`; `1234`, 0 → `1234`. */
-export function minorToDecimal(minor: string, exponent: number): string {
-  const digits = BigInt(minor)
-    .toString()
-    .padStart(exponent + 1, '0');
-  return exponent === 0 ? digits : `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
-}
-
-/** A decimal string back to minor units; null when it is not a non-negative amount with at most `exponent` decimals. */
-export function decimalToMinor(text: unknown, exponent: number): string | null {
-  if (typeof text !== 'string') return null;
-  const match = /^([0-9]{1,16})(?:\.([0-9]+))?$/.exec(text);
-  if (!match || (match[2] ?? '').length > exponent) return null;
-  return BigInt(`${match[1]}${(match[2] ?? '').padEnd(exponent, '0')}`).toString();
-}
+// The amount conversions are the contracts' own (one rule for every context).
+export { decimalToMinor, minorToDecimal } from '@app/contracts';
 
 /** Minor units as a JSON number; throws when it would lose precision (above 2^53). */
 export function minorToInteger(minor: string, format: string): number {

@@ -1,0 +1,580 @@
+// class-transformer's @Type reads design-time metadata: the contract must load without Nest having loaded this first.
+import 'reflect-metadata';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { HOST_MESSAGE_FORMATS } from './host-formats';
+import { HOST_RECONCILIATIONS, HostReconciliationV1 } from './host.v1';
+import { DECIMAL_AMOUNT_PATTERN } from './money';
+import { IsIsoCurrency, NullableButPresent } from './validation';
+
+/**
+ * The payment gateway's transactions as other contexts see them (`docs/decisions.md`,
+ * "Money moves"). The gateway owns every Transaction and its Actions: it asks the host, applies
+ * the money rules under row locks and publishes each change as {@link GatewayTransactionUpdatedV1}
+ * through its outbox. transactions (the legacy order API) keeps a read model of those events and
+ * asks the gateway to act with the `gateway.transaction.{void,refund,capture}.v1` and
+ * `gateway.batch.settle.v1` requests.
+ *
+ * Amounts are decimal strings in the currency's ISO 4217 exponent (`"12.50"`), as spec 3 shows
+ * them. No field ever carries card data beyond `accountMasked` / `accountBin` / `accountLast4`.
+ */
+
+export const GATEWAY_TRAN_TYPES = ['SALE', 'AUTH', 'CAPTURE', 'VOID', 'REFUND', 'REVERSAL'] as const;
+export type GatewayTranType = (typeof GATEWAY_TRAN_TYPES)[number];
+export const GATEWAY_TRAN_STATUSES = ['PENDING', 'APPROVED', 'DECLINED', 'REVERSED', 'VOIDED', 'REFUNDED', 'CLOSED'] as const;
+export type GatewayTranStatus = (typeof GATEWAY_TRAN_STATUSES)[number];
+export const GATEWAY_ACTION_TYPES = ['NEW', 'CAPTURE', 'VOID', 'REFUND', 'REVERSAL'] as const;
+export type GatewayActionType = (typeof GATEWAY_ACTION_TYPES)[number];
+export const GATEWAY_ACTION_STATUSES = ['PENDING', 'SUCCESS', 'FAILED'] as const;
+export type GatewayActionStatus = (typeof GATEWAY_ACTION_STATUSES)[number];
+/** Where a transaction stands in settlement: in the terminal's open batch, in a batch being settled, settled, or its settlement failed. */
+export const GATEWAY_SETTLE_STATES = ['OPEN', 'SETTLING', 'SETTLED', 'SETTLE_FAILED'] as const;
+export type GatewaySettleState = (typeof GATEWAY_SETTLE_STATES)[number];
+
+export const TRAN_ID_PATTERN = /^tran_[A-Za-z0-9_-]{22}$/;
+export const ACTION_ID_PATTERN = /^act_[A-Za-z0-9_-]{22}$/;
+
+/** `{value: "12.50", currency: "MYR"}`: spec 3's amount. */
+export class GatewayAmountV1 {
+  @IsString()
+  @Matches(DECIMAL_AMOUNT_PATTERN, { message: '$property must be a decimal amount such as 12.50' })
+  value: string;
+
+  @IsIsoCurrency()
+  currency: string;
+}
+
+/** What the host connector sent for an action, so a follow-up or a batch upload can reference it. */
+export class GatewayHostReferenceV1 {
+  @IsString()
+  @Matches(/^[0-9]{4}$/)
+  mti: string;
+
+  @IsString()
+  @Matches(/^[0-9]{6}$/)
+  stan: string;
+
+  @IsString()
+  @Matches(/^[0-9]{10}$/)
+  transmittedAt: string;
+}
+
+/** One action of a transaction (spec 3 Action): the first is NEW, then CAPTURE, VOID, REFUND, REVERSAL. */
+export class GatewayActionV1 {
+  @IsString()
+  @Matches(ACTION_ID_PATTERN, { message: '$property must look like act_<22 characters>' })
+  actionId: string;
+
+  @IsIn(GATEWAY_ACTION_TYPES)
+  actionType: GatewayActionType;
+
+  @IsIn(GATEWAY_ACTION_STATUSES)
+  actionStatus: GatewayActionStatus;
+
+  /** The STAN the host saw (6 digits), or empty when nothing reached a host. */
+  @IsString()
+  @MaxLength(12)
+  trace: string;
+
+  /** The request id the action went to the host connector with. */
+  @IsString()
+  @MaxLength(64)
+  requestId: string;
+
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GatewayAmountV1)
+  amount: GatewayAmountV1;
+
+  /** `HostSuccess`, `HostDeclined`, `HostTimeout`, `HostUnavailable`, … */
+  @IsString()
+  @MaxLength(64)
+  reason: string;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(8)
+  hostRespCode: string | null;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(256)
+  hostRespMessage: string | null;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(64)
+  rrn: string | null;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(16)
+  approvalCode: string | null;
+
+  @NullableButPresent()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GatewayHostReferenceV1)
+  hostReference: GatewayHostReferenceV1 | null;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(256)
+  posReference: string | null;
+
+  @IsString()
+  createdAt: string;
+
+  @NullableButPresent()
+  @IsString()
+  updatedAt: string | null;
+}
+
+/**
+ * A gateway Transaction (spec 3, every field) with the sums the money rules keep: what was
+ * approved, captured and refunded so far. `sdkId` is the device that took it.
+ */
+export class GatewayTransactionV1 {
+  @IsString()
+  @Matches(TRAN_ID_PATTERN, { message: '$property must look like tran_<22 characters>' })
+  tranId: string;
+
+  @IsIn(GATEWAY_TRAN_TYPES)
+  tranType: GatewayTranType;
+
+  @IsIn(GATEWAY_TRAN_STATUSES)
+  tranStatus: GatewayTranStatus;
+
+  /** What was asked. */
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GatewayAmountV1)
+  amount: GatewayAmountV1;
+
+  /** What the host approved (less than `amount` after a partial approval); null unless approved. */
+  @NullableButPresent()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GatewayAmountV1)
+  approvedAmount: GatewayAmountV1 | null;
+
+  /** Of a SALE: the approved amount; of an AUTH: the sum of its captures. */
+  @IsString()
+  @Matches(DECIMAL_AMOUNT_PATTERN)
+  capturedAmount: string;
+
+  @IsString()
+  @Matches(DECIMAL_AMOUNT_PATTERN)
+  refundedAmount: string;
+
+  @IsString()
+  @MaxLength(16)
+  paymentMethod: string;
+
+  @IsString()
+  @MaxLength(16)
+  entryMode: string;
+
+  @IsString()
+  @Matches(/^[0-9]{6,8}\*+[0-9]{4}$/, { message: '$property must be BIN, stars and the last four digits' })
+  accountMasked: string;
+
+  @IsString()
+  @Matches(/^[0-9]{6,8}$/)
+  accountBin: string;
+
+  @IsString()
+  @Matches(/^[0-9]{4}$/)
+  accountLast4: string;
+
+  @NullableButPresent()
+  @IsString()
+  @Matches(/^[0-9]{3}$/)
+  issCountryCode: string | null;
+
+  @IsString()
+  @MaxLength(32)
+  cvmPerformed: string;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(1024)
+  cvmSignatureUrl: string | null;
+
+  @IsString()
+  @MaxLength(32)
+  aid: string;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(32)
+  appName: string | null;
+
+  @IsString()
+  @MaxLength(32)
+  tc: string;
+
+  @IsString()
+  @MaxLength(16)
+  tvr: string;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(8)
+  tsi: string | null;
+
+  @IsString()
+  @MaxLength(8)
+  atc: string;
+
+  @IsString()
+  @MaxLength(80)
+  profileId: string;
+
+  @IsString()
+  @MaxLength(80)
+  acceptanceId: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  sdkId: string;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(256)
+  posReference: string | null;
+
+  @IsString()
+  @MaxLength(12)
+  trace: string;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(512)
+  description: string | null;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(2048)
+  callbackUrl: string | null;
+
+  @IsString()
+  @MaxLength(128)
+  merchantName: string;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(512)
+  merchantAddr: string | null;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(4)
+  mcc: string | null;
+
+  @IsString()
+  @MaxLength(32)
+  primaryMid: string;
+
+  @IsString()
+  @MaxLength(32)
+  primaryTid: string;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(32)
+  subMid: string | null;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(32)
+  subTid: string | null;
+
+  @IsIn(HOST_MESSAGE_FORMATS)
+  hostMessageFormat: string;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(128)
+  providerReference: string | null;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(80)
+  linkedTranId: string | null;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(64)
+  rrn: string | null;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(16)
+  approvalCode: string | null;
+
+  /** The terminal's batch the transaction is in (6 digits); null when it never reached a batch (declined, reversed). */
+  @NullableButPresent()
+  @IsString()
+  @Matches(/^[0-9]{6}$/)
+  batchNo: string | null;
+
+  @IsIn(GATEWAY_SETTLE_STATES)
+  settleState: GatewaySettleState;
+
+  /** Field 55 of the approval (issuer authentication, scripts) for the SDK to give the card; null when none. */
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(2048)
+  iccResponse: string | null;
+
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => GatewayActionV1)
+  actions: GatewayActionV1[];
+
+  @IsString()
+  createdAt: string;
+
+  @NullableButPresent()
+  @IsString()
+  updatedAt: string | null;
+}
+
+/**
+ * Payload of {@link GATEWAY_TRANSACTION_UPDATED_V1}: the whole transaction after a change, with a
+ * version that grows with every change of that transaction, so a consumer keeps the highest and
+ * drops stale or redelivered ones.
+ */
+export class GatewayTransactionUpdatedV1 {
+  @IsInt()
+  @Min(1)
+  version: number;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  groupId: string;
+
+  /** The merchant-management merchant of the device (from its profile); null for profiles made through the gateway API. */
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(64)
+  merchantId: string | null;
+
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GatewayTransactionV1)
+  transaction: GatewayTransactionV1;
+}
+
+/** Who asks for a follow-up, and which transaction. */
+abstract class GatewayTransactionRequestBaseV1 {
+  /** Idempotency: the same requestId for the same transaction answers the first outcome again. */
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: '$property must be 1 to 64 letters, digits, _ or -' })
+  requestId: string;
+
+  /** The PBO asking; the transaction must be its own. */
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  groupId: string;
+
+  @IsString()
+  @MaxLength(80)
+  tranId: string;
+}
+
+/** `gateway.transaction.void.v1`: void the whole transaction (before settlement). */
+export class GatewayVoidRequestV1 extends GatewayTransactionRequestBaseV1 {}
+
+/** `gateway.transaction.refund.v1`: refund part or all of what was captured. */
+export class GatewayRefundRequestV1 extends GatewayTransactionRequestBaseV1 {
+  @IsString()
+  @Matches(DECIMAL_AMOUNT_PATTERN, { message: '$property must be a decimal amount such as 12.50' })
+  amount: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  reason?: string;
+}
+
+/** `gateway.transaction.capture.v1`: capture an AUTH, at most its authorised amount; absent amount: all of it. */
+export class GatewayCaptureRequestV1 extends GatewayTransactionRequestBaseV1 {
+  @IsOptional()
+  @IsString()
+  @Matches(DECIMAL_AMOUNT_PATTERN, { message: '$property must be a decimal amount such as 12.50' })
+  amount?: string;
+}
+
+/**
+ * Why a request to the gateway was not done, as HTTP would say it: 400 invalid (amount, currency),
+ * 403 another PBO's transaction, 404 unknown, 409 the money rules refuse it (state, sums,
+ * settled, in flight), 502 the host declined or could not be reached, 504 it timed out (and was
+ * reversed).
+ */
+export class GatewayRefusalV1 {
+  @IsIn([400, 403, 404, 409, 422, 502, 504])
+  status: 400 | 403 | 404 | 409 | 422 | 502 | 504;
+
+  @IsString()
+  @MaxLength(512)
+  detail: string;
+}
+
+/**
+ * Reply to a void, refund or capture: the transaction as it now is (also after a host decline,
+ * which is recorded as a FAILED action), and a refusal when the action was not done.
+ */
+export class GatewayTransactionReplyV1 {
+  @NullableButPresent()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GatewayTransactionV1)
+  transaction: GatewayTransactionV1 | null;
+
+  /** The action this request made; null when it was refused before one was made. */
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(80)
+  actionId: string | null;
+
+  @NullableButPresent()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GatewayRefusalV1)
+  refusal: GatewayRefusalV1 | null;
+}
+
+/**
+ * `gateway.batch.settle.v1`: close a terminal's batch and reconcile it with its host. The gateway
+ * owns the terminal's batch number: it closes the batch under the lock that voids take, so no
+ * void or follow-up of the batch can race the settlement, totals it from its own transactions,
+ * asks `host.settle.v1` and marks them SETTLED or SETTLE_FAILED.
+ */
+export class GatewayBatchSettleRequestV1 {
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: '$property must be 1 to 64 letters, digits, _ or -' })
+  requestId: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  groupId: string;
+
+  @IsString()
+  @MaxLength(80)
+  acceptanceId: string;
+
+  @IsString()
+  @MaxLength(32)
+  mid: string;
+
+  @IsString()
+  @MaxLength(32)
+  tid: string;
+
+  @IsIsoCurrency()
+  currency: string;
+
+  @IsString()
+  @Matches(/^[0-9]{6}$/)
+  batchNo: string;
+}
+
+/** Counts and decimal amounts of a batch by kind (sales and captures are payments). */
+export class GatewayBatchTotalsV1 {
+  @IsInt()
+  @Min(0)
+  paymentCount: number;
+
+  @IsString()
+  @Matches(DECIMAL_AMOUNT_PATTERN)
+  paymentAmount: string;
+
+  @IsInt()
+  @Min(0)
+  refundCount: number;
+
+  @IsString()
+  @Matches(DECIMAL_AMOUNT_PATTERN)
+  refundAmount: string;
+
+  @IsInt()
+  @Min(0)
+  voidCount: number;
+
+  @IsString()
+  @Matches(DECIMAL_AMOUNT_PATTERN)
+  voidAmount: string;
+}
+
+export const GATEWAY_BATCH_OUTCOMES = ['SETTLED', 'SETTLE_FAILED'] as const;
+export type GatewayBatchOutcome = (typeof GATEWAY_BATCH_OUTCOMES)[number];
+
+/** Reply to `gateway.batch.settle.v1`. */
+export class GatewayBatchSettleReplyV1 {
+  /** Null when refused (`refusal` says why); otherwise SETTLED (the host agreed) or SETTLE_FAILED. */
+  @NullableButPresent()
+  @IsIn(GATEWAY_BATCH_OUTCOMES)
+  outcome: GatewayBatchOutcome | null;
+
+  @NullableButPresent()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GatewayBatchTotalsV1)
+  totals: GatewayBatchTotalsV1 | null;
+
+  /** The host's own totals when it gave them (sales and refunds only). */
+  @NullableButPresent()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GatewayBatchTotalsV1)
+  hostTotals: GatewayBatchTotalsV1 | null;
+
+  @NullableButPresent()
+  @IsIn(HOST_RECONCILIATIONS)
+  reconciliation: HostReconciliationV1 | null;
+
+  @NullableButPresent()
+  @IsString()
+  @MaxLength(8)
+  hostRespCode: string | null;
+
+  @IsString()
+  @MaxLength(512)
+  hostRespMessage: string;
+
+  /** The transactions the batch held, now SETTLED or SETTLE_FAILED. */
+  @IsArray()
+  @ArrayMaxSize(100_000)
+  @IsString({ each: true })
+  tranIds: string[];
+
+  @NullableButPresent()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GatewayRefusalV1)
+  refusal: GatewayRefusalV1 | null;
+}
