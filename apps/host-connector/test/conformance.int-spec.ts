@@ -87,6 +87,21 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
       );
     });
 
+    it.each([
+      ['an amount of 0', { 4: '000000000000' }, 'approved an amount of 0 of the 2500 asked'],
+      ['an amount in another currency', { 4: '000000001000', 49: '840' }, 'approved 1000 in currency 840, not the 458 asked'],
+    ])('should reverse a 10 that approves %s, never showing it as money taken', async (_case, fields, reason) => {
+      host.handler = (request) => (request[0] === '0400' ? answerOf(request, '00') : answerOf(request, '10', { ...fields, 38: 'PRT003' }));
+      const payload = authorizePayload('2500', iso());
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+      expect(reply).toMatchObject({ result: 'REVERSED', hostRespCode: null, partial: false, approvedAmount: null });
+      expect(reply.hostRespMessage).toBe(`${reason}; a reversal is queued and repeated until the host acknowledges it`);
+      await waitFor('the reversal to be acknowledged', async () => (await reversalsOf(payload.requestId))[0]?.status === 'ACKNOWLEDGED');
+      expect(host.received.map((request) => request[0])).toEqual(['0200', '0400']);
+    });
+
     it('should show 10 for the whole amount as a full approval', async () => {
       host.handler = (request) => answerOf(request, '10', { 38: 'PRT002' });
 

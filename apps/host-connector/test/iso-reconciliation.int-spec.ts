@@ -82,6 +82,43 @@ describe('host-connector: ISO 8583 reconciliation and batch upload', () => {
     });
   });
 
+  /** Fields 74/76/86/88 of a 0510 that reports these totals (credits: refunds; debits: sales). */
+  const totalsFields = (totals: { saleCount: number; saleMinor: string; refundCount: number; refundMinor: string }) => ({
+    74: String(totals.refundCount).padStart(10, '0'),
+    76: String(totals.saleCount).padStart(10, '0'),
+    86: totals.refundMinor.padStart(16, '0'),
+    88: totals.saleMinor.padStart(16, '0'),
+  });
+
+  it.each([
+    ['the first 0500', (message: Iso8583Message, theirs: Record<number, string>) => answerTo(message, '00', theirs)],
+    [
+      'the closing 0500 after an upload',
+      (message: Iso8583Message, theirs: Record<number, string>) =>
+        message.mti === '0320' ? answerTo(message, '00') : message.fields[3] === '960000' ? answerTo(message, '00', theirs) : answerTo(message, '95'),
+    ],
+  ])('should report OUT_OF_BALANCE when %s is answered 00 with totals other than ours', async (_case, answer) => {
+    const { transactions, totals } = batch();
+    const theirs = totalsFields({ ...totals, saleMinor: (BigInt(totals.saleMinor) + 1n).toString() });
+    peer = await IsoPeer.start((message) => answer(message, theirs));
+
+    const reply = await connector.ask(HOST_SETTLE_V1, { ...settlePayload(iso()), totals, transactions });
+
+    expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: '00', reconciliation: 'OUT_OF_BALANCE' });
+    expect(reply.hostRespMessage).toContain(`but the host's totals differ: saleMinor ${BigInt(totals.saleMinor) + 1n} (ours ${totals.saleMinor})`);
+  });
+
+  it('should report BALANCED_AFTER_UPLOAD when the closing 0500 sends back our own totals', async () => {
+    const { transactions, totals } = batch();
+    peer = await IsoPeer.start((message) =>
+      message.mti === '0320' ? answerTo(message, '00') : message.fields[3] === '960000' ? answerTo(message, '00', totalsFields(totals)) : answerTo(message, '95'),
+    );
+
+    const reply = await connector.ask(HOST_SETTLE_V1, { ...settlePayload(iso()), totals, transactions });
+
+    expect(reply).toMatchObject({ result: 'APPROVED', reconciliation: 'BALANCED_AFTER_UPLOAD', hostTotals: totals });
+  });
+
   it('should report OUT_OF_BALANCE when the closing 0500 is still out of balance', async () => {
     peer = await IsoPeer.start(outOfBalanceHost('00', '95'));
     const { transactions, totals } = batch();

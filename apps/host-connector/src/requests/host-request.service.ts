@@ -1,4 +1,4 @@
-import { HostAmountV1, HostFollowUpRequestV1, HostOriginalKindV1, HostResponseV1, HostResultV1 } from '@app/contracts';
+import { HostAmountV1, HostFollowUpRequestV1, HostOriginalKindV1, HostResponseV1, HostResultV1, HostTotalsV1 } from '@app/contracts';
 import { followUpKindOf, HostAnswer, HostRequestOf } from '@app/host-protocol';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
@@ -17,6 +17,28 @@ import { replyWithout } from './host-response';
 /** Results that end a request for good: a repeat of its requestId gets the same reply. */
 const FINAL_RESULTS: ReadonlySet<HostResultV1> = new Set(['APPROVED', 'DECLINED', 'REVERSED']);
 const REPEAT_POLL_MS = 100;
+
+type PartialApproval = { kind: 'full' } | { kind: 'partial'; amount: HostAmountV1 } | { kind: 'unusable'; reason: string };
+const FULL: PartialApproval = { kind: 'full' };
+
+/**
+ * A reconciliation the host answered as agreed: it stands only if the totals the host sent back,
+ * when it sent any, are ours. A host that says 00 with other totals books something other than
+ * our batch; the batch is out of balance, whatever the code said.
+ */
+function agreedOrNot(ours: HostTotalsV1, reply: HostResponseV1, hostTotals: HostTotalsV1 | undefined): HostResponseV1 {
+  if (hostTotals === undefined) return reply;
+  const differences = (['saleCount', 'saleMinor', 'refundCount', 'refundMinor'] as const)
+    .filter((key) => String(hostTotals[key]) !== String(ours[key]))
+    .map((key) => `${key} ${hostTotals[key]} (ours ${ours[key]})`);
+  if (differences.length === 0) return reply;
+  return {
+    ...reply,
+    result: 'DECLINED',
+    reconciliation: 'OUT_OF_BALANCE',
+    hostRespMessage: `${reply.hostRespMessage}; but the host's totals differ: ${differences.join(', ')}`,
+  };
+}
 
 /** The reversal owed for an unanswered request: it names what was sent and what kind it was. A caller's own reversal goes on as it is. */
 function reversalOf<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], sent: SentMessage): HostFollowUpRequestV1 {
@@ -125,7 +147,7 @@ export class HostRequestService {
     deadlineAt: number,
   ): Promise<HostResponseV1> {
     const first = await this.answered('settle', request, route, exchange, deadlineAt);
-    if (exchange.answer.approved) return { ...first, reconciliation: 'BALANCED' };
+    if (exchange.answer.approved) return agreedOrNot(request.totals, { ...first, reconciliation: 'BALANCED' }, first.hostTotals);
     if (exchange.answer.outOfBalance !== true) return first;
     const outOfBalance = (why: string, uploadedCount?: number): HostResponseV1 => ({
       ...first,
@@ -146,12 +168,14 @@ export class HostRequestService {
     const closing = await this.router.exchange(route, 'settleclose', request, deadlineAt);
     if (closing.kind !== 'answered') return outOfBalance(`batch uploaded, closing 0500 unanswered: ${closing.reason}`, uploadedCount);
     const closed = await this.answered('settle', request, route, closing, deadlineAt);
-    return {
+    const afterUpload: HostResponseV1 = {
       ...closed,
       hostTotals: closed.hostTotals ?? first.hostTotals,
       reconciliation: closing.answer.approved ? 'BALANCED_AFTER_UPLOAD' : 'OUT_OF_BALANCE',
       uploadedCount,
     };
+    // Only the closing answer's own totals speak for the closing: the first answer's were the out-of-balance ones.
+    return closing.answer.approved ? agreedOrNot(request.totals, afterUpload, closed.hostTotals) : afterUpload;
   }
 
   private async answered<O extends SubjectOperation>(
@@ -192,7 +216,15 @@ export class HostRequestService {
         }
       }
     }
-    const approvedAmount = result === 'APPROVED' ? this.partialAmountOf(operation, request, answer) : null;
+    const partial = result === 'APPROVED' ? this.partialAmountOf(operation, request, answer) : FULL;
+    if (partial.kind === 'unusable' && REVERSIBLE_OPERATIONS.has(operation) && route.kind === 'remote') {
+      // An approval of an amount we cannot read as part of the one asked (nothing, or another
+      // currency) cannot be shown to the merchant as money taken or not: it is undone at the host.
+      await this.reversals.enqueue(route, reversalOf(operation, request, sent), partial.reason);
+      this.logger.warn(`${operation} ${request.requestId} (TID ${request.target.tid} STAN ${sent.stan}): ${partial.reason}; reversal queued`);
+      return replyWithout(request.requestId, 'REVERSED', `${partial.reason}; a reversal is queued and repeated until the host acknowledges it`, sent);
+    }
+    const approvedAmount = partial.kind === 'partial' ? partial.amount : null;
     return {
       requestId: request.requestId,
       result,
@@ -213,20 +245,25 @@ export class HostRequestService {
   }
 
   /**
-   * The amount of a partial approval: what the host says it approved when that is less than the
-   * request's amount (in the request's currency when the answer names none); null for a full approval.
+   * What the host approved of the request's amount: all of it (no approved amount in the answer,
+   * or one at least the amount asked), a part (less, in the request's currency when the answer
+   * names none), or nothing we can honour: an approval of zero, or of an amount in another
+   * currency, which says neither that the card was charged what the merchant asked nor how much.
    */
-  private partialAmountOf<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], answer: HostAnswer): HostAmountV1 | null {
+  private partialAmountOf<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], answer: HostAnswer): PartialApproval {
     // The dialect says which answers approve part (it reads an approved amount only for requests that carry one).
     const requested = 'amount' in request ? (request.amount as HostAmountV1) : undefined;
-    if (answer.approvedAmount === undefined || requested === undefined) return null;
+    if (answer.approvedAmount === undefined || requested === undefined) return FULL;
     const approved = { minor: answer.approvedAmount.minor, currency: answer.approvedAmount.currency ?? requested.currency };
-    if (approved.currency === requested.currency && BigInt(approved.minor) >= BigInt(requested.minor)) {
+    if (approved.currency !== requested.currency)
+      return { kind: 'unusable', reason: `approved ${approved.minor} in currency ${approved.currency}, not the ${requested.currency} asked` };
+    if (BigInt(approved.minor) === 0n) return { kind: 'unusable', reason: `approved an amount of 0 of the ${requested.minor} asked` };
+    if (BigInt(approved.minor) >= BigInt(requested.minor)) {
       if (BigInt(approved.minor) > BigInt(requested.minor))
         this.logger.warn(`${operation} ${request.requestId}: partial approval of ${approved.minor}, more than the ${requested.minor} asked; read as a full approval`);
-      return null;
+      return FULL;
     }
-    return approved;
+    return { kind: 'partial', amount: approved };
   }
 
   /** A repeat of a request still being handled: wait for the first one's reply, until this one's deadline. */
