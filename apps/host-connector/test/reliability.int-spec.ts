@@ -94,8 +94,17 @@ describe('host-connector: reversals and sessions', () => {
       const [row] = await reversalsOf(connector, payload.requestId);
       expect(row).toMatchObject({ status: 'PENDING', last_resp_code: '12', ack_resp_code: null });
       expect(peer.received.map((m) => m.mti).slice(0, 3)).toEqual(['0200', '0400', '0401']);
-      const ready = (await (await fetch(`${connector.baseUrl}/health/ready`)).json()) as { pendingReversals: number };
+      const ready = (await (await fetch(`${connector.baseUrl}/health/ready`)).json()) as { pendingReversals: number; overdueReversals: number };
       expect(ready.pendingReversals).toBeGreaterThanOrEqual(1);
+
+      // Fifteen minutes on, still refused: overdue, on readiness and as an error in the log at each attempt.
+      const overdueBefore = ready.overdueReversals;
+      await connector.query(`UPDATE host_connector.reversal SET created_at = now() - interval '16 minutes', next_attempt_at = now() WHERE request_id = $1`, [payload.requestId]);
+      await waitFor('an overdue attempt to be logged as an error', () =>
+        connector.logger.lines.some((line) => line.includes(`STAN ${row.stan}`) && line.includes('OVERDUE: unacknowledged for 16 min, check it with the acquirer')),
+      );
+      const later = (await (await fetch(`${connector.baseUrl}/health/ready`)).json()) as { overdueReversals: number };
+      expect(later.overdueReversals).toBe(overdueBefore + 1);
     });
 
     it('should repeat a void that timed out (by default the reversal of its original) until the host acknowledges it', async () => {

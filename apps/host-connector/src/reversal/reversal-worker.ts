@@ -17,6 +17,13 @@ import { ReversalQueue } from './reversal-queue';
  * code (12, 25, 30, 96…), whose code is kept on the row as `last_resp_code`. Polls the queue
  * and is woken at once by an enqueue in this process.
  */
+/**
+ * A reversal still unacknowledged this long after it was queued is overdue: the acquirer may
+ * hold the cardholder's money. It is retried as before, and reported (error log, readiness
+ * `overdueReversals`) for an operator to take up with the acquirer.
+ */
+export const REVERSAL_OVERDUE_MS = 15 * 60_000;
+
 @Injectable()
 export class ReversalWorker {
   private readonly logger = new Logger('ReversalWorker');
@@ -92,9 +99,11 @@ export class ReversalWorker {
   private async attempt(reversal: DueReversal): Promise<ReversalAttemptOutcome> {
     const failed = (error: string, transmitted: boolean, respCode: string | null = null): ReversalAttemptOutcome => {
       const delay = this.backoffAfter(reversal.attempts + 1);
-      this.logger.warn(
-        `reversal ${reversal.id} (${reversal.format} ${reversal.hostUrl} TID ${reversal.tid} STAN ${reversal.stan}) attempt ${reversal.attempts + 1} failed: ${error}; next in ${delay} ms`,
-      );
+      const line = `reversal ${reversal.id} (${reversal.format} ${reversal.hostUrl} TID ${reversal.tid} STAN ${reversal.stan}) attempt ${reversal.attempts + 1} failed: ${error}; next in ${delay} ms`;
+      const ageMs = Date.now() - reversal.createdAt.getTime();
+      // Retried for ever, but not silently: past the overdue mark every failure is an error an operator is paged for.
+      if (ageMs > REVERSAL_OVERDUE_MS) this.logger.error(`${line}; OVERDUE: unacknowledged for ${Math.round(ageMs / 60_000)} min, check it with the acquirer`);
+      else this.logger.warn(line);
       return { kind: 'failed', error, transmitted, respCode, nextAttemptAt: new Date(Date.now() + delay) };
     };
     let route;

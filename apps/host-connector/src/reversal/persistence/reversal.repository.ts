@@ -116,8 +116,13 @@ export class ReversalRepository {
     return rows.length > 0;
   }
 
-  async pendingCount(): Promise<number> {
-    const rows: Array<{ n: number }> = await this.dataSource.query(`SELECT count(*)::int AS n FROM reversal WHERE status = 'PENDING'`);
-    return rows[0].n;
+  /** Reversals not yet acknowledged, and those of them created more than `overdueMs` ago. */
+  async pendingCounts(overdueMs: number): Promise<{ pending: number; overdue: number }> {
+    const rows: Array<{ pending: number; overdue: number }> = await this.dataSource.query(
+      `SELECT count(*)::int AS pending, (count(*) FILTER (WHERE created_at < now() - make_interval(secs => $1)))::int AS overdue
+         FROM reversal WHERE status = 'PENDING'`,
+      [overdueMs / 1000],
+    );
+    return rows[0];
   }
 }
