@@ -433,6 +433,16 @@ describe('host-connector: ISO 8583 host', () => {
       expect(received('0420')[0].fields).toMatchObject({ 2: PAN, 3: '000000', 25: '06' });
     });
 
+    it('should keep no card data of a declined authorisation, which can have no follow-up', async () => {
+      const target = terminal();
+      peer.handler = (message) => answerTo(message, '05');
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1000', target));
+
+      expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: '05' });
+      expect(await connector.query(`SELECT 1 FROM host_connector.kept_card WHERE tid = $1`, [target.tid])).toHaveLength(0);
+    });
+
     it('should keep the card data sealed, unreadable in the database, and delete it once expired', async () => {
       const target = terminal();
       const sale = await approved(target);

@@ -64,12 +64,17 @@ export class IsoHostClient {
         return { kind: 'not-sent', reason: result.reason };
       case 'no-answer':
         return { kind: 'no-answer', sent, reason: result.reason };
-      case 'answered':
+      case 'answered': {
+        let answer;
         try {
-          return { kind: 'answered', sent, answer: dialect.parseResponse(operation, result.response) };
+          answer = dialect.parseResponse(operation, result.response);
         } catch (error) {
           return { kind: 'no-answer', sent, reason: `unreadable answer from ${managed.session.label}: ${errorMessage(error)}` };
         }
+        // A declined authorisation has no follow-up and needs no reversal: its card data goes at once.
+        if (operation === 'authorize' && !answer.approved) await this.cards.forget(keyOf(sent));
+        return { kind: 'answered', sent, answer };
+      }
     }
   }
 }

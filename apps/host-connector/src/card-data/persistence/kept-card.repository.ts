@@ -54,4 +54,15 @@ export class KeptCardRepository {
       return undefined;
     }
   }
+
+  /** Deletes the card data kept for `key` (a transaction that can have no follow-up). */
+  async forget(key: CardKey): Promise<void> {
+    await this.dataSource.query(`DELETE FROM kept_card WHERE format = $1 AND endpoint = $2 AND tid = $3 AND stan = $4 AND transmitted_at = $5`, [
+      key.format,
+      key.endpoint,
+      key.tid,
+      key.stan,
+      key.transmittedAt,
+    ]);
+  }
 }
