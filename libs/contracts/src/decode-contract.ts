@@ -60,20 +60,51 @@ function isPrototypeKey(value: object, key: string): boolean {
   return key === 'constructor' && typeof child === 'object' && child !== null && Object.prototype.hasOwnProperty.call(child, 'prototype');
 }
 
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one (code units: no `u` flag). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Why a text cannot be stored or compared as the text it claims to be: PostgreSQL refuses a NUL
+ * character in text, and a lone UTF-16 surrogate is no character at all (validators and
+ * encoders fail on it); undefined when it is fine.
+ */
+export function unsafeTextOf(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'must not contain a NUL character';
+  if (LONE_SURROGATE.test(text)) return 'must be valid Unicode text (it has a lone surrogate)';
+  return undefined;
+}
+
+/** Limits of {@link unsafeShapeOf}: depth always; `maxValues`, the values (objects, arrays, scalars) a payload may hold, when given. */
+export interface ShapeLimits {
+  maxValues?: number;
+}
+
 /**
  * Why a parsed payload must not reach the transformer and validators, or undefined: nested deeper
- * than {@link MAX_PAYLOAD_DEPTH} (they recurse: a deep payload overflows the stack), or carrying a
- * prototype key. Walks iteratively, so it cannot overflow itself.
+ * than {@link MAX_PAYLOAD_DEPTH} (they recurse: a deep payload overflows the stack), more values
+ * than `limits.maxValues`, a prototype key, or a key or string that is not safe text
+ * ({@link unsafeTextOf}), named by its path. Walks iteratively, so it cannot overflow itself.
  */
-export function unsafeShapeOf(payload: object): string | undefined {
+export function unsafeShapeOf(payload: unknown, limits: ShapeLimits = {}): string | undefined {
   const stack: Array<{ value: unknown; depth: number; path: string }> = [{ value: payload, depth: 1, path: '' }];
+  let values = 0;
   while (stack.length > 0) {
     const { value, depth, path } = stack.pop() as { value: unknown; depth: number; path: string };
+    values += 1;
+    if (limits.maxValues !== undefined && values > limits.maxValues) return `payload holds more than ${limits.maxValues} values`;
+    if (typeof value === 'string') {
+      const problem = unsafeTextOf(value);
+      if (problem !== undefined) return `${path || 'payload'} ${problem}`;
+      continue;
+    }
     if (typeof value !== 'object' || value === null) continue;
     if (depth > MAX_PAYLOAD_DEPTH) return `payload nests deeper than ${MAX_PAYLOAD_DEPTH} levels`;
     for (const key of Object.keys(value)) {
-      if (isPrototypeKey(value, key)) return `${path ? `${path}.` : ''}${key} is not an accepted field`;
-      stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, path: path ? `${path}.${key}` : key });
+      const keyPath = path ? `${path}.${key}` : key;
+      const keyProblem = unsafeTextOf(key);
+      if (keyProblem !== undefined) return `a field name ${keyProblem}`;
+      if (isPrototypeKey(value, key)) return `${keyPath} is not an accepted field`;
+      stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, path: keyPath });
     }
   }
   return undefined;

@@ -25,8 +25,11 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const reply = http.getResponse<FastifyReply>();
-    const request = http.getRequest<FastifyRequest | undefined>();
+    this.respond(exception, http.getRequest<FastifyRequest | undefined>(), http.getResponse<FastifyReply>());
+  }
+
+  /** Answers `exception` in the format of the request's path; also for errors Fastify raises before routing. */
+  respond(exception: unknown, request: FastifyRequest | undefined, reply: FastifyReply): void {
     const renderer = request && this.formats?.rendererFor(pathOf(request.url));
     if (renderer) {
       const rendered = renderer(exception, request);

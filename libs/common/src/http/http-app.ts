@@ -1,11 +1,24 @@
 import { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { flag, integer, oneOf, text, ValuesOf } from '../config/env-schema';
+import { DomainError } from '../errors';
 import { StrictValidationPipe } from '../validation';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
 import { errorFormatsOf } from './error-formats';
+import { installHostileInputGuards } from './json-body';
+
+/** Longest path parameter a route takes (Fastify's `maxParamLength`); a longer one is refused with 10000. */
+export const MAX_PATH_PARAMETER_LENGTH = 256;
+
+/** What an error Fastify raises before routing means to the client, without echoing the URL. */
+function frameworkError(error: Error & { code?: string }): DomainError {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return DomainError.validation(`a path parameter is longer than ${MAX_PATH_PARAMETER_LENGTH} characters`);
+  if (error.code === 'FST_ERR_BAD_URL') return DomainError.validation('the URL has a percent-escape that is not UTF-8');
+  return DomainError.validation('the request cannot be routed');
+}
 
 /** Largest accepted request body; larger ones are refused with 10000 before parsing. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -68,7 +81,14 @@ export interface HttpAppOptions {
 export async function createHttpApp(rootModule: Type<unknown> | ReturnType<typeof Object>, options: HttpAppOptions = {}): Promise<NestFastifyApplication> {
   // The client address (activation throttling, logs) comes from X-Forwarded-For only behind a
   // proxy that sets it (TRUST_PROXY=true, as in k8s); otherwise a client could pick its own.
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: options.trustProxy ?? false });
+  // Errors Fastify raises before routing (a URL escape that is not UTF-8, an over-long path
+  // parameter) leave in the path's error format too, never as Fastify's own body echoing the URL.
+  const adapter: FastifyAdapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: options.trustProxy ?? false,
+    maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+    frameworkErrors: (error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) => new EnvelopeExceptionFilter(errorFormatsOf(adapter)).respond(frameworkError(error), request, reply),
+  });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as Type<unknown>, adapter, {
     logger: options.logger === false ? false : logLevelsFrom(options.logLevel ?? 'log'),
     abortOnError: false,
@@ -83,6 +103,7 @@ export function configureHttpApp(app: NestFastifyApplication, options: Pick<Http
   // Contexts may claim path prefixes for another error format (errorFormatsOf / registerErrorFormat).
   app.useGlobalFilters(new EnvelopeExceptionFilter(errorFormatsOf(app.getHttpAdapter())));
   app.useGlobalPipes(new StrictValidationPipe());
+  installHostileInputGuards(app.getHttpAdapter().getInstance());
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   // Nest routes Fastify's own errors (JSON parsing, content type, body size) through the
   // global filter too, so they leave in the same envelope.

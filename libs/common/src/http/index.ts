@@ -5,3 +5,4 @@ export * from './classify-error';
 export * from './error-formats';
 export * from './request-id';
 export * from './problem-details';
+export * from './json-body';

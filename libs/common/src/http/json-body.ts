@@ -1,0 +1,63 @@
+import { unsafeShapeOf, unsafeTextOf } from '@app/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import * as secureJson from 'secure-json-parse';
+import { DomainError } from '../errors';
+
+/**
+ * The most values (objects, arrays and scalars) a JSON body may hold: far above any body of the
+ * APIs (the largest, an EMV config, holds a few hundred), far below what would keep validation
+ * busy for long.
+ */
+export const MAX_BODY_VALUES = 10_000;
+
+/**
+ * Parses a JSON request body and refuses, with a 400 naming the field, what must not reach
+ * validation or the database (docs/decisions.md, "Hostile input at the edge"): nesting deeper
+ * than 32 levels, more than {@link MAX_BODY_VALUES} values, prototype keys, and text that
+ * PostgreSQL or the validators cannot take (a NUL character, a lone surrogate). The walk is
+ * iterative and bounded, so a hostile body costs about what parsing it costs.
+ */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') throw DomainError.validation('the request body is empty: send a JSON value or no content type');
+  let value: unknown;
+  try {
+    value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? error.message : 'it carries a prototype key (__proto__ or constructor.prototype)';
+    throw DomainError.validation(`the request body is not valid JSON: ${reason}`);
+  }
+  const problem = unsafeShapeOf(value, { maxValues: MAX_BODY_VALUES });
+  if (problem !== undefined) throw DomainError.validation(problem.replace(/^payload/, 'the request body'));
+  return value;
+}
+
+/** Path parameters and query values: the same text rules as the body, named as `path.<name>` / `query.<name>`. */
+export function checkRequestText(request: Pick<FastifyRequest, 'params' | 'query'>): void {
+  for (const [where, values] of [
+    ['path', request.params],
+    ['query', request.query],
+  ] as const) {
+    if (typeof values !== 'object' || values === null) continue;
+    for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
+      const nameProblem = unsafeTextOf(name);
+      if (nameProblem !== undefined) throw DomainError.validation(`a ${where} parameter name ${nameProblem}`);
+      for (const item of Array.isArray(value) ? value : [value]) {
+        const problem = typeof item === 'string' ? unsafeTextOf(item) : undefined;
+        if (problem !== undefined) throw DomainError.validation(`${where === 'path' ? name : `query parameter ${name}`} ${problem}`);
+      }
+    }
+  }
+}
+
+/** Installs {@link parseJsonBody} for JSON bodies and {@link checkRequestText} before every route's validation. */
+export function installHostileInputGuards(fastify: FastifyInstance): void {
+  fastify.removeContentTypeParser(['application/json']);
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(typeof body === 'string' ? body : body.toString('utf8')));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  fastify.addHook('preValidation', async (request) => checkRequestText(request));
+}
