@@ -100,7 +100,8 @@ function isoNumeric(value: string, what: string): string {
 
 /**
  * The BER-TLV (upper-case hex) a contactless kernel gives the SDK for one tap of a test card: PAN
- * (5A), track 2 equivalent (57), expiry (5F24), PAN sequence (5F34), the scheme's AID (4F, 84) and
+ * (5A), track 2 equivalent (57), expiry (5F24), PAN sequence (5F34), issuer country (5F28, the
+ * terminal's: a domestic card), the scheme's AID (4F, 84) and
  * label (50), AIP (82), TVR (95), date (9A), type purchase (9C), amount (9F02), currency (5F2A),
  * country (9F1A), issuer application data (9F10), an ARQC (9F26, 9F27 80), terminal capabilities
  * (9F33), no CVM (9F34 1F0302), the counter (9F36) and the unpredictable number (9F37).
@@ -125,6 +126,8 @@ export function testCardEmv(options: TestCardEmvOptions): string {
     { tag: '57', value: compressedNumeric(`${card.pan}D${expiryYear}12${TRACK2_TAIL}`) },
     { tag: '5F24', value: Buffer.from(`${expiryYear}1231`, 'hex') },
     { tag: '5F34', value: Buffer.from('01', 'hex') },
+    // A domestic card: issued in the terminal's country.
+    { tag: '5F28', value: numeric(country, 4) },
     { tag: '4F', value: Buffer.from(card.aid, 'hex') },
     { tag: '50', value: Buffer.from(card.label, 'ascii') },
     { tag: '82', value: Buffer.from(card.aip, 'hex') },
