@@ -21,7 +21,7 @@ function placeholder(): Promise<string> {
 }
 
 /**
- * `mms.device.verify-admin.v1` (docs/decisions.md, "Device admin password checks"): does this
+ * `mms.device.verify-admin.v1` (docs/decisions.md, "`mms.device.verify-admin.v1`"): does this
  * password open this device of this PBO? Refusals are counted per device in the database; the
  * password is checked in constant time and never logged.
  */
