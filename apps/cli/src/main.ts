@@ -1,54 +1,54 @@
-import { loadAppConfig, parseTtl, signPboToken } from '@app/common';
-import { resolveRuntimeDatabase } from '@app/database';
-import { NestFactory } from '@nestjs/core';
-import { PboService } from '../../merchant-management/src';
-import { flagOption, parseArgs, stringOption } from './args';
-import { CliModule } from './cli.module';
-import { cliConfig } from './config/cli.config';
+import { acceptOnly, parseArgs, UsageError, wantsHelp } from './args';
 
-const USAGE = `usage:
-  npm run cli -- pbo create --name NAME [--time-zone Asia/Kuala_Lumpur] [--qr-enabled] [--gateway-format MOCK]
+/** Each command and the options it takes (anything else is refused, so a misspelt option is never ignored). */
+const COMMANDS = {
+  'pbo create': ['name', 'time-zone', 'qr-enabled', 'gateway-format'],
+  token: ['group-id', 'ttl'],
+  'device activate': ['code', 'url'],
+  'device config': ['url'],
+  sale: ['amount', 'card', 'currency', 'auth', 'pos-reference', 'idempotency-key', 'url'],
+} as const;
+type Command = keyof typeof COMMANDS;
+
+const USAGE = `usage: npm run -s cli -- <command> [options]
+
+Operator (straight in merchant-management's database):
+  pbo create --name NAME [--time-zone Asia/Kuala_Lumpur] [--qr-enabled] [--gateway-format MOCK]
       creates a PBO and prints {"groupId": "...", "token": "..."} (token valid 24h)
-  npm run cli -- token --group-id ID [--ttl 24h]
+  token --group-id ID [--ttl 24h]
       prints a bearer token for an existing PBO
-Database: DATABASE_URL, else the embedded PostgreSQL under DATA_DIR (default ./data), shared with a running \`npm start\`.
-Tokens are signed with AUTH_JWT_SECRET (standalone's development secret when unset, outside production).`;
+  Database: DATABASE_URL, else the embedded PostgreSQL under DATA_DIR (default ./data), shared with a
+  running \`npm start\`. Tokens are signed with AUTH_JWT_SECRET (standalone's development secret when
+  unset, outside production).
+
+The phone (over HTTP, as the SoftPOS app; the device is kept in DATA_DIR/cli/device.json, mode 0600):
+  device activate --code 123456789012 [--url http://127.0.0.1:3000]
+      activates with an activation code and prints {"deviceId", "namespace", "profileId", "file"}
+  device config [--url URL]
+      pulls the device's configuration again (profile, EMV parameters, a renewed token)
+  sale --amount 12.50 [--card visa|mastercard|unionpay|amex|jcb|discover] [--currency MYR] [--auth]
+       [--pos-reference REF] [--idempotency-key KEY] [--url URL]
+      taps a test card (default: the scheme of the device's first AID) and prints the gateway's
+      Transaction; --auth asks for a pre-authorisation; the currency defaults to the device's.
+      Test amounts: minor units ending in 51 are declined, in 91 time out and are reversed.
+
+  --help prints this.`;
+
+function isCommand(command: string): command is Command {
+  return Object.prototype.hasOwnProperty.call(COMMANDS, command);
+}
 
 async function run(argv: string[]): Promise<string> {
   const args = parseArgs(argv);
+  if (wantsHelp(args)) return USAGE;
   const command = args.words.join(' ');
-  if (command !== 'pbo create' && command !== 'token') throw new UsageError(`unknown command "${command}"`);
-  // Standard output carries the command's answer only: the settings go to standard error.
-  const { config, module } = await loadAppConfig(cliConfig, (line) => process.stderr.write(`cli ${line}\n`));
-  const database = await resolveRuntimeDatabase(config.database, { allowEmbedded: true });
-  try {
-    const context = await NestFactory.createApplicationContext(CliModule.register(database.url, module), { logger: false, abortOnError: false });
-    try {
-      const pbos = context.get(PboService);
-      if (command === 'pbo create') {
-        const name = stringOption(args, 'name');
-        if (!name) throw new UsageError('--name is required');
-        const pbo = await pbos.create({
-          name,
-          timeZone: stringOption(args, 'time-zone'),
-          qrEnabled: flagOption(args, 'qr-enabled'),
-          gatewayFormat: stringOption(args, 'gateway-format'),
-        });
-        return JSON.stringify({ groupId: pbo.groupId, token: await signPboToken(config.auth, pbo.groupId, 86400) });
-      }
-      const groupId = stringOption(args, 'group-id');
-      if (!groupId) throw new UsageError('--group-id is required');
-      if (!(await pbos.find(groupId))) throw new Error(`no PBO with group id ${groupId}`);
-      return signPboToken(config.auth, groupId, parseTtl(stringOption(args, 'ttl') ?? '24h'));
-    } finally {
-      await context.close();
-    }
-  } finally {
-    await database.release();
-  }
+  if (command === '') throw new UsageError('no command given');
+  if (!isCommand(command)) throw new UsageError(`unknown command "${command}"`);
+  acceptOnly(args, COMMANDS[command]);
+  // Loaded on demand: the phone commands need neither Nest's database modules nor merchant-management.
+  if (command === 'pbo create' || command === 'token') return (await import('./admin-commands')).runAdminCommand(command, args);
+  return (await import('./phone-commands')).runPhoneCommand(command, args);
 }
-
-class UsageError extends Error {}
 
 run(process.argv.slice(2)).then(
   (output) => {

@@ -3,11 +3,13 @@ import { createOutboxMigration, OutboxMessage } from '@app/messaging';
 import { AcquirerProfileEmvEntity } from './acquirer/persistence/acquirer-profile-emv.entity';
 import { AcquirerProfileEntity } from './acquirer/persistence/acquirer-profile.entity';
 import { ActivationThrottleEntity } from './device-app/persistence/activation-throttle.entity';
+import { DeviceAdminThrottleEntity } from './device/persistence/device-admin-throttle.entity';
 import { DeviceEntity } from './device/persistence/device.entity';
 import { EmvConfigEntity } from './emv/persistence/emv-config.entity';
 import { MerchantEntity } from './merchant/persistence/merchant.entity';
 import { InitialSchema1763780000000 } from './migrations/1763780000000-initial-schema';
 import { Devices1763800000000 } from './migrations/1763800000000-devices';
+import { DeviceAdminThrottle1764000000000 } from './migrations/1764000000000-device-admin-throttle';
 import { PaymentBindingEntity } from './payment-config/persistence/payment-binding.entity';
 import { PaymentMethodBindingEntity } from './payment-config/persistence/payment-method-binding.entity';
 import { PaymentMethodEmvEntity } from './payment-config/persistence/payment-method-emv.entity';
@@ -32,7 +34,8 @@ export const merchantManagementDatabase: ContextDatabaseDefinition = {
     OutboxMessage,
     DeviceEntity,
     ActivationThrottleEntity,
+    DeviceAdminThrottleEntity,
   ],
   // The outbox is ready for the events that later features write in their transactions.
-  migrations: [InitialSchema1763780000000, createOutboxMigration(MERCHANT_MANAGEMENT_SCHEMA, 1763790000000), Devices1763800000000],
+  migrations: [InitialSchema1763780000000, createOutboxMigration(MERCHANT_MANAGEMENT_SCHEMA, 1763790000000), Devices1763800000000, DeviceAdminThrottle1764000000000],
 };

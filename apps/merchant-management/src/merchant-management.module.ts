@@ -13,9 +13,12 @@ import { MerchantManagementDatabaseModule, pboModuleWithDatabase } from './datab
 import { DeviceAppController } from './device-app/device-app.controller';
 import { DeviceAppService, GATEWAY_NAMESPACE } from './device-app/device-app.service';
 import { ActivationThrottleRepository } from './device-app/persistence/activation-throttle.repository';
+import { DeviceAdminService } from './device/device-admin.service';
+import { DeviceVerificationController } from './device/device-verification.controller';
 import { DeviceController } from './device/device.controller';
 import { DeviceV2Controller } from './device/legacy/device-v2.controller';
 import { DeviceService } from './device/device.service';
+import { DeviceAdminThrottleRepository } from './device/persistence/device-admin-throttle.repository';
 import { DeviceRepository } from './device/persistence/device.repository';
 import { EmvController } from './emv/emv.controller';
 import { EmvV2Controller } from './emv/legacy/emv-v2.controller';
@@ -54,6 +57,8 @@ import { PboModule } from './pbo/pbo.module';
     DeviceController,
     DeviceAppController,
     HealthController,
+    // NATS request/reply (docs/architecture.md, "Where a new handler goes").
+    DeviceVerificationController,
     // Legacy /api/v2 (docs/decisions.md, "Legacy /api/v2"): thin controllers over the same services.
     EmvV2Controller,
     AcquirerV2Controller,
@@ -75,6 +80,8 @@ import { PboModule } from './pbo/pbo.module';
     databaseProbeProvider(MERCHANT_MANAGEMENT_CONNECTION),
     DeviceRepository,
     DeviceService,
+    DeviceAdminThrottleRepository,
+    DeviceAdminService,
     ActivationThrottleRepository,
     DeviceAppService,
     // The gateway namespace devices are sent to (GATEWAY_NAMESPACE, default demo).

@@ -12,3 +12,4 @@ export * from './json/mpgs';
 export * from './json/pomelo';
 export * from './json/ez-aio';
 export * from './json/ez-wallet';
+export * from './test-cards';

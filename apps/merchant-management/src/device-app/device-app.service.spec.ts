@@ -6,29 +6,14 @@ import { DeviceStatus } from '../shared/device-status';
 import { ACTIVATION_FAILURE_LIMIT, DeviceAppService } from './device-app.service';
 import { ActivationThrottleRepository } from './persistence/activation-throttle.repository';
 import { toCreatedCodeDto } from '../device/device.view';
-
-/** The throttle table in memory: failures per client and window. */
-class InMemoryThrottle {
-  readonly counts = new Map<string, number>();
-
-  async reserve(clientKey: string, windowStart: Date): Promise<number> {
-    const key = `${clientKey}@${windowStart.toISOString()}`;
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
-    return this.counts.get(key)!;
-  }
-
-  async release(clientKey: string, windowStart: Date): Promise<void> {
-    const key = `${clientKey}@${windowStart.toISOString()}`;
-    this.counts.set(key, (this.counts.get(key) ?? 1) - 1);
-  }
-}
+import { InMemoryFailureWindows } from '../shared/testing/in-memory-failure-windows';
 
 function setUp() {
   const fixture = deviceFixture();
   const app = new DeviceAppService(
     fixture.service,
     fixture.devices as unknown as DeviceRepository,
-    new InMemoryThrottle() as unknown as ActivationThrottleRepository,
+    new InMemoryFailureWindows<string>() as unknown as ActivationThrottleRepository,
     immediateUnitOfWork,
     fixture.clock,
     fixture.ids,

@@ -4,6 +4,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DeviceService, newDeviceId } from '../device/device.service';
 import { DeviceRepository } from '../device/persistence/device.repository';
 import { ACTIVATABLE_STATUSES, DeviceStatus } from '../shared/device-status';
+import { windowStartOf } from '../shared/fixed-window';
 import { GATEWAY_NAMESPACE } from '../shared/gateway-namespace';
 import { ActivationThrottleRepository } from './persistence/activation-throttle.repository';
 
@@ -46,10 +47,6 @@ export class DeviceAppService {
     @Inject(GATEWAY_NAMESPACE) private readonly namespace: string,
   ) {}
 
-  private windowStart(now = this.clock.now().getTime()): Date {
-    return new Date(Math.floor(now / ACTIVATION_WINDOW_MS) * ACTIVATION_WINDOW_MS);
-  }
-
   /** Logs a failed attempt (its count was taken when it was reserved) and answers the error the phone sees. */
   private fail(clientKey: string, attempts: number, error: DomainError): DomainError {
     this.logger.warn(`activation refused for client ${clientKey} (${attempts} failure(s) this window): ${error.message}`);
@@ -57,7 +54,7 @@ export class DeviceAppService {
   }
 
   async activate(activationCode: string, deviceInfo: Record<string, unknown> | undefined, clientKey: string): Promise<ActivationResult> {
-    const window = this.windowStart();
+    const window = windowStartOf(this.clock.now(), ACTIVATION_WINDOW_MS);
     const attempts = await this.throttle.reserve(clientKey, window);
     if (attempts > ACTIVATION_FAILURE_LIMIT) {
       // A throttled attempt is refused unchecked: only real failures stay counted.

@@ -28,6 +28,11 @@ export class DeviceRepository {
     return query.getOne();
   }
 
+  /** The PBO's activated device by its device id; null when there is none, also when the id is another PBO's device. */
+  findByDeviceId(groupId: string, deviceId: string): Promise<Device | null> {
+    return this.uow.manager.getRepository(DeviceEntity).findOneBy({ groupId, deviceId });
+  }
+
   async list(groupId: string, merchantUuid: string, filter: { key?: DeviceKey; deviceType?: string }, page: PageRequest): Promise<[Device[], number]> {
     const query = this.uow.manager
       .getRepository(DeviceEntity)

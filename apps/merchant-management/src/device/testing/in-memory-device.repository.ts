@@ -16,10 +16,17 @@ export class InMemoryDeviceRepository implements Pick<DeviceRepository, keyof De
     return found ? { ...found } : null;
   }
 
+  async findByDeviceId(groupId: string, deviceId: string): Promise<Device | null> {
+    const found = [...this.rows.values()].find((d) => d.groupId === groupId && d.deviceId === deviceId);
+    return found ? { ...found } : null;
+  }
+
   async list(groupId: string, merchantUuid: string, filter: { key?: DeviceKey; deviceType?: string }, page: PageRequest): Promise<[Device[], number]> {
     const { key, deviceType } = filter;
     const matchesKey = (d: Device) => !key || ('codeLookup' in key ? d.codeLookup === key.codeLookup : d.deviceId === key.deviceId);
-    const all = [...this.rows.values()].filter((d) => d.groupId === groupId && d.merchantUuid === merchantUuid && (!deviceType || d.deviceType === deviceType) && matchesKey(d));
+    const all = [...this.rows.values()].filter(
+      (d) => d.groupId === groupId && d.merchantUuid === merchantUuid && (!deviceType || d.deviceType === deviceType) && matchesKey(d),
+    );
     return [all.slice(page.offset, page.limit === null ? undefined : page.offset + page.limit), all.length];
   }
 

@@ -1,0 +1,193 @@
+import { FixedClock, hashSecret } from '@app/common';
+import { DeviceVerifyAdminReplyV1 } from '@app/contracts';
+import { Logger } from '@nestjs/common';
+import fc from 'fast-check';
+import { DeviceStatus } from '../shared/device-status';
+import { InMemoryFailureWindows } from '../shared/testing/in-memory-failure-windows';
+import { ADMIN_FAILURE_LIMIT, DeviceAdminService } from './device-admin.service';
+import { AdminThrottleKey, DeviceAdminThrottleRepository } from './persistence/device-admin-throttle.repository';
+import { DeviceRepository } from './persistence/device.repository';
+import { GROUP, OTHER_GROUP } from './testing/device-fixture';
+import { InMemoryDeviceRepository } from './testing/in-memory-device.repository';
+
+/** Ten minutes into a 15-minute window: five minutes (300 s) left. */
+const NOW = new Date(Date.UTC(2026, 2, 1, 0, 10, 0));
+
+const VERIFIED: DeviceVerifyAdminReplyV1 = { result: 'VERIFIED', retryAfterSeconds: null };
+const REFUSED: DeviceVerifyAdminReplyV1 = { result: 'REFUSED', retryAfterSeconds: null };
+const UNKNOWN: DeviceVerifyAdminReplyV1 = { result: 'UNKNOWN_DEVICE', retryAfterSeconds: null };
+
+/** Passwords as the device API takes them (4 to 64 characters), from the whole of Unicode. */
+const password = () => fc.string({ unit: 'grapheme', minLength: 4, maxLength: 64 }).filter((text) => text.length >= 4 && text.length <= 64);
+/** What a caller may send (1 to 128 characters, contract DeviceVerifyAdminRequestV1). */
+const attempt = () => fc.string({ unit: 'grapheme', minLength: 1, maxLength: 128 }).filter((text) => text.length >= 1 && text.length <= 128);
+
+async function setUp() {
+  const devices = new InMemoryDeviceRepository();
+  const throttle = new InMemoryFailureWindows<AdminThrottleKey>();
+  const clock = new FixedClock(NOW);
+  const service = new DeviceAdminService(devices as unknown as DeviceRepository, throttle as unknown as DeviceAdminThrottleRepository, clock);
+  let count = 0;
+  /** An activated device of `groupId` with this admin password (null: none set); answers its device id. */
+  const device = async (groupId: string, adminPassword: string | null, deviceStatus = DeviceStatus.Active): Promise<string> => {
+    count += 1;
+    const deviceId = `SDK${String(count).padStart(20, '0')}`;
+    devices.rows.set(`uuid-${count}`, {
+      uuid: `uuid-${count}`,
+      groupId,
+      merchantUuid: 'm-1',
+      codeLookup: `lookup-${count}`,
+      codeSealed: 'sealed',
+      deviceId,
+      deviceStatus,
+      deviceUpdate: 0,
+      deviceType: null,
+      deviceAlias: null,
+      deviceName: null,
+      deviceAdminHash: adminPassword === null ? null : await hashSecret(adminPassword),
+      appVersion: null,
+      methodList: null,
+      emvParams: null,
+      extParams: null,
+      operatingMode: 'STANDARD',
+      profileId: null,
+      profileVersion: 0,
+      acceptances: [],
+      activesAt: NOW,
+      expiresAt: NOW,
+      deviceInfo: null,
+      createdAt: NOW,
+      updatedAt: NOW,
+    });
+    return deviceId;
+  };
+  const verify = (groupId: string, deviceId: string, adminPwd: string) => service.verifyAdmin({ groupId, deviceId, adminPwd });
+  return { service, device, verify, clock, throttle };
+}
+
+describe('DeviceAdminService.verifyAdmin', () => {
+  it('should verify the password the device was given and refuse any other, whatever the characters', async () => {
+    const { device, verify } = await setUp();
+    await fc.assert(
+      fc.asyncProperty(password(), attempt(), async (right, wrong) => {
+        fc.pre(wrong !== right);
+        const deviceId = await device(GROUP, right);
+
+        expect(await verify(GROUP, deviceId, right)).toEqual(VERIFIED);
+        expect(await verify(GROUP, deviceId, wrong)).toEqual(REFUSED);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('should refuse a password that differs only in case, Unicode normalisation or a trailing space', async () => {
+    const { device, verify } = await setUp();
+    const deviceId = await device(GROUP, 'Café-Kasir');
+
+    expect(await verify(GROUP, deviceId, 'café-kasir')).toEqual(REFUSED);
+    expect(await verify(GROUP, deviceId, 'Cafe\u0301-Kasir')).toEqual(REFUSED);
+    expect(await verify(GROUP, deviceId, 'Café-Kasir ')).toEqual(REFUSED);
+    expect(await verify(GROUP, deviceId, 'Café-Kasir')).toEqual(VERIFIED);
+  });
+
+  it('should refuse every password of a device that has none set', async () => {
+    const { device, verify } = await setUp();
+    const deviceId = await device(GROUP, null);
+    await fc.assert(
+      fc.asyncProperty(attempt(), async (guess) => {
+        expect(await verify(GROUP, deviceId, guess)).toEqual(REFUSED);
+      }),
+      { numRuns: ADMIN_FAILURE_LIMIT },
+    );
+  });
+
+  it('should verify the password of a device that is logged out or decommissioned (its transactions stay refundable)', async () => {
+    const { device, verify } = await setUp();
+    const loggedOut = await device(GROUP, 'till-pass', DeviceStatus.LoggedOut);
+    const decommissioned = await device(GROUP, 'till-pass', DeviceStatus.Decommissioned);
+
+    expect(await verify(GROUP, loggedOut, 'till-pass')).toEqual(VERIFIED);
+    expect(await verify(GROUP, decommissioned, 'till-pass')).toEqual(VERIFIED);
+  });
+
+  it("should answer UNKNOWN_DEVICE alike for a device id that does not exist and another PBO's device, even with its password", async () => {
+    const { device, verify } = await setUp();
+    const theirs = await device(OTHER_GROUP, 'their-pass');
+
+    expect(await verify(GROUP, 'SDK99999999999999999999', 'their-pass')).toEqual(UNKNOWN);
+    expect(await verify(GROUP, theirs, 'their-pass')).toEqual(UNKNOWN);
+    expect(await verify(GROUP, theirs, 'anything')).toEqual(UNKNOWN);
+  });
+
+  it('should answer THROTTLED after the limit of refusals, also to the right password, until the window ends', async () => {
+    const { device, verify, clock } = await setUp();
+    const deviceId = await device(GROUP, 'right-pass');
+    for (let refusal = 1; refusal <= ADMIN_FAILURE_LIMIT; refusal++) expect(await verify(GROUP, deviceId, `wrong-${refusal}`)).toEqual(REFUSED);
+
+    expect(await verify(GROUP, deviceId, 'right-pass')).toEqual({ result: 'THROTTLED', retryAfterSeconds: 300 });
+    clock.advance(299_500);
+    expect(await verify(GROUP, deviceId, 'wrong-again')).toEqual({ result: 'THROTTLED', retryAfterSeconds: 1 });
+    clock.advance(500);
+    expect(await verify(GROUP, deviceId, 'right-pass')).toEqual(VERIFIED);
+  });
+
+  it('should not count a verified password or a throttled attempt as a refusal', async () => {
+    const { device, verify, throttle } = await setUp();
+    const deviceId = await device(GROUP, 'right-pass');
+    for (let refusal = 1; refusal < ADMIN_FAILURE_LIMIT; refusal++) await verify(GROUP, deviceId, 'wrong');
+    expect(await verify(GROUP, deviceId, 'right-pass')).toEqual(VERIFIED);
+
+    expect(await verify(GROUP, deviceId, 'wrong')).toEqual(REFUSED);
+    expect(await verify(GROUP, deviceId, 'right-pass')).toMatchObject({ result: 'THROTTLED' });
+    expect(await verify(GROUP, deviceId, 'right-pass')).toMatchObject({ result: 'THROTTLED' });
+    expect([...throttle.counts.values()]).toEqual([ADMIN_FAILURE_LIMIT]);
+  });
+
+  it('should throttle one device without touching another of the same PBO, nor count unknown devices', async () => {
+    const { device, verify, throttle } = await setUp();
+    const guessed = await device(GROUP, 'first-pass');
+    const other = await device(GROUP, 'second-pass');
+    for (let refusal = 0; refusal <= ADMIN_FAILURE_LIMIT; refusal++) await verify(GROUP, guessed, 'wrong');
+    for (let refusal = 0; refusal <= ADMIN_FAILURE_LIMIT; refusal++) expect(await verify(GROUP, 'SDK-NOT-THERE', 'wrong')).toEqual(UNKNOWN);
+
+    expect(await verify(GROUP, guessed, 'first-pass')).toMatchObject({ result: 'THROTTLED' });
+    expect(await verify(GROUP, other, 'second-pass')).toEqual(VERIFIED);
+    expect(throttle.counts.size).toBe(1);
+  });
+
+  it('should never log the password, whatever it is and whatever the answer', async () => {
+    const { device, verify } = await setUp();
+    const lines: string[] = [];
+    const spies = (['log', 'warn', 'error', 'debug', 'verbose'] as const).map((level) =>
+      jest.spyOn(Logger.prototype, level).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' '))),
+    );
+    try {
+      await fc.assert(
+        // A mark no log line has on its own, so that finding the password in a line means it leaked.
+        fc.asyncProperty(
+          password().map((text) => `§${text.slice(1)}`),
+          attempt().map((text) => `§${text.slice(1)}`),
+          async (right, guess) => {
+            lines.length = 0;
+            const deviceId = await device(GROUP, right);
+            const theirs = await device(OTHER_GROUP, right);
+
+            await verify(GROUP, deviceId, right);
+            await verify(GROUP, deviceId, guess);
+            await verify(GROUP, theirs, right);
+            for (let refusal = 0; refusal <= ADMIN_FAILURE_LIMIT; refusal++) await verify(GROUP, deviceId, guess);
+
+            expect(lines.length).toBeGreaterThanOrEqual(4);
+            for (const line of lines) {
+              expect(line).not.toContain(right);
+              expect(line).not.toContain(guess);
+            }
+          },
+        ),
+        { numRuns: 10 },
+      );
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  });
+});
