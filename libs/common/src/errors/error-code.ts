@@ -20,6 +20,8 @@ export enum ErrorCode {
   Upstream = 'UPSTREAM',
   /** A downstream context or the acquirer host timed out. HTTP 504. */
   UpstreamTimeout = 'UPSTREAM_TIMEOUT',
+  /** A known path asked with a method it does not take; the response's `Allow` header lists those it does. HTTP 405, code 10000. */
+  MethodNotAllowed = 'METHOD_NOT_ALLOWED',
   /** Too many requests. HTTP 429. */
   RateLimited = 'RATE_LIMITED',
   /** Anything else. HTTP 500; the message carries an error id that is in the log. */
@@ -52,6 +54,8 @@ export function envelopeErrorOf(code: ErrorCode): EnvelopeError {
       return { code: 15000, status: 502 };
     case ErrorCode.UpstreamTimeout:
       return { code: 15000, status: 504 };
+    case ErrorCode.MethodNotAllowed:
+      return { code: 10000, status: 405 };
     case ErrorCode.RateLimited:
       return { code: 16000, status: 429 };
     case ErrorCode.Internal:

@@ -1,6 +1,6 @@
-import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCode, envelopeErrorOf } from '../errors';
+import { DomainError, ErrorCode, envelopeErrorOf } from '../errors';
 import { classifyError } from './classify-error';
 import { Envelope } from './envelope';
 import { ErrorFormatRegistry, pathOf } from './error-formats';
@@ -19,9 +19,32 @@ export function toEnvelope(exception: unknown): { status: number; body: Envelope
  * envelope, except on paths for which a context registered another format in `formats`
  * (the gateway's problem details).
  */
+/** What the filter asks of the router: whether a method and path have a route (Fastify's `findRoute`). */
+export interface RouteFinder {
+  findRoute(options: { method: string; url: string }): unknown;
+}
+
+const ROUTABLE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
 @Catch()
 export class EnvelopeExceptionFilter implements ExceptionFilter {
-  constructor(private readonly formats?: ErrorFormatRegistry) {}
+  constructor(
+    private readonly formats?: ErrorFormatRegistry,
+    private readonly router?: RouteFinder,
+  ) {}
+
+  /**
+   * A route-not-found on a path that other methods serve is a 405 with `Allow`, not a 404: the
+   * client has the right address and the wrong verb.
+   */
+  private methodNotAllowed(exception: unknown, request: FastifyRequest, reply: FastifyReply): unknown {
+    if (!this.router || !(exception instanceof NotFoundException) || !exception.message.startsWith('Cannot ')) return exception;
+    const url = pathOf(request.url);
+    const allowed = ROUTABLE_METHODS.filter((method) => method !== request.method && this.router!.findRoute({ method, url }) !== null);
+    if (allowed.length === 0) return exception;
+    void reply.header('allow', allowed.join(', '));
+    return new DomainError(ErrorCode.MethodNotAllowed, `${request.method} is not allowed on this path; it takes ${allowed.join(', ')}`);
+  }
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -29,7 +52,8 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
   }
 
   /** Answers `exception` in the format of the request's path; also for errors Fastify raises before routing. */
-  respond(exception: unknown, request: FastifyRequest | undefined, reply: FastifyReply): void {
+  respond(thrown: unknown, request: FastifyRequest | undefined, reply: FastifyReply): void {
+    const exception = request ? this.methodNotAllowed(thrown, request, reply) : thrown;
     const renderer = request && this.formats?.rendererFor(pathOf(request.url));
     if (renderer) {
       const rendered = renderer(exception, request);

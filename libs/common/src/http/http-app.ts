@@ -1,7 +1,9 @@
 import { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import fastifyHelmet from '@fastify/helmet';
+import helmet from 'helmet';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { flag, integer, oneOf, text, ValuesOf } from '../config/env-schema';
 import { DomainError } from '../errors';
@@ -87,7 +89,12 @@ export async function createHttpApp(rootModule: Type<unknown> | ReturnType<typeo
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: options.trustProxy ?? false,
     maxParamLength: MAX_PATH_PARAMETER_LENGTH,
-    frameworkErrors: (error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) => new EnvelopeExceptionFilter(errorFormatsOf(adapter)).respond(frameworkError(error), request, reply),
+    // Fastify runs no hooks for these: the security headers are set here on the raw response.
+    frameworkErrors: (error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) =>
+      securityHeaders(request.raw, reply.raw, () => {
+        void reply.header('cache-control', 'no-store');
+        new EnvelopeExceptionFilter(errorFormatsOf(adapter), adapter.getInstance()).respond(frameworkError(error), request, reply);
+      }),
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as Type<unknown>, adapter, {
     logger: options.logger === false ? false : logLevelsFrom(options.logLevel ?? 'log'),
@@ -101,12 +108,43 @@ export async function createHttpApp(rootModule: Type<unknown> | ReturnType<typeo
 
 export function configureHttpApp(app: NestFastifyApplication, options: Pick<HttpAppOptions, 'shutdownHooks'> = {}): void {
   // Contexts may claim path prefixes for another error format (errorFormatsOf / registerErrorFormat).
-  app.useGlobalFilters(new EnvelopeExceptionFilter(errorFormatsOf(app.getHttpAdapter())));
+  app.useGlobalFilters(new EnvelopeExceptionFilter(errorFormatsOf(app.getHttpAdapter()), app.getHttpAdapter().getInstance()));
   app.useGlobalPipes(new StrictValidationPipe());
-  installHostileInputGuards(app.getHttpAdapter().getInstance());
+  const fastify = app.getHttpAdapter().getInstance();
+  installHostileInputGuards(fastify);
+  installResponseHeaders(fastify);
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   // Nest routes Fastify's own errors (JSON parsing, content type, body size) through the
   // global filter too, so they leave in the same envelope.
+}
+
+/** Helmet's defaults, with a content security policy that lets the Swagger UI at /docs run. */
+const HELMET_OPTIONS = {
+  contentSecurityPolicy: {
+    directives: {
+      defaultSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'validator.swagger.io'],
+      scriptSrc: ["'self'", "https: 'unsafe-inline'"],
+    },
+  },
+};
+
+/** The same headers as a plain Node middleware, for responses Fastify sends without its hooks. */
+const securityHeaders = helmet(HELMET_OPTIONS);
+
+/**
+ * Security headers on every response (`@fastify/helmet`; the content security policy lets the
+ * Swagger UI at /docs run), and `Cache-Control: no-store` unless a route set its own: every
+ * answer of these APIs is one tenant's data, and some carry activation codes, device tokens or
+ * webhook secrets, which no browser or proxy may keep.
+ */
+function installResponseHeaders(fastify: FastifyInstance): void {
+  void fastify.register(fastifyHelmet, { global: true, ...HELMET_OPTIONS });
+  fastify.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
+    return payload;
+  });
 }
 
 /** The OpenAPI document of an application (served at /docs and written by `npm run openapi`). */

@@ -1,0 +1,80 @@
+import { ApiClient } from '@app/testing';
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MerchantManagementTestApp, startMerchantManagement } from './support';
+
+/**
+ * What every response carries whatever the route (issue 14, class 9): the envelope for a known
+ * path asked with a method it does not take (405 with `Allow`), security headers, and
+ * `Cache-Control: no-store`.
+ */
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** The routes as the published OpenAPI document lists them: a pattern and the methods it takes. */
+const ROUTES = Object.entries(
+  (JSON.parse(readFileSync(join(__dirname, '../../../docs/openapi/merchant-management.json'), 'utf8')) as { paths: Record<string, Record<string, unknown>> }).paths,
+).map(([path, operations]) => ({
+  path,
+  pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  methods: Object.keys(operations).map((method) => method.toUpperCase() as Method),
+}));
+
+describe('merchant-management: what every response carries', () => {
+  let app: MerchantManagementTestApp;
+  let client: ApiClient;
+
+  beforeAll(async () => {
+    app = await startMerchantManagement();
+    client = await app.newPbo();
+  });
+
+  afterAll(() => app.close());
+
+  it('should answer a documented path asked with a method it does not take with 405, Allow listing the methods it takes, in the envelope', async () => {
+    const cases = ROUTES.flatMap((route) => METHODS.filter((method) => !route.methods.includes(method)).map((method) => ({ route, method })));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...cases), fc.stringMatching(/^[A-Za-z0-9]{1,12}$/), async ({ route, method }, id) => {
+        const url = route.path.replace(/\{[^}]+\}/g, id);
+        // Another documented pattern may take this URL too (`/mchInfo/{mchId}` and `/mchInfo/list`): its methods count.
+        const allowed = METHODS.filter((candidate) => ROUTES.some((other) => other.pattern.test(url) && other.methods.includes(candidate)));
+        fc.pre(!allowed.includes(method));
+
+        const response = await client.request(method, url, method === 'GET' || method === 'DELETE' ? undefined : {});
+
+        expect({ status: response.status, body: response.body, allow: response.headers.get('allow') }).toEqual({
+          status: 405,
+          body: { code: 10000, msg: `${method} is not allowed on this path; it takes ${allowed.join(', ')}` },
+          allow: allowed.join(', '),
+        });
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('should still answer 404 in the envelope for a path no route takes', async () => {
+    const response = await client.get('/api/openapi/v1/no-such-thing');
+    expect({ status: response.status, body: response.body }).toEqual({ status: 404, body: { code: 14000, msg: 'no such endpoint' } });
+  });
+
+  it('should put security headers and no-store on successes, refusals and framework errors alike', async () => {
+    const responses = [
+      await client.get('/api/v2/current'),
+      await app.anonymous.get('/api/v2/current'),
+      await client.post('/api/sdk/v1/activate', { activationCode: '000000000000' }),
+      await client.get(`/api/openapi/v1/mchInfo/${'x'.repeat(300)}`),
+    ];
+    const seen = responses.map((response) => ({
+      status: response.status,
+      cache: response.headers.get('cache-control'),
+      sniff: response.headers.get('x-content-type-options'),
+      frame: response.headers.get('x-frame-options'),
+      hsts: response.headers.get('strict-transport-security'),
+    }));
+    expect(seen).toEqual(
+      [200, 401, 404, 400].map((status) => ({ status, cache: 'no-store', sniff: 'nosniff', frame: 'SAMEORIGIN', hsts: expect.stringMatching(/^max-age=\d+/) })),
+    );
+  });
+});
