@@ -11,3 +11,4 @@ export * from './child-server';
 // '@app/testing/smtp-test-server' (a recording SMTP server for the mail tests).
 export * from './config-arbitraries';
 export * from './host-id-arbitraries';
+export * from './card-data-sweep';
