@@ -1,7 +1,10 @@
 import { AllowList, AllowListSyntaxError } from './allow-list';
 
 describe('AllowList', () => {
-  const list = AllowList.parse('acq.example.com, *.bank.example:8583, 10.20.0.0/16, 192.0.2.7:9000, [2001:db8::/32]', { allowLoopback: false, variable: 'HOST_ALLOWLIST' });
+  const list = AllowList.parse('acq.example.com, *.bank.example:8583, 10.20.0.0/16, 192.0.2.7:9000, [2001:db8::/32]', {
+    allowLoopback: false,
+    variable: 'HOST_ALLOWLIST',
+  });
 
   it.each([
     ['acq.example.com', 443],
