@@ -5,6 +5,8 @@ import {
   ApiClient,
   connectNatsOrFail,
   createTestDatabase,
+  idleConsumer,
+  IdleConsumer,
   NATS_URL,
   queryDatabase,
   randomIntBetween,
@@ -22,6 +24,7 @@ import { JetStreamManager, NatsConnection } from 'nats';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { PaymentGatewayAppModule } from '../src/app.module';
 import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from '../src/profile-sync/profile-upsert.consumer';
+import { TRANSACTION_WEBHOOK_CONSUMER, transactionWebhookConsumer } from '../src/webhook/transaction-webhook.consumer';
 import { ProfileWithAcptView, upsertPayload } from './factories';
 import { GATEWAY_BASE, GatewayClient } from './support';
 
@@ -76,10 +79,13 @@ describe('profile upserts over NATS JetStream', () => {
   let jsm: JetStreamManager;
   let publisher: MessagePublisher;
   let baseUrl: string;
+  // The webhook intake is not what this file proves: out of the way, on this run's names.
+  let webhooks: IdleConsumer;
 
   beforeAll(async () => {
     observer = await connectNatsOrFail();
     jsm = await observer.jetstreamManager();
+    webhooks = await idleConsumer(jsm, transactionWebhookConsumer, RUN);
     database = await createTestDatabase('gwnats');
     const options = testPlatformOptions(database.url, {
       messaging: { transport: 'jetstream', servers: NATS_URL, stream: { name: STREAM, subjects: [SUBJECT], duplicateWindowMs: DUPLICATE_WINDOW_MS } },
@@ -87,6 +93,8 @@ describe('profile upserts over NATS JetStream', () => {
     const moduleRef = await Test.createTestingModule({ imports: [PaymentGatewayAppModule.register(options)] })
       .overrideProvider(PROFILE_UPSERT_CONSUMER)
       .useValue(definition)
+      .overrideProvider(TRANSACTION_WEBHOOK_CONSUMER)
+      .useValue(webhooks.definition)
       .compile();
     app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
     configureHttpApp(app);
@@ -100,6 +108,7 @@ describe('profile upserts over NATS JetStream', () => {
     await app?.close();
     await jsm?.streams.delete(STREAM).catch(() => undefined);
     await jsm?.streams.delete(DEAD_LETTER_STREAM).catch(() => undefined);
+    await webhooks?.remove();
     await observer?.drain();
     await database?.drop();
   });
