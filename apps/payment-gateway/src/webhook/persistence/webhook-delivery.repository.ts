@@ -97,7 +97,8 @@ export class WebhookDeliveryRepository {
    * only delays it until the lease ends. The attempt itself runs outside any transaction.
    */
   async claimNextDue(leaseMs: number): Promise<ClaimedDelivery | null> {
-    const rows: ClaimedRow[] = await this.uow.manager.query(
+    // An UPDATE comes back from TypeORM's postgres driver as [rows, affected].
+    const [rows] = (await this.uow.manager.query(
       `UPDATE webhook_delivery d
           SET attempts = d.attempts + 1, last_attempt_at = now(), first_attempt_at = COALESCE(d.first_attempt_at, now()),
               next_attempt_at = now() + make_interval(secs => $1::double precision / 1000)
@@ -105,7 +106,7 @@ export class WebhookDeliveryRepository {
                        ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
         RETURNING d.id, d.group_id, d.tran_id, d.version, d.callback_url, d.body, d.attempts, d.first_attempt_at`,
       [leaseMs],
-    );
+    )) as [ClaimedRow[], number];
     if (rows.length === 0) return null;
     const [row] = rows;
     return {
