@@ -39,9 +39,10 @@ export function retryDelayMs(attempts: number, schedule: Pick<RetrySchedule, 'ba
 export const LAST_ERROR_MAX = 300;
 
 /**
- * The delivery after attempt number `attempts` (the first was at `firstAttemptAt`): DELIVERED on
- * 2xx; FAILED at once when refused; otherwise retried after {@link retryDelayMs}, the last time
- * exactly `giveUpMs` after the first attempt, and FAILED when that one fails too.
+ * The delivery after attempt number `attempts` (the first was at `firstAttemptAt`), failed or
+ * answered at `now`: DELIVERED on 2xx; FAILED at once when refused; otherwise retried after
+ * {@link retryDelayMs}, but never later than `giveUpMs` after the first attempt (the last retry
+ * is due then at the latest), and FAILED when an attempt fails at or after that time.
  */
 export function afterAttempt(outcome: AttemptOutcome, attempts: number, firstAttemptAt: Date, now: Date, schedule: RetrySchedule): AttemptRecord {
   switch (outcome.kind) {

@@ -1,0 +1,144 @@
+import { configureHttpApp, envSchema, signPboToken } from '@app/common';
+import { GATEWAY_TRANSACTION_UPDATED_V1 } from '@app/contracts';
+import { connectMessaging, MESSAGE_PUBLISHER, MessagePublisher } from '@app/messaging';
+import { ConsumerDefinition, DEAD_LETTER_HEADERS } from '@app/messaging/consumer';
+import {
+  ApiClient,
+  bodyOf,
+  connectNatsOrFail,
+  createTestDatabase,
+  idleConsumer,
+  IdleConsumer,
+  NATS_URL,
+  runId,
+  TEST_AUTH,
+  TestDatabase,
+  testPlatformOptions,
+  unique,
+  waitForDelivery,
+} from '@app/testing';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Test } from '@nestjs/testing';
+import { JetStreamManager, NatsConnection } from 'nats';
+import { randomUUID } from 'node:crypto';
+import { PaymentGatewayAppModule } from '../src/app.module';
+import { paymentGatewayOptionsFrom, paymentGatewayVariables } from '../src/payment-gateway.options';
+import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from '../src/profile-sync/profile-upsert.consumer';
+import { TRANSACTION_WEBHOOK_CONSUMER, transactionWebhookConsumer } from '../src/webhook/transaction-webhook.consumer';
+import { transactionUpdatedPayload } from './factories';
+import { GATEWAY_BASE, GatewayClient } from './support';
+import { signatureVerifies, WebhookReceiver } from './webhook-receiver';
+
+// Names of this run only: the test never touches the platform's own stream or consumers.
+const RUN = runId();
+const STREAM = `GWHOOK_${RUN}`;
+const DEAD_LETTER_STREAM = `GWHOOK_DLQ_${RUN}`;
+const SUBJECT = `gwhook.${RUN}.transaction.updated.v1`;
+const DEAD_LETTER_SUBJECT = `dlq.gwhook.${RUN}.transaction.updated.v1`;
+
+const definition: ConsumerDefinition = {
+  ...transactionWebhookConsumer,
+  name: `gwhook_${RUN}`,
+  subject: SUBJECT,
+  deadLetterSubject: DEAD_LETTER_SUBJECT,
+  jetStream: { stream: STREAM, deadLetterStream: DEAD_LETTER_STREAM },
+};
+
+/**
+ * The webhook intake as a second durable consumer of the gateway's transaction events on real
+ * NATS JetStream: a transaction published there reaches the merchant's receiver once, and a
+ * payload that breaks the contract is dead-lettered without a delivery.
+ */
+describe('webhooks from transaction events on NATS JetStream', () => {
+  let database: TestDatabase;
+  let app: NestFastifyApplication;
+  let observer: NatsConnection;
+  let jsm: JetStreamManager;
+  let publisher: MessagePublisher;
+  let receiver: WebhookReceiver;
+  let upserts: IdleConsumer;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    observer = await connectNatsOrFail();
+    jsm = await observer.jetstreamManager();
+    upserts = await idleConsumer(jsm, profileUpsertConsumer, RUN);
+    receiver = new WebhookReceiver();
+    await receiver.start();
+    database = await createTestDatabase('gwhooknats');
+    const options = testPlatformOptions(database.url, { messaging: { transport: 'jetstream', servers: NATS_URL, stream: { name: STREAM, subjects: [SUBJECT] } } });
+    const gateway = paymentGatewayOptionsFrom(envSchema(paymentGatewayVariables).read({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_POLL_MS: '50' }), {
+      standalone: false,
+      production: false,
+    });
+    const moduleRef = await Test.createTestingModule({ imports: [PaymentGatewayAppModule.register(options, gateway)] })
+      .overrideProvider(TRANSACTION_WEBHOOK_CONSUMER)
+      .useValue(definition)
+      .overrideProvider(PROFILE_UPSERT_CONSUMER)
+      .useValue(upserts.definition)
+      .compile();
+    app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
+    configureHttpApp(app);
+    connectMessaging(app);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    publisher = app.get<MessagePublisher>(MESSAGE_PUBLISHER);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await jsm?.streams.delete(STREAM).catch(() => undefined);
+    await jsm?.streams.delete(DEAD_LETTER_STREAM).catch(() => undefined);
+    await upserts?.remove();
+    await observer?.drain();
+    await database?.drop();
+    await receiver?.stop();
+  });
+
+  async function clientOf(groupId: string): Promise<GatewayClient> {
+    return new GatewayClient(new ApiClient(baseUrl, await signPboToken(TEST_AUTH, groupId, 600)), groupId, GATEWAY_BASE);
+  }
+
+  async function consumerDrained(): Promise<boolean> {
+    const info = await jsm.consumers.info(STREAM, definition.name);
+    return info.num_pending === 0 && info.num_ack_pending === 0;
+  }
+
+  it('should deliver a transaction published on JetStream once, signed, also when its version comes again under another message id', async () => {
+    const pbo = await clientOf(unique('grp_'));
+    const { secret } = bodyOf<{ secret: string }>(await pbo.get('/webhooks/secret'));
+    const path = `/${unique('nats')}`;
+    const event = transactionUpdatedPayload({ groupId: pbo.groupId, version: 3, transaction: { callbackUrl: receiver.url(path) } });
+
+    await publisher.publish(SUBJECT, event, { msgId: randomUUID() });
+    await publisher.publish(SUBJECT, event, { msgId: randomUUID() });
+    await waitForDelivery('the consumer to take both messages', consumerDrained);
+    await waitForDelivery('the delivery', async () => {
+      const { data } = bodyOf<{ data: Array<{ state: string }> }>(await pbo.get(`/webhooks/deliveries?tranId=${String(event.transaction.tranId)}`));
+      return data.length === 1 && data[0].state === 'DELIVERED';
+    });
+
+    const received = receiver.to(path);
+    expect(received).toHaveLength(1);
+    expect(JSON.parse(received[0].raw)).toEqual(event.transaction);
+    expect(signatureVerifies(received[0], secret)).toBe(true);
+    expect(received[0].headers['softpos-transaction-version']).toBe('3');
+  });
+
+  it('should dead-letter a payload that breaks the contract, naming the field, and deliver nothing', async () => {
+    const groupId = unique('grp_');
+    const path = `/${unique('never')}`;
+    const event = transactionUpdatedPayload({ groupId, transaction: { callbackUrl: receiver.url(path), tranStatus: 'LOST' } });
+    const msgId = randomUUID();
+
+    await publisher.publish(SUBJECT, event, { msgId });
+    await waitForDelivery('the dead letter', async () => (await jsm.streams.info(DEAD_LETTER_STREAM)).state.messages > 0);
+    await waitForDelivery('the consumer to settle the message', consumerDrained);
+
+    const dead = await jsm.streams.getMessage(DEAD_LETTER_STREAM, { last_by_subj: DEAD_LETTER_SUBJECT });
+    expect(dead.header.get(DEAD_LETTER_HEADERS.messageId)).toBe(msgId);
+    expect(dead.header.get(DEAD_LETTER_HEADERS.reason)).toMatch(/^GatewayTransactionUpdatedV1: transaction\.tranStatus must be one of the following values/);
+    expect(bodyOf<{ data: unknown[] }>(await (await clientOf(groupId)).get('/webhooks/deliveries')).data).toEqual([]);
+    expect(receiver.to(path)).toEqual([]);
+  });
+});
