@@ -162,7 +162,7 @@ async function startStandalone(servers: string, names: Names, streamSubjects: re
       await db.end().catch(() => undefined);
       await app.close();
       await database.drop();
-      await withJetStream(servers, () => webhooks.remove()).catch(() => undefined);
+      await withJetStream(servers, (jsm) => webhooks.remove(jsm)).catch(() => undefined);
     },
   };
 }

@@ -35,7 +35,8 @@ export function waitForDelivery(what: string, condition: () => boolean | Promise
 /** A consumer moved out of the way, and how to remove what it left on the server. */
 export interface IdleConsumer {
   definition: ConsumerDefinition;
-  remove(): Promise<void>;
+  /** Deletes its streams, through `jsm` when the manager it was made with is gone. */
+  remove(jsm?: JetStreamManager): Promise<void>;
 }
 
 /**
@@ -53,9 +54,9 @@ export async function idleConsumer(jsm: JetStreamManager, definition: ConsumerDe
   await jsm.streams.add({ name: stream, subjects: [subject] });
   return {
     definition: { ...definition, name: `idle_${tag}`, subject, deadLetterSubject: `dlq.${subject}`, jetStream: { ...definition.jetStream, stream, deadLetterStream } },
-    remove: async () => {
-      await jsm.streams.delete(stream).catch(() => undefined);
-      await jsm.streams.delete(deadLetterStream).catch(() => undefined);
+    remove: async (manager = jsm) => {
+      await manager.streams.delete(stream).catch(() => undefined);
+      await manager.streams.delete(deadLetterStream).catch(() => undefined);
     },
   };
 }
