@@ -1,32 +1,24 @@
-import { configureHttpApp } from '@app/common';
-import { connectMessaging, MESSAGE_PUBLISHER, MessagePublisher } from '@app/messaging';
+import { MessagePublisher } from '@app/messaging';
 import { ConsumerDefinition, DEAD_LETTER_HEADERS } from '@app/messaging/consumer';
 import {
-  ApiClient,
   connectNatsOrFail,
   createTestDatabase,
   idleConsumer,
   IdleConsumer,
-  NATS_URL,
   queryDatabase,
   randomIntBetween,
   runId,
-  TEST_AUTH,
   TestDatabase,
-  testPlatformOptions,
   waitFor,
   waitForDelivery,
 } from '@app/testing';
-import { signPboToken } from '@app/common';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Test } from '@nestjs/testing';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { JetStreamManager, NatsConnection } from 'nats';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { PaymentGatewayAppModule } from '../src/app.module';
 import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from '../src/profile-sync/profile-upsert.consumer';
 import { TRANSACTION_WEBHOOK_CONSUMER, transactionWebhookConsumer } from '../src/webhook/transaction-webhook.consumer';
 import { ProfileWithAcptView, upsertPayload } from './factories';
-import { GATEWAY_BASE, GatewayClient } from './support';
+import { GatewayClient, JetStreamGateway, startGatewayOnJetStream } from './support';
 
 // Names of this run only: the test never touches the platform's own stream or consumers.
 const RUN = runId();
@@ -78,7 +70,7 @@ describe('profile upserts over NATS JetStream', () => {
   let observer: NatsConnection;
   let jsm: JetStreamManager;
   let publisher: MessagePublisher;
-  let baseUrl: string;
+  let gateway: JetStreamGateway;
   // The webhook intake is not what this file proves: out of the way, on this run's names.
   let webhooks: IdleConsumer;
 
@@ -87,21 +79,12 @@ describe('profile upserts over NATS JetStream', () => {
     jsm = await observer.jetstreamManager();
     webhooks = await idleConsumer(jsm, transactionWebhookConsumer, RUN);
     database = await createTestDatabase('gwnats');
-    const options = testPlatformOptions(database.url, {
-      messaging: { transport: 'jetstream', servers: NATS_URL, stream: { name: STREAM, subjects: [SUBJECT], duplicateWindowMs: DUPLICATE_WINDOW_MS } },
-    });
-    const moduleRef = await Test.createTestingModule({ imports: [PaymentGatewayAppModule.register(options)] })
-      .overrideProvider(PROFILE_UPSERT_CONSUMER)
-      .useValue(definition)
-      .overrideProvider(TRANSACTION_WEBHOOK_CONSUMER)
-      .useValue(webhooks.definition)
-      .compile();
-    app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
-    configureHttpApp(app);
-    connectMessaging(app);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-    publisher = app.get<MessagePublisher>(MESSAGE_PUBLISHER);
+    gateway = await startGatewayOnJetStream(database.url, { name: STREAM, subjects: [SUBJECT], duplicateWindowMs: DUPLICATE_WINDOW_MS }, [
+      [PROFILE_UPSERT_CONSUMER, definition],
+      [TRANSACTION_WEBHOOK_CONSUMER, webhooks.definition],
+    ]);
+    app = gateway.app;
+    publisher = gateway.publisher;
   });
 
   afterAll(async () => {
@@ -113,8 +96,8 @@ describe('profile upserts over NATS JetStream', () => {
     await database?.drop();
   });
 
-  async function clientOf(groupId: string): Promise<GatewayClient> {
-    return new GatewayClient(new ApiClient(baseUrl, await signPboToken(TEST_AUTH, groupId, 600)), groupId, GATEWAY_BASE);
+  function clientOf(groupId: string): Promise<GatewayClient> {
+    return gateway.clientOf(groupId);
   }
 
   async function consumerDrained(): Promise<boolean> {

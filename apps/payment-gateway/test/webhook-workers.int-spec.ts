@@ -1,4 +1,3 @@
-import { envSchema } from '@app/common';
 import { GATEWAY_TRANSACTION_UPDATED_V1 } from '@app/contracts';
 import { MESSAGE_PUBLISHER, MessagePublisher } from '@app/messaging';
 import { createPlatformApp } from '@app/runtime';
@@ -6,8 +5,8 @@ import { createTestDatabase, queryDatabase, TestDatabase, testPlatformOptions, u
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
 import { PaymentGatewayAppModule } from '../src/app.module';
-import { paymentGatewayOptionsFrom, paymentGatewayVariables } from '../src/payment-gateway.options';
 import { transactionUpdatedPayload } from './factories';
+import { gatewayOptionsFrom } from './support';
 import { WebhookReceiver } from './webhook-receiver';
 
 /**
@@ -24,10 +23,12 @@ describe('webhook workers of two replicas', () => {
     receiver = new WebhookReceiver();
     await receiver.start();
     database = await createTestDatabase('webhookworkers');
-    const gateway = paymentGatewayOptionsFrom(
-      envSchema(paymentGatewayVariables).read({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_POLL_MS: '20', WEBHOOK_CONCURRENCY: '4', WEBHOOK_TIMEOUT_MS: '5000' }),
-      { standalone: false, production: false },
-    );
+    const gateway = gatewayOptionsFrom({
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      WEBHOOK_POLL_MS: '20',
+      WEBHOOK_CONCURRENCY: '4',
+      WEBHOOK_TIMEOUT_MS: '5000',
+    });
     for (let i = 0; i < 2; i++) {
       replicas.push(await createPlatformApp(PaymentGatewayAppModule.register(testPlatformOptions(database.url), gateway), { logger: false }));
     }
@@ -53,13 +54,23 @@ describe('webhook workers of two replicas', () => {
     }
 
     const delivered = async () =>
-      (await queryDatabase<{ n: number }>(database.url, `SELECT count(*)::int AS n FROM payment_gateway.webhook_delivery WHERE group_id = $1 AND state = 'DELIVERED'`, [groupId]))[0].n;
+      (
+        await queryDatabase<{ n: number }>(
+          database.url,
+          `SELECT count(*)::int AS n FROM payment_gateway.webhook_delivery WHERE group_id = $1 AND state = 'DELIVERED'`,
+          [groupId],
+        )
+      )[0].n;
     await waitFor('every delivery to be DELIVERED', async () => (await delivered()) === 60, 30_000);
 
     const ids = receiver.to(path).map((request) => request.headers['softpos-delivery-id']);
     expect(ids).toHaveLength(60);
     expect(new Set(ids).size).toBe(60);
-    const attempts = await queryDatabase<{ attempts: number }>(database.url, 'SELECT DISTINCT attempts FROM payment_gateway.webhook_delivery WHERE group_id = $1', [groupId]);
+    const attempts = await queryDatabase<{ attempts: number }>(
+      database.url,
+      'SELECT DISTINCT attempts FROM payment_gateway.webhook_delivery WHERE group_id = $1',
+      [groupId],
+    );
     expect(attempts).toEqual([{ attempts: 1 }]);
   });
 });

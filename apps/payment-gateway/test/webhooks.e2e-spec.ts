@@ -1,14 +1,12 @@
-import { Env, envSchema } from '@app/common';
+import { Env } from '@app/common';
 import { GATEWAY_TRANSACTION_UPDATED_V1 } from '@app/contracts';
 import { InProcessTransport, MESSAGE_PUBLISHER, MessagePublisher } from '@app/messaging';
-import { bodyOf, queryDatabase, startTestApp, TestApp, unique, waitFor } from '@app/testing';
+import { bodyOf, queryDatabase, TestApp, unique, waitFor } from '@app/testing';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
-import { PaymentGatewayAppModule } from '../src/app.module';
-import { paymentGatewayOptionsFrom, paymentGatewayVariables } from '../src/payment-gateway.options';
 import { WebhookDeliveryWorker } from '../src/webhook/delivery/webhook-delivery.worker';
 import { transactionUpdatedPayload, tranId } from './factories';
-import { expectProblem, GATEWAY_BASE, GatewayClient } from './support';
+import { expectProblem, GATEWAY_BASE, GatewayClient, gatewayOptionsFrom, startGateway } from './support';
 import { signatureVerifies, signedAt, WebhookReceiver } from './webhook-receiver';
 
 /**
@@ -60,9 +58,8 @@ interface DeliveryPageView {
 
 type Event = ReturnType<typeof transactionUpdatedPayload>;
 
-async function startWebhookGateway(env: Env = WEBHOOK_ENV): Promise<TestApp> {
-  const gateway = paymentGatewayOptionsFrom(envSchema(paymentGatewayVariables).read(env), { standalone: false, production: false });
-  return startTestApp((options) => PaymentGatewayAppModule.register(options, gateway));
+function startWebhookGateway(env: Env = WEBHOOK_ENV): Promise<TestApp> {
+  return startGateway({}, gatewayOptionsFrom(env));
 }
 
 describe('webhooks (callbackUrl)', () => {
@@ -218,6 +215,28 @@ describe('webhooks (callbackUrl)', () => {
         { numRuns: 8 },
       );
       expect(receiver.received.length).toBe(before);
+    });
+
+    it('should refuse even a receiver that answers when the operator has not allowed loopback, and never reach it', async () => {
+      const strict = await startWebhookGateway({ ...WEBHOOK_ENV, WEBHOOK_ALLOWED_HOSTS: '' });
+      try {
+        const groupId = unique('grp_');
+        const pbo = new GatewayClient(await strict.clientFor(groupId), groupId, GATEWAY_BASE);
+        const path = `/${unique('unlisted')}`;
+        const event = transactionUpdatedPayload({ groupId, transaction: { callbackUrl: receiver.url(path) } });
+
+        await strict.app.get<MessagePublisher>(MESSAGE_PUBLISHER).publish(GATEWAY_TRANSACTION_UPDATED_V1, event, { msgId: randomUUID() });
+        let delivery: DeliveryView | undefined;
+        await waitFor('the refusal', async () => {
+          delivery = (await deliveriesOf(pbo, `?tranId=${String(event.transaction.tranId)}`)).data[0];
+          return delivery?.state === 'FAILED';
+        });
+
+        expect(delivery).toMatchObject({ attempts: 1, lastError: `refused: 127.0.0.1 (loopback): not a public address, and not in WEBHOOK_ALLOWED_HOSTS` });
+        expect(receiver.to(path)).toEqual([]);
+      } finally {
+        await strict.close();
+      }
     });
 
     it('should queue nothing for a transaction still PENDING or without a callbackUrl', async () => {

@@ -1,32 +1,13 @@
-import { configureHttpApp, envSchema, signPboToken } from '@app/common';
-import { GATEWAY_TRANSACTION_UPDATED_V1 } from '@app/contracts';
-import { connectMessaging, MESSAGE_PUBLISHER, MessagePublisher } from '@app/messaging';
+import { MessagePublisher } from '@app/messaging';
 import { ConsumerDefinition, DEAD_LETTER_HEADERS } from '@app/messaging/consumer';
-import {
-  ApiClient,
-  bodyOf,
-  connectNatsOrFail,
-  createTestDatabase,
-  idleConsumer,
-  IdleConsumer,
-  NATS_URL,
-  runId,
-  TEST_AUTH,
-  TestDatabase,
-  testPlatformOptions,
-  unique,
-  waitForDelivery,
-} from '@app/testing';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Test } from '@nestjs/testing';
+import { bodyOf, connectNatsOrFail, createTestDatabase, idleConsumer, IdleConsumer, runId, TestDatabase, unique, waitForDelivery } from '@app/testing';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { JetStreamManager, NatsConnection } from 'nats';
 import { randomUUID } from 'node:crypto';
-import { PaymentGatewayAppModule } from '../src/app.module';
-import { paymentGatewayOptionsFrom, paymentGatewayVariables } from '../src/payment-gateway.options';
 import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from '../src/profile-sync/profile-upsert.consumer';
 import { TRANSACTION_WEBHOOK_CONSUMER, transactionWebhookConsumer } from '../src/webhook/transaction-webhook.consumer';
 import { transactionUpdatedPayload } from './factories';
-import { GATEWAY_BASE, GatewayClient } from './support';
+import { GatewayClient, gatewayOptionsFrom, JetStreamGateway, startGatewayOnJetStream } from './support';
 import { signatureVerifies, WebhookReceiver } from './webhook-receiver';
 
 // Names of this run only: the test never touches the platform's own stream or consumers.
@@ -57,7 +38,7 @@ describe('webhooks from transaction events on NATS JetStream', () => {
   let publisher: MessagePublisher;
   let receiver: WebhookReceiver;
   let upserts: IdleConsumer;
-  let baseUrl: string;
+  let gateway: JetStreamGateway;
 
   beforeAll(async () => {
     observer = await connectNatsOrFail();
@@ -66,23 +47,17 @@ describe('webhooks from transaction events on NATS JetStream', () => {
     receiver = new WebhookReceiver();
     await receiver.start();
     database = await createTestDatabase('gwhooknats');
-    const options = testPlatformOptions(database.url, { messaging: { transport: 'jetstream', servers: NATS_URL, stream: { name: STREAM, subjects: [SUBJECT] } } });
-    const gateway = paymentGatewayOptionsFrom(envSchema(paymentGatewayVariables).read({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_POLL_MS: '50' }), {
-      standalone: false,
-      production: false,
-    });
-    const moduleRef = await Test.createTestingModule({ imports: [PaymentGatewayAppModule.register(options, gateway)] })
-      .overrideProvider(TRANSACTION_WEBHOOK_CONSUMER)
-      .useValue(definition)
-      .overrideProvider(PROFILE_UPSERT_CONSUMER)
-      .useValue(upserts.definition)
-      .compile();
-    app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
-    configureHttpApp(app);
-    connectMessaging(app);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-    publisher = app.get<MessagePublisher>(MESSAGE_PUBLISHER);
+    gateway = await startGatewayOnJetStream(
+      database.url,
+      { name: STREAM, subjects: [SUBJECT] },
+      [
+        [TRANSACTION_WEBHOOK_CONSUMER, definition],
+        [PROFILE_UPSERT_CONSUMER, upserts.definition],
+      ],
+      gatewayOptionsFrom({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_POLL_MS: '50' }),
+    );
+    app = gateway.app;
+    publisher = gateway.publisher;
   });
 
   afterAll(async () => {
@@ -95,8 +70,8 @@ describe('webhooks from transaction events on NATS JetStream', () => {
     await receiver?.stop();
   });
 
-  async function clientOf(groupId: string): Promise<GatewayClient> {
-    return new GatewayClient(new ApiClient(baseUrl, await signPboToken(TEST_AUTH, groupId, 600)), groupId, GATEWAY_BASE);
+  function clientOf(groupId: string): Promise<GatewayClient> {
+    return gateway.clientOf(groupId);
   }
 
   async function consumerDrained(): Promise<boolean> {

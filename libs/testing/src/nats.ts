@@ -53,7 +53,13 @@ export async function idleConsumer(jsm: JetStreamManager, definition: ConsumerDe
   const subject = `idle.${tag}`;
   await jsm.streams.add({ name: stream, subjects: [subject] });
   return {
-    definition: { ...definition, name: `idle_${tag}`, subject, deadLetterSubject: `dlq.${subject}`, jetStream: { ...definition.jetStream, stream, deadLetterStream } },
+    definition: {
+      ...definition,
+      name: `idle_${tag}`,
+      subject,
+      deadLetterSubject: `dlq.${subject}`,
+      jetStream: { ...definition.jetStream, stream, deadLetterStream },
+    },
     remove: async (manager = jsm) => {
       await manager.streams.delete(stream).catch(() => undefined);
       await manager.streams.delete(deadLetterStream).catch(() => undefined);

@@ -70,6 +70,10 @@ export class WebhookSender {
         else if (status >= 300 && status < 400) settle({ kind: 'failed', status, reason: `${line}: redirects are not followed` });
         else settle({ kind: 'failed', status, reason: line });
       });
+      // Listened to at once: destroying the request (deadline, abort) may emit an error of its own, which settle then ignores.
+      request.on('error', (error) =>
+        settle({ kind: 'failed', status: null, reason: `${url.protocol.slice(0, -1)} to ${destination.address}:${destination.port}: ${errorMessage(error)}` }),
+      );
       const timer = setTimeout(
         () => {
           settle({ kind: 'failed', status: null, reason: `no answer within ${post.timeoutMs} ms` });
@@ -83,9 +87,6 @@ export class WebhookSender {
       };
       post.signal.addEventListener('abort', onAbort);
       if (post.signal.aborted) onAbort();
-      request.on('error', (error) =>
-        settle({ kind: 'failed', status: null, reason: `${url.protocol.slice(0, -1)} to ${destination.address}:${destination.port}: ${errorMessage(error)}` }),
-      );
       request.end(body);
     });
   }
