@@ -2,6 +2,7 @@ import { MessagePublisher } from '@app/messaging';
 import { ConsumerDefinition, DEAD_LETTER_HEADERS } from '@app/messaging/consumer';
 import {
   connectNatsOrFail,
+  consumerDrained,
   createTestDatabase,
   idleConsumer,
   IdleConsumer,
@@ -100,9 +101,8 @@ describe('profile upserts over NATS JetStream', () => {
     return gateway.clientOf(groupId);
   }
 
-  async function consumerDrained(): Promise<boolean> {
-    const info = await jsm.consumers.info(STREAM, DURABLE);
-    return info.num_pending === 0 && info.num_ack_pending === 0;
+  function drained(): Promise<boolean> {
+    return consumerDrained(jsm, STREAM, DURABLE);
   }
 
   it('should bring 20 profiles to their highest version from 200 shuffled upserts with repeats, recording each message once', async () => {
@@ -129,7 +129,7 @@ describe('profile upserts over NATS JetStream', () => {
       DUPLICATE_WINDOW_MS * 50,
     );
     for (const message of otherRepeats) await publisher.publish(SUBJECT, message.payload, { msgId: message.msgId });
-    await waitForDelivery('the consumer to handle every message', consumerDrained);
+    await waitForDelivery('the consumer to handle every message', drained);
 
     expect((await jsm.streams.info(STREAM)).state.messages - before).toBe(200);
     const pbo = await clientOf(groupId);
@@ -156,7 +156,7 @@ describe('profile upserts over NATS JetStream', () => {
 
     await publisher.publish(SUBJECT, payload, { msgId });
     await waitForDelivery('the dead letter', async () => (await jsm.streams.info(DEAD_LETTER_STREAM)).state.messages > 0);
-    await waitForDelivery('the consumer to settle the message', consumerDrained);
+    await waitForDelivery('the consumer to settle the message', drained);
 
     const dead = await jsm.streams.getMessage(DEAD_LETTER_STREAM, { last_by_subj: DEAD_LETTER_SUBJECT });
     expect(dead.header.get(DEAD_LETTER_HEADERS.messageId)).toBe(msgId);

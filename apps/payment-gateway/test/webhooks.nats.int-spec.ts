@@ -1,6 +1,17 @@
 import { MessagePublisher } from '@app/messaging';
 import { ConsumerDefinition, DEAD_LETTER_HEADERS } from '@app/messaging/consumer';
-import { bodyOf, connectNatsOrFail, createTestDatabase, idleConsumer, IdleConsumer, runId, TestDatabase, unique, waitForDelivery } from '@app/testing';
+import {
+  bodyOf,
+  connectNatsOrFail,
+  consumerDrained,
+  createTestDatabase,
+  idleConsumer,
+  IdleConsumer,
+  runId,
+  TestDatabase,
+  unique,
+  waitForDelivery,
+} from '@app/testing';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { JetStreamManager, NatsConnection } from 'nats';
 import { randomUUID } from 'node:crypto';
@@ -74,9 +85,8 @@ describe('webhooks from transaction events on NATS JetStream', () => {
     return gateway.clientOf(groupId);
   }
 
-  async function consumerDrained(): Promise<boolean> {
-    const info = await jsm.consumers.info(STREAM, definition.name);
-    return info.num_pending === 0 && info.num_ack_pending === 0;
+  function drained(): Promise<boolean> {
+    return consumerDrained(jsm, STREAM, definition.name);
   }
 
   it('should deliver a transaction published on JetStream once, signed, also when its version comes again under another message id', async () => {
@@ -87,7 +97,7 @@ describe('webhooks from transaction events on NATS JetStream', () => {
 
     await publisher.publish(SUBJECT, event, { msgId: randomUUID() });
     await publisher.publish(SUBJECT, event, { msgId: randomUUID() });
-    await waitForDelivery('the consumer to take both messages', consumerDrained);
+    await waitForDelivery('the consumer to take both messages', drained);
     await waitForDelivery('the delivery', async () => {
       const { data } = bodyOf<{ data: Array<{ state: string }> }>(await pbo.get(`/webhooks/deliveries?tranId=${String(event.transaction.tranId)}`));
       return data.length === 1 && data[0].state === 'DELIVERED';
@@ -108,7 +118,7 @@ describe('webhooks from transaction events on NATS JetStream', () => {
 
     await publisher.publish(SUBJECT, event, { msgId });
     await waitForDelivery('the dead letter', async () => (await jsm.streams.info(DEAD_LETTER_STREAM)).state.messages > 0);
-    await waitForDelivery('the consumer to settle the message', consumerDrained);
+    await waitForDelivery('the consumer to settle the message', drained);
 
     const dead = await jsm.streams.getMessage(DEAD_LETTER_STREAM, { last_by_subj: DEAD_LETTER_SUBJECT });
     expect(dead.header.get(DEAD_LETTER_HEADERS.messageId)).toBe(msgId);

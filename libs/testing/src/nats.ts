@@ -32,6 +32,12 @@ export function waitForDelivery(what: string, condition: () => boolean | Promise
   return waitFor(what, condition, timeoutMs);
 }
 
+/** Whether the durable consumer `name` of `stream` has handled (acknowledged or dead-lettered) every message it was given. */
+export async function consumerDrained(jsm: JetStreamManager, stream: string, name: string): Promise<boolean> {
+  const info = await jsm.consumers.info(stream, name);
+  return info.num_pending === 0 && info.num_ack_pending === 0;
+}
+
 /** A consumer moved out of the way, and how to remove what it left on the server. */
 export interface IdleConsumer {
   definition: ConsumerDefinition;
