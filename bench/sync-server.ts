@@ -4,7 +4,7 @@
  *   standalone  merchant-management and payment-gateway in one process, in-process transport;
  *   mm          merchant-management alone, publishing through JetStream;
  *   gateway     payment-gateway alone, consuming through JetStream with the bench's consumer
- *               definition (its own durable and dead-letter stream).
+ *               definition (its own durable and dead-letter stream; its webhook intake idle).
  * Arguments: <mode> <databaseUrl> [<JSON of SyncServerNats>]. Prints `READY <port>` when serving.
  */
 import { configureHttpApp, developmentFieldCipher } from '@app/common';
@@ -16,7 +16,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Test } from '@nestjs/testing';
 import { tmpdir } from 'node:os';
 import { MerchantManagementAppModule } from '../apps/merchant-management/src';
-import { PaymentGatewayAppModule, PROFILE_UPSERT_CONSUMER } from '../apps/payment-gateway/src';
+import { PaymentGatewayAppModule, PROFILE_UPSERT_CONSUMER, TRANSACTION_WEBHOOK_CONSUMER } from '../apps/payment-gateway/src';
 import { StandaloneModule } from '../apps/standalone/src';
 import { BENCH_AUTH } from './bench-auth';
 
@@ -25,6 +25,8 @@ export interface SyncServerNats {
   servers: string;
   stream: string;
   consumer: ConsumerDefinition;
+  /** The gateway's webhook intake, moved out of the way (not measured). */
+  webhookConsumer: ConsumerDefinition;
 }
 
 function platformOptions(databaseUrl: string, messaging: MessagingConfig): PlatformOptions {
@@ -50,6 +52,8 @@ async function start(mode: string, databaseUrl: string, nats: SyncServerNats | u
     const moduleRef = await Test.createTestingModule({ imports: [PaymentGatewayAppModule.register(platformOptions(databaseUrl, jetStream(nats)))] })
       .overrideProvider(PROFILE_UPSERT_CONSUMER)
       .useValue(nats.consumer)
+      .overrideProvider(TRANSACTION_WEBHOOK_CONSUMER)
+      .useValue(nats.webhookConsumer)
       .compile();
     const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
     configureHttpApp(app);

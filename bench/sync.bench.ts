@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import { profileUpsertConsumer } from '../apps/payment-gateway/src';
+import { profileUpsertConsumer, transactionWebhookConsumer } from '../apps/payment-gateway/src';
 import { ConsumerDefinition, durableConsumerConfig } from '@app/messaging/consumer';
 import { subjectMatches } from '@app/messaging';
 import { withScratchDatabase } from '../scripts/with-database';
@@ -25,6 +25,7 @@ import { option } from './options';
 import { writeBenchmarkSection } from './report';
 import type { SyncServerNats } from './sync-server';
 import { ChildServer, startChildServer } from '@app/testing/child-server';
+import { idleConsumer, IdleConsumer } from '@app/testing/nats';
 
 const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
 const TARGET_MS = 2000;
@@ -213,7 +214,7 @@ async function measureMode(mode: string, pool: Pool, port: number, devices: numb
 }
 
 /** The bench's JetStream names; a stream already capturing the upsert subject is shared, not replaced. */
-async function natsSetup(jsm: JetStreamManager, run: string): Promise<{ nats: SyncServerNats; sharedStream: boolean; firstSeq: number }> {
+async function natsSetup(jsm: JetStreamManager, run: string): Promise<{ nats: SyncServerNats; sharedStream: boolean; firstSeq: number; webhooks: IdleConsumer }> {
   let stream = `BENCH_SYNC_${run}`;
   let sharedStream = false;
   let firstSeq = 1;
@@ -240,11 +241,14 @@ async function natsSetup(jsm: JetStreamManager, run: string): Promise<{ nats: Sy
   }
   // Created beforehand so that it starts at the bench's own messages (the app's own config delivers all).
   await jsm.consumers.add(stream, { ...durableConsumerConfig(consumer), deliver_policy: DeliverPolicy.New });
-  return { nats: { servers: NATS_URL, stream, consumer }, sharedStream, firstSeq };
+  // The gateway's webhook intake is not measured here: out of the way, on the bench's names.
+  const webhooks = await idleConsumer(jsm, transactionWebhookConsumer, run);
+  return { nats: { servers: NATS_URL, stream, consumer, webhookConsumer: webhooks.definition }, sharedStream, firstSeq, webhooks };
 }
 
 async function natsCleanup(jsm: JetStreamManager, setup: Awaited<ReturnType<typeof natsSetup>>): Promise<void> {
   const { nats, sharedStream, firstSeq } = setup;
+  await setup.webhooks.remove();
   await jsm.consumers.delete(nats.stream, nats.consumer.name).catch(() => undefined);
   await jsm.streams.delete(nats.consumer.jetStream!.deadLetterStream).catch(() => undefined);
   if (!sharedStream) {

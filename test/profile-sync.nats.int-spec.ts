@@ -12,6 +12,7 @@ import {
   createMerchant,
   createTestDatabase,
   dataOf,
+  idleConsumer,
   gatewayBase,
   GatewayClient,
   NATS_URL,
@@ -27,13 +28,13 @@ import {
 import { LoggerService } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { DeliverPolicy, JetStreamManager, NatsConnection } from 'nats';
+import { connect, DeliverPolicy, JetStreamManager, NatsConnection } from 'nats';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { PboService } from '../apps/merchant-management/src';
-import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from '../apps/payment-gateway/src';
+import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer, TRANSACTION_WEBHOOK_CONSUMER, transactionWebhookConsumer } from '../apps/payment-gateway/src';
 import { StandaloneModule } from '../apps/standalone/src';
 
 /**
@@ -111,6 +112,16 @@ interface Harness {
   close(): Promise<void>;
 }
 
+/** Runs `work` with a JetStream manager of its own connection to `servers`. */
+async function withJetStream<T>(servers: string, work: (jsm: JetStreamManager) => Promise<T>): Promise<T> {
+  const connection = await connect({ servers, timeout: 3000, maxReconnectAttempts: 0 });
+  try {
+    return await work(await connection.jetstreamManager());
+  } finally {
+    await connection.drain();
+  }
+}
+
 /** Both contexts in one application on a fresh database, on JetStream at `servers`, with this run's consumer names. */
 async function startStandalone(servers: string, names: Names, streamSubjects: readonly string[]): Promise<Harness> {
   const database = await createTestDatabase('mmgwnats');
@@ -118,10 +129,14 @@ async function startStandalone(servers: string, names: Names, streamSubjects: re
     messaging: { transport: 'jetstream', servers, connectionName: `mmgw-${RUN}`, stream: { name: names.stream, subjects: [...streamSubjects] } },
   });
   const definition = definitionOf(names);
+  // The gateway's webhook intake is not what this file proves: out of the way, on this run's names.
+  const webhooks = await withJetStream(servers, (jsm) => idleConsumer(jsm, transactionWebhookConsumer, RUN));
   const logger = new CapturingLogger();
   const moduleRef = await Test.createTestingModule({ imports: [StandaloneModule.register(options)] })
     .overrideProvider(PROFILE_UPSERT_CONSUMER)
     .useValue(definition)
+    .overrideProvider(TRANSACTION_WEBHOOK_CONSUMER)
+    .useValue(webhooks.definition)
     .compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger, bodyParser: false });
   configureHttpApp(app);
@@ -147,6 +162,7 @@ async function startStandalone(servers: string, names: Names, streamSubjects: re
       await db.end().catch(() => undefined);
       await app.close();
       await database.drop();
+      await withJetStream(servers, (jsm) => webhooks.remove(jsm)).catch(() => undefined);
     },
   };
 }

@@ -7,7 +7,7 @@ import { paymentGatewayConfig } from './config/payment-gateway.config';
 /** payment-gateway on its own: its variables are in config/payment-gateway.config.ts (README.md, Configuration). */
 async function main(): Promise<void> {
   const { config, module } = await loadAppConfig(paymentGatewayConfig);
-  const app = await createPlatformApp(PaymentGatewayAppModule.register({ ...config.platform, config: module }), config.http);
+  const app = await createPlatformApp(PaymentGatewayAppModule.register({ ...config.platform, config: module }, config.gateway), config.http);
   serveOpenApi(app, buildOpenApiDocument(app, 'payment-gateway', 'Payment gateway: profiles and acceptances under /{customerNamespace}/api/v1'));
   await app.listen({ port: config.http.port, host: config.http.host });
   new Logger('payment-gateway').log(`listening on ${await app.getUrl()}`);

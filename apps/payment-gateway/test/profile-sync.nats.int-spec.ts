@@ -1,29 +1,25 @@
-import { configureHttpApp } from '@app/common';
-import { connectMessaging, MESSAGE_PUBLISHER, MessagePublisher } from '@app/messaging';
+import { MessagePublisher } from '@app/messaging';
 import { ConsumerDefinition, DEAD_LETTER_HEADERS } from '@app/messaging/consumer';
 import {
-  ApiClient,
   connectNatsOrFail,
+  consumerDrained,
   createTestDatabase,
-  NATS_URL,
+  idleConsumer,
+  IdleConsumer,
   queryDatabase,
   randomIntBetween,
   runId,
-  TEST_AUTH,
   TestDatabase,
-  testPlatformOptions,
   waitFor,
   waitForDelivery,
 } from '@app/testing';
-import { signPboToken } from '@app/common';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Test } from '@nestjs/testing';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { JetStreamManager, NatsConnection } from 'nats';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { PaymentGatewayAppModule } from '../src/app.module';
 import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from '../src/profile-sync/profile-upsert.consumer';
+import { TRANSACTION_WEBHOOK_CONSUMER, transactionWebhookConsumer } from '../src/webhook/transaction-webhook.consumer';
 import { ProfileWithAcptView, upsertPayload } from './factories';
-import { GATEWAY_BASE, GatewayClient } from './support';
+import { GatewayClient, JetStreamGateway, startGatewayOnJetStream } from './support';
 
 // Names of this run only: the test never touches the platform's own stream or consumers.
 const RUN = runId();
@@ -75,42 +71,38 @@ describe('profile upserts over NATS JetStream', () => {
   let observer: NatsConnection;
   let jsm: JetStreamManager;
   let publisher: MessagePublisher;
-  let baseUrl: string;
+  let gateway: JetStreamGateway;
+  // The webhook intake is not what this file proves: out of the way, on this run's names.
+  let webhooks: IdleConsumer;
 
   beforeAll(async () => {
     observer = await connectNatsOrFail();
     jsm = await observer.jetstreamManager();
+    webhooks = await idleConsumer(jsm, transactionWebhookConsumer, RUN);
     database = await createTestDatabase('gwnats');
-    const options = testPlatformOptions(database.url, {
-      messaging: { transport: 'jetstream', servers: NATS_URL, stream: { name: STREAM, subjects: [SUBJECT], duplicateWindowMs: DUPLICATE_WINDOW_MS } },
-    });
-    const moduleRef = await Test.createTestingModule({ imports: [PaymentGatewayAppModule.register(options)] })
-      .overrideProvider(PROFILE_UPSERT_CONSUMER)
-      .useValue(definition)
-      .compile();
-    app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
-    configureHttpApp(app);
-    connectMessaging(app);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-    publisher = app.get<MessagePublisher>(MESSAGE_PUBLISHER);
+    gateway = await startGatewayOnJetStream(database.url, { name: STREAM, subjects: [SUBJECT], duplicateWindowMs: DUPLICATE_WINDOW_MS }, [
+      [PROFILE_UPSERT_CONSUMER, definition],
+      [TRANSACTION_WEBHOOK_CONSUMER, webhooks.definition],
+    ]);
+    app = gateway.app;
+    publisher = gateway.publisher;
   });
 
   afterAll(async () => {
     await app?.close();
     await jsm?.streams.delete(STREAM).catch(() => undefined);
     await jsm?.streams.delete(DEAD_LETTER_STREAM).catch(() => undefined);
+    await webhooks?.remove();
     await observer?.drain();
     await database?.drop();
   });
 
-  async function clientOf(groupId: string): Promise<GatewayClient> {
-    return new GatewayClient(new ApiClient(baseUrl, await signPboToken(TEST_AUTH, groupId, 600)), groupId, GATEWAY_BASE);
+  function clientOf(groupId: string): Promise<GatewayClient> {
+    return gateway.clientOf(groupId);
   }
 
-  async function consumerDrained(): Promise<boolean> {
-    const info = await jsm.consumers.info(STREAM, DURABLE);
-    return info.num_pending === 0 && info.num_ack_pending === 0;
+  function drained(): Promise<boolean> {
+    return consumerDrained(jsm, STREAM, DURABLE);
   }
 
   it('should bring 20 profiles to their highest version from 200 shuffled upserts with repeats, recording each message once', async () => {
@@ -137,7 +129,7 @@ describe('profile upserts over NATS JetStream', () => {
       DUPLICATE_WINDOW_MS * 50,
     );
     for (const message of otherRepeats) await publisher.publish(SUBJECT, message.payload, { msgId: message.msgId });
-    await waitForDelivery('the consumer to handle every message', consumerDrained);
+    await waitForDelivery('the consumer to handle every message', drained);
 
     expect((await jsm.streams.info(STREAM)).state.messages - before).toBe(200);
     const pbo = await clientOf(groupId);
@@ -164,7 +156,7 @@ describe('profile upserts over NATS JetStream', () => {
 
     await publisher.publish(SUBJECT, payload, { msgId });
     await waitForDelivery('the dead letter', async () => (await jsm.streams.info(DEAD_LETTER_STREAM)).state.messages > 0);
-    await waitForDelivery('the consumer to settle the message', consumerDrained);
+    await waitForDelivery('the consumer to settle the message', drained);
 
     const dead = await jsm.streams.getMessage(DEAD_LETTER_STREAM, { last_by_subj: DEAD_LETTER_SUBJECT });
     expect(dead.header.get(DEAD_LETTER_HEADERS.messageId)).toBe(msgId);

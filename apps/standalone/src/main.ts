@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const options = { ...config.platform, databaseUrl: database.url, config: configModule };
   const hosts = await startHostSandbox(config.hosts);
   for (const warning of hosts.warnings) logger.warn(warning);
-  const app = await createPlatformApp(StandaloneModule.register(options, hosts.config), {
+  const app = await createPlatformApp(StandaloneModule.register(options, hosts.config, config.gateway), {
     shutdownHooks: false,
     logLevel: config.http.logLevel,
     trustProxy: config.http.trustProxy,

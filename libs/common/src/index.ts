@@ -11,5 +11,6 @@ export * from './crypto/field-cipher';
 export * from './crypto/crypto.module';
 export * from './json/canonical-json';
 export * from './tasks/polling-loop';
+export * from './net/allow-list';
 export * from './config/env-schema';
 export * from './config/app-config';

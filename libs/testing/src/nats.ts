@@ -1,4 +1,5 @@
-import { connect, NatsConnection } from 'nats';
+import { ConsumerDefinition } from '@app/messaging/consumer';
+import { connect, JetStreamManager, NatsConnection } from 'nats';
 import { ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -29,6 +30,47 @@ export async function connectNatsOrFail(): Promise<NatsConnection> {
 /** {@link waitFor} with the longer default a delivery over NATS wants. */
 export function waitForDelivery(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   return waitFor(what, condition, timeoutMs);
+}
+
+/** Whether the durable consumer `name` of `stream` has handled (acknowledged or dead-lettered) every message it was given. */
+export async function consumerDrained(jsm: JetStreamManager, stream: string, name: string): Promise<boolean> {
+  const info = await jsm.consumers.info(stream, name);
+  return info.num_pending === 0 && info.num_ack_pending === 0;
+}
+
+/** A consumer moved out of the way, and how to remove what it left on the server. */
+export interface IdleConsumer {
+  definition: ConsumerDefinition;
+  /** Deletes its streams, through `jsm` when the manager it was made with is gone. */
+  remove(jsm?: JetStreamManager): Promise<void>;
+}
+
+/**
+ * `definition` moved to a stream and subject of this run that nothing publishes to, with a
+ * durable and dead-letter names of its own: for a test or benchmark that starts a context whose
+ * consumer it does not exercise (the gateway's webhook intake in a profile-sync test), on a NATS
+ * server it may share, so the consumer neither fails for want of the platform's stream nor reads
+ * the platform's messages. Creates the stream; `remove` deletes it and the dead-letter stream.
+ */
+export async function idleConsumer(jsm: JetStreamManager, definition: ConsumerDefinition, run: string): Promise<IdleConsumer> {
+  const tag = `${definition.name}_${run}`.replace(/[^A-Za-z0-9_-]/g, '_');
+  const stream = `IDLE_${tag}`;
+  const deadLetterStream = `IDLE_DLQ_${tag}`;
+  const subject = `idle.${tag}`;
+  await jsm.streams.add({ name: stream, subjects: [subject] });
+  return {
+    definition: {
+      ...definition,
+      name: `idle_${tag}`,
+      subject,
+      deadLetterSubject: `dlq.${subject}`,
+      jetStream: { ...definition.jetStream, stream, deadLetterStream },
+    },
+    remove: async (manager = jsm) => {
+      await manager.streams.delete(stream).catch(() => undefined);
+      await manager.streams.delete(deadLetterStream).catch(() => undefined);
+    },
+  };
 }
 
 /** The `nats-server` executable on PATH; fails naming what is missing and how to install it. */

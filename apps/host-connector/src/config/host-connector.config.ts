@@ -1,12 +1,11 @@
-import { ConfigError, custom, errorMessage, flag, integer, text, urlWithCredentials, ValuesOf, Variable } from '@app/common';
+import { AllowList, ConfigError, custom, errorMessage, flag, integer, text, urlWithCredentials, ValuesOf, Variable } from '@app/common';
 import { HOST_MESSAGE_FORMATS, HostMessageFormat, ISO_HOST_FORMATS, IsoHostFormat } from '@app/contracts';
 import { IsoSpecs, isoSpecsFrom, specFileVariable } from '@app/host-protocol';
-import { HostAllowList } from '../routing/allow-list';
 import { parseHostUrl, transportOf } from '../routing/host-address';
 
 /** Everything the host connector is configured with; read once at start. */
 export interface HostConnectorConfig {
-  allowList: HostAllowList;
+  allowList: AllowList;
   /** HOST_DEFAULT_<FORMAT>_URL: where a format goes when the acceptance carries no connUrl. */
   defaultUrls: Partial<Record<HostMessageFormat, string>>;
   /**
@@ -125,9 +124,9 @@ export function hostConnectorConfigFrom(
   options: { standalone: boolean; production: boolean; developmentZmk?: Buffer },
 ): HostConnectorConfig {
   const allowLoopback = values.HOST_ALLOW_LOOPBACK ?? (options.standalone && !options.production);
-  let allowList: HostAllowList;
+  let allowList: AllowList;
   try {
-    allowList = HostAllowList.parse(values.HOST_ALLOWLIST, { allowLoopback });
+    allowList = AllowList.parse(values.HOST_ALLOWLIST, { allowLoopback, variable: 'HOST_ALLOWLIST' });
   } catch (error) {
     throw new ConfigError([errorMessage(error)]);
   }

@@ -1,9 +1,9 @@
-import { HostAllowList } from './allow-list';
+import { AllowList } from '@app/common';
 import { resolveHostAddress } from './host-address';
 
 describe('resolveHostAddress', () => {
   const config = {
-    allowList: HostAllowList.parse('acq.example.com,json.example.com', { allowLoopback: false }),
+    allowList: AllowList.parse('acq.example.com,json.example.com', { allowLoopback: false, variable: 'HOST_ALLOWLIST' }),
     defaultUrls: { ISO8583: 'tcp://acq.example.com:8583', MPGS_AP: 'https://json.example.com/api/' },
   };
 

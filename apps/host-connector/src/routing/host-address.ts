@@ -1,5 +1,5 @@
 import { HostMessageFormat, isIsoHostFormat, isJsonHostFormat } from '@app/contracts';
-import { HostAllowList } from './allow-list';
+import { AllowList } from '@app/common';
 
 /** Where one host format is reached. */
 export interface HostAddress {
@@ -64,7 +64,7 @@ export type AddressResolution = { ok: true; address: HostAddress } | { ok: false
 export function resolveHostAddress(
   format: HostMessageFormat,
   connUrl: string | null,
-  config: { defaultUrls: Partial<Record<HostMessageFormat, string>>; allowList: HostAllowList },
+  config: { defaultUrls: Partial<Record<HostMessageFormat, string>>; allowList: AllowList },
 ): AddressResolution {
   const configured = connUrl ?? config.defaultUrls[format];
   if (configured === undefined) {
@@ -86,7 +86,7 @@ export function resolveHostAddress(
 }
 
 /** The address itself when the allow-list lets traffic go there. */
-export function checkAllowed(address: HostAddress, allowList: HostAllowList): AddressResolution {
+export function checkAllowed(address: HostAddress, allowList: AllowList): AddressResolution {
   if (!allowList.allows(address.hostname, address.port)) {
     return {
       ok: false,

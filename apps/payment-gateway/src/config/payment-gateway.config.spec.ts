@@ -1,20 +1,55 @@
 import { Env, readAppConfig } from '@app/common';
-import { databaseUrlWithPassword, passwordForms, secretText } from '@app/testing';
+import { databaseUrlWithPassword, encryptionKey, passwordForms, secretText } from '@app/testing';
 import fc from 'fast-check';
 import { paymentGatewayConfig } from './payment-gateway.config';
 
-const REQUIRED: Env = { DATABASE_URL: 'postgres://db/softpos', AUTH_JWT_SECRET: 'a'.repeat(40) };
+const REQUIRED: Env = { DATABASE_URL: 'postgres://db/softpos', AUTH_JWT_SECRET: 'a'.repeat(40), DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') };
 
 const read = (env: Env) => readAppConfig(paymentGatewayConfig, env);
 
 describe('paymentGatewayConfig', () => {
-  it('should start with no device token secret, no data key and no mailer', () => {
+  it('should start with no device token secret and no mailer, sealing webhook secrets with the data key', () => {
     const { config } = read(REQUIRED);
 
     expect(config.platform.auth).toEqual({ secret: 'a'.repeat(40) });
-    expect(config.platform.cipher).toBeUndefined();
+    expect(config.platform.cipher).toBeDefined();
     expect(config.platform.mail).toBeUndefined();
     expect(config.platform.gatewayNamespace).toBe('demo');
+  });
+
+  it('should refuse to start without DATA_ENCRYPTION_KEY, naming it', () => {
+    expect(() => read({ ...REQUIRED, DATA_ENCRYPTION_KEY: undefined })).toThrow(/^DATA_ENCRYPTION_KEY must be set/);
+  });
+
+  it('should deliver webhooks every 10 s doubling to an hour for 24 h, 10 s each, to public addresses only', () => {
+    const { webhooks } = read(REQUIRED).config.gateway;
+
+    expect(webhooks).toMatchObject({ timeoutMs: 10_000, backoffBaseMs: 10_000, backoffMaxMs: 3_600_000, giveUpMs: 86_400_000 });
+    expect([webhooks.allowList.allows('127.0.0.1', 80), webhooks.allowList.allows('localhost', 80), webhooks.allowList.allows('10.1.2.3', 443)]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  it('should take WEBHOOK_ALLOWED_HOSTS as hosts, addresses and networks', () => {
+    const { webhooks } = read({ ...REQUIRED, WEBHOOK_ALLOWED_HOSTS: 'hooks.internal, 10.0.0.0/8, [fd00::/8]' }).config.gateway;
+
+    expect([webhooks.allowList.allows('hooks.internal', 443), webhooks.allowList.allows('10.1.2.3', 80), webhooks.allowList.allows('fd00::5', 80)]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(webhooks.allowList.allows('127.0.0.1', 80)).toBe(false);
+  });
+
+  it.each([
+    ['WEBHOOK_ALLOWED_HOSTS', 'http://hooks.internal', 'WEBHOOK_ALLOWED_HOSTS entry "http://hooks.internal": write host[:port], not a URL'],
+    ['WEBHOOK_ALLOWED_HOSTS', '10.0.0.0/33', 'WEBHOOK_ALLOWED_HOSTS entry "10.0.0.0/33": not a valid CIDR network'],
+    ['WEBHOOK_TIMEOUT_MS', '99', 'WEBHOOK_TIMEOUT_MS must be from 100 to 60000, got 99'],
+    ['WEBHOOK_BACKOFF_MAX_MS', '5000', 'WEBHOOK_BACKOFF_MAX_MS must be from WEBHOOK_BACKOFF_MS (10000)'],
+  ])('should refuse a bad %s, naming it', (name, value, message) => {
+    expect(() => read({ ...REQUIRED, [name]: value })).toThrow(message);
   });
 
   it('should take GATEWAY_NAMESPACE', () => {
@@ -34,13 +69,14 @@ describe('paymentGatewayConfig', () => {
     expect(() => read({ ...REQUIRED, RETENTION_INTERVAL_MS: '10' })).toThrow('RETENTION_INTERVAL_MS must be from 1000 to 86400000, got 10');
   });
 
-  it('should print its settings with the token secret and the database password masked', () => {
+  it('should print its settings with the token secret, the data key and the database password masked', () => {
     fc.assert(
-      fc.property(secretText(), databaseUrlWithPassword(), (secret, database) => {
-        const { settings } = read({ AUTH_JWT_SECRET: secret, DATABASE_URL: database.url });
+      fc.property(secretText(), encryptionKey(), databaseUrlWithPassword(), (secret, key, database) => {
+        const { settings } = read({ AUTH_JWT_SECRET: secret, DATA_ENCRYPTION_KEY: key, DATABASE_URL: database.url });
 
-        for (const hidden of [secret, ...passwordForms(database.password)]) expect(settings).not.toContain(hidden);
+        for (const hidden of [secret, key, ...passwordForms(database.password)]) expect(settings).not.toContain(hidden);
         expect(settings).toContain('AUTH_JWT_SECRET=[set]');
+        expect(settings).toContain('DATA_ENCRYPTION_KEY=[set]');
         expect(settings).not.toContain('DEVICE_JWT_SECRET');
       }),
     );

@@ -1,20 +1,23 @@
-import { authConfigFrom, authVariables, defineAppConfig, envSchema, HttpSettings } from '@app/common';
+import { authConfigFrom, authVariables, cipherVariables, defineAppConfig, envSchema, fieldCipherFrom, HttpSettings } from '@app/common';
 import { distributedAppFrom, distributedAppVariables, gatewayNamespaceVariables, PlatformOptions } from '@app/runtime';
+import { PaymentGatewayOptions, paymentGatewayOptionsFrom, paymentGatewayVariables } from '../payment-gateway.options';
 
 /** payment-gateway deployed on its own: what main.ts starts it with. */
 export interface PaymentGatewayConfig {
   http: HttpSettings;
   platform: PlatformOptions;
+  gateway: PaymentGatewayOptions;
 }
 
 /**
  * payment-gateway's variables: a distributed app's (HTTP, DATABASE_URL, NATS_URL, retention),
- * bearer tokens and GATEWAY_NAMESPACE. It seals nothing, sends no mail and verifies no device
- * tokens, so DATA_ENCRYPTION_KEY, SMTP_URL and DEVICE_JWT_SECRET are not read.
+ * bearer tokens, GATEWAY_NAMESPACE, DATA_ENCRYPTION_KEY (the PBOs' webhook secrets are sealed)
+ * and the webhooks' own (WEBHOOK_*). It sends no mail and verifies no device tokens, so SMTP_URL
+ * and DEVICE_JWT_SECRET are not read.
  */
 export const paymentGatewayConfig = defineAppConfig({
   name: 'payment-gateway',
-  schema: envSchema({ ...distributedAppVariables, ...authVariables, ...gatewayNamespaceVariables }),
+  schema: envSchema({ ...distributedAppVariables, ...authVariables, ...gatewayNamespaceVariables, ...cipherVariables, ...paymentGatewayVariables }),
   build(values): PaymentGatewayConfig {
     const { production, http, platform } = distributedAppFrom(values);
     return {
@@ -22,8 +25,10 @@ export const paymentGatewayConfig = defineAppConfig({
       platform: {
         ...platform,
         auth: authConfigFrom(values, { allowDevelopmentDefault: false, production, deviceTokens: false }),
+        cipher: fieldCipherFrom(values, { allowDevelopmentDefault: false, production }),
         gatewayNamespace: values.GATEWAY_NAMESPACE,
       },
+      gateway: paymentGatewayOptionsFrom(values, { standalone: false, production }),
     };
   },
 });

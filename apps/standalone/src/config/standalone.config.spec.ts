@@ -16,6 +16,20 @@ describe('standaloneConfig', () => {
     expect(settings).toContain('AUTH_JWT_SECRET=[unset]');
   });
 
+  it('should let webhooks reach a receiver on this machine outside production, and nothing private in production', () => {
+    const development = read({}).config.gateway.webhooks.allowList;
+    const production = read({
+      NODE_ENV: 'production',
+      AUTH_JWT_SECRET: 'a'.repeat(40),
+      DEVICE_JWT_SECRET: 'd'.repeat(40),
+      DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      HOST_ZMK: '0123456789ABCDEFFEDCBA9876543210',
+    }).config.gateway.webhooks.allowList;
+
+    expect([development.allows('127.0.0.1', 4000), development.allows('localhost', 4000), development.allows('10.0.0.1', 80)]).toEqual([true, true, false]);
+    expect([production.allows('127.0.0.1', 4000), production.allows('localhost', 4000)]).toEqual([false, false]);
+  });
+
   it.each(['DEVICE_JWT_SECRET', 'DATA_ENCRYPTION_KEY', 'HOST_ZMK'])('should refuse development secrets in production, naming %s', (name) => {
     const production: Env = {
       NODE_ENV: 'production',

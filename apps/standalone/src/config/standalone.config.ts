@@ -22,6 +22,7 @@ import { mailConfigFrom, mailVariables } from '@app/mail';
 import { gatewayNamespaceVariables, messagingFrom, messagingVariables, PlatformOptions } from '@app/runtime';
 import { HostConnectorConfig, hostConnectorConfigFrom, HostConnectorSettings, hostConnectorVariables } from '../../../host-connector/src';
 import { simulatorVariables } from '../../../host-simulator/src';
+import { PaymentGatewayOptions, paymentGatewayOptionsFrom, paymentGatewayVariables } from '../../../payment-gateway/src';
 
 /** The variables of standalone's host side: the simulator (free ports unless set) and the connector. */
 export const hostSandboxVariables = {
@@ -56,11 +57,13 @@ export interface StandaloneConfig {
   /** Every option but the database URL, known once the (embedded) database runs. */
   platform: Omit<PlatformOptions, 'databaseUrl'> & { auth: AuthConfig };
   hosts: HostSandboxSettings;
+  /** The gateway's own settings (WEBHOOK_*), under standalone rules. */
+  gateway: PaymentGatewayOptions;
 }
 
 /**
  * standalone's variables: every context's, with the development defaults a fresh clone needs
- * (token secrets, DATA_ENCRYPTION_KEY, HOST_ZMK) outside production, the embedded PostgreSQL
+ * (token secrets, DATA_ENCRYPTION_KEY, HOST_ZMK, webhooks to loopback receivers) outside production, the embedded PostgreSQL
  * under DATA_DIR without DATABASE_URL, and the in-process transport without NATS_URL.
  */
 export const standaloneConfig = defineAppConfig({
@@ -76,6 +79,7 @@ export const standaloneConfig = defineAppConfig({
     ...mailVariables,
     ...retentionVariables,
     ...gatewayNamespaceVariables,
+    ...paymentGatewayVariables,
     ...hostSandboxVariables,
   }),
   build(values): StandaloneConfig {
@@ -95,6 +99,7 @@ export const standaloneConfig = defineAppConfig({
         gatewayNamespace: values.GATEWAY_NAMESPACE,
       },
       hosts,
+      gateway: paymentGatewayOptionsFrom(values, { standalone: true, production }),
     };
   },
 });

@@ -3,12 +3,15 @@ import { errorMessage } from '../errors/error-message';
 
 /**
  * A background loop: runs `tick` again at once while it finds work, waits `idleMs` when it finds
- * none, logs (and survives) a failing tick, and stops after the tick in progress.
+ * none (or until {@link wake}), logs (and survives) a failing tick, and stops after the tick in
+ * progress.
  */
 export class PollingLoop {
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
+  /** A wake that came while a tick ran: the next wait is skipped, so work made meanwhile is not left for `idleMs`. */
+  private wakeRequested = false;
 
   constructor(
     private readonly logger: Logger,
@@ -30,6 +33,12 @@ export class PollingLoop {
     this.loop = undefined;
   }
 
+  /** Ends the current wait at once (new work was made in this process). */
+  wake(): void {
+    this.wakeRequested = true;
+    this.wakeUp?.();
+  }
+
   private async run(): Promise<void> {
     while (this.running) {
       let worked = false;
@@ -43,10 +52,15 @@ export class PollingLoop {
   }
 
   private sleep(): Promise<void> {
+    if (this.wakeRequested) {
+      this.wakeRequested = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         this.wakeUp = undefined;
+        this.wakeRequested = false;
         resolve();
       };
       const timer = setTimeout(done, this.idleMs);

@@ -16,6 +16,7 @@ export interface EventPatternExtras {
 }
 
 const BATCH_SUFFIX = '#batch';
+const CONSUMER_SEPARATOR = '@';
 
 /**
  * The pattern of a handler's batch form: `@EventPattern(batchOf(SUBJECT), { consumer })` takes
@@ -24,6 +25,26 @@ const BATCH_SUFFIX = '#batch';
  */
 export function batchOf(subject: string): string {
   return `${subject}${BATCH_SUFFIX}`;
+}
+
+/**
+ * The pattern of one more consumer of `subject` in the same application: Nest runs every handler
+ * of one event pattern for each message, so a second context consuming a subject in one process
+ * (the gateway's webhooks beside transactions' orders in `standalone`) names its handlers
+ * `@EventPattern(consumedBy(SUBJECT, 'webhooks'), { consumer })` (and `batchOf(consumedBy(…))`).
+ * The consumer still takes `subject`: the qualifier only tells the handlers apart.
+ */
+export function consumedBy(subject: string, qualifier: string): string {
+  if (!/^[A-Za-z0-9_-]+$/.test(qualifier)) throw new Error(`consumedBy: the qualifier "${qualifier}" must be letters, digits, _ or -`);
+  return `${subject}${CONSUMER_SEPARATOR}${qualifier}`;
+}
+
+/** The subject a handler's pattern consumes: without its batch suffix and its {@link consumedBy} qualifier. */
+function subjectOfPattern(pattern: string): { subject: string; isBatch: boolean } {
+  const isBatch = pattern.endsWith(BATCH_SUFFIX);
+  const unbatched = isBatch ? pattern.slice(0, -BATCH_SUFFIX.length) : pattern;
+  const separator = unbatched.indexOf(CONSUMER_SEPARATOR);
+  return { subject: separator < 0 ? unbatched : unbatched.slice(0, separator), isBatch };
 }
 
 /** What an `@EventPattern` handler gets as `@Ctx()`: the message's envelope and the consumer taking it. */
@@ -76,8 +97,9 @@ interface Binding {
  * (`@EventPattern(batchOf(subject), …)`) takes what has arrived, up to `batchSize`, all or
  * nothing, and the single handler decides each message of a batch that failed.
  *
- * One consumer per subject in an application: Nest runs every handler of an event pattern for
- * each message, so two consumers of one subject would each run both handlers (refused at start).
+ * One consumer per pattern in an application: Nest runs every handler of an event pattern for
+ * each message, so two consumers of one pattern would each run both handlers (refused at start);
+ * a second consumer of a subject names its handlers with {@link consumedBy}.
  */
 export class EventConsumerServer extends Server implements CustomTransportStrategy {
   private consumers: MessageConsumer[] = [];
@@ -127,11 +149,12 @@ export class EventConsumerServer extends Server implements CustomTransportStrate
     const bindings = new Map<InjectionToken, Binding>();
     for (const [pattern, handler] of this.messageHandlers) {
       if (!handler.isEventHandler) continue;
-      if (handler.next) throw new Error(`@EventPattern('${pattern}') has more than one handler: one consumer per subject in an application`);
+      if (handler.next) {
+        throw new Error(`@EventPattern('${pattern}') has more than one handler: one consumer per pattern in an application (a second consumer of a subject uses consumedBy)`);
+      }
       const extras = handler.extras as Partial<EventPatternExtras> | undefined;
       if (!extras?.consumer) throw new Error(`@EventPattern('${pattern}') names no consumer definition ({ consumer: TOKEN })`);
-      const isBatch = pattern.endsWith(BATCH_SUFFIX);
-      const subject = isBatch ? pattern.slice(0, -BATCH_SUFFIX.length) : pattern;
+      const { subject, isBatch } = subjectOfPattern(pattern);
       const binding = bindings.get(extras.consumer) ?? { subject };
       if (binding.subject !== subject) throw new Error(`consumer ${String(extras.consumer)} is named by handlers of two subjects (${binding.subject}, ${subject})`);
       binding[isBatch ? 'batch' : 'single'] = handler;

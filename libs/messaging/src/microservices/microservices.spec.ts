@@ -8,7 +8,7 @@ import { ConsumedMessage, ConsumerDefinition, DEAD_LETTER_HEADERS } from '../con
 import { MessagingModule } from '../nest/messaging.module';
 import { RequestReplyError } from '../request/request-reply';
 import { InProcessMessage, InProcessTransport } from '../transport/in-process-transport';
-import { batchOf, EventBatchContext, EventContext } from './event-consumer.server';
+import { batchOf, consumedBy, EventBatchContext, EventContext } from './event-consumer.server';
 import { MessagingController } from './messaging-controller';
 import { connectMessaging } from './messaging-servers';
 import { MESSAGING_CLIENT, RequestReplyClient, requestWithDeadline } from './request-reply.client';
@@ -87,6 +87,32 @@ class TestController {
   }
 }
 
+const AUDIT_CONSUMER: InjectionToken = Symbol('AUDIT_CONSUMER');
+const auditConsumer: ConsumerDefinition = { name: 'test-audit', subject: COUNTED_V1, deadLetterSubject: `dlq.audit.${COUNTED_V1}` };
+
+/** Another context of the same process consuming the same subject with a durable consumer of its own. */
+@Injectable()
+class AuditLog {
+  readonly seen: Array<{ n: number; consumer: string }> = [];
+}
+
+@MessagingController()
+class AuditController {
+  constructor(private readonly log: AuditLog) {}
+
+  @EventPattern(consumedBy(COUNTED_V1, 'audit'), { consumer: AUDIT_CONSUMER })
+  audit(@Payload() payload: CountedV1, @Ctx() context: EventContext): void {
+    this.log.seen.push({ n: payload.n, consumer: context.getConsumer() });
+  }
+}
+
+/** A second plain handler of the subject TestController consumes. */
+@MessagingController()
+class ClashingController {
+  @EventPattern(COUNTED_V1, { consumer: AUDIT_CONSUMER })
+  clash(): void {}
+}
+
 @MessagingController()
 class NoQueueController {
   @MessagePattern('test.orphan.v1')
@@ -112,7 +138,7 @@ async function start(controllers: Array<new (...args: never[]) => unknown> = [Te
   const moduleRef = await Test.createTestingModule({
     imports: [MessagingModule.forRoot({ transport: 'in-process', inProcess: { redeliveryDelayMs: () => 1, logger: silentLogger } }), EmptyModule],
     controllers,
-    providers: [Recorder, { provide: COUNTED_CONSUMER, useValue: countedConsumer }],
+    providers: [Recorder, AuditLog, { provide: COUNTED_CONSUMER, useValue: countedConsumer }, { provide: AUDIT_CONSUMER, useValue: auditConsumer }],
   }).compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
   if (connect) connectMessaging(app);
@@ -272,6 +298,31 @@ describe('messaging through @nestjs/microservices (in process)', () => {
       await Promise.all([6, 7, 8].map((n) => running.transport.publish(COUNTED_V1, { n }, { msgId: `fallback-${n}` })));
       await running.transport.idle();
       expect(running.recorder.events.map((event) => event.payload.n).sort()).toEqual([6, 7, 8]);
+    });
+  });
+
+  describe('a second consumer of a subject', () => {
+    it('should give each consumer every message once, each under its own durable name', async () => {
+      const running = await start([TestController, AuditController]);
+      try {
+        const ns = fc.sample(fc.integer(), 5);
+        for (const [i, n] of ns.entries()) await running.transport.publish(COUNTED_V1, { n }, { msgId: `both-${i}` });
+        await running.transport.idle();
+
+        const counted = [...running.recorder.events.map((event) => event.payload.n), ...running.recorder.batches.flat().map((message) => (message.payload as CountedV1).n)];
+        expect(counted.sort()).toEqual([...ns].sort());
+        expect(running.app.get(AuditLog).seen).toEqual(ns.map((n) => ({ n, consumer: 'test-audit' })));
+      } finally {
+        await running.app.close();
+      }
+    });
+
+    it('should refuse two plain handlers of one pattern, pointing to consumedBy', async () => {
+      await expect(start([TestController, ClashingController])).rejects.toThrow(/more than one handler.*consumedBy/);
+    });
+
+    it('should refuse a qualifier that could be read as part of a subject', () => {
+      expect(() => consumedBy(COUNTED_V1, 'a.b')).toThrow('must be letters, digits, _ or -');
     });
   });
 

@@ -1,13 +1,13 @@
 import { BlockList, isIP } from 'node:net';
 
-/** One entry of HOST_ALLOWLIST. */
+/** One entry of an allow-list. */
 type AllowEntry =
   { kind: 'name'; name: string; port?: number } | { kind: 'suffix'; suffix: string; port?: number } | { kind: 'network'; list: BlockList; port?: number };
 
-/** Thrown for an allow-list entry that cannot be read; names the entry. */
+/** Thrown for an allow-list entry that cannot be read; names the variable and the entry. */
 export class AllowListSyntaxError extends Error {
-  constructor(entry: string, detail: string) {
-    super(`HOST_ALLOWLIST entry "${entry}": ${detail}`);
+  constructor(variable: string, entry: string, detail: string) {
+    super(`${variable} entry "${entry}": ${detail}`);
     this.name = 'AllowListSyntaxError';
   }
 }
@@ -16,10 +16,10 @@ const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
 LOOPBACK.addAddress('::1', 'ipv6');
 
-function parsePort(entry: string, text: string | undefined): number | undefined {
+function parsePort(fail: Fail, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const port = Number(text);
-  if (!/^[0-9]{1,5}$/.test(text) || port < 1 || port > 65535) throw new AllowListSyntaxError(entry, `port "${text}" is not 1 to 65535`);
+  if (!/^[0-9]{1,5}$/.test(text) || port < 1 || port > 65535) fail(`port "${text}" is not 1 to 65535`);
   return port;
 }
 
@@ -33,16 +33,22 @@ function splitHostPort(entry: string): { host: string; port?: string } {
   return { host, port };
 }
 
-function parseEntry(raw: string): AllowEntry {
+/** Throws the {@link AllowListSyntaxError} of the entry being read. */
+type Fail = (detail: string) => never;
+
+function parseEntry(variable: string, raw: string): AllowEntry {
+  const fail: Fail = (detail) => {
+    throw new AllowListSyntaxError(variable, raw, detail);
+  };
   const entry = raw.trim().toLowerCase();
-  if (entry.includes('://')) throw new AllowListSyntaxError(raw, 'write host[:port], not a URL');
+  if (entry.includes('://')) fail('write host[:port], not a URL');
   const { host, port: portText } = splitHostPort(entry);
-  const port = parsePort(raw, portText);
+  const port = parsePort(fail, portText);
   if (host.includes('/')) {
     const [network, bitsText] = host.split('/');
     const family = isIP(network);
     const bits = Number(bitsText);
-    if (family === 0 || !/^[0-9]{1,3}$/.test(bitsText) || bits > (family === 4 ? 32 : 128)) throw new AllowListSyntaxError(raw, 'not a valid CIDR network');
+    if (family === 0 || !/^[0-9]{1,3}$/.test(bitsText) || bits > (family === 4 ? 32 : 128)) fail('not a valid CIDR network');
     const list = new BlockList();
     list.addSubnet(network, bits, family === 4 ? 'ipv4' : 'ipv6');
     return { kind: 'network', list, port };
@@ -55,21 +61,22 @@ function parseEntry(raw: string): AllowEntry {
   }
   if (host.startsWith('*.')) {
     const suffix = host.slice(1);
-    if (!/^(\.[a-z0-9-]+)+$/.test(suffix)) throw new AllowListSyntaxError(raw, 'a wildcard is *.domain');
+    if (!/^(\.[a-z0-9-]+)+$/.test(suffix)) fail('a wildcard is *.domain');
     return { kind: 'suffix', suffix, port };
   }
-  if (!/^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host)) throw new AllowListSyntaxError(raw, 'not a host name, IP address or CIDR network');
+  if (!/^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host)) fail('not a host name, IP address or CIDR network');
   return { kind: 'name', name: host, port };
 }
 
 /**
- * Where the connector may send host traffic (HOST_ALLOWLIST): comma-separated host names
- * (`acq.example.com`), wildcards (`*.example.com`, subdomains only), IP addresses and CIDR
- * networks (`10.20.0.0/16`, `[fd00::/8]`), each optionally with `:port`. Names are matched as
- * written in the address, before DNS resolution. Loopback (`localhost`, 127.0.0.0/8, ::1) is
- * allowed only when `allowLoopback` is set (standalone and tests).
+ * Where a process may connect, as an operator lists it (the connector's HOST_ALLOWLIST, the
+ * gateway's WEBHOOK_ALLOWED_HOSTS): comma-separated host names (`acq.example.com`), wildcards
+ * (`*.example.com`, subdomains only), IP addresses and CIDR networks (`10.20.0.0/16`,
+ * `[fd00::/8]`), each optionally with `:port`. Names are matched as written in the address,
+ * before DNS resolution; addresses and networks match IPv4-mapped IPv6 forms too. Loopback
+ * (`localhost`, 127.0.0.0/8, ::1) is allowed only when `allowLoopback` is set (standalone and tests).
  */
-export class HostAllowList {
+export class AllowList {
   private constructor(
     private readonly entries: readonly AllowEntry[],
     readonly allowLoopback: boolean,
@@ -77,16 +84,20 @@ export class HostAllowList {
     readonly source: readonly string[],
   ) {}
 
-  /** Reads HOST_ALLOWLIST; throws {@link AllowListSyntaxError} naming a bad entry. */
-  static parse(text: string | undefined, options: { allowLoopback: boolean }): HostAllowList {
+  /** Reads the list in `variable`; throws {@link AllowListSyntaxError} naming the variable and a bad entry. */
+  static parse(text: string | undefined, options: { allowLoopback: boolean; variable: string }): AllowList {
     const source = (text ?? '')
       .split(',')
       .map((part) => part.trim())
       .filter((part) => part.length > 0);
-    return new HostAllowList(source.map(parseEntry), options.allowLoopback, source);
+    return new AllowList(
+      source.map((entry) => parseEntry(options.variable, entry)),
+      options.allowLoopback,
+      source,
+    );
   }
 
-  /** Whether host traffic may go to `hostname:port` (a hostname as in a URL; IPv6 with or without brackets). */
+  /** Whether traffic may go to `hostname:port` (a hostname as in a URL, or an address; IPv6 with or without brackets). */
   allows(hostname: string, port: number): boolean {
     const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
     const family = isIP(host);

@@ -1,7 +1,10 @@
-import { AllowListSyntaxError, HostAllowList } from './allow-list';
+import { AllowList, AllowListSyntaxError } from './allow-list';
 
-describe('HostAllowList', () => {
-  const list = HostAllowList.parse('acq.example.com, *.bank.example:8583, 10.20.0.0/16, 192.0.2.7:9000, [2001:db8::/32]', { allowLoopback: false });
+describe('AllowList', () => {
+  const list = AllowList.parse('acq.example.com, *.bank.example:8583, 10.20.0.0/16, 192.0.2.7:9000, [2001:db8::/32]', {
+    allowLoopback: false,
+    variable: 'HOST_ALLOWLIST',
+  });
 
   it.each([
     ['acq.example.com', 443],
@@ -31,7 +34,7 @@ describe('HostAllowList', () => {
   });
 
   it('should allow loopback when told to, and nothing else besides the list', () => {
-    const loopback = HostAllowList.parse('', { allowLoopback: true });
+    const loopback = AllowList.parse('', { allowLoopback: true, variable: 'HOST_ALLOWLIST' });
 
     expect([loopback.allows('127.0.0.1', 1), loopback.allows('127.9.9.9', 1), loopback.allows('localhost', 1), loopback.allows('::1', 1)]).toEqual([
       true,
@@ -43,7 +46,7 @@ describe('HostAllowList', () => {
   });
 
   it('should refuse everything when the list is empty', () => {
-    expect(HostAllowList.parse(undefined, { allowLoopback: false }).allows('acq.example.com', 443)).toBe(false);
+    expect(AllowList.parse(undefined, { allowLoopback: false, variable: 'HOST_ALLOWLIST' }).allows('acq.example.com', 443)).toBe(false);
   });
 
   it.each([
@@ -53,8 +56,8 @@ describe('HostAllowList', () => {
     ['http://acq.example.com', 'not a URL'],
     ['acq_example', 'not a host name'],
   ])('should refuse the entry %s naming it', (entry, detail) => {
-    expect(() => HostAllowList.parse(`ok.example.com,${entry}`, { allowLoopback: false })).toThrow(AllowListSyntaxError);
-    expect(() => HostAllowList.parse(entry, { allowLoopback: false })).toThrow(`HOST_ALLOWLIST entry "${entry}"`);
-    expect(() => HostAllowList.parse(entry, { allowLoopback: false })).toThrow(detail);
+    expect(() => AllowList.parse(`ok.example.com,${entry}`, { allowLoopback: false, variable: 'HOST_ALLOWLIST' })).toThrow(AllowListSyntaxError);
+    expect(() => AllowList.parse(entry, { allowLoopback: false, variable: 'HOST_ALLOWLIST' })).toThrow(`HOST_ALLOWLIST entry "${entry}"`);
+    expect(() => AllowList.parse(entry, { allowLoopback: false, variable: 'HOST_ALLOWLIST' })).toThrow(detail);
   });
 });

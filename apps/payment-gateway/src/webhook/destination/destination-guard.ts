@@ -1,0 +1,73 @@
+import { AllowList, errorMessage } from '@app/common';
+import { isIP } from 'node:net';
+import { classifyAddress } from './address-class';
+
+/** One address a host name resolves to. */
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** Resolves a host name to every address it has (`dns.lookup` with `all`, in production). */
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+/** Where one attempt goes: the URL as given and the one address that was checked, which is the one connected to. */
+export interface CheckedDestination {
+  url: URL;
+  /** As written in the URL, without IPv6 brackets: the Host header and the TLS server name. */
+  hostname: string;
+  port: number;
+  address: string;
+  family: 4 | 6;
+}
+
+/**
+ * The guard's answer: a destination to connect to, or why not. `permanent` refusals (a URL the
+ * gateway will never deliver to: another scheme, credentials, an address that is not public) end
+ * the delivery at once; others (the name does not resolve now) are retried.
+ */
+export type DestinationCheck = { ok: true; destination: CheckedDestination } | { ok: false; permanent: boolean; reason: string };
+
+/**
+ * Checks a callbackUrl before an attempt: http or https without credentials, and every address
+ * its host resolves to public (not loopback, private, link-local, shared, multicast, reserved or
+ * unspecified, IPv4-mapped and NAT64 forms included) unless `allowList` (WEBHOOK_ALLOWED_HOSTS)
+ * names the host or the address. Every address must pass, not just the first, so a name cannot
+ * mix a public address with an internal one; the sender then connects to the address checked
+ * here, never resolving the name again (no DNS rebinding between check and connection).
+ */
+export async function checkDestination(callbackUrl: string, allowList: AllowList, resolve: Resolver): Promise<DestinationCheck> {
+  const refuse = (reason: string): DestinationCheck => ({ ok: false, permanent: true, reason });
+  let url: URL;
+  try {
+    url = new URL(callbackUrl);
+  } catch {
+    return refuse('callbackUrl is not a URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return refuse(`callbackUrl must be http or https, not ${url.protocol.slice(0, -1)}`);
+  if (url.username || url.password) return refuse('callbackUrl must not carry credentials');
+  const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  const literal = isIP(hostname);
+  let addresses: ResolvedAddress[];
+  if (literal === 0) {
+    try {
+      addresses = await resolve(hostname);
+    } catch (error) {
+      return { ok: false, permanent: false, reason: `${hostname} could not be resolved: ${errorMessage(error)}` };
+    }
+    if (addresses.length === 0) return { ok: false, permanent: false, reason: `${hostname} has no address` };
+  } else {
+    addresses = [{ address: hostname, family: literal === 6 ? 6 : 4 }];
+  }
+  // A name the operator listed is trusted whatever it resolves to; otherwise each address must be public or listed.
+  if (literal === 0 && allowList.allows(hostname, port)) return { ok: true, destination: { url, hostname, port, ...addresses[0] } };
+  for (const { address } of addresses) {
+    const kind = classifyAddress(address);
+    if (kind !== 'public' && !allowList.allows(address, port)) {
+      const where = literal === 0 ? `${hostname} resolves to ${address}` : address;
+      return refuse(`${where} (${kind}): not a public address, and not in WEBHOOK_ALLOWED_HOSTS`);
+    }
+  }
+  return { ok: true, destination: { url, hostname, port, ...addresses[0] } };
+}
