@@ -88,7 +88,7 @@ export async function createHttpApp(rootModule: Type<unknown> | ReturnType<typeo
   const adapter: FastifyAdapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: options.trustProxy ?? false,
-    maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     // Fastify runs no hooks for these: the security headers are set here on the raw response.
     frameworkErrors: (error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) =>
       securityHeaders(request.raw, reply.raw, () => {
