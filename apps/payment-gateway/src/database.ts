@@ -1,10 +1,16 @@
 import { ContextDatabaseDefinition } from '@app/database';
+import { createOutboxMigration, OutboxMessage } from '@app/messaging';
 import { createInboxMigration, InboxMessage } from '@app/messaging/consumer';
 import { AcceptanceEntity } from './profile/persistence/acceptance.entity';
 import { ProfileAcceptanceEntity } from './profile/persistence/profile-acceptance.entity';
 import { ProfileEntity } from './profile/persistence/profile.entity';
 import { Profiles1763900001000 } from './migrations/1763900001000-profiles';
 import { ProfileTimeZone1763900002000 } from './migrations/1763900002000-profile-time-zone';
+import { Transactions1763900003000 } from './migrations/1763900003000-transactions';
+import { IdempotencyKeyEntity } from './transaction/idempotency/idempotency-key.entity';
+import { TerminalBatchEntity } from './transaction/persistence/terminal-batch.entity';
+import { TransactionActionEntity } from './transaction/persistence/transaction-action.entity';
+import { PaymentTransactionEntity } from './transaction/persistence/transaction.entity';
 import { PAYMENT_GATEWAY_CONNECTION, PAYMENT_GATEWAY_SCHEMA } from './shared/inject';
 
 export { PAYMENT_GATEWAY_CONNECTION, PAYMENT_GATEWAY_SCHEMA };
@@ -13,6 +19,23 @@ export { PAYMENT_GATEWAY_CONNECTION, PAYMENT_GATEWAY_SCHEMA };
 export const paymentGatewayDatabase: ContextDatabaseDefinition = {
   name: PAYMENT_GATEWAY_CONNECTION,
   schema: PAYMENT_GATEWAY_SCHEMA,
-  entities: [ProfileEntity, AcceptanceEntity, ProfileAcceptanceEntity, InboxMessage],
-  migrations: [createInboxMigration(PAYMENT_GATEWAY_SCHEMA, 1763900000000), Profiles1763900001000, ProfileTimeZone1763900002000],
+  entities: [
+    ProfileEntity,
+    AcceptanceEntity,
+    ProfileAcceptanceEntity,
+    InboxMessage,
+    PaymentTransactionEntity,
+    TransactionActionEntity,
+    TerminalBatchEntity,
+    IdempotencyKeyEntity,
+    OutboxMessage,
+  ],
+  migrations: [
+    createInboxMigration(PAYMENT_GATEWAY_SCHEMA, 1763900000000),
+    Profiles1763900001000,
+    ProfileTimeZone1763900002000,
+    Transactions1763900003000,
+    // Transaction events leave through it (gateway.transaction.updated.v1).
+    createOutboxMigration(PAYMENT_GATEWAY_SCHEMA, 1763900003100),
+  ],
 };

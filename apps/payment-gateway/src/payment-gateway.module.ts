@@ -1,7 +1,8 @@
-import { DatabaseModule, RetentionModule } from '@app/database';
-import { HostClient, Inbox, inboxPruneRule } from '@app/messaging';
+import { Clock, CryptoIdGenerator, IdGenerator, SystemClock } from '@app/common';
+import { DatabaseModule, RetentionModule, unitOfWorkProviders } from '@app/database';
+import { HostClient, Inbox, inboxPruneRule, OutboxModule, outboxPruneRule } from '@app/messaging';
 import { GATEWAY_NAMESPACE_SETTING } from '@app/runtime';
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { PAYMENT_GATEWAY_CONNECTION, paymentGatewayDatabase } from './database';
 import { AcceptanceRepository } from './profile/persistence/acceptance.repository';
 import { ProfileRepository } from './profile/persistence/profile.repository';
@@ -13,21 +14,41 @@ import { ProfileSyncService } from './profile-sync/profile-sync.service';
 import { SignOnService } from './sign-on/sign-on.service';
 import { GatewayErrorFormat } from './shared/error-format';
 import { GATEWAY_NAMESPACE } from './shared/namespace';
+import { IdempotencyRepository } from './transaction/idempotency/idempotency.repository';
+import { IdempotencyService, idempotencyKeyPruneRule } from './transaction/idempotency/idempotency.service';
+import { PendingSaleResolver } from './transaction/pending-sale-resolver';
+import { TerminalBatchRepository } from './transaction/persistence/terminal-batch.repository';
+import { TransactionRepository } from './transaction/persistence/transaction.repository';
+import { SaleController } from './transaction/sale.controller';
+import { SaleRecorder } from './transaction/sale-recorder';
+import { SaleService } from './transaction/sale.service';
+import { TransactionController } from './transaction/transaction.controller';
+import { TransactionViews } from './transaction/transaction-views';
+import { DEFAULT_TRANSACTION_SETTINGS, TRANSACTION_SETTINGS, TransactionSettings } from './transaction/transaction-settings';
 
 /**
- * The payment-gateway bounded context: gateway profiles and acceptances on its own schema, the
- * profile API under `/{GATEWAY_NAMESPACE}/api/v1` (problem-details errors) and the consumer of
- * merchant-management's profile upserts. Needs `platformModules` (database URL, auth, messaging)
- * from the application that hosts it.
+ * The payment-gateway bounded context: gateway profiles and acceptances, transactions and their
+ * actions on its own schema, the API under `/{GATEWAY_NAMESPACE}/api/v1` (problem-details
+ * errors), the consumer of merchant-management's profile upserts and the outbox of its
+ * transaction events. Needs `platformModules` (database URL, auth with device tokens, messaging)
+ * from the application that hosts it. Imported as is, it runs with the default
+ * {@link TransactionSettings}; {@link PaymentGatewayModule.register} gives others (tests).
  */
 @Module({
   imports: [
     DatabaseModule.forContext(paymentGatewayDatabase),
-    RetentionModule.forContext({ connection: PAYMENT_GATEWAY_CONNECTION, rules: (retention) => [inboxPruneRule(retention.messagesMs)] }),
+    OutboxModule.forContext({ connection: PAYMENT_GATEWAY_CONNECTION }),
+    RetentionModule.forContext({
+      connection: PAYMENT_GATEWAY_CONNECTION,
+      rules: (retention) => [inboxPruneRule(retention.messagesMs), outboxPruneRule(retention.messagesMs), idempotencyKeyPruneRule()],
+    }),
   ],
-  controllers: [ProfileController, ProfileUpsertController],
+  controllers: [ProfileController, ProfileUpsertController, SaleController, TransactionController],
   providers: [
     { provide: GATEWAY_NAMESPACE, useExisting: GATEWAY_NAMESPACE_SETTING },
+    ...unitOfWorkProviders(PAYMENT_GATEWAY_CONNECTION),
+    { provide: Clock, useClass: SystemClock },
+    { provide: IdGenerator, useClass: CryptoIdGenerator },
     GatewayErrorFormat,
     ProfileRepository,
     AcceptanceRepository,
@@ -37,6 +58,19 @@ import { GATEWAY_NAMESPACE } from './shared/namespace';
     Inbox,
     ProfileSyncService,
     { provide: PROFILE_UPSERT_CONSUMER, useValue: profileUpsertConsumer },
+    TransactionRepository,
+    TerminalBatchRepository,
+    IdempotencyRepository,
+    IdempotencyService,
+    SaleRecorder,
+    TransactionViews,
+    SaleService,
+    PendingSaleResolver,
   ],
 })
-export class PaymentGatewayModule {}
+export class PaymentGatewayModule {
+  /** The context with its transaction timing (the defaults for what `settings` leaves out). */
+  static register(settings: Partial<TransactionSettings> = {}): DynamicModule {
+    return { module: PaymentGatewayModule, providers: [{ provide: TRANSACTION_SETTINGS, useValue: { ...DEFAULT_TRANSACTION_SETTINGS, ...settings } }] };
+  }
+}

@@ -1,6 +1,7 @@
 import { DEFAULT_GATEWAY_NAMESPACE, PlatformOptions } from '@app/runtime';
 import { gatewayBase, GatewayClient, startTestApp, TestApp, unique } from '@app/testing';
 import { PaymentGatewayAppModule } from '../src/app.module';
+import { TransactionSettings } from '../src/transaction/transaction-settings';
 
 /** The gateway API's base path in tests (test apps serve the default GATEWAY_NAMESPACE). */
 export const GATEWAY_BASE = gatewayBase(DEFAULT_GATEWAY_NAMESPACE);
@@ -16,8 +17,8 @@ export interface GatewayTestApp extends TestApp {
 }
 
 /** payment-gateway on its own, on a fresh database, over real HTTP. */
-export async function startGateway(overrides: Partial<PlatformOptions> = {}): Promise<GatewayTestApp> {
-  const testApp = await startTestApp((options) => PaymentGatewayAppModule.register(options), overrides);
+export async function startGateway(overrides: Partial<PlatformOptions> = {}, settings: Partial<TransactionSettings> = {}): Promise<GatewayTestApp> {
+  const testApp = await startTestApp((options) => PaymentGatewayAppModule.register(options, settings), overrides);
   const clientOf = async (groupId: string) => new GatewayClient(await testApp.clientFor(groupId), groupId, GATEWAY_BASE);
   return { ...testApp, clientOf, newPbo: () => clientOf(unique('grp_')) };
 }

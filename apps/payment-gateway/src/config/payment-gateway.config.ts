@@ -1,4 +1,4 @@
-import { authConfigFrom, authVariables, defineAppConfig, envSchema, HttpSettings } from '@app/common';
+import { authConfigFrom, authVariables, defineAppConfig, deviceTokenVariables, envSchema, HttpSettings } from '@app/common';
 import { distributedAppFrom, distributedAppVariables, gatewayNamespaceVariables, PlatformOptions } from '@app/runtime';
 
 /** payment-gateway deployed on its own: what main.ts starts it with. */
@@ -9,19 +9,20 @@ export interface PaymentGatewayConfig {
 
 /**
  * payment-gateway's variables: a distributed app's (HTTP, DATABASE_URL, NATS_URL, retention),
- * bearer tokens and GATEWAY_NAMESPACE. It seals nothing, sends no mail and verifies no device
- * tokens, so DATA_ENCRYPTION_KEY, SMTP_URL and DEVICE_JWT_SECRET are not read.
+ * bearer tokens, the device tokens the SDK pays with (DEVICE_JWT_SECRET, the key
+ * merchant-management signs them with at activation) and GATEWAY_NAMESPACE. It seals nothing and
+ * sends no mail, so DATA_ENCRYPTION_KEY and SMTP_URL are not read.
  */
 export const paymentGatewayConfig = defineAppConfig({
   name: 'payment-gateway',
-  schema: envSchema({ ...distributedAppVariables, ...authVariables, ...gatewayNamespaceVariables }),
+  schema: envSchema({ ...distributedAppVariables, ...authVariables, ...deviceTokenVariables, ...gatewayNamespaceVariables }),
   build(values): PaymentGatewayConfig {
     const { production, http, platform } = distributedAppFrom(values);
     return {
       http,
       platform: {
         ...platform,
-        auth: authConfigFrom(values, { allowDevelopmentDefault: false, production, deviceTokens: false }),
+        auth: authConfigFrom(values, { allowDevelopmentDefault: false, production, deviceTokens: true }),
         gatewayNamespace: values.GATEWAY_NAMESPACE,
       },
     };
