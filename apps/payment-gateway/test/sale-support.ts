@@ -100,10 +100,10 @@ function extend(app: GatewayTestApp, hosts?: HostSandbox): SaleTestApp {
 /**
  * payment-gateway with the host connector in process (in-process request/reply), as standalone
  * runs them: MOCK answered by the connector itself, the ISO and JSON formats by the host
- * simulator on loopback ports.
+ * simulator on loopback ports (unless `simulator` is false: MOCK only).
  */
-export async function startGatewayWithConnector(settings: Partial<TransactionSettings> = {}): Promise<SaleTestApp> {
-  const hosts = await startHostSandbox(hostSandboxSettingsFrom({ HOST_ECHO_INTERVAL_MS: '0' }));
+export async function startGatewayWithConnector(settings: Partial<TransactionSettings> = {}, options: { simulator?: boolean } = {}): Promise<SaleTestApp> {
+  const hosts = await startHostSandbox(hostSandboxSettingsFrom({ HOST_ECHO_INTERVAL_MS: '0', HOST_SIMULATOR: options.simulator === false ? 'off' : 'on' }));
   try {
     const app = await startTestApp(
       (options): DynamicModule => ({

@@ -201,7 +201,7 @@ export class SaleService {
       createdAt: now,
       updatedAt: null,
     };
-    const { hostTimeoutMs, replyMarginMs, reaskWaitMs } = this.settings;
+    const { hostTimeoutMs, replyMarginMs, reaskWaitMs, resolverBackoffMs } = this.settings;
     const action: TransactionAction = {
       id: actionId,
       tranId,
@@ -222,8 +222,8 @@ export class SaleService {
       posReference,
       extraData: null,
       hostRequest: keptHostRequest,
-      // The resolver takes it only once this request has had every chance to finish it.
-      nextCheckAt: new Date(now.getTime() + hostTimeoutMs + replyMarginMs + reaskWaitMs + 5_000),
+      // The resolver takes it only once this request has had every chance to finish it, and a first delay more.
+      nextCheckAt: new Date(now.getTime() + hostTimeoutMs + replyMarginMs + reaskWaitMs + resolverBackoffMs),
       checkAttempts: 0,
       createdAt: now,
       updatedAt: null,

@@ -82,14 +82,15 @@ export class TransactionRepository {
    * replicas never take the same action at once and one that dies with it lets it come due again.
    */
   async leaseDueActions(now: Date, limit: number, backoff: { baseMs: number; maxMs: number }): Promise<LeasedAction[]> {
-    const rows: Array<{ id: string; tran_id: string; host_request: KeptHostRequest | null; created_at: Date; check_attempts: number }> = await this.uow.manager.query(
+    // UPDATE … RETURNING comes back from TypeORM's postgres driver as [rows, affected].
+    const [rows] = (await this.uow.manager.query(
       `UPDATE transaction_action AS a
          SET next_check_at = $2::timestamptz + LEAST($3::float8 * power(2, a.check_attempts), $4::float8) * interval '1 millisecond',
              check_attempts = a.check_attempts + 1
        WHERE a.id IN (SELECT id FROM transaction_action WHERE action_status = 'PENDING' AND next_check_at <= $2 ORDER BY next_check_at LIMIT $1 FOR UPDATE SKIP LOCKED)
        RETURNING a.id, a.tran_id, a.host_request, a.created_at, a.check_attempts - 1 AS check_attempts`,
       [limit, now, backoff.baseMs, backoff.maxMs],
-    );
+    )) as [Array<{ id: string; tran_id: string; host_request: KeptHostRequest | null; created_at: Date; check_attempts: number }>, number];
     return rows.map((row) => ({ actionId: row.id, tranId: row.tran_id, hostRequest: row.host_request, createdAt: new Date(row.created_at), attempts: row.check_attempts }));
   }
 

@@ -1,0 +1,71 @@
+import { bodyOf } from '@app/testing';
+import fc from 'fast-check';
+import { testTrack2Hex } from '../src/transaction/card/testing/test-card';
+import { dumpSchema, saleBody, SaleTestApp, startGatewayWithConnector, Terminal, TransactionView } from './sale-support';
+
+/** Luhn-valid card numbers of 13 to 19 digits. */
+const pans = fc
+  .tuple(fc.integer({ min: 12, max: 18 }), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 18, maxLength: 18 }))
+  .map(([length, digits]) => {
+    const body = digits.slice(0, length);
+    const sum = body
+      .slice()
+      .reverse()
+      .reduce((total, digit, index) => total + (index % 2 === 0 ? (digit * 2 > 9 ? digit * 2 - 9 : digit * 2) : digit), 0);
+    return `${body.join('')}${(10 - (sum % 10)) % 10}`;
+  });
+
+/**
+ * No full card number and no track 2 anywhere the platform keeps or publishes data: after
+ * random sales (approved, declined, reversed; MOCK and ISO 8583 at the simulator; the number in
+ * 5A and 57, or in 57 alone), every row of the gateway's schema (transactions, actions,
+ * Idempotency-Key answers, the outbox and its event payloads) and of the host connector's
+ * (request log, reversal queue, kept card data, sealed) is searched for each.
+ */
+describe('card data after sales', () => {
+  let app: SaleTestApp;
+  let terminals: Record<'MOCK' | 'ISO8583', Terminal>;
+
+  beforeAll(async () => {
+    app = await startGatewayWithConnector({ hostTimeoutMs: 1000, replyMarginMs: 1500, reaskWaitMs: 1000 });
+    terminals = { MOCK: await app.newTerminal(), ISO8583: await app.newTerminal({ hostMessageFormat: 'ISO8583' }) };
+  });
+
+  afterAll(() => app?.close());
+
+  it('should keep no PAN and no track 2 in any table row or event payload', async () => {
+    const used: string[] = [];
+    const statuses = new Set<string>();
+    const cases = fc.record({
+      pan: pans,
+      format: fc.constantFrom('MOCK' as const, 'ISO8583' as const),
+      // Cents ending in 51 are declined; one sale in ten is never answered (91) and reversed.
+      cents: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 99 }).filter((cents) => cents !== 51 && cents !== 91) }, { weight: 3, arbitrary: fc.constant(51) }, { weight: 1, arbitrary: fc.constant(91) }),
+      withoutPan: fc.boolean(),
+      key: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(cases, async ({ pan, format, cents, withoutPan, key }) => {
+        used.push(pan);
+        const terminal = terminals[format];
+        const body = saleBody(terminal, { value: `${1 + (cents % 7)}.${String(cents).padStart(2, '0')}`, pan, withoutPan });
+        const sale = bodyOf<TransactionView>(await terminal.sale(body, key ? { 'idempotency-key': `card-${used.length}` } : {}), 201);
+
+        statuses.add(sale.tranStatus);
+        expect(sale.accountMasked).toBe(`${pan.slice(0, 6)}${'*'.repeat(pan.length - 10)}${pan.slice(-4)}`);
+        expect(JSON.stringify(sale)).not.toContain(pan);
+      }),
+      { numRuns: 24 },
+    );
+    expect([...statuses].sort()).toEqual(['APPROVED', 'DECLINED', 'REVERSED']);
+
+    const rows = [...(await dumpSchema(app, 'payment_gateway')), ...(await dumpSchema(app, 'host_connector'))];
+    expect(rows.filter((row) => row.startsWith('payment_transaction: ')).length).toBeGreaterThanOrEqual(used.length);
+    expect(rows.filter((row) => row.startsWith('outbox: ')).length).toBeGreaterThanOrEqual(used.length);
+    for (const pan of used) {
+      const track2 = testTrack2Hex(pan).replace(/F$/, '');
+      const leaks = rows.filter((row) => row.includes(pan) || row.includes(track2) || row.includes(track2.replace('D', '=')));
+      expect(leaks).toEqual([]);
+    }
+  });
+});
