@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { REQUIRED_EMV_OBJECTS } from '../src/transaction/card/sale-emv';
 import { testCardObjects } from '../src/transaction/card/testing/test-card';
 import { acceptanceBody, createProfile } from './factories';
-import { saleBody, SaleTestApp, startGatewayWithConnector, Terminal, TransactionView } from './sale-support';
+import { saleBody, SaleTestApp, startGatewayWithConnector, TransactionView } from './sale-support';
 import { expectProblem, GATEWAY_BASE } from './support';
 
 /** What `POST /transaction` refuses, and that a refusal writes nothing; GET's tenancy; Idempotency-Key. */

@@ -16,11 +16,18 @@ export class TerminalBatchRepository {
    * which advances the number under an exclusive lock, waits for them (and they for it).
    */
   async openBatchNo(key: TerminalKey): Promise<string> {
+    const open = await this.lockShared(key);
+    if (open !== undefined) return open;
+    // The terminal's first approval makes its row; one racing it waits for that insert to commit.
     await this.uow.manager.query(
       `INSERT INTO terminal_batch (group_id, host_message_format, mid, tid, currency) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
       keyParams(key),
     );
+    return (await this.lockShared(key))!;
+  }
+
+  private async lockShared(key: TerminalKey): Promise<string | undefined> {
     const rows: Array<{ batch_no: string }> = await this.uow.manager.query(`SELECT batch_no FROM terminal_batch WHERE ${KEY} FOR SHARE`, keyParams(key));
-    return rows[0].batch_no;
+    return rows[0]?.batch_no;
   }
 }
