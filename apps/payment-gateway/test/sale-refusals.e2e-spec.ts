@@ -19,7 +19,9 @@ describe('POST /transaction: refusals, tenancy and Idempotency-Key', () => {
   afterAll(() => app?.close());
 
   async function transactionsOf(groupId: string): Promise<number> {
-    const [{ count }] = await app.query<{ count: number }>('SELECT count(*)::int AS count FROM payment_gateway.payment_transaction WHERE group_id = $1', [groupId]);
+    const [{ count }] = await app.query<{ count: number }>('SELECT count(*)::int AS count FROM payment_gateway.payment_transaction WHERE group_id = $1', [
+      groupId,
+    ]);
     return count;
   }
 
@@ -53,7 +55,11 @@ describe('POST /transaction: refusals, tenancy and Idempotency-Key', () => {
       const terminal = await app.newTerminal();
       const otherDevice = await app.deviceClient(terminal.groupId, `dev-${unique()}`, terminal.profileId);
 
-      expectProblem(await otherDevice.request('POST', `${GATEWAY_BASE}/transaction`, saleBody(terminal)), 403, new RegExp(`^profile ${terminal.profileId} belongs to another device$`));
+      expectProblem(
+        await otherDevice.request('POST', `${GATEWAY_BASE}/transaction`, saleBody(terminal)),
+        403,
+        new RegExp(`^profile ${terminal.profileId} belongs to another device$`),
+      );
       expect(await transactionsOf(terminal.groupId)).toBe(0);
     });
 
@@ -111,7 +117,11 @@ describe('POST /transaction: refusals, tenancy and Idempotency-Key', () => {
     it("should refuse an amount in another currency than the profile's with 400", async () => {
       const terminal = await app.newTerminal({ currency: 'MYR' });
 
-      expectProblem(await terminal.sale(saleBody(terminal, { value: '10.00', currency: 'USD' })), 400, new RegExp(`^amount.currency USD is not the currency MYR of profile ${terminal.profileId}$`));
+      expectProblem(
+        await terminal.sale(saleBody(terminal, { value: '10.00', currency: 'USD' })),
+        400,
+        new RegExp(`^amount.currency USD is not the currency MYR of profile ${terminal.profileId}$`),
+      );
     });
 
     it('should refuse a card that signed another amount or another currency with 400 naming the tag', async () => {
@@ -132,20 +142,32 @@ describe('POST /transaction: refusals, tenancy and Idempotency-Key', () => {
     it('should refuse a payment method the profile has no acceptance for, and an AID of no payment method we route, with 400', async () => {
       const terminal = await app.newTerminal({ supportedPayments: ['VISA'] });
 
-      expectProblem(await terminal.sale(saleBody(terminal, { aid: 'A0000000041010' })), 400, new RegExp(`^profile ${terminal.profileId} has no acceptance for MASTERCARD$`));
-      expectProblem(await terminal.sale(saleBody(terminal, { aid: 'A0000009991010' })), 400, /^emvData AID A0000009991010 is not of a payment method this gateway routes$/);
+      expectProblem(
+        await terminal.sale(saleBody(terminal, { aid: 'A0000000041010' })),
+        400,
+        new RegExp(`^profile ${terminal.profileId} has no acceptance for MASTERCARD$`),
+      );
+      expectProblem(
+        await terminal.sale(saleBody(terminal, { aid: 'A0000009991010' })),
+        400,
+        /^emvData AID A0000009991010 is not of a payment method this gateway routes$/,
+      );
       expect(await transactionsOf(terminal.groupId)).toBe(0);
     });
 
     it('should refuse an acceptance that cannot take payments (no TID) with 400 saying why', async () => {
       const terminal = await app.newTerminal();
-      const profile = (await app.query<{ id: string }>('SELECT acceptance_id AS id FROM payment_gateway.profile_acceptance WHERE profile_id = $1', [terminal.profileId]))[0];
+      const profile = (
+        await app.query<{ id: string }>('SELECT acceptance_id AS id FROM payment_gateway.profile_acceptance WHERE profile_id = $1', [terminal.profileId])
+      )[0];
       await app.query('UPDATE payment_gateway.acceptance SET primary_tid = NULL WHERE id = $1', [profile.id]);
 
       expectProblem(
         await terminal.sale(saleBody(terminal)),
         400,
-        new RegExp(`^acceptance ${profile.id} of profile ${terminal.profileId} cannot take payments: primaryTid must be 1 to 8 letters or digits to take payments$`),
+        new RegExp(
+          `^acceptance ${profile.id} of profile ${terminal.profileId} cannot take payments: primaryTid must be 1 to 8 letters or digits to take payments$`,
+        ),
       );
     });
 
@@ -165,9 +187,18 @@ describe('POST /transaction: refusals, tenancy and Idempotency-Key', () => {
       const without = (field: string) => Object.fromEntries(Object.entries(base).filter(([key]) => key !== field));
       const cases: fc.Arbitrary<{ body: unknown; field: string }> = fc.oneof(
         fc.constantFrom('profileId', 'tranType', 'amount', 'emvData').map((field) => ({ body: without(field), field })),
-        fc.string().filter((tranType) => tranType !== 'SALE' && tranType !== 'AUTH').map((tranType) => ({ body: { ...base, tranType }, field: 'tranType' })),
-        fc.string().filter((value) => !DECIMAL_AMOUNT_PATTERN.test(value)).map((value) => ({ body: { ...base, amount: { value, currency: 'MYR' } }, field: 'amount.value' })),
-        fc.string({ maxLength: 4 }).filter((currency) => !isIsoCurrency(currency)).map((currency) => ({ body: { ...base, amount: { value: '10.00', currency } }, field: 'amount.currency' })),
+        fc
+          .string()
+          .filter((tranType) => tranType !== 'SALE' && tranType !== 'AUTH')
+          .map((tranType) => ({ body: { ...base, tranType }, field: 'tranType' })),
+        fc
+          .string()
+          .filter((value) => !DECIMAL_AMOUNT_PATTERN.test(value))
+          .map((value) => ({ body: { ...base, amount: { value, currency: 'MYR' } }, field: 'amount.value' })),
+        fc
+          .string({ maxLength: 4 })
+          .filter((currency) => !isIsoCurrency(currency))
+          .map((currency) => ({ body: { ...base, amount: { value: '10.00', currency } }, field: 'amount.currency' })),
         fc
           .oneof(fc.string(), fc.stringMatching(/^[0-9A-F]{1,7}$/), fc.stringMatching(/^([0-9A-F]{2}){1025,1100}$/), fc.stringMatching(/^[0-9A-F]{9}$/))
           .filter((emvData) => !/^([0-9A-Fa-f]{2}){4,1024}$/.test(emvData))
@@ -175,10 +206,19 @@ describe('POST /transaction: refusals, tenancy and Idempotency-Key', () => {
         fc
           .oneof(fc.string({ minLength: 65, maxLength: 90 }), fc.stringMatching(/^[A-Z]{0,5}[\u0000-\u001f\u007f-\u00ff][A-Z]{0,5}$/), fc.constant(''))
           .map((posReference) => ({ body: { ...base, posReference }, field: 'posReference' })),
-        fc.oneof(fc.string({ minLength: 257, maxLength: 300 }), fc.constant('line\nbreak'), fc.constant('nul\u0000byte')).map((description) => ({ body: { ...base, description }, field: 'description' })),
-        fc.oneof(fc.stringMatching(/^[a-z ]{0,20}$/), fc.constant('ftp://example.com/x'), fc.constant('javascript:alert(1)')).map((callbackUrl) => ({ body: { ...base, callbackUrl }, field: 'callbackUrl' })),
-        fc.stringMatching(/^[a-z]{1,12}$/).filter((key) => !(key in base) && !['description', 'callbackUrl', 'posreference'].includes(key)).map((key) => ({ body: { ...base, [key]: 1 }, field: key })),
-        fc.constantFrom<[string, unknown]>(['profileId', 42], ['amount', '10.00'], ['emvData', 1234], ['tranType', null]).map(([field, value]) => ({ body: { ...base, [field]: value }, field })),
+        fc
+          .oneof(fc.string({ minLength: 257, maxLength: 300 }), fc.constant('line\nbreak'), fc.constant('nul\u0000byte'))
+          .map((description) => ({ body: { ...base, description }, field: 'description' })),
+        fc
+          .oneof(fc.stringMatching(/^[a-z ]{0,20}$/), fc.constant('ftp://example.com/x'), fc.constant('javascript:alert(1)'))
+          .map((callbackUrl) => ({ body: { ...base, callbackUrl }, field: 'callbackUrl' })),
+        fc
+          .stringMatching(/^[a-z]{1,12}$/)
+          .filter((key) => !(key in base) && !['description', 'callbackUrl', 'posreference'].includes(key))
+          .map((key) => ({ body: { ...base, [key]: 1 }, field: key })),
+        fc
+          .constantFrom<[string, unknown]>(['profileId', 42], ['amount', '10.00'], ['emvData', 1234], ['tranType', null])
+          .map(([field, value]) => ({ body: { ...base, [field]: value }, field })),
       );
       await fc.assert(
         fc.asyncProperty(cases, async ({ body, field }) => {
@@ -231,11 +271,15 @@ describe('POST /transaction: refusals, tenancy and Idempotency-Key', () => {
       const headers = { 'idempotency-key': key() };
       bodyOf(await terminal.sale(saleBody(terminal, { value: '7.00' }), headers), 201);
 
-      expectProblem(await terminal.sale(saleBody(terminal, { value: '8.00' }), headers), 422, new RegExp(`^Idempotency-Key ${headers['idempotency-key']} was used for another request body$`));
+      expectProblem(
+        await terminal.sale(saleBody(terminal, { value: '8.00' }), headers),
+        422,
+        new RegExp(`^Idempotency-Key ${headers['idempotency-key']} was used for another request body$`),
+      );
       expect(await transactionsOf(terminal.groupId)).toBe(1);
     });
 
-    it('should refuse a repeat while the first is in flight with 409, then answer the first one\'s result', async () => {
+    it("should refuse a repeat while the first is in flight with 409, then answer the first one's result", async () => {
       const terminal = await app.newTerminal();
       const body = saleBody(terminal, { value: '9.91' });
       const headers = { 'idempotency-key': key() };
@@ -274,9 +318,15 @@ describe('POST /transaction: refusals, tenancy and Idempotency-Key', () => {
       const terminal = await app.newTerminal();
       await fc.assert(
         fc.asyncProperty(
-          fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{65,80}$/), fc.stringMatching(/^[A-Za-z0-9]{0,5}[ .:/+=!][A-Za-z0-9]{0,5}$/)).filter((value) => value.trim() === value && value !== ''),
+          fc
+            .oneof(fc.stringMatching(/^[A-Za-z0-9_-]{65,80}$/), fc.stringMatching(/^[A-Za-z0-9]{0,5}[ .:/+=!][A-Za-z0-9]{0,5}$/))
+            .filter((value) => value.trim() === value && value !== ''),
           async (value) => {
-            expectProblem(await terminal.sale(saleBody(terminal), { 'idempotency-key': value }), 400, /^Idempotency-Key must be 1 to 64 letters, digits, _ or -$/);
+            expectProblem(
+              await terminal.sale(saleBody(terminal), { 'idempotency-key': value }),
+              400,
+              /^Idempotency-Key must be 1 to 64 letters, digits, _ or -$/,
+            );
           },
         ),
         { numRuns: 30 },

@@ -105,12 +105,10 @@ function extend(app: GatewayTestApp, hosts?: HostSandbox): SaleTestApp {
 export async function startGatewayWithConnector(settings: Partial<TransactionSettings> = {}, options: { simulator?: boolean } = {}): Promise<SaleTestApp> {
   const hosts = await startHostSandbox(hostSandboxSettingsFrom({ HOST_ECHO_INTERVAL_MS: '0', HOST_SIMULATOR: options.simulator === false ? 'off' : 'on' }));
   try {
-    const app = await startTestApp(
-      (options): DynamicModule => ({
-        module: GatewayWithConnectorModule,
-        imports: [...platformModules(options), PaymentGatewayModule.register(settings), HostConnectorModule.register(hosts.config)],
-      }),
-    );
+    const app = await startTestApp((options): DynamicModule => ({
+      module: GatewayWithConnectorModule,
+      imports: [...platformModules(options), PaymentGatewayModule.register(settings), HostConnectorModule.register(hosts.config)],
+    }));
     const clientOf = async (groupId: string) => new GatewayClient(await app.clientFor(groupId), groupId, GATEWAY_BASE);
     const close = async () => {
       await app.close();
@@ -145,7 +143,8 @@ export function saleBody(terminal: Pick<Terminal, 'profileId'>, options: SaleBod
   const value = options.value ?? '10.00';
   const amountMinor = BigInt(value.replace('.', '')).toString();
   const exponent = EXPONENT_OF[currency];
-  if (exponent === undefined || (value.split('.')[1] ?? '').length !== exponent) throw new Error(`saleBody: ${value} ${currency} is not written with its exponent`);
+  if (exponent === undefined || (value.split('.')[1] ?? '').length !== exponent)
+    throw new Error(`saleBody: ${value} ${currency} is not written with its exponent`);
   return {
     profileId: terminal.profileId,
     tranType: options.tranType ?? 'SALE',
@@ -157,7 +156,9 @@ export function saleBody(terminal: Pick<Terminal, 'profileId'>, options: SaleBod
 
 /** Every row of every table of a schema, each as its text form (all columns, JSON included). */
 export async function dumpSchema(app: Pick<TestApp, 'database'>, schema: string): Promise<string[]> {
-  const tables = await queryDatabase<{ table_name: string }>(app.database.url, `SELECT table_name FROM information_schema.tables WHERE table_schema = $1`, [schema]);
+  const tables = await queryDatabase<{ table_name: string }>(app.database.url, `SELECT table_name FROM information_schema.tables WHERE table_schema = $1`, [
+    schema,
+  ]);
   const rows: string[] = [];
   for (const { table_name: table } of tables) {
     const found = await queryDatabase<{ row: string }>(app.database.url, `SELECT t::text AS row FROM "${schema}"."${table}" t`);

@@ -1,4 +1,11 @@
-import { decodeContract, GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionUpdatedV1, HOST_AUTHORIZE_V1, HostAuthorizeRequestV1, HostResponseV1 } from '@app/contracts';
+import {
+  decodeContract,
+  GATEWAY_TRANSACTION_UPDATED_V1,
+  GatewayTransactionUpdatedV1,
+  HOST_AUTHORIZE_V1,
+  HostAuthorizeRequestV1,
+  HostResponseV1,
+} from '@app/contracts';
 import { decodeTlv } from '@app/iso8583';
 import { REQUEST_REPLY, RequestReplyTransport, ServedSubject } from '@app/messaging';
 import { bodyOf, unique, waitFor } from '@app/testing';
@@ -81,11 +88,33 @@ describe('POST /transaction: an outcome the request cannot learn is never a decl
       if (handling.has(request.requestId)) {
         const deadline = Date.now() + (request.timeoutMs ?? 1000);
         while (Date.now() < deadline && !recorded.has(request.requestId)) await later(20, undefined);
-        return recorded.get(request.requestId) ?? { ...approved(request), result: 'HOST_UNAVAILABLE', hostRespCode: null, hostRespMessage: STILL_HANDLED, mti: null, stan: null, transmittedAt: null, rrn: null, approvalCode: null };
+        return (
+          recorded.get(request.requestId) ?? {
+            ...approved(request),
+            result: 'HOST_UNAVAILABLE',
+            hostRespCode: null,
+            hostRespMessage: STILL_HANDLED,
+            mti: null,
+            stan: null,
+            transmittedAt: null,
+            rrn: null,
+            approvalCode: null,
+          }
+        );
       }
       const tags = decodeTlv(Buffer.from(request.card.emvTlv, 'hex')).map((object) => object.tag);
       if (!tags.includes('5A') && !tags.includes('57')) {
-        return { ...approved(request), result: 'REJECTED', hostRespCode: null, hostRespMessage: 'ISO8583: card EMV data holds no PAN (neither tag 5A nor tag 57)', mti: null, stan: null, transmittedAt: null, rrn: null, approvalCode: null };
+        return {
+          ...approved(request),
+          result: 'REJECTED',
+          hostRespCode: null,
+          hostRespMessage: 'ISO8583: card EMV data holds no PAN (neither tag 5A nor tag 57)',
+          mti: null,
+          stan: null,
+          transmittedAt: null,
+          rrn: null,
+          approvalCode: null,
+        };
       }
       const step = script(request, received.length);
       if (step === 'never-received') return later(1000, {});
@@ -103,10 +132,10 @@ describe('POST /transaction: an outcome the request cannot learn is never a decl
   }
 
   async function eventsOf(tranId: string): Promise<GatewayTransactionUpdatedV1[]> {
-    const rows = await app.query<{ payload: unknown }>(`SELECT payload FROM payment_gateway.outbox WHERE subject = $1 AND payload->'transaction'->>'tranId' = $2 ORDER BY id`, [
-      GATEWAY_TRANSACTION_UPDATED_V1,
-      tranId,
-    ]);
+    const rows = await app.query<{ payload: unknown }>(
+      `SELECT payload FROM payment_gateway.outbox WHERE subject = $1 AND payload->'transaction'->>'tranId' = $2 ORDER BY id`,
+      [GATEWAY_TRANSACTION_UPDATED_V1, tranId],
+    );
     return rows.map((row) => decodeContract(GatewayTransactionUpdatedV1, row.payload));
   }
 
@@ -151,11 +180,17 @@ describe('POST /transaction: an outcome the request cannot learn is never a decl
 
     expect(pending).toMatchObject({ tranStatus: 'PENDING', approvedAmount: null, batchNo: null, trace: '' });
     expect(pending.actions).toEqual([
-      expect.objectContaining({ actionStatus: 'PENDING', reason: 'Pending', hostRespMessage: expect.stringMatching(/^outcome unknown \(the host connector did not answer in time\)/) as string }),
+      expect.objectContaining({
+        actionStatus: 'PENDING',
+        reason: 'Pending',
+        hostRespMessage: expect.stringMatching(/^outcome unknown \(the host connector did not answer in time\)/) as string,
+      }),
     ]);
     const resolved = await settled(terminal, pending.tranId);
     expect(resolved).toMatchObject({ tranStatus: 'DECLINED', batchNo: null });
-    expect(resolved.actions).toEqual([expect.objectContaining({ actionStatus: 'FAILED', reason: 'HostDeclined', hostRespCode: '05', hostRespMessage: 'Do not honour' })]);
+    expect(resolved.actions).toEqual([
+      expect.objectContaining({ actionStatus: 'FAILED', reason: 'HostDeclined', hostRespCode: '05', hostRespMessage: 'Do not honour' }),
+    ]);
     // The resolver asked under the same requestId, with the chip data it kept and no card number.
     const resolverAsk = received[2];
     expect(resolverAsk.requestId).toBe(pending.actions[0].actionId);
@@ -193,7 +228,9 @@ describe('POST /transaction: an outcome the request cannot learn is never a decl
     const resolved = await settled(terminal, pending.tranId);
     expect(resolved).toMatchObject({ tranStatus: 'DECLINED' });
     expect(resolved.actions).toEqual([expect.objectContaining({ actionStatus: 'FAILED', reason: 'HostUnavailable' })]);
-    expect(Date.parse(resolved.updatedAt!.replace('000+00:00', 'Z')) - Date.parse(resolved.createdAt.replace('000+00:00', 'Z'))).toBeGreaterThanOrEqual(NOTHING_SENT_AFTER_MS);
+    expect(Date.parse(resolved.updatedAt!.replace('000+00:00', 'Z')) - Date.parse(resolved.createdAt.replace('000+00:00', 'Z'))).toBeGreaterThanOrEqual(
+      NOTHING_SENT_AFTER_MS,
+    );
   });
 
   it('should decline at once, with nothing sent, when no host connector serves host.authorize.v1', async () => {
@@ -203,7 +240,12 @@ describe('POST /transaction: an outcome the request cannot learn is never a decl
 
     expect(sale).toMatchObject({ tranStatus: 'DECLINED', trace: '', rrn: null });
     expect(sale.actions).toEqual([
-      expect.objectContaining({ actionStatus: 'FAILED', reason: 'HostConnectorUnavailable', hostRespCode: null, hostRespMessage: 'no host connector answers host.authorize.v1; nothing was sent' }),
+      expect.objectContaining({
+        actionStatus: 'FAILED',
+        reason: 'HostConnectorUnavailable',
+        hostRespCode: null,
+        hostRespMessage: 'no host connector answers host.authorize.v1; nothing was sent',
+      }),
     ]);
   });
 
@@ -211,7 +253,9 @@ describe('POST /transaction: an outcome the request cannot learn is never a decl
     ['HOST_UNAVAILABLE', 'HostUnavailable'],
     ['REJECTED', 'HostRejected'],
   ] as const)('should record a first answer %s as a decline with reason %s', async (result, reason) => {
-    connector(() => ({ answer: { result, hostRespCode: null, hostRespMessage: `said ${result}`, mti: null, stan: null, transmittedAt: null, rrn: null, approvalCode: null } }));
+    connector(() => ({
+      answer: { result, hostRespCode: null, hostRespMessage: `said ${result}`, mti: null, stan: null, transmittedAt: null, rrn: null, approvalCode: null },
+    }));
     const terminal = await app.newTerminal();
 
     const sale = bodyOf<TransactionView>(await terminal.sale(saleBody(terminal)), 201);
@@ -227,6 +271,12 @@ describe('POST /transaction: an outcome the request cannot learn is never a decl
 
     const sale = bodyOf<TransactionView>(await terminal.sale(saleBody(terminal, { value: '10.00' })), 201);
 
-    expect(sale).toMatchObject({ tranStatus: 'APPROVED', amount: { value: '10.00', currency: 'MYR' }, approvedAmount: { value: '6.00', currency: 'MYR' }, capturedAmount: '6.00', batchNo: '000001' });
+    expect(sale).toMatchObject({
+      tranStatus: 'APPROVED',
+      amount: { value: '10.00', currency: 'MYR' },
+      approvedAmount: { value: '6.00', currency: 'MYR' },
+      capturedAmount: '6.00',
+      batchNo: '000001',
+    });
   });
 });

@@ -23,10 +23,10 @@ describe('POST /transaction: sales through the host connector', () => {
   }
 
   async function eventsOf(tranId: string): Promise<GatewayTransactionUpdatedV1[]> {
-    const rows = await app.query<{ payload: unknown }>(`SELECT payload FROM payment_gateway.outbox WHERE subject = $1 AND payload->'transaction'->>'tranId' = $2 ORDER BY id`, [
-      GATEWAY_TRANSACTION_UPDATED_V1,
-      tranId,
-    ]);
+    const rows = await app.query<{ payload: unknown }>(
+      `SELECT payload FROM payment_gateway.outbox WHERE subject = $1 AND payload->'transaction'->>'tranId' = $2 ORDER BY id`,
+      [GATEWAY_TRANSACTION_UPDATED_V1, tranId],
+    );
     return rows.map((row) => decodeContract(GatewayTransactionUpdatedV1, row.payload));
   }
 
@@ -109,10 +109,18 @@ describe('POST /transaction: sales through the host connector', () => {
 
       expect(bodyOf(await terminal.pbo.get(`/transaction/${sale.tranId}`))).toEqual(sale);
       expect(bodyOf(await terminal.pbo.get('/transaction/posReference/ORDER-1'))).toEqual(sale);
-      expect(await eventsOf(sale.tranId)).toEqual([expect.objectContaining({ version: 2, groupId: terminal.groupId, merchantId: '123456789012345', transaction: sale })]);
+      expect(await eventsOf(sale.tranId)).toEqual([
+        expect.objectContaining({ version: 2, groupId: terminal.groupId, merchantId: '123456789012345', transaction: sale }),
+      ]);
       if (hostMessageFormat === 'ISO8583') {
         // The card acceptor as the host read it: the profile's merchant, the acceptance's sub-merchant, Kuala Lumpur.
-        expect(app.hosts!.simulator!.cardAcceptorSeen('ISO8583', terminal.tid)).toMatchObject({ name: 'Kopi Corner*Kopi Stall', city: 'Kuala Lumpur', country: 'MY', mcc: '5814', countryCode: '458' });
+        expect(app.hosts!.simulator!.cardAcceptorSeen('ISO8583', terminal.tid)).toMatchObject({
+          name: 'Kopi Corner*Kopi Stall',
+          city: 'Kuala Lumpur',
+          country: 'MY',
+          mcc: '5814',
+          countryCode: '458',
+        });
       }
     });
 
@@ -132,7 +140,14 @@ describe('POST /transaction: sales through the host connector', () => {
       const sale = bodyOf<TransactionView>(await terminal.sale(saleBody(terminal, { value: '30.91' })), 201);
 
       expect(sale).toMatchObject({ tranStatus: 'REVERSED', approvedAmount: null, capturedAmount: '0.00', batchNo: null });
-      expect(sale.actions).toEqual([expect.objectContaining({ actionStatus: 'FAILED', reason: 'HostTimeout', hostRespCode: null, hostReference: expect.objectContaining({ mti: '0200' }) as object })]);
+      expect(sale.actions).toEqual([
+        expect.objectContaining({
+          actionStatus: 'FAILED',
+          reason: 'HostTimeout',
+          hostRespCode: null,
+          hostReference: expect.objectContaining({ mti: '0200' }) as object,
+        }),
+      ]);
       expect(await eventsOf(sale.tranId)).toEqual([expect.objectContaining({ transaction: sale })]);
     });
   });
@@ -166,21 +181,42 @@ describe('POST /transaction: sales through the host connector', () => {
 
     const auth = bodyOf<TransactionView>(await terminal.sale(saleBody(terminal, { value: '50.00', tranType: 'AUTH' })), 201);
 
-    expect(auth).toMatchObject({ tranType: 'AUTH', tranStatus: 'APPROVED', approvedAmount: { value: '50.00', currency: 'MYR' }, capturedAmount: '0.00', batchNo: '000001' });
+    expect(auth).toMatchObject({
+      tranType: 'AUTH',
+      tranStatus: 'APPROVED',
+      approvedAmount: { value: '50.00', currency: 'MYR' },
+      capturedAmount: '0.00',
+      batchNo: '000001',
+    });
     expect(auth.actions[0].hostReference).toMatchObject({ mti: '0100' });
   });
 
   it('should route the card to the acceptance that takes its payment method, by the AID', async () => {
     const terminal = await app.newTerminal({
       supportedPayments: ['VISA'],
-      acceptances: [{ acptName: 'Acquirer B', hostMessageFormat: 'MOCK', supportedPayments: ['MASTERCARD', 'VISA'], primaryMid: 'MIDB', primaryTid: 'TIDB0001', extraParams: {} }],
+      acceptances: [
+        {
+          acptName: 'Acquirer B',
+          hostMessageFormat: 'MOCK',
+          supportedPayments: ['MASTERCARD', 'VISA'],
+          primaryMid: 'MIDB',
+          primaryTid: 'TIDB0001',
+          extraParams: {},
+        },
+      ],
     });
     const [visaAcceptance, mastercardAcceptance] = await acceptancesOf(terminal);
 
     const mastercard = bodyOf<TransactionView>(await terminal.sale(saleBody(terminal, { pan: '5413330089010434', aid: 'A0000000041010' })), 201);
     const visa = bodyOf<TransactionView>(await terminal.sale(saleBody(terminal)), 201);
 
-    expect(mastercard).toMatchObject({ paymentMethod: 'MASTERCARD', acceptanceId: mastercardAcceptance.acptId, primaryMid: 'MIDB', primaryTid: 'TIDB0001', accountMasked: '541333******0434' });
+    expect(mastercard).toMatchObject({
+      paymentMethod: 'MASTERCARD',
+      acceptanceId: mastercardAcceptance.acptId,
+      primaryMid: 'MIDB',
+      primaryTid: 'TIDB0001',
+      accountMasked: '541333******0434',
+    });
     expect(visa).toMatchObject({ paymentMethod: 'VISA', acceptanceId: visaAcceptance.acptId, primaryTid: terminal.tid });
   });
 

@@ -181,7 +181,9 @@ describe('transaction store', () => {
 
       const claims = await Promise.allSettled(Array.from({ length: 8 }, () => idempotency.claim(scope, 'a'.repeat(64))));
 
-      expect(claims.filter((claim) => claim.status === 'fulfilled').map((claim) => (claim as PromiseFulfilledResult<unknown>).value)).toEqual([{ kind: 'new' }]);
+      expect(claims.filter((claim) => claim.status === 'fulfilled').map((claim) => (claim as PromiseFulfilledResult<unknown>).value)).toEqual([
+        { kind: 'new' },
+      ]);
       for (const claim of claims.filter((each) => each.status === 'rejected')) {
         expect((claim as PromiseRejectedResult).reason).toMatchObject({ message: `a request with Idempotency-Key ${scope.idempotencyKey} is still in flight` });
       }

@@ -32,7 +32,9 @@ describe('paymentGatewayConfig', () => {
   });
 
   it('should refuse a short DEVICE_JWT_SECRET in production', () => {
-    expect(() => read({ ...REQUIRED, NODE_ENV: 'production', NATS_URL: 'nats://n:4222', DEVICE_JWT_SECRET: 'short' })).toThrow(/DEVICE_JWT_SECRET must be at least 32 characters in production/);
+    expect(() => read({ ...REQUIRED, NODE_ENV: 'production', NATS_URL: 'nats://n:4222', DEVICE_JWT_SECRET: 'short' })).toThrow(
+      /DEVICE_JWT_SECRET must be at least 32 characters in production/,
+    );
   });
 
   it('should refuse a bad RETENTION_INTERVAL_MS, naming it', () => {

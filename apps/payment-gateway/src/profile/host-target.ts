@@ -1,4 +1,12 @@
-import { HOST_ACQUIRER_ID_PATTERN, HOST_MESSAGE_FORMATS, HOST_MID_PATTERN, HOST_TID_PATTERN, HostMerchantV1, HostMessageFormat, HostTargetV1 } from '@app/contracts';
+import {
+  HOST_ACQUIRER_ID_PATTERN,
+  HOST_MESSAGE_FORMATS,
+  HOST_MID_PATTERN,
+  HOST_TID_PATTERN,
+  HostMerchantV1,
+  HostMessageFormat,
+  HostTargetV1,
+} from '@app/contracts';
 import type { BoundAcceptance } from './persistence/profile.repository';
 import type { ProfileEntity } from './persistence/profile.entity';
 
@@ -37,7 +45,10 @@ export function cityOf(merchantAddr: string | null): string | null {
  * wire"): the profile's time zone (UTC when it has none), name, city, country and MCC, and the
  * acceptance's `extraParams.subMchDba` as the sub-merchant of a payment facilitator.
  */
-export function hostMerchantOf(profile: Pick<ProfileEntity, 'timeZone' | 'merchantName' | 'merchantAddr' | 'countryCode' | 'mcc'>, acceptance: BoundAcceptance): HostMerchantV1 {
+export function hostMerchantOf(
+  profile: Pick<ProfileEntity, 'timeZone' | 'merchantName' | 'merchantAddr' | 'countryCode' | 'mcc'>,
+  acceptance: BoundAcceptance,
+): HostMerchantV1 {
   const subMerchant = acceptance.extraParams?.subMchDba;
   return {
     timeZone: profile.timeZone ?? 'UTC',

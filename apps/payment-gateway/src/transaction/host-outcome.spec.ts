@@ -2,7 +2,17 @@ import { HOST_RESULTS, HostResponseV1, HostResultV1 } from '@app/contracts';
 import { notDeliveredOutcome, outcomeOfReply, settlesRepeat } from './host-outcome';
 
 function reply(result: HostResultV1): HostResponseV1 {
-  return { requestId: 'act_x', result, hostRespCode: null, hostRespMessage: `message of ${result}`, mti: null, stan: null, transmittedAt: null, rrn: null, approvalCode: null };
+  return {
+    requestId: 'act_x',
+    result,
+    hostRespCode: null,
+    hostRespMessage: `message of ${result}`,
+    mti: null,
+    stan: null,
+    transmittedAt: null,
+    rrn: null,
+    approvalCode: null,
+  };
 }
 
 describe('sale outcomes', () => {
@@ -17,7 +27,13 @@ describe('sale outcomes', () => {
   });
 
   it('should record a request nobody received as declined by an unavailable host connector', () => {
-    expect(notDeliveredOutcome('nobody')).toEqual({ tranStatus: 'DECLINED', actionStatus: 'FAILED', reason: 'HostConnectorUnavailable', hostRespMessage: 'nobody', response: null });
+    expect(notDeliveredOutcome('nobody')).toEqual({
+      tranStatus: 'DECLINED',
+      actionStatus: 'FAILED',
+      reason: 'HostConnectorUnavailable',
+      hostRespMessage: 'nobody',
+      response: null,
+    });
   });
 
   it('should let no repeated request settle as HOST_UNAVAILABLE while the first may still be in flight, and every other result settle', () => {

@@ -16,10 +16,12 @@ export type HostAsk =
 export async function askAuthorization(host: HostClient, request: HostAuthorizeRequestV1, waitMs: number): Promise<HostAsk> {
   try {
     const response = await host.authorize(request, { timeoutMs: waitMs });
-    if (response.requestId !== request.requestId) return { kind: 'unknown', detail: `the host connector answered request ${response.requestId || '(none)'} instead` };
+    if (response.requestId !== request.requestId)
+      return { kind: 'unknown', detail: `the host connector answered request ${response.requestId || '(none)'} instead` };
     return { kind: 'reply', response };
   } catch (error) {
-    if (error instanceof RequestReplyError && error.code === 'NO_RESPONDERS') return { kind: 'not-delivered', detail: 'no host connector answers host.authorize.v1; nothing was sent' };
+    if (error instanceof RequestReplyError && error.code === 'NO_RESPONDERS')
+      return { kind: 'not-delivered', detail: 'no host connector answers host.authorize.v1; nothing was sent' };
     if (error instanceof RequestReplyError && error.code === 'TIMEOUT') return { kind: 'unknown', detail: 'the host connector did not answer in time' };
     if (error instanceof RequestReplyError) return { kind: 'unknown', detail: `the host connector failed (${error.code})` };
     if (error instanceof ContractViolationError) return { kind: 'unknown', detail: 'the host connector gave an unreadable reply' };

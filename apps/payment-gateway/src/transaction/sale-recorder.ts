@@ -93,7 +93,14 @@ export class SaleRecorder {
       if (transaction.tranStatus !== 'PENDING' || !first) return this.answer(transaction, actions, scope);
       const now = this.clock.now();
       const message = `outcome unknown (${detail}); the gateway asks the host connector again until it knows`;
-      return this.write(transaction, { version: transaction.version + 1, updatedAt: now }, actions, first, { hostRespMessage: message.slice(0, 256), updatedAt: now }, scope);
+      return this.write(
+        transaction,
+        { version: transaction.version + 1, updatedAt: now },
+        actions,
+        first,
+        { hostRespMessage: message.slice(0, 256), updatedAt: now },
+        scope,
+      );
     });
   }
 
@@ -123,7 +130,12 @@ export class SaleRecorder {
     return this.answer(updated, actions, scope, view);
   }
 
-  private async answer(transaction: Transaction, actions: TransactionAction[], scope: IdempotencyScope | undefined, view = toGatewayTransaction(transaction, actions)): Promise<GatewayTransactionV1> {
+  private async answer(
+    transaction: Transaction,
+    actions: TransactionAction[],
+    scope: IdempotencyScope | undefined,
+    view = toGatewayTransaction(transaction, actions),
+  ): Promise<GatewayTransactionV1> {
     if (scope) await this.idempotency.answer(scope, SALE_CREATED_STATUS, view);
     return view;
   }

@@ -22,13 +22,25 @@ export class SaleController {
     description:
       'Answered 201 with the transaction whatever the host said (APPROVED, DECLINED, REVERSED), and PENDING when its outcome could not be learnt in time: the gateway keeps asking, never declining for want of an answer.',
   })
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1 to 64 letters, digits, _ or -; per device, kept 24 h: the same key and body answer the stored transaction' })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: '1 to 64 letters, digits, _ or -; per device, kept 24 h: the same key and body answer the stored transaction',
+  })
   @ApiCreatedResponse({ type: TransactionDto })
-  @ApiResponse({ status: 400, description: 'invalid input, EMV data (detail names the tag), amount or currency; a DISABLED profile; no acceptance for the payment method', type: ProblemDetailsDto })
+  @ApiResponse({
+    status: 400,
+    description: 'invalid input, EMV data (detail names the tag), amount or currency; a DISABLED profile; no acceptance for the payment method',
+    type: ProblemDetailsDto,
+  })
   @ApiResponse({ status: 403, description: "the profile is another device's or another PBO's", type: ProblemDetailsDto })
   @ApiResponse({ status: 409, description: 'a request with the same Idempotency-Key is still in flight', type: ProblemDetailsDto })
   @ApiResponse({ status: 422, description: 'the Idempotency-Key was used with another body', type: ProblemDetailsDto })
-  create(@CurrentDevice() device: DeviceClaims, @Body() body: SaleRequestDto, @Headers('idempotency-key') idempotencyKey?: string): Promise<GatewayTransactionV1> {
+  create(
+    @CurrentDevice() device: DeviceClaims,
+    @Body() body: SaleRequestDto,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<GatewayTransactionV1> {
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
       throw DomainError.validation('Idempotency-Key must be 1 to 64 letters, digits, _ or -');
     }

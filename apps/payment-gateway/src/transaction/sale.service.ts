@@ -65,7 +65,8 @@ export class SaleService {
   }
 
   async create(device: DeviceClaims, request: SaleRequest, idempotencyKey?: string): Promise<GatewayTransactionV1> {
-    const scope: IdempotencyScope | undefined = idempotencyKey === undefined ? undefined : { groupId: device.groupId, deviceId: device.deviceId, idempotencyKey };
+    const scope: IdempotencyScope | undefined =
+      idempotencyKey === undefined ? undefined : { groupId: device.groupId, deviceId: device.deviceId, idempotencyKey };
     if (scope) {
       const claim = await this.idempotency.claim(scope, requestHashOf(request));
       if (claim.kind === 'abandoned') return this.views.current(claim.tranId);
@@ -114,10 +115,14 @@ export class SaleService {
     const emv = readSaleEmv(request.emvData);
     if (emv.signedAmountMinor !== amountMinor) {
       const signed = minorToDecimal(emv.signedAmountMinor, currency.minorUnits);
-      throw DomainError.validation(`emvData tag 9F02 (amount, authorised) is ${signed}, not amount.value ${request.amount.value}: the card signed another amount`);
+      throw DomainError.validation(
+        `emvData tag 9F02 (amount, authorised) is ${signed}, not amount.value ${request.amount.value}: the card signed another amount`,
+      );
     }
     if (emv.signedCurrencyNumeric !== currency.numeric) {
-      throw DomainError.validation(`emvData tag 5F2A (transaction currency code) is ${emv.signedCurrencyNumeric}, not ${currency.numeric} of amount.currency ${currency.alpha}: the card signed another currency`);
+      throw DomainError.validation(
+        `emvData tag 5F2A (transaction currency code) is ${emv.signedCurrencyNumeric}, not ${currency.numeric} of amount.currency ${currency.alpha}: the card signed another currency`,
+      );
     }
     const paymentMethod = paymentMethodOfAid(emv.aid);
     if (!paymentMethod) throw DomainError.validation(`emvData AID ${emv.aid} is not of a payment method this gateway routes`);
@@ -127,7 +132,8 @@ export class SaleService {
     const profile = requireOwned(await this.profiles.findById(profileId), device.groupId, `profile ${profileId}`);
     if (profile.deviceId !== device.deviceId) throw DomainError.ownerInvalid(`profile ${profileId} belongs to another device`);
     if (profile.entityStatus === 'DISABLED') throw DomainError.validation(`profile ${profileId} is DISABLED`);
-    if (profile.currency !== currency.alpha) throw DomainError.validation(`amount.currency ${currency.alpha} is not the currency ${profile.currency} of profile ${profileId}`);
+    if (profile.currency !== currency.alpha)
+      throw DomainError.validation(`amount.currency ${currency.alpha} is not the currency ${profile.currency} of profile ${profileId}`);
     const bound = await this.profiles.boundAcceptances(profile.id);
     const selection = acceptanceSelection(bound);
     const acceptance = bound.find((candidate) => selection[candidate.id]?.includes(paymentMethod));

@@ -15,7 +15,14 @@ describe('paymentMethodOfAid', () => {
   });
 
   it('should route any AID of a known provider by its first five bytes, whatever follows', () => {
-    const rids = { A000000003: 'VISA', A000000004: 'MASTERCARD', A000000333: 'UNIONPAY', A000000025: 'AMEX', A000000065: 'JCB', A000000152: 'DISCOVER' } as const;
+    const rids = {
+      A000000003: 'VISA',
+      A000000004: 'MASTERCARD',
+      A000000333: 'UNIONPAY',
+      A000000025: 'AMEX',
+      A000000065: 'JCB',
+      A000000152: 'DISCOVER',
+    } as const;
     fc.assert(
       fc.property(fc.constantFrom(...(Object.keys(rids) as (keyof typeof rids)[])), fc.stringMatching(/^([0-9A-F]{2}){0,11}$/), (rid, suffix) => {
         expect(paymentMethodOfAid(`${rid}${suffix}`)).toBe(rids[rid]);

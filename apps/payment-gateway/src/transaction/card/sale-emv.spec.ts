@@ -2,7 +2,7 @@ import { DomainError } from '@app/common';
 import { encodeTlv, TlvItem } from '@app/iso8583';
 import fc from 'fast-check';
 import { REQUIRED_EMV_OBJECTS, readSaleEmv } from './sale-emv';
-import { testCardObjects, testTrack2Hex, TEST_VISA_PAN } from './testing/test-card';
+import { luhnPans, testCardObjects, testTrack2Hex, TEST_VISA_PAN } from './testing/test-card';
 
 const hexOf = (objects: TlvItem[]): string => encodeTlv(objects).toString('hex').toUpperCase();
 
@@ -20,17 +20,7 @@ function refusalOf(emvData: string): string {
 /** Every required tag once (an alternative counts as its own tag: 4F and 9F06 each stand for the AID). */
 const REQUIRED_TAGS = REQUIRED_EMV_OBJECTS.flatMap((object) => object.tags.map((tag) => ({ tag, object })));
 
-/** Luhn-valid card numbers of 12 to 19 digits. */
-const pans = fc
-  .tuple(fc.integer({ min: 11, max: 18 }), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 18, maxLength: 18 }))
-  .map(([length, digits]) => {
-    const body = digits.slice(0, length);
-    const sum = body
-      .slice()
-      .reverse()
-      .reduce((total, digit, index) => total + (index % 2 === 0 ? (digit * 2 > 9 ? digit * 2 - 9 : digit * 2) : digit), 0);
-    return `${body.join('')}${(10 - (sum % 10)) % 10}`;
-  });
+const pans = luhnPans(12);
 
 describe('readSaleEmv', () => {
   it('should keep the masked account and the chip data of a card, never its number', () => {
@@ -38,8 +28,20 @@ describe('readSaleEmv', () => {
       fc.property(pans, (pan) => {
         const emv = readSaleEmv(hexOf(testCardObjects({ pan, amountMinor: '1250', currencyNumeric: '458' })));
 
-        expect(emv.account).toEqual({ accountMasked: `${pan.slice(0, 6)}${'*'.repeat(pan.length - 10)}${pan.slice(-4)}`, accountBin: pan.slice(0, 6), accountLast4: pan.slice(-4) });
-        expect(emv).toMatchObject({ aid: 'A0000000031010', appName: 'CARD CREDIT', tvr: '0000008000', tsi: 'E800', atc: '0001', issCountryCode: '458', cvmPerformed: 'NO_CVM' });
+        expect(emv.account).toEqual({
+          accountMasked: `${pan.slice(0, 6)}${'*'.repeat(pan.length - 10)}${pan.slice(-4)}`,
+          accountBin: pan.slice(0, 6),
+          accountLast4: pan.slice(-4),
+        });
+        expect(emv).toMatchObject({
+          aid: 'A0000000031010',
+          appName: 'CARD CREDIT',
+          tvr: '0000008000',
+          tsi: 'E800',
+          atc: '0001',
+          issCountryCode: '458',
+          cvmPerformed: 'NO_CVM',
+        });
         expect(emv).toMatchObject({ signedAmountMinor: '1250', signedCurrencyNumeric: '458' });
         expect(emv.tc).toMatch(/^[0-9A-F]{16}$/);
         expect(JSON.stringify(emv)).not.toContain(pan);
@@ -50,7 +52,10 @@ describe('readSaleEmv', () => {
   it('should read the PAN from track 2 when 5A is absent, and the AID from 9F06 when 4F is', () => {
     const objects = testCardObjects({ withoutPan: true }).map((object) => (object.tag === '4F' ? { ...object, tag: '9F06' } : object));
 
-    expect(readSaleEmv(hexOf(objects))).toMatchObject({ account: { accountBin: TEST_VISA_PAN.slice(0, 6), accountLast4: TEST_VISA_PAN.slice(-4) }, aid: 'A0000000031010' });
+    expect(readSaleEmv(hexOf(objects))).toMatchObject({
+      account: { accountBin: TEST_VISA_PAN.slice(0, 6), accountLast4: TEST_VISA_PAN.slice(-4) },
+      aid: 'A0000000031010',
+    });
   });
 
   it('should refuse data that lacks any one required tag, naming it', () => {
@@ -83,7 +88,9 @@ describe('readSaleEmv', () => {
     fc.assert(
       fc.property(fc.constantFrom('5A', '57'), fc.stringMatching(/^[0-9A-E]{8,40}$/), (tag, digits) => {
         const value = Buffer.from(digits.length % 2 === 1 ? `${digits}F` : digits, 'hex');
-        fc.pre(tag === '5A' ? !/^[0-9]{12,19}F?$/.test(value.toString('hex').toUpperCase()) : !/^[0-9]{12,19}D[0-9]{4}/.test(value.toString('hex').toUpperCase()));
+        fc.pre(
+          tag === '5A' ? !/^[0-9]{12,19}F?$/.test(value.toString('hex').toUpperCase()) : !/^[0-9]{12,19}D[0-9]{4}/.test(value.toString('hex').toUpperCase()),
+        );
         const objects = testCardObjects({ withoutPan: tag === '5A', withoutTrack2: tag === '57' }).concat({ tag, value });
 
         const refusal = refusalOf(hexOf(objects));
@@ -100,7 +107,11 @@ describe('readSaleEmv', () => {
         // A valid card with bytes cut or noise spliced in at a random place, or noise alone.
         const card = encodeTlv(testCardObjects());
         const position = at % card.length;
-        const garbled = [Buffer.from(noise), Buffer.concat([card.subarray(0, position), Buffer.from(noise), card.subarray(position)]), card.subarray(0, Math.max(1, card.length - cut.length))];
+        const garbled = [
+          Buffer.from(noise),
+          Buffer.concat([card.subarray(0, position), Buffer.from(noise), card.subarray(position)]),
+          card.subarray(0, Math.max(1, card.length - cut.length)),
+        ];
         for (const data of garbled) {
           const refusal = refusalOf(data.toString('hex'));
           if (refusal !== 'accepted') expect(refusal).toMatch(/^emvData[ :]/);

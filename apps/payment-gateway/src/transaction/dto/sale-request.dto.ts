@@ -46,7 +46,13 @@ export class SaleRequestDto implements SaleRequest {
   @Matches(EMV_DATA_PATTERN, { message: '$property must be EMV BER-TLV data in hex, 4 to 1024 bytes' })
   emvData: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 64, example: 'ORDER-42', description: "the caller's reference: 1 to 64 printable ASCII characters" })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 64,
+    example: 'ORDER-42',
+    description: "the caller's reference: 1 to 64 printable ASCII characters",
+  })
   @IsOptional()
   @IsString()
   @Matches(POS_REFERENCE_PATTERN, { message: '$property must be 1 to 64 printable ASCII characters' })
@@ -59,7 +65,13 @@ export class SaleRequestDto implements SaleRequest {
   @Matches(/^[^\u0000-\u001F\u007F]*$/, { message: '$property must not contain control characters' })
   description?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2048, example: 'https://merchant.example.com/softpos/callback', description: 'where the final transaction is POSTed (webhook)' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 2048,
+    example: 'https://merchant.example.com/softpos/callback',
+    description: 'where the final transaction is POSTed (webhook)',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(2048)

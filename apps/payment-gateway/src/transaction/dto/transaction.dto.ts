@@ -1,4 +1,12 @@
-import { GATEWAY_ACTION_STATUSES, GATEWAY_ACTION_TYPES, GATEWAY_SETTLE_STATES, GATEWAY_TRAN_STATUSES, GATEWAY_TRAN_TYPES, GatewayActionV1, GatewayTransactionV1 } from '@app/contracts';
+import {
+  GATEWAY_ACTION_STATUSES,
+  GATEWAY_ACTION_TYPES,
+  GATEWAY_SETTLE_STATES,
+  GATEWAY_TRAN_STATUSES,
+  GATEWAY_TRAN_TYPES,
+  GatewayActionV1,
+  GatewayTransactionV1,
+} from '@app/contracts';
 import type { GatewayActionStatus, GatewayActionType, GatewaySettleState, GatewayTranStatus, GatewayTranType } from '@app/contracts';
 import { ApiProperty } from '@nestjs/swagger';
 import { CVM_PERFORMED } from '../card/cvm';
@@ -25,14 +33,16 @@ export class TransactionActionDto implements GatewayActionV1 {
   @ApiProperty({ type: TransactionAmountDto }) amount: TransactionAmountDto;
   @ApiProperty({
     example: 'HostSuccess',
-    description: 'HostSuccess, HostDeclined, HostTimeout (not answered in time: reversed), HostUnavailable, HostRejected, HostConnectorUnavailable (nothing was sent), Pending',
+    description:
+      'HostSuccess, HostDeclined, HostTimeout (not answered in time: reversed), HostUnavailable, HostRejected, HostConnectorUnavailable (nothing was sent), Pending',
   })
   reason: string;
   @ApiProperty({ type: String, nullable: true, example: '00' }) hostRespCode: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'Approved' }) hostRespMessage: string | null;
   @ApiProperty({ type: String, nullable: true, example: '503108123456' }) rrn: string | null;
   @ApiProperty({ type: String, nullable: true, example: '123456' }) approvalCode: string | null;
-  @ApiProperty({ type: HostReferenceDto, nullable: true, description: 'what the host connector sent; null when nothing was' }) hostReference: HostReferenceDto | null;
+  @ApiProperty({ type: HostReferenceDto, nullable: true, description: 'what the host connector sent; null when nothing was' })
+  hostReference: HostReferenceDto | null;
   @ApiProperty({ type: String, nullable: true }) posReference: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) extraData: Record<string, unknown> | null;
   @ApiProperty({ example: '2025-01-31T08:15:30.123000+00:00' }) createdAt: string;
@@ -43,7 +53,8 @@ export class TransactionActionDto implements GatewayActionV1 {
 export class TransactionDto implements GatewayTransactionV1 {
   @ApiProperty({ example: 'tran_Xq3vJ0a9T1mB7cR2sD5eWg' }) tranId: string;
   @ApiProperty({ enum: GATEWAY_TRAN_TYPES }) tranType: GatewayTranType;
-  @ApiProperty({ enum: GATEWAY_TRAN_STATUSES, description: 'PENDING while the outcome is not known yet (never shown as DECLINED)' }) tranStatus: GatewayTranStatus;
+  @ApiProperty({ enum: GATEWAY_TRAN_STATUSES, description: 'PENDING while the outcome is not known yet (never shown as DECLINED)' })
+  tranStatus: GatewayTranStatus;
   @ApiProperty({ type: TransactionAmountDto, description: 'what was asked' }) amount: TransactionAmountDto;
   @ApiProperty({ type: TransactionAmountDto, nullable: true, description: 'what the host approved (less after a partial approval); null unless approved' })
   approvedAmount: TransactionAmountDto | null;
@@ -86,8 +97,10 @@ export class TransactionDto implements GatewayTransactionV1 {
   @ApiProperty({ type: String, nullable: true }) rrn: string | null;
   @ApiProperty({ type: String, nullable: true }) approvalCode: string | null;
   @ApiProperty({ type: String, nullable: true, example: '000001', description: "the terminal's batch of an approval; null otherwise" }) batchNo: string | null;
-  @ApiProperty({ enum: GATEWAY_SETTLE_STATES, description: 'OPEN until its batch settles (also for transactions in no batch)' }) settleState: GatewaySettleState;
-  @ApiProperty({ type: String, nullable: true, description: "field 55 of the host's answer (hex TLV) for the SDK to give the card" }) iccResponse: string | null;
+  @ApiProperty({ enum: GATEWAY_SETTLE_STATES, description: 'OPEN until its batch settles (also for transactions in no batch)' })
+  settleState: GatewaySettleState;
+  @ApiProperty({ type: String, nullable: true, description: "field 55 of the host's answer (hex TLV) for the SDK to give the card" }) iccResponse:
+    string | null;
   @ApiProperty({ type: [TransactionActionDto] }) actions: TransactionActionDto[];
   @ApiProperty({ example: '2025-01-31T08:15:30.123000+00:00' }) createdAt: string;
   @ApiProperty({ type: String, nullable: true }) updatedAt: string | null;

@@ -60,7 +60,11 @@ export class IdempotencyRepository {
   }
 
   async storeAnswer(scope: IdempotencyScope, status: number, body: object): Promise<void> {
-    await this.uow.manager.query(`UPDATE idempotency_key SET response_status = $4, response_body = $5 WHERE ${SCOPE}`, [...scopeParams(scope), status, JSON.stringify(body)]);
+    await this.uow.manager.query(`UPDATE idempotency_key SET response_status = $4, response_body = $5 WHERE ${SCOPE}`, [
+      ...scopeParams(scope),
+      status,
+      JSON.stringify(body),
+    ]);
   }
 
   /** Frees a key whose request failed before it created anything, so that a retry is decided anew. */

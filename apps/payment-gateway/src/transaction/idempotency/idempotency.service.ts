@@ -56,7 +56,8 @@ export class IdempotencyService {
         return { kind: 'new' };
       }
       if (held.requestHash !== requestHash) throw DomainError.unprocessable(`Idempotency-Key ${scope.idempotencyKey} was used for another request body`);
-      if (held.responseStatus !== null && held.responseBody !== null) return { kind: 'answered', status: held.responseStatus, body: held.responseBody, tranId: held.tranId };
+      if (held.responseStatus !== null && held.responseBody !== null)
+        return { kind: 'answered', status: held.responseStatus, body: held.responseBody, tranId: held.tranId };
       if (now.getTime() - held.claimedAt.getTime() < this.inFlightMs) return this.inFlight(scope);
       if (held.tranId !== null) return { kind: 'abandoned', tranId: held.tranId };
       await this.keys.reclaim(scope, requestHash, now, false);

@@ -91,7 +91,13 @@ export class TransactionRepository {
        RETURNING a.id, a.tran_id, a.host_request, a.created_at, a.check_attempts - 1 AS check_attempts`,
       [limit, now, backoff.baseMs, backoff.maxMs],
     )) as [Array<{ id: string; tran_id: string; host_request: KeptHostRequest | null; created_at: Date; check_attempts: number }>, number];
-    return rows.map((row) => ({ actionId: row.id, tranId: row.tran_id, hostRequest: row.host_request, createdAt: new Date(row.created_at), attempts: row.check_attempts }));
+    return rows.map((row) => ({
+      actionId: row.id,
+      tranId: row.tran_id,
+      hostRequest: row.host_request,
+      createdAt: new Date(row.created_at),
+      attempts: row.check_attempts,
+    }));
   }
 
   /** Writes the change's event to the outbox, in the unit of work's transaction (which must be open). */

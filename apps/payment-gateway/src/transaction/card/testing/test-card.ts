@@ -1,5 +1,6 @@
 import { encodeTlv, TlvItem } from '@app/iso8583';
 import { randomHex } from '@app/testing';
+import fc from 'fast-check';
 
 /** A public Visa test card number (Luhn-valid); not an account. */
 export const TEST_VISA_PAN = '4761739001010119';
@@ -70,4 +71,18 @@ export function testCardObjects(options: TestCardOptions = {}): TlvItem[] {
 /** {@link testCardObjects} as the SDK sends them: hex BER-TLV, upper case. */
 export function testCardEmv(options: TestCardOptions = {}): string {
   return encodeTlv(testCardObjects(options)).toString('hex').toUpperCase();
+}
+
+/** Card numbers of `minLength` to 19 digits with a valid Luhn check digit. */
+export function luhnPans(minLength = 12): fc.Arbitrary<string> {
+  return fc
+    .tuple(fc.integer({ min: minLength - 1, max: 18 }), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 18, maxLength: 18 }))
+    .map(([length, digits]) => {
+      const body = digits.slice(0, length);
+      const sum = body
+        .slice()
+        .reverse()
+        .reduce((total, digit, index) => total + (index % 2 === 0 ? (digit * 2 > 9 ? digit * 2 - 9 : digit * 2) : digit), 0);
+      return `${body.join('')}${(10 - (sum % 10)) % 10}`;
+    });
 }
