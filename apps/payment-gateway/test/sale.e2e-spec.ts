@@ -39,6 +39,7 @@ describe('POST /transaction: sales through the host connector', () => {
 
       const sale = bodyOf<TransactionView>(response, 201);
       expect(response.headers.get('x-service-request-id')).toMatch(/^req_[A-Za-z0-9_-]{22}$/);
+      expect(response.headers.get('location')).toBe(`/transaction/${sale.tranId}`);
       expect(sale).toMatchObject({
         tranType: 'SALE',
         tranStatus: 'APPROVED',
