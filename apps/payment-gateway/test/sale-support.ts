@@ -2,7 +2,7 @@ import { signDeviceToken } from '@app/common';
 import { GATEWAY_PROFILE_UPSERT_V1, GatewayProfileUpsertV1, GatewayTransactionV1 } from '@app/contracts';
 import { uniqueTid } from '@app/host-protocol/testing/factories';
 import { platformModules } from '@app/runtime';
-import { ApiClient, HttpResponse, queryDatabase, startTestApp, TEST_AUTH, TestApp, unique } from '@app/testing';
+import { ApiClient, HttpResponse, queryDatabase, startTestApp, TEST_AUTH, TestApp, TestPlatformOptions, unique } from '@app/testing';
 import { DynamicModule, Module } from '@nestjs/common';
 import { HostConnectorModule } from '../../host-connector/src';
 import { HostSandbox, hostSandboxSettingsFrom, startHostSandbox } from '../../standalone/src';
@@ -102,13 +102,19 @@ function extend(app: GatewayTestApp, hosts?: HostSandbox): SaleTestApp {
  * runs them: MOCK answered by the connector itself, the ISO and JSON formats by the host
  * simulator on loopback ports (unless `simulator` is false: MOCK only).
  */
-export async function startGatewayWithConnector(settings: Partial<TransactionSettings> = {}, options: { simulator?: boolean } = {}): Promise<SaleTestApp> {
+export async function startGatewayWithConnector(
+  settings: Partial<TransactionSettings> = {},
+  options: { simulator?: boolean; platform?: Partial<TestPlatformOptions> } = {},
+): Promise<SaleTestApp> {
   const hosts = await startHostSandbox(hostSandboxSettingsFrom({ HOST_ECHO_INTERVAL_MS: '0', HOST_SIMULATOR: options.simulator === false ? 'off' : 'on' }));
   try {
-    const app = await startTestApp((options): DynamicModule => ({
-      module: GatewayWithConnectorModule,
-      imports: [...platformModules(options), PaymentGatewayModule.register(settings), HostConnectorModule.register(hosts.config)],
-    }));
+    const app = await startTestApp(
+      (platform): DynamicModule => ({
+        module: GatewayWithConnectorModule,
+        imports: [...platformModules(platform), PaymentGatewayModule.register(settings), HostConnectorModule.register(hosts.config)],
+      }),
+      options.platform,
+    );
     const clientOf = async (groupId: string) => new GatewayClient(await app.clientFor(groupId), groupId, GATEWAY_BASE);
     const close = async () => {
       await app.close();

@@ -29,13 +29,21 @@ describe('hostTargetOf', () => {
   it('should say why an acceptance cannot be asked, ending with the purpose', () => {
     expect(hostTargetOf(acceptance({ primaryTid: null }), 'take payments')).toBe('primaryTid must be 1 to 8 letters or digits to take payments');
     expect(hostTargetOf(acceptance({ primaryMid: 'MID-WITH-DASHES' }), 'sign on')).toBe('primaryMid must be 1 to 15 letters or digits to sign on');
-    expect(hostTargetOf(acceptance({ extraParams: { acqInstId: 'BANK' } }), 'take payments')).toBe('extraParams.acqInstId must be 1 to 11 digits to take payments');
+    expect(hostTargetOf(acceptance({ extraParams: { acqInstId: 'BANK' } }), 'take payments')).toBe(
+      'extraParams.acqInstId must be 1 to 11 digits to take payments',
+    );
     expect(hostTargetOf(acceptance({ hostMessageFormat: 'SVC_ENABLER' }), 'sign on')).toBe('host format SVC_ENABLER has no host connector');
   });
 });
 
 describe('hostMerchantOf', () => {
-  const profile = { timeZone: 'Asia/Kuala_Lumpur', merchantName: 'Kopi Corner Sdn Bhd', merchantAddr: '1 Jalan Ampang, Kuala Lumpur', countryCode: 'MY', mcc: '5814' };
+  const profile = {
+    timeZone: 'Asia/Kuala_Lumpur',
+    merchantName: 'Kopi Corner Sdn Bhd',
+    merchantAddr: '1 Jalan Ampang, Kuala Lumpur',
+    countryCode: 'MY',
+    mcc: '5814',
+  };
 
   it("should carry the profile's merchant and the acceptance's sub-merchant", () => {
     expect(hostMerchantOf(profile, acceptance({ extraParams: { subMchDba: 'Kopi Stall' } }))).toEqual({
