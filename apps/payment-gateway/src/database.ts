@@ -7,7 +7,7 @@ import { ProfileEntity } from './profile/persistence/profile.entity';
 import { Profiles1763900001000 } from './migrations/1763900001000-profiles';
 import { ProfileTimeZone1763900002000 } from './migrations/1763900002000-profile-time-zone';
 import { Transactions1763900003000 } from './migrations/1763900003000-transactions';
-import { IdempotencyKeyEntity } from './transaction/idempotency/idempotency-key.entity';
+import { IdempotencyKeyEntity } from './transaction/persistence/idempotency-key.entity';
 import { TerminalBatchEntity } from './transaction/persistence/terminal-batch.entity';
 import { TransactionActionEntity } from './transaction/persistence/transaction-action.entity';
 import { PaymentTransactionEntity } from './transaction/persistence/transaction.entity';

@@ -1,7 +1,7 @@
 import { UnitOfWork } from '@app/database';
 import { unique } from '@app/testing';
 import { Client } from 'pg';
-import { IdempotencyService } from '../src/transaction/idempotency/idempotency.service';
+import { IdempotencyService } from '../src/transaction/idempotency.service';
 import { TerminalBatchRepository } from '../src/transaction/persistence/terminal-batch.repository';
 import { TransactionRepository } from '../src/transaction/persistence/transaction.repository';
 import type { TerminalKey, Transaction, TransactionAction } from '../src/transaction/transaction';

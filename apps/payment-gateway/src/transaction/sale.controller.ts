@@ -7,7 +7,7 @@ import { GatewayDeviceApi } from '../shared/gateway-api';
 import { GATEWAY_ROUTE_PREFIX } from '../shared/namespace';
 import { SaleRequestDto } from './dto/sale-request.dto';
 import { TransactionDto } from './dto/transaction.dto';
-import { IDEMPOTENCY_KEY_PATTERN } from './idempotency/idempotency.service';
+import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.service';
 import { SaleService } from './sale.service';
 
 @ApiTags('gateway transactions (v1)')

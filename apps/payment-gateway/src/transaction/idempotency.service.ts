@@ -2,8 +2,8 @@ import { canonicalJson, Clock, DomainError } from '@app/common';
 import { PruneRule, UnitOfWork } from '@app/database';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { DEFAULT_TRANSACTION_SETTINGS, idempotencyInFlightMs, TRANSACTION_SETTINGS, TransactionSettings } from '../transaction-settings';
-import { IdempotencyRepository, IdempotencyScope } from './idempotency.repository';
+import { DEFAULT_TRANSACTION_SETTINGS, idempotencyInFlightMs, TRANSACTION_SETTINGS, TransactionSettings } from './transaction-settings';
+import { IdempotencyRepository, IdempotencyScope } from './persistence/idempotency.repository';
 
 /** How long a key is kept (DECISIONS.md, "Transactions"). */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3_600_000;
