@@ -1,4 +1,5 @@
 import { bodyOf } from '@app/testing';
+import { Logger, LoggerService } from '@nestjs/common';
 import fc from 'fast-check';
 import { luhnPans, testTrack2Hex } from '../src/transaction/card/testing/test-card';
 import { dumpSchema, saleBody, SaleTestApp, startGatewayWithConnector, Terminal, TransactionView } from './sale-support';
@@ -10,20 +11,33 @@ const pans = luhnPans(13);
  * random sales (approved, declined, reversed; MOCK and ISO 8583 at the simulator; the number in
  * 5A and 57, or in 57 alone), every row of the gateway's schema (transactions, actions,
  * Idempotency-Key answers, the outbox and its event payloads) and of the host connector's
- * (request log, reversal queue, kept card data, sealed) is searched for each.
+ * (request log, reversal queue, kept card data, sealed), and every line logged, is searched for each.
  */
 describe('card data after sales', () => {
   let app: SaleTestApp;
   let terminals: Record<'MOCK' | 'ISO8583', Terminal>;
 
+  /** Every line any part of the process logs, at every level. */
+  const logLines: string[] = [];
+  const recorder: LoggerService = Object.fromEntries(
+    (['log', 'error', 'warn', 'debug', 'verbose', 'fatal'] as const).map((level) => [
+      level,
+      (...parts: unknown[]) => logLines.push(`${level} ${parts.map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join(' ')}`),
+    ]),
+  ) as unknown as LoggerService;
+
   beforeAll(async () => {
     app = await startGatewayWithConnector({ hostTimeoutMs: 1000, replyMarginMs: 1500, reaskWaitMs: 1000 });
+    Logger.overrideLogger(recorder);
     terminals = { MOCK: await app.newTerminal(), ISO8583: await app.newTerminal({ hostMessageFormat: 'ISO8583' }) };
   });
 
-  afterAll(() => app?.close());
+  afterAll(async () => {
+    await app?.close();
+    Logger.overrideLogger(false);
+  });
 
-  it('should keep no PAN and no track 2 in any table row or event payload', async () => {
+  it('should keep no PAN and no track 2 in any table row, event payload or log line', async () => {
     const used: string[] = [];
     const statuses = new Set<string>();
     const cases = fc.record({
@@ -56,9 +70,11 @@ describe('card data after sales', () => {
     const rows = [...(await dumpSchema(app, 'payment_gateway')), ...(await dumpSchema(app, 'host_connector'))];
     expect(rows.filter((row) => row.startsWith('payment_transaction: ')).length).toBeGreaterThanOrEqual(used.length);
     expect(rows.filter((row) => row.startsWith('outbox: ')).length).toBeGreaterThanOrEqual(used.length);
+    // The reversals of the sales never answered were logged by the connector.
+    expect(logLines.some((line) => line.includes('reversal queued'))).toBe(true);
     for (const pan of used) {
       const track2 = testTrack2Hex(pan).replace(/F$/, '');
-      const leaks = rows.filter((row) => row.includes(pan) || row.includes(track2) || row.includes(track2.replace('D', '=')));
+      const leaks = [...rows, ...logLines].filter((row) => row.includes(pan) || row.includes(track2) || row.includes(track2.replace('D', '=')));
       expect(leaks).toEqual([]);
     }
   });
