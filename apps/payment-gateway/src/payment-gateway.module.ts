@@ -66,10 +66,11 @@ import { DEFAULT_TRANSACTION_SETTINGS, TRANSACTION_SETTINGS, TransactionSettings
     TransactionViews,
     SaleService,
     PendingSaleResolver,
+    { provide: TRANSACTION_SETTINGS, useValue: DEFAULT_TRANSACTION_SETTINGS },
   ],
 })
 export class PaymentGatewayModule {
-  /** The context with its transaction timing (the defaults for what `settings` leaves out). */
+  /** The context with its transaction timing (the defaults for what `settings` leaves out): its provider replaces the default one. */
   static register(settings: Partial<TransactionSettings> = {}): DynamicModule {
     return { module: PaymentGatewayModule, providers: [{ provide: TRANSACTION_SETTINGS, useValue: { ...DEFAULT_TRANSACTION_SETTINGS, ...settings } }] };
   }

@@ -1,8 +1,8 @@
 import { canonicalJson, Clock, DomainError } from '@app/common';
 import { PruneRule, UnitOfWork } from '@app/database';
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { DEFAULT_TRANSACTION_SETTINGS, idempotencyInFlightMs, TRANSACTION_SETTINGS, TransactionSettings } from './transaction-settings';
+import { idempotencyInFlightMs, TRANSACTION_SETTINGS, TransactionSettings } from './transaction-settings';
 import { IdempotencyRepository, IdempotencyScope } from './persistence/idempotency.repository';
 
 /** How long a key is kept (DECISIONS.md, "Transactions"). */
@@ -39,9 +39,9 @@ export class IdempotencyService {
     private readonly keys: IdempotencyRepository,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
-    @Optional() @Inject(TRANSACTION_SETTINGS) settings?: TransactionSettings,
+    @Inject(TRANSACTION_SETTINGS) settings: TransactionSettings,
   ) {
-    this.inFlightMs = idempotencyInFlightMs(settings ?? DEFAULT_TRANSACTION_SETTINGS);
+    this.inFlightMs = idempotencyInFlightMs(settings);
   }
 
   async claim(scope: IdempotencyScope, requestHash: string): Promise<IdempotencyClaim> {

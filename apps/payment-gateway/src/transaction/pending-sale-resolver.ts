@@ -2,12 +2,12 @@ import { Clock, errorMessage, PollingLoop } from '@app/common';
 import { currencyInfo, HostAuthorizeRequestV1 } from '@app/contracts';
 import { encodeTlv } from '@app/iso8583';
 import { HostClient } from '@app/messaging';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { askAuthorization, outcomeOfReply, settlesRepeat } from './host-outcome';
 import { LeasedAction, TransactionRepository } from './persistence/transaction.repository';
 import { SaleRecorder } from './sale-recorder';
 import type { Transaction } from './transaction';
-import { DEFAULT_TRANSACTION_SETTINGS, TRANSACTION_SETTINGS, TransactionSettings } from './transaction-settings';
+import { TRANSACTION_SETTINGS, TransactionSettings } from './transaction-settings';
 
 /** Pending sales one replica checks in one pass, side by side. */
 const BATCH = 10;
@@ -43,7 +43,6 @@ export function chipOnlyEmv(transaction: Transaction): string {
 @Injectable()
 export class PendingSaleResolver implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('PendingSaleResolver');
-  private readonly settings: TransactionSettings;
   private readonly loop: PollingLoop;
 
   constructor(
@@ -51,9 +50,8 @@ export class PendingSaleResolver implements OnApplicationBootstrap, OnModuleDest
     private readonly recorder: SaleRecorder,
     private readonly host: HostClient,
     private readonly clock: Clock,
-    @Optional() @Inject(TRANSACTION_SETTINGS) settings?: TransactionSettings,
+    @Inject(TRANSACTION_SETTINGS) private readonly settings: TransactionSettings,
   ) {
-    this.settings = settings ?? DEFAULT_TRANSACTION_SETTINGS;
     this.loop = new PollingLoop(this.logger, this.settings.resolverIntervalMs, async () => (await this.resolveDue()) === BATCH);
   }
 

@@ -2,7 +2,7 @@ import { Clock, DeviceClaims, DomainError, errorMessage, IdGenerator } from '@ap
 import { currencyExponent, currencyInfo, decimalToMinor, GatewayTransactionV1, HostAuthorizeRequestV1, minorToDecimal } from '@app/contracts';
 import { UnitOfWork } from '@app/database';
 import { HostClient } from '@app/messaging';
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { acceptanceSelection } from '../profile/acceptance-selection';
 import { hostMerchantOf, hostTargetOf } from '../profile/host-target';
 import { ProfileRepository } from '../profile/persistence/profile.repository';
@@ -17,7 +17,7 @@ import { TransactionRepository } from './persistence/transaction.repository';
 import { SaleRecorder } from './sale-recorder';
 import type { SaleRequest } from './sale-request';
 import type { Transaction, TransactionAction } from './transaction';
-import { DEFAULT_TRANSACTION_SETTINGS, TRANSACTION_SETTINGS, TransactionSettings } from './transaction-settings';
+import { TRANSACTION_SETTINGS, TransactionSettings } from './transaction-settings';
 import { TransactionViews } from './transaction-views';
 
 /** A sale ready to be written and sent: its rows, and the host request (which alone holds the card data). */
@@ -47,7 +47,6 @@ function minorOf(amount: SaleRequest['amount']): string {
 @Injectable()
 export class SaleService {
   private readonly logger = new Logger('Sale');
-  private readonly settings: TransactionSettings;
 
   constructor(
     private readonly profiles: ProfileRepository,
@@ -59,10 +58,8 @@ export class SaleService {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    @Optional() @Inject(TRANSACTION_SETTINGS) settings?: TransactionSettings,
-  ) {
-    this.settings = settings ?? DEFAULT_TRANSACTION_SETTINGS;
-  }
+    @Inject(TRANSACTION_SETTINGS) private readonly settings: TransactionSettings,
+  ) {}
 
   async create(device: DeviceClaims, request: SaleRequest, idempotencyKey?: string): Promise<GatewayTransactionV1> {
     const scope: IdempotencyScope | undefined =

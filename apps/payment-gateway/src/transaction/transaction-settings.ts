@@ -30,7 +30,7 @@ export const DEFAULT_TRANSACTION_SETTINGS: TransactionSettings = {
   nothingSentAfterMs: 300_000,
 };
 
-/** Nest injection token of the {@link TransactionSettings} (`PaymentGatewayModule.register`); the defaults without it. */
+/** Nest injection token of the {@link TransactionSettings}: the defaults, or those given to `PaymentGatewayModule.register`. */
 export const TRANSACTION_SETTINGS = Symbol('TRANSACTION_SETTINGS');
 
 /** How long a request may hold its Idempotency-Key before a repeat may take it over: the longest a sale request runs, and a margin. */

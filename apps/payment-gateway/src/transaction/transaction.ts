@@ -30,14 +30,21 @@ export interface Transaction {
   accountMasked: string;
   accountBin: string;
   accountLast4: string;
+  /** Issuer country (5F28) as an ISO 3166 numeric code; null when absent or not one. */
   issCountryCode: string | null;
   cvmPerformed: string;
   cvmSignatureUrl: string | null;
+  /** AID, hex upper case: 4F, else 9F06. */
   aid: string;
+  /** Application label (50), else preferred name (9F12), printable characters only; null when neither. */
   appName: string | null;
+  /** Application cryptogram (9F26), hex. */
   tc: string;
+  /** Terminal verification results (95), hex. */
   tvr: string;
+  /** Transaction status information (9B), hex; null when absent. */
   tsi: string | null;
+  /** Application transaction counter (9F36), hex. */
   atc: string;
   posReference: string | null;
   /** The STAN of the host's answer to the first action; empty while none. */

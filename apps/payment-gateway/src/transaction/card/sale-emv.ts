@@ -1,6 +1,7 @@
 import { DomainError } from '@app/common';
 import { cardDataOf, HostProtocolError, readEmvObjects } from '@app/host-protocol';
 import type { TlvItem } from '@app/iso8583';
+import type { Transaction } from '../transaction';
 import { MaskedAccount, maskAccount } from './account-mask';
 import { CvmPerformed, cvmPerformedOf } from './cvm';
 
@@ -46,27 +47,13 @@ export const REQUIRED_EMV_OBJECTS: readonly RequiredObject[] = [
 
 /**
  * What the gateway keeps of a card's EMV data for a sale: the masked account and the chip data
- * a receipt and a dispute need. No PAN, no track 2: those stay in the request's `emvData`, which
- * goes to the host connector and nowhere else.
+ * a receipt and a dispute need (see {@link Transaction} for each), and what the card signed (9F02
+ * in minor units, 5F2A as an ISO 4217 numeric code). No PAN, no track 2: those stay in the
+ * request's `emvData`, which goes to the host connector and nowhere else.
  */
-export interface SaleEmv {
+export interface SaleEmv extends Pick<Transaction, 'aid' | 'appName' | 'tc' | 'tvr' | 'tsi' | 'atc' | 'issCountryCode'> {
   account: MaskedAccount;
-  /** AID, hex upper case: 4F, else 9F06, else 84. */
-  aid: string;
-  /** Application label (50), else preferred name (9F12), printable characters only; null when neither. */
-  appName: string | null;
-  /** Application cryptogram (9F26), hex. */
-  tc: string;
-  /** Terminal verification results (95), hex. */
-  tvr: string;
-  /** Transaction status information (9B), hex; null when absent. */
-  tsi: string | null;
-  /** Application transaction counter (9F36), hex. */
-  atc: string;
-  /** Issuer country (5F28) as an ISO 3166 numeric code; null when absent or not one. */
-  issCountryCode: string | null;
   cvmPerformed: CvmPerformed;
-  /** What the card signed: 9F02 in minor units and 5F2A as an ISO 4217 numeric code. */
   signedAmountMinor: string;
   signedCurrencyNumeric: string;
 }
