@@ -30,7 +30,7 @@ const DOCUMENTS = [
   {
     file: 'payment-gateway.json',
     title: 'payment-gateway',
-    description: 'Payment gateway: /{customerNamespace}/api/v1 profiles and acceptances; errors are RFC 9457 problem details',
+    description: 'Payment gateway: /{customerNamespace}/api/v1 profiles and acceptances, transactions (sales from the SDK under the device token); errors are RFC 9457 problem details',
     module: (databaseUrl: string) => PaymentGatewayAppModule.register(options(databaseUrl)),
   },
 ];

@@ -1,4 +1,5 @@
 import { ContextDatabaseDefinition } from '@app/database';
+import { createOutboxMigration, OutboxMessage } from '@app/messaging';
 import { createInboxMigration, InboxMessage } from '@app/messaging/consumer';
 import { AcceptanceEntity } from './profile/persistence/acceptance.entity';
 import { ProfileAcceptanceEntity } from './profile/persistence/profile-acceptance.entity';
@@ -6,6 +7,11 @@ import { ProfileEntity } from './profile/persistence/profile.entity';
 import { Profiles1763900001000 } from './migrations/1763900001000-profiles';
 import { ProfileTimeZone1763900002000 } from './migrations/1763900002000-profile-time-zone';
 import { Webhooks1763900004000 } from './migrations/1763900004000-webhooks';
+import { Transactions1763900003000 } from './migrations/1763900003000-transactions';
+import { IdempotencyKeyEntity } from './transaction/persistence/idempotency-key.entity';
+import { TerminalBatchEntity } from './transaction/persistence/terminal-batch.entity';
+import { TransactionActionEntity } from './transaction/persistence/transaction-action.entity';
+import { PaymentTransactionEntity } from './transaction/persistence/transaction.entity';
 import { PAYMENT_GATEWAY_CONNECTION, PAYMENT_GATEWAY_SCHEMA } from './shared/inject';
 import { WebhookDeliveryEntity } from './webhook/persistence/webhook-delivery.entity';
 import { WebhookSecretEntity } from './webhook/persistence/webhook-secret.entity';
@@ -16,6 +22,26 @@ export { PAYMENT_GATEWAY_CONNECTION, PAYMENT_GATEWAY_SCHEMA };
 export const paymentGatewayDatabase: ContextDatabaseDefinition = {
   name: PAYMENT_GATEWAY_CONNECTION,
   schema: PAYMENT_GATEWAY_SCHEMA,
-  entities: [ProfileEntity, AcceptanceEntity, ProfileAcceptanceEntity, InboxMessage, WebhookSecretEntity, WebhookDeliveryEntity],
-  migrations: [createInboxMigration(PAYMENT_GATEWAY_SCHEMA, 1763900000000), Profiles1763900001000, ProfileTimeZone1763900002000, Webhooks1763900004000],
+  entities: [
+    ProfileEntity,
+    AcceptanceEntity,
+    ProfileAcceptanceEntity,
+    InboxMessage,
+    PaymentTransactionEntity,
+    TransactionActionEntity,
+    TerminalBatchEntity,
+    IdempotencyKeyEntity,
+    OutboxMessage,
+    WebhookSecretEntity,
+    WebhookDeliveryEntity,
+  ],
+  migrations: [
+    createInboxMigration(PAYMENT_GATEWAY_SCHEMA, 1763900000000),
+    Profiles1763900001000,
+    ProfileTimeZone1763900002000,
+    Transactions1763900003000,
+    // Transaction events leave through it (gateway.transaction.updated.v1).
+    createOutboxMigration(PAYMENT_GATEWAY_SCHEMA, 1763900003100),
+    Webhooks1763900004000,
+  ],
 };

@@ -8,7 +8,7 @@ import { paymentGatewayConfig } from './config/payment-gateway.config';
 async function main(): Promise<void> {
   const { config, module } = await loadAppConfig(paymentGatewayConfig);
   const app = await createPlatformApp(PaymentGatewayAppModule.register({ ...config.platform, config: module }, config.gateway), config.http);
-  serveOpenApi(app, buildOpenApiDocument(app, 'payment-gateway', 'Payment gateway: profiles and acceptances under /{customerNamespace}/api/v1'));
+  serveOpenApi(app, buildOpenApiDocument(app, 'payment-gateway', 'Payment gateway: profiles, acceptances, transactions and webhooks under /{customerNamespace}/api/v1'));
   await app.listen({ port: config.http.port, host: config.http.host });
   new Logger('payment-gateway').log(`listening on ${await app.getUrl()}`);
 }

@@ -1,6 +1,6 @@
 import { Clock, CryptoIdGenerator, IdGenerator, SystemClock } from '@app/common';
 import { DatabaseModule, RetentionModule, unitOfWorkProviders } from '@app/database';
-import { HostClient, Inbox, inboxPruneRule } from '@app/messaging';
+import { HostClient, Inbox, inboxPruneRule, OutboxModule, outboxPruneRule } from '@app/messaging';
 import { GATEWAY_NAMESPACE_SETTING } from '@app/runtime';
 import { DynamicModule, Module } from '@nestjs/common';
 import { PAYMENT_GATEWAY_CONNECTION, paymentGatewayDatabase } from './database';
@@ -15,20 +15,35 @@ import { ProfileSyncService } from './profile-sync/profile-sync.service';
 import { SignOnService } from './sign-on/sign-on.service';
 import { GatewayErrorFormat } from './shared/error-format';
 import { GATEWAY_NAMESPACE } from './shared/namespace';
+import { IdempotencyRepository } from './transaction/persistence/idempotency.repository';
+import { IdempotencyService, idempotencyKeyPruneRule } from './transaction/idempotency.service';
+import { PendingSaleResolver } from './transaction/pending-sale-resolver';
+import { TerminalBatchRepository } from './transaction/persistence/terminal-batch.repository';
+import { TransactionRepository } from './transaction/persistence/transaction.repository';
+import { SaleController } from './transaction/sale.controller';
+import { SaleRecorder } from './transaction/sale-recorder';
+import { SaleService } from './transaction/sale.service';
+import { TransactionController } from './transaction/transaction.controller';
+import { TransactionViews } from './transaction/transaction-views';
+import { DEFAULT_TRANSACTION_SETTINGS, TRANSACTION_SETTINGS } from './transaction/transaction-settings';
 import { WEBHOOK_CONTROLLERS, webhookDeliveryPruneRule, webhookProviders } from './webhook/webhook.providers';
 
 /**
- * The payment-gateway bounded context: gateway profiles and acceptances on its own schema, the
- * profile API under `/{GATEWAY_NAMESPACE}/api/v1` (problem-details errors), the consumer of
- * merchant-management's profile upserts and the webhooks of its transactions. Needs
- * `platformModules` (database URL, auth, field cipher, messaging) from the application that
- * hosts it, and is loaded through {@link PaymentGatewayModule.register} with its own options.
+ * The payment-gateway bounded context: gateway profiles and acceptances, transactions and their
+ * actions on its own schema, the API under `/{GATEWAY_NAMESPACE}/api/v1` (problem-details
+ * errors), the consumer of merchant-management's profile upserts, the outbox of its transaction
+ * events and their webhooks. Needs `platformModules` (database URL, auth with device tokens,
+ * field cipher, messaging) from the application that hosts it, and is loaded through
+ * {@link PaymentGatewayModule.register} with its own options.
  */
 @Module({
-  imports: [DatabaseModule.forContext(paymentGatewayDatabase)],
-  controllers: [ProfileController, ProfileUpsertController],
+  imports: [DatabaseModule.forContext(paymentGatewayDatabase), OutboxModule.forContext({ connection: PAYMENT_GATEWAY_CONNECTION })],
+  controllers: [ProfileController, ProfileUpsertController, SaleController, TransactionController],
   providers: [
     { provide: GATEWAY_NAMESPACE, useExisting: GATEWAY_NAMESPACE_SETTING },
+    ...unitOfWorkProviders(PAYMENT_GATEWAY_CONNECTION),
+    { provide: Clock, useClass: SystemClock },
+    { provide: IdGenerator, useClass: CryptoIdGenerator },
     GatewayErrorFormat,
     ProfileRepository,
     AcceptanceRepository,
@@ -38,6 +53,14 @@ import { WEBHOOK_CONTROLLERS, webhookDeliveryPruneRule, webhookProviders } from 
     Inbox,
     ProfileSyncService,
     { provide: PROFILE_UPSERT_CONSUMER, useValue: profileUpsertConsumer },
+    TransactionRepository,
+    TerminalBatchRepository,
+    IdempotencyRepository,
+    IdempotencyService,
+    SaleRecorder,
+    TransactionViews,
+    SaleService,
+    PendingSaleResolver,
   ],
 })
 export class PaymentGatewayModule {
@@ -47,16 +70,16 @@ export class PaymentGatewayModule {
       imports: [
         RetentionModule.forContext({
           connection: PAYMENT_GATEWAY_CONNECTION,
-          rules: (retention) => [inboxPruneRule(retention.messagesMs), webhookDeliveryPruneRule(options.webhooks.retentionMs)],
+          rules: (retention) => [
+            inboxPruneRule(retention.messagesMs),
+            outboxPruneRule(retention.messagesMs),
+            idempotencyKeyPruneRule(),
+            webhookDeliveryPruneRule(options.webhooks.retentionMs),
+          ],
         }),
       ],
       controllers: WEBHOOK_CONTROLLERS,
-      providers: [
-        ...unitOfWorkProviders(PAYMENT_GATEWAY_CONNECTION),
-        { provide: Clock, useClass: SystemClock },
-        { provide: IdGenerator, useClass: CryptoIdGenerator },
-        ...webhookProviders(options.webhooks),
-      ],
+      providers: [{ provide: TRANSACTION_SETTINGS, useValue: { ...DEFAULT_TRANSACTION_SETTINGS, ...options.transactions } }, ...webhookProviders(options.webhooks)],
     };
   }
 }

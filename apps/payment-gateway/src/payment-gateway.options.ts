@@ -1,10 +1,13 @@
 import { envSchema, ValuesOf } from '@app/common';
+import { TransactionSettings } from './transaction/transaction-settings';
 import { WebhookConfig, webhookConfigFrom, webhookVariables } from './webhook/webhook.config';
 
 /** What the payment-gateway context is configured with, besides the platform's options. */
 export interface PaymentGatewayOptions {
   /** How transactions reach their callbackUrl (WEBHOOK_*). */
   webhooks: WebhookConfig;
+  /** Timing of the sale path (host timeout, reply margin, re-ask); the defaults for what is left out. */
+  transactions?: Partial<TransactionSettings>;
 }
 
 /** The context's own variables, read by its app and by standalone. */

@@ -78,6 +78,15 @@ describe('profile upserts over the in-process transport', () => {
     expect(Object.values(profile.acptSelection)).toEqual([['VISA'], ['MASTERCARD']]);
   });
 
+  it('should keep the device and merchant the upsert is for (the only device that may pay through the profile)', async () => {
+    const groupId = newGroup();
+    const payload = upsertPayload({ groupId, deviceId: 'device-one', merchantId: 'M-ONE' });
+    await publish({ payload });
+
+    const rows = await queryDatabase(app.database.url, 'SELECT device_id, merchant_id FROM payment_gateway.profile WHERE id = $1', [payload.profileId]);
+    expect(rows).toEqual([{ device_id: 'device-one', merchant_id: 'M-ONE' }]);
+  });
+
   it('should apply an upsert without timeZone (an older producer) and store no time zone', async () => {
     const groupId = newGroup();
     const payload = upsertPayload({ groupId });
@@ -224,6 +233,21 @@ describe('profile upserts over the in-process transport', () => {
       expect(existingView.profileName).toBe('existing v6');
       expect(existingView.acceptances.map((a) => a.acptName)).toEqual((existing.acceptances as Array<{ acptName: string }>).map((a) => a.acptName));
       expect(await inboxCount(ids)).toBe(4);
+    });
+
+    it('should keep the device and merchant each upsert is for, in a batch as alone, a newer version moving them', async () => {
+      const groupId = newGroup();
+      const alone = upsertPayload({ groupId, deviceId: 'device-alone', merchantId: 'M-ALONE' });
+      await publish({ payload: alone });
+      const created = upsertPayload({ groupId, deviceId: 'device-created', merchantId: 'M-CREATED' });
+      await publish({ payload: created }, { payload: { ...alone, version: 2, deviceId: 'device-moved', merchantId: 'M-MOVED' } });
+
+      expect(batches).toHaveLength(1);
+      const rows = await queryDatabase(app.database.url, 'SELECT id, device_id, merchant_id FROM payment_gateway.profile WHERE group_id = $1 ORDER BY device_id', [groupId]);
+      expect(rows).toEqual([
+        { id: created.profileId, device_id: 'device-created', merchant_id: 'M-CREATED' },
+        { id: alone.profileId, device_id: 'device-moved', merchant_id: 'M-MOVED' },
+      ]);
     });
 
     it('should fall back to one by one when a message of the batch breaks its contract: the others applied, that one dead-lettered', async () => {

@@ -90,6 +90,12 @@ export class GatewayActionV1 {
   @MaxLength(12)
   trace: string;
 
+  /** The transaction the action belongs to (spec 3 Action; optional: producers before issue 13 left it out). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(80)
+  tranId?: string;
+
   /** The request id the action went to the host connector with. */
   @IsString()
   @MaxLength(64)
@@ -136,6 +142,11 @@ export class GatewayActionV1 {
   @IsString()
   @MaxLength(256)
   posReference: string | null;
+
+  /** Spec 3's free-form extraData of the action; null when none (optional: producers before issue 13 left it out). */
+  @IsOptional()
+  @IsObject()
+  extraData?: Record<string, unknown> | null;
 
   @IsString()
   createdAt: string;
@@ -319,6 +330,21 @@ export class GatewayTransactionV1 {
   @IsString()
   @MaxLength(80)
   linkedTranId: string | null;
+
+  // Spec 3's remaining nullable fields; optional so that payloads written before them still decode.
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  preferredAcceptanceTag?: string | null;
+
+  @IsOptional()
+  @IsObject()
+  extraData?: Record<string, unknown> | null;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  transStatusInfo?: string | null;
 
   @NullableButPresent()
   @IsString()

@@ -80,20 +80,31 @@ function first(items: readonly TlvItem[], tag: string): Buffer | undefined {
 }
 
 /**
+ * The primitive objects of the card's EMV TLV (hex), templates (70, 77, …) read in place, in the
+ * card's order. Throws `HostProtocolError` (naming `format`) when the data is not hex or not
+ * BER-TLV; the error names tags and offsets, never a value.
+ */
+export function readEmvObjects(emvTlvHex: string, format: string): TlvItem[] {
+  if (!/^(?:[0-9A-Fa-f]{2})+$/.test(emvTlvHex)) throw new HostProtocolError(format, 'card EMV data is not hex');
+  try {
+    return flatten(decodeTlv(Buffer.from(emvTlvHex, 'hex'), 'card EMV data'));
+  } catch (error) {
+    if (error instanceof Iso8583Error) throw new HostProtocolError(format, `card EMV data is not BER-TLV (${error.message})`);
+    throw error;
+  }
+}
+
+/**
  * Reads the card's EMV TLV (hex) into the fields of a host message. Throws `HostProtocolError`
  * (naming `format`) when the data is not BER-TLV or holds no usable PAN; never puts a card number
  * into the error text.
  */
 export function readCardData(emvTlvHex: string, format: string): CardData {
-  if (!/^(?:[0-9A-Fa-f]{2})+$/.test(emvTlvHex)) throw new HostProtocolError(format, 'card EMV data is not hex');
-  let items: TlvItem[];
-  try {
-    items = flatten(decodeTlv(Buffer.from(emvTlvHex, 'hex'), 'card EMV data'));
-  } catch (error) {
-    if (error instanceof Iso8583Error) throw new HostProtocolError(format, `card EMV data is not BER-TLV (${error.message})`);
-    throw error;
-  }
+  return cardDataOf(readEmvObjects(emvTlvHex, format), format);
+}
 
+/** {@link readCardData} of objects already read with {@link readEmvObjects}. */
+export function cardDataOf(items: readonly TlvItem[], format: string): CardData {
   const tag57 = first(items, '57');
   let track2: string | null = null;
   let trackPan: string | null = null;

@@ -3,15 +3,15 @@ import { databaseUrlWithPassword, encryptionKey, passwordForms, secretText } fro
 import fc from 'fast-check';
 import { paymentGatewayConfig } from './payment-gateway.config';
 
-const REQUIRED: Env = { DATABASE_URL: 'postgres://db/softpos', AUTH_JWT_SECRET: 'a'.repeat(40), DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') };
+const REQUIRED: Env = { DATABASE_URL: 'postgres://db/softpos', AUTH_JWT_SECRET: 'a'.repeat(40), DEVICE_JWT_SECRET: 'd'.repeat(40), DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') };
 
 const read = (env: Env) => readAppConfig(paymentGatewayConfig, env);
 
 describe('paymentGatewayConfig', () => {
-  it('should start with no device token secret and no mailer, sealing webhook secrets with the data key', () => {
+  it('should verify device tokens with DEVICE_JWT_SECRET and seal webhook secrets with the data key, with no mailer', () => {
     const { config } = read(REQUIRED);
 
-    expect(config.platform.auth).toEqual({ secret: 'a'.repeat(40) });
+    expect(config.platform.auth).toEqual({ secret: 'a'.repeat(40), deviceSecret: 'd'.repeat(40) });
     expect(config.platform.cipher).toBeDefined();
     expect(config.platform.mail).toBeUndefined();
     expect(config.platform.gatewayNamespace).toBe('demo');
@@ -60,24 +60,31 @@ describe('paymentGatewayConfig', () => {
     expect(() => read({ ...REQUIRED, GATEWAY_NAMESPACE: namespace })).toThrow(/^GATEWAY_NAMESPACE must be letters, digits, - or _/);
   });
 
-  it('should refuse to start without DATABASE_URL or a way to verify bearer tokens, naming them', () => {
-    expect(() => read({ AUTH_JWT_SECRET: 'a'.repeat(40) })).toThrow(/^DATABASE_URL must be set/);
-    expect(() => read({ DATABASE_URL: 'postgres://db/softpos' })).toThrow(/^AUTH_JWT_SECRET or AUTH_JWKS_URL must be set/);
+  it('should refuse to start without DATABASE_URL, a way to verify bearer tokens or the device token key, naming them', () => {
+    expect(() => read({ AUTH_JWT_SECRET: 'a'.repeat(40), DEVICE_JWT_SECRET: 'd'.repeat(40) })).toThrow(/^DATABASE_URL must be set/);
+    expect(() => read({ DATABASE_URL: 'postgres://db/softpos', DEVICE_JWT_SECRET: 'd'.repeat(40) })).toThrow(/^AUTH_JWT_SECRET or AUTH_JWKS_URL must be set/);
+    expect(() => read({ DATABASE_URL: 'postgres://db/softpos', AUTH_JWT_SECRET: 'a'.repeat(40) })).toThrow(/^DEVICE_JWT_SECRET must be set/);
+  });
+
+  it('should refuse a short DEVICE_JWT_SECRET in production', () => {
+    expect(() => read({ ...REQUIRED, NODE_ENV: 'production', NATS_URL: 'nats://n:4222', DEVICE_JWT_SECRET: 'short' })).toThrow(
+      /DEVICE_JWT_SECRET must be at least 32 characters in production/,
+    );
   });
 
   it('should refuse a bad RETENTION_INTERVAL_MS, naming it', () => {
     expect(() => read({ ...REQUIRED, RETENTION_INTERVAL_MS: '10' })).toThrow('RETENTION_INTERVAL_MS must be from 1000 to 86400000, got 10');
   });
 
-  it('should print its settings with the token secret, the data key and the database password masked', () => {
+  it('should print its settings with the token secrets, the data key and the database password masked', () => {
     fc.assert(
-      fc.property(secretText(), encryptionKey(), databaseUrlWithPassword(), (secret, key, database) => {
-        const { settings } = read({ AUTH_JWT_SECRET: secret, DATA_ENCRYPTION_KEY: key, DATABASE_URL: database.url });
+      fc.property(secretText(), secretText(), encryptionKey(), databaseUrlWithPassword(), (secret, deviceSecret, key, database) => {
+        const { settings } = read({ AUTH_JWT_SECRET: secret, DEVICE_JWT_SECRET: deviceSecret, DATA_ENCRYPTION_KEY: key, DATABASE_URL: database.url });
 
-        for (const hidden of [secret, key, ...passwordForms(database.password)]) expect(settings).not.toContain(hidden);
+        for (const hidden of [secret, deviceSecret, key, ...passwordForms(database.password)]) expect(settings).not.toContain(hidden);
         expect(settings).toContain('AUTH_JWT_SECRET=[set]');
+        expect(settings).toContain('DEVICE_JWT_SECRET=[set]');
         expect(settings).toContain('DATA_ENCRYPTION_KEY=[set]');
-        expect(settings).not.toContain('DEVICE_JWT_SECRET');
       }),
     );
   });

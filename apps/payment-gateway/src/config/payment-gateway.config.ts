@@ -1,4 +1,4 @@
-import { authConfigFrom, authVariables, cipherVariables, defineAppConfig, envSchema, fieldCipherFrom, HttpSettings } from '@app/common';
+import { authConfigFrom, authVariables, cipherVariables, defineAppConfig, deviceTokenVariables, envSchema, fieldCipherFrom, HttpSettings } from '@app/common';
 import { distributedAppFrom, distributedAppVariables, gatewayNamespaceVariables, PlatformOptions } from '@app/runtime';
 import { PaymentGatewayOptions, paymentGatewayOptionsFrom, paymentGatewayVariables } from '../payment-gateway.options';
 
@@ -11,20 +11,21 @@ export interface PaymentGatewayConfig {
 
 /**
  * payment-gateway's variables: a distributed app's (HTTP, DATABASE_URL, NATS_URL, retention),
- * bearer tokens, GATEWAY_NAMESPACE, DATA_ENCRYPTION_KEY (the PBOs' webhook secrets are sealed)
- * and the webhooks' own (WEBHOOK_*). It sends no mail and verifies no device tokens, so SMTP_URL
- * and DEVICE_JWT_SECRET are not read.
+ * bearer tokens, the device tokens the SDK pays with (DEVICE_JWT_SECRET, the key
+ * merchant-management signs them with at activation), GATEWAY_NAMESPACE, DATA_ENCRYPTION_KEY (the
+ * PBOs' webhook secrets are sealed) and the webhooks' own (WEBHOOK_*). It sends no mail, so
+ * SMTP_URL is not read.
  */
 export const paymentGatewayConfig = defineAppConfig({
   name: 'payment-gateway',
-  schema: envSchema({ ...distributedAppVariables, ...authVariables, ...gatewayNamespaceVariables, ...cipherVariables, ...paymentGatewayVariables }),
+  schema: envSchema({ ...distributedAppVariables, ...authVariables, ...deviceTokenVariables, ...gatewayNamespaceVariables, ...cipherVariables, ...paymentGatewayVariables }),
   build(values): PaymentGatewayConfig {
     const { production, http, platform } = distributedAppFrom(values);
     return {
       http,
       platform: {
         ...platform,
-        auth: authConfigFrom(values, { allowDevelopmentDefault: false, production, deviceTokens: false }),
+        auth: authConfigFrom(values, { allowDevelopmentDefault: false, production, deviceTokens: true }),
         cipher: fieldCipherFrom(values, { allowDevelopmentDefault: false, production }),
         gatewayNamespace: values.GATEWAY_NAMESPACE,
       },

@@ -6,7 +6,7 @@ import { EntityManager } from 'typeorm';
 import { newAcceptanceId } from '../shared/ids';
 import { AcceptanceFields, AcceptanceRepository, NewAcceptance } from '../profile/persistence/acceptance.repository';
 import { ProfileEntity } from '../profile/persistence/profile.entity';
-import { BoundAcceptance, NewProfile, ProfileFields, ProfileRepository, ProfileVersionRow } from '../profile/persistence/profile.repository';
+import { BoundAcceptance, NewProfile, ProfileDevice, ProfileFields, ProfileRepository, ProfileVersionRow } from '../profile/persistence/profile.repository';
 
 /** What became of one upsert message. */
 export type UpsertOutcome = 'applied' | 'stale' | 'duplicate';
@@ -53,6 +53,11 @@ function acceptanceFields(acceptance: GatewayAcceptanceV1): AcceptanceFields {
   };
 }
 
+/** The device the upsert is for: only its token may take payments through the profile. */
+function deviceOf(upsert: GatewayProfileUpsertV1): ProfileDevice {
+  return { deviceId: upsert.deviceId, merchantId: upsert.merchantId };
+}
+
 function differs(stored: BoundAcceptance, fields: AcceptanceFields): boolean {
   return (
     stored.acptName !== fields.acptName ||
@@ -94,6 +99,7 @@ export class ProfileSyncService {
         groupId: upsert.groupId,
         version: upsert.version,
         ...(await this.profileFields(manager, upsert)),
+        ...deviceOf(upsert),
       });
       if (created) {
         await this.bindAcceptances(manager, upsert, []);
@@ -111,7 +117,7 @@ export class ProfileSyncService {
       throw DomainError.ownerInvalid(`profile ${upsert.profileId} belongs to group ${current.groupId}, not ${upsert.groupId}`);
     }
     if (current.version >= upsert.version) return 'stale';
-    await this.profiles.update(manager, upsert.profileId, { ...(await this.profileFields(manager, upsert)), version: upsert.version });
+    await this.profiles.update(manager, upsert.profileId, { ...(await this.profileFields(manager, upsert)), ...deviceOf(upsert), version: upsert.version });
     await this.bindAcceptances(manager, upsert, await this.profiles.boundAcceptances(upsert.profileId, manager));
     return 'applied';
   }
@@ -195,7 +201,7 @@ export class ProfileSyncService {
         const current = locked.get(profileId);
         if (current && current.groupId !== upsert.groupId) throw new BatchNotApplicable(`profile ${profileId} belongs to another group`);
         if (current && current.version >= upsert.version) continue;
-        const row = { id: profileId, version: upsert.version, ...(await this.profileFields(manager, upsert)) };
+        const row = { id: profileId, version: upsert.version, ...(await this.profileFields(manager, upsert)), ...deviceOf(upsert) };
         if (current) replaces.push(row);
         else creates.push({ ...row, groupId: upsert.groupId, updated: (freshCount.get(profileId) ?? 0) > 1 });
         outcomes[index] = 'applied';

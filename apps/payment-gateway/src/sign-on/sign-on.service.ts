@@ -1,17 +1,9 @@
 import { DomainError } from '@app/common';
-import {
-  ContractViolationError,
-  HOST_ACQUIRER_ID_PATTERN,
-  HOST_MESSAGE_FORMATS,
-  HOST_MID_PATTERN,
-  HOST_TID_PATTERN,
-  HostMessageFormat,
-  HostNetworkRequestV1,
-  HostResultV1,
-} from '@app/contracts';
+import { ContractViolationError, HostNetworkRequestV1, HostResultV1 } from '@app/contracts';
 import { HostClient, RequestReplyError } from '@app/messaging';
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { hostTargetOf } from '../profile/host-target';
 import { BoundAcceptance, ProfileRepository } from '../profile/persistence/profile.repository';
 import { PROFILE_ID_PATTERN } from '../shared/ids';
 import { requireOwned } from '../shared/ownership';
@@ -28,27 +20,6 @@ const REASON_OF_RESULT: Record<HostResultV1, SignOnResultReason> = {
   HOST_UNAVAILABLE: 'HostUnavailable',
   REJECTED: 'InvalidAcceptance',
 };
-
-/** What the host connector needs of an acceptance, or why it cannot be asked. */
-function targetOf(acceptance: BoundAcceptance): HostNetworkRequestV1['target'] | string {
-  if (!(HOST_MESSAGE_FORMATS as readonly string[]).includes(acceptance.hostMessageFormat))
-    return `host format ${acceptance.hostMessageFormat} has no host connector`;
-  if (!acceptance.primaryMid || !HOST_MID_PATTERN.test(acceptance.primaryMid)) return 'primaryMid must be 1 to 15 letters or digits to sign on';
-  if (!acceptance.primaryTid || !HOST_TID_PATTERN.test(acceptance.primaryTid)) return 'primaryTid must be 1 to 8 letters or digits to sign on';
-  const connUrl = acceptance.extraParams?.connUrl;
-  // Field 32: the acquiring institution id, when the acceptance names one.
-  const acquirerId = acceptance.extraParams?.acqInstId;
-  if (acquirerId !== undefined && (typeof acquirerId !== 'string' || !HOST_ACQUIRER_ID_PATTERN.test(acquirerId)))
-    return 'extraParams.acqInstId must be 1 to 11 digits to sign on';
-  return {
-    hostMessageFormat: acceptance.hostMessageFormat as HostMessageFormat,
-    connUrl: typeof connUrl === 'string' && connUrl !== '' ? connUrl : null,
-    acptId: acceptance.id,
-    mid: acceptance.primaryMid,
-    tid: acceptance.primaryTid,
-    ...(acquirerId === undefined ? {} : { acquirerId }),
-  };
-}
 
 /**
  * `POST /profiles/{profileId}/signOn` (spec rule 3): every bound acceptance signs on to its host
@@ -82,7 +53,7 @@ export class SignOnService {
       hostMessageFormat: acceptance.hostMessageFormat,
       supportedPayment: acceptance.supportedPayments,
     };
-    const target = targetOf(acceptance);
+    const target = hostTargetOf(acceptance, 'sign on');
     if (typeof target === 'string') return { ...base, resultReason: 'InvalidAcceptance', hostRespCode: '', hostRespMessage: target };
     const request: HostNetworkRequestV1 = { requestId: `son_${randomUUID()}`, target, timeoutMs: SIGN_ON_HOST_TIMEOUT_MS };
     try {

@@ -18,6 +18,10 @@ export class DomainError extends Error {
     return new DomainError(ErrorCode.Conflict, message);
   }
 
+  static unprocessable(message: string): DomainError {
+    return new DomainError(ErrorCode.Unprocessable, message);
+  }
+
   static notFound(message: string): DomainError {
     return new DomainError(ErrorCode.NotFound, message);
   }

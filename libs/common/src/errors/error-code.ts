@@ -8,6 +8,8 @@ export enum ErrorCode {
   Validation = 'VALIDATION',
   /** Business-rule conflict (bind conflict, object in use, duplicate name). HTTP 409, code 10000. */
   Conflict = 'CONFLICT',
+  /** The request repeats an earlier one's key with another content (an Idempotency-Key reused for another body). HTTP 422, code 10000. */
+  Unprocessable = 'UNPROCESSABLE',
   /** Body larger than the limit. HTTP 413, code 10000. */
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
   /** Missing, malformed, expired or wrongly signed token. HTTP 401. */
@@ -42,6 +44,8 @@ export function envelopeErrorOf(code: ErrorCode): EnvelopeError {
       return { code: 10000, status: 400 };
     case ErrorCode.Conflict:
       return { code: 10000, status: 409 };
+    case ErrorCode.Unprocessable:
+      return { code: 10000, status: 422 };
     case ErrorCode.PayloadTooLarge:
       return { code: 10000, status: 413 };
     case ErrorCode.Unauthenticated:

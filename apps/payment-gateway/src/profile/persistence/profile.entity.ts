@@ -50,6 +50,17 @@ export class ProfileEntity {
   @Column({ type: 'varchar', length: 16, default: 'ACTIVE' })
   entityStatus: EntityStatus;
 
+  /**
+   * The merchant-management device the profile was pushed for (upserts only): only that device's
+   * token may take payments through it. Null for profiles made through the API.
+   */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  deviceId: string | null;
+
+  /** merchant-management's merchant of that device (upserts only); carried by the gateway's transaction events. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  merchantId: string | null;
+
   /** Version of the last upsert applied (0: never upserted); older or equal upserts are ignored. */
   @Column({ type: 'int', default: 0 })
   version: number;

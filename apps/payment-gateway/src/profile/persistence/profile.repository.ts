@@ -9,9 +9,12 @@ import { ProfileEntity } from './profile.entity';
 /** The merchant data of a profile: what the API and upserts write. */
 export type ProfileFields = Pick<ProfileEntity, 'profileName' | 'providerReference' | 'merchantName' | 'merchantAddr' | 'mcc' | 'countryCode' | 'currency' | 'timeZone'>;
 
-export type NewProfile = ProfileFields & Pick<ProfileEntity, 'id' | 'groupId' | 'version'>;
+/** Who a profile pushed by merchant-management is for: set by upserts only (the API leaves them alone). */
+export type ProfileDevice = Pick<ProfileEntity, 'deviceId' | 'merchantId'>;
 
-export type ProfileChanges = Partial<ProfileFields & Pick<ProfileEntity, 'entityStatus' | 'version'>>;
+export type NewProfile = ProfileFields & Pick<ProfileEntity, 'id' | 'groupId' | 'version'> & Partial<ProfileDevice>;
+
+export type ProfileChanges = Partial<ProfileFields & ProfileDevice & Pick<ProfileEntity, 'entityStatus' | 'version'>>;
 
 /** What a profile's lock answers in a batch: enough to apply the version and tenancy rules. */
 export interface LockedProfile {
@@ -21,7 +24,7 @@ export interface LockedProfile {
 }
 
 /** A profile row written by a batch: its merchant data and the version that carried it. */
-export type ProfileVersionRow = ProfileFields & Pick<ProfileEntity, 'id' | 'version'>;
+export type ProfileVersionRow = ProfileFields & ProfileDevice & Pick<ProfileEntity, 'id' | 'version'>;
 
 /** An acceptance bound to one of several profiles, as a batch reads them. */
 export type BoundAcceptance = Pick<AcceptanceEntity, 'id' | 'acptName' | 'hostMessageFormat' | 'supportedPayments' | 'primaryMid' | 'primaryTid' | 'extraParams'>;
@@ -119,23 +122,24 @@ export class ProfileRepository {
   async insertManyIfAbsent(manager: EntityManager, rows: Array<NewProfile & { updated: boolean }>): Promise<Set<string>> {
     if (rows.length === 0) return new Set();
     const inserted: { id: string }[] = await manager.query(
-      `INSERT INTO profile (id, group_id, profile_name, provider_reference, merchant_name, merchant_addr, mcc, country_code, currency, time_zone, version, updated_at)
-       SELECT v.id, v."groupId", v."profileName", v."providerReference", v."merchantName", v."merchantAddr", v.mcc, v."countryCode", v.currency, v."timeZone", v.version,
+      `INSERT INTO profile (id, group_id, profile_name, provider_reference, merchant_name, merchant_addr, mcc, country_code, currency, time_zone, device_id, merchant_id, version, updated_at)
+       SELECT v.id, v."groupId", v."profileName", v."providerReference", v."merchantName", v."merchantAddr", v.mcc, v."countryCode", v.currency, v."timeZone", v."deviceId", v."merchantId", v.version,
          CASE WHEN v.updated THEN now() END
-       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "groupId" text, "profileName" text, "providerReference" text, "merchantName" text, "merchantAddr" text, mcc text, "countryCode" text, currency text, "timeZone" text, version int, updated boolean)
+       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "groupId" text, "profileName" text, "providerReference" text, "merchantName" text, "merchantAddr" text, mcc text, "countryCode" text, currency text, "timeZone" text, "deviceId" text, "merchantId" text, version int, updated boolean)
        ON CONFLICT DO NOTHING RETURNING id`,
       [JSON.stringify(rows)],
     );
     return new Set(inserted.map((row) => row.id));
   }
 
-  /** Replaces the merchant data and version of existing profiles and stamps updatedAt. */
+  /** Replaces the merchant data, device and version of existing profiles and stamps updatedAt. */
   async updateMany(manager: EntityManager, rows: ProfileVersionRow[]): Promise<void> {
     if (rows.length === 0) return;
     await manager.query(
       `UPDATE profile AS p SET profile_name = v."profileName", provider_reference = v."providerReference", merchant_name = v."merchantName",
-         merchant_addr = v."merchantAddr", mcc = v.mcc, country_code = v."countryCode", currency = v.currency, time_zone = v."timeZone", version = v.version, updated_at = now()
-       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "profileName" text, "providerReference" text, "merchantName" text, "merchantAddr" text, mcc text, "countryCode" text, currency text, "timeZone" text, version int)
+         merchant_addr = v."merchantAddr", mcc = v.mcc, country_code = v."countryCode", currency = v.currency, time_zone = v."timeZone",
+         device_id = v."deviceId", merchant_id = v."merchantId", version = v.version, updated_at = now()
+       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "profileName" text, "providerReference" text, "merchantName" text, "merchantAddr" text, mcc text, "countryCode" text, currency text, "timeZone" text, "deviceId" text, "merchantId" text, version int)
        WHERE p.id = v.id`,
       [JSON.stringify(rows)],
     );

@@ -1,0 +1,80 @@
+import { cityOf, hostMerchantOf, hostTargetOf } from './host-target';
+import type { BoundAcceptance } from './persistence/profile.repository';
+
+function acceptance(overrides: Partial<BoundAcceptance> = {}): BoundAcceptance {
+  return {
+    id: 'acpt_a',
+    acptName: 'Acquirer A',
+    hostMessageFormat: 'ISO8583',
+    supportedPayments: ['VISA'],
+    primaryMid: 'MID000000000001',
+    primaryTid: 'TID00001',
+    extraParams: {},
+    ...overrides,
+  };
+}
+
+describe('hostTargetOf', () => {
+  it("should name the acceptance's format, address, MID, TID and acquirer id", () => {
+    expect(hostTargetOf(acceptance({ extraParams: { connUrl: 'tcp://acq:8583', acqInstId: '60012345' } }), 'sign on')).toEqual({
+      hostMessageFormat: 'ISO8583',
+      connUrl: 'tcp://acq:8583',
+      acptId: 'acpt_a',
+      mid: 'MID000000000001',
+      tid: 'TID00001',
+      acquirerId: '60012345',
+    });
+  });
+
+  it('should say why an acceptance cannot be asked, ending with the purpose', () => {
+    expect(hostTargetOf(acceptance({ primaryTid: null }), 'take payments')).toBe('primaryTid must be 1 to 8 letters or digits to take payments');
+    expect(hostTargetOf(acceptance({ primaryMid: 'MID-WITH-DASHES' }), 'sign on')).toBe('primaryMid must be 1 to 15 letters or digits to sign on');
+    expect(hostTargetOf(acceptance({ extraParams: { acqInstId: 'BANK' } }), 'take payments')).toBe(
+      'extraParams.acqInstId must be 1 to 11 digits to take payments',
+    );
+    expect(hostTargetOf(acceptance({ hostMessageFormat: 'SVC_ENABLER' }), 'sign on')).toBe('host format SVC_ENABLER has no host connector');
+  });
+});
+
+describe('hostMerchantOf', () => {
+  const profile = {
+    timeZone: 'Asia/Kuala_Lumpur',
+    merchantName: 'Kopi Corner Sdn Bhd',
+    merchantAddr: '1 Jalan Ampang, Kuala Lumpur',
+    countryCode: 'MY',
+    mcc: '5814',
+  };
+
+  it("should carry the profile's merchant and the acceptance's sub-merchant", () => {
+    expect(hostMerchantOf(profile, acceptance({ extraParams: { subMchDba: 'Kopi Stall' } }))).toEqual({
+      timeZone: 'Asia/Kuala_Lumpur',
+      name: 'Kopi Corner Sdn Bhd',
+      city: 'Kuala Lumpur',
+      country: 'MY',
+      mcc: '5814',
+      subMerchantName: 'Kopi Stall',
+    });
+  });
+
+  it('should send UTC for a profile without a time zone, and no sub-merchant unless one is named', () => {
+    expect(hostMerchantOf({ ...profile, timeZone: null }, acceptance({ extraParams: { subMchDba: '  ' } }))).toEqual({
+      timeZone: 'UTC',
+      name: 'Kopi Corner Sdn Bhd',
+      city: 'Kuala Lumpur',
+      country: 'MY',
+      mcc: '5814',
+    });
+  });
+});
+
+describe('cityOf', () => {
+  it.each([
+    ['1 Jalan Ampang, Kuala Lumpur', 'Kuala Lumpur'],
+    ['Kuala Lumpur', 'Kuala Lumpur'],
+    ['1 Jalan Ampang, ', null],
+    [null, null],
+    [`1 Jalan Ampang, ${'K'.repeat(65)}`, null],
+  ])('should read %j as %j', (address, city) => {
+    expect(cityOf(address)).toBe(city);
+  });
+});

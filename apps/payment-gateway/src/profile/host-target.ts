@@ -1,0 +1,61 @@
+import {
+  HOST_ACQUIRER_ID_PATTERN,
+  HOST_MESSAGE_FORMATS,
+  HOST_MID_PATTERN,
+  HOST_TID_PATTERN,
+  HostMerchantV1,
+  HostMessageFormat,
+  HostTargetV1,
+} from '@app/contracts';
+import type { BoundAcceptance } from './persistence/profile.repository';
+import type { ProfileEntity } from './persistence/profile.entity';
+
+/**
+ * What the host connector needs of an acceptance (format, address, MID, TID, acquirer id), or
+ * why it cannot be asked: the sentence ends with `purpose` ("sign on", "take payments").
+ */
+export function hostTargetOf(acceptance: BoundAcceptance, purpose: string): HostTargetV1 | string {
+  if (!(HOST_MESSAGE_FORMATS as readonly string[]).includes(acceptance.hostMessageFormat))
+    return `host format ${acceptance.hostMessageFormat} has no host connector`;
+  if (!acceptance.primaryMid || !HOST_MID_PATTERN.test(acceptance.primaryMid)) return `primaryMid must be 1 to 15 letters or digits to ${purpose}`;
+  if (!acceptance.primaryTid || !HOST_TID_PATTERN.test(acceptance.primaryTid)) return `primaryTid must be 1 to 8 letters or digits to ${purpose}`;
+  const connUrl = acceptance.extraParams?.connUrl;
+  // Field 32: the acquiring institution id, when the acceptance names one.
+  const acquirerId = acceptance.extraParams?.acqInstId;
+  if (acquirerId !== undefined && (typeof acquirerId !== 'string' || !HOST_ACQUIRER_ID_PATTERN.test(acquirerId)))
+    return `extraParams.acqInstId must be 1 to 11 digits to ${purpose}`;
+  return {
+    hostMessageFormat: acceptance.hostMessageFormat as HostMessageFormat,
+    connUrl: typeof connUrl === 'string' && connUrl !== '' ? connUrl : null,
+    acptId: acceptance.id,
+    mid: acceptance.primaryMid,
+    tid: acceptance.primaryTid,
+    ...(acquirerId === undefined ? {} : { acquirerId }),
+  };
+}
+
+/** The city of a merchant address written `street, …, city`: its last comma-separated part; null when there is none. */
+export function cityOf(merchantAddr: string | null): string | null {
+  const city = merchantAddr?.split(',').pop()?.trim() ?? '';
+  return city === '' || city.length > 64 ? null : city;
+}
+
+/**
+ * The card acceptor as a host sees it (docs/decisions.md, "Merchant data and local time on the
+ * wire"): the profile's time zone (UTC when it has none), name, city, country and MCC, and the
+ * acceptance's `extraParams.subMchDba` as the sub-merchant of a payment facilitator.
+ */
+export function hostMerchantOf(
+  profile: Pick<ProfileEntity, 'timeZone' | 'merchantName' | 'merchantAddr' | 'countryCode' | 'mcc'>,
+  acceptance: BoundAcceptance,
+): HostMerchantV1 {
+  const subMerchant = acceptance.extraParams?.subMchDba;
+  return {
+    timeZone: profile.timeZone ?? 'UTC',
+    name: profile.merchantName,
+    city: cityOf(profile.merchantAddr),
+    country: profile.countryCode,
+    mcc: profile.mcc,
+    ...(typeof subMerchant === 'string' && subMerchant.trim() !== '' && subMerchant.length <= 128 ? { subMerchantName: subMerchant } : {}),
+  };
+}

@@ -1,0 +1,80 @@
+import { DECIMAL_AMOUNT_PATTERN, IsIsoCurrency } from '@app/contracts';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUrl, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { POS_REFERENCE_PATTERN, SaleRequest } from '../sale-request';
+
+/** Hex BER-TLV of 4 to 1024 bytes: what the host contract carries as the card's EMV data. */
+const EMV_DATA_PATTERN = /^([0-9A-Fa-f]{2}){4,1024}$/;
+
+export class SaleAmountDto {
+  @ApiProperty({ example: '12.50', description: "decimal string with at most the currency's ISO 4217 exponent of decimals; more than zero" })
+  @IsString()
+  @Matches(DECIMAL_AMOUNT_PATTERN, { message: '$property must be a decimal amount such as 12.50' })
+  value: string;
+
+  @ApiProperty({ example: 'MYR', description: "ISO 4217; must be the profile's currency" })
+  @IsIsoCurrency()
+  currency: string;
+}
+
+/** Body of `POST /{ns}/api/v1/transaction` (the SDK, with the device token). */
+export class SaleRequestDto implements SaleRequest {
+  @ApiProperty({ example: 'prof_Xq3vJ0a9T1mB7cR2sD5eWg', description: "the device's gateway profile (from activation)" })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(80)
+  profileId: string;
+
+  @ApiProperty({ enum: ['SALE', 'AUTH'], description: 'SALE charges at once; AUTH authorises, to be captured later' })
+  @IsIn(['SALE', 'AUTH'])
+  tranType: 'SALE' | 'AUTH';
+
+  @ApiProperty({ type: SaleAmountDto })
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => SaleAmountDto)
+  amount: SaleAmountDto;
+
+  @ApiProperty({
+    example: '5A0847617390010101195F24033012314F07A0000000031010…',
+    description:
+      'the EMV data the card and kernel gave, hex BER-TLV (4 to 1024 bytes): 5A or 57, 5F24, 4F or 9F06, 9F26, 9F27, 9F10, 9F37, 9F36, 95, 9A, 9C, 9F02 (equal to amount), 5F2A (its currency), 82, 9F1A, 9F33, 9F34. Card data: never stored, logged or published.',
+  })
+  @IsString()
+  @Matches(EMV_DATA_PATTERN, { message: '$property must be EMV BER-TLV data in hex, 4 to 1024 bytes' })
+  emvData: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 64,
+    example: 'ORDER-42',
+    description: "the caller's reference: 1 to 64 printable ASCII characters",
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(POS_REFERENCE_PATTERN, { message: '$property must be 1 to 64 printable ASCII characters' })
+  posReference?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 256, example: 'Kopi and kaya toast' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  @Matches(/^[^\u0000-\u001F\u007F]*$/, { message: '$property must not contain control characters' })
+  description?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 2048,
+    example: 'https://merchant.example.com/softpos/callback',
+    description: 'where the final transaction is POSTed (webhook)',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  @IsUrl({ protocols: ['https', 'http'], require_protocol: true, require_tld: false }, { message: '$property must be an http or https URL' })
+  callbackUrl?: string | null;
+}

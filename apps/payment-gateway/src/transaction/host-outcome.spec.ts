@@ -1,0 +1,45 @@
+import { HOST_RESULTS, HostResponseV1, HostResultV1 } from '@app/contracts';
+import { notDeliveredOutcome, outcomeOfReply, settlesRepeat } from './host-outcome';
+
+function reply(result: HostResultV1): HostResponseV1 {
+  return {
+    requestId: 'act_x',
+    result,
+    hostRespCode: null,
+    hostRespMessage: `message of ${result}`,
+    mti: null,
+    stan: null,
+    transmittedAt: null,
+    rrn: null,
+    approvalCode: null,
+  };
+}
+
+describe('sale outcomes', () => {
+  it.each([
+    ['APPROVED', 'APPROVED', 'SUCCESS', 'HostSuccess'],
+    ['DECLINED', 'DECLINED', 'FAILED', 'HostDeclined'],
+    ['REVERSED', 'REVERSED', 'FAILED', 'HostTimeout'],
+    ['HOST_UNAVAILABLE', 'DECLINED', 'FAILED', 'HostUnavailable'],
+    ['REJECTED', 'DECLINED', 'FAILED', 'HostRejected'],
+  ] as const)('should record a %s reply as tranStatus %s, action %s, reason %s', (result, tranStatus, actionStatus, reason) => {
+    expect(outcomeOfReply(reply(result))).toEqual({ tranStatus, actionStatus, reason, hostRespMessage: `message of ${result}`, response: reply(result) });
+  });
+
+  it('should record a request nobody received as declined by an unavailable host connector', () => {
+    expect(notDeliveredOutcome('nobody')).toEqual({
+      tranStatus: 'DECLINED',
+      actionStatus: 'FAILED',
+      reason: 'HostConnectorUnavailable',
+      hostRespMessage: 'nobody',
+      response: null,
+    });
+  });
+
+  it('should let no repeated request settle as HOST_UNAVAILABLE while the first may still be in flight, and every other result settle', () => {
+    for (const result of HOST_RESULTS) {
+      expect(settlesRepeat(reply(result), false)).toBe(result !== 'HOST_UNAVAILABLE');
+      expect(settlesRepeat(reply(result), true)).toBe(true);
+    }
+  });
+});

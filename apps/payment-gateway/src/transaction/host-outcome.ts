@@ -1,0 +1,74 @@
+import { ContractViolationError, HostAuthorizeRequestV1, HostResponseV1, HostResultV1 } from '@app/contracts';
+import { HostClient, RequestReplyError } from '@app/messaging';
+
+/** What asking the host connector gave. */
+export type HostAsk =
+  | { kind: 'reply'; response: HostResponseV1 }
+  /** Nobody received the request (no host connector serves the subject): nothing can have been sent. */
+  | { kind: 'not-delivered'; detail: string }
+  /** The request may have reached the connector, and the host: the outcome is unknown, never a decline. */
+  | { kind: 'unknown'; detail: string };
+
+/**
+ * Asks `host.authorize.v1` and says what came of it, never throwing for what the connector or
+ * the transport did: a timeout, a failed handler or an unreadable reply leave the outcome unknown.
+ */
+export async function askAuthorization(host: HostClient, request: HostAuthorizeRequestV1, waitMs: number): Promise<HostAsk> {
+  try {
+    const response = await host.authorize(request, { timeoutMs: waitMs });
+    if (response.requestId !== request.requestId)
+      return { kind: 'unknown', detail: `the host connector answered request ${response.requestId || '(none)'} instead` };
+    return { kind: 'reply', response };
+  } catch (error) {
+    if (error instanceof RequestReplyError && error.code === 'NO_RESPONDERS')
+      return { kind: 'not-delivered', detail: 'no host connector answers host.authorize.v1; nothing was sent' };
+    if (error instanceof RequestReplyError && error.code === 'TIMEOUT') return { kind: 'unknown', detail: 'the host connector did not answer in time' };
+    if (error instanceof RequestReplyError) return { kind: 'unknown', detail: `the host connector failed (${error.code})` };
+    if (error instanceof ContractViolationError) return { kind: 'unknown', detail: 'the host connector gave an unreadable reply' };
+    throw error;
+  }
+}
+
+/** Why the NEW action of a sale ended as it did (`reason` of spec 3's Action). */
+export type SaleReason = 'HostSuccess' | 'HostDeclined' | 'HostTimeout' | 'HostUnavailable' | 'HostRejected' | 'HostConnectorUnavailable';
+
+/** What a sale's outcome writes: the transaction's status, its first action's, and the host's answer when there was one. */
+export interface SaleOutcome {
+  tranStatus: 'APPROVED' | 'DECLINED' | 'REVERSED';
+  actionStatus: 'SUCCESS' | 'FAILED';
+  reason: SaleReason;
+  hostRespMessage: string;
+  /** The connector's reply; null when none reached it. */
+  response: HostResponseV1 | null;
+}
+
+const OUTCOME_OF_RESULT: Record<HostResultV1, Pick<SaleOutcome, 'tranStatus' | 'actionStatus' | 'reason'>> = {
+  APPROVED: { tranStatus: 'APPROVED', actionStatus: 'SUCCESS', reason: 'HostSuccess' },
+  DECLINED: { tranStatus: 'DECLINED', actionStatus: 'FAILED', reason: 'HostDeclined' },
+  // The host did not answer in time and the connector reverses what it sent.
+  REVERSED: { tranStatus: 'REVERSED', actionStatus: 'FAILED', reason: 'HostTimeout' },
+  // Nothing was sent: a decline that names why.
+  HOST_UNAVAILABLE: { tranStatus: 'DECLINED', actionStatus: 'FAILED', reason: 'HostUnavailable' },
+  REJECTED: { tranStatus: 'DECLINED', actionStatus: 'FAILED', reason: 'HostRejected' },
+};
+
+/** The outcome of a reply that settles the sale. */
+export function outcomeOfReply(response: HostResponseV1): SaleOutcome {
+  return { ...OUTCOME_OF_RESULT[response.result], hostRespMessage: response.hostRespMessage, response };
+}
+
+/** The outcome of a request nobody received: declined, nothing sent. */
+export function notDeliveredOutcome(detail: string): SaleOutcome {
+  return { tranStatus: 'DECLINED', actionStatus: 'FAILED', reason: 'HostConnectorUnavailable', hostRespMessage: detail, response: null };
+}
+
+/**
+ * Whether a reply to a repeated request (same requestId, after an unknown outcome) settles the
+ * sale. APPROVED, DECLINED and REVERSED are the connector's recorded outcome; REJECTED means the
+ * request was refused before anything was sent. HOST_UNAVAILABLE is also the connector's answer
+ * while the first request is still being handled, so it settles only once the sale is old enough
+ * that nothing can still be in flight (`nothingInFlight`).
+ */
+export function settlesRepeat(response: HostResponseV1, nothingInFlight: boolean): boolean {
+  return response.result !== 'HOST_UNAVAILABLE' || nothingInFlight;
+}

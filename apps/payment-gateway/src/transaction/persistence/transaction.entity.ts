@@ -1,0 +1,171 @@
+import type { GatewaySettleState, GatewayTranStatus, GatewayTranType } from '@app/contracts';
+import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { Transaction } from '../transaction';
+
+/** A transaction (spec 3) with its sums; its actions are {@link TransactionActionEntity} rows. */
+@Entity({ name: 'payment_transaction' })
+// GET /transaction/posReference/{posReference}: the PBO's newest with that reference.
+@Index('ix_payment_transaction_pos_reference', ['groupId', 'posReference', 'createdAt'], { where: 'pos_reference IS NOT NULL' })
+// A terminal's batch, as settlement reads it.
+@Index('ix_payment_transaction_batch', ['groupId', 'hostMessageFormat', 'primaryMid', 'primaryTid', 'currency', 'batchNo'], { where: 'batch_no IS NOT NULL' })
+@Check('ck_payment_transaction_tran_type', "tran_type IN ('SALE', 'AUTH', 'CAPTURE', 'VOID', 'REFUND', 'REVERSAL')")
+@Check('ck_payment_transaction_tran_status', "tran_status IN ('PENDING', 'APPROVED', 'DECLINED', 'REVERSED', 'VOIDED', 'REFUNDED', 'CLOSED')")
+@Check('ck_payment_transaction_settle_state', "settle_state IN ('OPEN', 'SETTLING', 'SETTLED', 'SETTLE_FAILED')")
+@Check('ck_payment_transaction_sums', 'captured_minor >= 0 AND refunded_minor >= 0 AND refunded_minor <= captured_minor')
+export class PaymentTransactionEntity implements Transaction {
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_payment_transaction' })
+  id: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  groupId: string;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  merchantId: string | null;
+
+  @Column({ type: 'text' })
+  profileId: string;
+
+  @Column({ type: 'text' })
+  acceptanceId: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  sdkId: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  tranType: GatewayTranType;
+
+  @Column({ type: 'varchar', length: 16 })
+  tranStatus: GatewayTranStatus;
+
+  @Column({ type: 'varchar', length: 3 })
+  currency: string;
+
+  @Column({ type: 'bigint' })
+  amountMinor: string;
+
+  @Column({ type: 'bigint', nullable: true })
+  approvedMinor: string | null;
+
+  @Column({ type: 'bigint', default: 0 })
+  capturedMinor: string;
+
+  @Column({ type: 'bigint', default: 0 })
+  refundedMinor: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  paymentMethod: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  entryMode: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  accountMasked: string;
+
+  @Column({ type: 'varchar', length: 8 })
+  accountBin: string;
+
+  @Column({ type: 'varchar', length: 4 })
+  accountLast4: string;
+
+  @Column({ type: 'varchar', length: 3, nullable: true })
+  issCountryCode: string | null;
+
+  @Column({ type: 'varchar', length: 32 })
+  cvmPerformed: string;
+
+  @Column({ type: 'varchar', length: 1024, nullable: true })
+  cvmSignatureUrl: string | null;
+
+  @Column({ type: 'varchar', length: 32 })
+  aid: string;
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  appName: string | null;
+
+  @Column({ type: 'varchar', length: 32 })
+  tc: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  tvr: string;
+
+  @Column({ type: 'varchar', length: 8, nullable: true })
+  tsi: string | null;
+
+  @Column({ type: 'varchar', length: 8 })
+  atc: string;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  posReference: string | null;
+
+  @Column({ type: 'varchar', length: 12, default: '' })
+  trace: string;
+
+  @Column({ type: 'varchar', length: 256, nullable: true })
+  description: string | null;
+
+  @Column({ type: 'varchar', length: 2048, nullable: true })
+  callbackUrl: string | null;
+
+  @Column({ type: 'varchar', length: 128 })
+  merchantName: string;
+
+  @Column({ type: 'varchar', length: 512, nullable: true })
+  merchantAddr: string | null;
+
+  @Column({ type: 'varchar', length: 4, nullable: true })
+  mcc: string | null;
+
+  @Column({ type: 'varchar', length: 32 })
+  primaryMid: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  primaryTid: string;
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  subMid: string | null;
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  subTid: string | null;
+
+  @Column({ type: 'varchar', length: 32 })
+  hostMessageFormat: string;
+
+  @Column({ type: 'varchar', length: 128, nullable: true })
+  providerReference: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  linkedTranId: string | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  preferredAcceptanceTag: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  extraData: Record<string, unknown> | null;
+
+  @Column({ type: 'varchar', length: 256, nullable: true })
+  transStatusInfo: string | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  rrn: string | null;
+
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  approvalCode: string | null;
+
+  @Column({ type: 'varchar', length: 6, nullable: true })
+  batchNo: string | null;
+
+  @Column({ type: 'varchar', length: 16, default: 'OPEN' })
+  settleState: GatewaySettleState;
+
+  @Column({ type: 'varchar', length: 2048, nullable: true })
+  iccResponse: string | null;
+
+  @Column({ type: 'int', default: 1 })
+  version: number;
+
+  @Column({ type: 'timestamptz', precision: 3, default: () => 'now()' })
+  createdAt: Date;
+
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  updatedAt: Date | null;
+}

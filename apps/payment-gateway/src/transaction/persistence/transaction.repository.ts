@@ -1,0 +1,107 @@
+import { TypeOrmUnitOfWork } from '@app/database';
+import { GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionUpdatedV1 } from '@app/contracts';
+import { OutboxWriter } from '@app/messaging';
+import { Injectable } from '@nestjs/common';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { KeptHostRequest, Transaction, TransactionAction } from '../transaction';
+import { TransactionActionEntity } from './transaction-action.entity';
+import { PaymentTransactionEntity } from './transaction.entity';
+
+/** What a transaction's change sets (never its id, owner or creation). */
+export type TransactionChanges = Partial<Omit<Transaction, 'id' | 'groupId' | 'createdAt'>>;
+export type ActionChanges = Partial<Omit<TransactionAction, 'id' | 'tranId' | 'createdAt'>>;
+
+/** A pending action the resolver took for a while (its next check already moved on). */
+export interface LeasedAction {
+  actionId: string;
+  tranId: string;
+  hostRequest: KeptHostRequest | null;
+  createdAt: Date;
+  /** Checks made before this one. */
+  attempts: number;
+}
+
+/**
+ * Transactions and their actions, in the unit of work's transaction (or alone outside one). The
+ * money rules of follow-ups take {@link lockById} first: the row stays locked until the unit of
+ * work ends, so void, refund, capture and settlement of one transaction run one at a time.
+ */
+@Injectable()
+export class TransactionRepository {
+  constructor(
+    private readonly uow: TypeOrmUnitOfWork,
+    private readonly outbox: OutboxWriter,
+  ) {}
+
+  async insert(transaction: Transaction): Promise<void> {
+    await this.uow.manager.getRepository(PaymentTransactionEntity).insert(transaction as QueryDeepPartialEntity<PaymentTransactionEntity>);
+  }
+
+  async insertAction(action: TransactionAction): Promise<void> {
+    await this.uow.manager.getRepository(TransactionActionEntity).insert(action as QueryDeepPartialEntity<TransactionActionEntity>);
+  }
+
+  /** By id, whatever the owner (the service applies the tenancy rule). */
+  findById(id: string): Promise<Transaction | null> {
+    return this.uow.manager.getRepository(PaymentTransactionEntity).findOneBy({ id });
+  }
+
+  /** By id, locked (`FOR UPDATE`) until the unit of work ends. */
+  lockById(id: string): Promise<Transaction | null> {
+    return this.uow.manager.getRepository(PaymentTransactionEntity).createQueryBuilder('t').where('t.id = :id', { id }).setLock('pessimistic_write').getOne();
+  }
+
+  /** The group's newest transaction with this posReference. */
+  findNewestByPosReference(groupId: string, posReference: string): Promise<Transaction | null> {
+    return this.uow.manager
+      .getRepository(PaymentTransactionEntity)
+      .createQueryBuilder('t')
+      .where('t.groupId = :groupId AND t.posReference = :posReference', { groupId, posReference })
+      .orderBy('t.createdAt', 'DESC')
+      .addOrderBy('t.id', 'DESC')
+      .limit(1)
+      .getOne();
+  }
+
+  /** The actions of a transaction, oldest first. */
+  actionsOf(tranId: string): Promise<TransactionAction[]> {
+    return this.uow.manager.getRepository(TransactionActionEntity).find({ where: { tranId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  async update(id: string, changes: TransactionChanges): Promise<void> {
+    await this.uow.manager.getRepository(PaymentTransactionEntity).update({ id }, changes as QueryDeepPartialEntity<PaymentTransactionEntity>);
+  }
+
+  async updateAction(id: string, changes: ActionChanges): Promise<void> {
+    await this.uow.manager.getRepository(TransactionActionEntity).update({ id }, changes as QueryDeepPartialEntity<TransactionActionEntity>);
+  }
+
+  /**
+   * Takes up to `limit` pending actions due at `now` and moves each one's next check to
+   * `now + min(baseMs × 2^attempts, maxMs)` in the same statement (`FOR UPDATE SKIP LOCKED`), so
+   * replicas never take the same action at once and one that dies with it lets it come due again.
+   */
+  async leaseDueActions(now: Date, limit: number, backoff: { baseMs: number; maxMs: number }): Promise<LeasedAction[]> {
+    // UPDATE … RETURNING comes back from TypeORM's postgres driver as [rows, affected].
+    const [rows] = (await this.uow.manager.query(
+      `UPDATE transaction_action AS a
+         SET next_check_at = $2::timestamptz + LEAST($3::float8 * power(2, a.check_attempts), $4::float8) * interval '1 millisecond',
+             check_attempts = a.check_attempts + 1
+       WHERE a.id IN (SELECT id FROM transaction_action WHERE action_status = 'PENDING' AND next_check_at <= $2 ORDER BY next_check_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING a.id, a.tran_id, a.host_request, a.created_at, a.check_attempts - 1 AS check_attempts`,
+      [limit, now, backoff.baseMs, backoff.maxMs],
+    )) as [Array<{ id: string; tran_id: string; host_request: KeptHostRequest | null; created_at: Date; check_attempts: number }>, number];
+    return rows.map((row) => ({
+      actionId: row.id,
+      tranId: row.tran_id,
+      hostRequest: row.host_request,
+      createdAt: new Date(row.created_at),
+      attempts: row.check_attempts,
+    }));
+  }
+
+  /** Writes the change's event to the outbox, in the unit of work's transaction (which must be open). */
+  async enqueueUpdated(event: GatewayTransactionUpdatedV1): Promise<void> {
+    await this.outbox.enqueue(this.uow.manager, GATEWAY_TRANSACTION_UPDATED_V1, event);
+  }
+}

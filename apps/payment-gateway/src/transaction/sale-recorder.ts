@@ -1,0 +1,142 @@
+import { Clock } from '@app/common';
+import { GatewayTransactionV1 } from '@app/contracts';
+import { UnitOfWork } from '@app/database';
+import { Injectable } from '@nestjs/common';
+import { SaleOutcome } from './host-outcome';
+import { IdempotencyScope } from './persistence/idempotency.repository';
+import { IdempotencyService } from './idempotency.service';
+import { TerminalBatchRepository } from './persistence/terminal-batch.repository';
+import { ActionChanges, TransactionChanges, TransactionRepository } from './persistence/transaction.repository';
+import type { Transaction, TransactionAction } from './transaction';
+import { toGatewayTransaction } from './transaction.mapping';
+
+/** The answers of a sale request, as the Idempotency-Key keeps them. */
+export const SALE_CREATED_STATUS = 201;
+
+/**
+ * Writes what became of a pending sale, each time in one database transaction with its
+ * `gateway.transaction.updated.v1` (outbox) and, for a request with an Idempotency-Key, the answer
+ * it keeps. The sale path and the resolver of unknown outcomes both write through here; the
+ * transaction row is locked first, so only one of them writes the outcome.
+ */
+@Injectable()
+export class SaleRecorder {
+  constructor(
+    private readonly transactions: TransactionRepository,
+    private readonly batches: TerminalBatchRepository,
+    private readonly idempotency: IdempotencyService,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Records the host's outcome of a PENDING sale: status and sums, its NEW action, the batch of an
+   * approval (taken under a share lock of the terminal's batch row). A sale no longer PENDING
+   * (the other writer came first) is answered as it is.
+   */
+  record(tranId: string, outcome: SaleOutcome, scope?: IdempotencyScope): Promise<GatewayTransactionV1> {
+    return this.uow.run(async () => {
+      const { transaction, actions, first } = await this.lockPending(tranId);
+      if (transaction.tranStatus !== 'PENDING' || !first) return this.answer(transaction, actions, scope);
+      const now = this.clock.now();
+      const response = outcome.response;
+      const approvedMinor = outcome.tranStatus === 'APPROVED' ? (response?.approvedAmount?.minor ?? transaction.amountMinor) : null;
+      const batchNo =
+        outcome.tranStatus === 'APPROVED'
+          ? await this.batches.openBatchNo({
+              groupId: transaction.groupId,
+              hostMessageFormat: transaction.hostMessageFormat,
+              mid: transaction.primaryMid,
+              tid: transaction.primaryTid,
+              currency: transaction.currency,
+            })
+          : null;
+      const hostFields = {
+        trace: response?.stan ?? '',
+        rrn: response?.rrn?.slice(0, 64) ?? null,
+        approvalCode: response?.approvalCode?.slice(0, 16) ?? null,
+      };
+      const changes: TransactionChanges = {
+        ...hostFields,
+        tranStatus: outcome.tranStatus,
+        approvedMinor,
+        // A sale captures what was approved; an authorisation captures later.
+        capturedMinor: transaction.tranType === 'SALE' && approvedMinor !== null ? approvedMinor : '0',
+        batchNo,
+        iccResponse: response?.iccResponse ?? null,
+        version: transaction.version + 1,
+        updatedAt: now,
+      };
+      const actionChanges: ActionChanges = {
+        ...hostFields,
+        actionStatus: outcome.actionStatus,
+        reason: outcome.reason,
+        hostRespCode: response?.hostRespCode ?? null,
+        hostRespMessage: outcome.hostRespMessage.slice(0, 256),
+        hostMti: response?.mti ?? null,
+        hostStan: response?.stan ?? null,
+        hostTransmittedAt: response?.transmittedAt ?? null,
+        nextCheckAt: null,
+        updatedAt: now,
+      };
+      return this.write(transaction, changes, actions, first, actionChanges, scope);
+    });
+  }
+
+  /**
+   * A sale whose outcome the request could not learn stays PENDING: its state is published (so
+   * orders show it) and answered; the resolver finishes it. `detail` says why, on its action.
+   */
+  keepPending(tranId: string, detail: string, scope?: IdempotencyScope): Promise<GatewayTransactionV1> {
+    return this.uow.run(async () => {
+      const { transaction, actions, first } = await this.lockPending(tranId);
+      if (transaction.tranStatus !== 'PENDING' || !first) return this.answer(transaction, actions, scope);
+      const now = this.clock.now();
+      const message = `outcome unknown (${detail}); the gateway asks the host connector again until it knows`;
+      return this.write(
+        transaction,
+        { version: transaction.version + 1, updatedAt: now },
+        actions,
+        first,
+        { hostRespMessage: message.slice(0, 256), updatedAt: now },
+        scope,
+      );
+    });
+  }
+
+  private async lockPending(tranId: string): Promise<{ transaction: Transaction; actions: TransactionAction[]; first: TransactionAction | undefined }> {
+    const transaction = await this.transactions.lockById(tranId);
+    if (!transaction) throw new Error(`transaction ${tranId} does not exist`);
+    const actions = await this.transactions.actionsOf(tranId);
+    return { transaction, actions, first: actions.find((action) => action.actionType === 'NEW' && action.actionStatus === 'PENDING') };
+  }
+
+  private async write(
+    transaction: Transaction,
+    changes: TransactionChanges,
+    actions: TransactionAction[],
+    action: TransactionAction,
+    actionChanges: ActionChanges,
+    scope: IdempotencyScope | undefined,
+  ): Promise<GatewayTransactionV1> {
+    await this.transactions.update(transaction.id, changes);
+    await this.transactions.updateAction(action.id, actionChanges);
+    const updated = { ...transaction, ...changes };
+    const view = toGatewayTransaction(
+      updated,
+      actions.map((each) => (each.id === action.id ? { ...each, ...actionChanges } : each)),
+    );
+    await this.transactions.enqueueUpdated({ version: updated.version, groupId: updated.groupId, merchantId: updated.merchantId, transaction: view });
+    return this.answer(updated, actions, scope, view);
+  }
+
+  private async answer(
+    transaction: Transaction,
+    actions: TransactionAction[],
+    scope: IdempotencyScope | undefined,
+    view = toGatewayTransaction(transaction, actions),
+  ): Promise<GatewayTransactionV1> {
+    if (scope) await this.idempotency.answer(scope, SALE_CREATED_STATUS, view);
+    return view;
+  }
+}

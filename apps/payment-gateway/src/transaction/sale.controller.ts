@@ -1,0 +1,54 @@
+import { CurrentDevice, DeviceClaims, DomainError, ProblemDetailsDto } from '@app/common';
+import { GatewayTransactionV1 } from '@app/contracts';
+import { Body, Controller, Headers, HttpCode, Post, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { GatewayDeviceApi } from '../shared/gateway-api';
+import { GATEWAY_ROUTE_PREFIX } from '../shared/namespace';
+import { SaleRequestDto } from './dto/sale-request.dto';
+import { TransactionDto } from './dto/transaction.dto';
+import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.service';
+import { SaleService } from './sale.service';
+
+@ApiTags('gateway transactions (v1)')
+@GatewayDeviceApi()
+@Controller(`${GATEWAY_ROUTE_PREFIX}/transaction`)
+export class SaleController {
+  constructor(private readonly sales: SaleService) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({
+    summary: "A sale or authorisation from the SDK: the card's EMV data through the profile's acceptance for its payment method to the host",
+    description:
+      'Answered 201 with the transaction whatever the host said (APPROVED, DECLINED, REVERSED), and PENDING when its outcome could not be learnt in time: the gateway keeps asking, never declining for want of an answer.',
+  })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: '1 to 64 letters, digits, _ or -; per device, kept 24 h: the same key and body answer the stored transaction',
+  })
+  @ApiCreatedResponse({ type: TransactionDto, headers: { Location: { description: '/transaction/<tranId>', schema: { type: 'string' } } } })
+  @ApiResponse({
+    status: 400,
+    description: 'invalid input, EMV data (detail names the tag), amount or currency; a DISABLED profile; no acceptance for the payment method',
+    type: ProblemDetailsDto,
+  })
+  @ApiResponse({ status: 403, description: "the profile is another device's or another PBO's", type: ProblemDetailsDto })
+  @ApiResponse({ status: 409, description: 'a request with the same Idempotency-Key is still in flight', type: ProblemDetailsDto })
+  @ApiResponse({ status: 422, description: 'the Idempotency-Key was used with another body', type: ProblemDetailsDto })
+  async create(
+    @CurrentDevice() device: DeviceClaims,
+    @Body() body: SaleRequestDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<GatewayTransactionV1> {
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
+      throw DomainError.validation('Idempotency-Key must be 1 to 64 letters, digits, _ or -');
+    }
+    const transaction = await this.sales.create(device, body, idempotencyKey);
+    // As profile creation does (spec 3, section 1 rule 4): where the created object is read.
+    void reply.header('location', `/transaction/${transaction.tranId}`);
+    return transaction;
+  }
+}

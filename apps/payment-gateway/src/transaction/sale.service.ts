@@ -1,0 +1,236 @@
+import { Clock, DeviceClaims, DomainError, errorMessage, IdGenerator } from '@app/common';
+import { currencyExponent, currencyInfo, decimalToMinor, GatewayTransactionV1, HostAuthorizeRequestV1, minorToDecimal } from '@app/contracts';
+import { UnitOfWork } from '@app/database';
+import { HostClient } from '@app/messaging';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { acceptanceSelection } from '../profile/acceptance-selection';
+import { hostMerchantOf, hostTargetOf } from '../profile/host-target';
+import { ProfileRepository } from '../profile/persistence/profile.repository';
+import { PROFILE_ID_PATTERN } from '../shared/ids';
+import { requireOwned } from '../shared/ownership';
+import { paymentMethodOfAid } from './card/payment-method';
+import { readSaleEmv } from './card/sale-emv';
+import { askAuthorization, HostAsk, notDeliveredOutcome, outcomeOfReply, SaleOutcome, settlesRepeat } from './host-outcome';
+import { IdempotencyScope } from './persistence/idempotency.repository';
+import { IdempotencyService, requestHashOf } from './idempotency.service';
+import { TransactionRepository } from './persistence/transaction.repository';
+import { SaleRecorder } from './sale-recorder';
+import type { SaleRequest } from './sale-request';
+import type { Transaction, TransactionAction } from './transaction';
+import { TRANSACTION_SETTINGS, TransactionSettings } from './transaction-settings';
+import { TransactionViews } from './transaction-views';
+
+/** A sale ready to be written and sent: its rows, and the host request (which alone holds the card data). */
+interface PreparedSale {
+  transaction: Transaction;
+  action: TransactionAction;
+  hostRequest: HostAuthorizeRequestV1;
+}
+
+/** The amount in minor units of its currency, or a validation error naming the field. */
+function minorOf(amount: SaleRequest['amount']): string {
+  const exponent = currencyExponent(amount.currency);
+  const minor = decimalToMinor(amount.value, exponent);
+  if (minor === null) throw DomainError.validation(`amount.value must have at most ${exponent} decimals in ${amount.currency}`);
+  if (BigInt(minor) === 0n) throw DomainError.validation('amount.value must be more than zero');
+  return minor;
+}
+
+/**
+ * `POST /{ns}/api/v1/transaction` (issue 13): the SDK's sale or authorisation. The transaction is
+ * written PENDING with its NEW action before the host is asked (a crash leaves a visible PENDING,
+ * never nothing), then `host.authorize.v1` decides it and the outcome is recorded with its event.
+ * An outcome the request cannot learn (the connector may have sent it) is never shown as a
+ * decline: the gateway asks again under the same requestId at once, and the resolver keeps
+ * asking until the connector says (docs/decisions.md, "Gateway transactions (issue 13)").
+ */
+@Injectable()
+export class SaleService {
+  private readonly logger = new Logger('Sale');
+
+  constructor(
+    private readonly profiles: ProfileRepository,
+    private readonly transactions: TransactionRepository,
+    private readonly idempotency: IdempotencyService,
+    private readonly recorder: SaleRecorder,
+    private readonly views: TransactionViews,
+    private readonly host: HostClient,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    @Inject(TRANSACTION_SETTINGS) private readonly settings: TransactionSettings,
+  ) {}
+
+  async create(device: DeviceClaims, request: SaleRequest, idempotencyKey?: string): Promise<GatewayTransactionV1> {
+    const scope: IdempotencyScope | undefined =
+      idempotencyKey === undefined ? undefined : { groupId: device.groupId, deviceId: device.deviceId, idempotencyKey };
+    if (scope) {
+      const claim = await this.idempotency.claim(scope, requestHashOf(request));
+      if (claim.kind === 'abandoned') return this.views.current(claim.tranId);
+      if (claim.kind === 'answered') {
+        // A sale answered PENDING has an outcome since, perhaps: the answer is what it now is.
+        return claim.body.tranStatus === 'PENDING' && claim.tranId ? this.views.current(claim.tranId) : (claim.body as unknown as GatewayTransactionV1);
+      }
+    }
+    let sale: PreparedSale;
+    try {
+      sale = await this.prepare(device, request);
+      await this.uow.run(async () => {
+        await this.transactions.insert(sale.transaction);
+        await this.transactions.insertAction(sale.action);
+        if (scope) await this.idempotency.attach(scope, sale.transaction.id);
+      });
+    } catch (error) {
+      if (scope) await this.idempotency.release(scope).catch((release: unknown) => this.logger.warn(`Idempotency-Key not freed: ${errorMessage(release)}`));
+      throw error;
+    }
+    const outcome = await this.decide(sale);
+    if (typeof outcome === 'string') return this.recorder.keepPending(sale.transaction.id, outcome, scope);
+    return this.recorder.record(sale.transaction.id, outcome, scope);
+  }
+
+  /**
+   * Asks the host; after an unknown outcome, asks once more at once under the same requestId (the
+   * connector answers a request it handled with its recorded reply, and waits for one it is still
+   * handling). Answers the outcome, or why it is still unknown.
+   */
+  private async decide(sale: PreparedSale): Promise<SaleOutcome | string> {
+    const { hostTimeoutMs, replyMarginMs, reaskWaitMs } = this.settings;
+    const first = await askAuthorization(this.host, sale.hostRequest, hostTimeoutMs + replyMarginMs);
+    if (first.kind === 'reply') return outcomeOfReply(first.response);
+    if (first.kind === 'not-delivered') return notDeliveredOutcome(first.detail);
+    this.logger.warn(`sale ${sale.transaction.id} (${sale.action.id}): ${first.detail}; asking again`);
+    const second: HostAsk = await askAuthorization(this.host, sale.hostRequest, reaskWaitMs);
+    if (second.kind === 'reply' && settlesRepeat(second.response, false)) return outcomeOfReply(second.response);
+    return first.detail;
+  }
+
+  /** Every check that needs no write, in the order a caller can act on: body, card, profile, routing. */
+  private async prepare(device: DeviceClaims, request: SaleRequest): Promise<PreparedSale> {
+    const amountMinor = minorOf(request.amount);
+    const currency = currencyInfo(request.amount.currency)!;
+    const emv = readSaleEmv(request.emvData);
+    if (emv.signedAmountMinor !== amountMinor) {
+      const signed = minorToDecimal(emv.signedAmountMinor, currency.minorUnits);
+      throw DomainError.validation(
+        `emvData tag 9F02 (amount, authorised) is ${signed}, not amount.value ${request.amount.value}: the card signed another amount`,
+      );
+    }
+    if (emv.signedCurrencyNumeric !== currency.numeric) {
+      throw DomainError.validation(
+        `emvData tag 5F2A (transaction currency code) is ${emv.signedCurrencyNumeric}, not ${currency.numeric} of amount.currency ${currency.alpha}: the card signed another currency`,
+      );
+    }
+    const paymentMethod = paymentMethodOfAid(emv.aid);
+    if (!paymentMethod) throw DomainError.validation(`emvData AID ${emv.aid} is not of a payment method this gateway routes`);
+
+    const profileId = request.profileId;
+    if (!PROFILE_ID_PATTERN.test(profileId)) throw DomainError.notFound(`profile ${profileId} does not exist`);
+    const profile = requireOwned(await this.profiles.findById(profileId), device.groupId, `profile ${profileId}`);
+    if (profile.deviceId !== device.deviceId) throw DomainError.ownerInvalid(`profile ${profileId} belongs to another device`);
+    if (profile.entityStatus === 'DISABLED') throw DomainError.validation(`profile ${profileId} is DISABLED`);
+    if (profile.currency !== currency.alpha)
+      throw DomainError.validation(`amount.currency ${currency.alpha} is not the currency ${profile.currency} of profile ${profileId}`);
+    const bound = await this.profiles.boundAcceptances(profile.id);
+    const selection = acceptanceSelection(bound);
+    const acceptance = bound.find((candidate) => selection[candidate.id]?.includes(paymentMethod));
+    if (!acceptance) throw DomainError.validation(`profile ${profileId} has no acceptance for ${paymentMethod}`);
+    const target = hostTargetOf(acceptance, 'take payments');
+    if (typeof target === 'string') throw DomainError.validation(`acceptance ${acceptance.id} of profile ${profileId} cannot take payments: ${target}`);
+
+    const now = this.clock.now();
+    const tranId = `tran_${this.ids.bytes(16).toString('base64url')}`;
+    const actionId = `act_${this.ids.bytes(16).toString('base64url')}`;
+    const hostRequest: HostAuthorizeRequestV1 = {
+      requestId: actionId,
+      target,
+      timeoutMs: this.settings.hostTimeoutMs,
+      kind: request.tranType === 'AUTH' ? 'PREAUTH' : 'SALE',
+      amount: { minor: amountMinor, currency: currency.numeric },
+      card: { emvTlv: request.emvData, entryMode: 'NFC' },
+      merchant: hostMerchantOf(profile, acceptance),
+    };
+    const { card: _card, ...keptHostRequest } = hostRequest;
+    const posReference = request.posReference ?? null;
+    const transaction: Transaction = {
+      id: tranId,
+      groupId: profile.groupId,
+      merchantId: profile.merchantId,
+      profileId: profile.id,
+      acceptanceId: acceptance.id,
+      sdkId: device.deviceId,
+      tranType: request.tranType,
+      tranStatus: 'PENDING',
+      currency: currency.alpha,
+      amountMinor,
+      approvedMinor: null,
+      capturedMinor: '0',
+      refundedMinor: '0',
+      paymentMethod,
+      entryMode: 'NFC',
+      ...emv.account,
+      issCountryCode: emv.issCountryCode,
+      cvmPerformed: emv.cvmPerformed,
+      cvmSignatureUrl: null,
+      aid: emv.aid,
+      appName: emv.appName,
+      tc: emv.tc,
+      tvr: emv.tvr,
+      tsi: emv.tsi,
+      atc: emv.atc,
+      posReference,
+      trace: '',
+      description: request.description ?? null,
+      callbackUrl: request.callbackUrl ?? null,
+      merchantName: profile.merchantName,
+      merchantAddr: profile.merchantAddr,
+      mcc: profile.mcc,
+      primaryMid: target.mid,
+      primaryTid: target.tid,
+      subMid: null,
+      subTid: null,
+      hostMessageFormat: target.hostMessageFormat,
+      providerReference: profile.providerReference,
+      linkedTranId: null,
+      preferredAcceptanceTag: null,
+      extraData: null,
+      transStatusInfo: null,
+      rrn: null,
+      approvalCode: null,
+      batchNo: null,
+      settleState: 'OPEN',
+      iccResponse: null,
+      version: 1,
+      createdAt: now,
+      updatedAt: null,
+    };
+    const { hostTimeoutMs, replyMarginMs, reaskWaitMs, resolverBackoffMs } = this.settings;
+    const action: TransactionAction = {
+      id: actionId,
+      tranId,
+      actionType: 'NEW',
+      actionStatus: 'PENDING',
+      requestId: actionId,
+      amountMinor,
+      currency: currency.alpha,
+      trace: '',
+      reason: 'Pending',
+      hostRespCode: null,
+      hostRespMessage: null,
+      rrn: null,
+      approvalCode: null,
+      hostMti: null,
+      hostStan: null,
+      hostTransmittedAt: null,
+      posReference,
+      extraData: null,
+      hostRequest: keptHostRequest,
+      // The resolver takes it only once this request has had every chance to finish it, and a first delay more.
+      nextCheckAt: new Date(now.getTime() + hostTimeoutMs + replyMarginMs + reaskWaitMs + resolverBackoffMs),
+      checkAttempts: 0,
+      createdAt: now,
+      updatedAt: null,
+    };
+    return { transaction, action, hostRequest };
+  }
+}

@@ -1,0 +1,39 @@
+/** Timing of the sale path and of the resolver of unknown outcomes (docs/decisions.md, "Gateway transactions (issue 13)"). */
+export interface TransactionSettings {
+  /** What the host connector may wait for the host: the request's `timeoutMs`. */
+  hostTimeoutMs: number;
+  /** How much longer than that the gateway waits for the connector's reply. */
+  replyMarginMs: number;
+  /** How long the second ask (same requestId, at once after an unknown outcome) may take. */
+  reaskWaitMs: number;
+  /** How often each replica looks for pending transactions to resolve. */
+  resolverIntervalMs: number;
+  /** Delay between checks of one pending transaction: doubling from the first, capped at the second. */
+  resolverBackoffMs: number;
+  resolverBackoffMaxMs: number;
+  /**
+   * Age of a pending sale from which a re-ask answered HOST_UNAVAILABLE means that nothing was
+   * sent: by then the connector has finished (or recovered as REVERSED) every request it sent,
+   * so "still being handled" can no longer be the reason. Must exceed the connector's
+   * HOST_TIMEOUT_MS + HOST_RECOVERY_GRACE_MS + HOST_REVERSAL_POLL_MS (20 s + 30 s + 5 s by default).
+   */
+  nothingSentAfterMs: number;
+}
+
+export const DEFAULT_TRANSACTION_SETTINGS: TransactionSettings = {
+  hostTimeoutMs: 15_000,
+  replyMarginMs: 3_000,
+  reaskWaitMs: 5_000,
+  resolverIntervalMs: 5_000,
+  resolverBackoffMs: 5_000,
+  resolverBackoffMaxMs: 300_000,
+  nothingSentAfterMs: 300_000,
+};
+
+/** Nest injection token of the {@link TransactionSettings}: the defaults, or those given to `PaymentGatewayModule.register`. */
+export const TRANSACTION_SETTINGS = Symbol('TRANSACTION_SETTINGS');
+
+/** How long a request may hold its Idempotency-Key before a repeat may take it over: the longest a sale request runs, and a margin. */
+export function idempotencyInFlightMs(settings: TransactionSettings): number {
+  return settings.hostTimeoutMs + settings.replyMarginMs + settings.reaskWaitMs + 10_000;
+}

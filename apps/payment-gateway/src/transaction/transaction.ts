@@ -1,0 +1,124 @@
+import type { GatewayActionStatus, GatewayActionType, GatewaySettleState, GatewayTranStatus, GatewayTranType, HostAuthorizeRequestV1 } from '@app/contracts';
+
+/**
+ * A gateway transaction as the services see it (the entity implements it): spec 3's fields, the
+ * sums the money rules keep in minor units of `currency` (strings: never through a float), and
+ * the version of its last published change. Card data is the masked account only.
+ */
+export interface Transaction {
+  /** `tran_` + 22 url-safe characters. */
+  id: string;
+  groupId: string;
+  /** merchant-management's merchant of the profile; null for profiles made through the gateway API. */
+  merchantId: string | null;
+  profileId: string;
+  acceptanceId: string;
+  /** The device that took it (its token's subject). */
+  sdkId: string;
+  tranType: GatewayTranType;
+  tranStatus: GatewayTranStatus;
+  /** ISO 4217 alpha. */
+  currency: string;
+  /** What was asked. */
+  amountMinor: string;
+  /** What the host approved (less than asked after a partial approval); null unless approved. */
+  approvedMinor: string | null;
+  capturedMinor: string;
+  refundedMinor: string;
+  paymentMethod: string;
+  entryMode: string;
+  accountMasked: string;
+  accountBin: string;
+  accountLast4: string;
+  /** Issuer country (5F28) as an ISO 3166 numeric code; null when absent or not one. */
+  issCountryCode: string | null;
+  cvmPerformed: string;
+  cvmSignatureUrl: string | null;
+  /** AID, hex upper case: 4F, else 9F06. */
+  aid: string;
+  /** Application label (50), else preferred name (9F12), printable characters only; null when neither. */
+  appName: string | null;
+  /** Application cryptogram (9F26), hex. */
+  tc: string;
+  /** Terminal verification results (95), hex. */
+  tvr: string;
+  /** Transaction status information (9B), hex; null when absent. */
+  tsi: string | null;
+  /** Application transaction counter (9F36), hex. */
+  atc: string;
+  posReference: string | null;
+  /** The STAN of the host's answer to the first action; empty while none. */
+  trace: string;
+  description: string | null;
+  callbackUrl: string | null;
+  merchantName: string;
+  merchantAddr: string | null;
+  mcc: string | null;
+  primaryMid: string;
+  primaryTid: string;
+  subMid: string | null;
+  subTid: string | null;
+  hostMessageFormat: string;
+  providerReference: string | null;
+  linkedTranId: string | null;
+  preferredAcceptanceTag: string | null;
+  extraData: Record<string, unknown> | null;
+  transStatusInfo: string | null;
+  rrn: string | null;
+  approvalCode: string | null;
+  /** The terminal batch (6 digits) an approved transaction went into; null otherwise. */
+  batchNo: string | null;
+  settleState: GatewaySettleState;
+  iccResponse: string | null;
+  /** The version of the last `gateway.transaction.updated.v1` written for it (1: none yet). */
+  version: number;
+  createdAt: Date;
+  updatedAt: Date | null;
+}
+
+/**
+ * The host request of an action without its card data: what the gateway keeps so that an action
+ * whose outcome is unknown can be asked again under the same requestId (docs/decisions.md,
+ * "Gateway transactions (issue 13)").
+ */
+export type KeptHostRequest = Omit<HostAuthorizeRequestV1, 'card'>;
+
+/** One action of a transaction (spec 3 Action): the NEW one first, then follow-ups. */
+export interface TransactionAction {
+  /** `act_` + 22 url-safe characters; also the requestId the host connector was asked with. */
+  id: string;
+  tranId: string;
+  actionType: GatewayActionType;
+  actionStatus: GatewayActionStatus;
+  requestId: string;
+  amountMinor: string;
+  currency: string;
+  trace: string;
+  /** `HostSuccess`, `HostDeclined`, `HostTimeout`, `HostUnavailable`, `HostRejected`, `HostConnectorUnavailable`, or `Pending`. */
+  reason: string;
+  hostRespCode: string | null;
+  hostRespMessage: string | null;
+  rrn: string | null;
+  approvalCode: string | null;
+  /** What the connector sent (MTI, STAN, transmission time): what a follow-up names as its original. */
+  hostMti: string | null;
+  hostStan: string | null;
+  hostTransmittedAt: string | null;
+  posReference: string | null;
+  extraData: Record<string, unknown> | null;
+  hostRequest: KeptHostRequest | null;
+  /** While PENDING: when the gateway may next ask the host connector what became of it. */
+  nextCheckAt: Date | null;
+  checkAttempts: number;
+  createdAt: Date;
+  updatedAt: Date | null;
+}
+
+/** A terminal as its batches are kept: the PBO, the host format and the acceptance's MID and TID, and the currency. */
+export interface TerminalKey {
+  groupId: string;
+  hostMessageFormat: string;
+  mid: string;
+  tid: string;
+  currency: string;
+}
