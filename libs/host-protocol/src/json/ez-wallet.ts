@@ -98,11 +98,6 @@ export const EZ_WALLET_REASONS: Readonly<Record<string, string>> = {
   UNAVAILABLE: '91',
 };
 
-/** The reason word the host sends for an ISO response code (the inverse of EZ_WALLET_REASONS). */
-export function ezWalletReasonOf(code: string): string {
-  return Object.entries(EZ_WALLET_REASONS).find(([, value]) => value === code)?.[0] ?? 'DO_NOT_HONOUR';
-}
-
 const FORMAT = 'EZ_WALLET';
 
 export function ezWalletSummaryOut(totals: HostTotalsV1): EzWalletSettlementRequest['summary'] {
