@@ -201,7 +201,8 @@ export class EzWalletDialect extends JsonDialectBase {
       rrn: reader.optionalString('reference'),
       approvalCode: reader.optionalString('authCode'),
     };
-    if (operation === 'settle') {
+    // A FAILED settlement (the host refused the request) reconciled nothing and has no summary: a 30, not an unreadable answer.
+    if (operation === 'settle' && state !== 'FAILED') {
       answer.hostTotals = requiredTotals(ezWalletSummaryIn(reader, 'summary'), FORMAT, 'the settlement answer has no readable summary');
     }
     return answer;
