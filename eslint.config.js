@@ -49,6 +49,44 @@ const merchantManagementRootNoEntity = {
   rules: restrictImports([NO_ENTITY]),
 };
 
+/**
+ * The simulator's JSON hosts read and answer their formats with code of their own, not the
+ * connector's dialects (docs/decisions.md, "The simulator's JSON hosts are written apart (issue
+ * 16)"): from @app/host-protocol they and the engine may take the test amounts and the keys only.
+ * The cross-check spec beside them builds with the dialects on purpose.
+ */
+const SIMULATOR_OWN_MAPPING =
+  'the simulator maps JSON formats with its own code (apps/host-simulator/src/http/json-wire.ts); from @app/host-protocol take only the test amounts and the keys';
+const simulatorOwnMapping = {
+  files: ['apps/host-simulator/src/http/**/*.ts', 'apps/host-simulator/src/engine/**/*.ts'],
+  ignores: ['apps/host-simulator/src/http/**/*.spec.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: [
+          {
+            name: '@app/host-protocol',
+            allowImportNames: [
+              'testAmountOutcome',
+              'TestAmountOutcome',
+              'TEST_RESPONSE',
+              'DEVELOPMENT_ZMK',
+              'parseZmk',
+              'keyCheckValue',
+              'encryptKeyUnderZmk',
+              'decryptKeyUnderZmk',
+              'generateWorkingKey',
+            ],
+            message: SIMULATOR_OWN_MAPPING,
+          },
+        ],
+        patterns: [...BOUNDARIES, { group: ['@app/host-protocol/*'], message: SIMULATOR_OWN_MAPPING }],
+      },
+    ],
+  },
+};
+
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '**/*.js'] },
   {
@@ -88,4 +126,5 @@ module.exports = tseslint.config(
   },
   ...merchantManagementLayering,
   merchantManagementRootNoEntity,
+  simulatorOwnMapping,
 );

@@ -16,8 +16,11 @@ export interface FinancialRequest {
   amountMinor: bigint | null;
   /** VOID, REFUND, CAPTURE: the id of the transaction they act on. */
   originalRef?: string;
-  /** What the request says its original is, where the format says it (POMELO_JSON `original.type`, EZ_AIO `originalTxn.msgType`): another kind than the host's record is 12. */
-  originalKind?: TransactionKind;
+  /**
+   * What the request says its original is, where the format says it (POMELO_JSON `original.type`,
+   * EZ_AIO `originalTxn.msgType`, the EZ_WALLET resource it is posted under): a record of another kind is 12.
+   */
+  originalKinds?: readonly TransactionKind[];
 }
 
 /** What to answer: nothing (test amount 91), or a response code with the host's references. */
@@ -205,7 +208,7 @@ export class AcquirerEngine {
   private checkFollowUp(request: FinancialRequest, target: TransactionRecord | null): string {
     if (target === null) return '25';
     if (target.status !== 'APPROVED' || target.reversed || target.voided) return '12';
-    if (request.originalKind !== undefined && request.originalKind !== target.kind) return '12';
+    if (request.originalKinds !== undefined && !request.originalKinds.includes(target.kind)) return '12';
     const amount = request.amountMinor;
     switch (request.kind) {
       case 'VOID':

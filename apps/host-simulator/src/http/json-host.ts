@@ -1,8 +1,8 @@
-import { HostTotalsV1, JsonHostFormat } from '@app/contracts';
-import { HostProtocolError, JsonReader, requiredTotals } from '@app/host-protocol';
+import { JsonHostFormat } from '@app/contracts';
 import { FastifyInstance, FastifyReply } from 'fastify';
-import { AcquirerEngine, Decision, TransactionKind } from '../engine/acquirer-engine';
+import { AcquirerEngine } from '../engine/acquirer-engine';
 import { countIn, SimulatorStats } from '../engine/simulator-stats';
+import { HostOutcome, JsonHostCall, JsonHostWire, ReadCall, WireBody, WireRefusal } from './json-wire';
 
 /** What every JSON host's routes share: the engine of their format, the stats and the log. */
 export interface JsonHostContext {
@@ -11,150 +11,88 @@ export interface JsonHostContext {
   log: (line: string) => void;
 }
 
-/** Counts a call and logs it without its body (which holds card data). */
-export function received(context: JsonHostContext, format: JsonHostFormat, call: string, detail: string): void {
-  countIn(context.stats.jsonReceived, `${format} ${call}`);
-  context.log(`${format} <- ${call} ${detail}`);
-}
+/** A reversal or a network call: acknowledged, with no references. */
+const ACKNOWLEDGED: HostOutcome = { code: '00', rrn: null, approvalCode: null, hostTotals: null };
 
 /**
- * Sends nothing, ever: the caller sees its own timeout (test amount ending in 91). The socket is
- * closed when the client gives up or the simulator stops.
+ * What the host decides for a call it has read, from its books: an outcome, or null when it
+ * answers nothing (a test amount ending in 91). A reversal is acknowledged whether or not the
+ * original is known (it may never have arrived); a follow-up whose original is of another kind
+ * than the request says is 12 (AcquirerEngine).
  */
-export function leaveUnanswered(context: JsonHostContext, format: JsonHostFormat, reply: FastifyReply): void {
-  context.log(`${format}: no answer (test amount)`);
-  reply.hijack();
+export function decide(engine: AcquirerEngine, call: JsonHostCall): HostOutcome | null {
+  switch (call.call) {
+    case 'authorization':
+    case 'follow-up': {
+      const followUp = call.call === 'follow-up' ? call.original : null;
+      const decision = engine.financial({
+        kind: call.kind,
+        tid: call.tid,
+        ref: call.ref,
+        amountMinor: call.money === null ? null : call.money.minor,
+        ...(followUp !== null ? { originalRef: followUp.ref, ...(followUp.kinds !== null ? { originalKinds: followUp.kinds } : {}) } : {}),
+      });
+      return decision.answer ? { code: decision.code, rrn: decision.rrn, approvalCode: decision.approvalCode, hostTotals: null } : null;
+    }
+    case 'reversal':
+      engine.reverse(call.tid, call.original.ref);
+      return ACKNOWLEDGED;
+    case 'settlement': {
+      const { code, hostTotals } = engine.settle(call.tid, call.totals);
+      return { code, rrn: null, approvalCode: null, hostTotals };
+    }
+    case 'network':
+      return ACKNOWLEDGED;
+  }
 }
 
-/** Runs a route's work; a request the format cannot read becomes that format's 400 answer. */
-export async function handle(
-  context: JsonHostContext,
-  format: JsonHostFormat,
-  reply: FastifyReply,
-  work: () => unknown,
-  invalid: (explanation: string) => Record<string, unknown>,
-): Promise<void> {
+/** Who the call is from and what it names, for the log (never card data). */
+function describeCall(call: JsonHostCall): string {
+  const terminal = `merchant ${call.mid} terminal ${call.tid}`;
+  switch (call.call) {
+    case 'authorization':
+      return `${terminal} ref ${call.ref}`;
+    case 'follow-up':
+    case 'reversal':
+      return `${terminal} ref ${call.ref} original ${call.original.ref}`;
+    case 'settlement':
+      return `${terminal} batch ${call.batch}`;
+    case 'network':
+      return terminal;
+  }
+}
+
+/** Reads, decides and answers one call; a request the format cannot read gets the format's 400 answer. */
+async function serve(context: JsonHostContext, wire: JsonHostWire, reply: FastifyReply, read: () => ReadCall): Promise<void> {
+  const { format } = wire;
+  let received: ReadCall;
   try {
-    const body = work();
-    if (body === undefined) return;
-    await reply.code(200).send(body);
+    received = read();
   } catch (error) {
-    if (!(error instanceof HostProtocolError)) throw error;
+    if (!(error instanceof WireRefusal)) throw error;
     context.log(`${format}: refused a request (${error.message})`);
-    await reply.code(400).send(invalid(error.message));
+    await reply.code(400).send(wire.refusal(error.message));
+    return;
   }
+  countIn(context.stats.jsonReceived, `${format} ${received.name}`);
+  context.log(`${format} <- ${received.name} ${describeCall(received.call)}`);
+  const outcome = decide(context.engineFor(format), received.call);
+  if (outcome === null) {
+    // Sends nothing, ever: the caller sees its own timeout. The socket closes when the client gives up or the simulator stops.
+    context.log(`${format}: no answer (test amount)`);
+    reply.hijack();
+    return;
+  }
+  await reply.code(200).send(received.answer(outcome));
 }
 
-/** A decision that carries an answer, or undefined after leaving the request unanswered. */
-export function answered(
-  context: JsonHostContext,
-  format: JsonHostFormat,
-  reply: FastifyReply,
-  decision: Decision,
-): Extract<Decision, { answer: true }> | undefined {
-  if (decision.answer) return decision;
-  leaveUnanswered(context, format, reply);
-  return undefined;
-}
-
-/** An approved decision without references: what a reversal or a network call gets. */
-const ACKNOWLEDGED: Decision = { answer: true, code: '00', rrn: null, approvalCode: null };
-
-/** One request to a JSON host: its path parameters, its body (read on first use), and the engine of its format. */
-export class JsonCall<P> {
-  private body: JsonReader | undefined;
-
-  constructor(
-    private readonly context: JsonHostContext,
-    readonly format: JsonHostFormat,
-    readonly params: P,
-    private readonly rawBody: unknown,
-    private readonly reply: FastifyReply,
-  ) {}
-
-  /** The body; a body that is not a JSON object is the format's 400 answer. */
-  get reader(): JsonReader {
-    this.body ??= new JsonReader(this.format, this.rawBody, 'request');
-    return this.body;
-  }
-
-  get engine(): AcquirerEngine {
-    return this.context.engineFor(this.format);
-  }
-
-  received(call: string, detail: string): void {
-    received(this.context, this.format, call, detail);
-  }
-
-  /** A network call (sign-on, echo, key exchange) by its word, or the format's 400 answer naming it `what`. */
-  network(word: string, what: string): void {
-    if (word !== 'SIGN_ON' && word !== 'ECHO' && word !== 'KEY_EXCHANGE') throw new HostProtocolError(this.format, `${what} ${word} is not supported`);
-  }
-
-  /**
-   * A financial request whose body names its card at `paths.pan` (SALE, PREAUTH) or its original
-   * at `paths.original` (the other kinds), with the original's type, when sent, at
-   * `paths.originalType` (read by `kindOfType`; an original of another kind is 12); the amount is
-   * read after them.
-   */
-  financial(
-    kind: TransactionKind,
-    tid: string,
-    ref: string,
-    paths: { pan: string; original: string; originalType: string },
-    kindOfType: Readonly<Record<string, TransactionKind>>,
-    amountMinor: () => bigint,
-  ): Decision {
-    const opening = kind === 'SALE' || kind === 'PREAUTH';
-    if (opening) this.reader.string(paths.pan);
-    const originalRef = opening ? undefined : this.reader.string(paths.original);
-    const originalType = opening ? null : this.reader.optionalString(paths.originalType);
-    const originalKind = originalType === null ? undefined : kindOfType[originalType];
-    if (originalType !== null && originalKind === undefined) throw new HostProtocolError(this.format, `${paths.originalType} ${originalType} is not a transaction type`);
-    return this.engine.financial({
-      kind,
-      tid,
-      ref,
-      amountMinor: amountMinor(),
-      ...(originalRef !== undefined ? { originalRef } : {}),
-      ...(originalKind !== undefined ? { originalKind } : {}),
+/** Serves a JSON host format's routes on `app`. */
+export function registerJsonHost(app: FastifyInstance, context: JsonHostContext, wire: JsonHostWire): void {
+  for (const route of wire.routes) {
+    app.route<{ Params: Record<string, string>; Body: unknown }>({
+      method: route.method,
+      url: route.url,
+      handler: (request, reply) => serve(context, wire, reply, () => route.read(request.params, new WireBody(request.body))),
     });
   }
-
-  /** Counts a reversal of `originalRef` and acknowledges it, whether or not the original is known. */
-  reverse(tid: string, originalRef: string): Decision {
-    this.engine.reverse(tid, originalRef);
-    return ACKNOWLEDGED;
-  }
-
-  /** Reconciles the terminal's totals read from the body; missing totals are the format's 400 answer with `explanation`. */
-  settle(tid: string, totals: HostTotalsV1 | null, explanation: string): { code: string; hostTotals: HostTotalsV1 } {
-    const terminalTotals = requiredTotals(totals, this.format, explanation);
-    return this.engine.settle(tid, terminalTotals);
-  }
-
-  /** The format's answer to a decision, or undefined after leaving the request unanswered (test amount). */
-  answer<B>(decision: Decision, shape: (answer: Extract<Decision, { answer: true }>) => B): B | undefined {
-    const answer = answered(this.context, this.format, this.reply, decision);
-    return answer === undefined ? undefined : shape(answer);
-  }
-}
-
-/**
- * The routes of one JSON format: each route's work gets the call and returns the 200 body (or
- * undefined when it left the request unanswered); a `HostProtocolError` becomes `invalid`'s 400 body.
- */
-export function jsonRoutes(
-  app: FastifyInstance,
-  context: JsonHostContext,
-  format: JsonHostFormat,
-  invalid: (explanation: string) => Record<string, unknown>,
-): <P = unknown>(method: 'POST' | 'PUT', url: string, work: (call: JsonCall<P>) => unknown) => void {
-  return <P = unknown>(method: 'POST' | 'PUT', url: string, work: (call: JsonCall<P>) => unknown): void => {
-    app.route<{ Params: P; Body: unknown }>({
-      method,
-      url,
-      handler: (request, reply) => handle(context, format, reply, () => work(new JsonCall(context, format, request.params as P, request.body, reply)), invalid),
-    });
-  };
 }

@@ -167,7 +167,8 @@ export class EzAioDialect extends JsonDialectBase {
       rrn: reader.optionalString('rrn'),
       approvalCode: reader.optionalString('authCode'),
     };
-    if (operation === 'settle') {
+    // A FAILED settlement (the host refused the request) reconciled nothing and has no totals: a 30, not an unreadable answer.
+    if (operation === 'settle' && txnStatus !== 'FAILED') {
       const hostTotals = ezAioTotalsIn(reader, 'batch', currencyByNumeric(reader.string('currencyCode'), FORMAT).exponent);
       answer.hostTotals = requiredTotals(hostTotals, FORMAT, 'the settlement answer has no readable batch totals');
     }

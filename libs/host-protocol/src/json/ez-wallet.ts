@@ -98,11 +98,6 @@ export const EZ_WALLET_REASONS: Readonly<Record<string, string>> = {
   UNAVAILABLE: '91',
 };
 
-/** The reason word the host sends for an ISO response code (the inverse of EZ_WALLET_REASONS). */
-export function ezWalletReasonOf(code: string): string {
-  return Object.entries(EZ_WALLET_REASONS).find(([, value]) => value === code)?.[0] ?? 'DO_NOT_HONOUR';
-}
-
 const FORMAT = 'EZ_WALLET';
 
 export function ezWalletSummaryOut(totals: HostTotalsV1): EzWalletSettlementRequest['summary'] {
@@ -206,7 +201,8 @@ export class EzWalletDialect extends JsonDialectBase {
       rrn: reader.optionalString('reference'),
       approvalCode: reader.optionalString('authCode'),
     };
-    if (operation === 'settle') {
+    // A FAILED settlement (the host refused the request) reconciled nothing and has no summary: a 30, not an unreadable answer.
+    if (operation === 'settle' && state !== 'FAILED') {
       answer.hostTotals = requiredTotals(ezWalletSummaryIn(reader, 'summary'), FORMAT, 'the settlement answer has no readable summary');
     }
     return answer;

@@ -330,3 +330,19 @@ describe('JSON failures that do not say whether money moved (review of issue 16)
   );
 });
 
+
+describe('JSON settlements the host refused (issue 16, found by the simulator cross-check)', () => {
+  /** Per format, the host's refusal of a batch it could not read: its error answer, which carries no totals. */
+  const REFUSED = {
+    MPGS_AP: { result: 'ERROR', error: { cause: 'INVALID_REQUEST', explanation: 'totals must be given' } },
+    POMELO_JSON: { status: 'ERROR', response_code: '30', message: 'totals must be given' },
+    EZ_AIO: { txnRef: '', respCode: '30', respMessage: 'totals must be given', txnStatus: 'FAILED' },
+    EZ_WALLET: { id: '', state: 'FAILED', reason: 'INVALID_REQUEST', detail: 'totals must be given' },
+  } as const;
+
+  it.each(Object.keys(REFUSED) as (keyof typeof REFUSED)[])('%s: should read a refused settlement as a format error (30) without totals, not as an unreadable answer', (format) => {
+    const answer = json(format).parseHttpResponse('settle', 400, REFUSED[format]);
+    expect(answer).toMatchObject({ hostRespCode: '30', approved: false });
+    expect(answer.hostTotals).toBeUndefined();
+  });
+});

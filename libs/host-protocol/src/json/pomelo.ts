@@ -182,8 +182,11 @@ export class PomeloDialect extends JsonDialectBase {
       case 'settleclose':
         throw new HostProtocolError(FORMAT, `${operation} is an ISO 8583 exchange`);
       case 'settle': {
+        const word = reader.string('status');
+        // A refusal (ERROR: the host could not read the batch) reconciled nothing and has no totals: a 30, not an unreadable answer.
+        if (word === 'ERROR') return { hostRespCode: code, hostRespMessage: message, approved: false, rrn: null, approvalCode: null };
         const hostTotals = requiredTotals(pomeloTotalsIn(reader, 'host_totals'), FORMAT, 'the batch answer has no host_totals');
-        return { hostRespCode: code, hostRespMessage: message, approved: reader.string('status') === 'BALANCED', rrn: null, approvalCode: null, hostTotals };
+        return { hostRespCode: code, hostRespMessage: message, approved: word === 'BALANCED', rrn: null, approvalCode: null, hostTotals };
       }
       case 'signon':
       case 'echo':
