@@ -1,5 +1,5 @@
 import { loadAppConfig } from '@app/common';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { flagOption, ParsedArgs, requiredOption, stringOption } from './args';
 import { phoneConfig } from './config/phone.config';
 import { activate, baseUrlOf, pullConfig } from './phone/device-app';
@@ -36,7 +36,23 @@ export async function runPhoneCommand(command: 'device activate' | 'device confi
       auth: flagOption(args, 'auth'),
       posReference: stringOption(args, 'pos-reference'),
     },
-    { now: new Date(), idempotencyKey: stringOption(args, 'idempotency-key') ?? randomUUID() },
+    repeatableTap(stringOption(args, 'idempotency-key')),
   );
   return JSON.stringify(await postSale(request), null, 2);
+}
+
+/**
+ * A fresh tap (random cryptogram and unpredictable number) and key; or, for a key the user gives
+ * (a retry of a sale whose answer was lost), the same tap again: its random parts are drawn from
+ * the key, so the repeat carries the same body and the gateway answers the stored transaction
+ * instead of refusing another body under that key (422).
+ */
+function repeatableTap(key: string | undefined): { now: Date; idempotencyKey: string; random?: (size: number) => Buffer } {
+  if (key === undefined) return { now: new Date(), idempotencyKey: randomUUID() };
+  let counter = 0;
+  return {
+    now: new Date(),
+    idempotencyKey: key,
+    random: (size) => createHash('sha256').update(`${key}:${(counter += 1)}`).digest().subarray(0, size),
+  };
 }

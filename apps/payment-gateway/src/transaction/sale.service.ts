@@ -127,7 +127,9 @@ export class SaleService {
     const profileId = request.profileId;
     if (!PROFILE_ID_PATTERN.test(profileId)) throw DomainError.notFound(`profile ${profileId} does not exist`);
     const profile = requireOwned(await this.profiles.findById(profileId), device.groupId, `profile ${profileId}`);
-    if (profile.deviceId !== device.deviceId) throw DomainError.ownerInvalid(`profile ${profileId} belongs to another device`);
+    // The device token names the profile merchant-management gave the device (activation, config
+    // pull): the profile's own device key is merchant-management's device uuid, which the token does not carry.
+    if (device.profileId !== profileId) throw DomainError.ownerInvalid(`profile ${profileId} belongs to another device`);
     if (profile.entityStatus === 'DISABLED') throw DomainError.validation(`profile ${profileId} is DISABLED`);
     if (profile.currency !== currency.alpha)
       throw DomainError.validation(`amount.currency ${currency.alpha} is not the currency ${profile.currency} of profile ${profileId}`);

@@ -112,6 +112,9 @@ export function configureHttpApp(app: NestFastifyApplication, options: Pick<Http
   app.useGlobalPipes(new StrictValidationPipe());
   const fastify = app.getHttpAdapter().getInstance();
   installHostileInputGuards(fastify);
+  // An application created with Nest's body parser on would register its own JSON parser at init,
+  // over ours (Fastify refuses the second): ours is the only JSON parser.
+  (app.getHttpAdapter() as unknown as { registerJsonContentParser: () => void }).registerJsonContentParser = () => undefined;
   installResponseHeaders(fastify);
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   // Nest routes Fastify's own errors (JSON parsing, content type, body size) through the
