@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCode, envelopeErrorOf } from '../errors';
+import { DomainError, ErrorCode, envelopeErrorOf } from '../errors';
 import { classifyError } from './classify-error';
 import { Envelope } from './envelope';
 import { ErrorFormatRegistry, pathOf } from './error-formats';
@@ -12,6 +12,11 @@ export function toEnvelope(exception: unknown): { status: number; body: Envelope
   const body: Envelope<unknown> = { msg: message, code: mapped.code };
   if (code === ErrorCode.Unauthenticated) body.data = 401;
   return { status: mapped.status, body };
+}
+
+/** `Retry-After` of a refusal that says when to try again (RFC 9110 §10.2.3), else no header. */
+export function retryAfterHeader(exception: unknown): Record<string, string> {
+  return exception instanceof DomainError && exception.retryAfterSeconds !== undefined ? { 'retry-after': String(Math.ceil(exception.retryAfterSeconds)) } : {};
 }
 
 /**
@@ -35,6 +40,6 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       return;
     }
     const { status, body } = toEnvelope(exception);
-    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
+    void reply.status(status).headers(retryAfterHeader(exception)).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 }
