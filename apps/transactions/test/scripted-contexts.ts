@@ -32,6 +32,8 @@ interface Held {
   merchantId: string | null;
   version: number;
   transaction: GatewayTransactionV1;
+  /** Every version so far, the first at index 0. */
+  history: GatewayTransactionV1[];
 }
 
 const FOLLOW_UPS = [GATEWAY_TRANSACTION_VOID_V1, GATEWAY_TRANSACTION_REFUND_V1, GATEWAY_TRANSACTION_CAPTURE_V1, GATEWAY_BATCH_SETTLE_V1] as const;
@@ -59,6 +61,8 @@ export class ScriptedGateway {
   private readonly held = new Map<string, Held>();
   private readonly scripted = new Map<GatewaySubject, ScriptedAnswer[]>();
   private served: ServedSubject[] = [];
+  /** Requests left unanswered ('hang'), released when the gateway closes (a subject closes once its requests are done). */
+  private readonly hanging = new Set<() => void>();
   /** Publish every change as an event (the real gateway does); off: the reply is the only way a change arrives. */
   publishChanges = true;
   /** The host's totals of a settlement, from ours (default: the same, balanced). */
@@ -78,6 +82,8 @@ export class ScriptedGateway {
   }
 
   async close(): Promise<void> {
+    for (const release of this.hanging) release();
+    this.hanging.clear();
     await Promise.all(this.served.map((served) => served.close()));
     this.served = [];
   }
@@ -89,7 +95,7 @@ export class ScriptedGateway {
 
   /** Takes a transaction as the gateway would after the host answered (version 1), publishing it. */
   async take(groupId: string, transaction: GatewayTransactionV1, merchantId: string | null = null): Promise<GatewayTransactionV1> {
-    this.held.set(transaction.tranId, { groupId, merchantId, version: 1, transaction });
+    this.held.set(transaction.tranId, { groupId, merchantId, version: 1, transaction, history: [transaction] });
     await this.publishCurrent(transaction.tranId);
     return transaction;
   }
@@ -105,11 +111,16 @@ export class ScriptedGateway {
   }
 
   /** Publishes the transaction's current version (again), as the outbox relay would. */
-  async publishCurrent(tranId: string, msgId: string = randomUUID()): Promise<void> {
+  publishCurrent(tranId: string, msgId: string = randomUUID()): Promise<void> {
+    return this.publishVersion(tranId, this.current(tranId).version, msgId);
+  }
+
+  /** Publishes one version of the transaction (an old one: what a late or redelivered event carries). */
+  async publishVersion(tranId: string, version: number, msgId: string = randomUUID()): Promise<void> {
     const held = this.current(tranId);
     await this.publisher.publish(
       this.options.eventSubject ?? GATEWAY_TRANSACTION_UPDATED_V1,
-      { version: held.version, groupId: held.groupId, merchantId: held.merchantId, transaction: held.transaction },
+      { version, groupId: held.groupId, merchantId: held.merchantId, transaction: held.history[version - 1] },
       { msgId },
     );
   }
@@ -117,7 +128,7 @@ export class ScriptedGateway {
   private async answer(subject: GatewaySubject, request: Record<string, unknown>): Promise<object> {
     this.received.push({ subject, request });
     const scripted = this.scripted.get(subject)?.shift();
-    if (scripted === 'hang') return new Promise<object>(() => undefined);
+    if (scripted === 'hang') return new Promise<object>((_resolve, reject) => this.hanging.add(() => reject(new Error('the scripted gateway closed'))));
     if (scripted) return scripted;
     if (subject === GATEWAY_BATCH_SETTLE_V1) return this.settle(request as unknown as GatewayBatchSettleRequestV1);
     return this.followUp(subject, request as unknown as GatewayVoidRequestV1 & Partial<GatewayRefundRequestV1 & GatewayCaptureRequestV1>);
@@ -235,6 +246,7 @@ export class ScriptedGateway {
   private async change(held: Held, next: GatewayTransactionV1): Promise<void> {
     held.version += 1;
     held.transaction = next;
+    held.history.push(next);
     if (this.publishChanges) await this.publishCurrent(next.tranId);
   }
 }
