@@ -24,8 +24,8 @@ import { MessagePublisher, RequestReplyTransport, ServedSubject } from '@app/mes
 import { randomUUID } from 'node:crypto';
 import { action, gatewayTime } from './factories';
 
-/** A scripted answer: a reply to send, or 'hang' (never answer). */
-export type ScriptedAnswer = object | 'hang';
+/** A scripted answer: a reply to send, 'hang' (never answer), or a gate: the rules answer once it opens. */
+export type ScriptedAnswer = object | 'hang' | { gate: Promise<void> };
 
 interface Held {
   groupId: string;
@@ -93,6 +93,13 @@ export class ScriptedGateway {
     this.scripted.set(subject, [...(this.scripted.get(subject) ?? []), answer]);
   }
 
+  /** The next request on `subject` waits until the answered function is called, then the rules answer it. */
+  hold(subject: GatewaySubject): () => void {
+    let open!: () => void;
+    this.script(subject, { gate: new Promise<void>((resolve) => (open = resolve)) });
+    return () => open();
+  }
+
   /** Takes a transaction as the gateway would after the host answered (version 1), publishing it. */
   async take(groupId: string, transaction: GatewayTransactionV1, merchantId: string | null = null): Promise<GatewayTransactionV1> {
     this.held.set(transaction.tranId, { groupId, merchantId, version: 1, transaction, history: [transaction] });
@@ -129,7 +136,8 @@ export class ScriptedGateway {
     this.received.push({ subject, request });
     const scripted = this.scripted.get(subject)?.shift();
     if (scripted === 'hang') return new Promise<object>((_resolve, reject) => this.hanging.add(() => reject(new Error('the scripted gateway closed'))));
-    if (scripted) return scripted;
+    if (scripted && 'gate' in scripted) await scripted.gate;
+    else if (scripted) return scripted;
     if (subject === GATEWAY_BATCH_SETTLE_V1) return this.settle(request as unknown as GatewayBatchSettleRequestV1);
     return this.followUp(subject, request as unknown as GatewayVoidRequestV1 & Partial<GatewayRefundRequestV1 & GatewayCaptureRequestV1>);
   }

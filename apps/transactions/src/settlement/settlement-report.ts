@@ -45,6 +45,7 @@ export const SETTLEMENT_CSV_HEADER = [
   'rrn',
   'trace',
   'settleState',
+  'mchName',
 ];
 
 /**
@@ -92,6 +93,7 @@ export function renderSettlementReport(mchId: string, reported: ReportedBatch[])
         order.rrn,
         order.trace,
         order.settleState,
+        order.merchantName,
       ];
     }),
   );

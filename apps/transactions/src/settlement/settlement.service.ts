@@ -192,13 +192,19 @@ export class SettlementService {
     });
   }
 
-  /** The gateway's outcome on the batch and its orders, unless a settle that took over recorded it first. */
+  /**
+   * The gateway's outcome on the orders and the batch, unless a settle that took over recorded
+   * it first. The orders come first: the gateway's answer is true whoever records it, and an
+   * order's writer (the consumer, an action's reply) locks the order before it reads the batch,
+   * so locking in the same order here leaves no deadlock.
+   */
   private record(claim: Claim, reply: GatewayBatchSettleReplyV1): Promise<SettleResult> {
+    const settled = reply.outcome === 'SETTLED';
     return this.uow.run(async () => {
+      await this.orders.markSettled(claim.batch.groupId, reply.tranIds, settled ? SETTLE_STATES.SETTLED : SETTLE_STATES.SETTLE_FAILED);
       const batch = await this.batches.lockByBatchId(claim.batch.batchId);
       if (!batch) throw new Error(`batch ${claim.batch.batchId} disappeared while settling`);
       if (batch.state !== BATCH_STATES.SETTLING || batch.settleRequestId !== claim.requestId) return { id: batch.id, state: batch.state };
-      const settled = reply.outcome === 'SETTLED';
       const totals = reply.totals ? this.minorTotals(reply.totals, batch.currency) : null;
       const hostTotals = reply.hostTotals ? this.minorTotals(reply.hostTotals, batch.currency) : null;
       const state = settled ? BATCH_STATES.SETTLED : BATCH_STATES.SETTLE_FAILED;
@@ -214,7 +220,6 @@ export class SettlementService {
         hostRespMessage: reply.hostRespMessage,
         settledAt: settled ? this.clock.now() : null,
       });
-      await this.orders.markSettled(batch.groupId, reply.tranIds, settled ? SETTLE_STATES.SETTLED : SETTLE_STATES.SETTLE_FAILED);
       this.logger.log(`batch ${batch.batchId} (${batch.primaryTid} ${batch.batchNo}): ${reply.outcome} ${reply.reconciliation ?? ''}`);
       return { id: batch.id, state };
     });

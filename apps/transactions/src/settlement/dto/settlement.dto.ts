@@ -1,7 +1,7 @@
 import { PageDto, PageQueryDto } from '@app/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { plainToInstance, Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsEmail, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsEmail, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { formatUtc, LegacyPageSize, minorToAmount } from '../../shared/legacy';
 import { IsTimeBound, parseTimeBound } from '../../shared/time-range';
 import { BatchDetail } from '../settlement.service';
@@ -80,6 +80,7 @@ export class SettlementEmailDto {
   @IsArray({ message: '$property must be a JSON-encoded array of {batchId}' })
   @ArrayMinSize(1)
   @ArrayMaxSize(100)
+  @IsObject({ each: true, message: '$property must be a JSON-encoded array of {batchId}' })
   @ValidateNested({ each: true })
   batchIds: BatchRefDto[];
 

@@ -46,11 +46,16 @@ export class SettlementBatchRepository {
     return this.uow.manager;
   }
 
-  /** Creates the batch of a terminal batch key unless it exists (its first order creates it). */
+  /**
+   * Creates the batch of a terminal batch key unless it exists (its first order creates it). An
+   * existing batch is found by a plain read, so an order written while its batch is locked (a
+   * settlement recording its outcome) never waits for that lock; only a new batch is inserted.
+   */
   async ensure(batch: NewBatch): Promise<void> {
     await this.manager.query(
       `INSERT INTO settlement_batch (uuid, batch_id, group_id, merchant_id, merchant_name, acceptance_id, primary_mid, primary_tid, currency, batch_no, host_message_format, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)
+       SELECT $1::uuid, $2::varchar, $3::varchar, $4::varchar, $5::varchar, $6::varchar, $7::varchar, $8::varchar, $9::varchar, $10::varchar, $11::varchar, $12::timestamptz, $12::timestamptz
+        WHERE NOT EXISTS (SELECT 1 FROM settlement_batch WHERE group_id = $3 AND acceptance_id = $6 AND primary_mid = $7 AND primary_tid = $8 AND currency = $9 AND batch_no = $10)
        ON CONFLICT (group_id, acceptance_id, primary_mid, primary_tid, currency, batch_no) DO NOTHING`,
       [
         batch.uuid,
