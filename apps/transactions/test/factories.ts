@@ -148,3 +148,19 @@ export function declinedSale(options: { minor?: number; currency?: string; termi
 export function updated(transaction: GatewayTransactionV1, version: number, groupId: string, merchantId: string | null = null): GatewayTransactionUpdatedV1 {
   return { version, groupId, merchantId, transaction };
 }
+
+/** Versions 1..n of one sale: each a refund of 1.00 more (the last ones may make it REFUNDED). */
+export function versionsOf(sale: GatewayTransactionV1, count: number): GatewayTransactionV1[] {
+  const versions = [sale];
+  for (let v = 2; v <= count; v++) {
+    const previous = versions[v - 2];
+    const refunded = BigInt(v - 1) * 100n;
+    versions.push({
+      ...previous,
+      refundedAmount: decimal(refunded),
+      actions: [...previous.actions, action({ actionType: 'REFUND', amount: { value: decimal(100), currency: 'MYR' }, createdAt: gatewayTime(new Date()) })],
+      updatedAt: gatewayTime(new Date()),
+    });
+  }
+  return versions;
+}

@@ -45,6 +45,8 @@ export interface StartOptions {
   platform?: Partial<TestPlatformOptions>;
   timeouts?: Partial<TransactionsTimeouts>;
   consumer?: ConsumerDefinition;
+  /** Answer the gateway's and merchant-management's subjects on the app's own transport (default); off when the test runs its own responders. */
+  scripted?: boolean;
 }
 
 /**
@@ -67,8 +69,12 @@ export async function startTransactions(start: StartOptions = {}): Promise<Trans
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   const requests = app.get<RequestReplyTransport>(REQUEST_REPLY);
   const publisher = app.get<MessagePublisher>(MESSAGE_PUBLISHER);
-  const gateway = new ScriptedGateway(requests, publisher).start();
-  const merchantManagement = new ScriptedMerchantManagement(requests).start();
+  const gateway = new ScriptedGateway(requests, publisher);
+  const merchantManagement = new ScriptedMerchantManagement(requests);
+  if (start.scripted !== false) {
+    gateway.start();
+    merchantManagement.start();
+  }
   const clientOf = async (groupId: string): Promise<Pbo> => Object.assign(new ApiClient(baseUrl, await signPboToken(TEST_AUTH, groupId, 3600)), { groupId });
   return {
     app,

@@ -33,9 +33,9 @@ export class OrderUpdateService {
    * actions and its batch. Throws a DomainError, never worth retrying, when the version cannot
    * be read as an order or names another PBO's transaction.
    */
-  apply(update: TransactionVersion, receipt?: InboxEntry): Promise<OrderUpdateOutcome> {
+  async apply(update: TransactionVersion, receipt?: InboxEntry): Promise<OrderUpdateOutcome> {
     const { order, actions } = orderFromTransaction(update);
-    return this.uow.run(async () => {
+    return await this.uow.run(async () => {
       if (receipt && !(await this.inbox.record(receipt))) return 'duplicate';
       const written = await this.orders.upsert(order);
       if (written.outcome === 'other-group')

@@ -97,14 +97,13 @@ export class OrderRepository {
   }
 
   /** Every matching order, newest first, in chunks from one snapshot (`pageSize=-1`). */
-  streamAll(groupId: string, filter: OrderFilter): Promise<StreamedRows<Order>> {
-    return streamNewestFirst<OrderEntity>(this.manager.connection, (manager) => this.filtered(manager, groupId, filter), {
-      alias: 'o',
-      time: 'createdAt',
-      tie: 'tranId',
-      timeOf: (row) => row.createdAt,
-      tieOf: (row) => row.tranId,
-    });
+  streamAll(groupId: string, filter: OrderFilter, chunkSize?: number): Promise<StreamedRows<Order>> {
+    return streamNewestFirst<OrderEntity>(
+      this.manager.connection,
+      (manager) => this.filtered(manager, groupId, filter),
+      { alias: 'o', time: 'createdAt', tie: 'tranId', timeOf: (row) => row.createdAt, tieOf: (row) => row.tranId },
+      chunkSize,
+    );
   }
 
   /** Sets the settle state of the PBO's orders among `tranIds` (a settlement's outcome), by the rule that it only moves up. */
