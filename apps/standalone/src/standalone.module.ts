@@ -4,6 +4,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { HostConnectorConfig, HostConnectorModule, hostConnectorVariables } from '../../host-connector/src';
 import { MerchantManagementModule } from '../../merchant-management/src';
 import { PaymentGatewayModule } from '../../payment-gateway/src';
+import { TransactionsModule } from '../../transactions/src';
 import { standaloneConnectorConfig } from './config/standalone.config';
 
 /**
@@ -18,7 +19,7 @@ export class StandaloneModule {
     const hostConfig = hostConnector ?? standaloneConnectorConfig({ values: envSchema(hostConnectorVariables).read({}), production: false });
     return {
       module: StandaloneModule,
-      imports: [...platformModules(options), MerchantManagementModule, PaymentGatewayModule, HostConnectorModule.register(hostConfig)],
+      imports: [...platformModules(options), MerchantManagementModule, PaymentGatewayModule, TransactionsModule, HostConnectorModule.register(hostConfig)],
     };
   }
 }

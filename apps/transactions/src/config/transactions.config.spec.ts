@@ -28,6 +28,33 @@ describe('transactionsConfig', () => {
     expect(config.platform.messaging).toMatchObject({ transport: 'jetstream', servers: ['nats://a:4222', 'nats://b:4222'], connectionName: 'transactions-1' });
   });
 
+  it('should start with the environment every app gets in k8s (softpos-config and softpos-secrets), ignoring what it does not read', () => {
+    const { config } = read({
+      ...REQUIRED,
+      NODE_ENV: 'production',
+      PORT: '3000',
+      NATS_URL: 'nats://nats.nats.svc.cluster.local:4222',
+      TRUST_PROXY: 'true',
+      GATEWAY_NAMESPACE: 'demo',
+      MAIL_FROM: 'SoftPOS <no-reply@softpos.example>',
+      DEVICE_JWT_SECRET: 'b'.repeat(40),
+      DATA_ENCRYPTION_KEY: 'Y2hlY2stZGVwbG95LWR1bW15LWtleS0zMi1ieXRlcyE=',
+      SMTP_URL: 'smtps://user:secret@smtp.example.com:465',
+    });
+
+    expect({
+      port: config.http.port,
+      trustProxy: config.http.trustProxy,
+      transport: config.platform.messaging.transport,
+      mail: config.platform.mail?.transport,
+    }).toEqual({
+      port: 3000,
+      trustProxy: true,
+      transport: 'jetstream',
+      mail: 'smtp',
+    });
+  });
+
   it('should refuse to start without DATABASE_URL or a way to verify tokens, and without NATS in production, naming them', () => {
     expect(() => read({ AUTH_JWT_SECRET: 'a'.repeat(40) })).toThrow(/^DATABASE_URL must be set/);
     expect(() => read({ DATABASE_URL: 'postgres://db/softpos' })).toThrow(/^AUTH_JWT_SECRET or AUTH_JWKS_URL must be set/);
