@@ -1,7 +1,7 @@
 import { GATEWAY_TRANSACTION_UPDATED_V1 } from '@app/contracts';
 import { JetStreamPublisher, NatsRequestReply } from '@app/messaging';
 import { ConsumerDefinition, DEAD_LETTER_HEADERS } from '@app/messaging/consumer';
-import { connectNatsOrFail, NATS_URL, randomIntBetween, runId, unique, waitFor, waitForDelivery } from '@app/testing';
+import { connectNatsOrFail, NATS_URL, runId, shuffled, unique, waitFor, waitForDelivery } from '@app/testing';
 import { JetStreamManager, NatsConnection } from 'nats';
 import { randomUUID } from 'node:crypto';
 import { orderUpdatesConsumer } from '../src/order-sync/order-updates.consumer';
@@ -33,15 +33,6 @@ const definition: ConsumerDefinition = {
   deadLetterSubject: DEAD_LETTER_SUBJECT,
   jetStream: { stream: STREAM, deadLetterStream: DEAD_LETTER_STREAM, concurrency: 4 },
 };
-
-function shuffle<T>(items: T[]): T[] {
-  const result = [...items];
-  for (let i = result.length - 1; i > 0; i--) {
-    const j = randomIntBetween(0, i + 1);
-    [result[i], result[j]] = [result[j], result[i]];
-  }
-  return result;
-}
 
 describe('transactions over NATS JetStream', () => {
   let app: TransactionsTestApp;
@@ -94,7 +85,7 @@ describe('transactions over NATS JetStream', () => {
     const transactions = Array.from({ length: 8 }, () => versionsOf(approvedSale({ minor: 100_000 }), 5));
     const messages = transactions.flatMap((versions) => versions.map((transaction, index) => updated(transaction, index + 1, pbo.groupId)));
 
-    for (const message of shuffle([...messages, ...shuffle(messages).slice(0, 15)])) await publisher.publish(SUBJECT, message, { msgId: randomUUID() });
+    for (const message of shuffled([...messages, ...shuffled(messages).slice(0, 15)])) await publisher.publish(SUBJECT, message, { msgId: randomUUID() });
     await waitForDelivery('the consumer to handle every event', drained);
 
     for (const versions of transactions) {

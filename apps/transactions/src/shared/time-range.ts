@@ -1,11 +1,5 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
 
-/** A half-open range of instants: `from` included, `until` excluded; either end may be open. */
-export interface TimeRange {
-  from?: Date;
-  until?: Date;
-}
-
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(Z|[+-](\d{2}):?(\d{2}))$/;
 const DAY_MS = 86_400_000;

@@ -8,7 +8,7 @@ import { ConsumedMessage, ConsumerDefinition, DEAD_LETTER_HEADERS } from '../con
 import { MessagingModule } from '../nest/messaging.module';
 import { RequestReplyError } from '../request/request-reply';
 import { InProcessMessage, InProcessTransport } from '../transport/in-process-transport';
-import { batchOf, EventBatchContext, EventContext } from './event-consumer.server';
+import { batchOf, consumedAs, EventBatchContext, EventContext } from './event-consumer.server';
 import { MessagingController } from './messaging-controller';
 import { connectMessaging } from './messaging-servers';
 import { MESSAGING_CLIENT, RequestReplyClient, requestWithDeadline } from './request-reply.client';
@@ -87,6 +87,20 @@ class TestController {
   }
 }
 
+/** A second context consuming the same subject under a durable consumer of its own (standalone composes both). */
+const OTHER_COUNTED_CONSUMER: InjectionToken = Symbol('OTHER_COUNTED_CONSUMER');
+const otherCountedConsumer: ConsumerDefinition = { name: 'test-counted-elsewhere', subject: COUNTED_V1, deadLetterSubject: `dlq.${COUNTED_V1}`, maxDeliveries: 3 };
+
+@MessagingController()
+class OtherContextController {
+  readonly seen: Array<{ n: number; consumer: string }> = [];
+
+  @EventPattern(consumedAs(COUNTED_V1, otherCountedConsumer.name), { consumer: OTHER_COUNTED_CONSUMER })
+  counted(@Payload() payload: CountedV1, @Ctx() context: EventContext): void {
+    this.seen.push({ n: payload.n, consumer: context.getConsumer() });
+  }
+}
+
 @MessagingController()
 class NoQueueController {
   @MessagePattern('test.orphan.v1')
@@ -112,7 +126,7 @@ async function start(controllers: Array<new (...args: never[]) => unknown> = [Te
   const moduleRef = await Test.createTestingModule({
     imports: [MessagingModule.forRoot({ transport: 'in-process', inProcess: { redeliveryDelayMs: () => 1, logger: silentLogger } }), EmptyModule],
     controllers,
-    providers: [Recorder, { provide: COUNTED_CONSUMER, useValue: countedConsumer }],
+    providers: [Recorder, { provide: COUNTED_CONSUMER, useValue: countedConsumer }, { provide: OTHER_COUNTED_CONSUMER, useValue: otherCountedConsumer }],
   }).compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
   if (connect) connectMessaging(app);
@@ -272,6 +286,23 @@ describe('messaging through @nestjs/microservices (in process)', () => {
       await Promise.all([6, 7, 8].map((n) => running.transport.publish(COUNTED_V1, { n }, { msgId: `fallback-${n}` })));
       await running.transport.idle();
       expect(running.recorder.events.map((event) => event.payload.n).sort()).toEqual([6, 7, 8]);
+    });
+  });
+
+  describe('two contexts consuming one subject in one application', () => {
+    it('should give each consumer every message once, each under its own name', async () => {
+      const running = await start([TestController, OtherContextController]);
+      try {
+        for (const n of [1, 2, 3]) await running.transport.publish(COUNTED_V1, { n }, { msgId: `two-${n}` });
+        await running.transport.idle();
+
+        const other = running.app.get(OtherContextController);
+        expect(other.seen).toEqual([1, 2, 3].map((n) => ({ n, consumer: otherCountedConsumer.name })));
+        const counted = [...running.recorder.events.map((event) => event.payload.n), ...running.recorder.batches.flat().map((message) => (message.payload as CountedV1).n)];
+        expect(counted.sort()).toEqual([1, 2, 3]);
+      } finally {
+        await running.app.close();
+      }
     });
   });
 

@@ -1,30 +1,13 @@
-import { PageQueryDto } from '@app/common';
 import { GATEWAY_ACTION_STATUSES, GATEWAY_ACTION_TYPES, GATEWAY_TRAN_STATUSES, GATEWAY_TRAN_TYPES, TRAN_ID_PATTERN } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { LegacyPageSize, formatUtc, minorToAmount } from '../../shared/legacy';
+import { formatUtc, minorToAmount } from '../../shared/legacy';
+import { LegacyListQueryDto } from '../../shared/legacy-list-query';
 import { IntegerQuery } from '../../shared/query';
-import { IsTimeBound, parseTimeBound } from '../../shared/time-range';
 import { Order, OrderAction, OrderFilter, OrderState, OrderWithActions, SettleState } from '../order';
 
 /** `GET /api/v2/order` (spec 2): every filter optional; pageSize defaults to 10, -1 returns every order. */
-export class OrderListQueryDto extends PageQueryDto {
-  @LegacyPageSize()
-  override pageSize?: number = undefined;
-
-  @ApiPropertyOptional({ description: 'orders created from (yyyy-mm-dd: from the start of that UTC day; or an ISO 8601 timestamp)', example: '2026-01-01' })
-  @IsOptional()
-  @IsTimeBound()
-  createdStart?: string;
-
-  @ApiPropertyOptional({
-    description: 'orders created up to (yyyy-mm-dd: through the end of that UTC day; or an ISO 8601 timestamp, included)',
-    example: '2026-01-31',
-  })
-  @IsOptional()
-  @IsTimeBound()
-  createdEnd?: string;
-
+export class OrderListQueryDto extends LegacyListQueryDto {
   @ApiPropertyOptional({ description: 'the gateway transaction id (tranId)', example: 'tran_0123456789abcdefghijkl' })
   @IsOptional()
   @IsString()
@@ -61,8 +44,7 @@ export class OrderListQueryDto extends PageQueryDto {
 
   toFilter(): OrderFilter {
     return {
-      createdFrom: this.createdStart === undefined ? undefined : (parseTimeBound(this.createdStart, 'start') ?? undefined),
-      createdUntil: this.createdEnd === undefined ? undefined : (parseTimeBound(this.createdEnd, 'end') ?? undefined),
+      ...this.createdRange(),
       tranId: this.transactionId,
       rrn: this.acquirerRefNo,
       sdkId: this.deviceId,

@@ -1,9 +1,9 @@
-import { PageDto, PageQueryDto } from '@app/common';
+import { PageDto } from '@app/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { plainToInstance, Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsEmail, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { formatUtc, LegacyPageSize, minorToAmount } from '../../shared/legacy';
-import { IsTimeBound, parseTimeBound } from '../../shared/time-range';
+import { formatUtc, minorToAmount } from '../../shared/legacy';
+import { LegacyListQueryDto } from '../../shared/legacy-list-query';
 import { BatchDetail } from '../settlement.service';
 import { BATCH_ID_PATTERN, BatchFilter, BatchTotals, BatchView } from '../settlement';
 
@@ -11,23 +11,7 @@ const BATCH_ID_MESSAGE = '$property must be a batch id (B and 15 digits)';
 const BATCH_ID_EXAMPLE = 'B482913305718264';
 
 /** `GET /api/v2/settlement` (spec 2): every filter optional; pageSize defaults to 10, -1 returns every batch. */
-export class SettlementListQueryDto extends PageQueryDto {
-  @LegacyPageSize()
-  override pageSize?: number = undefined;
-
-  @ApiPropertyOptional({ description: 'batches opened from (yyyy-mm-dd: from the start of that UTC day; or an ISO 8601 timestamp)', example: '2026-01-01' })
-  @IsOptional()
-  @IsTimeBound()
-  createdStart?: string;
-
-  @ApiPropertyOptional({
-    description: 'batches opened up to (yyyy-mm-dd: through the end of that UTC day; or an ISO 8601 timestamp, included)',
-    example: '2026-01-31',
-  })
-  @IsOptional()
-  @IsTimeBound()
-  createdEnd?: string;
-
+export class SettlementListQueryDto extends LegacyListQueryDto {
   @ApiPropertyOptional({ example: BATCH_ID_EXAMPLE })
   @IsOptional()
   @IsString()
@@ -36,8 +20,7 @@ export class SettlementListQueryDto extends PageQueryDto {
 
   toFilter(): BatchFilter {
     return {
-      createdFrom: this.createdStart === undefined ? undefined : (parseTimeBound(this.createdStart, 'start') ?? undefined),
-      createdUntil: this.createdEnd === undefined ? undefined : (parseTimeBound(this.createdEnd, 'end') ?? undefined),
+      ...this.createdRange(),
       batchId: this.batchId,
     };
   }
