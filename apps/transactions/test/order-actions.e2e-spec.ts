@@ -1,5 +1,6 @@
 import { GATEWAY_TRANSACTION_CAPTURE_V1, GATEWAY_TRANSACTION_REFUND_V1, GATEWAY_TRANSACTION_VOID_V1, GatewayTransactionV1 } from '@app/contracts';
 import { unique } from '@app/testing';
+import { Logger } from '@nestjs/common';
 import fc from 'fast-check';
 import { approvedSale, terminal, Terminal } from './factories';
 import { dataOf, expectError, Pbo, startTransactions, TransactionsTestApp } from './support';
@@ -153,6 +154,37 @@ describe('void, refund and capture', () => {
         state: 5,
         refunds: [25.5, 74.5],
       });
+    });
+
+    it('should refund once for one Idempotency-Key however often it is sent, answering the same refund', async () => {
+      const taken = await sale({ minor: 10_000 });
+      const refund = () =>
+        pbo.request<{ id: number }>(
+          'POST',
+          `/api/v2/order/refund/${taken.tranId}`,
+          { refundAmount: 30, refundReason: 'retry', adminPwd: password },
+          { 'idempotency-key': 'till-7_refund-42' },
+        );
+
+      const [first, again] = [dataOf(await refund()), dataOf(await refund())];
+
+      expect(again).toEqual(first);
+      expect(app.gateway.requestsOf(GATEWAY_TRANSACTION_REFUND_V1).map((request) => request.requestId)).toEqual([
+        'refund-till-7_refund-42',
+        'refund-till-7_refund-42',
+      ]);
+      expect((await detail(taken.tranId)).actions.filter((a) => a.actionType === 'REFUND')).toHaveLength(1);
+      expectError(
+        await pbo.request(
+          'POST',
+          `/api/v2/order/refund/${taken.tranId}`,
+          { refundAmount: 1, refundReason: 'r', adminPwd: password },
+          { 'idempotency-key': 'not a key!' },
+        ),
+        400,
+        10000,
+        'Idempotency-Key must be 1 to 48 letters, digits, _ or -',
+      );
     });
 
     it("should pass on a refund beyond what is left as 409 with the gateway's reason", async () => {
@@ -310,6 +342,26 @@ describe('void, refund and capture', () => {
         app.merchantManagement.start();
       }
       expect((await detail(taken.tranId)).state).toBe(2);
+    });
+  });
+
+  describe('the admin password', () => {
+    it('should never be written to the log, whatever happens to the request', async () => {
+      const taken = await sale();
+      const lines: string[] = [];
+      const record = (...parts: unknown[]) => void lines.push(parts.map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join(' '));
+      Logger.overrideLogger({ log: record, error: record, warn: record, debug: record, verbose: record, fatal: record });
+      try {
+        await pbo.post(`/api/v2/order/void/${taken.tranId}`, { adminPwd: `${password}-wrong` });
+        app.gateway.script(GATEWAY_TRANSACTION_VOID_V1, { transaction: null, version: null, actionId: null, refusal: { status: 418, detail: 'teapot' } });
+        await pbo.post(`/api/v2/order/void/${taken.tranId}`, { adminPwd: password });
+        dataOf(await pbo.post(`/api/v2/order/void/${taken.tranId}`, { adminPwd: password }));
+      } finally {
+        Logger.overrideLogger(false);
+      }
+
+      expect(lines.some((line) => line.includes('payment-gateway answered outside its contract'))).toBe(true);
+      expect(lines.filter((line) => line.includes(password))).toEqual([]);
     });
   });
 

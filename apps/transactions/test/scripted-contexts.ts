@@ -38,6 +38,7 @@ interface Held {
 
 const FOLLOW_UPS = [GATEWAY_TRANSACTION_VOID_V1, GATEWAY_TRANSACTION_REFUND_V1, GATEWAY_TRANSACTION_CAPTURE_V1, GATEWAY_BATCH_SETTLE_V1] as const;
 type GatewaySubject = (typeof FOLLOW_UPS)[number];
+type FollowUpRequest = GatewayVoidRequestV1 & Partial<GatewayRefundRequestV1 & GatewayCaptureRequestV1>;
 
 function minor(value: string, currency: string): bigint {
   return BigInt(decimalToMinor(value, currencyExponent(currency)) ?? '0');
@@ -61,6 +62,8 @@ export class ScriptedGateway {
   private readonly held = new Map<string, Held>();
   private readonly scripted = new Map<GatewaySubject, ScriptedAnswer[]>();
   private served: ServedSubject[] = [];
+  /** The first answer to each (transaction, requestId): the contract's idempotency. */
+  private readonly answered = new Map<string, GatewayTransactionReplyV1>();
   /** Requests left unanswered ('hang'), released when the gateway closes (a subject closes once its requests are done). */
   private readonly hanging = new Set<() => void>();
   /** Publish every change as an event (the real gateway does); off: the reply is the only way a change arrives. */
@@ -139,13 +142,17 @@ export class ScriptedGateway {
     if (scripted && 'gate' in scripted) await scripted.gate;
     else if (scripted) return scripted;
     if (subject === GATEWAY_BATCH_SETTLE_V1) return this.settle(request as unknown as GatewayBatchSettleRequestV1);
-    return this.followUp(subject, request as unknown as GatewayVoidRequestV1 & Partial<GatewayRefundRequestV1 & GatewayCaptureRequestV1>);
+    return this.followUp(subject, request as unknown as FollowUpRequest);
   }
 
-  private async followUp(
-    subject: GatewaySubject,
-    request: GatewayVoidRequestV1 & Partial<GatewayRefundRequestV1 & GatewayCaptureRequestV1>,
-  ): Promise<GatewayTransactionReplyV1> {
+  private async followUp(subject: GatewaySubject, request: FollowUpRequest): Promise<GatewayTransactionReplyV1> {
+    const key = `${request.tranId}/${request.requestId}`;
+    const first = this.answered.get(key) ?? (await this.decide(subject, request));
+    this.answered.set(key, first);
+    return first;
+  }
+
+  private async decide(subject: GatewaySubject, request: FollowUpRequest): Promise<GatewayTransactionReplyV1> {
     const held = this.held.get(request.tranId);
     const refuse = (status: 403 | 404 | 409 | 400, detail: string, transaction: GatewayTransactionV1 | null = null): GatewayTransactionReplyV1 => ({
       transaction,

@@ -1,6 +1,6 @@
 import { Envelope, EnvelopeDto, GroupId, ok, PboApi } from '@app/common';
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CaptureDto, RefundDto, RefundResultDto, VoidDto, VoidResultDto } from './dto/order-action.dto';
 import { OrderActionService } from './order-action.service';
 
@@ -20,6 +20,11 @@ import { OrderActionService } from './order-action.service';
   description: 'code 15000: the host declined or could not be reached, or another context failed (504: timed out)',
   type: EnvelopeDto,
 })
+@ApiHeader({
+  name: 'Idempotency-Key',
+  required: false,
+  description: 'optional, 1 to 48 letters, digits, _ or -: a retry with the same key (after a timeout) gets the first outcome instead of acting twice',
+})
 @Controller('api/v2/order')
 export class OrderActionController {
   constructor(private readonly actions: OrderActionService) {}
@@ -29,8 +34,13 @@ export class OrderActionController {
   @ApiOperation({ summary: 'Void an approved, unsettled transaction (adminPwd of its device)' })
   @ApiOkResponse({ type: VoidResultDto })
   @ApiResponse({ status: 429, description: 'code 16000: too many wrong admin passwords for the device (Retry-After)', type: EnvelopeDto })
-  async void(@GroupId() groupId: string, @Param('transactionId') transactionId: string, @Body() body: VoidDto): Promise<Envelope<VoidResultDto>> {
-    return ok(await this.actions.void(groupId, transactionId, body.adminPwd));
+  async void(
+    @GroupId() groupId: string,
+    @Param('transactionId') transactionId: string,
+    @Body() body: VoidDto,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<Envelope<VoidResultDto>> {
+    return ok(await this.actions.void(groupId, transactionId, body.adminPwd, idempotencyKey));
   }
 
   @Post('refund/:transactionId')
@@ -38,16 +48,26 @@ export class OrderActionController {
   @ApiOperation({ summary: 'Refund part or all of what was captured (adminPwd of its device)' })
   @ApiOkResponse({ type: RefundResultDto })
   @ApiResponse({ status: 429, description: 'code 16000: too many wrong admin passwords for the device (Retry-After)', type: EnvelopeDto })
-  async refund(@GroupId() groupId: string, @Param('transactionId') transactionId: string, @Body() body: RefundDto): Promise<Envelope<RefundResultDto>> {
-    return ok(await this.actions.refund(groupId, transactionId, body));
+  async refund(
+    @GroupId() groupId: string,
+    @Param('transactionId') transactionId: string,
+    @Body() body: RefundDto,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<Envelope<RefundResultDto>> {
+    return ok(await this.actions.refund(groupId, transactionId, body, idempotencyKey));
   }
 
   @Post('capture/:transactionId')
   @HttpCode(200)
   @ApiOperation({ summary: 'Capture an authorisation, all of it or part ({} captures all)' })
   @ApiOkResponse({ schema: { type: 'object', example: {} } })
-  async capture(@GroupId() groupId: string, @Param('transactionId') transactionId: string, @Body() body: CaptureDto): Promise<Envelope<Record<string, never>>> {
-    await this.actions.capture(groupId, transactionId, body.amount);
+  async capture(
+    @GroupId() groupId: string,
+    @Param('transactionId') transactionId: string,
+    @Body() body: CaptureDto,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<Envelope<Record<string, never>>> {
+    await this.actions.capture(groupId, transactionId, body.amount, idempotencyKey);
     return ok({});
   }
 }

@@ -25,6 +25,21 @@ export interface RefundCommand {
 
 const UNKNOWN_OUTCOME = 'whether it was done is not known yet: the order shows it once the gateway reports it';
 
+/** `Idempotency-Key` of a follow-up: letters, digits, `_` or `-`, so the gateway's request id stays within its 64 characters. */
+const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{1,48}$/;
+
+type FollowUp = 'void' | 'refund' | 'capture';
+
+/**
+ * The request id the gateway gets: from the caller's Idempotency-Key (a retry after a timeout is
+ * then answered the first outcome by the gateway, never done twice), else a new one.
+ */
+export function followUpRequestId(kind: FollowUp, idempotencyKey: string | undefined, ids: IdGenerator): string {
+  if (idempotencyKey === undefined) return `txn-${ids.uuid()}`;
+  if (!IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) throw DomainError.validation('Idempotency-Key must be 1 to 48 letters, digits, _ or -');
+  return `${kind}-${idempotencyKey}`;
+}
+
 /**
  * Void, refund and capture of an order (spec 2 section 4; docs/architecture.md, flow 6): the
  * gateway owns the transaction and its money rules; this context checks the caller's admin
@@ -44,10 +59,11 @@ export class OrderActionService {
     @Inject(TRANSACTIONS_TIMEOUTS) private readonly timeouts: TransactionsTimeouts,
   ) {}
 
-  async void(groupId: string, tranId: string, adminPwd: string): Promise<VoidResult> {
+  async void(groupId: string, tranId: string, adminPwd: string, idempotencyKey?: string): Promise<VoidResult> {
+    const requestId = followUpRequestId('void', idempotencyKey, this.ids);
     const order = await this.orders.owned(groupId, tranId);
     await this.verifyAdmin(order, adminPwd);
-    const { after, action } = await this.act(order, (requestId) =>
+    const { after, action } = await this.act(order, requestId, (requestId) =>
       this.gateway.void({ requestId, groupId, tranId: order.tranId }, { timeoutMs: this.timeouts.gatewayActionMs }),
     );
     return {
@@ -58,13 +74,14 @@ export class OrderActionService {
     };
   }
 
-  async refund(groupId: string, tranId: string, command: RefundCommand): Promise<{ id: number }> {
+  async refund(groupId: string, tranId: string, command: RefundCommand, idempotencyKey?: string): Promise<{ id: number }> {
+    const requestId = followUpRequestId('refund', idempotencyKey, this.ids);
     const order = await this.orders.owned(groupId, tranId);
     const minor = amountToMinor(command.refundAmount, order.currency);
     if (minor === null)
       throw DomainError.validation(`refundAmount must be a positive amount with at most ${currencyExponent(order.currency)} decimals (${order.currency})`);
     await this.verifyAdmin(order, command.adminPwd);
-    const { action } = await this.act(order, (requestId) =>
+    const { action } = await this.act(order, requestId, (requestId) =>
       this.gateway.refund(
         { requestId, groupId, tranId: order.tranId, amount: minorToGatewayAmount(minor, order.currency), reason: command.refundReason },
         { timeoutMs: this.timeouts.gatewayActionMs },
@@ -74,12 +91,13 @@ export class OrderActionService {
     return { id: action.id };
   }
 
-  async capture(groupId: string, tranId: string, amount: string | undefined): Promise<void> {
+  async capture(groupId: string, tranId: string, amount: string | undefined, idempotencyKey?: string): Promise<void> {
+    const requestId = followUpRequestId('capture', idempotencyKey, this.ids);
     const order = await this.orders.owned(groupId, tranId);
     const minor = amount === undefined ? undefined : decimalAmountToMinor(amount, order.currency);
     if (minor === null)
       throw DomainError.validation(`amount must be a positive amount with at most ${currencyExponent(order.currency)} decimals (${order.currency})`);
-    await this.act(order, (requestId) =>
+    await this.act(order, requestId, (requestId) =>
       this.gateway.capture(
         { requestId, groupId, tranId: order.tranId, ...(minor === undefined ? {} : { amount: minorToGatewayAmount(minor, order.currency) }) },
         { timeoutMs: this.timeouts.gatewayActionMs },
@@ -108,17 +126,18 @@ export class OrderActionService {
   }
 
   /**
-   * Asks the gateway with a fresh request id, takes the transaction it answers into the read
+   * Asks the gateway under `requestId`, takes the transaction it answers into the read
    * model (also after a refusal that recorded a failed action), then maps a refusal. Answers
    * the order as it now reads and the action the request made.
    */
   private async act(
     order: Order,
+    requestId: string,
     ask: (requestId: string) => Promise<GatewayTransactionReplyV1>,
   ): Promise<{ after: OrderWithActions; action: OrderAction | null }> {
     let reply: GatewayTransactionReplyV1;
     try {
-      reply = await ask(`txn-${this.ids.uuid()}`);
+      reply = await ask(requestId);
     } catch (error) {
       throw noReplyError(error, 'payment-gateway', this.logger, UNKNOWN_OUTCOME);
     }

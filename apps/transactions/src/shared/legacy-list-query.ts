@@ -17,7 +17,10 @@ export class LegacyListQueryDto extends PageQueryDto {
   @IsTimeBound()
   createdStart?: string;
 
-  @ApiPropertyOptional({ description: 'created up to (yyyy-mm-dd: through the end of that UTC day; or an ISO 8601 timestamp, included)', example: '2026-01-31' })
+  @ApiPropertyOptional({
+    description: 'created up to (yyyy-mm-dd: through the end of that UTC day; or an ISO 8601 timestamp, included)',
+    example: '2026-01-31',
+  })
   @IsOptional()
   @IsTimeBound()
   createdEnd?: string;
