@@ -14,6 +14,7 @@ import {
   GatewayBatchTotalsV1,
   GatewayCaptureRequestV1,
   GatewayRefundRequestV1,
+  GatewayRefusalV1,
   GatewayTransactionReplyV1,
   GatewayTransactionV1,
   GatewayVoidRequestV1,
@@ -46,6 +47,20 @@ function minor(value: string, currency: string): bigint {
 
 function decimalOf(value: bigint, currency: string): string {
   return minorToDecimal(value, currencyExponent(currency));
+}
+
+/** The gateway's answer to a settlement it did not do. */
+export function settleRefusal(status: GatewayRefusalV1['status'], detail: string): GatewayBatchSettleReplyV1 {
+  return {
+    outcome: null,
+    totals: null,
+    hostTotals: null,
+    reconciliation: null,
+    hostRespCode: null,
+    hostRespMessage: '',
+    tranIds: [],
+    refusal: { status, detail },
+  };
 }
 
 /**
@@ -214,16 +229,7 @@ export class ScriptedGateway {
         held.transaction.settleState === 'OPEN',
     );
     if (inBatch.length === 0) {
-      return {
-        outcome: null,
-        totals: null,
-        hostTotals: null,
-        reconciliation: null,
-        hostRespCode: null,
-        hostRespMessage: '',
-        tranIds: [],
-        refusal: { status: 404, detail: `batch ${request.batchNo} of ${request.tid} has nothing to settle` },
-      };
+      return settleRefusal(404, `batch ${request.batchNo} of ${request.tid} has nothing to settle`);
     }
     const currency = request.currency;
     const sum = (values: bigint[]) =>

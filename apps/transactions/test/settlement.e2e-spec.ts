@@ -2,6 +2,7 @@ import { GATEWAY_BATCH_SETTLE_V1, GatewayTransactionV1 } from '@app/contracts';
 import { randomDigits, unique, waitFor } from '@app/testing';
 import fc from 'fast-check';
 import { approvedSale, declinedSale, decimal, terminal, Terminal } from './factories';
+import { settleRefusal } from './scripted-contexts';
 import { dataOf, expectError, Pbo, startTransactions, TransactionsTestApp } from './support';
 
 /**
@@ -215,16 +216,7 @@ describe('settlement (legacy v2)', () => {
   it('should return the batch to open when the gateway refuses, and settle it later', async () => {
     const { shop } = await busyTerminal();
     const open = await batchOf(shop.primaryTid);
-    app.gateway.script(GATEWAY_BATCH_SETTLE_V1, {
-      outcome: null,
-      totals: null,
-      hostTotals: null,
-      reconciliation: null,
-      hostRespCode: null,
-      hostRespMessage: '',
-      tranIds: [],
-      refusal: { status: 409, detail: 'a void of the batch is under way' },
-    });
+    app.gateway.script(GATEWAY_BATCH_SETTLE_V1, settleRefusal(409, 'a void of the batch is under way'));
 
     expectError(await settle(open.batchId), 409, 10000, 'a void of the batch is under way');
     expect((await detail(open.batchId)).state).toBe(0);
