@@ -87,6 +87,31 @@ const simulatorOwnMapping = {
   },
 };
 
+/**
+ * transactions' features, top to bottom (docs/decisions.md, "Transactions context (issue 13)"): the
+ * same rule as merchant-management's. order-update is the use-case the consumer and the actions
+ * share; settlement sits below it because applying an order opens its batch.
+ */
+const TRANSACTIONS_LAYERS = ['order-action', 'order-sync', 'order-update', 'settlement', 'order', 'shared'];
+const TRANSACTIONS_ROOT = '^(\\.\\./)*\\.\\.(/(index|database|main|database\\.module|transactions\\.module|app\\.module|config/.*))?$';
+const transactionsLayering = TRANSACTIONS_LAYERS.flatMap((feature, index) => {
+  const patterns = [
+    ...(index === 0
+      ? []
+      : [
+          {
+            group: TRANSACTIONS_LAYERS.slice(0, index).map((above) => `**/${above}/**`),
+            message: `transactions features depend downward (${TRANSACTIONS_LAYERS.join(' > ')}): ${feature} may not import a feature above it`,
+          },
+        ]),
+    { regex: TRANSACTIONS_ROOT, message: 'the files at the root of transactions/src compose every feature: a feature may not import them' },
+  ];
+  return [
+    { files: [`apps/transactions/src/${feature}/**/*.ts`], rules: restrictImports(patterns) },
+    { files: [`apps/transactions/src/${feature}/**/*.ts`], ignores: ['apps/transactions/src/**/persistence/**'], rules: restrictImports([...patterns, NO_ENTITY]) },
+  ];
+});
+
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '**/*.js'] },
   {
@@ -127,4 +152,5 @@ module.exports = tseslint.config(
   ...merchantManagementLayering,
   merchantManagementRootNoEntity,
   simulatorOwnMapping,
+  ...transactionsLayering,
 );

@@ -8,9 +8,10 @@ import { openContextDataSource, pendingSchemaChanges } from '@app/database';
 import { hostConnectorDatabase } from '../apps/host-connector/src';
 import { merchantManagementDatabase } from '../apps/merchant-management/src';
 import { paymentGatewayDatabase } from '../apps/payment-gateway/src';
+import { transactionsDatabase } from '../apps/transactions/src';
 import { withScratchDatabase } from './with-database';
 
-const CONTEXTS = [merchantManagementDatabase, paymentGatewayDatabase, hostConnectorDatabase];
+const CONTEXTS = [merchantManagementDatabase, paymentGatewayDatabase, hostConnectorDatabase, transactionsDatabase];
 
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MerchantManagementAppModule } from '../apps/merchant-management/src';
 import { PaymentGatewayAppModule } from '../apps/payment-gateway/src';
+import { TransactionsAppModule } from '../apps/transactions/src';
 import { createPlatformApp, PlatformOptions } from '@app/runtime';
 import { withScratchDatabase } from './with-database';
 
@@ -32,6 +33,12 @@ const DOCUMENTS = [
     title: 'payment-gateway',
     description: 'Payment gateway: /{customerNamespace}/api/v1 profiles and acceptances, transactions (sales from the SDK under the device token); errors are RFC 9457 problem details',
     module: (databaseUrl: string) => PaymentGatewayAppModule.register(options(databaseUrl)),
+  },
+  {
+    file: 'transactions.json',
+    title: 'transactions',
+    description: 'Transactions: orders and settlement under /api/v2/order and /api/v2/settlement',
+    module: (databaseUrl: string) => TransactionsAppModule.register(options(databaseUrl)),
   },
 ];
 

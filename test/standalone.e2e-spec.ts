@@ -75,7 +75,15 @@ describe('npm start (standalone) and the CLI on one DATA_DIR', () => {
   it('should serve the OpenAPI document at /docs', async () => {
     const response = await fetch(`${baseUrl}/docs/openapi.json`);
     const document = (await response.json()) as { paths: Record<string, unknown> };
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/openapi/v1/mchInfo', '/api/v2/current']));
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/openapi/v1/mchInfo', '/api/v2/current', '/api/v2/order', '/api/v2/settlement']));
+  });
+
+  it('should serve the orders and settlement of the transactions context on the same port', async () => {
+    const token = /token\s+:\s+(\S+)/.exec(output)![1];
+    const get = async (path: string) => (await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(await get('/api/v2/order')).toEqual({ msg: 'SUCCESS', code: 0, data: { total: 0, current: 1, hasNext: false, records: [] } });
+    expect(await get('/api/v2/settlement')).toEqual({ msg: 'SUCCESS', code: 0, data: { total: 0, current: 1, hasNext: false, records: [], pages: 0, size: 10 } });
+    expect(await get(`/api/v2/order/tran_${'0'.repeat(22)}`)).toEqual({ msg: `order tran_${'0'.repeat(22)} does not exist`, code: 14000 });
   });
 
   it('should push a new device to the gateway in the same process (flow 2, in-process transport)', async () => {

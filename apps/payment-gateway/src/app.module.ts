@@ -1,6 +1,5 @@
-import { PlatformOptions, platformModules } from '@app/runtime';
+import { DatabaseHealthController, PlatformOptions, platformModules } from '@app/runtime';
 import { DynamicModule, Module } from '@nestjs/common';
-import { HealthController } from './health/health.controller';
 import { databaseProbeProvider } from '@app/database';
 import { PAYMENT_GATEWAY_CONNECTION } from './database';
 import { PaymentGatewayModule } from './payment-gateway.module';
@@ -14,7 +13,7 @@ export class PaymentGatewayAppModule {
     return {
       module: PaymentGatewayAppModule,
       imports: [...platformModules(options), PaymentGatewayModule.register(gateway)],
-      controllers: [HealthController],
+      controllers: [DatabaseHealthController],
       providers: [databaseProbeProvider(PAYMENT_GATEWAY_CONNECTION), GatewayOnlyErrorFormat],
     };
   }

@@ -7,7 +7,7 @@ import {
   idleConsumer,
   IdleConsumer,
   queryDatabase,
-  randomIntBetween,
+  shuffled,
   runId,
   TestDatabase,
   waitFor,
@@ -38,15 +38,6 @@ const definition: ConsumerDefinition = {
   deadLetterSubject: DEAD_LETTER_SUBJECT,
   jetStream: { stream: STREAM, deadLetterStream: DEAD_LETTER_STREAM, concurrency: 8 },
 };
-
-function shuffle<T>(items: T[]): T[] {
-  const result = [...items];
-  for (let i = result.length - 1; i > 0; i--) {
-    const j = randomIntBetween(0, i + 1);
-    [result[i], result[j]] = [result[j], result[i]];
-  }
-  return result;
-}
 
 /** The profile's push of `version`: its name, MIDs and number of acceptances change with every version. */
 function pushOf(groupId: string, profileId: string, version: number): Record<string, unknown> {
@@ -111,10 +102,10 @@ describe('profile upserts over NATS JetStream', () => {
     const messages = profileIds.flatMap((profileId) =>
       Array.from({ length: 8 }, (_, i) => ({ msgId: randomUUID(), payload: pushOf(groupId, profileId, i + 1) })),
     );
-    const repeats = shuffle(messages).slice(0, 40);
+    const repeats = shuffled(messages).slice(0, 40);
     const before = (await jsm.streams.info(STREAM)).state.messages;
 
-    const published = shuffle(messages);
+    const published = shuffled(messages);
     for (const message of published) await publisher.publish(SUBJECT, message.payload, { msgId: message.msgId });
     // Past the broker's duplicate window, the repeats reach the consumer as a redelivery would. The
     // window's end is observed, not slept for: the repeat whose original went out last is offered

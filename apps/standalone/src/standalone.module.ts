@@ -4,6 +4,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { HostConnectorConfig, HostConnectorModule, hostConnectorVariables } from '../../host-connector/src';
 import { MerchantManagementModule } from '../../merchant-management/src';
 import { PaymentGatewayModule, PaymentGatewayOptions, paymentGatewayOptionsFrom, paymentGatewayVariables } from '../../payment-gateway/src';
+import { TransactionsModule } from '../../transactions/src';
 import { standaloneConnectorConfig } from './config/standalone.config';
 
 /**
@@ -20,7 +21,13 @@ export class StandaloneModule {
     const gatewayOptions = gateway ?? paymentGatewayOptionsFrom(envSchema(paymentGatewayVariables).read({}), { standalone: true, production: false });
     return {
       module: StandaloneModule,
-      imports: [...platformModules(options), MerchantManagementModule, PaymentGatewayModule.register(gatewayOptions), HostConnectorModule.register(hostConfig)],
+      imports: [
+        ...platformModules(options),
+        MerchantManagementModule,
+        PaymentGatewayModule.register(gatewayOptions),
+        TransactionsModule,
+        HostConnectorModule.register(hostConfig),
+      ],
     };
   }
 }

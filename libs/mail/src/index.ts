@@ -5,3 +5,4 @@ export * from './smtp/smtp-mailer';
 export * from './file/file-mailer';
 export * from './mail-config';
 export * from './nest/mail.module';
+export * from './deliver-mail';

@@ -16,6 +16,17 @@ export interface MailMessage {
   /** Plain-text body: every client can show it, so it is required. */
   text: string;
   html?: string;
+  /** Files sent with the message (a report's CSV). */
+  attachments?: MailAttachment[];
+}
+
+/** A file attached to a {@link MailMessage}. */
+export interface MailAttachment {
+  /** The name the recipient sees (`settlement-B123.csv`). */
+  filename: string;
+  /** MIME type, e.g. `text/csv; charset=utf-8`. */
+  contentType: string;
+  content: string | Buffer;
 }
 
 /** What a mailer reports once a message has left its hands. */

@@ -12,6 +12,7 @@ export function toNodemailerOptions(message: MailMessage, defaultFrom: MailAddre
     subject: message.subject,
     text: message.text,
     ...(message.html === undefined ? {} : { html: message.html }),
+    ...(message.attachments?.length ? { attachments: message.attachments.map(({ filename, contentType, content }) => ({ filename, contentType, content })) } : {}),
     ...(date ? { date } : {}),
   };
 }

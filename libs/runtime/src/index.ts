@@ -1,2 +1,3 @@
 export * from './platform';
 export * from './platform-app';
+export * from './database-health.controller';

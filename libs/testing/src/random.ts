@@ -78,6 +78,16 @@ export function randomIntBetween(min: number, max: number): number {
   return min + Math.floor(testRandom() * (max - min));
 }
 
+/** A copy of `items` in an order drawn from this file's stream (Fisher-Yates). */
+export function shuffled<T>(items: readonly T[]): T[] {
+  const result = [...items];
+  for (let i = result.length - 1; i > 0; i--) {
+    const j = randomIntBetween(0, i + 1);
+    [result[i], result[j]] = [result[j], result[i]];
+  }
+  return result;
+}
+
 /** `count` random decimal digits. */
 export function randomDigits(count: number): string {
   return Array.from({ length: count }, () => String(randomIntBetween(0, 10))).join('');

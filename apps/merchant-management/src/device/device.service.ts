@@ -4,7 +4,6 @@ import {
   canonicalJson,
   Clock,
   DomainError,
-  ErrorCode,
   FIELD_CIPHER,
   FieldCipher,
   formatTimestamp,
@@ -16,7 +15,7 @@ import {
   toPage,
 } from '@app/common';
 import { isUniqueViolation, UnitOfWork } from '@app/database';
-import { MAILER, MailDeliveryError, Mailer } from '@app/mail';
+import { deliverMail, MAILER, Mailer } from '@app/mail';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProfileSource } from '../activation-profile/acceptance';
 import { ActivationProfileService, ResolvedEmv } from '../activation-profile/activation-profile.service';
@@ -272,14 +271,7 @@ export class DeviceService {
   }
 
   private async send(message: Parameters<Mailer['send']>[0]): Promise<void> {
-    try {
-      await this.mailer.send(message);
-    } catch (error) {
-      if (error instanceof MailDeliveryError) {
-        throw new DomainError(error.failure === 'timeout' ? ErrorCode.UpstreamTimeout : ErrorCode.Upstream, `the e-mail could not be sent: ${error.message}`);
-      }
-      throw error;
-    }
+    await deliverMail(this.mailer, message);
   }
 
   /** The EMV parameters and AIDs a device gets (what activation and the config pull return). */

@@ -2,12 +2,22 @@ import { ErrorCode } from './error-code';
 
 /** An error that domain code throws; the transport decides how it looks on the wire. */
 export class DomainError extends Error {
+  /** Seconds until a retry may succeed (rate limits): the transport sends it as `Retry-After`. */
+  retryAfterSeconds?: number;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
   ) {
     super(message);
     this.name = 'DomainError';
+  }
+
+  /** 16000 (HTTP 429) with the seconds after which another try is counted again. */
+  static rateLimited(message: string, retryAfterSeconds?: number): DomainError {
+    const error = new DomainError(ErrorCode.RateLimited, message);
+    if (retryAfterSeconds !== undefined) error.retryAfterSeconds = retryAfterSeconds;
+    return error;
   }
 
   static validation(message: string): DomainError {

@@ -78,6 +78,18 @@ describe('EnvelopeExceptionFilter', () => {
     expect(sent.body).toMatchObject({ status: 404, title: 'Not found', detail: 'profile prof_1 does not exist', requestId: sent.headers['x-service-request-id'] });
   });
 
+  it('should tell a rate-limited caller when to try again (Retry-After), in either format, and nobody else', () => {
+    const limited = DomainError.rateLimited('too many wrong admin passwords', 599.2);
+
+    expect(sentBy(filter, limited, '/api/v2/order/void/tran_1')).toEqual({
+      status: 429,
+      headers: { 'retry-after': '600', 'content-type': 'application/json; charset=utf-8' },
+      body: { msg: 'too many wrong admin passwords', code: 16000 },
+    });
+    expect(sentBy(filter, limited, '/demo/api/v1/transaction').headers['retry-after']).toBe('600');
+    expect(sentBy(filter, DomainError.rateLimited('slow down'), '/api/v2/order').headers['retry-after']).toBeUndefined();
+  });
+
   it('should answer the envelope everywhere without a registry', () => {
     expect(sentBy(new EnvelopeExceptionFilter(), DomainError.notFound('x'), '/demo/api/v1/profiles').body).toEqual({ msg: 'x', code: 14000 });
   });

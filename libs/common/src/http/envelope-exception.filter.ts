@@ -14,6 +14,11 @@ export function toEnvelope(exception: unknown): { status: number; body: Envelope
   return { status: mapped.status, body };
 }
 
+/** `Retry-After` of a refusal that says when to try again (RFC 9110 §10.2.3), else no header. */
+export function retryAfterHeader(exception: unknown): Record<string, string> {
+  return exception instanceof DomainError && exception.retryAfterSeconds !== undefined ? { 'retry-after': String(Math.ceil(exception.retryAfterSeconds)) } : {};
+}
+
 /**
  * The application's one exception filter. Every error leaves as the `{msg, code, data?}`
  * envelope, except on paths for which a context registered another format in `formats`
@@ -62,6 +67,6 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       return;
     }
     const { status, body } = toEnvelope(exception);
-    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
+    void reply.status(status).headers(retryAfterHeader(exception)).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 }

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { envelopeErrorOf, ErrorCode } from '../errors';
 import { classifyError } from './classify-error';
+import { retryAfterHeader } from './envelope-exception.filter';
 import { ErrorRenderer, RenderedError } from './error-formats';
 import { requestIdOf, SERVICE_REQUEST_ID_HEADER } from './request-id';
 
@@ -82,7 +83,7 @@ export function toProblemDetails(exception: unknown, requestId: string): Problem
 export const renderProblemDetails: ErrorRenderer = (exception, request): RenderedError => {
   const requestId = requestIdOf(request);
   const problem = toProblemDetails(exception, requestId);
-  const headers: Record<string, string> = { [SERVICE_REQUEST_ID_HEADER]: requestId };
+  const headers: Record<string, string> = { [SERVICE_REQUEST_ID_HEADER]: requestId, ...retryAfterHeader(exception) };
   if (problem.status === 401) headers['www-authenticate'] = 'Bearer';
   return { status: problem.status, contentType: PROBLEM_CONTENT_TYPE, headers, body: JSON.stringify(problem) };
 };

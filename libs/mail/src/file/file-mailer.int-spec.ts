@@ -45,6 +45,18 @@ describe('FileMailer', () => {
     expect(secondMail?.html).toContain('<p>Second body</p>');
   });
 
+  it('should attach files as given: name, type and bytes', async () => {
+    const mailer = new FileMailer({ directory: dataDir });
+    const csv = 'batchId,amount\r\nB123456789012345,12.50\r\n"a, b",ü\r\n';
+
+    await mailer.send({ to: ['ops@example.com'], subject: 'Report', text: 'See the attachment', attachments: [{ filename: 'settlement-B123456789012345.csv', contentType: 'text/csv; charset=utf-8', content: csv }] });
+
+    const [file] = await readdir(dataDir);
+    const mail = await simpleParser(await readFile(join(dataDir, file)));
+    expect(mail.attachments.map((attachment) => [attachment.filename, attachment.contentType, attachment.content.toString('utf8')])).toEqual([['settlement-B123456789012345.csv', 'text/csv', csv]]);
+    expect(mail.text?.trim()).toBe('See the attachment');
+  });
+
   it('should name the file after the sending time and the message id and write CRLF line ends', async () => {
     const sentAt = new Date('2026-03-04T05:06:07.089Z');
     const mailer = new FileMailer({ directory: dataDir, now: () => sentAt });

@@ -1,15 +1,17 @@
+import { DatabaseProbe } from '@app/database';
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { DatabaseProbe } from '@app/database';
 
 /**
- * Liveness and readiness for Kubernetes probes, served only by the gateway deployed on its own
- * (in `standalone`, merchant-management's /health answers for the process).
+ * Liveness (the process answers) and readiness (its database answers) for Kubernetes probes, of
+ * an app deployed on its own whose readiness is its database. The app provides the
+ * {@link DatabaseProbe} of its context (`databaseProbeProvider`); in `standalone`,
+ * merchant-management's /health answers for the process.
  */
 @ApiExcludeController()
 @Controller('health')
-export class HealthController {
+export class DatabaseHealthController {
   constructor(private readonly database: DatabaseProbe) {}
 
   @Get('live')

@@ -1,0 +1,18 @@
+import { ContextDatabaseDefinition } from '@app/database';
+import { createInboxMigration, InboxMessage } from '@app/messaging/consumer';
+import { Orders1763900010000 } from './migrations/1763900010000-orders';
+import { SettlementBatches1763900011000 } from './migrations/1763900011000-settlement-batches';
+import { OrderActionEntity } from './order/persistence/order-action.entity';
+import { OrderEntity } from './order/persistence/order.entity';
+import { SettlementBatchEntity } from './settlement/persistence/settlement-batch.entity';
+import { TRANSACTIONS_CONNECTION, TRANSACTIONS_SCHEMA } from './shared/inject';
+
+export { TRANSACTIONS_CONNECTION, TRANSACTIONS_SCHEMA };
+
+/** transactions' schema: its entities and its migrations, nothing else. */
+export const transactionsDatabase: ContextDatabaseDefinition = {
+  name: TRANSACTIONS_CONNECTION,
+  schema: TRANSACTIONS_SCHEMA,
+  entities: [OrderEntity, OrderActionEntity, SettlementBatchEntity, InboxMessage],
+  migrations: [createInboxMigration(TRANSACTIONS_SCHEMA, 1763900009000), Orders1763900010000, SettlementBatches1763900011000],
+};

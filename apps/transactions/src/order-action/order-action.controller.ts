@@ -1,0 +1,73 @@
+import { Envelope, EnvelopeDto, GroupId, ok, PboApi } from '@app/common';
+import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { CaptureDto, RefundDto, RefundResultDto, VoidDto, VoidResultDto } from './dto/order-action.dto';
+import { OrderActionService } from './order-action.service';
+
+/** Void, refund and capture of an order (spec 2 section 4), through the gateway that owns the transaction. */
+@ApiTags('orders (legacy v2)')
+@PboApi()
+@ApiResponse({ status: 400, description: 'code 10000: invalid input (msg names the field; a wrong adminPwd is "adminPwd is wrong")', type: EnvelopeDto })
+@ApiResponse({ status: 403, description: 'code 13000: the order belongs to another PBO', type: EnvelopeDto })
+@ApiResponse({ status: 404, description: 'code 14000: no such order', type: EnvelopeDto })
+@ApiResponse({
+  status: 409,
+  description: "code 10000: the money rules refuse it (state, amounts, settled), or the order's device no longer exists",
+  type: EnvelopeDto,
+})
+@ApiResponse({
+  status: 502,
+  description: 'code 15000: the host declined or could not be reached, or another context failed (504: timed out)',
+  type: EnvelopeDto,
+})
+@ApiHeader({
+  name: 'Idempotency-Key',
+  required: false,
+  description: 'optional, 1 to 48 letters, digits, _ or -: a retry with the same key (after a timeout) gets the first outcome instead of acting twice',
+})
+@Controller('api/v2/order')
+export class OrderActionController {
+  constructor(private readonly actions: OrderActionService) {}
+
+  @Post('void/:transactionId')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Void an approved, unsettled transaction (adminPwd of its device)' })
+  @ApiOkResponse({ type: VoidResultDto })
+  @ApiResponse({ status: 429, description: 'code 16000: too many wrong admin passwords for the device (Retry-After)', type: EnvelopeDto })
+  async void(
+    @GroupId() groupId: string,
+    @Param('transactionId') transactionId: string,
+    @Body() body: VoidDto,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<Envelope<VoidResultDto>> {
+    return ok(await this.actions.void(groupId, transactionId, body.adminPwd, idempotencyKey));
+  }
+
+  @Post('refund/:transactionId')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Refund part or all of what was captured (adminPwd of its device)' })
+  @ApiOkResponse({ type: RefundResultDto })
+  @ApiResponse({ status: 429, description: 'code 16000: too many wrong admin passwords for the device (Retry-After)', type: EnvelopeDto })
+  async refund(
+    @GroupId() groupId: string,
+    @Param('transactionId') transactionId: string,
+    @Body() body: RefundDto,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<Envelope<RefundResultDto>> {
+    return ok(await this.actions.refund(groupId, transactionId, body, idempotencyKey));
+  }
+
+  @Post('capture/:transactionId')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Capture an authorisation, all of it or part ({} captures all)' })
+  @ApiOkResponse({ schema: { type: 'object', example: {} } })
+  async capture(
+    @GroupId() groupId: string,
+    @Param('transactionId') transactionId: string,
+    @Body() body: CaptureDto,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<Envelope<Record<string, never>>> {
+    await this.actions.capture(groupId, transactionId, body.amount, idempotencyKey);
+    return ok({});
+  }
+}

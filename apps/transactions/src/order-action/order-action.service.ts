@@ -1,0 +1,156 @@
+import { DomainError, ErrorCode, IdGenerator } from '@app/common';
+import { currencyExponent, GatewayTransactionReplyV1 } from '@app/contracts';
+import { DeviceAdminClient, GatewayClient } from '@app/messaging';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Order, OrderAction, OrderWithActions } from '../order/order';
+import { OrderService } from '../order/order.service';
+import { OrderUpdateService } from '../order-update/order-update.service';
+import { amountToMinor, decimalAmountToMinor, minorToAmount, minorToGatewayAmount } from '../shared/legacy';
+import { TRANSACTIONS_TIMEOUTS, TransactionsTimeouts } from '../shared/timeouts';
+import { noReplyError, refusalError } from '../shared/upstream';
+
+/** What a void answers (spec 2). */
+export interface VoidResult {
+  currency: string;
+  state: number;
+  deviceId: string;
+  refundAmount: number;
+}
+
+export interface RefundCommand {
+  refundAmount: number;
+  refundReason: string;
+  adminPwd: string;
+}
+
+const UNKNOWN_OUTCOME = 'whether it was done is not known yet: the order shows it once the gateway reports it';
+
+/** `Idempotency-Key` of a follow-up: letters, digits, `_` or `-`, so the gateway's request id stays within its 64 characters. */
+const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{1,48}$/;
+
+type FollowUp = 'void' | 'refund' | 'capture';
+
+/**
+ * The request id the gateway gets: from the caller's Idempotency-Key (a retry after a timeout is
+ * then answered the first outcome by the gateway, never done twice), else a new one.
+ */
+export function followUpRequestId(kind: FollowUp, idempotencyKey: string | undefined, ids: IdGenerator): string {
+  if (idempotencyKey === undefined) return `txn-${ids.uuid()}`;
+  if (!IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) throw DomainError.validation('Idempotency-Key must be 1 to 48 letters, digits, _ or -');
+  return `${kind}-${idempotencyKey}`;
+}
+
+/**
+ * Void, refund and capture of an order (spec 2 section 4; docs/architecture.md, flow 6): the
+ * gateway owns the transaction and its money rules; this context checks the caller's admin
+ * password with merchant-management first (void and refund), asks the gateway, and takes the
+ * transaction the gateway answers into the read model at once, so the caller reads its own write.
+ */
+@Injectable()
+export class OrderActionService {
+  private readonly logger = new Logger('OrderActions');
+
+  constructor(
+    private readonly orders: OrderService,
+    private readonly updates: OrderUpdateService,
+    private readonly gateway: GatewayClient,
+    private readonly admins: DeviceAdminClient,
+    private readonly ids: IdGenerator,
+    @Inject(TRANSACTIONS_TIMEOUTS) private readonly timeouts: TransactionsTimeouts,
+  ) {}
+
+  async void(groupId: string, tranId: string, adminPwd: string, idempotencyKey?: string): Promise<VoidResult> {
+    const requestId = followUpRequestId('void', idempotencyKey, this.ids);
+    const order = await this.orders.owned(groupId, tranId);
+    await this.verifyAdmin(order, adminPwd);
+    const { after, action } = await this.act(order, requestId, (requestId) =>
+      this.gateway.void({ requestId, groupId, tranId: order.tranId }, { timeoutMs: this.timeouts.gatewayActionMs }),
+    );
+    return {
+      currency: after.currency,
+      state: after.state,
+      deviceId: after.sdkId,
+      refundAmount: minorToAmount(action?.amountMinor ?? after.approvedMinor ?? after.amountMinor, after.currency),
+    };
+  }
+
+  async refund(groupId: string, tranId: string, command: RefundCommand, idempotencyKey?: string): Promise<{ id: number }> {
+    const requestId = followUpRequestId('refund', idempotencyKey, this.ids);
+    const order = await this.orders.owned(groupId, tranId);
+    const minor = amountToMinor(command.refundAmount, order.currency);
+    if (minor === null)
+      throw DomainError.validation(`refundAmount must be a positive amount with at most ${currencyExponent(order.currency)} decimals (${order.currency})`);
+    await this.verifyAdmin(order, command.adminPwd);
+    const { action } = await this.act(order, requestId, (requestId) =>
+      this.gateway.refund(
+        { requestId, groupId, tranId: order.tranId, amount: minorToGatewayAmount(minor, order.currency), reason: command.refundReason },
+        { timeoutMs: this.timeouts.gatewayActionMs },
+      ),
+    );
+    if (!action) throw new DomainError(ErrorCode.Upstream, 'payment-gateway refunded without naming the refund');
+    return { id: action.id };
+  }
+
+  async capture(groupId: string, tranId: string, amount: string | undefined, idempotencyKey?: string): Promise<void> {
+    const requestId = followUpRequestId('capture', idempotencyKey, this.ids);
+    const order = await this.orders.owned(groupId, tranId);
+    const minor = amount === undefined ? undefined : decimalAmountToMinor(amount, order.currency);
+    if (minor === null)
+      throw DomainError.validation(`amount must be a positive amount with at most ${currencyExponent(order.currency)} decimals (${order.currency})`);
+    await this.act(order, requestId, (requestId) =>
+      this.gateway.capture(
+        { requestId, groupId, tranId: order.tranId, ...(minor === undefined ? {} : { amount: minorToGatewayAmount(minor, order.currency) }) },
+        { timeoutMs: this.timeouts.gatewayActionMs },
+      ),
+    );
+  }
+
+  /** merchant-management's answer for the device that took the order; anything but VERIFIED stops here, before the gateway. */
+  private async verifyAdmin(order: Order, adminPwd: string): Promise<void> {
+    let reply;
+    try {
+      reply = await this.admins.verify({ groupId: order.groupId, deviceId: order.sdkId, adminPwd }, { timeoutMs: this.timeouts.verifyAdminMs });
+    } catch (error) {
+      throw noReplyError(error, 'merchant-management', this.logger);
+    }
+    switch (reply.result) {
+      case 'VERIFIED':
+        return;
+      case 'REFUSED':
+        throw DomainError.validation('adminPwd is wrong');
+      case 'UNKNOWN_DEVICE':
+        throw DomainError.conflict('the device that took this transaction no longer exists');
+      case 'THROTTLED':
+        throw DomainError.rateLimited("too many wrong admin passwords for this order's device; try again later", reply.retryAfterSeconds ?? 60);
+    }
+  }
+
+  /**
+   * Asks the gateway under `requestId`, takes the transaction it answers into the read
+   * model (also after a refusal that recorded a failed action), then maps a refusal. Answers
+   * the order as it now reads and the action the request made.
+   */
+  private async act(
+    order: Order,
+    requestId: string,
+    ask: (requestId: string) => Promise<GatewayTransactionReplyV1>,
+  ): Promise<{ after: OrderWithActions; action: OrderAction | null }> {
+    let reply: GatewayTransactionReplyV1;
+    try {
+      reply = await ask(requestId);
+    } catch (error) {
+      throw noReplyError(error, 'payment-gateway', this.logger, UNKNOWN_OUTCOME);
+    }
+    if (reply.transaction) {
+      if (reply.transaction.tranId !== order.tranId || reply.version === null) {
+        this.logger.error(`payment-gateway answered a request about ${order.tranId} with ${reply.transaction.tranId} version ${String(reply.version)}`);
+        throw new DomainError(ErrorCode.Upstream, `payment-gateway gave an unreadable answer; ${UNKNOWN_OUTCOME}`);
+      }
+      await this.updates.apply({ groupId: order.groupId, merchantId: order.merchantId, version: reply.version, transaction: reply.transaction });
+    }
+    if (reply.refusal) throw refusalError(reply.refusal);
+    if (!reply.transaction) throw new DomainError(ErrorCode.Upstream, 'payment-gateway answered with neither the transaction nor a refusal');
+    const after = await this.orders.detail(order.groupId, order.tranId);
+    return { after, action: after.actions.find((candidate) => candidate.actionId === reply.actionId) ?? null };
+  }
+}

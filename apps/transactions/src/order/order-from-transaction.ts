@@ -1,0 +1,106 @@
+import { DomainError } from '@app/common';
+import { currencyExponent, decimalToMinor, GatewayAmountV1, GatewayTransactionV1 } from '@app/contracts';
+import { NewOrderAction } from './persistence/order.repository';
+import { Order, orderStateOf, settleStateOf } from './order';
+
+/** A gateway transaction of a PBO at a version: what `gateway.transaction.updated.v1` and an action's reply carry. */
+export interface TransactionVersion {
+  groupId: string;
+  merchantId: string | null;
+  version: number;
+  transaction: GatewayTransactionV1;
+}
+
+/** The order and actions a transaction version becomes. */
+export interface OrderVersion {
+  order: Order;
+  actions: NewOrderAction[];
+}
+
+/**
+ * Reads a transaction version as the order read model keeps it: amounts in minor units of the
+ * transaction's currency, states as spec 2's numbers. Throws a DomainError (a message no
+ * redelivery can fix) when the payload passes its contract but cannot be one transaction: an
+ * amount in another currency, or with more decimals than its currency has, or a timestamp that
+ * is not one.
+ */
+export function orderFromTransaction(update: TransactionVersion): OrderVersion {
+  const transaction = update.transaction;
+  const currency = transaction.amount.currency;
+  const exponent = currencyExponent(currency);
+  const minor = (amount: GatewayAmountV1, field: string): string => {
+    if (amount.currency !== currency) throw DomainError.validation(`${field}.currency ${amount.currency} is not the transaction's currency ${currency}`);
+    return decimalMinor(amount.value, exponent, field);
+  };
+  const order: Order = {
+    tranId: transaction.tranId,
+    groupId: update.groupId,
+    merchantId: update.merchantId,
+    version: update.version,
+    tranType: transaction.tranType,
+    tranStatus: transaction.tranStatus,
+    state: orderStateOf(transaction.tranStatus),
+    settleState: settleStateOf(transaction.settleState),
+    currency,
+    amountMinor: minor(transaction.amount, 'amount'),
+    approvedMinor: transaction.approvedAmount ? minor(transaction.approvedAmount, 'approvedAmount') : null,
+    capturedMinor: decimalMinor(transaction.capturedAmount, exponent, 'capturedAmount'),
+    refundedMinor: decimalMinor(transaction.refundedAmount, exponent, 'refundedAmount'),
+    refundCount: transaction.actions.filter((action) => action.actionType === 'REFUND' && action.actionStatus === 'SUCCESS').length,
+    paymentMethod: transaction.paymentMethod,
+    entryMode: transaction.entryMode,
+    accountMasked: transaction.accountMasked,
+    cvmPerformed: transaction.cvmPerformed,
+    aid: transaction.aid,
+    appName: transaction.appName,
+    tc: transaction.tc,
+    tvr: transaction.tvr,
+    tsi: transaction.tsi,
+    atc: transaction.atc,
+    profileId: transaction.profileId,
+    acceptanceId: transaction.acceptanceId,
+    sdkId: transaction.sdkId,
+    trace: transaction.trace,
+    rrn: transaction.rrn,
+    approvalCode: transaction.approvalCode,
+    batchNo: transaction.batchNo,
+    merchantName: transaction.merchantName,
+    merchantAddr: transaction.merchantAddr,
+    primaryMid: transaction.primaryMid,
+    primaryTid: transaction.primaryTid,
+    hostMessageFormat: transaction.hostMessageFormat,
+    linkedTranId: transaction.linkedTranId,
+    callbackUrl: transaction.callbackUrl,
+    posReference: transaction.posReference,
+    createdAt: instant(transaction.createdAt, 'createdAt'),
+    updatedAt: transaction.updatedAt === null ? null : instant(transaction.updatedAt, 'updatedAt'),
+  };
+  const actions = transaction.actions.map((action, position): NewOrderAction => ({
+    actionId: action.actionId,
+    tranId: transaction.tranId,
+    position,
+    actionType: action.actionType,
+    actionStatus: action.actionStatus,
+    trace: action.trace,
+    amountMinor: minor(action.amount, `actions[${position}].amount`),
+    currency,
+    reason: action.reason,
+    hostRespCode: action.hostRespCode,
+    hostRespMessage: action.hostRespMessage,
+    createdAt: instant(action.createdAt, `actions[${position}].createdAt`),
+  }));
+  return { order, actions };
+}
+
+function decimalMinor(value: string, exponent: number, field: string): string {
+  const minor = decimalToMinor(value, exponent);
+  if (minor === null) throw DomainError.validation(`${field} ${value} has more decimals than its currency`);
+  return minor;
+}
+
+function instant(text: string, field: string): Date {
+  const value = new Date(text);
+  if (Number.isNaN(value.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(text))
+    throw DomainError.validation(`${field} must be an ISO 8601 timestamp, got ${text.slice(0, 40)}`);
+  return value;
+}

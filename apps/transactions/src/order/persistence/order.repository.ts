@@ -1,0 +1,138 @@
+import { PageRequest } from '@app/common';
+import { TypeOrmUnitOfWork } from '@app/database';
+import { Injectable } from '@nestjs/common';
+import { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { streamNewestFirst, StreamedRows } from '../../shared/persistence/snapshot-stream';
+import { Order, OrderAction, OrderFilter, SettleState, SETTLE_STATES, TerminalBatch } from '../order';
+import { OrderActionEntity } from './order-action.entity';
+import { OrderEntity } from './order.entity';
+
+/** What became of an order written by version: taken, older than (or as old as) the stored one, or a tranId another PBO's order holds. */
+export type OrderWrite = { outcome: 'applied' } | { outcome: 'stale' } | { outcome: 'other-group'; groupId: string };
+
+/** An action to store, before it has this context's number. */
+export type NewOrderAction = Omit<OrderAction, 'id'>;
+
+/**
+ * An order's settle state moves up only, in the order wait (0) < settle failed (2) < settled
+ * (1): a settlement this context recorded is never undone by an event of the gateway published
+ * before it (docs/decisions.md, "Transactions context (issue 13)").
+ */
+const SETTLE_STATE_MOVES_UP = `CASE WHEN orders.settle_state = ${SETTLE_STATES.SETTLED} THEN orders.settle_state
+  WHEN orders.settle_state = ${SETTLE_STATES.SETTLE_FAILED} AND EXCLUDED.settle_state = ${SETTLE_STATES.WAIT_FOR_SETTLE} THEN orders.settle_state
+  ELSE EXCLUDED.settle_state END`;
+
+/** Columns an upsert never rewrites: the key, the owner, the settle state (moved by its own rule) and the bookkeeping. */
+const KEPT_ON_UPDATE = new Set(['tranId', 'groupId', 'settleState', 'syncedAt']);
+
+/** The orders of the read model; every read by the PBO takes its groupId, lookups by id answer any owner (the service applies the tenancy rule). */
+@Injectable()
+export class OrderRepository {
+  constructor(private readonly uow: TypeOrmUnitOfWork) {}
+
+  private get manager(): EntityManager {
+    return this.uow.manager;
+  }
+
+  /**
+   * Inserts the order, or replaces the stored one when `order.version` is higher and the
+   * order is the same PBO's: one statement, so concurrent writers of one transaction (the
+   * consumer and an action's reply) end with the highest version whatever their order.
+   */
+  async upsert(order: Order): Promise<OrderWrite> {
+    const columns = this.manager.connection.getMetadata(OrderEntity).columns.filter((column) => column.propertyName !== 'syncedAt');
+    const names = columns.map((column) => `"${column.databaseName}"`);
+    const values = columns.map((column) => order[column.propertyName as keyof Order] ?? null);
+    const updates = columns
+      .filter((column) => !KEPT_ON_UPDATE.has(column.propertyName))
+      .map((column) => `"${column.databaseName}" = EXCLUDED."${column.databaseName}"`);
+    const rows: unknown[] = await this.manager.query(
+      `INSERT INTO orders (${names.join(', ')}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')})
+       ON CONFLICT (tran_id) DO UPDATE SET ${updates.join(', ')}, settle_state = ${SETTLE_STATE_MOVES_UP}, synced_at = now()
+       WHERE orders.version < EXCLUDED.version AND orders.group_id = EXCLUDED.group_id
+       RETURNING tran_id`,
+      values,
+    );
+    if (rows.length === 1) return { outcome: 'applied' };
+    const stored = await this.manager.getRepository(OrderEntity).findOne({ where: { tranId: order.tranId }, select: { groupId: true } });
+    if (stored && stored.groupId !== order.groupId) return { outcome: 'other-group', groupId: stored.groupId };
+    return { outcome: 'stale' };
+  }
+
+  /** Stores the order's actions by actionId (new ones inserted, known ones updated), keeping their numbers. */
+  async upsertActions(actions: NewOrderAction[]): Promise<void> {
+    if (actions.length === 0) return;
+    await this.manager
+      .createQueryBuilder()
+      .insert()
+      .into(OrderActionEntity)
+      .values(actions)
+      .orUpdate(
+        ['position', 'action_type', 'action_status', 'trace', 'amount_minor', 'currency', 'reason', 'host_resp_code', 'host_resp_message'],
+        ['action_id'],
+      )
+      .execute();
+  }
+
+  /** By tranId, whatever the owner. */
+  findById(tranId: string): Promise<Order | null> {
+    return this.manager.getRepository(OrderEntity).findOneBy({ tranId });
+  }
+
+  actionsOf(tranId: string): Promise<OrderAction[]> {
+    return this.manager.getRepository(OrderActionEntity).find({ where: { tranId }, order: { position: 'ASC', id: 'ASC' } });
+  }
+
+  /** This context's number of an action. */
+  async actionNumber(actionId: string): Promise<number | null> {
+    const action = await this.manager.getRepository(OrderActionEntity).findOne({ where: { actionId }, select: { id: true } });
+    return action?.id ?? null;
+  }
+
+  /** One page of the PBO's orders, newest first, and how many match. */
+  list(groupId: string, filter: OrderFilter, page: PageRequest): Promise<[Order[], number]> {
+    const query = this.filtered(this.manager, groupId, filter).orderBy('o.createdAt', 'DESC').addOrderBy('o.tranId', 'DESC').skip(page.offset);
+    if (page.limit !== null) query.take(page.limit);
+    return query.getManyAndCount();
+  }
+
+  /** Every matching order, newest first, in chunks from one snapshot (`pageSize=-1`). */
+  streamAll(groupId: string, filter: OrderFilter, chunkSize?: number): Promise<StreamedRows<Order>> {
+    return streamNewestFirst<OrderEntity>(
+      this.manager.connection,
+      (manager) => this.filtered(manager, groupId, filter),
+      { alias: 'o', time: 'createdAt', tie: 'tranId', timeOf: (row) => row.createdAt, tieOf: (row) => row.tranId },
+      chunkSize,
+    );
+  }
+
+  /** Sets the settle state of the PBO's orders among `tranIds` (a settlement's outcome), by the rule that it only moves up. */
+  async markSettled(groupId: string, tranIds: string[], settleState: SettleState): Promise<void> {
+    if (tranIds.length === 0) return;
+    const rank = (column: string) => `CASE ${column} WHEN ${SETTLE_STATES.WAIT_FOR_SETTLE} THEN 0 WHEN ${SETTLE_STATES.SETTLE_FAILED} THEN 1 ELSE 2 END`;
+    await this.manager.query(
+      `UPDATE orders SET settle_state = $3, synced_at = now() WHERE group_id = $1 AND tran_id = ANY($2) AND ${rank('settle_state')} < ${rank('$3::smallint')}`,
+      [groupId, tranIds, settleState],
+    );
+  }
+
+  /** The orders of a terminal batch, oldest first (a settlement report's lines). */
+  inBatch(batch: TerminalBatch): Promise<Order[]> {
+    const { groupId, acceptanceId, primaryMid, primaryTid, currency, batchNo } = batch;
+    return this.manager
+      .getRepository(OrderEntity)
+      .find({ where: { groupId, acceptanceId, primaryMid, primaryTid, currency, batchNo }, order: { createdAt: 'ASC', tranId: 'ASC' } });
+  }
+
+  private filtered(manager: EntityManager, groupId: string, filter: OrderFilter): SelectQueryBuilder<OrderEntity> {
+    const query = manager.getRepository(OrderEntity).createQueryBuilder('o').where('o.groupId = :groupId', { groupId });
+    if (filter.createdFrom) query.andWhere('o.createdAt >= :createdFrom', { createdFrom: filter.createdFrom });
+    if (filter.createdUntil) query.andWhere('o.createdAt < :createdUntil', { createdUntil: filter.createdUntil });
+    if (filter.tranId !== undefined) query.andWhere('o.tranId = :tranId', { tranId: filter.tranId });
+    if (filter.rrn !== undefined) query.andWhere('o.rrn = :rrn', { rrn: filter.rrn });
+    if (filter.sdkId !== undefined) query.andWhere('o.sdkId = :sdkId', { sdkId: filter.sdkId });
+    if (filter.state !== undefined) query.andWhere('o.state = :state', { state: filter.state });
+    if (filter.settleState !== undefined) query.andWhere('o.settleState = :settleState', { settleState: filter.settleState });
+    return query;
+  }
+}
