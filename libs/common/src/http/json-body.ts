@@ -31,7 +31,7 @@ export function parseJsonBody(text: string): unknown {
   return value;
 }
 
-/** Path parameters and query values: the same text rules as the body, named as `path.<name>` / `query.<name>`. */
+/** Path parameters and query values: the same text rules as the body, each named as the parameter is. */
 export function checkRequestText(request: Pick<FastifyRequest, 'params' | 'query'>): void {
   for (const [where, values] of [
     ['path', request.params],
@@ -43,7 +43,7 @@ export function checkRequestText(request: Pick<FastifyRequest, 'params' | 'query
       if (nameProblem !== undefined) throw DomainError.validation(`a ${where} parameter name ${nameProblem}`);
       for (const item of Array.isArray(value) ? value : [value]) {
         const problem = typeof item === 'string' ? unsafeTextOf(item) : undefined;
-        if (problem !== undefined) throw DomainError.validation(`${where === 'path' ? name : `query parameter ${name}`} ${problem}`);
+        if (problem !== undefined) throw DomainError.validation(`${name} ${problem}`);
       }
     }
   }
