@@ -35,6 +35,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { PboService } from '../apps/merchant-management/src';
 import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer, TRANSACTION_WEBHOOK_CONSUMER, transactionWebhookConsumer } from '../apps/payment-gateway/src';
+import { ORDER_UPDATES_CONSUMER, orderUpdatesConsumer } from '../apps/transactions/src';
 import { StandaloneModule } from '../apps/standalone/src';
 
 /**
@@ -131,12 +132,16 @@ async function startStandalone(servers: string, names: Names, streamSubjects: re
   const definition = definitionOf(names);
   // The gateway's webhook intake is not what this file proves: out of the way, on this run's names.
   const webhooks = await withJetStream(servers, (jsm) => idleConsumer(jsm, transactionWebhookConsumer, RUN));
+  // Nor is transactions' order intake, which consumes the same events.
+  const orders = await withJetStream(servers, (jsm) => idleConsumer(jsm, orderUpdatesConsumer, RUN));
   const logger = new CapturingLogger();
   const moduleRef = await Test.createTestingModule({ imports: [StandaloneModule.register(options)] })
     .overrideProvider(PROFILE_UPSERT_CONSUMER)
     .useValue(definition)
     .overrideProvider(TRANSACTION_WEBHOOK_CONSUMER)
     .useValue(webhooks.definition)
+    .overrideProvider(ORDER_UPDATES_CONSUMER)
+    .useValue(orders.definition)
     .compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger, bodyParser: false });
   configureHttpApp(app);
@@ -162,7 +167,10 @@ async function startStandalone(servers: string, names: Names, streamSubjects: re
       await db.end().catch(() => undefined);
       await app.close();
       await database.drop();
-      await withJetStream(servers, (jsm) => webhooks.remove(jsm)).catch(() => undefined);
+      await withJetStream(servers, async (jsm) => {
+        await webhooks.remove(jsm);
+        await orders.remove(jsm);
+      }).catch(() => undefined);
     },
   };
 }
