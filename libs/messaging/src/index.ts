@@ -14,3 +14,5 @@ export * from './request';
 export * from './retention';
 export * from './microservices';
 export * from './clients/host.client';
+export * from './clients/gateway.client';
+export * from './clients/device-admin.client';

@@ -1,17 +1,13 @@
 import { EVENT_STREAM, GATEWAY_PROFILE_UPSERT_V1 } from '@app/contracts';
-import { ConsumerDefinition } from '@app/messaging/consumer';
+import { ConsumerDefinition, DEAD_LETTER_STREAM, deadLetterSubjectOf } from '@app/messaging/consumer';
+
+export { DEAD_LETTER_STREAM };
 
 /** Nest injection token of the profile-upsert {@link ConsumerDefinition} (tests override it). */
 export const PROFILE_UPSERT_CONSUMER = Symbol('PROFILE_UPSERT_CONSUMER');
 
-/** The stream that keeps every dead letter of the platform (`dlq.<subject>`). */
-export const DEAD_LETTER_STREAM = 'SOFTPOS_DEAD_LETTERS';
-
-/**
- * Dead letters of the upsert consumer. Prefixed rather than suffixed, so that no event stream's
- * wildcard (`gateway.>`) can ever capture them and one dead-letter stream can hold all (`dlq.>`).
- */
-export const PROFILE_UPSERT_DEAD_LETTER_SUBJECT = `dlq.${GATEWAY_PROFILE_UPSERT_V1}`;
+/** Dead letters of the upsert consumer. */
+export const PROFILE_UPSERT_DEAD_LETTER_SUBJECT = deadLetterSubjectOf(GATEWAY_PROFILE_UPSERT_V1);
 
 /** merchant-management's profile upserts (docs/architecture.md, flows 2 and 3), consumed durably by every gateway replica. */
 export const profileUpsertConsumer: ConsumerDefinition = {

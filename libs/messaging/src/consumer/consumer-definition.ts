@@ -71,6 +71,18 @@ export interface ConsumerDefinition {
 
 export const DEFAULT_MAX_DELIVERIES = 5;
 
+/** The stream that keeps every dead letter of the platform (`dlq.<subject>`), whichever context's consumer gave up. */
+export const DEAD_LETTER_STREAM = 'SOFTPOS_DEAD_LETTERS';
+
+/**
+ * The dead-letter subject of `subject`. Prefixed rather than suffixed, so that no event stream's
+ * wildcard (`gateway.>`) can ever capture them and one dead-letter stream can hold all (`dlq.>`);
+ * the `Dead-Letter-Consumer` header tells whose it is when two contexts consume one subject.
+ */
+export function deadLetterSubjectOf(subject: string): string {
+  return `dlq.${subject}`;
+}
+
 /** Default back-off of redeliveries: 500 ms, 1 s, 2 s, … at most 30 s. */
 export function defaultRedeliveryDelayMs(failures: number): number {
   return Math.min(30_000, 500 * 2 ** Math.max(0, failures - 1));

@@ -26,6 +26,19 @@ export function batchOf(subject: string): string {
   return `${subject}${BATCH_SUFFIX}`;
 }
 
+const CONSUMER_SEPARATOR = '@';
+
+/**
+ * The pattern of a handler of `subject` that must not share its pattern with another handler of
+ * the same subject in one application: each context keeps a durable consumer of its own, and
+ * `standalone` runs every context in one application, where two handlers of one pattern would
+ * each get every message of both consumers (`@EventPattern(consumedAs(SUBJECT, 'orders'), …)`).
+ * Combine with {@link batchOf} as `batchOf(consumedAs(…))`.
+ */
+export function consumedAs(subject: string, name: string): string {
+  return `${subject}${CONSUMER_SEPARATOR}${name}`;
+}
+
 /** What an `@EventPattern` handler gets as `@Ctx()`: the message's envelope and the consumer taking it. */
 export class EventContext extends BaseRpcContext<[ConsumedMessage, string]> {
   getMessage(): ConsumedMessage {
@@ -131,7 +144,7 @@ export class EventConsumerServer extends Server implements CustomTransportStrate
       const extras = handler.extras as Partial<EventPatternExtras> | undefined;
       if (!extras?.consumer) throw new Error(`@EventPattern('${pattern}') names no consumer definition ({ consumer: TOKEN })`);
       const isBatch = pattern.endsWith(BATCH_SUFFIX);
-      const subject = isBatch ? pattern.slice(0, -BATCH_SUFFIX.length) : pattern;
+      const subject = (isBatch ? pattern.slice(0, -BATCH_SUFFIX.length) : pattern).split(CONSUMER_SEPARATOR, 1)[0];
       const binding = bindings.get(extras.consumer) ?? { subject };
       if (binding.subject !== subject) throw new Error(`consumer ${String(extras.consumer)} is named by handlers of two subjects (${binding.subject}, ${subject})`);
       binding[isBatch ? 'batch' : 'single'] = handler;
