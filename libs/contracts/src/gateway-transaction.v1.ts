@@ -14,6 +14,7 @@ import {
   Matches,
   MaxLength,
   Min,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { HOST_MESSAGE_FORMATS } from './host-formats';
@@ -479,6 +480,16 @@ export class GatewayTransactionReplyV1 {
   @ValidateNested()
   @Type(() => GatewayTransactionV1)
   transaction: GatewayTransactionV1 | null;
+
+  /**
+   * The version of `transaction` (the one its {@link GatewayTransactionUpdatedV1} carries), so the
+   * caller can apply the reply at once by the same rule as the event, whichever arrives first.
+   * Required when `transaction` is present; null when it is not.
+   */
+  @ValidateIf((reply: GatewayTransactionReplyV1, value: unknown) => reply.transaction !== null || value !== null)
+  @IsInt()
+  @Min(1)
+  version: number | null;
 
   /** The action this request made; null when it was refused before one was made. */
   @NullableButPresent()
