@@ -7,6 +7,8 @@ import { ProfileEntity } from './profile/persistence/profile.entity';
 import { Profiles1763900001000 } from './migrations/1763900001000-profiles';
 import { ProfileTimeZone1763900002000 } from './migrations/1763900002000-profile-time-zone';
 import { Transactions1763900003000 } from './migrations/1763900003000-transactions';
+import { TransactionFollowUps1763900005000 } from './migrations/1763900005000-transaction-follow-ups';
+import { BatchSettlementEntity } from './transaction/settlement/persistence/batch-settlement.entity';
 import { IdempotencyKeyEntity } from './transaction/persistence/idempotency-key.entity';
 import { TerminalBatchEntity } from './transaction/persistence/terminal-batch.entity';
 import { TransactionActionEntity } from './transaction/persistence/transaction-action.entity';
@@ -28,6 +30,7 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     TransactionActionEntity,
     TerminalBatchEntity,
     IdempotencyKeyEntity,
+    BatchSettlementEntity,
     OutboxMessage,
   ],
   migrations: [
@@ -37,5 +40,6 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     Transactions1763900003000,
     // Transaction events leave through it (gateway.transaction.updated.v1).
     createOutboxMigration(PAYMENT_GATEWAY_SCHEMA, 1763900003100),
+    TransactionFollowUps1763900005000,
   ],
 };

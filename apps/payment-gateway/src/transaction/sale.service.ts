@@ -10,7 +10,7 @@ import { PROFILE_ID_PATTERN } from '../shared/ids';
 import { requireOwned } from '../shared/ownership';
 import { paymentMethodOfAid } from './card/payment-method';
 import { readSaleEmv } from './card/sale-emv';
-import { askAuthorization, HostAsk, notDeliveredOutcome, outcomeOfReply, SaleOutcome, settlesRepeat } from './host-outcome';
+import { askAuthorization, askUntilKnown, notDeliveredOutcome, outcomeOfReply, SaleOutcome } from './host-outcome';
 import { IdempotencyScope } from './persistence/idempotency.repository';
 import { IdempotencyService, requestHashOf } from './idempotency.service';
 import { TransactionRepository } from './persistence/transaction.repository';
@@ -89,20 +89,17 @@ export class SaleService {
     return this.recorder.record(sale.transaction.id, outcome, scope);
   }
 
-  /**
-   * Asks the host; after an unknown outcome, asks once more at once under the same requestId (the
-   * connector answers a request it handled with its recorded reply, and waits for one it is still
-   * handling). Answers the outcome, or why it is still unknown.
-   */
+  /** Asks the host, once more under the same requestId after an unknown outcome: the outcome, or why it is still unknown. */
   private async decide(sale: PreparedSale): Promise<SaleOutcome | string> {
     const { hostTimeoutMs, replyMarginMs, reaskWaitMs } = this.settings;
-    const first = await askAuthorization(this.host, sale.hostRequest, hostTimeoutMs + replyMarginMs);
-    if (first.kind === 'reply') return outcomeOfReply(first.response);
-    if (first.kind === 'not-delivered') return notDeliveredOutcome(first.detail);
-    this.logger.warn(`sale ${sale.transaction.id} (${sale.action.id}): ${first.detail}; asking again`);
-    const second: HostAsk = await askAuthorization(this.host, sale.hostRequest, reaskWaitMs);
-    if (second.kind === 'reply' && settlesRepeat(second.response, false)) return outcomeOfReply(second.response);
-    return first.detail;
+    const asked = await askUntilKnown(
+      (waitMs) => askAuthorization(this.host, sale.hostRequest, waitMs),
+      { firstWaitMs: hostTimeoutMs + replyMarginMs, repeatWaitMs: reaskWaitMs },
+      (detail) => this.logger.warn(`sale ${sale.transaction.id} (${sale.action.id}): ${detail}; asking again`),
+    );
+    if (asked.kind === 'reply') return outcomeOfReply(asked.response);
+    if (asked.kind === 'not-delivered') return notDeliveredOutcome(asked.detail);
+    return asked.detail;
   }
 
   /** Every check that needs no write, in the order a caller can act on: body, card, profile, routing. */
