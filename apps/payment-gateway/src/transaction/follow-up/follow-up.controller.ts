@@ -10,8 +10,9 @@ import { errorOfRefusal } from '../refusal';
 import { CaptureRequestDto, RefundRequestDto } from './dto/follow-up-request.dto';
 import { FollowUpService, FollowUpTarget } from './follow-up.service';
 
+// Named as @Headers reads it, so the document holds one optional header, not a second required one.
 const IDEMPOTENCY_KEY_HEADER = ApiHeader({
-  name: 'Idempotency-Key',
+  name: 'idempotency-key',
   required: false,
   description: '1 to 64 letters, digits, _ or -: the request id, per transaction; the same key answers the first outcome again (absent: a new one)',
 });
