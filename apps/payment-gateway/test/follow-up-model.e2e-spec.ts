@@ -151,8 +151,7 @@ describe('the money rules under random runs of follow-ups and settlements', () =
         // A terminal has a batch from its first approval on; before that there is nothing to settle (404).
         let anyApproved = false;
         const perform = async (step: Command): Promise<HttpResponse<unknown> | { status: number; batchNo?: string }> => {
-          const target =
-            made.length === 0 || step.kind === 'sale' || step.kind === 'auth' || step.kind === 'settle' ? undefined : made[step.pick % made.length];
+          const target = 'pick' in step && made.length > 0 ? made[step.pick % made.length] : undefined;
           switch (step.kind) {
             case 'sale':
             case 'auth': {

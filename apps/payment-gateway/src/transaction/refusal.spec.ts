@@ -23,12 +23,12 @@ describe('refusals', () => {
   );
 
   it('should answer a refusal instead of throwing it, and rethrow anything else', async () => {
-    const refused = (refusal: GatewayRefusalV1) => ({ refusal });
+    const refused = (refusal: GatewayRefusalV1): { refusal: GatewayRefusalV1 | null } => ({ refusal });
 
     await expect(refusingWith(() => Promise.reject(DomainError.conflict('in flight')), refused)).resolves.toEqual({
       refusal: { status: 409, detail: 'in flight' },
     });
     await expect(refusingWith(() => Promise.reject(new Error('database down')), refused)).rejects.toThrow('database down');
-    await expect(refusingWith(() => Promise.resolve({ refusal: null }), refused)).resolves.toEqual({ refusal: null });
+    await expect(refusingWith(() => Promise.resolve<{ refusal: GatewayRefusalV1 | null }>({ refusal: null }), refused)).resolves.toEqual({ refusal: null });
   });
 });

@@ -16,8 +16,8 @@ import { IdempotencyService, requestHashOf } from './idempotency.service';
 import { TransactionRepository } from './persistence/transaction.repository';
 import { SaleRecorder } from './sale-recorder';
 import type { SaleRequest } from './sale-request';
-import type { Transaction, TransactionAction } from './transaction';
-import { TRANSACTION_SETTINGS, TransactionSettings } from './transaction-settings';
+import { pendingAction, type Transaction, type TransactionAction } from './transaction';
+import { firstCheckAt, TRANSACTION_SETTINGS, TransactionSettings } from './transaction-settings';
 import { TransactionViews } from './transaction-views';
 
 /** A sale ready to be written and sent: its rows, and the host request (which alone holds the card data). */
@@ -201,33 +201,18 @@ export class SaleService {
       createdAt: now,
       updatedAt: null,
     };
-    const { hostTimeoutMs, replyMarginMs, reaskWaitMs, resolverBackoffMs } = this.settings;
-    const action: TransactionAction = {
+    const action = pendingAction({
       id: actionId,
       tranId,
       actionType: 'NEW',
-      actionStatus: 'PENDING',
-      requestId: actionId,
       amountMinor,
       currency: currency.alpha,
-      trace: '',
-      reason: 'Pending',
-      hostRespCode: null,
-      hostRespMessage: null,
-      rrn: null,
-      approvalCode: null,
-      hostMti: null,
-      hostStan: null,
-      hostTransmittedAt: null,
       posReference,
       extraData: null,
       hostRequest: keptHostRequest,
-      // The resolver takes it only once this request has had every chance to finish it, and a first delay more.
-      nextCheckAt: new Date(now.getTime() + hostTimeoutMs + replyMarginMs + reaskWaitMs + resolverBackoffMs),
-      checkAttempts: 0,
+      nextCheckAt: firstCheckAt(this.settings, now),
       createdAt: now,
-      updatedAt: null,
-    };
+    });
     return { transaction, action, hostRequest };
   }
 }

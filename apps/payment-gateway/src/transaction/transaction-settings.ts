@@ -46,3 +46,8 @@ export const TRANSACTION_SETTINGS = Symbol('TRANSACTION_SETTINGS');
 export function idempotencyInFlightMs(settings: TransactionSettings): number {
   return settings.hostTimeoutMs + settings.replyMarginMs + settings.reaskWaitMs + 10_000;
 }
+
+/** When the resolver may first check a new action: once its request has had every chance to finish it, and a first delay more. */
+export function firstCheckAt(settings: TransactionSettings, now: Date): Date {
+  return new Date(now.getTime() + settings.hostTimeoutMs + settings.replyMarginMs + settings.reaskWaitMs + settings.resolverBackoffMs);
+}

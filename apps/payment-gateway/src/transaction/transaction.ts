@@ -163,3 +163,32 @@ export function terminalKeyOf(transaction: Pick<Transaction, 'groupId' | 'hostMe
     currency: transaction.currency,
   };
 }
+
+/** What a new action is made of; the rest is what an action holds before the host answered it. */
+export type NewActionFields = Pick<
+  TransactionAction,
+  'id' | 'tranId' | 'actionType' | 'amountMinor' | 'currency' | 'posReference' | 'extraData' | 'hostRequest' | 'nextCheckAt' | 'createdAt'
+> &
+  Pick<Partial<TransactionAction>, 'clientRequestId'>;
+
+/** A new action, PENDING until the host's answer is recorded: its id is the requestId the host connector is asked with. */
+export function pendingAction(fields: NewActionFields): TransactionAction {
+  return {
+    ...fields,
+    actionStatus: 'PENDING',
+    requestId: fields.id,
+    trace: '',
+    reason: 'Pending',
+    hostRespCode: null,
+    hostRespMessage: null,
+    rrn: null,
+    approvalCode: null,
+    hostMti: null,
+    hostStan: null,
+    hostTransmittedAt: null,
+    batchNo: null,
+    clientRequestId: fields.clientRequestId ?? null,
+    checkAttempts: 0,
+    updatedAt: null,
+  };
+}

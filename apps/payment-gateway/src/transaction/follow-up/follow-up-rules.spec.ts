@@ -1,97 +1,9 @@
 import { DomainError, ErrorCode } from '@app/common';
 import fc from 'fast-check';
-import type { Transaction, TransactionAction } from '../transaction';
+import { TEST_NOW as NOW, testAction as action, testTransaction as transaction } from '../testing/test-transactions';
 import { changesOfApproval, FollowUpContext, planCapture, planRefund, planVoid } from './follow-up-rules';
 
-const NOW = new Date('2026-11-20T10:00:00.000Z');
 const DAY = 24 * 60 * 60 * 1000;
-
-function action(overrides: Partial<TransactionAction>): TransactionAction {
-  return {
-    id: `act_${'n'.repeat(22)}`,
-    tranId: `tran_${'t'.repeat(22)}`,
-    actionType: 'NEW',
-    actionStatus: 'SUCCESS',
-    requestId: 'r',
-    amountMinor: '1000',
-    currency: 'MYR',
-    trace: '000001',
-    reason: 'HostSuccess',
-    hostRespCode: '00',
-    hostRespMessage: 'Approved',
-    rrn: '532708000001',
-    approvalCode: 'A1B2C3',
-    hostMti: '0200',
-    hostStan: '000001',
-    hostTransmittedAt: '1120100000',
-    posReference: null,
-    extraData: null,
-    hostRequest: null,
-    nextCheckAt: null,
-    checkAttempts: 0,
-    createdAt: NOW,
-    updatedAt: NOW,
-    ...overrides,
-  };
-}
-
-function transaction(overrides: Partial<Transaction>): Transaction {
-  return {
-    id: `tran_${'t'.repeat(22)}`,
-    groupId: 'grp',
-    merchantId: null,
-    profileId: 'prof_x',
-    acceptanceId: 'acpt_x',
-    sdkId: 'dev',
-    tranType: 'SALE',
-    tranStatus: 'APPROVED',
-    currency: 'MYR',
-    amountMinor: '1000',
-    approvedMinor: '1000',
-    capturedMinor: '1000',
-    refundedMinor: '0',
-    paymentMethod: 'VISA',
-    entryMode: 'NFC',
-    accountMasked: '476173******0119',
-    accountBin: '476173',
-    accountLast4: '0119',
-    issCountryCode: null,
-    cvmPerformed: 'NO_CVM',
-    cvmSignatureUrl: null,
-    aid: 'A0000000031010',
-    appName: null,
-    tc: '00',
-    tvr: '00',
-    tsi: null,
-    atc: '0001',
-    posReference: null,
-    trace: '000001',
-    description: null,
-    callbackUrl: null,
-    merchantName: 'Kopi',
-    merchantAddr: null,
-    mcc: null,
-    primaryMid: 'MID',
-    primaryTid: 'TID',
-    subMid: null,
-    subTid: null,
-    hostMessageFormat: 'MOCK',
-    providerReference: null,
-    linkedTranId: null,
-    preferredAcceptanceTag: null,
-    extraData: null,
-    transStatusInfo: null,
-    rrn: null,
-    approvalCode: null,
-    batchNo: '000001',
-    settleState: 'OPEN',
-    iccResponse: null,
-    version: 2,
-    createdAt: NOW,
-    updatedAt: NOW,
-    ...overrides,
-  };
-}
 
 const context = (overrides: Partial<FollowUpContext> = {}): FollowUpContext => ({
   openBatchNo: '000001',

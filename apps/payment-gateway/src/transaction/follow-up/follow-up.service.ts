@@ -21,9 +21,9 @@ import { TerminalBatchRepository } from '../persistence/terminal-batch.repositor
 import { ActionChanges, LeasedAction, TransactionRepository } from '../persistence/transaction.repository';
 import { hostOriginalOf } from '../host-reference';
 import { refusingWith } from '../refusal';
-import { isKeptAuthorization, terminalKeyOf, type Transaction, type TransactionAction } from '../transaction';
+import { isKeptAuthorization, pendingAction, terminalKeyOf, type Transaction, type TransactionAction } from '../transaction';
 import { TransactionChangeWriter } from '../transaction-change-writer';
-import { TRANSACTION_SETTINGS, TransactionSettings } from '../transaction-settings';
+import { firstCheckAt, TRANSACTION_SETTINGS, TransactionSettings } from '../transaction-settings';
 import { toGatewayTransaction } from '../transaction.mapping';
 import { changesOfApproval, FollowUpKind, FollowUpPlan, planCapture, planRefund, planVoid } from './follow-up-rules';
 
@@ -192,35 +192,19 @@ export class FollowUpService {
       const plan = this.plan(command.kind, transaction, actions, amountMinor, context);
       const actionId = `act_${this.ids.bytes(16).toString('base64url')}`;
       const hostRequest = this.hostRequestOf(transaction, actions, plan, actionId);
-      const { hostTimeoutMs, replyMarginMs, reaskWaitMs, resolverBackoffMs } = this.settings;
-      const action: TransactionAction = {
+      const action = pendingAction({
         id: actionId,
         tranId: transaction.id,
         actionType: command.kind,
-        actionStatus: 'PENDING',
-        requestId: actionId,
         amountMinor: plan.amountMinor,
         currency: transaction.currency,
-        trace: '',
-        reason: 'Pending',
-        hostRespCode: null,
-        hostRespMessage: null,
-        rrn: null,
-        approvalCode: null,
-        hostMti: null,
-        hostStan: null,
-        hostTransmittedAt: null,
         posReference: transaction.posReference,
         extraData: command.reason === undefined ? null : { reason: command.reason },
         hostRequest,
-        batchNo: null,
         clientRequestId: command.requestId,
-        // As a sale's: the resolver takes it once this request has had every chance to finish it.
-        nextCheckAt: new Date(now.getTime() + hostTimeoutMs + replyMarginMs + reaskWaitMs + resolverBackoffMs),
-        checkAttempts: 0,
+        nextCheckAt: firstCheckAt(this.settings, now),
         createdAt: now,
-        updatedAt: null,
-      };
+      });
       await this.transactions.insertAction(action);
       return { kind: 'started', action, hostRequest };
     });

@@ -1,42 +1,14 @@
 import fc from 'fast-check';
-import type { Transaction, TransactionAction } from '../transaction';
+import { testAction, testTransaction } from '../testing/test-transactions';
+import type { TransactionAction } from '../transaction';
 import { batchContents, BatchTransaction, nextBatchNo } from './batch-contents';
 
 let sequence = 0;
 const id = (prefix: string) => `${prefix}${String((sequence += 1)).padStart(22, '0')}`;
 
-function booking(
-  tranId: string,
-  actionType: TransactionAction['actionType'],
-  amountMinor: string,
-  actionStatus: TransactionAction['actionStatus'] = 'SUCCESS',
-): TransactionAction {
+function booking(tranId: string, actionType: TransactionAction['actionType'], amountMinor: string): TransactionAction {
   const stan = String(sequence % 1_000_000).padStart(6, '0');
-  return {
-    id: id('act_'),
-    tranId,
-    actionType,
-    actionStatus,
-    requestId: 'r',
-    amountMinor,
-    currency: 'MYR',
-    trace: stan,
-    reason: 'HostSuccess',
-    hostRespCode: '00',
-    hostRespMessage: 'Approved',
-    rrn: '532708000001',
-    approvalCode: 'A1B2C3',
-    hostMti: actionType === 'CAPTURE' ? '0220' : '0200',
-    hostStan: stan,
-    hostTransmittedAt: '1120100000',
-    posReference: null,
-    extraData: null,
-    hostRequest: null,
-    nextCheckAt: null,
-    checkAttempts: 0,
-    createdAt: new Date(0),
-    updatedAt: null,
-  };
+  return testAction({ id: id('act_'), tranId, actionType, amountMinor, trace: stan, hostStan: stan, hostMti: actionType === 'CAPTURE' ? '0220' : '0200' });
 }
 
 /** A transaction of a batch as the gateway can hold it: a sale, captured or uncaptured authorisation, voided or not. */
@@ -55,14 +27,14 @@ const batchTransaction = fc
     if (kind === 'AUTH_CAPTURED') actions.push(booking(tranId, 'CAPTURE', String(captured)));
     if (voided) actions.push(booking(tranId, 'VOID', String(captured || approved)));
     const status = voided ? 'VOIDED' : refundedAll && captured > 0 ? 'REFUNDED' : 'APPROVED';
-    const transaction = {
+    const transaction = testTransaction({
       id: tranId,
       tranType: kind === 'SALE' ? 'SALE' : 'AUTH',
       tranStatus: status,
       approvedMinor: String(approved),
       capturedMinor: String(captured),
       refundedMinor: status === 'REFUNDED' ? String(captured) : '0',
-    } as Transaction;
+    });
     return { transaction, actions };
   });
 
