@@ -8,6 +8,8 @@ import { Profiles1763900001000 } from './migrations/1763900001000-profiles';
 import { ProfileTimeZone1763900002000 } from './migrations/1763900002000-profile-time-zone';
 import { Webhooks1763900004000 } from './migrations/1763900004000-webhooks';
 import { Transactions1763900003000 } from './migrations/1763900003000-transactions';
+import { TransactionFollowUps1763900005000 } from './migrations/1763900005000-transaction-follow-ups';
+import { BatchSettlementEntity } from './transaction/settlement/persistence/batch-settlement.entity';
 import { IdempotencyKeyEntity } from './transaction/persistence/idempotency-key.entity';
 import { TerminalBatchEntity } from './transaction/persistence/terminal-batch.entity';
 import { TransactionActionEntity } from './transaction/persistence/transaction-action.entity';
@@ -31,6 +33,7 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     TransactionActionEntity,
     TerminalBatchEntity,
     IdempotencyKeyEntity,
+    BatchSettlementEntity,
     OutboxMessage,
     WebhookSecretEntity,
     WebhookDeliveryEntity,
@@ -43,5 +46,6 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     // Transaction events leave through it (gateway.transaction.updated.v1).
     createOutboxMigration(PAYMENT_GATEWAY_SCHEMA, 1763900003100),
     Webhooks1763900004000,
+    TransactionFollowUps1763900005000,
   ],
 };

@@ -15,7 +15,14 @@ import { ProfileSyncService } from './profile-sync/profile-sync.service';
 import { SignOnService } from './sign-on/sign-on.service';
 import { GatewayErrorFormat } from './shared/error-format';
 import { GATEWAY_NAMESPACE } from './shared/namespace';
+import { AuthorizationCloser } from './transaction/authorization-close/authorization-closer';
+import { FollowUpController } from './transaction/follow-up/follow-up.controller';
+import { FollowUpService } from './transaction/follow-up/follow-up.service';
 import { IdempotencyRepository } from './transaction/persistence/idempotency.repository';
+import { BatchSettlementRepository } from './transaction/settlement/persistence/batch-settlement.repository';
+import { BatchSettlementService } from './transaction/settlement/batch-settlement.service';
+import { TransactionChangeWriter } from './transaction/transaction-change-writer';
+import { TransactionRequestController } from './transaction/transaction-requests.controller';
 import { IdempotencyService, idempotencyKeyPruneRule } from './transaction/idempotency.service';
 import { PendingSaleResolver } from './transaction/pending-sale-resolver';
 import { TerminalBatchRepository } from './transaction/persistence/terminal-batch.repository';
@@ -38,7 +45,7 @@ import { WEBHOOK_CONTROLLERS, webhookDeliveryPruneRule, webhookProviders } from 
  */
 @Module({
   imports: [DatabaseModule.forContext(paymentGatewayDatabase), OutboxModule.forContext({ connection: PAYMENT_GATEWAY_CONNECTION })],
-  controllers: [ProfileController, ProfileUpsertController, SaleController, TransactionController],
+  controllers: [ProfileController, ProfileUpsertController, SaleController, TransactionController, FollowUpController, TransactionRequestController],
   providers: [
     { provide: GATEWAY_NAMESPACE, useExisting: GATEWAY_NAMESPACE_SETTING },
     ...unitOfWorkProviders(PAYMENT_GATEWAY_CONNECTION),
@@ -61,6 +68,11 @@ import { WEBHOOK_CONTROLLERS, webhookDeliveryPruneRule, webhookProviders } from 
     TransactionViews,
     SaleService,
     PendingSaleResolver,
+    TransactionChangeWriter,
+    FollowUpService,
+    BatchSettlementRepository,
+    BatchSettlementService,
+    AuthorizationCloser,
   ],
 })
 export class PaymentGatewayModule {

@@ -1,4 +1,4 @@
-import { ContractViolationError, HostAuthorizeRequestV1, HostResponseV1, HostResultV1 } from '@app/contracts';
+import { ContractViolationError, HOST_AUTHORIZE_V1, HostAuthorizeRequestV1, HostResponseV1, HostResultV1 } from '@app/contracts';
 import { HostClient, RequestReplyError } from '@app/messaging';
 
 /** What asking the host connector gave. */
@@ -10,23 +10,48 @@ export type HostAsk =
   | { kind: 'unknown'; detail: string };
 
 /**
- * Asks `host.authorize.v1` and says what came of it, never throwing for what the connector or
- * the transport did: a timeout, a failed handler or an unreadable reply leave the outcome unknown.
+ * Asks the host connector (`call`, which names `subject` and `requestId`) and says what came of
+ * it, never throwing for what the connector or the transport did: a timeout, a failed handler or
+ * an unreadable reply leave the outcome unknown.
  */
-export async function askAuthorization(host: HostClient, request: HostAuthorizeRequestV1, waitMs: number): Promise<HostAsk> {
+export async function askConnector(subject: string, requestId: string, call: () => Promise<HostResponseV1>): Promise<HostAsk> {
   try {
-    const response = await host.authorize(request, { timeoutMs: waitMs });
-    if (response.requestId !== request.requestId)
-      return { kind: 'unknown', detail: `the host connector answered request ${response.requestId || '(none)'} instead` };
+    const response = await call();
+    if (response.requestId !== requestId) return { kind: 'unknown', detail: `the host connector answered request ${response.requestId || '(none)'} instead` };
     return { kind: 'reply', response };
   } catch (error) {
     if (error instanceof RequestReplyError && error.code === 'NO_RESPONDERS')
-      return { kind: 'not-delivered', detail: 'no host connector answers host.authorize.v1; nothing was sent' };
+      return { kind: 'not-delivered', detail: `no host connector answers ${subject}; nothing was sent` };
     if (error instanceof RequestReplyError && error.code === 'TIMEOUT') return { kind: 'unknown', detail: 'the host connector did not answer in time' };
     if (error instanceof RequestReplyError) return { kind: 'unknown', detail: `the host connector failed (${error.code})` };
     if (error instanceof ContractViolationError) return { kind: 'unknown', detail: 'the host connector gave an unreadable reply' };
     throw error;
   }
+}
+
+/** Asks `host.authorize.v1` ({@link askConnector}). */
+export function askAuthorization(host: HostClient, request: HostAuthorizeRequestV1, waitMs: number): Promise<HostAsk> {
+  return askConnector(HOST_AUTHORIZE_V1, request.requestId, () => host.authorize(request, { timeoutMs: waitMs }));
+}
+
+/** How long the first ask and its repeat may take. */
+export interface AskTiming {
+  firstWaitMs: number;
+  repeatWaitMs: number;
+}
+
+/**
+ * Asks (`ask` with how long it may wait); after an unknown outcome asks once more at once under
+ * the same requestId (the connector answers a request it handled with its recorded reply, and
+ * waits for one it is still handling). Answers the reply that settles it, a request nobody
+ * received, or the first ask's unknown outcome when the repeat did not settle it either.
+ */
+export async function askUntilKnown(ask: (waitMs: number) => Promise<HostAsk>, timing: AskTiming, onUnknown: (detail: string) => void): Promise<HostAsk> {
+  const first = await ask(timing.firstWaitMs);
+  if (first.kind !== 'unknown') return first;
+  onUnknown(first.detail);
+  const second = await ask(timing.repeatWaitMs);
+  return second.kind === 'reply' && settlesRepeat(second.response, false) ? second : first;
 }
 
 /** Why the NEW action of a sale ended as it did (`reason` of spec 3's Action). */

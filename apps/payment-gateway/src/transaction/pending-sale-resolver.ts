@@ -6,7 +6,8 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { askAuthorization, outcomeOfReply, settlesRepeat } from './host-outcome';
 import { LeasedAction, TransactionRepository } from './persistence/transaction.repository';
 import { SaleRecorder } from './sale-recorder';
-import type { Transaction } from './transaction';
+import { isKeptAuthorization, type Transaction } from './transaction';
+import { FollowUpService } from './follow-up/follow-up.service';
 import { TRANSACTION_SETTINGS, TransactionSettings } from './transaction-settings';
 
 /** Pending sales one replica checks in one pass, side by side. */
@@ -34,7 +35,7 @@ export function chipOnlyEmv(transaction: Transaction): string {
 }
 
 /**
- * Finishes sales whose outcome their request could not learn (the connector did not answer, or
+ * Finishes sales (and voids, refunds and captures: {@link FollowUpService.resolvePending}) whose outcome their request could not learn (the connector did not answer, or
  * the gateway stopped mid-request): every replica takes due PENDING actions (leased in the
  * database, so never two at once), asks `host.authorize.v1` again under the same requestId and
  * records the connector's answer. Until it has one, the sale stays PENDING and is asked again
@@ -48,6 +49,7 @@ export class PendingSaleResolver implements OnApplicationBootstrap, OnModuleDest
   constructor(
     private readonly transactions: TransactionRepository,
     private readonly recorder: SaleRecorder,
+    private readonly followUps: FollowUpService,
     private readonly host: HostClient,
     private readonly clock: Clock,
     @Inject(TRANSACTION_SETTINGS) private readonly settings: TransactionSettings,
@@ -72,11 +74,16 @@ export class PendingSaleResolver implements OnApplicationBootstrap, OnModuleDest
   }
 
   private async resolve(leased: LeasedAction): Promise<void> {
+    const nothingInFlight = this.clock.now().getTime() - leased.createdAt.getTime() >= this.settings.nothingSentAfterMs;
+    // A void, refund or capture is asked again by its own use-case, under the same rules.
+    if (leased.actionType !== 'NEW') {
+      await this.followUps.resolvePending(leased, nothingInFlight);
+      return;
+    }
     const transaction = await this.transactions.findById(leased.tranId);
-    if (!transaction || transaction.tranStatus !== 'PENDING' || !leased.hostRequest) return;
+    if (!transaction || transaction.tranStatus !== 'PENDING' || !leased.hostRequest || !isKeptAuthorization(leased.hostRequest)) return;
     const request: HostAuthorizeRequestV1 = { ...leased.hostRequest, card: { emvTlv: chipOnlyEmv(transaction), entryMode: 'NFC' } };
     const asked = await askAuthorization(this.host, request, (request.timeoutMs ?? this.settings.hostTimeoutMs) + this.settings.replyMarginMs);
-    const nothingInFlight = this.clock.now().getTime() - leased.createdAt.getTime() >= this.settings.nothingSentAfterMs;
     if (asked.kind === 'reply' && settlesRepeat(asked.response, nothingInFlight)) {
       await this.recorder.record(transaction.id, outcomeOfReply(asked.response));
       this.logger.log(`sale ${transaction.id} (${leased.actionId}) resolved: ${asked.response.result}`);

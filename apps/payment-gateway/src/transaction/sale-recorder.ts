@@ -7,7 +7,8 @@ import { IdempotencyScope } from './persistence/idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
 import { TerminalBatchRepository } from './persistence/terminal-batch.repository';
 import { ActionChanges, TransactionChanges, TransactionRepository } from './persistence/transaction.repository';
-import type { Transaction, TransactionAction } from './transaction';
+import { terminalKeyOf, type Transaction, type TransactionAction } from './transaction';
+import { TransactionChangeWriter } from './transaction-change-writer';
 import { toGatewayTransaction } from './transaction.mapping';
 
 /** The answers of a sale request, as the Idempotency-Key keeps them. */
@@ -23,6 +24,7 @@ export const SALE_CREATED_STATUS = 201;
 export class SaleRecorder {
   constructor(
     private readonly transactions: TransactionRepository,
+    private readonly writer: TransactionChangeWriter,
     private readonly batches: TerminalBatchRepository,
     private readonly idempotency: IdempotencyService,
     private readonly uow: UnitOfWork,
@@ -41,16 +43,7 @@ export class SaleRecorder {
       const now = this.clock.now();
       const response = outcome.response;
       const approvedMinor = outcome.tranStatus === 'APPROVED' ? (response?.approvedAmount?.minor ?? transaction.amountMinor) : null;
-      const batchNo =
-        outcome.tranStatus === 'APPROVED'
-          ? await this.batches.openBatchNo({
-              groupId: transaction.groupId,
-              hostMessageFormat: transaction.hostMessageFormat,
-              mid: transaction.primaryMid,
-              tid: transaction.primaryTid,
-              currency: transaction.currency,
-            })
-          : null;
+      const batchNo = outcome.tranStatus === 'APPROVED' ? await this.batches.openBatchNo(terminalKeyOf(transaction)) : null;
       const hostFields = {
         trace: response?.stan ?? '',
         rrn: response?.rrn?.slice(0, 64) ?? null,
@@ -64,7 +57,6 @@ export class SaleRecorder {
         capturedMinor: transaction.tranType === 'SALE' && approvedMinor !== null ? approvedMinor : '0',
         batchNo,
         iccResponse: response?.iccResponse ?? null,
-        version: transaction.version + 1,
         updatedAt: now,
       };
       const actionChanges: ActionChanges = {
@@ -76,6 +68,8 @@ export class SaleRecorder {
         hostMti: response?.mti ?? null,
         hostStan: response?.stan ?? null,
         hostTransmittedAt: response?.transmittedAt ?? null,
+        // A sale books its approval in the batch; a pre-authorisation books nothing until its capture.
+        batchNo: transaction.tranType === 'SALE' ? batchNo : null,
         nextCheckAt: null,
         updatedAt: now,
       };
@@ -93,14 +87,7 @@ export class SaleRecorder {
       if (transaction.tranStatus !== 'PENDING' || !first) return this.answer(transaction, actions, scope);
       const now = this.clock.now();
       const message = `outcome unknown (${detail}); the gateway asks the host connector again until it knows`;
-      return this.write(
-        transaction,
-        { version: transaction.version + 1, updatedAt: now },
-        actions,
-        first,
-        { hostRespMessage: message.slice(0, 256), updatedAt: now },
-        scope,
-      );
+      return this.write(transaction, { updatedAt: now }, actions, first, { hostRespMessage: message.slice(0, 256), updatedAt: now }, scope);
     });
   }
 
@@ -119,15 +106,8 @@ export class SaleRecorder {
     actionChanges: ActionChanges,
     scope: IdempotencyScope | undefined,
   ): Promise<GatewayTransactionV1> {
-    await this.transactions.update(transaction.id, changes);
-    await this.transactions.updateAction(action.id, actionChanges);
-    const updated = { ...transaction, ...changes };
-    const view = toGatewayTransaction(
-      updated,
-      actions.map((each) => (each.id === action.id ? { ...each, ...actionChanges } : each)),
-    );
-    await this.transactions.enqueueUpdated({ version: updated.version, groupId: updated.groupId, merchantId: updated.merchantId, transaction: view });
-    return this.answer(updated, actions, scope, view);
+    const written = await this.writer.write(transaction, changes, actions, { id: action.id, changes: actionChanges });
+    return this.answer(written.transaction, written.actions, scope, written.view);
   }
 
   private async answer(

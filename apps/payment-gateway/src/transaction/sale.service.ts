@@ -10,14 +10,14 @@ import { PROFILE_ID_PATTERN } from '../shared/ids';
 import { requireOwned } from '../shared/ownership';
 import { paymentMethodOfAid } from './card/payment-method';
 import { readSaleEmv } from './card/sale-emv';
-import { askAuthorization, HostAsk, notDeliveredOutcome, outcomeOfReply, SaleOutcome, settlesRepeat } from './host-outcome';
+import { askAuthorization, askUntilKnown, notDeliveredOutcome, outcomeOfReply, SaleOutcome } from './host-outcome';
 import { IdempotencyScope } from './persistence/idempotency.repository';
 import { IdempotencyService, requestHashOf } from './idempotency.service';
 import { TransactionRepository } from './persistence/transaction.repository';
 import { SaleRecorder } from './sale-recorder';
 import type { SaleRequest } from './sale-request';
-import type { Transaction, TransactionAction } from './transaction';
-import { TRANSACTION_SETTINGS, TransactionSettings } from './transaction-settings';
+import { pendingAction, type Transaction, type TransactionAction } from './transaction';
+import { firstCheckAt, TRANSACTION_SETTINGS, TransactionSettings } from './transaction-settings';
 import { TransactionViews } from './transaction-views';
 
 /** A sale ready to be written and sent: its rows, and the host request (which alone holds the card data). */
@@ -89,20 +89,17 @@ export class SaleService {
     return this.recorder.record(sale.transaction.id, outcome, scope);
   }
 
-  /**
-   * Asks the host; after an unknown outcome, asks once more at once under the same requestId (the
-   * connector answers a request it handled with its recorded reply, and waits for one it is still
-   * handling). Answers the outcome, or why it is still unknown.
-   */
+  /** Asks the host, once more under the same requestId after an unknown outcome: the outcome, or why it is still unknown. */
   private async decide(sale: PreparedSale): Promise<SaleOutcome | string> {
     const { hostTimeoutMs, replyMarginMs, reaskWaitMs } = this.settings;
-    const first = await askAuthorization(this.host, sale.hostRequest, hostTimeoutMs + replyMarginMs);
-    if (first.kind === 'reply') return outcomeOfReply(first.response);
-    if (first.kind === 'not-delivered') return notDeliveredOutcome(first.detail);
-    this.logger.warn(`sale ${sale.transaction.id} (${sale.action.id}): ${first.detail}; asking again`);
-    const second: HostAsk = await askAuthorization(this.host, sale.hostRequest, reaskWaitMs);
-    if (second.kind === 'reply' && settlesRepeat(second.response, false)) return outcomeOfReply(second.response);
-    return first.detail;
+    const asked = await askUntilKnown(
+      (waitMs) => askAuthorization(this.host, sale.hostRequest, waitMs),
+      { firstWaitMs: hostTimeoutMs + replyMarginMs, repeatWaitMs: reaskWaitMs },
+      (detail) => this.logger.warn(`sale ${sale.transaction.id} (${sale.action.id}): ${detail}; asking again`),
+    );
+    if (asked.kind === 'reply') return outcomeOfReply(asked.response);
+    if (asked.kind === 'not-delivered') return notDeliveredOutcome(asked.detail);
+    return asked.detail;
   }
 
   /** Every check that needs no write, in the order a caller can act on: body, card, profile, routing. */
@@ -206,33 +203,18 @@ export class SaleService {
       createdAt: now,
       updatedAt: null,
     };
-    const { hostTimeoutMs, replyMarginMs, reaskWaitMs, resolverBackoffMs } = this.settings;
-    const action: TransactionAction = {
+    const action = pendingAction({
       id: actionId,
       tranId,
       actionType: 'NEW',
-      actionStatus: 'PENDING',
-      requestId: actionId,
       amountMinor,
       currency: currency.alpha,
-      trace: '',
-      reason: 'Pending',
-      hostRespCode: null,
-      hostRespMessage: null,
-      rrn: null,
-      approvalCode: null,
-      hostMti: null,
-      hostStan: null,
-      hostTransmittedAt: null,
       posReference,
       extraData: null,
       hostRequest: keptHostRequest,
-      // The resolver takes it only once this request has had every chance to finish it, and a first delay more.
-      nextCheckAt: new Date(now.getTime() + hostTimeoutMs + replyMarginMs + reaskWaitMs + resolverBackoffMs),
-      checkAttempts: 0,
+      nextCheckAt: firstCheckAt(this.settings, now),
       createdAt: now,
-      updatedAt: null,
-    };
+    });
     return { transaction, action, hostRequest };
   }
 }

@@ -18,6 +18,12 @@ export interface TransactionSettings {
    * HOST_TIMEOUT_MS + HOST_RECOVERY_GRACE_MS + HOST_REVERSAL_POLL_MS (20 s + 30 s + 5 s by default).
    */
   nothingSentAfterMs: number;
+  /** How long after its approval an AUTH may be captured; after that it is CLOSED (7 days). */
+  authorizationValidityMs: number;
+  /** How often each replica closes the authorisations not captured in time. */
+  closeSweepIntervalMs: number;
+  /** What the host connector may take to reconcile a batch (uploads included): the settle request's `timeoutMs` (at most 60 s). */
+  settleTimeoutMs: number;
 }
 
 export const DEFAULT_TRANSACTION_SETTINGS: TransactionSettings = {
@@ -28,6 +34,9 @@ export const DEFAULT_TRANSACTION_SETTINGS: TransactionSettings = {
   resolverBackoffMs: 5_000,
   resolverBackoffMaxMs: 300_000,
   nothingSentAfterMs: 300_000,
+  authorizationValidityMs: 7 * 24 * 60 * 60 * 1000,
+  closeSweepIntervalMs: 60_000,
+  settleTimeoutMs: 45_000,
 };
 
 /** Nest injection token of the {@link TransactionSettings}: the defaults, or those given to `PaymentGatewayModule.register`. */
@@ -36,4 +45,9 @@ export const TRANSACTION_SETTINGS = Symbol('TRANSACTION_SETTINGS');
 /** How long a request may hold its Idempotency-Key before a repeat may take it over: the longest a sale request runs, and a margin. */
 export function idempotencyInFlightMs(settings: TransactionSettings): number {
   return settings.hostTimeoutMs + settings.replyMarginMs + settings.reaskWaitMs + 10_000;
+}
+
+/** When the resolver may first check a new action: once its request has had every chance to finish it, and a first delay more. */
+export function firstCheckAt(settings: TransactionSettings, now: Date): Date {
+  return new Date(now.getTime() + settings.hostTimeoutMs + settings.replyMarginMs + settings.reaskWaitMs + settings.resolverBackoffMs);
 }

@@ -1,4 +1,12 @@
-import type { GatewayActionStatus, GatewayActionType, GatewaySettleState, GatewayTranStatus, GatewayTranType, HostAuthorizeRequestV1 } from '@app/contracts';
+import type {
+  GatewayActionStatus,
+  GatewayActionType,
+  GatewaySettleState,
+  GatewayTranStatus,
+  GatewayTranType,
+  HostAuthorizeRequestV1,
+  HostFollowUpRequestV1,
+} from '@app/contracts';
 
 /**
  * A gateway transaction as the services see it (the entity implements it): spec 3's fields, the
@@ -83,6 +91,17 @@ export interface Transaction {
  */
 export type KeptHostRequest = Omit<HostAuthorizeRequestV1, 'card'>;
 
+/**
+ * What an action's host request is kept as: a sale's without its card data, a follow-up's whole
+ * (it carries no card data: the connector adds the original's when its format needs it).
+ */
+export type KeptActionRequest = KeptHostRequest | HostFollowUpRequestV1;
+
+/** Whether a kept request is an authorisation's (a NEW action's), not a follow-up's. */
+export function isKeptAuthorization(request: KeptActionRequest): request is KeptHostRequest {
+  return !('original' in request);
+}
+
 /** One action of a transaction (spec 3 Action): the NEW one first, then follow-ups. */
 export interface TransactionAction {
   /** `act_` + 22 url-safe characters; also the requestId the host connector was asked with. */
@@ -106,7 +125,18 @@ export interface TransactionAction {
   hostTransmittedAt: string | null;
   posReference: string | null;
   extraData: Record<string, unknown> | null;
-  hostRequest: KeptHostRequest | null;
+  hostRequest: KeptActionRequest | null;
+  /**
+   * The terminal batch the action booked money in (a sale's approval, a capture, a refund: what a
+   * settlement totals); null for what books nothing (a pre-authorisation, a void, a failure).
+   * Absent: null.
+   */
+  batchNo?: string | null;
+  /**
+   * The caller's request id of a follow-up (HTTP `Idempotency-Key`, the NATS request's
+   * `requestId`): a repeat of it on the same transaction answers this action again. Absent: null.
+   */
+  clientRequestId?: string | null;
   /** While PENDING: when the gateway may next ask the host connector what became of it. */
   nextCheckAt: Date | null;
   checkAttempts: number;
@@ -121,4 +151,44 @@ export interface TerminalKey {
   mid: string;
   tid: string;
   currency: string;
+}
+
+/** The terminal whose batch a transaction is in. */
+export function terminalKeyOf(transaction: Pick<Transaction, 'groupId' | 'hostMessageFormat' | 'primaryMid' | 'primaryTid' | 'currency'>): TerminalKey {
+  return {
+    groupId: transaction.groupId,
+    hostMessageFormat: transaction.hostMessageFormat,
+    mid: transaction.primaryMid,
+    tid: transaction.primaryTid,
+    currency: transaction.currency,
+  };
+}
+
+/** What a new action is made of; the rest is what an action holds before the host answered it. */
+export type NewActionFields = Pick<
+  TransactionAction,
+  'id' | 'tranId' | 'actionType' | 'amountMinor' | 'currency' | 'posReference' | 'extraData' | 'hostRequest' | 'nextCheckAt' | 'createdAt'
+> &
+  Pick<Partial<TransactionAction>, 'clientRequestId'>;
+
+/** A new action, PENDING until the host's answer is recorded: its id is the requestId the host connector is asked with. */
+export function pendingAction(fields: NewActionFields): TransactionAction {
+  return {
+    ...fields,
+    actionStatus: 'PENDING',
+    requestId: fields.id,
+    trace: '',
+    reason: 'Pending',
+    hostRespCode: null,
+    hostRespMessage: null,
+    rrn: null,
+    approvalCode: null,
+    hostMti: null,
+    hostStan: null,
+    hostTransmittedAt: null,
+    batchNo: null,
+    clientRequestId: fields.clientRequestId ?? null,
+    checkAttempts: 0,
+    updatedAt: null,
+  };
 }

@@ -26,8 +26,28 @@ export class TerminalBatchRepository {
     return (await this.lockShared(key))!;
   }
 
-  private async lockShared(key: TerminalKey): Promise<string | undefined> {
-    const rows: Array<{ batch_no: string }> = await this.uow.manager.query(`SELECT batch_no FROM terminal_batch WHERE ${KEY} FOR SHARE`, keyParams(key));
+  /**
+   * The terminal's open batch number under a share lock held until the unit of work ends (as
+   * {@link openBatchNo}, without making the row): undefined for a terminal that never approved
+   * anything. Follow-ups take it before their transaction's row lock, in the order settlement
+   * takes its locks (terminal, then transactions), so the two never deadlock.
+   */
+  lockShared(key: TerminalKey): Promise<string | undefined> {
+    return this.lockedBatchNo(key, 'FOR SHARE');
+  }
+
+  /** The terminal's open batch number under an exclusive lock: settlement's, which waits for every approval and follow-up holding the share lock. */
+  lockExclusive(key: TerminalKey): Promise<string | undefined> {
+    return this.lockedBatchNo(key, 'FOR UPDATE');
+  }
+
+  /** Opens the terminal's next batch (the row must be locked exclusively). */
+  async advance(key: TerminalKey, nextBatchNo: string, now: Date): Promise<void> {
+    await this.uow.manager.query(`UPDATE terminal_batch SET batch_no = $6, updated_at = $7 WHERE ${KEY}`, [...keyParams(key), nextBatchNo, now]);
+  }
+
+  private async lockedBatchNo(key: TerminalKey, lock: 'FOR SHARE' | 'FOR UPDATE'): Promise<string | undefined> {
+    const rows: Array<{ batch_no: string }> = await this.uow.manager.query(`SELECT batch_no FROM terminal_batch WHERE ${KEY} ${lock}`, keyParams(key));
     return rows[0]?.batch_no;
   }
 }

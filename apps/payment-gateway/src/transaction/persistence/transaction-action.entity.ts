@@ -1,6 +1,6 @@
 import type { GatewayActionStatus, GatewayActionType } from '@app/contracts';
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import type { KeptHostRequest, TransactionAction } from '../transaction';
+import type { KeptActionRequest, TransactionAction } from '../transaction';
 import { PaymentTransactionEntity } from './transaction.entity';
 
 /** One action of a transaction: NEW, then CAPTURE, VOID, REFUND, REVERSAL, each with its host answer. */
@@ -8,6 +8,10 @@ import { PaymentTransactionEntity } from './transaction.entity';
 @Index('ix_transaction_action_tran', ['tranId', 'createdAt'])
 // The resolver's queue: pending actions by when they are due.
 @Index('ix_transaction_action_pending', ['nextCheckAt'], { where: "action_status = 'PENDING'" })
+// A follow-up's caller request id is answered again, never acted on twice (per transaction).
+@Index('ux_transaction_action_client_request', ['tranId', 'clientRequestId'], { unique: true, where: 'client_request_id IS NOT NULL' })
+// A settlement's refunds: the refunds booked in a batch.
+@Index('ix_transaction_action_refund_batch', ['batchNo'], { where: "action_type = 'REFUND' AND batch_no IS NOT NULL" })
 @Check('ck_transaction_action_type', "action_type IN ('NEW', 'CAPTURE', 'VOID', 'REFUND', 'REVERSAL')")
 @Check('ck_transaction_action_status', "action_status IN ('PENDING', 'SUCCESS', 'FAILED')")
 export class TransactionActionEntity implements TransactionAction {
@@ -71,7 +75,13 @@ export class TransactionActionEntity implements TransactionAction {
 
   /** The host request without card data (target, amount, merchant), to ask again under the same requestId. */
   @Column({ type: 'jsonb', nullable: true })
-  hostRequest: KeptHostRequest | null;
+  hostRequest: KeptActionRequest | null;
+
+  @Column({ type: 'varchar', length: 6, nullable: true })
+  batchNo: string | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  clientRequestId: string | null;
 
   @Column({ type: 'timestamptz', precision: 3, nullable: true })
   nextCheckAt: Date | null;

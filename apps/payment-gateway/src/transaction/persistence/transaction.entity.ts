@@ -8,6 +8,10 @@ import type { Transaction } from '../transaction';
 @Index('ix_payment_transaction_pos_reference', ['groupId', 'posReference', 'createdAt'], { where: 'pos_reference IS NOT NULL' })
 // A terminal's batch, as settlement reads it.
 @Index('ix_payment_transaction_batch', ['groupId', 'hostMessageFormat', 'primaryMid', 'primaryTid', 'currency', 'batchNo'], { where: 'batch_no IS NOT NULL' })
+// The close of authorisations not captured in time: the open ones, oldest first.
+@Index('ix_payment_transaction_open_auth', ['createdAt'], { where: "tran_type = 'AUTH' AND tran_status = 'APPROVED' AND captured_minor = 0" })
+// A settlement request names its terminal by acceptance, MID, TID and currency.
+@Index('ix_payment_transaction_terminal', ['acceptanceId', 'primaryMid', 'primaryTid', 'currency', 'createdAt'])
 @Check('ck_payment_transaction_tran_type', "tran_type IN ('SALE', 'AUTH', 'CAPTURE', 'VOID', 'REFUND', 'REVERSAL')")
 @Check('ck_payment_transaction_tran_status', "tran_status IN ('PENDING', 'APPROVED', 'DECLINED', 'REVERSED', 'VOIDED', 'REFUNDED', 'CLOSED')")
 @Check('ck_payment_transaction_settle_state', "settle_state IN ('OPEN', 'SETTLING', 'SETTLED', 'SETTLE_FAILED')")

@@ -3,7 +3,8 @@ import { GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionUpdatedV1 } from '@ap
 import { OutboxWriter } from '@app/messaging';
 import { Injectable } from '@nestjs/common';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { KeptHostRequest, Transaction, TransactionAction } from '../transaction';
+import type { GatewayActionType } from '@app/contracts';
+import type { KeptActionRequest, Transaction, TransactionAction } from '../transaction';
 import { TransactionActionEntity } from './transaction-action.entity';
 import { PaymentTransactionEntity } from './transaction.entity';
 
@@ -15,7 +16,8 @@ export type ActionChanges = Partial<Omit<TransactionAction, 'id' | 'tranId' | 'c
 export interface LeasedAction {
   actionId: string;
   tranId: string;
-  hostRequest: KeptHostRequest | null;
+  actionType: GatewayActionType;
+  hostRequest: KeptActionRequest | null;
   createdAt: Date;
   /** Checks made before this one. */
   attempts: number;
@@ -88,16 +90,41 @@ export class TransactionRepository {
          SET next_check_at = $2::timestamptz + LEAST($3::float8 * power(2, a.check_attempts), $4::float8) * interval '1 millisecond',
              check_attempts = a.check_attempts + 1
        WHERE a.id IN (SELECT id FROM transaction_action WHERE action_status = 'PENDING' AND next_check_at <= $2 ORDER BY next_check_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING a.id, a.tran_id, a.host_request, a.created_at, a.check_attempts - 1 AS check_attempts`,
+       RETURNING a.id, a.tran_id, a.action_type, a.host_request, a.created_at, a.check_attempts - 1 AS check_attempts`,
       [limit, now, backoff.baseMs, backoff.maxMs],
-    )) as [Array<{ id: string; tran_id: string; host_request: KeptHostRequest | null; created_at: Date; check_attempts: number }>, number];
+    )) as [
+      Array<{ id: string; tran_id: string; action_type: GatewayActionType; host_request: KeptActionRequest | null; created_at: Date; check_attempts: number }>,
+      number,
+    ];
     return rows.map((row) => ({
       actionId: row.id,
       tranId: row.tran_id,
+      actionType: row.action_type,
       hostRequest: row.host_request,
       createdAt: new Date(row.created_at),
       attempts: row.check_attempts,
     }));
+  }
+
+  /**
+   * Up to `limit` authorisations approved at or before `cutoff` and never captured, with no action
+   * in flight, locked (`FOR UPDATE SKIP LOCKED`: replicas closing at once take different ones, and
+   * one a follow-up holds is left for the next pass).
+   */
+  lockAuthorizationsToClose(cutoff: Date, limit: number): Promise<Transaction[]> {
+    return this.uow.manager
+      .getRepository(PaymentTransactionEntity)
+      .createQueryBuilder('t')
+      .where("t.tranType = 'AUTH' AND t.tranStatus = 'APPROVED' AND t.capturedMinor = 0 AND t.createdAt <= :cutoff", { cutoff })
+      .andWhere(
+        "EXISTS (SELECT 1 FROM transaction_action n WHERE n.tran_id = t.id AND n.action_type = 'NEW' AND n.action_status = 'SUCCESS' AND COALESCE(n.updated_at, n.created_at) <= :cutoff)",
+      )
+      .andWhere("NOT EXISTS (SELECT 1 FROM transaction_action p WHERE p.tran_id = t.id AND p.action_status = 'PENDING')")
+      .orderBy('t.createdAt', 'ASC')
+      .limit(limit)
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked')
+      .getMany();
   }
 
   /** Writes the change's event to the outbox, in the unit of work's transaction (which must be open). */

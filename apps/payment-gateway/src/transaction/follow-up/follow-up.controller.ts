@@ -1,0 +1,113 @@
+import { GroupId, IdGenerator, ProblemDetailsDto, DomainError } from '@app/common';
+import { ContractViolationError, decodeContract, GatewayTransactionReplyV1, GatewayTransactionV1 } from '@app/contracts';
+import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { GatewayApi } from '../../shared/gateway-api';
+import { GATEWAY_ROUTE_PREFIX } from '../../shared/namespace';
+import { TransactionDto } from '../dto/transaction.dto';
+import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency.service';
+import { errorOfRefusal } from '../refusal';
+import { CaptureRequestDto, RefundRequestDto } from './dto/follow-up-request.dto';
+import { FollowUpService, FollowUpTarget } from './follow-up.service';
+
+// Named as @Headers reads it, so the document holds one optional header, not a second required one.
+const IDEMPOTENCY_KEY_HEADER = ApiHeader({
+  name: 'idempotency-key',
+  required: false,
+  description: '1 to 64 letters, digits, _ or -: the request id, per transaction; the same key answers the first outcome again (absent: a new one)',
+});
+
+/** The statuses every follow-up may answer besides 200. */
+function followUpResponses(): MethodDecorator {
+  return (target, key, descriptor) => {
+    for (const [status, description] of [
+      [400, 'invalid amount (decimals, zero), Idempotency-Key or body'],
+      [403, "the transaction is another PBO's"],
+      [409, 'the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight'],
+      [422, 'the Idempotency-Key was used for another request on this transaction'],
+      [502, "the host declined it (detail: the host's code) or could not be reached; recorded as a FAILED action"],
+      [504, 'the host did not answer in time (reversed), or the outcome is not known yet (the action stays PENDING until the gateway learns it)'],
+    ] as const) {
+      ApiResponse({ status, description, type: ProblemDetailsDto })(target, key, descriptor);
+    }
+  };
+}
+
+/** A body that may be absent, validated as the validation pipe validates required ones. */
+function optionalBodyOf<T extends object>(type: new () => T, body: unknown): T {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw DomainError.validation('request body must be a JSON object');
+  try {
+    return decodeContract(type, body);
+  } catch (error) {
+    if (error instanceof ContractViolationError) throw DomainError.validation(error.reason);
+    throw error;
+  }
+}
+
+/** The back office's void, refund and capture (PBO token): each maps to one follow-up use-case. */
+@ApiTags('gateway transactions (v1)')
+@GatewayApi()
+@Controller(`${GATEWAY_ROUTE_PREFIX}/transaction/:tranId`)
+export class FollowUpController {
+  constructor(
+    private readonly followUps: FollowUpService,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  @Post('void')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Void the whole transaction, before its batch is settled (none of it refunded)' })
+  @IDEMPOTENCY_KEY_HEADER
+  @ApiOkResponse({ type: TransactionDto, description: 'the transaction, VOIDED' })
+  @followUpResponses()
+  async void(@GroupId() groupId: string, @Param('tranId') tranId: string, @Headers('idempotency-key') idempotencyKey?: string): Promise<GatewayTransactionV1> {
+    return this.answer(await this.followUps.void(this.targetOf(groupId, tranId, idempotencyKey)));
+  }
+
+  @Post('refund')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Refund part or all of what was captured; APPROVED while some is left, REFUNDED once all is refunded' })
+  @IDEMPOTENCY_KEY_HEADER
+  @ApiBody({ type: RefundRequestDto })
+  @ApiOkResponse({ type: TransactionDto })
+  @followUpResponses()
+  async refund(
+    @GroupId() groupId: string,
+    @Param('tranId') tranId: string,
+    @Body() body: RefundRequestDto,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<GatewayTransactionV1> {
+    return this.answer(await this.followUps.refund(this.targetOf(groupId, tranId, idempotencyKey), body.amount, body.reason));
+  }
+
+  @Post('capture')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Capture an AUTH within 7 days of its approval, once, at most what was authorised (absent amount: all of it)' })
+  @IDEMPOTENCY_KEY_HEADER
+  @ApiBody({ type: CaptureRequestDto, required: false })
+  @ApiOkResponse({ type: TransactionDto })
+  @followUpResponses()
+  async capture(
+    @GroupId() groupId: string,
+    @Param('tranId') tranId: string,
+    // Optional: no body captures all of it; a body is held to its class like any other.
+    @Body() body: unknown,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<GatewayTransactionV1> {
+    const request = body === undefined ? new CaptureRequestDto() : optionalBodyOf(CaptureRequestDto, body);
+    return this.answer(await this.followUps.capture(this.targetOf(groupId, tranId, idempotencyKey), request.amount));
+  }
+
+  private targetOf(groupId: string, tranId: string, idempotencyKey: string | undefined): FollowUpTarget {
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey))
+      throw DomainError.validation('Idempotency-Key must be 1 to 64 letters, digits, _ or -');
+    return { groupId, tranId, requestId: idempotencyKey ?? `http-${this.ids.bytes(16).toString('base64url')}` };
+  }
+
+  /** The transaction, or the refusal as problem details with its status. */
+  private answer(reply: GatewayTransactionReplyV1): GatewayTransactionV1 {
+    if (reply.refusal) throw errorOfRefusal(reply.refusal);
+    if (!reply.transaction) throw new Error('a follow-up answered neither a transaction nor a refusal');
+    return reply.transaction;
+  }
+}

@@ -1,0 +1,355 @@
+import { Clock, DomainError, IdGenerator } from '@app/common';
+import {
+  currencyExponent,
+  currencyInfo,
+  decimalToMinor,
+  GatewayRefusalV1,
+  GatewayTransactionReplyV1,
+  HOST_CAPTURE_V1,
+  HOST_REFUND_V1,
+  HOST_VOID_V1,
+  HostFollowUpRequestV1,
+  minorToDecimal,
+  TRAN_ID_PATTERN,
+} from '@app/contracts';
+import { UnitOfWork } from '@app/database';
+import { HostClient } from '@app/messaging';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { requireOwned } from '../../shared/ownership';
+import { askConnector, askUntilKnown, HostAsk, notDeliveredOutcome, outcomeOfReply, SaleOutcome, settlesRepeat } from '../host-outcome';
+import { TerminalBatchRepository } from '../persistence/terminal-batch.repository';
+import { ActionChanges, LeasedAction, TransactionRepository } from '../persistence/transaction.repository';
+import { hostOriginalOf } from '../host-reference';
+import { refusingWith } from '../refusal';
+import { isKeptAuthorization, pendingAction, terminalKeyOf, type Transaction, type TransactionAction } from '../transaction';
+import { TransactionChangeWriter } from '../transaction-change-writer';
+import { firstCheckAt, TRANSACTION_SETTINGS, TransactionSettings } from '../transaction-settings';
+import { toGatewayTransaction } from '../transaction.mapping';
+import { changesOfApproval, FollowUpKind, FollowUpPlan, planCapture, planRefund, planVoid } from './follow-up-rules';
+
+/** Who asks, for which transaction, under which request id (the caller's idempotency key on this transaction). */
+export interface FollowUpTarget {
+  groupId: string;
+  tranId: string;
+  requestId: string;
+}
+
+/** A follow-up as its caller asks it: the amount (decimal, in the transaction's currency) where the kind takes one. */
+export interface FollowUpCommand extends FollowUpTarget {
+  kind: FollowUpKind;
+  amount?: string;
+  /** A refund's reason, kept on its action (`extraData.reason`). */
+  reason?: string;
+}
+
+const NOUN: Record<FollowUpKind, string> = { VOID: 'void', REFUND: 'refund', CAPTURE: 'capture' };
+const SUBJECT: Record<FollowUpKind, string> = { VOID: HOST_VOID_V1, REFUND: HOST_REFUND_V1, CAPTURE: HOST_CAPTURE_V1 };
+
+/** A transaction locked for a follow-up, with its actions and its terminal's open batch (share-locked). */
+interface LockedTransaction {
+  transaction: Transaction;
+  actions: TransactionAction[];
+  openBatchNo: string | undefined;
+}
+
+type Started = { kind: 'started'; action: TransactionAction; hostRequest: HostFollowUpRequestV1 } | { kind: 'answered'; reply: GatewayTransactionReplyV1 };
+
+function isFollowUpKind(type: TransactionAction['actionType']): type is FollowUpKind {
+  return type === 'VOID' || type === 'REFUND' || type === 'CAPTURE';
+}
+
+/** A reply without a transaction: the request was refused before any action was made. */
+export function refusedReply(refusal: GatewayRefusalV1): GatewayTransactionReplyV1 {
+  return { transaction: null, version: null, actionId: null, refusal };
+}
+
+/**
+ * What an action's state answers its request (the first time, and every repeat of its requestId):
+ * nothing to refuse once the host approved it; the host's decline, timeout (reversed) or
+ * unavailability as 502 / 504; still in flight 409; an outcome not known yet 504 (the gateway
+ * keeps asking the connector, as for sales).
+ */
+export function refusalOfAction(action: TransactionAction): GatewayRefusalV1 | null {
+  const noun = NOUN[action.actionType as FollowUpKind] ?? action.actionType.toLowerCase();
+  const host = [action.hostRespCode, action.hostRespMessage].filter((part) => part !== null && part !== '').join(' ');
+  switch (action.actionStatus) {
+    case 'SUCCESS':
+      return null;
+    case 'PENDING':
+      return action.hostRespMessage === null
+        ? { status: 409, detail: `the ${noun} ${action.id} of this request is still in flight; ask again later` }
+        : { status: 504, detail: `the outcome of the ${noun} ${action.id} is not known yet: ${action.hostRespMessage}`.slice(0, 512) };
+    case 'FAILED':
+      if (action.reason === 'HostDeclined') return { status: 502, detail: `the host declined the ${noun} ${action.id}: ${host}`.slice(0, 512) };
+      if (action.reason === 'HostTimeout')
+        return { status: 504, detail: `the host did not answer the ${noun} ${action.id} in time; it was reversed: ${host}`.slice(0, 512) };
+      return { status: 502, detail: `the ${noun} ${action.id} did not reach the host (${action.reason}): ${host}`.slice(0, 512) };
+  }
+}
+
+/**
+ * Void, refund and capture of a gateway transaction (issue 13), for the back office over HTTP and
+ * for the transactions context over NATS. Each: the transaction locked (after its terminal's batch
+ * row, shared: the order settlement locks in), the money rules checked, a PENDING action appended
+ * and committed; the host asked through the connector (`actionId` is the connector's requestId);
+ * then the answer recorded on the action with the transaction's sums and status and its
+ * `gateway.transaction.updated.v1`, in one database transaction. A PENDING action refuses every
+ * other follow-up of the transaction (409), so the rules hold while the host is asked. An outcome
+ * the request cannot learn stays PENDING and is finished by the resolver, as a sale's is.
+ */
+@Injectable()
+export class FollowUpService {
+  private readonly logger = new Logger('FollowUp');
+
+  constructor(
+    private readonly transactions: TransactionRepository,
+    private readonly batches: TerminalBatchRepository,
+    private readonly writer: TransactionChangeWriter,
+    private readonly host: HostClient,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    @Inject(TRANSACTION_SETTINGS) private readonly settings: TransactionSettings,
+  ) {}
+
+  void(target: FollowUpTarget): Promise<GatewayTransactionReplyV1> {
+    return this.perform({ ...target, kind: 'VOID' });
+  }
+
+  refund(target: FollowUpTarget, amount: string, reason?: string): Promise<GatewayTransactionReplyV1> {
+    return this.perform({ ...target, kind: 'REFUND', amount, ...(reason === undefined ? {} : { reason }) });
+  }
+
+  capture(target: FollowUpTarget, amount?: string): Promise<GatewayTransactionReplyV1> {
+    return this.perform({ ...target, kind: 'CAPTURE', ...(amount === undefined ? {} : { amount }) });
+  }
+
+  /** Business refusals are answered (`refusal`), never thrown; what is no refusal (a failure) is thrown. */
+  perform(command: FollowUpCommand): Promise<GatewayTransactionReplyV1> {
+    return refusingWith(async () => {
+      const started = await this.start(command);
+      if (started.kind === 'answered') return started.reply;
+      const { action, hostRequest } = started;
+      const { hostTimeoutMs, replyMarginMs, reaskWaitMs } = this.settings;
+      const asked = await askUntilKnown(
+        (waitMs) => this.ask(command.kind, hostRequest, waitMs),
+        { firstWaitMs: hostTimeoutMs + replyMarginMs, repeatWaitMs: reaskWaitMs },
+        (detail) => this.logger.warn(`${NOUN[command.kind]} ${action.id} of ${command.tranId}: ${detail}; asking again`),
+      );
+      if (asked.kind === 'unknown') return this.keepPending(command.tranId, action.id, asked.detail);
+      return this.record(command.tranId, action.id, asked.kind === 'reply' ? outcomeOfReply(asked.response) : notDeliveredOutcome(asked.detail));
+    }, refusedReply);
+  }
+
+  /**
+   * The resolver's check of a follow-up whose outcome is unknown: asks the connector again under
+   * the same requestId and records what settles it (HOST_UNAVAILABLE only once nothing can still
+   * be in flight). Answers whether it is settled.
+   */
+  async resolvePending(leased: LeasedAction, nothingInFlight: boolean): Promise<boolean> {
+    if (!isFollowUpKind(leased.actionType) || !leased.hostRequest || isKeptAuthorization(leased.hostRequest)) return false;
+    const request = leased.hostRequest;
+    const asked = await this.ask(leased.actionType, request, (request.timeoutMs ?? this.settings.hostTimeoutMs) + this.settings.replyMarginMs);
+    if (asked.kind !== 'reply' || !settlesRepeat(asked.response, nothingInFlight)) {
+      const why = asked.kind === 'reply' ? `${asked.response.result}: ${asked.response.hostRespMessage}` : asked.detail;
+      this.logger.warn(`${NOUN[leased.actionType]} ${leased.actionId} of ${leased.tranId} still unknown after check ${leased.attempts + 1}: ${why}`);
+      return false;
+    }
+    await this.record(leased.tranId, leased.actionId, outcomeOfReply(asked.response));
+    this.logger.log(`${NOUN[leased.actionType]} ${leased.actionId} of ${leased.tranId} resolved: ${asked.response.result}`);
+    return true;
+  }
+
+  private ask(kind: FollowUpKind, request: HostFollowUpRequestV1, waitMs: number): Promise<HostAsk> {
+    const options = { timeoutMs: waitMs };
+    return askConnector(SUBJECT[kind], request.requestId, () => {
+      switch (kind) {
+        case 'VOID':
+          return this.host.void(request, options);
+        case 'REFUND':
+          return this.host.refund(request, options);
+        case 'CAPTURE':
+          return this.host.capture(request, options);
+      }
+    });
+  }
+
+  /** Locks and checks, then appends the PENDING action (committed before the host is asked); a repeated requestId is answered at once. */
+  private start(command: FollowUpCommand): Promise<Started> {
+    return this.uow.run(async () => {
+      // An id that cannot be a transaction id names none: 404, not 400.
+      if (!TRAN_ID_PATTERN.test(command.tranId)) throw DomainError.notFound(`transaction ${command.tranId} does not exist`);
+      const found = requireOwned(await this.transactions.findById(command.tranId), command.groupId, `transaction ${command.tranId}`);
+      const amountMinor = command.amount === undefined ? undefined : this.minorOf(command.amount, found.currency);
+      const { transaction, actions, openBatchNo } = await this.lock(found);
+      const repeat = actions.find((action) => action.clientRequestId === command.requestId);
+      if (repeat) {
+        this.requireSameRequest(command, amountMinor, repeat, transaction.currency);
+        return { kind: 'answered', reply: this.replyOf(transaction, actions, repeat, transaction.version) };
+      }
+      const now = this.clock.now();
+      const context = { openBatchNo, now, authorizationValidityMs: this.settings.authorizationValidityMs };
+      const plan = this.plan(command.kind, transaction, actions, amountMinor, context);
+      const actionId = `act_${this.ids.bytes(16).toString('base64url')}`;
+      const hostRequest = this.hostRequestOf(transaction, actions, plan, actionId);
+      const action = pendingAction({
+        id: actionId,
+        tranId: transaction.id,
+        actionType: command.kind,
+        amountMinor: plan.amountMinor,
+        currency: transaction.currency,
+        posReference: transaction.posReference,
+        extraData: command.reason === undefined ? null : { reason: command.reason },
+        hostRequest,
+        clientRequestId: command.requestId,
+        nextCheckAt: firstCheckAt(this.settings, now),
+        createdAt: now,
+      });
+      await this.transactions.insertAction(action);
+      return { kind: 'started', action, hostRequest };
+    });
+  }
+
+  private plan(
+    kind: FollowUpKind,
+    transaction: Transaction,
+    actions: TransactionAction[],
+    amountMinor: string | undefined,
+    context: Parameters<typeof planVoid>[2],
+  ): FollowUpPlan {
+    switch (kind) {
+      case 'VOID':
+        return planVoid(transaction, actions, context);
+      case 'REFUND':
+        if (amountMinor === undefined) throw DomainError.validation('amount is required for a refund');
+        return planRefund(transaction, actions, amountMinor);
+      case 'CAPTURE':
+        return planCapture(transaction, actions, amountMinor, context);
+    }
+  }
+
+  /** The amount in minor units of the transaction's currency, or a 400 naming it. */
+  private minorOf(amount: string, currency: string): string {
+    const exponent = currencyExponent(currency);
+    const minor = decimalToMinor(amount, exponent);
+    if (minor === null)
+      throw DomainError.validation(`amount must be a decimal amount with at most ${exponent} decimals in ${currency}, the transaction's currency`);
+    if (BigInt(minor) === 0n) throw DomainError.validation('amount must be more than zero');
+    return minor;
+  }
+
+  /** A repeated requestId must repeat its request: the same kind (and amount, when one is given); otherwise 422. */
+  private requireSameRequest(command: FollowUpCommand, amountMinor: string | undefined, earlier: TransactionAction, currency: string): void {
+    const requested =
+      typeof earlier.extraData?.requestedAmount === 'string'
+        ? earlier.extraData.requestedAmount
+        : minorToDecimal(earlier.amountMinor, currencyExponent(currency));
+    const sameAmount = amountMinor === undefined || minorToDecimal(amountMinor, currencyExponent(currency)) === requested;
+    if (earlier.actionType !== command.kind || !sameAmount)
+      throw DomainError.unprocessable(
+        `requestId ${command.requestId} was used for another request on transaction ${command.tranId} (${earlier.actionType} ${requested})`,
+      );
+  }
+
+  /** What the host is sent: the original's references, the amount, and the terminal and merchant the sale was sent with. */
+  private hostRequestOf(transaction: Transaction, actions: TransactionAction[], plan: FollowUpPlan, actionId: string): HostFollowUpRequestV1 {
+    const sale = actions.find((action) => action.actionType === 'NEW');
+    const kept = sale?.hostRequest;
+    const hostOriginal = hostOriginalOf(plan.original, plan.originalKind);
+    if (!kept || !isKeptAuthorization(kept) || !hostOriginal)
+      throw DomainError.conflict(`transaction ${transaction.id} cannot be followed up: what the host was sent for it is not known`);
+    return {
+      requestId: actionId,
+      target: kept.target,
+      timeoutMs: this.settings.hostTimeoutMs,
+      amount: { minor: plan.amountMinor, currency: currencyInfo(transaction.currency)!.numeric },
+      original: hostOriginal,
+      merchant: kept.merchant,
+    };
+  }
+
+  /**
+   * Records the host's outcome on a PENDING follow-up, with its transaction's change and event;
+   * one already recorded (the resolver or the request came first) is answered as it is.
+   */
+  private record(tranId: string, actionId: string, outcome: SaleOutcome): Promise<GatewayTransactionReplyV1> {
+    return this.uow.run(async () => {
+      const { transaction, actions, openBatchNo } = await this.lock(await this.requireTransaction(tranId));
+      const action = actions.find((each) => each.id === actionId);
+      if (!action || !isFollowUpKind(action.actionType)) throw new Error(`follow-up ${actionId} of ${tranId} does not exist`);
+      if (action.actionStatus !== 'PENDING') return this.replyOf(transaction, actions, action, transaction.version);
+      const kind = action.actionType;
+      const now = this.clock.now();
+      const response = outcome.response;
+      const approved = outcome.actionStatus === 'SUCCESS';
+      const exponent = currencyExponent(transaction.currency);
+      // A partial approval books what the host approved, never more than was asked.
+      const partial = approved && response?.partial === true && response.approvedAmount ? response.approvedAmount.minor : null;
+      const bookedMinor = partial !== null && BigInt(partial) < BigInt(action.amountMinor) ? partial : action.amountMinor;
+      const extraData: Record<string, unknown> = { ...(action.extraData ?? {}) };
+      if (bookedMinor !== action.amountMinor) extraData.requestedAmount = minorToDecimal(action.amountMinor, exponent);
+      if (approved && kind === 'CAPTURE') {
+        // A partial capture releases the rest of the authorisation.
+        const released = BigInt(transaction.approvedMinor ?? transaction.amountMinor) - BigInt(bookedMinor);
+        if (released > 0n) extraData.releasedAmount = minorToDecimal(released, exponent);
+      }
+      const actionChanges: ActionChanges = {
+        actionStatus: outcome.actionStatus,
+        reason: outcome.reason,
+        trace: response?.stan ?? '',
+        hostRespCode: response?.hostRespCode ?? null,
+        hostRespMessage: outcome.hostRespMessage.slice(0, 256),
+        rrn: response?.rrn?.slice(0, 64) ?? null,
+        approvalCode: response?.approvalCode?.slice(0, 16) ?? null,
+        hostMti: response?.mti ?? null,
+        hostStan: response?.stan ?? null,
+        hostTransmittedAt: response?.transmittedAt ?? null,
+        amountMinor: bookedMinor,
+        extraData: Object.keys(extraData).length === 0 ? null : extraData,
+        // Refunds and captures book money in the terminal's open batch; a void books none.
+        batchNo: approved && kind !== 'VOID' ? (openBatchNo ?? null) : null,
+        nextCheckAt: null,
+        updatedAt: now,
+      };
+      const changes = approved ? changesOfApproval(transaction, kind, bookedMinor, openBatchNo) : {};
+      const written = await this.writer.write(transaction, { ...changes, updatedAt: now }, actions, { id: action.id, changes: actionChanges });
+      return this.replyOf(written.transaction, written.actions, { ...action, ...actionChanges }, written.version);
+    });
+  }
+
+  /** A follow-up whose outcome the request could not learn stays PENDING, published and answered 504; the resolver finishes it. */
+  private keepPending(tranId: string, actionId: string, detail: string): Promise<GatewayTransactionReplyV1> {
+    return this.uow.run(async () => {
+      const { transaction, actions } = await this.lock(await this.requireTransaction(tranId));
+      const action = actions.find((each) => each.id === actionId);
+      if (!action) throw new Error(`follow-up ${actionId} of ${tranId} does not exist`);
+      if (action.actionStatus !== 'PENDING') return this.replyOf(transaction, actions, action, transaction.version);
+      const now = this.clock.now();
+      const message = `outcome unknown (${detail}); the gateway asks the host connector again until it knows`.slice(0, 256);
+      const changes: ActionChanges = { hostRespMessage: message, updatedAt: now };
+      const written = await this.writer.write(transaction, { updatedAt: now }, actions, { id: action.id, changes });
+      return this.replyOf(written.transaction, written.actions, { ...action, ...changes }, written.version);
+    });
+  }
+
+  private async requireTransaction(tranId: string): Promise<Transaction> {
+    const transaction = await this.transactions.findById(tranId);
+    if (!transaction) throw new Error(`transaction ${tranId} disappeared`);
+    return transaction;
+  }
+
+  /**
+   * Locks in settlement's order: the terminal's batch row (shared) first, then the transaction
+   * (exclusive). The terminal of a transaction never changes, so it is read before the lock.
+   */
+  private async lock(found: Transaction): Promise<LockedTransaction> {
+    const openBatchNo = await this.batches.lockShared(terminalKeyOf(found));
+    const transaction = await this.transactions.lockById(found.id);
+    if (!transaction) throw new Error(`transaction ${found.id} disappeared`);
+    return { transaction, actions: await this.transactions.actionsOf(found.id), openBatchNo };
+  }
+
+  private replyOf(transaction: Transaction, actions: readonly TransactionAction[], action: TransactionAction, version: number): GatewayTransactionReplyV1 {
+    return { transaction: toGatewayTransaction(transaction, actions), version, actionId: action.id, refusal: refusalOfAction(action) };
+  }
+}

@@ -1,0 +1,23 @@
+import type { HostOriginalKindV1, HostOriginalV1 } from '@app/contracts';
+import type { TransactionAction } from './transaction';
+
+const RRN = /^[A-Za-z0-9]{12}$/;
+const APPROVAL_CODE = /^[A-Za-z0-9 ]{6}$/;
+
+/**
+ * How a follow-up or a batch upload names an action the host answered: what the connector sent
+ * for it (MTI, STAN, transmission time) and the host's RRN and approval code when they have the
+ * shape the host contract carries (a JSON host's longer reference is left out). Undefined when
+ * nothing was sent for it.
+ */
+export function hostOriginalOf(action: TransactionAction, kind: HostOriginalKindV1): HostOriginalV1 | undefined {
+  if (action.hostMti === null || action.hostStan === null || action.hostTransmittedAt === null) return undefined;
+  return {
+    kind,
+    mti: action.hostMti,
+    stan: action.hostStan,
+    transmittedAt: action.hostTransmittedAt,
+    rrn: action.rrn !== null && RRN.test(action.rrn) ? action.rrn : null,
+    approvalCode: action.approvalCode !== null && APPROVAL_CODE.test(action.approvalCode) ? action.approvalCode : null,
+  };
+}

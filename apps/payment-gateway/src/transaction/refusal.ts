@@ -1,0 +1,78 @@
+import { DomainError, ErrorCode } from '@app/common';
+import { GatewayRefusalV1 } from '@app/contracts';
+
+/**
+ * The gateway's refusals of follow-ups and settlements (`GatewayRefusalV1`) and its domain errors
+ * are one vocabulary: NATS replies carry the refusal, HTTP turns it back into the error its
+ * problem details show. Both directions are exhaustive, so neither transport can drift.
+ */
+
+/** The refusal a domain error is, or undefined for codes no request is refused with (those are failures, not refusals). */
+export function refusalOf(error: DomainError): GatewayRefusalV1 | undefined {
+  const status = refusalStatusOf(error.code);
+  return status === undefined ? undefined : { status, detail: error.message.slice(0, 512) };
+}
+
+function refusalStatusOf(code: ErrorCode): GatewayRefusalV1['status'] | undefined {
+  switch (code) {
+    case ErrorCode.Validation:
+      return 400;
+    case ErrorCode.OwnerInvalid:
+      return 403;
+    case ErrorCode.NotFound:
+      return 404;
+    case ErrorCode.Conflict:
+      return 409;
+    case ErrorCode.Unprocessable:
+      return 422;
+    case ErrorCode.Upstream:
+      return 502;
+    case ErrorCode.UpstreamTimeout:
+      return 504;
+    case ErrorCode.PayloadTooLarge:
+    case ErrorCode.Unauthenticated:
+    case ErrorCode.RateLimited:
+    case ErrorCode.MethodNotAllowed:
+    case ErrorCode.Internal:
+      return undefined;
+    default: {
+      const unreachable: never = code;
+      throw new Error(`unmapped error code ${String(unreachable)}`);
+    }
+  }
+}
+
+/** The domain error a refusal stands for (what HTTP answers as problem details with the refusal's status). */
+export function errorOfRefusal(refusal: GatewayRefusalV1): DomainError {
+  switch (refusal.status) {
+    case 400:
+      return DomainError.validation(refusal.detail);
+    case 403:
+      return DomainError.ownerInvalid(refusal.detail);
+    case 404:
+      return DomainError.notFound(refusal.detail);
+    case 409:
+      return DomainError.conflict(refusal.detail);
+    case 422:
+      return DomainError.unprocessable(refusal.detail);
+    case 502:
+      return new DomainError(ErrorCode.Upstream, refusal.detail);
+    case 504:
+      return new DomainError(ErrorCode.UpstreamTimeout, refusal.detail);
+    default: {
+      const unreachable: never = refusal.status;
+      throw new Error(`unmapped refusal status ${String(unreachable)}`);
+    }
+  }
+}
+
+/** Runs `act`; a domain error that is a refusal becomes `refused(refusal)` instead of being thrown. */
+export async function refusingWith<T>(act: () => Promise<T>, refused: (refusal: GatewayRefusalV1) => T): Promise<T> {
+  try {
+    return await act();
+  } catch (error) {
+    const refusal = error instanceof DomainError ? refusalOf(error) : undefined;
+    if (refusal) return refused(refusal);
+    throw error;
+  }
+}

@@ -1,0 +1,291 @@
+import { Clock, DomainError, ErrorCode, IdGenerator } from '@app/common';
+import {
+  currencyExponent,
+  currencyInfo,
+  GatewayBatchSettleReplyV1,
+  GatewayBatchSettleRequestV1,
+  GatewayBatchTotalsV1,
+  GatewayRefusalV1,
+  GatewaySettleState,
+  HOST_BATCH_MAX_TRANSACTIONS,
+  HOST_SETTLE_V1,
+  HostResponseV1,
+  HostSettleRequestV1,
+  HostTotalsV1,
+  minorToDecimal,
+} from '@app/contracts';
+import { UnitOfWork } from '@app/database';
+import { HostClient } from '@app/messaging';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { requireOwned } from '../../shared/ownership';
+import { askConnector } from '../host-outcome';
+import { TerminalBatchRepository } from '../persistence/terminal-batch.repository';
+import { TransactionRepository } from '../persistence/transaction.repository';
+import { refusingWith } from '../refusal';
+import { isKeptAuthorization, TerminalKey, terminalKeyOf, type Transaction } from '../transaction';
+import { TransactionChangeWriter } from '../transaction-change-writer';
+import { TRANSACTION_SETTINGS, TransactionSettings } from '../transaction-settings';
+import { batchContents, nextBatchNo } from './batch-contents';
+import type { BatchSettlement, BatchTotalsMinor } from './batch-settlement';
+import { BatchSettlementRepository } from './persistence/batch-settlement.repository';
+
+/** What the claim of a settlement found: a batch to reconcile with the host now, or an outcome to answer again. */
+type Claim = { kind: 'claimed'; settlement: BatchSettlement } | { kind: 'answered'; reply: GatewayBatchSettleReplyV1 };
+
+/** A reply that settles nothing: the request was refused. */
+export function refusedSettleReply(refusal: GatewayRefusalV1): GatewayBatchSettleReplyV1 {
+  return { outcome: null, totals: null, hostTotals: null, reconciliation: null, hostRespCode: null, hostRespMessage: '', tranIds: [], refusal };
+}
+
+/** The host's totals (sales and refunds) in the gateway's shape: sales are its payments; hosts count no voids. */
+function totalsOfHost(host: HostTotalsV1): BatchTotalsMinor {
+  return {
+    paymentCount: host.saleCount,
+    paymentMinor: host.saleMinor,
+    refundCount: host.refundCount,
+    refundMinor: host.refundMinor,
+    voidCount: 0,
+    voidMinor: '0',
+  };
+}
+
+function decimalTotals(totals: BatchTotalsMinor, currency: string): GatewayBatchTotalsV1 {
+  const exponent = currencyExponent(currency);
+  return {
+    paymentCount: totals.paymentCount,
+    paymentAmount: minorToDecimal(totals.paymentMinor, exponent),
+    refundCount: totals.refundCount,
+    refundAmount: minorToDecimal(totals.refundMinor, exponent),
+    voidCount: totals.voidCount,
+    voidAmount: minorToDecimal(totals.voidMinor, exponent),
+  };
+}
+
+/**
+ * `gateway.batch.settle.v1` (issue 13): closes a terminal's batch and reconciles it with the host.
+ *
+ * 1. Under the terminal's batch row locked exclusively (approvals and follow-ups hold it shared,
+ *    so none is half way in the batch), with no void in flight on the batch: the batch number
+ *    advances (new approvals go to the next batch), the batch's transactions become SETTLING
+ *    (authorisations not captured yet roll over to the next batch), its totals and the
+ *    `host.settle.v1` request are kept on a `batch_settlement` row; committed.
+ * 2. The host is asked (the request carries the batch's approved sales, captures and refunds for
+ *    an upload should the host find the totals out of balance).
+ * 3. The outcome is recorded on the row and the transactions (SETTLED, or SETTLE_FAILED), with
+ *    their events, in one database transaction.
+ *
+ * A settlement of a batch already closed answers from its row: its outcome once it has one (a
+ * SETTLE_FAILED batch is reconciled again by a request with another requestId), 409 while another
+ * request is on it, and after that request's time is up the same host request again (the
+ * connector answers a requestId it handled from its log), so a batch is never settled twice.
+ */
+@Injectable()
+export class BatchSettlementService {
+  private readonly logger = new Logger('BatchSettlement');
+
+  constructor(
+    private readonly settlements: BatchSettlementRepository,
+    private readonly transactions: TransactionRepository,
+    private readonly batches: TerminalBatchRepository,
+    private readonly writer: TransactionChangeWriter,
+    private readonly host: HostClient,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    @Inject(TRANSACTION_SETTINGS) private readonly settings: TransactionSettings,
+  ) {}
+
+  /** Business refusals are answered (`refusal`), never thrown. */
+  settle(request: GatewayBatchSettleRequestV1): Promise<GatewayBatchSettleReplyV1> {
+    return refusingWith(async () => {
+      const claim = await this.claim(request);
+      if (claim.kind === 'answered') return claim.reply;
+      const { settlement } = claim;
+      const hostRequest = settlement.hostRequest;
+      const asked = await askConnector(HOST_SETTLE_V1, hostRequest.requestId, () =>
+        this.host.settle(hostRequest, { timeoutMs: this.settings.settleTimeoutMs + this.settings.replyMarginMs }),
+      );
+      if (asked.kind === 'reply') return this.record(settlement.id, asked.response);
+      // Nothing learnt: the next settlement of the batch takes it over at once and asks the same request again.
+      await this.uow.run(() => this.settlements.update(settlement.id, { claimedUntil: this.clock.now(), updatedAt: this.clock.now() }));
+      const what = `batch ${settlement.batchNo} of terminal ${settlement.tid}`;
+      this.logger.warn(`settlement of ${what}: ${asked.detail}`);
+      if (asked.kind === 'not-delivered') throw new DomainError(ErrorCode.Upstream, `${asked.detail}; ${what} stays SETTLING: settle it again`);
+      throw new DomainError(ErrorCode.UpstreamTimeout, `the outcome of settling ${what} is not known yet (${asked.detail}); settle it again to learn it`);
+    }, refusedSettleReply);
+  }
+
+  private claim(request: GatewayBatchSettleRequestV1): Promise<Claim> {
+    return this.uow.run(async () => {
+      const newest = await this.settlements.newestOfTerminal(request.acceptanceId, request.mid, request.tid, request.currency);
+      const terminal = requireOwned(
+        newest,
+        request.groupId,
+        `terminal ${request.mid}/${request.tid} (${request.currency}) of acceptance ${request.acceptanceId}`,
+      );
+      const key = terminalKeyOf(terminal);
+      const openBatchNo = await this.batches.lockExclusive(key);
+      if (openBatchNo === undefined) throw DomainError.notFound(`terminal ${request.mid}/${request.tid} (${request.currency}) has no batch`);
+      const settlement = await this.settlements.lockByBatch(key, request.batchNo);
+      if (request.batchNo === openBatchNo && !settlement) return this.close(request, terminal, key, openBatchNo);
+      if (!settlement)
+        throw DomainError.notFound(`batch ${request.batchNo} of terminal ${request.mid}/${request.tid} was never closed; its open batch is ${openBatchNo}`);
+      return this.reclaim(request, settlement);
+    });
+  }
+
+  /** Closes the open batch (the terminal's row is locked exclusively): the next batch opens, the closed one is kept with its totals. */
+  private async close(request: GatewayBatchSettleRequestV1, terminal: Transaction, key: TerminalKey, batchNo: string): Promise<Claim> {
+    if (await this.settlements.hasVoidInFlight(key, batchNo))
+      throw DomainError.conflict(`batch ${batchNo} of terminal ${key.mid}/${key.tid} has a void in flight; settle it once the void is done`);
+    const now = this.clock.now();
+    const next = nextBatchNo(batchNo);
+    await this.batches.advance(key, next, now);
+    const locked = await this.settlements.lockBatchTransactions(key, batchNo);
+    const actions = await this.settlements.actionsOfMany(locked.map((transaction) => transaction.id));
+    const contents = batchContents(
+      locked.map((transaction) => ({ transaction, actions: actions.get(transaction.id) ?? [] })),
+      await this.settlements.refundsBookedIn(key, batchNo),
+    );
+    for (const transaction of contents.rolledOver) await this.writer.write(transaction, { batchNo: next, updatedAt: now }, actions.get(transaction.id) ?? []);
+    for (const transaction of contents.settled)
+      await this.writer.write(transaction, { settleState: 'SETTLING', updatedAt: now }, actions.get(transaction.id) ?? []);
+    const kept = (await this.transactions.actionsOf(terminal.id)).find((action) => action.actionType === 'NEW')?.hostRequest;
+    if (!kept || !isKeptAuthorization(kept)) throw new Error(`transaction ${terminal.id} keeps no host request to name its terminal by`);
+    const id = `stl_${this.ids.bytes(16).toString('base64url')}`;
+    const hostRequest: HostSettleRequestV1 = {
+      requestId: `${id}-1`,
+      target: kept.target,
+      timeoutMs: this.settings.settleTimeoutMs,
+      batchNo,
+      currency: currencyInfo(key.currency)!.numeric,
+      totals: {
+        saleCount: contents.totals.paymentCount,
+        saleMinor: contents.totals.paymentMinor,
+        refundCount: contents.totals.refundCount,
+        refundMinor: contents.totals.refundMinor,
+      },
+      merchant: kept.merchant,
+      // More than one upload can carry: the host's reconciliation alone decides.
+      ...(contents.uploads.length <= HOST_BATCH_MAX_TRANSACTIONS ? { transactions: contents.uploads } : {}),
+    };
+    const settlement: BatchSettlement = {
+      ...key,
+      id,
+      batchNo,
+      acceptanceId: request.acceptanceId,
+      state: 'SETTLING',
+      requestId: request.requestId,
+      attempts: 1,
+      hostRequest,
+      totals: contents.totals,
+      hostTotals: null,
+      reconciliation: null,
+      hostRespCode: null,
+      hostRespMessage: '',
+      claimedUntil: this.claimEnd(now),
+      settledAt: null,
+      createdAt: now,
+      updatedAt: null,
+    };
+    await this.settlements.insert(settlement);
+    this.logger.log(`batch ${batchNo} of terminal ${key.mid}/${key.tid} closed (${contents.settled.length} transactions); batch ${next} open`);
+    return { kind: 'claimed', settlement };
+  }
+
+  /** A batch closed before: its outcome again, or the settlement taken over (or, once failed, tried again). */
+  private async reclaim(request: GatewayBatchSettleRequestV1, settlement: BatchSettlement): Promise<Claim> {
+    const now = this.clock.now();
+    const what = `batch ${settlement.batchNo} of terminal ${settlement.mid}/${settlement.tid}`;
+    switch (settlement.state) {
+      case 'SETTLED':
+        return { kind: 'answered', reply: await this.replyOf(settlement) };
+      case 'SETTLE_FAILED': {
+        if (settlement.requestId === request.requestId) return { kind: 'answered', reply: await this.replyOf(settlement) };
+        // Another request reconciles a failed batch again, under a host request of its own.
+        const attempts = settlement.attempts + 1;
+        const retried: BatchSettlement = {
+          ...settlement,
+          state: 'SETTLING',
+          requestId: request.requestId,
+          attempts,
+          hostRequest: { ...settlement.hostRequest, requestId: `${settlement.id}-${attempts}` },
+          claimedUntil: this.claimEnd(now),
+          updatedAt: now,
+        };
+        await this.settlements.update(settlement.id, {
+          state: retried.state,
+          requestId: retried.requestId,
+          attempts,
+          hostRequest: retried.hostRequest,
+          claimedUntil: retried.claimedUntil,
+          updatedAt: now,
+        });
+        await this.markBatch(settlement, 'SETTLE_FAILED', 'SETTLING');
+        return { kind: 'claimed', settlement: retried };
+      }
+      case 'SETTLING': {
+        if (settlement.claimedUntil !== null && settlement.claimedUntil > now) throw DomainError.conflict(`${what} is being settled; ask again later`);
+        // The request before did not finish: the same host request again, which the connector answers once.
+        const claimedUntil = this.claimEnd(now);
+        await this.settlements.update(settlement.id, { requestId: request.requestId, claimedUntil, updatedAt: now });
+        return { kind: 'claimed', settlement: { ...settlement, requestId: request.requestId, claimedUntil } };
+      }
+    }
+  }
+
+  /** Records the host's answer on the batch and its transactions, unless another request recorded it first. */
+  private record(id: string, response: HostResponseV1): Promise<GatewayBatchSettleReplyV1> {
+    return this.uow.run(async () => {
+      const settlement = await this.settlements.lockById(id);
+      if (!settlement) throw new Error(`settlement ${id} disappeared`);
+      if (settlement.state !== 'SETTLING' || settlement.hostRequest.requestId !== response.requestId) return this.replyOf(settlement);
+      const now = this.clock.now();
+      const outcome = response.result === 'APPROVED' ? 'SETTLED' : 'SETTLE_FAILED';
+      const recorded: BatchSettlement = {
+        ...settlement,
+        state: outcome,
+        hostTotals: response.hostTotals ? totalsOfHost(response.hostTotals) : null,
+        reconciliation: response.reconciliation ?? null,
+        hostRespCode: response.hostRespCode,
+        hostRespMessage: response.hostRespMessage.slice(0, 512),
+        claimedUntil: null,
+        settledAt: outcome === 'SETTLED' ? now : null,
+        updatedAt: now,
+      };
+      const { id: _id, groupId: _groupId, createdAt: _createdAt, ...changes } = recorded;
+      await this.settlements.update(id, changes);
+      await this.markBatch(settlement, 'SETTLING', outcome);
+      this.logger.log(
+        `batch ${settlement.batchNo} of terminal ${settlement.mid}/${settlement.tid}: ${outcome} (${response.result} ${response.hostRespCode ?? ''} ${response.reconciliation ?? ''})`,
+      );
+      return this.replyOf(recorded);
+    });
+  }
+
+  /** Moves the batch's transactions from one settlement state to another, each with its event. */
+  private async markBatch(settlement: BatchSettlement, from: GatewaySettleState, to: GatewaySettleState): Promise<void> {
+    const now = this.clock.now();
+    const locked = (await this.settlements.lockBatchTransactions(settlement, settlement.batchNo)).filter((transaction) => transaction.settleState === from);
+    const actions = await this.settlements.actionsOfMany(locked.map((transaction) => transaction.id));
+    for (const transaction of locked) await this.writer.write(transaction, { settleState: to, updatedAt: now }, actions.get(transaction.id) ?? []);
+  }
+
+  private async replyOf(settlement: BatchSettlement): Promise<GatewayBatchSettleReplyV1> {
+    return {
+      outcome: settlement.state === 'SETTLING' ? null : settlement.state,
+      totals: decimalTotals(settlement.totals, settlement.currency),
+      hostTotals: settlement.hostTotals ? decimalTotals(settlement.hostTotals, settlement.currency) : null,
+      reconciliation: settlement.reconciliation,
+      hostRespCode: settlement.hostRespCode,
+      hostRespMessage: settlement.hostRespMessage,
+      tranIds: await this.settlements.tranIdsOfBatch(settlement, settlement.batchNo),
+      refusal: null,
+    };
+  }
+
+  /** Until when a settlement request holds its batch: the host's time and the reply's margin. */
+  private claimEnd(now: Date): Date {
+    return new Date(now.getTime() + this.settings.settleTimeoutMs + this.settings.replyMarginMs);
+  }
+}

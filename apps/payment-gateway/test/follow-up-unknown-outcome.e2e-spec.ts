@@ -1,0 +1,130 @@
+import { HOST_AUTHORIZE_V1, HOST_REFUND_V1, HostAuthorizeRequestV1, HostFollowUpRequestV1, HostResponseV1 } from '@app/contracts';
+import { REQUEST_REPLY, RequestReplyTransport, ServedSubject } from '@app/messaging';
+import { bodyOf, unique, waitFor } from '@app/testing';
+import { expectProblem } from './support';
+import { current, eventsOf, followUp, sell } from './follow-up-support';
+import { SaleTestApp, startGatewayAlone, TransactionView } from './sale-support';
+
+const later = <T>(ms: number, value: T): Promise<T> => new Promise((resolve) => setTimeout(() => resolve(value), ms));
+
+function approvedReply(requestId: string, mti: string, stan: string): HostResponseV1 {
+  return {
+    requestId,
+    result: 'APPROVED',
+    hostRespCode: '00',
+    hostRespMessage: 'Approved',
+    mti,
+    stan,
+    transmittedAt: '1123080000',
+    rrn: `5327080${stan.slice(1)}`,
+    approvalCode: 'A1B2C3',
+  };
+}
+
+/**
+ * A refund whose outcome the request cannot learn is never shown as failed: the test plays the
+ * host connector (as its idempotency by requestId does: a repeat of a request it handled gets the
+ * recorded reply) and makes its reply come too late for the gateway.
+ */
+describe('a follow-up whose outcome the request cannot learn', () => {
+  let app: SaleTestApp;
+  let requests: RequestReplyTransport;
+  const served: ServedSubject[] = [];
+  const refunds: HostFollowUpRequestV1[] = [];
+  /** How long the connector takes to record a refund's approval (replies come only after). */
+  let recordAfterMs = 0;
+
+  beforeAll(async () => {
+    app = await startGatewayAlone({
+      hostTimeoutMs: 300,
+      replyMarginMs: 200,
+      reaskWaitMs: 300,
+      resolverIntervalMs: 100,
+      resolverBackoffMs: 100,
+      resolverBackoffMaxMs: 400,
+      nothingSentAfterMs: 3000,
+    });
+    requests = app.app.get(REQUEST_REPLY);
+    let stan = 0;
+    served.push(
+      requests.serve(HOST_AUTHORIZE_V1, 'host-connector', (payload) => {
+        stan += 1;
+        return Promise.resolve(approvedReply((payload as HostAuthorizeRequestV1).requestId, '0200', String(stan).padStart(6, '0')));
+      }),
+    );
+    const recorded = new Map<string, HostResponseV1>();
+    served.push(
+      requests.serve(HOST_REFUND_V1, 'host-connector', async (payload) => {
+        const request = payload as HostFollowUpRequestV1;
+        refunds.push(request);
+        const done = recorded.get(request.requestId);
+        if (done) return done;
+        if (refunds.filter((each) => each.requestId === request.requestId).length > 1) return later(request.timeoutMs ?? 300, {});
+        stan += 1;
+        const reply = approvedReply(request.requestId, '0200', String(stan).padStart(6, '0'));
+        setTimeout(() => recorded.set(request.requestId, reply), recordAfterMs);
+        // The first reply is lost: it comes long after the gateway stopped waiting.
+        return later(5000, reply);
+      }),
+    );
+  });
+
+  afterEach(() => {
+    refunds.length = 0;
+  });
+
+  afterAll(async () => {
+    for (const each of served) await each.close();
+    await app?.close();
+  });
+
+  it('should ask again at once under the same requestId and answer what the connector did', async () => {
+    recordAfterMs = 0;
+    const terminal = await app.newTerminal();
+    const sale = await sell(terminal, { value: '10.00' });
+
+    const refunded = bodyOf<TransactionView>(await followUp(terminal, sale.tranId, 'refund', { amount: '4.00' }));
+
+    expect(refunded).toMatchObject({ tranStatus: 'APPROVED', refundedAmount: '4.00' });
+    expect(refunds.map((request) => request.requestId)).toEqual([refunded.actions[1].actionId, refunded.actions[1].actionId]);
+    expect(refunds[1]).toEqual(refunds[0]);
+    expect(refunds[0]).toMatchObject({
+      amount: { minor: '400', currency: '458' },
+      original: { kind: 'SALE', mti: '0200', stan: sale.trace, rrn: sale.rrn, approvalCode: 'A1B2C3' },
+      target: { hostMessageFormat: 'MOCK', mid: terminal.mid, tid: terminal.tid },
+    });
+  });
+
+  it('should answer 504 while the outcome is unknown, keep the action PENDING (refusing others), and record it once the connector tells it', async () => {
+    recordAfterMs = 1200;
+    const terminal = await app.newTerminal();
+    const sale = await sell(terminal, { value: '10.00' });
+    const key = unique('refund-');
+
+    const unknown = await followUp(terminal, sale.tranId, 'refund', { amount: '4.00' }, key);
+
+    expectProblem(
+      unknown,
+      504,
+      /the outcome of the refund act_[A-Za-z0-9_-]{22} is not known yet: outcome unknown \(the host connector did not answer in time\)/,
+    );
+    const pending = await current(terminal, sale.tranId);
+    expect(pending).toMatchObject({ tranStatus: 'APPROVED', refundedAmount: '0.00' });
+    expect(pending.actions[1]).toMatchObject({ actionType: 'REFUND', actionStatus: 'PENDING', reason: 'Pending' });
+    expectProblem(await followUp(terminal, sale.tranId, 'void'), 409, /has REFUND action act_[A-Za-z0-9_-]{22} in flight/);
+    let resolved: TransactionView | undefined;
+    await waitFor('the resolver to record the refund', async () => {
+      resolved = await current(terminal, sale.tranId);
+      return resolved.actions[1].actionStatus !== 'PENDING';
+    });
+    expect(resolved).toMatchObject({ refundedAmount: '4.00' });
+    expect(resolved!.actions[1]).toMatchObject({ actionStatus: 'SUCCESS', reason: 'HostSuccess', hostRespCode: '00' });
+    expect(new Set(refunds.map((request) => request.requestId))).toEqual(new Set([pending.actions[1].actionId]));
+    expect(bodyOf<TransactionView>(await followUp(terminal, sale.tranId, 'refund', { amount: '4.00' }, key))).toEqual(resolved);
+    expect((await eventsOf(app, sale.tranId)).map((event) => [event.version, event.transaction.actions[1]?.actionStatus ?? null])).toEqual([
+      [2, null],
+      [3, 'PENDING'],
+      [4, 'SUCCESS'],
+    ]);
+  });
+});

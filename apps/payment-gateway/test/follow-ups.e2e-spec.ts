@@ -1,0 +1,309 @@
+import { bodyOf, unique } from '@app/testing';
+import { expectProblem } from './support';
+import { current, eventsOf, followUp, sell, settle } from './follow-up-support';
+import { SaleTestApp, startGatewayWithConnector, TransactionView } from './sale-support';
+
+/**
+ * Void, refund and capture over HTTP (PBO token), and settlement over the app's transport, end to
+ * end in one process: the gateway asks the host connector, which answers MOCK itself and speaks
+ * ISO 8583 over TCP to the host simulator. The simulator keeps its own books (a refund needs an
+ * approved sale with enough left, a void an unsettled original of the same amount, a capture an
+ * uncaptured authorisation), so what it approves is what a real acquirer would. Test amounts:
+ * minor units ending in 51 are declined, in 91 never answered.
+ */
+describe('void, refund and capture through the host connector', () => {
+  let app: SaleTestApp;
+
+  beforeAll(async () => {
+    app = await startGatewayWithConnector({ hostTimeoutMs: 1500, replyMarginMs: 1500, reaskWaitMs: 1000 });
+  });
+
+  afterAll(() => app?.close());
+
+  describe.each(['MOCK', 'ISO8583'])('with a %s acceptance', (hostMessageFormat) => {
+    it('should refund part, then the rest, and show the transaction REFUNDED with both refunds', async () => {
+      const terminal = await app.newTerminal({ hostMessageFormat });
+      const sale = await sell(terminal, { value: '10.00' });
+
+      const partial = bodyOf<TransactionView>(await followUp(terminal, sale.tranId, 'refund', { amount: '4.00', reason: 'one cup returned' }));
+      const rest = bodyOf<TransactionView>(await followUp(terminal, sale.tranId, 'refund', { amount: '6.00' }));
+
+      expect(partial).toMatchObject({ tranStatus: 'APPROVED', capturedAmount: '10.00', refundedAmount: '4.00' });
+      expect(rest).toMatchObject({ tranStatus: 'REFUNDED', capturedAmount: '10.00', refundedAmount: '10.00' });
+      expect(rest.actions.map((action) => [action.actionType, action.actionStatus, action.amount.value, action.reason])).toEqual([
+        ['NEW', 'SUCCESS', '10.00', 'HostSuccess'],
+        ['REFUND', 'SUCCESS', '4.00', 'HostSuccess'],
+        ['REFUND', 'SUCCESS', '6.00', 'HostSuccess'],
+      ]);
+      const [, first] = rest.actions;
+      expect(first).toMatchObject({
+        actionId: expect.stringMatching(/^act_[A-Za-z0-9_-]{22}$/) as string,
+        requestId: first.actionId,
+        tranId: sale.tranId,
+        hostRespCode: '00',
+        trace: expect.stringMatching(/^[0-9]{6}$/) as string,
+        hostReference: expect.objectContaining({ stan: first.trace }) as object,
+        extraData: { reason: 'one cup returned' },
+      });
+      expect(await current(terminal, sale.tranId)).toEqual(rest);
+      const events = await eventsOf(app, sale.tranId);
+      expect(events.map((event) => [event.version, event.transaction.tranStatus, event.transaction.refundedAmount])).toEqual([
+        [2, 'APPROVED', '0.00'],
+        [3, 'APPROVED', '4.00'],
+        [4, 'REFUNDED', '10.00'],
+      ]);
+      expect(events.at(-1)?.transaction).toEqual(rest);
+    });
+
+    it('should refuse a refund beyond what is left with 409, sending nothing', async () => {
+      const terminal = await app.newTerminal({ hostMessageFormat });
+      const sale = await sell(terminal, { value: '10.00' });
+      bodyOf(await followUp(terminal, sale.tranId, 'refund', { amount: '7.00' }));
+
+      const beyond = await followUp(terminal, sale.tranId, 'refund', { amount: '3.01' });
+
+      expectProblem(beyond, 409, /cannot be refunded 3\.01 MYR: only 3\.00 MYR of 10\.00 MYR captured is left to refund/);
+      expect((await current(terminal, sale.tranId)).actions).toHaveLength(2);
+    });
+
+    it('should void a sale of the open batch (VOIDED) and refuse a second void and any refund of it', async () => {
+      const terminal = await app.newTerminal({ hostMessageFormat });
+      const sale = await sell(terminal, { value: '15.00' });
+
+      const voided = bodyOf<TransactionView>(await followUp(terminal, sale.tranId, 'void'));
+
+      expect(voided).toMatchObject({ tranStatus: 'VOIDED', batchNo: '000001', settleState: 'OPEN', capturedAmount: '15.00', refundedAmount: '0.00' });
+      expect(voided.actions.at(-1)).toMatchObject({
+        actionType: 'VOID',
+        actionStatus: 'SUCCESS',
+        amount: { value: '15.00', currency: 'MYR' },
+        reason: 'HostSuccess',
+      });
+      expectProblem(await followUp(terminal, sale.tranId, 'void'), 409, /cannot be voided: it is VOIDED/);
+      expectProblem(await followUp(terminal, sale.tranId, 'refund', { amount: '1.00' }), 409, /cannot be refunded: it is VOIDED/);
+    });
+
+    it('should refuse to void a partly refunded sale', async () => {
+      const terminal = await app.newTerminal({ hostMessageFormat });
+      const sale = await sell(terminal, { value: '15.00' });
+      bodyOf(await followUp(terminal, sale.tranId, 'refund', { amount: '1.00' }));
+
+      expectProblem(await followUp(terminal, sale.tranId, 'void'), 409, /it has refunds; refund the rest instead/);
+    });
+
+    it('should settle the batch, then refuse to void its sales but refund them in the next batch', async () => {
+      const terminal = await app.newTerminal({ hostMessageFormat });
+      const sale = await sell(terminal, { value: '20.00' });
+      const voidedSale = await sell(terminal, { value: '5.00' });
+      const untouched = await sell(terminal, { value: '7.00' });
+      bodyOf(await followUp(terminal, voidedSale.tranId, 'void'));
+      bodyOf(await followUp(terminal, sale.tranId, 'refund', { amount: '2.00' }));
+
+      const settled = await settle(app, terminal, sale.acceptanceId, '000001');
+
+      expect(settled).toEqual({
+        outcome: 'SETTLED',
+        totals: { paymentCount: 2, paymentAmount: '27.00', refundCount: 1, refundAmount: '2.00', voidCount: 1, voidAmount: '5.00' },
+        hostTotals: { paymentCount: 2, paymentAmount: '27.00', refundCount: 1, refundAmount: '2.00', voidCount: 0, voidAmount: '0.00' },
+        reconciliation: 'BALANCED',
+        hostRespCode: '00',
+        hostRespMessage: expect.any(String) as string,
+        tranIds: [sale.tranId, voidedSale.tranId, untouched.tranId].sort(),
+        refusal: null,
+      });
+      expect(await current(terminal, untouched.tranId)).toMatchObject({ settleState: 'SETTLED', batchNo: '000001' });
+      expect(await current(terminal, voidedSale.tranId)).toMatchObject({ tranStatus: 'VOIDED', settleState: 'SETTLED' });
+      expectProblem(await followUp(terminal, untouched.tranId, 'void'), 409, /cannot be voided: its batch is SETTLED; refund it instead/);
+      const refunded = bodyOf<TransactionView>(await followUp(terminal, sale.tranId, 'refund', { amount: '3.00' }));
+      expect(refunded).toMatchObject({ refundedAmount: '5.00', settleState: 'SETTLED' });
+      const next = await sell(terminal, { value: '1.00' });
+      expect(next.batchNo).toBe('000002');
+      expect(await settle(app, terminal, sale.acceptanceId, '000002')).toMatchObject({
+        outcome: 'SETTLED',
+        totals: { paymentCount: 1, paymentAmount: '1.00', refundCount: 1, refundAmount: '3.00', voidCount: 0 },
+        tranIds: [next.tranId],
+      });
+    });
+
+    it('should capture part of an AUTH, release the rest, and refund only what was captured', async () => {
+      const terminal = await app.newTerminal({ hostMessageFormat });
+      const auth = await sell(terminal, { value: '50.00', tranType: 'AUTH' });
+      expectProblem(await followUp(terminal, auth.tranId, 'refund', { amount: '1.00' }), 409, /an AUTH is refunded only after its capture/);
+
+      const captured = bodyOf<TransactionView>(await followUp(terminal, auth.tranId, 'capture', { amount: '40.00' }));
+
+      expect(captured).toMatchObject({
+        tranType: 'AUTH',
+        tranStatus: 'APPROVED',
+        approvedAmount: { value: '50.00' },
+        capturedAmount: '40.00',
+        batchNo: '000001',
+      });
+      expect(captured.actions.at(-1)).toMatchObject({
+        actionType: 'CAPTURE',
+        actionStatus: 'SUCCESS',
+        amount: { value: '40.00', currency: 'MYR' },
+        extraData: { releasedAmount: '10.00' },
+      });
+      expectProblem(await followUp(terminal, auth.tranId, 'capture', { amount: '1.00' }), 409, /captured already/);
+      expectProblem(await followUp(terminal, auth.tranId, 'refund', { amount: '40.01' }), 409, /only 40\.00 MYR of 40\.00 MYR captured is left/);
+      expect(bodyOf<TransactionView>(await followUp(terminal, auth.tranId, 'refund', { amount: '40.00' }))).toMatchObject({
+        tranStatus: 'REFUNDED',
+        refundedAmount: '40.00',
+      });
+    });
+
+    it('should capture all of an AUTH when no amount is given, and refuse to capture more than was authorised', async () => {
+      const terminal = await app.newTerminal({ hostMessageFormat });
+      const auth = await sell(terminal, { value: '30.00', tranType: 'AUTH' });
+
+      expectProblem(await followUp(terminal, auth.tranId, 'capture', { amount: '30.01' }), 409, /only 30\.00 MYR was authorised/);
+      const captured = bodyOf<TransactionView>(await terminal.pbo.request('POST', `/transaction/${auth.tranId}/capture`));
+
+      expect(captured).toMatchObject({ capturedAmount: '30.00' });
+      expect(captured.actions.at(-1)).toMatchObject({ actionType: 'CAPTURE', amount: { value: '30.00' }, extraData: null });
+    });
+
+    it('should refuse to capture a SALE', async () => {
+      const terminal = await app.newTerminal({ hostMessageFormat });
+      const sale = await sell(terminal, { value: '12.00' });
+
+      expectProblem(await followUp(terminal, sale.tranId, 'capture', {}), 409, /cannot be captured: it is a SALE, not an AUTH/);
+    });
+
+    it("should answer a declined refund 502 with the host's code, record it FAILED and leave the sums alone", async () => {
+      const terminal = await app.newTerminal({ hostMessageFormat });
+      const sale = await sell(terminal, { value: '10.00' });
+
+      const declined = await followUp(terminal, sale.tranId, 'refund', { amount: '2.51' });
+
+      expectProblem(declined, 502, /the host declined the refund act_[A-Za-z0-9_-]{22}: 51/);
+      const after = await current(terminal, sale.tranId);
+      expect(after).toMatchObject({ tranStatus: 'APPROVED', refundedAmount: '0.00' });
+      expect(after.actions.at(-1)).toMatchObject({ actionType: 'REFUND', actionStatus: 'FAILED', reason: 'HostDeclined', hostRespCode: '51' });
+      expect((await eventsOf(app, sale.tranId)).at(-1)?.transaction).toEqual(after);
+      expect(bodyOf<TransactionView>(await followUp(terminal, sale.tranId, 'refund', { amount: '10.00' }))).toMatchObject({ tranStatus: 'REFUNDED' });
+    });
+
+    it('should answer a refund the host never answers 504, reversed (HostTimeout), the sums unchanged', async () => {
+      const terminal = await app.newTerminal({ hostMessageFormat });
+      const sale = await sell(terminal, { value: '10.00' });
+
+      const timedOut = await followUp(terminal, sale.tranId, 'refund', { amount: '1.91' });
+
+      expectProblem(timedOut, 504, /did not answer the refund act_[A-Za-z0-9_-]{22} in time; it was reversed/);
+      const after = await current(terminal, sale.tranId);
+      expect(after).toMatchObject({ tranStatus: 'APPROVED', refundedAmount: '0.00' });
+      expect(after.actions.at(-1)).toMatchObject({ actionType: 'REFUND', actionStatus: 'FAILED', reason: 'HostTimeout', hostRespCode: null });
+    });
+  });
+
+  it('should answer a repeated Idempotency-Key with the first outcome, and another request under it with 422', async () => {
+    const terminal = await app.newTerminal();
+    const sale = await sell(terminal, { value: '10.00' });
+    const key = unique('refund-');
+
+    const first = bodyOf<TransactionView>(await followUp(terminal, sale.tranId, 'refund', { amount: '4.00' }, key));
+    const again = bodyOf<TransactionView>(await followUp(terminal, sale.tranId, 'refund', { amount: '4.00' }, key));
+    const other = await followUp(terminal, sale.tranId, 'refund', { amount: '5.00' }, key);
+    const declinedKey = unique('refund-');
+    expectProblem(await followUp(terminal, sale.tranId, 'refund', { amount: '0.51' }, declinedKey), 502, /declined/);
+    const declinedAgain = await followUp(terminal, sale.tranId, 'refund', { amount: '0.51' }, declinedKey);
+
+    expect(again).toEqual(first);
+    expect(first.refundedAmount).toBe('4.00');
+    expectProblem(other, 422, /was used for another request on transaction/);
+    expectProblem(declinedAgain, 502, /declined/);
+    expect((await current(terminal, sale.tranId)).actions.map((action) => action.actionType)).toEqual(['NEW', 'REFUND', 'REFUND']);
+  });
+
+  it("should refuse another PBO's transaction with 403 and an unknown one with 404, before anything reaches the host", async () => {
+    const terminal = await app.newTerminal();
+    const stranger = await app.newTerminal();
+    const sale = await sell(terminal, { value: '10.00' });
+
+    expectProblem(await followUp(stranger, sale.tranId, 'refund', { amount: '1.00' }), 403, /belongs to another PBO/);
+    expectProblem(await followUp(stranger, sale.tranId, 'void'), 403, /belongs to another PBO/);
+    expectProblem(await followUp(terminal, 'tran_AAAAAAAAAAAAAAAAAAAAAA', 'void'), 404, /does not exist/);
+    expectProblem(await followUp(terminal, 'nonsense', 'capture', {}), 404, /does not exist/);
+    expect((await current(terminal, sale.tranId)).actions).toHaveLength(1);
+  });
+
+  it.each([
+    [{ amount: '1.001' }, /amount must be a decimal amount with at most 2 decimals in MYR/],
+    [{ amount: '0.00' }, /amount must be more than zero/],
+    [{ amount: 'ten' }, /amount must be a decimal amount such as 12.50/],
+    [{ amount: 5 }, /amount must be a string/],
+    [{}, /amount/],
+    [{ amount: '1.00', tip: '1.00' }, /tip/],
+  ])('should refuse the refund body %j with 400 naming what is wrong', async (body, detail) => {
+    const terminal = await app.newTerminal();
+    const sale = await sell(terminal, { value: '10.00' });
+
+    expectProblem(await followUp(terminal, sale.tranId, 'refund', body), 400, detail);
+    expect((await current(terminal, sale.tranId)).actions).toHaveLength(1);
+  });
+
+  it('should refuse a malformed Idempotency-Key with 400', async () => {
+    const terminal = await app.newTerminal();
+    const sale = await sell(terminal, { value: '10.00' });
+
+    expectProblem(await followUp(terminal, sale.tranId, 'void', undefined, 'not a key!'), 400, /Idempotency-Key must be 1 to 64/);
+  });
+
+  it('should roll an AUTH not captured yet over to the next batch, where its capture is settled', async () => {
+    const terminal = await app.newTerminal();
+    const auth = await sell(terminal, { value: '50.00', tranType: 'AUTH' });
+    const sale = await sell(terminal, { value: '8.00' });
+
+    const first = await settle(app, terminal, sale.acceptanceId, '000001');
+    const rolled = await current(terminal, auth.tranId);
+    bodyOf(await followUp(terminal, auth.tranId, 'capture', { amount: '45.00' }));
+    const second = await settle(app, terminal, sale.acceptanceId, '000002');
+
+    expect(first).toMatchObject({ outcome: 'SETTLED', totals: { paymentCount: 1, paymentAmount: '8.00' }, tranIds: [sale.tranId] });
+    expect(rolled).toMatchObject({ batchNo: '000002', settleState: 'OPEN' });
+    expect(second).toMatchObject({ outcome: 'SETTLED', totals: { paymentCount: 1, paymentAmount: '45.00' }, tranIds: [auth.tranId] });
+  });
+
+  it('should answer a settlement repeated (under its request id or another) from the batch it closed', async () => {
+    const terminal = await app.newTerminal();
+    const sale = await sell(terminal, { value: '9.00' });
+    const requestId = unique('settle-');
+
+    const first = await settle(app, terminal, sale.acceptanceId, '000001', requestId);
+    const again = await settle(app, terminal, sale.acceptanceId, '000001', requestId);
+    const another = await settle(app, terminal, sale.acceptanceId, '000001');
+
+    expect(first.outcome).toBe('SETTLED');
+    expect(again).toEqual(first);
+    expect(another).toEqual(first);
+    expect(await app.query(`SELECT batch_no FROM payment_gateway.terminal_batch WHERE tid = $1`, [terminal.tid])).toEqual([{ batch_no: '000002' }]);
+  });
+
+  it("should refuse a settlement of a batch that was never opened (404) and of another PBO's terminal (403)", async () => {
+    const terminal = await app.newTerminal();
+    const stranger = await app.newTerminal();
+    const sale = await sell(terminal, { value: '9.00' });
+
+    expect(await settle(app, terminal, sale.acceptanceId, '000007')).toMatchObject({
+      outcome: null,
+      refusal: { status: 404, detail: expect.stringMatching(/never closed/) as string },
+    });
+    expect(await settle(app, { ...stranger, mid: terminal.mid, tid: terminal.tid }, sale.acceptanceId, '000001')).toMatchObject({
+      outcome: null,
+      refusal: { status: 403 },
+    });
+    expect((await current(terminal, sale.tranId)).settleState).toBe('OPEN');
+  });
+
+  it('should reconcile an out-of-balance batch by uploading it (ISO 8583: sales total ending in 95)', async () => {
+    const terminal = await app.newTerminal({ hostMessageFormat: 'ISO8583' });
+    const sale = await sell(terminal, { value: '10.95' });
+
+    const settled = await settle(app, terminal, sale.acceptanceId, '000001');
+
+    expect(settled).toMatchObject({ outcome: 'SETTLED', reconciliation: 'BALANCED_AFTER_UPLOAD', tranIds: [sale.tranId] });
+    expect(await current(terminal, sale.tranId)).toMatchObject({ settleState: 'SETTLED' });
+  });
+});
