@@ -24,7 +24,7 @@ export class SaleController {
       'Answered 201 with the transaction whatever the host said (APPROVED, DECLINED, REVERSED), and PENDING when its outcome could not be learnt in time: the gateway keeps asking, never declining for want of an answer.',
   })
   @ApiHeader({
-    name: 'Idempotency-Key',
+    name: 'idempotency-key',
     required: false,
     description: '1 to 64 letters, digits, _ or -; per device, kept 24 h: the same key and body answer the stored transaction',
   })
