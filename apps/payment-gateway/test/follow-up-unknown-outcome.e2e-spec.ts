@@ -1,8 +1,16 @@
-import { HOST_AUTHORIZE_V1, HOST_REFUND_V1, HostAuthorizeRequestV1, HostFollowUpRequestV1, HostResponseV1 } from '@app/contracts';
+import {
+  HOST_AUTHORIZE_V1,
+  HOST_REFUND_V1,
+  HOST_SETTLE_V1,
+  HostAuthorizeRequestV1,
+  HostFollowUpRequestV1,
+  HostResponseV1,
+  HostSettleRequestV1,
+} from '@app/contracts';
 import { REQUEST_REPLY, RequestReplyTransport, ServedSubject } from '@app/messaging';
 import { bodyOf, unique, waitFor } from '@app/testing';
 import { expectProblem } from './support';
-import { current, eventsOf, followUp, sell } from './follow-up-support';
+import { current, eventsOf, followUp, sell, settle } from './follow-up-support';
 import { SaleTestApp, startGatewayAlone, TransactionView } from './sale-support';
 
 const later = <T>(ms: number, value: T): Promise<T> => new Promise((resolve) => setTimeout(() => resolve(value), ms));
@@ -22,11 +30,11 @@ function approvedReply(requestId: string, mti: string, stan: string): HostRespon
 }
 
 /**
- * A refund whose outcome the request cannot learn is never shown as failed: the test plays the
+ * A refund (or a settlement) whose outcome the request cannot learn is never shown as failed: the test plays the
  * host connector (as its idempotency by requestId does: a repeat of a request it handled gets the
  * recorded reply) and makes its reply come too late for the gateway.
  */
-describe('a follow-up whose outcome the request cannot learn', () => {
+describe('a follow-up or settlement whose outcome the request cannot learn', () => {
   let app: SaleTestApp;
   let requests: RequestReplyTransport;
   const served: ServedSubject[] = [];
@@ -44,6 +52,7 @@ describe('a follow-up whose outcome the request cannot learn', () => {
       resolverBackoffMaxMs: 400,
       // Far above the 1.2 s the connector takes to record: under load, a check must never give up on an answer that is on its way.
       nothingSentAfterMs: 30_000,
+      settleTimeoutMs: 300,
     });
     requests = app.app.get(REQUEST_REPLY);
     let stan = 0;
@@ -54,6 +63,22 @@ describe('a follow-up whose outcome the request cannot learn', () => {
       }),
     );
     const recorded = new Map<string, HostResponseV1>();
+    served.push(
+      requests.serve(HOST_SETTLE_V1, 'host-connector', async (payload) => {
+        const request = payload as HostSettleRequestV1;
+        settles.push(request);
+        const done = recorded.get(request.requestId);
+        if (done) return done;
+        const reply: HostResponseV1 = {
+          ...approvedReply(request.requestId, '0500', '000900'),
+          reconciliation: 'BALANCED',
+          hostTotals: request.totals,
+        };
+        recorded.set(request.requestId, reply);
+        // The host reconciled it, but the reply is lost: it comes long after the gateway stopped waiting.
+        return later(5000, reply);
+      }),
+    );
     served.push(
       requests.serve(HOST_REFUND_V1, 'host-connector', async (payload) => {
         const request = payload as HostFollowUpRequestV1;
@@ -70,8 +95,11 @@ describe('a follow-up whose outcome the request cannot learn', () => {
     );
   });
 
+  const settles: HostSettleRequestV1[] = [];
+
   afterEach(() => {
     refunds.length = 0;
+    settles.length = 0;
   });
 
   afterAll(async () => {
@@ -127,5 +155,28 @@ describe('a follow-up whose outcome the request cannot learn', () => {
       [3, 'PENDING'],
       [4, 'SUCCESS'],
     ]);
+  });
+
+  it('should answer a settlement whose reply was lost 504, keep the batch SETTLING, and let the next settlement ask the same host request again', async () => {
+    const terminal = await app.newTerminal();
+    const sale = await sell(terminal, { value: '10.00' });
+
+    const lost = await settle(app, terminal, sale.acceptanceId, '000001');
+    const settling = await current(terminal, sale.tranId);
+    const taken = await settle(app, terminal, sale.acceptanceId, '000001');
+    const again = await settle(app, terminal, sale.acceptanceId, '000001');
+
+    expect(lost).toMatchObject({ outcome: null, refusal: { status: 504, detail: expect.stringMatching(/is not known yet/) as string } });
+    expect(settling.settleState).toBe('SETTLING');
+    expect(taken).toMatchObject({
+      outcome: 'SETTLED',
+      reconciliation: 'BALANCED',
+      tranIds: [sale.tranId],
+      totals: { paymentCount: 1, paymentAmount: '10.00' },
+    });
+    expect(again).toEqual(taken);
+    expect(settles).toHaveLength(2);
+    expect(settles[1]).toEqual(settles[0]);
+    expect(await current(terminal, sale.tranId)).toMatchObject({ settleState: 'SETTLED' });
   });
 });

@@ -1,7 +1,8 @@
 import { bodyOf, unique } from '@app/testing';
 import { expectProblem } from './support';
 import { current, eventsOf, followUp, sell, settle } from './follow-up-support';
-import { SaleTestApp, startGatewayWithConnector, TransactionView } from './sale-support';
+import { TEST_VISA_PAN, testTrack2Hex } from '../src/transaction/card/testing/test-card';
+import { dumpSchema, SaleTestApp, startGatewayWithConnector, TransactionView } from './sale-support';
 
 /**
  * Void, refund and capture over HTTP (PBO token), and settlement over the app's transport, end to
@@ -305,5 +306,22 @@ describe('void, refund and capture through the host connector', () => {
 
     expect(settled).toMatchObject({ outcome: 'SETTLED', reconciliation: 'BALANCED_AFTER_UPLOAD', tranIds: [sale.tranId] });
     expect(await current(terminal, sale.tranId)).toMatchObject({ settleState: 'SETTLED' });
+  });
+
+  it('should keep no card number or track 2 in any row after follow-ups and a settlement (their requests carry no card data)', async () => {
+    const terminal = await app.newTerminal({ hostMessageFormat: 'ISO8583' });
+    const sale = await sell(terminal, { value: '10.00' });
+    const auth = await sell(terminal, { value: '10.00', tranType: 'AUTH' });
+    const voided = await sell(terminal, { value: '10.00' });
+    bodyOf(await followUp(terminal, sale.tranId, 'refund', { amount: '1.00' }));
+    bodyOf(await followUp(terminal, auth.tranId, 'capture', {}));
+    bodyOf(await followUp(terminal, voided.tranId, 'void'));
+    expect((await settle(app, terminal, sale.acceptanceId, '000001')).outcome).toBe('SETTLED');
+
+    const rows = await dumpSchema(app, 'payment_gateway');
+    const track2 = testTrack2Hex(TEST_VISA_PAN).replace(/F$/, '');
+
+    expect(rows.filter((row) => row.includes(sale.tranId) || row.includes(terminal.tid)).length).toBeGreaterThan(0);
+    expect(rows.filter((row) => row.includes(TEST_VISA_PAN) || row.includes(track2) || row.includes(track2.replace('D', '=')))).toEqual([]);
   });
 });

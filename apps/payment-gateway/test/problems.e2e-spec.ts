@@ -40,11 +40,7 @@ describe('gateway problem details', () => {
   });
 
   it('should refuse an unknown host message format', async () => {
-    expectProblem(
-      await pbo.post('/profiles', profileBody({ acceptances: [acceptanceBody({ hostMessageFormat: 'SVC_ENABLER' })] })),
-      400,
-      /^acceptances\[0\]\.hostMessageFormat must be one of/,
-    );
+    expectProblem(await pbo.post('/profiles', profileBody({ acceptances: [acceptanceBody({ hostMessageFormat: 'SVC_ENABLER' })] })), 400, /^acceptances\[0\]\.hostMessageFormat must be one of/);
   });
 
   it('should refuse an unknown field', async () => {
@@ -74,16 +70,9 @@ describe('gateway problem details', () => {
   });
 
   it('should answer a token signed with another key with 401', async () => {
-    const forged = await new SignJWT({ groupId: pbo.groupId })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setExpirationTime('5m')
-      .sign(new TextEncoder().encode(`${TEST_AUTH.secret}-not`));
+    const forged = await new SignJWT({ groupId: pbo.groupId }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(new TextEncoder().encode(`${TEST_AUTH.secret}-not`));
 
-    expectProblem(
-      await app.anonymous.request('GET', `${GATEWAY_BASE}/profiles`, undefined, { authorization: `Bearer ${forged}` }),
-      401,
-      /^bearer token is invalid$/,
-    );
+    expectProblem(await app.anonymous.request('GET', `${GATEWAY_BASE}/profiles`, undefined, { authorization: `Bearer ${forged}` }), 401, /^bearer token is invalid$/);
   });
 
   it('should answer an oversized body with 413', async () => {

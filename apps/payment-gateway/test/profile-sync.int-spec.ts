@@ -46,11 +46,10 @@ describe('profile upserts over the in-process transport', () => {
   }
 
   async function inboxCount(messageIds: string[]): Promise<number> {
-    const rows = await queryDatabase<{ n: number }>(
-      app.database.url,
-      'SELECT count(*)::int AS n FROM payment_gateway.inbox WHERE consumer = $1 AND message_id = ANY($2)',
-      [profileUpsertConsumer.name, messageIds],
-    );
+    const rows = await queryDatabase<{ n: number }>(app.database.url, 'SELECT count(*)::int AS n FROM payment_gateway.inbox WHERE consumer = $1 AND message_id = ANY($2)', [
+      profileUpsertConsumer.name,
+      messageIds,
+    ]);
     return rows[0].n;
   }
 
@@ -64,28 +63,14 @@ describe('profile upserts over the in-process transport', () => {
       groupId,
       timeZone: 'Asia/Kuala_Lumpur',
       acceptances: [
-        {
-          acptName: 'Acquirer A',
-          hostMessageFormat: 'ISO8583',
-          supportedPayments: ['VISA'],
-          primaryMid: 'MID-A',
-          primaryTid: 'TID-A',
-          extraParams: { connUrl: 'tcp://host:5000' },
-        },
+        { acptName: 'Acquirer A', hostMessageFormat: 'ISO8583', supportedPayments: ['VISA'], primaryMid: 'MID-A', primaryTid: 'TID-A', extraParams: { connUrl: 'tcp://host:5000' } },
         { acptName: 'Acquirer B', hostMessageFormat: 'MOCK', supportedPayments: ['MASTERCARD', 'VISA'], primaryMid: null, primaryTid: null, extraParams: {} },
       ],
     });
     await publish({ payload });
 
     const profile = bodyOf<ProfileWithAcptView>(await (await pboOf(groupId)).get(`/profiles/${String(payload.profileId)}`));
-    expect(profile).toMatchObject({
-      profileId: payload.profileId,
-      profileName: payload.profileName,
-      merchantName: payload.merchantName,
-      timeZone: 'Asia/Kuala_Lumpur',
-      entityStatus: 'ACTIVE',
-      updatedAt: null,
-    });
+    expect(profile).toMatchObject({ profileId: payload.profileId, profileName: payload.profileName, merchantName: payload.merchantName, timeZone: 'Asia/Kuala_Lumpur', entityStatus: 'ACTIVE', updatedAt: null });
     expect(profile.acceptances.map((a) => [a.acptName, a.hostMessageFormat, a.supportedPayments, a.primaryMid, a.primaryTid, a.extraParams])).toEqual([
       ['Acquirer A', 'ISO8583', ['VISA'], 'MID-A', 'TID-A', { connUrl: 'tcp://host:5000' }],
       ['Acquirer B', 'MOCK', ['MASTERCARD', 'VISA'], null, null, {}],
@@ -114,10 +99,7 @@ describe('profile upserts over the in-process transport', () => {
   it('should replace the profile with a higher version and ignore a stale one that arrives later', async () => {
     const groupId = newGroup();
     const profileId = String(upsertPayload().profileId);
-    await publish(
-      { payload: upsertPayload({ groupId, profileId, version: 1, profileName: 'v1' }) },
-      { payload: upsertPayload({ groupId, profileId, version: 3, profileName: 'v3' }) },
-    );
+    await publish({ payload: upsertPayload({ groupId, profileId, version: 1, profileName: 'v1' }) }, { payload: upsertPayload({ groupId, profileId, version: 3, profileName: 'v3' }) });
     await publish({ payload: upsertPayload({ groupId, profileId, version: 2, profileName: 'v2' }) });
 
     const profile = bodyOf<ProfileWithAcptView>(await (await pboOf(groupId)).get(`/profiles/${profileId}`));
@@ -159,10 +141,7 @@ describe('profile upserts over the in-process transport', () => {
   it('should unbind every acceptance on an upsert with an empty list', async () => {
     const groupId = newGroup();
     const profileId = String(upsertPayload().profileId);
-    await publish(
-      { payload: upsertPayload({ groupId, profileId, version: 1 }) },
-      { payload: upsertPayload({ groupId, profileId, version: 2, acceptances: [] }) },
-    );
+    await publish({ payload: upsertPayload({ groupId, profileId, version: 1 }) }, { payload: upsertPayload({ groupId, profileId, version: 2, acceptances: [] }) });
 
     const profile = bodyOf<ProfileWithAcptView>(await (await pboOf(groupId)).get(`/profiles/${profileId}`));
     expect(profile.acceptances).toEqual([]);
@@ -172,14 +151,7 @@ describe('profile upserts over the in-process transport', () => {
   it('should keep the id of an acceptance pushed again under the same name, with its changed MID', async () => {
     const groupId = newGroup();
     const profileId = String(upsertPayload().profileId);
-    const acceptance = {
-      acptName: 'Acquirer A',
-      hostMessageFormat: 'ISO8583',
-      supportedPayments: ['VISA'],
-      primaryMid: 'MID-1',
-      primaryTid: 'TID-1',
-      extraParams: {},
-    };
+    const acceptance = { acptName: 'Acquirer A', hostMessageFormat: 'ISO8583', supportedPayments: ['VISA'], primaryMid: 'MID-1', primaryTid: 'TID-1', extraParams: {} };
     await publish({ payload: upsertPayload({ groupId, profileId, version: 1, acceptances: [acceptance] }) });
     const before = bodyOf<ProfileWithAcptView>(await (await pboOf(groupId)).get(`/profiles/${profileId}`));
     await publish({
@@ -187,10 +159,7 @@ describe('profile upserts over the in-process transport', () => {
         groupId,
         profileId,
         version: 2,
-        acceptances: [
-          { ...acceptance, acptName: 'Acquirer B', primaryMid: 'MID-B' },
-          { ...acceptance, primaryMid: 'MID-2' },
-        ],
+        acceptances: [{ ...acceptance, acptName: 'Acquirer B', primaryMid: 'MID-B' }, { ...acceptance, primaryMid: 'MID-2' }],
       }),
     });
 
@@ -274,11 +243,7 @@ describe('profile upserts over the in-process transport', () => {
       await publish({ payload: created }, { payload: { ...alone, version: 2, deviceId: 'device-moved', merchantId: 'M-MOVED' } });
 
       expect(batches).toHaveLength(1);
-      const rows = await queryDatabase(
-        app.database.url,
-        'SELECT id, device_id, merchant_id FROM payment_gateway.profile WHERE group_id = $1 ORDER BY device_id',
-        [groupId],
-      );
+      const rows = await queryDatabase(app.database.url, 'SELECT id, device_id, merchant_id FROM payment_gateway.profile WHERE group_id = $1 ORDER BY device_id', [groupId]);
       expect(rows).toEqual([
         { id: created.profileId, device_id: 'device-created', merchant_id: 'M-CREATED' },
         { id: alone.profileId, device_id: 'device-moved', merchant_id: 'M-MOVED' },

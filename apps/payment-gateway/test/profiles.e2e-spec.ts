@@ -112,10 +112,7 @@ describe('gateway profiles', () => {
     it('should let exactly one of two concurrent creates with the same providerReference win, the other 409', async () => {
       const providerReference = unique('race-');
 
-      const responses = await Promise.all([
-        pbo.post('/profiles', profileBody({ providerReference })),
-        pbo.post('/profiles', profileBody({ providerReference })),
-      ]);
+      const responses = await Promise.all([pbo.post('/profiles', profileBody({ providerReference })), pbo.post('/profiles', profileBody({ providerReference }))]);
 
       expect(responses.map((response) => response.status).sort()).toEqual([201, 409]);
     });
@@ -137,13 +134,7 @@ describe('gateway profiles', () => {
     });
 
     it('should store nothing but the required fields when the optional ones are omitted', async () => {
-      const profile = await createProfile(pbo, {
-        providerReference: undefined,
-        merchantAddr: undefined,
-        mcc: undefined,
-        countryCode: undefined,
-        acceptances: [],
-      });
+      const profile = await createProfile(pbo, { providerReference: undefined, merchantAddr: undefined, mcc: undefined, countryCode: undefined, acceptances: [] });
 
       expect(profile).toMatchObject({ providerReference: null, merchantAddr: null, mcc: null, countryCode: null, acceptances: [], acptSelection: {} });
     });
@@ -168,11 +159,7 @@ describe('gateway profiles', () => {
     });
 
     it('should refuse a time zone that is not IANA with 400 naming timeZone', async () => {
-      expectProblem(
-        await pbo.post('/profiles', profileBody({ timeZone: 'GMT+8 Kuala Lumpur' })),
-        400,
-        /^timeZone must be an IANA time zone such as Asia\/Kuala_Lumpur$/,
-      );
+      expectProblem(await pbo.post('/profiles', profileBody({ timeZone: 'GMT+8 Kuala Lumpur' })), 400, /^timeZone must be an IANA time zone such as Asia\/Kuala_Lumpur$/);
     });
   });
 
@@ -274,12 +261,7 @@ describe('gateway profiles', () => {
       const [kept, dropped] = created.acceptances;
 
       const replaced = bodyOf<ProfileWithAcptView>(
-        await pbo.put(
-          `/profiles/${created.profileId}`,
-          profileBody({
-            acceptances: [acceptanceBody({ acptId: kept.acptId, acptName: 'Renamed', primaryTid: 'TIDNEW' }), acceptanceBody({ acptName: 'Fresh' })],
-          }),
-        ),
+        await pbo.put(`/profiles/${created.profileId}`, profileBody({ acceptances: [acceptanceBody({ acptId: kept.acptId, acptName: 'Renamed', primaryTid: 'TIDNEW' }), acceptanceBody({ acptName: 'Fresh' })] })),
       );
 
       expect(replaced.acceptances[0].acptId).toBe(kept.acptId);
@@ -350,11 +332,7 @@ describe('gateway profiles', () => {
     it('should refuse a status other than ACTIVE or DISABLED, naming the field', async () => {
       const created = await createProfile(pbo);
 
-      expectProblem(
-        await pbo.patch(`/profiles/${created.profileId}/status`, { status: 'PAUSED' }),
-        400,
-        /^status must be one of the following values: ACTIVE, DISABLED$/,
-      );
+      expectProblem(await pbo.patch(`/profiles/${created.profileId}/status`, { status: 'PAUSED' }), 400, /^status must be one of the following values: ACTIVE, DISABLED$/);
     });
 
     it("should refuse another PBO's profile with 403", async () => {

@@ -6,15 +6,7 @@ import { bodyOf, expectProblem, GatewayClient, GatewayTestApp, startGateway } fr
 interface ProfileSignOnView {
   profileId: string;
   profileName: string;
-  acptSignOns: Array<{
-    acptId: string;
-    acptName: string;
-    hostMessageFormat: string;
-    supportedPayment: string[];
-    resultReason: string;
-    hostRespCode: string;
-    hostRespMessage: string;
-  }>;
+  acptSignOns: Array<{ acptId: string; acptName: string; hostMessageFormat: string; supportedPayment: string[]; resultReason: string; hostRespCode: string; hostRespMessage: string }>;
 }
 
 /**
@@ -50,18 +42,7 @@ describe('profile sign-on', () => {
       received.push(request);
       const reply = answer(request);
       if (reply === 'hang') return new Promise<object>(() => undefined);
-      return {
-        requestId: request.requestId,
-        result: 'APPROVED',
-        hostRespCode: '00',
-        hostRespMessage: 'Approved',
-        mti: '0810',
-        stan: '000001',
-        transmittedAt: '1122080000',
-        rrn: null,
-        approvalCode: null,
-        ...reply,
-      };
+      return { requestId: request.requestId, result: 'APPROVED', hostRespCode: '00', hostRespMessage: 'Approved', mti: '0810', stan: '000001', transmittedAt: '1122080000', rrn: null, approvalCode: null, ...reply };
     });
   }
 
@@ -69,20 +50,8 @@ describe('profile sign-on', () => {
     hostConnector((request) => (request.target.tid === 'TID00002' ? { result: 'DECLINED', hostRespCode: '96', hostRespMessage: 'System malfunction' } : {}));
     const profile = await createProfile(pbo, {
       acceptances: [
-        acceptanceBody({
-          acptName: 'Acquirer A',
-          primaryMid: 'MID000000000001',
-          primaryTid: 'TID00001',
-          extraParams: { connUrl: 'tcp://127.0.0.1:5000', acqInstId: '60012345' },
-        }),
-        acceptanceBody({
-          acptName: 'Acquirer B',
-          hostMessageFormat: 'MPGS_AP',
-          supportedPayments: ['MASTERCARD'],
-          primaryMid: 'MID000000000002',
-          primaryTid: 'TID00002',
-          extraParams: {},
-        }),
+        acceptanceBody({ acptName: 'Acquirer A', primaryMid: 'MID000000000001', primaryTid: 'TID00001', extraParams: { connUrl: 'tcp://127.0.0.1:5000', acqInstId: '60012345' } }),
+        acceptanceBody({ acptName: 'Acquirer B', hostMessageFormat: 'MPGS_AP', supportedPayments: ['MASTERCARD'], primaryMid: 'MID000000000002', primaryTid: 'TID00002', extraParams: {} }),
       ],
     });
 
@@ -92,35 +61,12 @@ describe('profile sign-on', () => {
       profileId: profile.profileId,
       profileName: profile.profileName,
       acptSignOns: [
-        {
-          acptId: profile.acceptances[0].acptId,
-          acptName: 'Acquirer A',
-          hostMessageFormat: 'ISO8583',
-          supportedPayment: ['VISA', 'MASTERCARD'],
-          resultReason: 'HostSuccess',
-          hostRespCode: '00',
-          hostRespMessage: 'Approved',
-        },
-        {
-          acptId: profile.acceptances[1].acptId,
-          acptName: 'Acquirer B',
-          hostMessageFormat: 'MPGS_AP',
-          supportedPayment: ['MASTERCARD'],
-          resultReason: 'HostDeclined',
-          hostRespCode: '96',
-          hostRespMessage: 'System malfunction',
-        },
+        { acptId: profile.acceptances[0].acptId, acptName: 'Acquirer A', hostMessageFormat: 'ISO8583', supportedPayment: ['VISA', 'MASTERCARD'], resultReason: 'HostSuccess', hostRespCode: '00', hostRespMessage: 'Approved' },
+        { acptId: profile.acceptances[1].acptId, acptName: 'Acquirer B', hostMessageFormat: 'MPGS_AP', supportedPayment: ['MASTERCARD'], resultReason: 'HostDeclined', hostRespCode: '96', hostRespMessage: 'System malfunction' },
       ],
     });
     expect(received.map((request) => request.target).sort((a, b) => a.tid.localeCompare(b.tid))).toEqual([
-      {
-        hostMessageFormat: 'ISO8583',
-        connUrl: 'tcp://127.0.0.1:5000',
-        acptId: profile.acceptances[0].acptId,
-        mid: 'MID000000000001',
-        tid: 'TID00001',
-        acquirerId: '60012345',
-      },
+      { hostMessageFormat: 'ISO8583', connUrl: 'tcp://127.0.0.1:5000', acptId: profile.acceptances[0].acptId, mid: 'MID000000000001', tid: 'TID00001', acquirerId: '60012345' },
       { hostMessageFormat: 'MPGS_AP', connUrl: null, acptId: profile.acceptances[1].acptId, mid: 'MID000000000002', tid: 'TID00002' },
     ]);
     expect(new Set(received.map((request) => request.requestId)).size).toBe(2);
@@ -132,13 +78,7 @@ describe('profile sign-on', () => {
 
     const result = bodyOf<ProfileSignOnView>(await pbo.post(`/profiles/${profile.profileId}/signOn`, undefined));
 
-    expect(result.acptSignOns).toEqual([
-      expect.objectContaining({
-        resultReason: 'InvalidAcceptance',
-        hostRespCode: '',
-        hostRespMessage: 'primaryTid must be 1 to 8 letters or digits to sign on',
-      }),
-    ]);
+    expect(result.acptSignOns).toEqual([expect.objectContaining({ resultReason: 'InvalidAcceptance', hostRespCode: '', hostRespMessage: 'primaryTid must be 1 to 8 letters or digits to sign on' })]);
     expect(received).toEqual([]);
   });
 
@@ -148,9 +88,7 @@ describe('profile sign-on', () => {
 
     const result = bodyOf<ProfileSignOnView>(await pbo.post(`/profiles/${profile.profileId}/signOn`, undefined));
 
-    expect(result.acptSignOns).toEqual([
-      expect.objectContaining({ resultReason: 'InvalidAcceptance', hostRespMessage: 'extraParams.acqInstId must be 1 to 11 digits to sign on' }),
-    ]);
+    expect(result.acptSignOns).toEqual([expect.objectContaining({ resultReason: 'InvalidAcceptance', hostRespMessage: 'extraParams.acqInstId must be 1 to 11 digits to sign on' })]);
     expect(received).toEqual([]);
   });
 
@@ -171,7 +109,7 @@ describe('profile sign-on', () => {
     });
   });
 
-  it("should report a reply that breaks the host contract as the host connector failing, not as the host's answer", async () => {
+  it('should report a reply that breaks the host contract as the host connector failing, not as the host\'s answer', async () => {
     const profile = await createProfile(pbo);
     hostConnector(() => ({ result: 'APPROVED', stan: 'not a STAN' }));
 
@@ -182,7 +120,7 @@ describe('profile sign-on', () => {
     });
   });
 
-  it("should answer an empty list for a profile without acceptances, and 403 / 404 for profiles that are not the PBO's", async () => {
+  it('should answer an empty list for a profile without acceptances, and 403 / 404 for profiles that are not the PBO\'s', async () => {
     const empty = await createProfile(pbo, { acceptances: [] });
     expect(bodyOf<ProfileSignOnView>(await pbo.post(`/profiles/${empty.profileId}/signOn`, undefined)).acptSignOns).toEqual([]);
 

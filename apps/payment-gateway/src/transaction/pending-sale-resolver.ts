@@ -35,8 +35,9 @@ export function chipOnlyEmv(transaction: Transaction): string {
 }
 
 /**
- * Finishes sales (and voids, refunds and captures: {@link FollowUpService.resolvePending}) whose outcome their request could not learn (the connector did not answer, or
- * the gateway stopped mid-request): every replica takes due PENDING actions (leased in the
+ * Finishes sales (and voids, refunds and captures: {@link FollowUpService.resolvePending})
+ * whose outcome their request could not learn (the connector did not answer, or the gateway
+ * stopped mid-request): every replica takes due PENDING actions (leased in the
  * database, so never two at once), asks `host.authorize.v1` again under the same requestId and
  * records the connector's answer. Until it has one, the sale stays PENDING and is asked again
  * with a growing delay; it is never declined for want of an answer.
