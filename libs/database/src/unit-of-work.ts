@@ -11,6 +11,14 @@ import { DataSource, EntityManager } from 'typeorm';
 export abstract class UnitOfWork {
   /** Runs `work` in one transaction, committed when it resolves, rolled back when it throws; a nested call joins the outer one. */
   abstract run<T>(work: () => Promise<T>): Promise<T>;
+
+  /**
+   * Runs `work`'s reads in one snapshot (REPEATABLE READ, read only), so a view built from several
+   * tables never mixes states of two commits; a nested call joins the outer transaction.
+   */
+  snapshot<T>(work: () => Promise<T>): Promise<T> {
+    return this.run(work);
+  }
 }
 
 /**
@@ -28,6 +36,14 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   run<T>(work: () => Promise<T>): Promise<T> {
     if (this.current.getStore()) return work();
     return this.dataSource.transaction((manager) => this.current.run(manager, work));
+  }
+
+  override snapshot<T>(work: () => Promise<T>): Promise<T> {
+    if (this.current.getStore()) return work();
+    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      await manager.query('SET TRANSACTION READ ONLY');
+      return this.current.run(manager, work);
+    });
   }
 
   /** The manager of the current transaction; outside one, the DataSource's own (each statement commits alone). */

@@ -34,4 +34,4 @@ export function fakePbos(...pbos: Pbo[]): PboService {
 }
 
 /** A unit of work that just runs the work (the in-memory repositories have no transactions). */
-export const immediateUnitOfWork: UnitOfWork = { run: (work) => work() };
+export const immediateUnitOfWork: UnitOfWork = { run: (work) => work(), snapshot: (work) => work() };
