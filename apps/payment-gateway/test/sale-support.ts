@@ -3,7 +3,7 @@ import { signDeviceToken } from '@app/common';
 import { GATEWAY_PROFILE_UPSERT_V1, GatewayProfileUpsertV1, GatewayTransactionV1 } from '@app/contracts';
 import { uniqueTid } from '@app/host-protocol/testing/factories';
 import { platformModules } from '@app/runtime';
-import { ApiClient, HttpResponse, queryDatabase, startTestApp, TEST_AUTH, TestApp, TestPlatformOptions, unique } from '@app/testing';
+import { ApiClient, dumpSchemas, HttpResponse, queryDatabase, startTestApp, TEST_AUTH, TestApp, TestPlatformOptions, unique } from '@app/testing';
 import { DynamicModule, Module } from '@nestjs/common';
 import { HostConnectorModule } from '../../host-connector/src';
 import { HostSandbox, hostSandboxSettingsFrom, startHostSandbox } from '../../standalone/src';
@@ -161,15 +161,7 @@ export function saleBody(terminal: Pick<Terminal, 'profileId'>, options: SaleBod
   };
 }
 
-/** Every row of every table of a schema, each as its text form (all columns, JSON included). */
+/** Every row of every table of a schema, each as `table: <the row's JSON>`. */
 export async function dumpSchema(app: Pick<TestApp, 'database'>, schema: string): Promise<string[]> {
-  const tables = await queryDatabase<{ table_name: string }>(app.database.url, `SELECT table_name FROM information_schema.tables WHERE table_schema = $1`, [
-    schema,
-  ]);
-  const rows: string[] = [];
-  for (const { table_name: table } of tables) {
-    const found = await queryDatabase<{ row: string }>(app.database.url, `SELECT t::text AS row FROM "${schema}"."${table}" t`);
-    rows.push(...found.map(({ row }) => `${table}: ${row}`));
-  }
-  return rows;
+  return (await dumpSchemas(app.database.url, [schema])).flatMap(({ table, rows }) => rows.map((row) => `${table}: ${row}`));
 }

@@ -26,23 +26,40 @@ export function cardDataIn(texts: Iterable<{ label: string; text: string }>, pan
   return findings;
 }
 
-/** Every row of every table in the schemas of the database at `url` (not PostgreSQL's own), as text per table. */
-export async function dumpSchemas(url: string): Promise<Array<{ label: string; text: string }>> {
+/** The rows of one table, each as its JSON text. */
+export interface TableDump {
+  schema: string;
+  table: string;
+  rows: string[];
+}
+
+/**
+ * Every row of every table in the schemas of the database at `url` (not PostgreSQL's own), or of
+ * `schemas` only, each row as its JSON text.
+ */
+export async function dumpSchemas(url: string, schemas?: readonly string[]): Promise<TableDump[]> {
   const dataSource = new DataSource({ type: 'postgres', url });
   await dataSource.initialize();
   try {
     const tables = (await dataSource.query(
       `SELECT table_schema, table_name FROM information_schema.tables
         WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema') AND table_schema NOT LIKE 'pg_toast%'
+          AND ($1::text[] IS NULL OR table_schema = ANY($1::text[]))
         ORDER BY 1, 2`,
+      [schemas === undefined ? null : [...schemas]],
     )) as Array<{ table_schema: string; table_name: string }>;
-    const dumps: Array<{ label: string; text: string }> = [];
+    const dumps: TableDump[] = [];
     for (const { table_schema: schema, table_name: table } of tables) {
       const rows = (await dataSource.query(`SELECT row_to_json(t)::text AS row FROM "${schema}"."${table}" t`)) as Array<{ row: string }>;
-      dumps.push({ label: `${schema}.${table} (${rows.length} rows)`, text: rows.map((row) => row.row).join('\n') });
+      dumps.push({ schema, table, rows: rows.map((row) => row.row) });
     }
     return dumps;
   } finally {
     await dataSource.destroy();
   }
+}
+
+/** Table dumps as the labelled texts {@link cardDataIn} reads: `schema.table (n rows)`, a row per line. */
+export function textsOf(dumps: readonly TableDump[]): Array<{ label: string; text: string }> {
+  return dumps.map(({ schema, table, rows }) => ({ label: `${schema}.${table} (${rows.length} rows)`, text: rows.join('\n') }));
 }
