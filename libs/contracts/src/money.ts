@@ -6,7 +6,11 @@ import { currencyInfo } from './iso-codes';
  * units (`"1250"`), as strings so no amount ever passes through a float.
  */
 
-/** `12.5` is refused: a decimal amount has exactly the currency's exponent of decimals, or none. */
+/**
+ * The shape of a decimal amount: up to 12 integer digits and up to 3 decimals. `12.5` passes the
+ * pattern and means 12.50 in a 2-decimal currency; more decimals than the currency's exponent
+ * (`12.505` MYR, `1.5` JPY) are refused by `decimalToMinor`.
+ */
 export const DECIMAL_AMOUNT_PATTERN = /^(0|[1-9][0-9]{0,11})(\.[0-9]{1,3})?$/;
 
 /** Minor units as a decimal string: `1234`, 2 → `12.34`; `5`, 2 → `0.05`; `1234`, 0 → `1234`. */
