@@ -33,30 +33,70 @@ export interface TableDump {
   rows: string[];
 }
 
+/** What {@link dumpSchemas} reads through: an initialised TypeORM DataSource (its `query` answers the rows). */
+export interface Queryable {
+  query(sql: string, parameters?: unknown[]): Promise<unknown>;
+}
+
 /**
- * Every row of every table in the schemas of the database at `url` (not PostgreSQL's own), or of
- * `schemas` only, each row as its JSON text.
+ * Every row of every table in the schemas of the database at `target` (a URL, or a connection a
+ * caller keeps open to dump often), not PostgreSQL's own, or of `schemas` only, each row as its
+ * JSON text, in a stable order (a dump taken twice of unchanged tables is equal).
  */
-export async function dumpSchemas(url: string, schemas?: readonly string[]): Promise<TableDump[]> {
-  const dataSource = new DataSource({ type: 'postgres', url });
+export async function dumpSchemas(target: string | Queryable, schemas?: readonly string[]): Promise<TableDump[]> {
+  if (typeof target !== 'string') return dumpThrough(target, schemas);
+  const dataSource = new DataSource({ type: 'postgres', url: target });
   await dataSource.initialize();
   try {
-    const tables = (await dataSource.query(
-      `SELECT table_schema, table_name FROM information_schema.tables
-        WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema') AND table_schema NOT LIKE 'pg_toast%'
-          AND ($1::text[] IS NULL OR table_schema = ANY($1::text[]))
-        ORDER BY 1, 2`,
-      [schemas === undefined ? null : [...schemas]],
-    )) as Array<{ table_schema: string; table_name: string }>;
-    const dumps: TableDump[] = [];
-    for (const { table_schema: schema, table_name: table } of tables) {
-      const rows = (await dataSource.query(`SELECT row_to_json(t)::text AS row FROM "${schema}"."${table}" t`)) as Array<{ row: string }>;
-      dumps.push({ schema, table, rows: rows.map((row) => row.row) });
-    }
-    return dumps;
+    return await dumpThrough(dataSource, schemas);
   } finally {
     await dataSource.destroy();
   }
+}
+
+async function tablesOf(connection: Queryable, schemas?: readonly string[]): Promise<Array<{ schema: string; table: string }>> {
+  const tables = (await connection.query(
+    `SELECT table_schema, table_name FROM information_schema.tables
+      WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema') AND table_schema NOT LIKE 'pg_toast%'
+        AND ($1::text[] IS NULL OR table_schema = ANY($1::text[]))
+      ORDER BY 1, 2`,
+    [schemas === undefined ? null : [...schemas]],
+  )) as Array<{ table_schema: string; table_name: string }>;
+  return tables.map((row) => ({ schema: row.table_schema, table: row.table_name }));
+}
+
+async function dumpThrough(connection: Queryable, schemas?: readonly string[]): Promise<TableDump[]> {
+  const dumps: TableDump[] = [];
+  for (const { schema, table } of await tablesOf(connection, schemas)) {
+    const rows = (await connection.query(`SELECT row_to_json(t)::text AS row FROM "${schema}"."${table}" t ORDER BY 1`)) as Array<{ row: string }>;
+    dumps.push({ schema, table, rows: rows.map((row) => row.row) });
+  }
+  return dumps;
+}
+
+/** One table's rows in short: how many, and a hash of all of them (equal hashes: equal rows). */
+export interface TableFingerprint {
+  schema: string;
+  table: string;
+  rows: number;
+  md5: string;
+}
+
+/**
+ * A function that takes {@link dumpSchemas}'s dump in short, every table in one statement (a test
+ * that compares the database before and after each of many requests: the fuzz suite). The tables
+ * are listed once, when it is made; `exclude` leaves tables out by name.
+ */
+export async function schemaFingerprinter(connection: Queryable, options: { schemas?: readonly string[]; exclude?: RegExp } = {}): Promise<() => Promise<TableFingerprint[]>> {
+  const tables = (await tablesOf(connection, options.schemas)).filter(({ table }) => !options.exclude?.test(table));
+  const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
+  const sql = tables
+    .map(
+      ({ schema, table }) =>
+        `SELECT ${quote(schema)} AS schema, ${quote(table)} AS "table", count(*)::int AS rows, md5(coalesce(string_agg(row_to_json(t)::text, E'\\n' ORDER BY row_to_json(t)::text), '')) AS md5 FROM "${schema}"."${table}" t`,
+    )
+    .join(' UNION ALL ');
+  return async () => (tables.length ? ((await connection.query(sql)) as TableFingerprint[]) : []);
 }
 
 /** Table dumps as the labelled texts {@link cardDataIn} reads: `schema.table (n rows)`, a row per line. */
