@@ -11,22 +11,23 @@ import { BoundMerchant, NewMethodBinding, PaymentConfigRepository } from './pers
 
 export interface PaymentMethodRequest {
   paymentMethodCode: string;
-  allows?: string[];
-  emvs?: { emvId: number }[];
+  allows?: string[] | null;
+  emvs?: { emvId: number }[] | null;
 }
 
 export interface BindCommand {
   acquirerProfileId: string;
   currency: string;
-  mid?: string;
-  paymentMethods?: PaymentMethodRequest[];
+  /** null clears the binding's MID (the PBO default applies); omitted keeps it. */
+  mid?: string | null;
+  paymentMethods?: PaymentMethodRequest[] | null;
 }
 
 /**
  * Resolves the methods a bind request asks for against the acquirer profile: omitted methods
  * mean all of the profile's, omitted EMV lists mean the profile's list for that method.
  */
-export function resolveMethods(record: AcquirerProfileRecord, requested: PaymentMethodRequest[] | undefined): NewMethodBinding[] {
+export function resolveMethods(record: AcquirerProfileRecord, requested: PaymentMethodRequest[] | null | undefined): NewMethodBinding[] {
   const { profile, emvList } = record;
   const label = `acquirer profile ${profile.id} (${profile.profileName})`;
   if (!requested) {
@@ -79,7 +80,7 @@ export class PaymentConfigService {
   }
 
   /** Explicit EMV ids must exist and be the PBO's before they are checked against the profile. */
-  private async checkEmvReferences(groupId: string, requested: PaymentMethodRequest[] | undefined): Promise<void> {
+  private async checkEmvReferences(groupId: string, requested: PaymentMethodRequest[] | null | undefined): Promise<void> {
     const ids = [...new Set((requested ?? []).flatMap((method) => (method.emvs ?? []).map((emv) => emv.emvId)))];
     const owned = new Set((await this.emvs.findOwned(groupId, ids)).map((emv) => emv.id));
     for (const id of ids) if (!owned.has(id)) requireOwned(await this.emvs.findById(id), groupId, `EMV config ${id}`);

@@ -66,10 +66,10 @@ export class AcquirerCreateDto extends AcquirerFieldsDto {
   @IsIsoCurrency()
   currency: string;
 
-  @ApiPropertyOptional({ enum: ['card', 'qr'], default: 'card', description: 'immutable; qr needs the PBO\'s QR support' })
+  @ApiPropertyOptional({ enum: ['card', 'qr'], nullable: true, default: 'card', description: 'immutable; qr needs the PBO\'s QR support' })
   @IsOptional()
   @IsIn(['card', 'qr'])
-  acqType?: 'card' | 'qr';
+  acqType?: 'card' | 'qr' | null;
 
   @ApiProperty({ enum: ACQUIRER_MESSAGE_FORMATS })
   @IsIn(ACQUIRER_MESSAGE_FORMATS)

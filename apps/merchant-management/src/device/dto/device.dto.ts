@@ -5,7 +5,7 @@ import { OPERATING_MODES } from '../../shared/device-status';
 
 const nullable = () => ValidateIf((_object, value) => value !== null);
 
-/** `POST /api/openapi/v1/device`: generate an activation code. */
+/** `POST /api/openapi/v1/device`: generate an activation code. An optional field sent as null is as if left out. */
 export class DeviceCreateDto {
   @ApiProperty({ description: 'merchant the device belongs to' })
   @IsString()
@@ -13,37 +13,37 @@ export class DeviceCreateDto {
   @MaxLength(32)
   mchId: string;
 
-  @ApiPropertyOptional({ maxLength: 128 }) @IsOptional() @IsString() @MaxLength(128) deviceAlias?: string;
-  @ApiPropertyOptional({ maxLength: 128 }) @IsOptional() @IsString() @MaxLength(128) deviceName?: string;
-  @ApiPropertyOptional({ example: 'COTS', maxLength: 32 }) @IsOptional() @IsString() @MaxLength(32) deviceType?: string;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 128 }) @IsOptional() @IsString() @MaxLength(128) deviceAlias?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 128 }) @IsOptional() @IsString() @MaxLength(128) deviceName?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'COTS', maxLength: 32 }) @IsOptional() @IsString() @MaxLength(32) deviceType?: string | null;
 
-  @ApiPropertyOptional({ enum: OPERATING_MODES, default: 'STANDARD' })
+  @ApiPropertyOptional({ enum: OPERATING_MODES, nullable: true, default: 'STANDARD' })
   @IsOptional()
   @IsIn(OPERATING_MODES)
-  operatingMode?: string;
+  operatingMode?: string | null;
 
-  @ApiPropertyOptional({ example: '01,02', description: 'comma-separated payment method codes; all bound methods when omitted' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: '01,02', description: 'comma-separated payment method codes; all bound methods when omitted or null' })
   @IsOptional()
   @IsString()
   @MaxLength(64)
-  methodList?: string;
+  methodList?: string | null;
 
-  @ApiPropertyOptional({ description: 'admin password of the device; stored hashed, shown as ******' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'admin password of the device; stored hashed, shown as ******' })
   @IsOptional()
   @IsString()
   @MinLength(4)
   @MaxLength(64)
-  deviceAdmin?: string;
+  deviceAdmin?: string | null;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { acquirers: { '1': { acqMid: '000000000000001', acqTid: '00000001' } } } })
+  @ApiPropertyOptional({ type: 'object', nullable: true, additionalProperties: true, example: { acquirers: { '1': { acqMid: '000000000000001', acqTid: '00000001' } } } })
   @IsOptional()
   @IsPlainObject()
-  extParams?: Record<string, unknown>;
+  extParams?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: 'amexFloorLimit, terminalCountryCode, txnCurrencyCode, terminalType, terminalCapability, emvFlags (strings)' })
+  @ApiPropertyOptional({ type: 'object', nullable: true, additionalProperties: { type: 'string' }, description: 'amexFloorLimit, terminalCountryCode, txnCurrencyCode, terminalType, terminalCapability, emvFlags (strings)' })
   @IsOptional()
   @IsPlainObject()
-  emvParams?: Record<string, unknown>;
+  emvParams?: Record<string, unknown> | null;
 }
 
 /** `PUT /api/openapi/v1/device/{deviceId}`: omitted fields stay, null clears. */
