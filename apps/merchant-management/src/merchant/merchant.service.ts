@@ -98,7 +98,8 @@ export class MerchantService {
       try {
         await this.uow.run(async () => {
           await this.repository.insert(values);
-          const defaultProfile = await this.acquirers.findDefault(groupId, 'card');
+          // Share-locked: the binding relies on what the profile lists (as a bind does).
+          const defaultProfile = await this.acquirers.findDefault(groupId, 'card', 'share');
           if (defaultProfile) await this.paymentConfigs.bindDefault(values, defaultProfile);
         });
         return this.get(groupId, values.mchId);
