@@ -1,9 +1,13 @@
 import { IsPlainObject, PageQueryDto } from '@app/common';
+import { GATEWAY_PROFILE_LIMITS } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { OPERATING_MODES } from '../../shared/device-status';
 
 const nullable = () => ValidateIf((_object, value) => value !== null);
+
+/** deviceAlias / deviceName name the device's gateway profile (profileName): not empty, and the upsert contract's limit. */
+const PROFILE_NAME = GATEWAY_PROFILE_LIMITS.profileName;
 
 /** `POST /api/openapi/v1/device`: generate an activation code. An optional field sent as null is as if left out. */
 export class DeviceCreateDto {
@@ -13,8 +17,8 @@ export class DeviceCreateDto {
   @MaxLength(32)
   mchId: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 128 }) @IsOptional() @IsString() @MaxLength(128) deviceAlias?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 128 }) @IsOptional() @IsString() @MaxLength(128) deviceName?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: PROFILE_NAME }) @IsOptional() @IsString() @IsNotEmpty() @MaxLength(PROFILE_NAME) deviceAlias?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: PROFILE_NAME }) @IsOptional() @IsString() @IsNotEmpty() @MaxLength(PROFILE_NAME) deviceName?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, example: 'COTS', maxLength: 32 }) @IsOptional() @IsString() @MaxLength(32) deviceType?: string | null;
 
   @ApiPropertyOptional({ enum: OPERATING_MODES, nullable: true, default: 'STANDARD' })
@@ -48,8 +52,8 @@ export class DeviceCreateDto {
 
 /** `PUT /api/openapi/v1/device/{deviceId}`: omitted fields stay, null clears. */
 export class DeviceUpdateDto {
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @nullable() @IsString() @MaxLength(128) deviceAlias?: string | null;
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @nullable() @IsString() @MaxLength(128) deviceName?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: PROFILE_NAME }) @IsOptional() @IsString() @IsNotEmpty() @MaxLength(PROFILE_NAME) deviceAlias?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: PROFILE_NAME }) @IsOptional() @IsString() @IsNotEmpty() @MaxLength(PROFILE_NAME) deviceName?: string | null;
   @ApiPropertyOptional({ nullable: true }) @IsOptional() @nullable() @IsString() @MaxLength(32) deviceType?: string | null;
   @ApiPropertyOptional({ enum: OPERATING_MODES, nullable: true, description: 'null sets STANDARD' }) @IsOptional() @nullable() @IsIn(OPERATING_MODES) operatingMode?: string | null;
   @ApiPropertyOptional({ nullable: true, description: 'comma-separated codes; null means every bound method' }) @IsOptional() @nullable() @IsString() @MaxLength(64) methodList?: string | null;

@@ -1,5 +1,5 @@
 import { formatTimestamp, IsPlainObject, maskedSecret, PageQueryDto } from '@app/common';
-import { IsIanaTimeZone, IsIsoCountry, IsIsoCurrency } from '@app/contracts';
+import { GATEWAY_PROFILE_LIMITS, IsIanaTimeZone, IsIsoCountry, IsIsoCurrency } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { MerchantView } from '../merchant.view';
@@ -13,10 +13,11 @@ const MAX_LOGO_LENGTH = 700_000;
  * clears it as leaving it out does (docs/decisions.md, "Null in a write body").
  */
 export class MerchantWriteDto {
-  @ApiProperty({ maxLength: 128 })
+  /** The gateway profiles' merchantName: the upsert contract's limit. */
+  @ApiProperty({ maxLength: GATEWAY_PROFILE_LIMITS.merchantName })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(128)
+  @MaxLength(GATEWAY_PROFILE_LIMITS.merchantName)
   mchName: string;
 
   @ApiProperty({ example: 'MYR', description: 'default settlement currency, ISO 4217' })
@@ -67,10 +68,11 @@ export class MerchantWriteDto {
   @Matches(/^\+?[0-9 ()-]{3,32}$/, { message: '$property must be a phone number (digits, spaces, dashes, parentheses, optional leading +)' })
   contactPhone?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 512 })
+  /** The gateway profiles' merchantAddr: the upsert contract's limit. */
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: GATEWAY_PROFILE_LIMITS.merchantAddr })
   @IsOptional()
   @IsString()
-  @MaxLength(512)
+  @MaxLength(GATEWAY_PROFILE_LIMITS.merchantAddr)
   contactAddress?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, description: 'logo URL, or base64 of a jpg/jpeg/png image' })

@@ -1,4 +1,5 @@
 import { DomainError, formatTimestamp, IsPlainObject, maskedSecret, parseJsonObject } from '@app/common';
+import { GATEWAY_PROFILE_LIMITS } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateBy, ValidateIf } from 'class-validator';
 import { LegacyGroupIdField, LegacyPageSize } from '../../../shared/legacy';
@@ -35,10 +36,10 @@ export class LegacyDeviceCreateDto {
   @MaxLength(32)
   mchId: string;
 
-  @ApiProperty({ maxLength: 128, description: 'friendly name (v1 deviceAlias)' })
+  @ApiProperty({ minLength: 1, maxLength: GATEWAY_PROFILE_LIMITS.profileName, description: 'friendly name (v1 deviceAlias)' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(128)
+  @MaxLength(GATEWAY_PROFILE_LIMITS.profileName)
   activateCodeAlias: string;
 
   @ApiProperty({ example: 'COTS', maxLength: 32 })
@@ -89,11 +90,11 @@ export class LegacyDeviceCreateDto {
 export class LegacyDeviceUpdateDto {
   @ApiPropertyOptional({ nullable: true }) @IsOptional() @nullable() @IsString() @MaxLength(32) deviceType?: string | null;
   @ApiPropertyOptional({ nullable: true }) @IsOptional() @nullable() @IsString() @MinLength(4) @MaxLength(64) deviceAdmin?: string | null;
-  @ApiPropertyOptional({ nullable: true, description: 'friendly name (v1 deviceAlias)' })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: GATEWAY_PROFILE_LIMITS.profileName, description: 'friendly name (v1 deviceAlias)' })
   @IsOptional()
-  @nullable()
   @IsString()
-  @MaxLength(128)
+  @IsNotEmpty()
+  @MaxLength(GATEWAY_PROFILE_LIMITS.profileName)
   activateCodeAlias?: string | null;
 
   @ApiPropertyOptional({
