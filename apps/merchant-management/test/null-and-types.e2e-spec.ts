@@ -387,17 +387,25 @@ describe('merchant-management: null and wrong JSON types in every field of every
   });
 
   it('should take null for an optional field of a device create as leaving it out (every bound method, no extParams), in v1 and legacy', async () => {
-    for (const path of [`${V1}/device`, '/api/v2/device']) {
+    // The binding's methods are what the tests above left: a device created without the fields is the measure.
+    const shown = async (path: string, fields: Body) => {
       const base = path === '/api/v2/device' ? { mchId: ids.mchId, activateCodeAlias: 'Till', deviceType: 'COTS' } : { mchId: ids.mchId };
-      const created = dataOf<CreatedCode>(await pbo.post(path, { ...base, methodList: null, extParams: null, emvParams: null, deviceAdmin: null }));
-      const device = dataOf<{ methodList: string; extParams: string | null; deviceAdmin: string | null }>(
+      const created = dataOf<CreatedCode>(await pbo.post(path, { ...base, ...fields }));
+      const device = dataOf<{ methodList: string; extParams: string | null; emvParams: string | null; deviceAdmin: string | null; profileId: string | null }>(
         await pbo.get(`${V1}/device/CD-${created.activationCode}`),
       );
-      expect({ methods: Object.keys(JSON.parse(device.methodList) as object).sort(), extParams: device.extParams, deviceAdmin: device.deviceAdmin }).toEqual({
-        methods: ['01', '02'],
-        extParams: null,
-        deviceAdmin: null,
-      });
+      return {
+        methodList: device.methodList,
+        extParams: device.extParams,
+        emvParams: device.emvParams,
+        deviceAdmin: device.deviceAdmin,
+        profiled: device.profileId !== null,
+      };
+    };
+    for (const path of [`${V1}/device`, '/api/v2/device']) {
+      const omitted = await shown(path, {});
+      expect(omitted).toEqual({ methodList: expect.stringMatching(/^\{"0\d":/), extParams: null, emvParams: null, deviceAdmin: null, profiled: true });
+      expect(await shown(path, { methodList: null, extParams: null, emvParams: null, deviceAdmin: null })).toEqual(omitted);
     }
   });
 });
