@@ -5,6 +5,24 @@ import { HOST_MESSAGE_FORMATS } from './host-formats';
 import { PAYMENT_METHODS, PaymentMethodName } from './payment-methods';
 import { IsIanaTimeZone, IsIsoCountry, IsIsoCurrency, NullableButPresent } from './validation';
 
+/**
+ * Longest texts a profile upsert carries, by field: one source for this contract and for the
+ * producer's own edge checks (merchant-management refuses at its API what the gateway would
+ * dead-letter).
+ */
+export const GATEWAY_PROFILE_LIMITS = {
+  profileName: 128,
+  merchantName: 128,
+  merchantAddr: 512,
+  providerReference: 128,
+  acptName: 128,
+  primaryMid: 32,
+  primaryTid: 32,
+  groupId: 64,
+  merchantId: 32,
+  deviceId: 64,
+} as const;
+
 /** Payment method names as the gateway speaks them (`VISA`, `MASTERCARD`, …). */
 export const GATEWAY_PAYMENT_NAMES: readonly PaymentMethodName[] = Object.values(PAYMENT_METHODS);
 
@@ -13,7 +31,7 @@ export class GatewayAcceptanceV1 {
   @ApiProperty({ example: 'Maybank VISA/MC' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(128)
+  @MaxLength(GATEWAY_PROFILE_LIMITS.acptName)
   acptName: string;
 
   /** The host format the acceptance speaks (`MOCK`, `ISO8583`, `MPGS_AP`, …): one of {@link HOST_MESSAGE_FORMATS}. */
@@ -33,7 +51,7 @@ export class GatewayAcceptanceV1 {
   @NullableButPresent()
   @IsString()
   @IsNotEmpty()
-  @MaxLength(32)
+  @MaxLength(GATEWAY_PROFILE_LIMITS.primaryMid)
   primaryMid: string | null;
 
   /** Null when the device's extParams carry no acqTid. */
@@ -41,7 +59,7 @@ export class GatewayAcceptanceV1 {
   @NullableButPresent()
   @IsString()
   @IsNotEmpty()
-  @MaxLength(32)
+  @MaxLength(GATEWAY_PROFILE_LIMITS.primaryTid)
   primaryTid: string | null;
 
   /** Free-form acceptance parameters (`subMchDba`, …); `{}` when none. */
@@ -72,25 +90,25 @@ export class GatewayProfileUpsertV1 {
   @ApiProperty({ example: 'Kopi Corner / SN-001' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(128)
+  @MaxLength(GATEWAY_PROFILE_LIMITS.profileName)
   profileName: string;
 
   @ApiProperty({ type: String, nullable: true, example: 'ext-merchant-42' })
   @NullableButPresent()
   @IsString()
-  @MaxLength(128)
+  @MaxLength(GATEWAY_PROFILE_LIMITS.providerReference)
   providerReference: string | null;
 
   @ApiProperty({ example: 'Kopi Corner Sdn Bhd' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(128)
+  @MaxLength(GATEWAY_PROFILE_LIMITS.merchantName)
   merchantName: string;
 
   @ApiProperty({ type: String, nullable: true, example: '1 Jalan Ampang, Kuala Lumpur' })
   @NullableButPresent()
   @IsString()
-  @MaxLength(512)
+  @MaxLength(GATEWAY_PROFILE_LIMITS.merchantAddr)
   merchantAddr: string | null;
 
   /** ISO 18245 merchant category code. */
@@ -128,18 +146,18 @@ export class GatewayProfileUpsertV1 {
   @ApiProperty({ example: 'grp_demo' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(64)
+  @MaxLength(GATEWAY_PROFILE_LIMITS.groupId)
   groupId: string;
 
   @ApiProperty({ example: 'M000000001' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(32)
+  @MaxLength(GATEWAY_PROFILE_LIMITS.merchantId)
   merchantId: string;
 
   @ApiProperty({ example: 'SN-001' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(64)
+  @MaxLength(GATEWAY_PROFILE_LIMITS.deviceId)
   deviceId: string;
 }

@@ -131,7 +131,7 @@ export class AcquirerService {
     try {
       await this.uow.run(async () => {
         await this.pbos.lock(groupId);
-        const profile = requireOwned(await this.repository.findById(id, true), groupId, `acquirer profile ${id}`);
+        const profile = requireOwned(await this.repository.findById(id, 'update'), groupId, `acquirer profile ${id}`);
         if (command.currency !== undefined && command.currency !== profile.currency) throw DomainError.validation('currency is immutable after creation');
         if (command.acqType !== undefined && command.acqType !== profile.acqType) throw DomainError.validation('acqType is immutable after creation');
         const currentEmvList = (await this.repository.emvLists([id])).get(id)!;
@@ -183,7 +183,7 @@ export class AcquirerService {
     };
     try {
       await this.uow.run(async () => {
-        requireOwned(await this.repository.findById(id, true), groupId, `acquirer profile ${id}`);
+        requireOwned(await this.repository.findById(id, 'update'), groupId, `acquirer profile ${id}`);
         if ((await this.repository.merchantsBoundToProfile(groupId, id)).length > 0) throw await inUse();
         await this.repository.delete(groupId, id);
       });

@@ -10,10 +10,10 @@ export class ActivateDto {
   @IsString()
   activationCode: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'what the phone reports about itself (model, os, appVersion, …)' })
+  @ApiPropertyOptional({ type: 'object', nullable: true, additionalProperties: true, description: 'what the phone reports about itself (model, os, appVersion, …)' })
   @IsOptional()
   @IsPlainObject()
-  deviceInfo?: Record<string, unknown>;
+  deviceInfo?: Record<string, unknown> | null;
 }
 
 /** The phone app's API: no PBO token; activation with a code, then a device token. */

@@ -53,7 +53,7 @@ export class DeviceAppService {
     return error;
   }
 
-  async activate(activationCode: string, deviceInfo: Record<string, unknown> | undefined, clientKey: string): Promise<ActivationResult> {
+  async activate(activationCode: string, deviceInfo: Record<string, unknown> | null | undefined, clientKey: string): Promise<ActivationResult> {
     const window = windowStartOf(this.clock.now(), ACTIVATION_WINDOW_MS);
     const attempts = await this.throttle.reserve(clientKey, window);
     if (attempts > ACTIVATION_FAILURE_LIMIT) {

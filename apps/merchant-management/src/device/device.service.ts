@@ -129,8 +129,8 @@ export class DeviceService {
    */
   async create(groupId: string, command: CreateDeviceCommand, everyAcquirer?: Record<string, string>): Promise<CreatedCodeView> {
     const merchant = await this.requireMerchant(groupId, command.mchId);
-    const methodList = command.methodList === undefined ? null : parseMethodCodes(command.methodList);
-    const emvParams = command.emvParams === undefined ? null : checkEmvParams(command.emvParams);
+    const methodList = command.methodList == null ? null : parseMethodCodes(command.methodList);
+    const emvParams = command.emvParams == null ? null : checkEmvParams(command.emvParams);
     const deviceAdminHash = command.deviceAdmin ? await hashSecret(command.deviceAdmin) : null;
     for (let attempt = 1; ; attempt++) {
       const code = newActivationCode(this.ids);
@@ -140,7 +140,7 @@ export class DeviceService {
           // either sees this device (and re-pushes it) or is seen by it, never neither.
           const source = await this.profiles.source(groupId, merchant.uuid, 'share');
           const boundIds = source.bindings.map((b) => b.acquirerProfileId);
-          const extParams = spreadOverAcquirers(command.extParams === undefined ? null : checkExtParams(command.extParams, boundIds), everyAcquirer, boundIds);
+          const extParams = spreadOverAcquirers(command.extParams == null ? null : checkExtParams(command.extParams, boundIds), everyAcquirer, boundIds);
           const built: DeviceValues = {
             uuid: this.ids.uuid(),
             groupId,

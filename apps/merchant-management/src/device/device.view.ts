@@ -21,33 +21,30 @@ export function codeIdOf(activationCode: string): string {
   return `CD-${activationCode}`;
 }
 
-/** A new activation code as both APIs write it (maps already decoded). */
-export interface CreateDeviceCommand {
-  mchId: string;
-  deviceAlias?: string;
-  deviceName?: string;
-  deviceType?: string;
-  operatingMode?: string;
-  /** Comma-separated payment method codes; every bound method when omitted. */
-  methodList?: string;
-  /** Admin password in clear; stored hashed. */
-  deviceAdmin?: string;
-  /** `{acquirers: {<profileId>: {<field>: <value>}}}`. */
-  extParams?: Record<string, unknown>;
-  /** EMV terminal parameters (string values). */
-  emvParams?: Record<string, unknown>;
-}
-
-/** A device change: omitted fields stay, null clears. */
-export interface UpdateDeviceCommand {
+/** The device fields both writes take; an optional field null is as if left out on a create and clears it on an update. */
+interface DeviceFieldsCommand {
   deviceAlias?: string | null;
   deviceName?: string | null;
   deviceType?: string | null;
-  /** null sets STANDARD. */
+  /** null (or omitted on a create) sets STANDARD. */
   operatingMode?: string | null;
-  /** Comma-separated payment method codes; null means every bound method. */
+  /** Comma-separated payment method codes; null (or omitted on a create) means every bound method. */
   methodList?: string | null;
+  /** Admin password in clear; stored hashed. */
   deviceAdmin?: string | null;
+}
+
+/** A new activation code as both APIs write it (maps already decoded). */
+export interface CreateDeviceCommand extends DeviceFieldsCommand {
+  mchId: string;
+  /** `{acquirers: {<profileId>: {<field>: <value>}}}`. */
+  extParams?: Record<string, unknown> | null;
+  /** EMV terminal parameters (string values). */
+  emvParams?: Record<string, unknown> | null;
+}
+
+/** A device change: omitted fields stay, null clears. */
+export interface UpdateDeviceCommand extends DeviceFieldsCommand {
   /**
    * `{acquirers: …}`, as an object or as the JSON text v1 sends: the text is decoded where the
    * other fields are checked, after the device was found, so the refusals keep their order.

@@ -54,26 +54,31 @@ export class MerchantService {
     return toPage(page, views, total);
   }
 
+  /**
+   * The stored profile fields of a create or a full replace: an optional field left out or null
+   * takes its cleared value ({@link clearedProfileValues}).
+   */
   private profileValues(command: MerchantCommand, defaultTimeZone: string) {
+    const cleared = clearedProfileValues(defaultTimeZone);
     return {
       mchName: command.mchName,
       currency: command.currency,
       contactName: command.contactName,
       contactEmail: command.contactEmail,
-      mcc: command.mcc ?? null,
-      region: command.region ?? null,
-      timeZone: command.timeZone ?? defaultTimeZone,
-      country: command.country ?? null,
-      transType: command.transType ?? null,
-      contactPhone: command.contactPhone ?? null,
-      contactAddress: command.contactAddress ?? null,
-      receiptLogo: command.receiptLogo ?? null,
-      receiptInfo: command.receiptInfo ?? null,
-      state: command.state ?? 1,
-      providerReference: command.providerReference ?? null,
-      mdr: command.mdr ?? null,
-      merchantType: command.merchantType ?? null,
-      additionalData: command.additionalData ?? null,
+      mcc: command.mcc ?? cleared.mcc,
+      region: command.region ?? cleared.region,
+      timeZone: command.timeZone ?? cleared.timeZone,
+      country: command.country ?? cleared.country,
+      transType: command.transType ?? cleared.transType,
+      contactPhone: command.contactPhone ?? cleared.contactPhone,
+      contactAddress: command.contactAddress ?? cleared.contactAddress,
+      receiptLogo: command.receiptLogo ?? cleared.receiptLogo,
+      receiptInfo: command.receiptInfo ?? cleared.receiptInfo,
+      state: command.state ?? cleared.state,
+      providerReference: command.providerReference ?? cleared.providerReference,
+      mdr: command.mdr ?? cleared.mdr,
+      merchantType: command.merchantType ?? cleared.merchantType,
+      additionalData: command.additionalData ?? cleared.additionalData,
     };
   }
 
@@ -93,7 +98,8 @@ export class MerchantService {
       try {
         await this.uow.run(async () => {
           await this.repository.insert(values);
-          const defaultProfile = await this.acquirers.findDefault(groupId, 'card');
+          // Share-locked: the binding relies on what the profile lists (as a bind does).
+          const defaultProfile = await this.acquirers.findDefault(groupId, 'card', 'share');
           if (defaultProfile) await this.paymentConfigs.bindDefault(values, defaultProfile);
         });
         return this.get(groupId, values.mchId);
@@ -177,9 +183,11 @@ export class MerchantService {
    */
   async update(groupId: string, mchId: string, changes: Partial<MerchantCommand>): Promise<MerchantView> {
     const merchant = await this.require(groupId, mchId);
+    const cleared: Partial<Record<keyof MerchantValues, unknown>> = clearedProfileValues((await this.pbos.require(groupId)).timeZone);
     const values: Partial<MerchantValues> = {};
     for (const key of UPDATABLE_PROFILE_FIELDS) {
-      if (changes[key] !== undefined) (values as Record<string, unknown>)[key] = changes[key];
+      // null clears: the field takes the value a create without it stores (the validation refused null where there is none).
+      if (changes[key] !== undefined) (values as Record<string, unknown>)[key] = changes[key] ?? cleared[key];
     }
     if (changes.passcode !== undefined) values.passcodeHash = changes.passcode === null ? null : await hashSecret(changes.passcode);
     // Nothing to change: nothing to write or push.
@@ -196,6 +204,30 @@ export class MerchantService {
     }
     return this.get(groupId, mchId);
   }
+}
+
+/**
+ * What an optional profile field holds when it is left out of a create or a full replace, or
+ * sent as null (docs/decisions.md, "Null in a write body"): no value, except `timeZone` (the
+ * PBO's) and `state` (1, active).
+ */
+export function clearedProfileValues(defaultTimeZone: string) {
+  return {
+    mcc: null,
+    region: null,
+    timeZone: defaultTimeZone,
+    country: null,
+    transType: null,
+    contactPhone: null,
+    contactAddress: null,
+    receiptLogo: null,
+    receiptInfo: null,
+    state: 1,
+    providerReference: null,
+    mdr: null,
+    merchantType: null,
+    additionalData: null,
+  } satisfies Partial<MerchantValues>;
 }
 
 /** Profile fields a partial update may change (each is a merchant column of the same name). */

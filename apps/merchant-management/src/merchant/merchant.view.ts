@@ -14,22 +14,22 @@ export interface MerchantCommand {
   currency: string;
   contactName: string;
   contactEmail: string;
-  mcc?: string;
-  region?: string;
-  timeZone?: string;
-  country?: string;
-  transType?: string;
-  contactPhone?: string;
-  contactAddress?: string;
-  receiptLogo?: string;
-  receiptInfo?: string;
-  state?: number;
-  providerReference?: string;
+  mcc?: string | null;
+  region?: string | null;
+  timeZone?: string | null;
+  country?: string | null;
+  transType?: string | null;
+  contactPhone?: string | null;
+  contactAddress?: string | null;
+  receiptLogo?: string | null;
+  receiptInfo?: string | null;
+  state?: number | null;
+  providerReference?: string | null;
   /** In clear; stored hashed. On a replace, omitted keeps it and null clears it. */
   passcode?: string | null;
-  mdr?: string;
-  merchantType?: string;
-  additionalData?: Record<string, unknown>;
+  mdr?: string | null;
+  merchantType?: string | null;
+  additionalData?: Record<string, unknown> | null;
 }
 
 /** A merchant with what the legacy shape adds: the PBO's default MID (its bindings' MIDs come first). */

@@ -3,7 +3,7 @@ import { isPaymentMethodCode, PAYMENT_METHOD_CODES, PaymentMethodCode, paymentMe
 import { isUniqueViolation, UnitOfWork } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import { ActivationProfileService } from '../activation-profile/activation-profile.service';
-import { AcquirerProfileRecord, AcquirerProfileRepository } from '../acquirer/persistence/acquirer-profile.repository';
+import { AcquirerProfileRecord, AcquirerProfileRepository, ProfileLock } from '../acquirer/persistence/acquirer-profile.repository';
 import { EmvConfigRepository } from '../emv/persistence/emv-config.repository';
 import { numericId, requireOwned } from '../shared/ownership';
 import { PaymentConfigView } from './payment-config.view';
@@ -11,22 +11,23 @@ import { BoundMerchant, NewMethodBinding, PaymentConfigRepository } from './pers
 
 export interface PaymentMethodRequest {
   paymentMethodCode: string;
-  allows?: string[];
-  emvs?: { emvId: number }[];
+  allows?: string[] | null;
+  emvs?: { emvId: number }[] | null;
 }
 
 export interface BindCommand {
   acquirerProfileId: string;
   currency: string;
-  mid?: string;
-  paymentMethods?: PaymentMethodRequest[];
+  /** null clears the binding's MID (the PBO default applies); omitted keeps it. */
+  mid?: string | null;
+  paymentMethods?: PaymentMethodRequest[] | null;
 }
 
 /**
  * Resolves the methods a bind request asks for against the acquirer profile: omitted methods
  * mean all of the profile's, omitted EMV lists mean the profile's list for that method.
  */
-export function resolveMethods(record: AcquirerProfileRecord, requested: PaymentMethodRequest[] | undefined): NewMethodBinding[] {
+export function resolveMethods(record: AcquirerProfileRecord, requested: PaymentMethodRequest[] | null | undefined): NewMethodBinding[] {
   const { profile, emvList } = record;
   const label = `acquirer profile ${profile.id} (${profile.profileName})`;
   if (!requested) {
@@ -71,15 +72,16 @@ export class PaymentConfigService {
     return toPage(page, bindings.map((binding) => ({ mchId: merchant.mchId, binding })), total);
   }
 
-  private async requireProfile(groupId: string, acquirerProfileId: string): Promise<AcquirerProfileRecord> {
+  /** The PBO's profile; `lock` as {@link AcquirerProfileRepository.findById}. */
+  private async requireProfile(groupId: string, acquirerProfileId: string, lock?: ProfileLock): Promise<AcquirerProfileRecord> {
     const id = numericId(acquirerProfileId, 'acquirer profile');
-    const record = await this.acquirers.findRecord(id);
+    const record = await this.acquirers.findRecord(id, lock);
     requireOwned(record?.profile, groupId, `acquirer profile ${id}`);
     return record!;
   }
 
   /** Explicit EMV ids must exist and be the PBO's before they are checked against the profile. */
-  private async checkEmvReferences(groupId: string, requested: PaymentMethodRequest[] | undefined): Promise<void> {
+  private async checkEmvReferences(groupId: string, requested: PaymentMethodRequest[] | null | undefined): Promise<void> {
     const ids = [...new Set((requested ?? []).flatMap((method) => (method.emvs ?? []).map((emv) => emv.emvId)))];
     const owned = new Set((await this.emvs.findOwned(groupId, ids)).map((emv) => emv.id));
     for (const id of ids) if (!owned.has(id)) requireOwned(await this.emvs.findById(id), groupId, `EMV config ${id}`);
@@ -91,11 +93,16 @@ export class PaymentConfigService {
    */
   async bind(groupId: string, mchId: string, command: BindCommand, mode: 'merge' | 'replace'): Promise<void> {
     const merchant = await this.requireMerchant(groupId, mchId);
-    const record = await this.requireProfile(groupId, command.acquirerProfileId);
+    let record = await this.requireProfile(groupId, command.acquirerProfileId);
     await this.checkEmvReferences(groupId, command.paymentMethods);
-    const methods = resolveMethods(record, command.paymentMethods);
+    let methods = resolveMethods(record, command.paymentMethods);
     try {
       await this.uow.run(async () => {
+        // What the profile lists guards the binding: read again under a share lock, which a change
+        // or delete of the profile (update lock) waits for, and which waits for them. Profile
+        // before merchant, the order an acquirer change that re-pushes takes them in.
+        record = await this.requireProfile(groupId, command.acquirerProfileId, 'share');
+        methods = resolveMethods(record, command.paymentMethods);
         await this.profiles.lockMerchant(groupId, merchant.uuid);
         if (mode === 'replace') {
           const existing = await this.repository.findBindingId(groupId, merchant.uuid, record.profile.id, command.currency, true);

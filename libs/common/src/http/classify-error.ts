@@ -27,10 +27,44 @@ function codeOfStatus(status: number): ErrorCode {
   return ErrorCode.Internal;
 }
 
+interface PgDriverError {
+  code?: unknown;
+  detail?: unknown;
+}
+
+/**
+ * What a PostgreSQL refusal that a concurrent change caused means to a client, in one place for
+ * every service (docs/decisions.md, "Write skew"): a foreign key whose parent is gone is 404, one
+ * whose row is still referenced is 409, a unique violation, a serialisation failure or a deadlock
+ * is 409. Services name the constraints they expect with better words first; this is the floor
+ * under them, so a race a lock does not cover is a refusal, never a 500. Logged, because it
+ * shows such a race.
+ */
+function constraintRefusal(exception: unknown): ClassifiedError | undefined {
+  if (!exception || typeof exception !== 'object') return undefined;
+  const pg = ((exception as { driverError?: PgDriverError }).driverError ?? exception) as PgDriverError;
+  const detail = typeof pg.detail === 'string' ? pg.detail : '';
+  const what = (table: string, key?: string) => `${table.replace(/_/g, ' ')}${key ? ` ${key}` : ''}`;
+  let refusal: ClassifiedError | undefined;
+  if (pg.code === '23503') {
+    const gone = /^Key \([^)]*\)=\(([^)]*)\) is not present in table "([^"]+)"/.exec(detail);
+    const used = /is still referenced from table "([^"]+)"/.exec(detail);
+    if (gone) refusal = { code: ErrorCode.NotFound, message: `${what(gone[2], gone[1])} does not exist (it was deleted meanwhile)` };
+    else if (used) refusal = { code: ErrorCode.Conflict, message: `the object is still used by a ${what(used[1])} (one was added meanwhile)` };
+  } else if (pg.code === '23505') {
+    refusal = { code: ErrorCode.Conflict, message: 'an object with these values was created meanwhile' };
+  } else if (pg.code === '40001' || pg.code === '40P01') {
+    refusal = { code: ErrorCode.Conflict, message: 'a concurrent change got in the way; try again' };
+  }
+  if (refusal) logger.warn(`constraint refusal ${String(pg.code)}: ${detail}`);
+  return refusal;
+}
+
 /**
  * Classifies anything thrown while serving a request, whatever the wire format: domain errors
  * keep their code and message; the framework's own 4xx errors (routing, body parsing, size)
- * become the matching domain code; everything else is unexpected, logged under `errorId` with
+ * become the matching domain code; PostgreSQL's refusals of a write a concurrent change made
+ * impossible become 404 or 409 ({@link constraintRefusal}); everything else is unexpected, logged under `errorId` with
  * its stack, and answered only with that id (never the error's own text).
  */
 export function classifyError(exception: unknown, errorId: () => string = randomUUID): ClassifiedError {
@@ -49,6 +83,8 @@ export function classifyError(exception: unknown, errorId: () => string = random
             : exception.message;
     if (code !== ErrorCode.Internal) return { code, message };
   }
+  const refusal = constraintRefusal(exception);
+  if (refusal) return refusal;
   const withStatus = exception as ErrorWithStatus | undefined;
   if (withStatus && typeof withStatus.statusCode === 'number' && withStatus.statusCode >= 400 && withStatus.statusCode < 500) {
     return { code: codeOfStatus(withStatus.statusCode), message: withStatus.message ?? 'request failed' };

@@ -1,5 +1,5 @@
 import { IsJsonObjectString, IsOptionalNonNull, PageQueryDto } from '@app/common';
-import { ACQUIRER_MESSAGE_FORMATS, HOST_MESSAGE_FORMATS, IsIsoCurrency } from '@app/contracts';
+import { ACQUIRER_MESSAGE_FORMATS, GATEWAY_PROFILE_LIMITS, HOST_MESSAGE_FORMATS, IsIsoCurrency } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { acquirerProfileFields } from '../acquirer-profile.view';
@@ -56,20 +56,20 @@ class AcquirerFieldsDto {
 
 /** `POST /api/openapi/v1/acquirer`. */
 export class AcquirerCreateDto extends AcquirerFieldsDto {
-  @ApiProperty({ maxLength: 128, description: 'unique within the PBO' })
+  @ApiProperty({ maxLength: GATEWAY_PROFILE_LIMITS.acptName, description: 'unique within the PBO; the acceptance name of the gateway profiles' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(128)
+  @MaxLength(GATEWAY_PROFILE_LIMITS.acptName)
   profileName: string;
 
   @ApiProperty({ example: 'MYR', description: 'settlement currency; immutable' })
   @IsIsoCurrency()
   currency: string;
 
-  @ApiPropertyOptional({ enum: ['card', 'qr'], default: 'card', description: 'immutable; qr needs the PBO\'s QR support' })
+  @ApiPropertyOptional({ enum: ['card', 'qr'], nullable: true, default: 'card', description: 'immutable; qr needs the PBO\'s QR support' })
   @IsOptional()
   @IsIn(['card', 'qr'])
-  acqType?: 'card' | 'qr';
+  acqType?: 'card' | 'qr' | null;
 
   @ApiProperty({ enum: ACQUIRER_MESSAGE_FORMATS })
   @IsIn(ACQUIRER_MESSAGE_FORMATS)
@@ -89,11 +89,11 @@ export class AcquirerCreateDto extends AcquirerFieldsDto {
 
 /** `PUT /api/openapi/v1/acquirer/{profileId}`: only included fields change. */
 export class AcquirerUpdateDto extends AcquirerFieldsDto {
-  @ApiPropertyOptional({ maxLength: 128 })
+  @ApiPropertyOptional({ maxLength: GATEWAY_PROFILE_LIMITS.acptName })
   @IsOptionalNonNull()
   @IsString()
   @IsNotEmpty()
-  @MaxLength(128)
+  @MaxLength(GATEWAY_PROFILE_LIMITS.acptName)
   profileName?: string;
 
   @ApiPropertyOptional({ description: 'immutable: accepted only when equal to the current value' })

@@ -15,6 +15,9 @@ export interface AcquirerProfileRecord {
   emvList: EmvList;
 }
 
+/** A row lock on a profile for the rest of the unit of work. */
+export type ProfileLock = 'share' | 'update';
+
 export type AcquirerProfileValues = Omit<AcquirerProfile, 'id' | 'createdAt' | 'updatedAt'>;
 
 /** Acquirer profiles and their EMV lists. Statements join the caller's unit of work; `lock` needs one. */
@@ -22,10 +25,14 @@ export type AcquirerProfileValues = Omit<AcquirerProfile, 'id' | 'createdAt' | '
 export class AcquirerProfileRepository {
   constructor(private readonly uow: TypeOrmUnitOfWork) {}
 
-  /** By id, whatever the owner (the service tells 13000 from 14000 by the answer's groupId). */
-  findById(id: number, lock = false): Promise<AcquirerProfile | null> {
+  /**
+   * By id, whatever the owner (the service tells 13000 from 14000 by the answer's groupId).
+   * `lock` (inside a unit of work): `update` for a change of the profile, `share` for a write that
+   * relies on what the profile lists (a binding), so the two never interleave.
+   */
+  findById(id: number, lock?: ProfileLock): Promise<AcquirerProfile | null> {
     const query = this.uow.manager.getRepository(AcquirerProfileEntity).createQueryBuilder('a').where('a.id = :id', { id });
-    if (lock) query.setLock('pessimistic_write');
+    if (lock) query.setLock(lock === 'update' ? 'pessimistic_write' : 'pessimistic_read');
     return query.getOne();
   }
 
@@ -44,15 +51,20 @@ export class AcquirerProfileRepository {
   }
 
   /** A profile with its emvList, whatever the owner (as {@link findById}). */
-  async findRecord(id: number): Promise<AcquirerProfileRecord | null> {
-    const profile = await this.findById(id);
+  async findRecord(id: number, lock?: ProfileLock): Promise<AcquirerProfileRecord | null> {
+    const profile = await this.findById(id, lock);
     if (!profile) return null;
     return { profile, emvList: (await this.emvLists([id])).get(id)! };
   }
 
-  /** The PBO's default profile of an acqType, if any. */
-  async findDefault(groupId: string, acqType: string): Promise<AcquirerProfileRecord | null> {
-    const profile = await this.uow.manager.getRepository(AcquirerProfileEntity).findOneBy({ groupId, acqType, asDefault: true });
+  /** The PBO's default profile of an acqType, if any; `lock` as {@link findById}. */
+  async findDefault(groupId: string, acqType: string, lock?: ProfileLock): Promise<AcquirerProfileRecord | null> {
+    const query = this.uow.manager
+      .getRepository(AcquirerProfileEntity)
+      .createQueryBuilder('a')
+      .where('a.group_id = :groupId AND a.acq_type = :acqType AND a.as_default', { groupId, acqType });
+    if (lock) query.setLock(lock === 'update' ? 'pessimistic_write' : 'pessimistic_read');
+    const profile = await query.getOne();
     if (!profile) return null;
     return { profile, emvList: (await this.emvLists([profile.id])).get(profile.id)! };
   }

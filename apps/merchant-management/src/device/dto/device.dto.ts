@@ -1,11 +1,15 @@
 import { IsPlainObject, PageQueryDto } from '@app/common';
+import { GATEWAY_PROFILE_LIMITS } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { OPERATING_MODES } from '../../shared/device-status';
 
 const nullable = () => ValidateIf((_object, value) => value !== null);
 
-/** `POST /api/openapi/v1/device`: generate an activation code. */
+/** deviceAlias / deviceName name the device's gateway profile (profileName): not empty, and the upsert contract's limit. */
+const PROFILE_NAME = GATEWAY_PROFILE_LIMITS.profileName;
+
+/** `POST /api/openapi/v1/device`: generate an activation code. An optional field sent as null is as if left out. */
 export class DeviceCreateDto {
   @ApiProperty({ description: 'merchant the device belongs to' })
   @IsString()
@@ -13,43 +17,43 @@ export class DeviceCreateDto {
   @MaxLength(32)
   mchId: string;
 
-  @ApiPropertyOptional({ maxLength: 128 }) @IsOptional() @IsString() @MaxLength(128) deviceAlias?: string;
-  @ApiPropertyOptional({ maxLength: 128 }) @IsOptional() @IsString() @MaxLength(128) deviceName?: string;
-  @ApiPropertyOptional({ example: 'COTS', maxLength: 32 }) @IsOptional() @IsString() @MaxLength(32) deviceType?: string;
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: PROFILE_NAME }) @IsOptional() @IsString() @IsNotEmpty() @MaxLength(PROFILE_NAME) deviceAlias?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: PROFILE_NAME }) @IsOptional() @IsString() @IsNotEmpty() @MaxLength(PROFILE_NAME) deviceName?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'COTS', maxLength: 32 }) @IsOptional() @IsString() @MaxLength(32) deviceType?: string | null;
 
-  @ApiPropertyOptional({ enum: OPERATING_MODES, default: 'STANDARD' })
+  @ApiPropertyOptional({ enum: OPERATING_MODES, nullable: true, default: 'STANDARD' })
   @IsOptional()
   @IsIn(OPERATING_MODES)
-  operatingMode?: string;
+  operatingMode?: string | null;
 
-  @ApiPropertyOptional({ example: '01,02', description: 'comma-separated payment method codes; all bound methods when omitted' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: '01,02', description: 'comma-separated payment method codes; all bound methods when omitted or null' })
   @IsOptional()
   @IsString()
   @MaxLength(64)
-  methodList?: string;
+  methodList?: string | null;
 
-  @ApiPropertyOptional({ description: 'admin password of the device; stored hashed, shown as ******' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'admin password of the device; stored hashed, shown as ******' })
   @IsOptional()
   @IsString()
   @MinLength(4)
   @MaxLength(64)
-  deviceAdmin?: string;
+  deviceAdmin?: string | null;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { acquirers: { '1': { acqMid: '000000000000001', acqTid: '00000001' } } } })
+  @ApiPropertyOptional({ type: 'object', nullable: true, additionalProperties: true, example: { acquirers: { '1': { acqMid: '000000000000001', acqTid: '00000001' } } } })
   @IsOptional()
   @IsPlainObject()
-  extParams?: Record<string, unknown>;
+  extParams?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: 'amexFloorLimit, terminalCountryCode, txnCurrencyCode, terminalType, terminalCapability, emvFlags (strings)' })
+  @ApiPropertyOptional({ type: 'object', nullable: true, additionalProperties: { type: 'string' }, description: 'amexFloorLimit, terminalCountryCode, txnCurrencyCode, terminalType, terminalCapability, emvFlags (strings)' })
   @IsOptional()
   @IsPlainObject()
-  emvParams?: Record<string, unknown>;
+  emvParams?: Record<string, unknown> | null;
 }
 
 /** `PUT /api/openapi/v1/device/{deviceId}`: omitted fields stay, null clears. */
 export class DeviceUpdateDto {
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @nullable() @IsString() @MaxLength(128) deviceAlias?: string | null;
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @nullable() @IsString() @MaxLength(128) deviceName?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: PROFILE_NAME }) @IsOptional() @IsString() @IsNotEmpty() @MaxLength(PROFILE_NAME) deviceAlias?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: PROFILE_NAME }) @IsOptional() @IsString() @IsNotEmpty() @MaxLength(PROFILE_NAME) deviceName?: string | null;
   @ApiPropertyOptional({ nullable: true }) @IsOptional() @nullable() @IsString() @MaxLength(32) deviceType?: string | null;
   @ApiPropertyOptional({ enum: OPERATING_MODES, nullable: true, description: 'null sets STANDARD' }) @IsOptional() @nullable() @IsIn(OPERATING_MODES) operatingMode?: string | null;
   @ApiPropertyOptional({ nullable: true, description: 'comma-separated codes; null means every bound method' }) @IsOptional() @nullable() @IsString() @MaxLength(64) methodList?: string | null;

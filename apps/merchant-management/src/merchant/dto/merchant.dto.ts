@@ -1,5 +1,5 @@
 import { formatTimestamp, IsPlainObject, maskedSecret, PageQueryDto } from '@app/common';
-import { IsIanaTimeZone, IsIsoCountry, IsIsoCurrency } from '@app/contracts';
+import { GATEWAY_PROFILE_LIMITS, IsIanaTimeZone, IsIsoCountry, IsIsoCurrency } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { MerchantView } from '../merchant.view';
@@ -8,12 +8,16 @@ import { MerchantView } from '../merchant.view';
 const RECEIPT_LOGO = /^(https?:\/\/\S+|data:image\/(png|jpe?g);base64,[A-Za-z0-9+/]+=*|[A-Za-z0-9+/]+=*)$/;
 const MAX_LOGO_LENGTH = 700_000;
 
-/** Merchant write fields (create and full-replace update). */
+/**
+ * Merchant write fields (create and full-replace update). Every optional field may be null, which
+ * clears it as leaving it out does (docs/decisions.md, "Null in a write body").
+ */
 export class MerchantWriteDto {
-  @ApiProperty({ maxLength: 128 })
+  /** The gateway profiles' merchantName: the upsert contract's limit. */
+  @ApiProperty({ maxLength: GATEWAY_PROFILE_LIMITS.merchantName })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(128)
+  @MaxLength(GATEWAY_PROFILE_LIMITS.merchantName)
   mchName: string;
 
   @ApiProperty({ example: 'MYR', description: 'default settlement currency, ISO 4217' })
@@ -32,70 +36,71 @@ export class MerchantWriteDto {
   @MaxLength(254)
   contactEmail: string;
 
-  @ApiPropertyOptional({ example: '5812', description: 'ISO 18245 merchant category code, 4 digits' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: '5812', description: 'ISO 18245 merchant category code, 4 digits' })
   @IsOptional()
   @Matches(/^\d{4}$/, { message: '$property must be 4 digits (ISO 18245)' })
-  mcc?: string;
+  mcc?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 64 })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 64 })
   @IsOptional()
   @IsString()
   @MaxLength(64)
-  region?: string;
+  region?: string | null;
 
-  @ApiPropertyOptional({ example: 'Asia/Kuala_Lumpur', description: "IANA time zone; defaults to the PBO's" })
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Asia/Kuala_Lumpur', description: "IANA time zone; defaults to the PBO's" })
   @IsOptional()
   @IsIanaTimeZone()
-  timeZone?: string;
+  timeZone?: string | null;
 
-  @ApiPropertyOptional({ example: 'MY', description: 'ISO 3166-1 alpha-2' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'MY', description: 'ISO 3166-1 alpha-2' })
   @IsOptional()
   @IsIsoCountry()
-  country?: string;
+  country?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 32, description: 'transaction type restriction' })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 32, description: 'transaction type restriction' })
   @IsOptional()
   @IsString()
   @MaxLength(32)
-  transType?: string;
+  transType?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 32 })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 32 })
   @IsOptional()
   @Matches(/^\+?[0-9 ()-]{3,32}$/, { message: '$property must be a phone number (digits, spaces, dashes, parentheses, optional leading +)' })
-  contactPhone?: string;
+  contactPhone?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 512 })
+  /** The gateway profiles' merchantAddr: the upsert contract's limit. */
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: GATEWAY_PROFILE_LIMITS.merchantAddr })
   @IsOptional()
   @IsString()
-  @MaxLength(512)
-  contactAddress?: string;
+  @MaxLength(GATEWAY_PROFILE_LIMITS.merchantAddr)
+  contactAddress?: string | null;
 
-  @ApiPropertyOptional({ description: 'logo URL, or base64 of a jpg/jpeg/png image' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'logo URL, or base64 of a jpg/jpeg/png image' })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_LOGO_LENGTH)
   @Matches(RECEIPT_LOGO, { message: '$property must be an http(s) URL or base64 of a jpg/jpeg/png image' })
-  receiptLogo?: string;
+  receiptLogo?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 1024 })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1024 })
   @IsOptional()
   @IsString()
   @MaxLength(1024)
-  receiptInfo?: string;
+  receiptInfo?: string | null;
 
-  @ApiPropertyOptional({ enum: [0, 1], default: 1, description: '1 active (can process payments), 0 inactive' })
+  @ApiPropertyOptional({ nullable: true, enum: [0, 1], default: 1, description: '1 active (can process payments), 0 inactive' })
   @IsOptional()
   @IsIn([0, 1], { message: '$property must be 1 (active) or 0 (inactive)' })
-  state?: number;
+  state?: number | null;
 
-  @ApiPropertyOptional({ maxLength: 128, description: "caller's own unique reference for the merchant" })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 128, description: "caller's own unique reference for the merchant" })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(128)
-  providerReference?: string;
+  providerReference?: string | null;
 
-  @ApiPropertyOptional({ description: 'operator passcode; stored hashed, shown as ******; omitted on PUT keeps it, null clears it', nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'operator passcode; stored hashed, shown as ******; omitted on PUT keeps it, null clears it', nullable: true })
   @IsOptional()
   @ValidateIf((_o, value) => value !== null)
   @IsString()
@@ -103,21 +108,21 @@ export class MerchantWriteDto {
   @MaxLength(64)
   passcode?: string | null;
 
-  @ApiPropertyOptional({ example: '1.5', description: 'merchant discount rate override, percent' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: '1.5', description: 'merchant discount rate override, percent' })
   @IsOptional()
   @Matches(/^\d{1,2}(\.\d{1,4})?$/, { message: '$property must be a percentage such as 1.5' })
-  mdr?: string;
+  mdr?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 32 })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 32 })
   @IsOptional()
   @IsString()
   @MaxLength(32)
-  merchantType?: string;
+  merchantType?: string | null;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'free-form metadata, stored as given' })
+  @ApiPropertyOptional({ nullable: true, type: 'object', additionalProperties: true, description: 'free-form metadata, stored as given' })
   @IsOptional()
   @IsPlainObject()
-  additionalData?: Record<string, unknown>;
+  additionalData?: Record<string, unknown> | null;
 }
 
 export class MerchantListQueryDto extends PageQueryDto {

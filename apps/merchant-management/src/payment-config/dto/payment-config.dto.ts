@@ -19,21 +19,21 @@ export class PaymentMethodWriteDto {
   @IsNotEmpty()
   paymentMethodCode: string;
 
-  @ApiPropertyOptional({ type: [String], description: 'allowed transaction types; reserved' })
+  @ApiPropertyOptional({ type: [String], nullable: true, description: 'allowed transaction types; reserved' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(16)
   @IsString({ each: true })
   @MaxLength(32, { each: true })
-  allows?: string[];
+  allows?: string[] | null;
 
-  @ApiPropertyOptional({ type: [EmvRefDto], description: "defaults to the acquirer profile's emvList for this method" })
+  @ApiPropertyOptional({ type: [EmvRefDto], nullable: true, description: "defaults to the acquirer profile's emvList for this method" })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(32)
   @ValidateNested({ each: true })
   @Type(() => EmvRefDto)
-  emvs?: EmvRefDto[];
+  emvs?: EmvRefDto[] | null;
 }
 
 /** `POST`/`PUT /api/openapi/v1/mchInfo/payment/{mchId}`. */
@@ -47,20 +47,20 @@ export class PaymentConfigWriteDto {
   @IsIsoCurrency()
   currency: string;
 
-  @ApiPropertyOptional({ description: 'merchant id at the acquirer host (field 42), when different from the PBO default: 1 to 15 letters, digits or spaces', pattern: HOST_MID_PATTERN.source })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'merchant id at the acquirer host (field 42), when different from the PBO default: 1 to 15 letters, digits or spaces; null clears it', pattern: HOST_MID_PATTERN.source })
   @IsOptional()
   @IsString()
   @Matches(HOST_MID_PATTERN, { message: `$property ${HOST_MID_RULE}` })
-  mid?: string;
+  mid?: string | null;
 
-  @ApiPropertyOptional({ type: [PaymentMethodWriteDto], description: "defaults to every method of the acquirer profile" })
+  @ApiPropertyOptional({ type: [PaymentMethodWriteDto], nullable: true, description: "defaults to every method of the acquirer profile" })
   @IsOptional()
   @IsArray()
   @ArrayNotEmpty()
   @ArrayMaxSize(6)
   @ValidateNested({ each: true })
   @Type(() => PaymentMethodWriteDto)
-  paymentMethods?: PaymentMethodWriteDto[];
+  paymentMethods?: PaymentMethodWriteDto[] | null;
 }
 
 export class PaymentConfigDeleteQueryDto {

@@ -1,4 +1,5 @@
 import { DomainError, formatTimestamp, IsPlainObject, maskedSecret, parseJsonObject } from '@app/common';
+import { GATEWAY_PROFILE_LIMITS } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateBy, ValidateIf } from 'class-validator';
 import { LegacyGroupIdField, LegacyPageSize } from '../../../shared/legacy';
@@ -27,7 +28,7 @@ const METHOD_LIST_DESCRIPTION =
 const EXT_PARAMS_DESCRIPTION =
   'JSON object or JSON-encoded object: flat fields such as {"acqMid": "…", "acqTid": "…"} are set for every bound acquirer; an "acquirers" key holds per-acquirer fields as in v1';
 
-/** `POST /api/v2/device`: generate an activation code. */
+/** `POST /api/v2/device`: generate an activation code. An optional field sent as null is as if left out. */
 export class LegacyDeviceCreateDto {
   @ApiProperty({ description: 'merchant the device belongs to' })
   @IsString()
@@ -35,10 +36,10 @@ export class LegacyDeviceCreateDto {
   @MaxLength(32)
   mchId: string;
 
-  @ApiProperty({ maxLength: 128, description: 'friendly name (v1 deviceAlias)' })
+  @ApiProperty({ minLength: 1, maxLength: GATEWAY_PROFILE_LIMITS.profileName, description: 'friendly name (v1 deviceAlias)' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(128)
+  @MaxLength(GATEWAY_PROFILE_LIMITS.profileName)
   activateCodeAlias: string;
 
   @ApiProperty({ example: 'COTS', maxLength: 32 })
@@ -49,35 +50,37 @@ export class LegacyDeviceCreateDto {
 
   @ApiPropertyOptional({
     type: 'object',
+    nullable: true,
     additionalProperties: { type: 'string' },
     description:
       'amexFloorLimit, terminalCountryCode, txnCurrencyCode, amexExReaderCapability, amexReaderCapability, terminalType, terminalCapability, emvFlags (strings)',
   })
   @IsOptional()
   @IsPlainObject()
-  emvParams?: Record<string, unknown>;
+  emvParams?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional({ description: METHOD_LIST_DESCRIPTION, example: '{"all":{"mid":"000000000000001","tid":"00000001"}}' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: METHOD_LIST_DESCRIPTION, example: '{"all":{"mid":"000000000000001","tid":"00000001"}}' })
   @IsOptional()
   @IsString()
   @MaxLength(1024)
-  methodList?: string;
+  methodList?: string | null;
 
   @ApiPropertyOptional({
     oneOf: [{ type: 'object', additionalProperties: true }, { type: 'string' }],
+    nullable: true,
     description: EXT_PARAMS_DESCRIPTION,
     example: { acqMid: '000000000000001', acqTid: '00000001' },
   })
   @IsOptional()
   @IsObjectOrJsonObjectString()
-  extParams?: Record<string, unknown> | string;
+  extParams?: Record<string, unknown> | string | null;
 
-  @ApiPropertyOptional({ description: 'admin password of the device; stored hashed, shown as ******' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'admin password of the device; stored hashed, shown as ******' })
   @IsOptional()
   @IsString()
   @MinLength(4)
   @MaxLength(64)
-  deviceAdmin?: string;
+  deviceAdmin?: string | null;
 
   @LegacyGroupIdField()
   groupId?: string;
@@ -87,11 +90,11 @@ export class LegacyDeviceCreateDto {
 export class LegacyDeviceUpdateDto {
   @ApiPropertyOptional({ nullable: true }) @IsOptional() @nullable() @IsString() @MaxLength(32) deviceType?: string | null;
   @ApiPropertyOptional({ nullable: true }) @IsOptional() @nullable() @IsString() @MinLength(4) @MaxLength(64) deviceAdmin?: string | null;
-  @ApiPropertyOptional({ nullable: true, description: 'friendly name (v1 deviceAlias)' })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: GATEWAY_PROFILE_LIMITS.profileName, description: 'friendly name (v1 deviceAlias)' })
   @IsOptional()
-  @nullable()
   @IsString()
-  @MaxLength(128)
+  @IsNotEmpty()
+  @MaxLength(GATEWAY_PROFILE_LIMITS.profileName)
   activateCodeAlias?: string | null;
 
   @ApiPropertyOptional({
@@ -260,8 +263,8 @@ export function parseLegacyExtParams(value: string | Record<string, unknown>): L
 
 /** The v1 create body and the fields for every bound acquirer a legacy create body means. */
 export function toDeviceCreate(body: LegacyDeviceCreateDto): { create: CreateDeviceCommand; everyAcquirer: Record<string, string> } {
-  const methods = body.methodList === undefined ? undefined : parseLegacyMethodList(body.methodList);
-  const ext = body.extParams === undefined ? undefined : parseLegacyExtParams(body.extParams);
+  const methods = body.methodList == null ? undefined : parseLegacyMethodList(body.methodList);
+  const ext = body.extParams == null ? undefined : parseLegacyExtParams(body.extParams);
   const create: CreateDeviceCommand = {
     mchId: body.mchId,
     deviceAlias: body.activateCodeAlias,
@@ -271,7 +274,7 @@ export function toDeviceCreate(body: LegacyDeviceCreateDto): { create: CreateDev
     extParams: ext?.perAcquirer,
     emvParams: body.emvParams,
   };
-  for (const key of Object.keys(create) as (keyof CreateDeviceCommand)[]) if (create[key] === undefined) delete create[key];
+  for (const key of Object.keys(create) as (keyof CreateDeviceCommand)[]) if (create[key] == null) delete create[key];
   // The explicit extParams fields win over the MID/TID of methodList.all.
   return { create, everyAcquirer: { ...methods?.everyAcquirer, ...ext?.everyAcquirer } };
 }
