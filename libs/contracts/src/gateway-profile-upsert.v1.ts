@@ -8,6 +8,10 @@ import { IsIanaTimeZone, IsIsoCountry, IsIsoCurrency, NullableButPresent } from 
 /** Payment method names as the gateway speaks them (`VISA`, `MASTERCARD`, …). */
 export const GATEWAY_PAYMENT_NAMES: readonly PaymentMethodName[] = Object.values(PAYMENT_METHODS);
 
+/** A device's lifecycle as its gateway profile carries it ({@link GatewayProfileUpsertV1.entityStatus}). */
+export const GATEWAY_LIFECYCLE_STATUSES = ['ACTIVE', 'DISABLED'] as const;
+export type GatewayLifecycleStatus = (typeof GATEWAY_LIFECYCLE_STATUSES)[number];
+
 /** One acceptance of a gateway profile: which host format, which payment methods, which MID/TID. */
 export class GatewayAcceptanceV1 {
   @ApiProperty({ example: 'Maybank VISA/MC' })
@@ -117,6 +121,18 @@ export class GatewayProfileUpsertV1 {
   @IsString()
   @IsIanaTimeZone()
   timeZone?: string;
+
+  /**
+   * The device's lifecycle as the gateway enforces it: DISABLED once its activation code is
+   * deleted or the device is logged out, decommissioned or idled (its token must not pay any
+   * more); ACTIVE while it is pending or active. A lifecycle DISABLED is kept apart from a PBO's
+   * own DISABLED (PUT profile status), so neither undoes the other. Optional so that upserts of an
+   * older producer still apply (the gateway then keeps what it had).
+   */
+  @ApiProperty({ required: false, enum: GATEWAY_LIFECYCLE_STATUSES, example: 'ACTIVE' })
+  @IsOptional()
+  @IsIn(GATEWAY_LIFECYCLE_STATUSES)
+  entityStatus?: GatewayLifecycleStatus;
 
   @ApiProperty({ type: [GatewayAcceptanceV1] })
   @IsArray()

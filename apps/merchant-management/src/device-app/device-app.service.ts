@@ -80,7 +80,16 @@ export class DeviceAppService {
         return undefined;
       }
       const appVersion = typeof deviceInfo?.appVersion === 'string' ? deviceInfo.appVersion.slice(0, 32) : device.appVersion;
-      const values = { deviceId: newDeviceId(this.ids), deviceStatus: DeviceStatus.Active, deviceUpdate: 0, activesAt: now, deviceInfo: deviceInfo ?? null, appVersion };
+      const values = {
+        deviceId: newDeviceId(this.ids),
+        deviceStatus: DeviceStatus.Active,
+        deviceUpdate: 0,
+        activesAt: now,
+        deviceInfo: deviceInfo ?? null,
+        appVersion,
+        // An idled device's profile was DISABLED: it takes payments again.
+        ...(await this.devices.pushLifecycle(device, DeviceStatus.Active)),
+      };
       await this.repository.update(device.groupId, device.uuid, values);
       return { ...device, ...values };
     });

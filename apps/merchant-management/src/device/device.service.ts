@@ -220,6 +220,7 @@ export class DeviceService {
         if (device.deviceId !== null) {
           throw DomainError.conflict(`activation code ${id} was activated as device ${device.deviceId}; log it out or decommission it by its device id`);
         }
+        await this.pushLifecycle(device, 'deleted');
         await this.repository.delete(groupId, device.uuid);
         return;
       }
@@ -227,8 +228,19 @@ export class DeviceService {
       if (device.deviceId === null) throw DomainError.conflict(`device ${id} was never activated; delete its activation code instead`);
       if (device.deviceStatus === DeviceStatus.Decommissioned) throw DomainError.conflict(`device ${id} is already decommissioned`);
       const next = deviceStatus === '2' ? DeviceStatus.LoggedOut : DeviceStatus.Decommissioned;
-      await this.repository.update(groupId, device.uuid, { deviceStatus: next });
+      await this.repository.update(groupId, device.uuid, { deviceStatus: next, ...(await this.pushLifecycle(device, next)) });
     });
+  }
+
+  /**
+   * Tells the gateway what a lifecycle transition of `device` means for its profile (DISABLED
+   * after a deletion, log-out, decommissioning or idling; ACTIVE again on activation), in the
+   * caller's unit of work; answers the profile version to store.
+   */
+  async pushLifecycle(device: Device, next: DeviceStatus | 'deleted'): Promise<{ profileVersion?: number }> {
+    if (!device.profileId) return {};
+    const { source } = await this.context(device);
+    return this.profiles.pushLifecycle(source, device, next);
   }
 
   /** DELETE device/{code}/idle: the code is kept and freed for (re-)activation for another 30 days. */
@@ -236,7 +248,11 @@ export class DeviceService {
     await this.uow.run(async () => {
       const device = await this.requireDevice(groupId, id, true);
       if (device.deviceStatus === DeviceStatus.Decommissioned) throw DomainError.conflict(`device ${id} is decommissioned; its code cannot be reused`);
-      await this.repository.update(groupId, device.uuid, { deviceStatus: DeviceStatus.Idle, expiresAt: new Date(this.clock.now().getTime() + ACTIVATION_CODE_TTL_MS) });
+      await this.repository.update(groupId, device.uuid, {
+        deviceStatus: DeviceStatus.Idle,
+        expiresAt: new Date(this.clock.now().getTime() + ACTIVATION_CODE_TTL_MS),
+        ...(await this.pushLifecycle(device, DeviceStatus.Idle)),
+      });
     });
   }
 

@@ -53,9 +53,12 @@ function acceptanceFields(acceptance: GatewayAcceptanceV1): AcceptanceFields {
   };
 }
 
-/** The device the upsert is for: only its token may take payments through the profile. */
+/**
+ * The device the upsert is for (only its token may take payments through the profile) and its
+ * lifecycle: retired when merchant-management says DISABLED; an upsert without one keeps it.
+ */
 function deviceOf(upsert: GatewayProfileUpsertV1): ProfileDevice {
-  return { deviceId: upsert.deviceId, merchantId: upsert.merchantId };
+  return { deviceId: upsert.deviceId, merchantId: upsert.merchantId, ...(upsert.entityStatus ? { retired: upsert.entityStatus === 'DISABLED' } : {}) };
 }
 
 function differs(stored: BoundAcceptance, fields: AcceptanceFields): boolean {
@@ -183,12 +186,16 @@ export class ProfileSyncService {
       );
       // The newest fresh upsert of each profile; older ones in the batch are stale.
       const newest = new Map<string, number>();
+      // The newest fresh upsert of each profile that carries a lifecycle: a newer one without (an older producer) keeps it.
+      const lifecycle = new Map<string, GatewayProfileUpsertV1>();
       const freshCount = new Map<string, number>();
       items.forEach((item, index) => {
         // A message id is fresh once: a copy of it later in the same batch is a duplicate.
         if (!fresh.delete(item.receipt.messageId)) return;
         outcomes[index] = 'stale';
         freshCount.set(item.upsert.profileId, (freshCount.get(item.upsert.profileId) ?? 0) + 1);
+        const withLifecycle = lifecycle.get(item.upsert.profileId);
+        if (item.upsert.entityStatus && (!withLifecycle || withLifecycle.version < item.upsert.version)) lifecycle.set(item.upsert.profileId, item.upsert);
         const seen = newest.get(item.upsert.profileId);
         if (seen === undefined || items[seen].upsert.version < item.upsert.version) newest.set(item.upsert.profileId, index);
       });
@@ -201,7 +208,9 @@ export class ProfileSyncService {
         const current = locked.get(profileId);
         if (current && current.groupId !== upsert.groupId) throw new BatchNotApplicable(`profile ${profileId} belongs to another group`);
         if (current && current.version >= upsert.version) continue;
-        const row = { id: profileId, version: upsert.version, ...(await this.profileFields(manager, upsert)), ...deviceOf(upsert) };
+        const carrier = lifecycle.get(profileId);
+        const retired = carrier && carrier.version > (current?.version ?? 0) ? { retired: carrier.entityStatus === 'DISABLED' } : {};
+        const row = { id: profileId, version: upsert.version, ...(await this.profileFields(manager, upsert)), ...deviceOf(upsert), ...retired };
         if (current) replaces.push(row);
         else creates.push({ ...row, groupId: upsert.groupId, updated: (freshCount.get(profileId) ?? 0) > 1 });
         outcomes[index] = 'applied';
