@@ -10,6 +10,7 @@ import { Webhooks1763900004000 } from './migrations/1763900004000-webhooks';
 import { Transactions1763900003000 } from './migrations/1763900003000-transactions';
 import { TransactionFollowUps1763900005000 } from './migrations/1763900005000-transaction-follow-ups';
 import { ProfileRetired1763900006000 } from './migrations/1763900006000-profile-retired';
+import { AcceptanceHostUrl1763900007000 } from './migrations/1763900007000-acceptance-host-url';
 import { BatchSettlementEntity } from './transaction/settlement/persistence/batch-settlement.entity';
 import { IdempotencyKeyEntity } from './transaction/persistence/idempotency-key.entity';
 import { TerminalBatchEntity } from './transaction/persistence/terminal-batch.entity';
@@ -49,5 +50,6 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     Webhooks1763900004000,
     TransactionFollowUps1763900005000,
     ProfileRetired1763900006000,
+    AcceptanceHostUrl1763900007000,
   ],
 };

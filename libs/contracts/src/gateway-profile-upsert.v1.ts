@@ -48,6 +48,20 @@ export class GatewayAcceptanceV1 {
   @MaxLength(32)
   primaryTid: string | null;
 
+  /**
+   * The acquirer host's address, from the acquirer profile in merchant-management (its `connUrl`):
+   * `tcp://host:port`, `tls://…` or `http(s)://…`; null: the host connector's default for the
+   * format. The only address the gateway ever sends a host request to: `extraParams` (which the
+   * gateway API also writes) is never one. Optional so that upserts of an older producer, which
+   * carried it as `extraParams.connUrl`, still apply.
+   */
+  @ApiProperty({ required: false, type: String, nullable: true, example: 'tcp://acquirer.example:5000' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  @Matches(/^(tcp|tls|https?):\/\/\S+$/, { message: '$property must be a tcp://, tls:// or http(s):// URL' })
+  hostUrl?: string | null;
+
   /** Free-form acceptance parameters (`subMchDba`, …); `{}` when none. */
   @ApiProperty({ type: 'object', additionalProperties: true, example: { subMchDba: 'Kopi Corner' } })
   @IsObject()

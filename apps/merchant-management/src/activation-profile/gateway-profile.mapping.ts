@@ -37,10 +37,17 @@ export function toGatewayProfileUpsert(
       supportedPayments: a.supportedPayments as GatewayProfileUpsertV1['acceptances'][number]['supportedPayments'],
       primaryMid: a.primaryMid,
       primaryTid: a.primaryTid,
-      extraParams: a.extraParams,
+      // The acquirer's address travels in its own field, never in extraParams (the gateway API writes those too).
+      ...hostUrlAndParams(a.extraParams),
     })),
     groupId: device.groupId,
     merchantId: merchant.mchId,
     deviceId: device.uuid,
   };
+}
+
+/** An acceptance snapshot keeps the acquirer's connUrl among its extraParams; the contract carries it as `hostUrl`. */
+function hostUrlAndParams(extraParams: Record<string, unknown>): { hostUrl: string | null; extraParams: Record<string, unknown> } {
+  const { connUrl, ...rest } = extraParams;
+  return { hostUrl: typeof connUrl === 'string' && connUrl !== '' ? connUrl : null, extraParams: rest };
 }

@@ -4,7 +4,7 @@ import { Inbox } from '@app/messaging/consumer';
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { newAcceptanceId } from '../shared/ids';
-import { AcceptanceFields, AcceptanceRepository, NewAcceptance } from '../profile/persistence/acceptance.repository';
+import { AcceptanceRepository, NewAcceptance, SyncedAcceptanceFields } from '../profile/persistence/acceptance.repository';
 import { ProfileEntity } from '../profile/persistence/profile.entity';
 import { BoundAcceptance, NewProfile, ProfileDevice, ProfileFields, ProfileRepository, ProfileVersionRow } from '../profile/persistence/profile.repository';
 
@@ -30,8 +30,8 @@ export class BatchNotApplicable extends Error {
 
 /** The acceptance changes of a batch, gathered before they are written in one statement each. */
 interface AcceptanceWrites {
-  inserts: NewAcceptance[];
-  updates: Map<string, AcceptanceFields & { id: string }>;
+  inserts: Array<NewAcceptance & SyncedAcceptanceFields>;
+  updates: Map<string, SyncedAcceptanceFields & { id: string }>;
   bindings: Map<string, string[]>;
 }
 
@@ -42,14 +42,22 @@ export interface UpsertReceipt {
   subject: string;
 }
 
-function acceptanceFields(acceptance: GatewayAcceptanceV1): AcceptanceFields {
+/**
+ * An upserted acceptance's fields. The host address is the contract's `hostUrl`; an older
+ * producer carried it as `extraParams.connUrl`, which is read from an upsert (merchant-management
+ * speaks here, never the API) and kept out of the stored extraParams.
+ */
+function acceptanceFields(acceptance: GatewayAcceptanceV1): SyncedAcceptanceFields {
+  const { connUrl, ...extraParams } = acceptance.extraParams;
+  const legacyUrl = typeof connUrl === 'string' && connUrl !== '' && connUrl.length <= 512 ? connUrl : null;
   return {
     acptName: acceptance.acptName,
     hostMessageFormat: acceptance.hostMessageFormat,
     supportedPayments: [...acceptance.supportedPayments],
     primaryMid: acceptance.primaryMid,
     primaryTid: acceptance.primaryTid,
-    extraParams: acceptance.extraParams,
+    extraParams: acceptance.hostUrl === undefined ? extraParams : acceptance.extraParams,
+    hostUrl: acceptance.hostUrl === undefined ? legacyUrl : acceptance.hostUrl,
   };
 }
 
@@ -61,9 +69,10 @@ function deviceOf(upsert: GatewayProfileUpsertV1): ProfileDevice {
   return { deviceId: upsert.deviceId, merchantId: upsert.merchantId, ...(upsert.entityStatus ? { retired: upsert.entityStatus === 'DISABLED' } : {}) };
 }
 
-function differs(stored: BoundAcceptance, fields: AcceptanceFields): boolean {
+function differs(stored: BoundAcceptance, fields: SyncedAcceptanceFields): boolean {
   return (
     stored.acptName !== fields.acptName ||
+    stored.hostUrl !== fields.hostUrl ||
     stored.hostMessageFormat !== fields.hostMessageFormat ||
     stored.primaryMid !== fields.primaryMid ||
     stored.primaryTid !== fields.primaryTid ||

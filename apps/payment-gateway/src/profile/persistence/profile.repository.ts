@@ -27,7 +27,7 @@ export interface LockedProfile {
 export type ProfileVersionRow = ProfileFields & ProfileDevice & Pick<ProfileEntity, 'id' | 'version'>;
 
 /** An acceptance bound to one of several profiles, as a batch reads them. */
-export type BoundAcceptance = Pick<AcceptanceEntity, 'id' | 'acptName' | 'hostMessageFormat' | 'supportedPayments' | 'primaryMid' | 'primaryTid' | 'extraParams'>;
+export type BoundAcceptance = Pick<AcceptanceEntity, 'id' | 'acptName' | 'hostMessageFormat' | 'supportedPayments' | 'primaryMid' | 'primaryTid' | 'extraParams' | 'hostUrl'>;
 
 /** A position in the (createdAt, id) order of one group's profiles. */
 export interface ProfilePosition {
@@ -151,7 +151,7 @@ export class ProfileRepository {
     if (profileIds.length === 0) return result;
     const rows: (BoundAcceptance & { profileId: string })[] = await manager.query(
       `SELECT b.profile_id AS "profileId", a.id, a.acpt_name AS "acptName", a.host_message_format AS "hostMessageFormat",
-         a.supported_payments AS "supportedPayments", a.primary_mid AS "primaryMid", a.primary_tid AS "primaryTid", a.extra_params AS "extraParams"
+         a.supported_payments AS "supportedPayments", a.primary_mid AS "primaryMid", a.primary_tid AS "primaryTid", a.extra_params AS "extraParams", a.host_url AS "hostUrl"
        FROM profile_acceptance b JOIN acceptance a ON a.id = b.acceptance_id
        WHERE b.profile_id = ANY($1::text[]) ORDER BY b.profile_id, b.position`,
       [profileIds],
