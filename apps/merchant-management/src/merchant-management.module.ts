@@ -12,7 +12,7 @@ import { MERCHANT_MANAGEMENT_CONNECTION } from './database';
 import { MerchantManagementDatabaseModule, pboModuleWithDatabase } from './database.module';
 import { DeviceAppController } from './device-app/device-app.controller';
 import { DeviceAppService, GATEWAY_NAMESPACE } from './device-app/device-app.service';
-import { ActivationThrottleRepository } from './device-app/persistence/activation-throttle.repository';
+import { CodeThrottleRepository } from './shared/persistence/code-throttle.repository';
 import { DeviceAdminService } from './device/device-admin.service';
 import { DeviceVerificationController } from './device/device-verification.controller';
 import { DeviceController } from './device/device.controller';
@@ -82,7 +82,7 @@ import { PboModule } from './pbo/pbo.module';
     DeviceService,
     DeviceAdminThrottleRepository,
     DeviceAdminService,
-    ActivationThrottleRepository,
+    CodeThrottleRepository,
     DeviceAppService,
     // The gateway namespace devices are sent to (GATEWAY_NAMESPACE, default demo).
     { provide: GATEWAY_NAMESPACE, useExisting: GATEWAY_NAMESPACE_SETTING },

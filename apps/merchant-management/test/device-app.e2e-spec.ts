@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { signDeviceToken } from '@app/common';
 import { ApiClient, EnvelopeBody, HttpResponse, queryDatabase, randomDigits, TEST_AUTH } from '@app/testing';
 import { Logger } from '@nestjs/common';
@@ -229,7 +230,7 @@ describe('device app (/api/sdk/v1)', () => {
         const response = await activate(app.anonymous, attempt % 2 ? neverIssuedCode() : '12345');
         expect(response.status).not.toBe(429);
       }
-      expect(await throttleRows(app)).toEqual([{ client_key: '127.0.0.1', failures: 10 }]);
+      expect(await throttleRows(app)).toEqual([{ client_key: 'ip:127.0.0.1', failures: 10 }]);
 
       expectError(await activate(app.anonymous, valid.activationCode), 429, 16000, /too many/);
       expectError(await activate(app.anonymous, neverIssuedCode()), 429, 16000);
@@ -245,7 +246,7 @@ describe('device app (/api/sdk/v1)', () => {
       }
       expectError(await activate(app.anonymous, valid.activationCode, undefined, { 'x-forwarded-for': '203.0.113.200' }), 429, 16000);
       // Every failure was counted against the socket address, none against a forwarded one.
-      expect(await throttleRows(app)).toEqual([{ client_key: '127.0.0.1', failures: 10 }]);
+      expect(await throttleRows(app)).toEqual([{ client_key: 'ip:127.0.0.1', failures: 10 }]);
     });
 
     it('should let no more than 10 failures through when a client guesses in parallel', async () => {
@@ -290,7 +291,7 @@ describe('device app (/api/sdk/v1)', () => {
           expectError(await activate(proxied.anonymous, neverIssuedCode(), undefined, guesser), 404, 14000);
         }
         expectError(await activate(proxied.anonymous, valid.activationCode, undefined, guesser), 429, 16000);
-        expect(await throttleRows(proxied)).toEqual([{ client_key: '198.51.100.7', failures: 10 }]);
+        expect(await throttleRows(proxied)).toEqual([{ client_key: 'ip:198.51.100.7', failures: 10 }]);
 
         const activation = dataOf<Activation>(
           await activate(proxied.anonymous, valid.activationCode, { appVersion: '3.0.0' }, { 'x-forwarded-for': '198.51.100.8' }),
@@ -298,6 +299,22 @@ describe('device app (/api/sdk/v1)', () => {
         expect(activation.profileId).toBe(valid.profileId);
         // The guesser stays throttled.
         expectError(await activate(proxied.anonymous, neverIssuedCode(), undefined, guesser), 429, 16000);
+      });
+
+      it('should count an IPv6 client by its /64, whichever of its addresses it guesses from', async () => {
+        await awayFromWindowEdge();
+        const valid = await newCode(proxiedPbo, proxiedMerchant);
+        // Ten addresses of one /64, written as a client may write them (compressed, zero-padded, upper case).
+        const hosts = fc.sample(fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 4, maxLength: 4 }), 10);
+        const forms = [(g: number[]) => `2001:db8:77:1:${g.map((x) => x.toString(16)).join(':')}`, (g: number[]) => `2001:0DB8:0077:0001:${g.map((x) => x.toString(16).padStart(4, '0').toUpperCase()).join(':')}`];
+        for (const [index, host] of hosts.entries()) {
+          expectError(await activate(proxied.anonymous, neverIssuedCode(), undefined, { 'x-forwarded-for': forms[index % 2](host) }), 404, 14000);
+        }
+        expectError(await activate(proxied.anonymous, valid.activationCode, undefined, { 'x-forwarded-for': '2001:db8:77:1::abcd' }), 429, 16000);
+        expect(await throttleRows(proxied)).toContainEqual({ client_key: 'ip:2001:db8:77:1::/64', failures: 10 });
+
+        // Another /64 is another client.
+        dataOf<Activation>(await activate(proxied.anonymous, valid.activationCode, undefined, { 'x-forwarded-for': '2001:db8:77:2::1' }));
       });
     });
   });

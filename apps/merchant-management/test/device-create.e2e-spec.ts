@@ -197,7 +197,8 @@ describe('devices and activation codes (v1)', () => {
             supportedPayments: ['VISA'],
             primaryMid: 'MIDA',
             primaryTid: 'TIDA',
-            extraParams: { connUrl: 'tcp://10.0.0.1:5000' },
+            hostUrl: 'tcp://10.0.0.1:5000',
+            extraParams: {},
           },
           {
             acptName: b.name,
@@ -205,7 +206,8 @@ describe('devices and activation codes (v1)', () => {
             supportedPayments: ['MASTERCARD'],
             primaryMid: 'MID9',
             primaryTid: null,
-            extraParams: { connUrl: 'tls://10.0.0.2:6000' },
+            hostUrl: 'tls://10.0.0.2:6000',
+            extraParams: {},
           },
         ]),
       );

@@ -49,11 +49,15 @@ describe('devices and activation codes (v1)', () => {
       expect(response.body).toEqual({ code: 0, msg: 'SUCCESS', data: null });
     });
 
-    it("should refuse another PBO's device by CD- id, bare code and device id with 13000", async () => {
+    it("should refuse another PBO's device by CD- id and device id with 13000, and answer its bare code as an unknown one (data null)", async () => {
       const foreign = await foreignDevice();
       const pbo = await app.newPbo();
-      for (const id of [foreign.created.id, foreign.created.activationCode, foreign.deviceId, foreign.pending.id, foreign.pending.activationCode]) {
+      for (const id of [foreign.created.id, foreign.deviceId, foreign.pending.id]) {
         expectEnvelope(await pbo.get(`${V1}/device/${id}`), 403, 13000, /owner info invalid/);
+      }
+      // A bare code is a secret (docs/decisions.md, "Trust boundaries"): code-oracle.e2e-spec.ts proves it on every route.
+      for (const code of [foreign.created.activationCode, foreign.pending.activationCode]) {
+        expect(await pbo.get(`${V1}/device/${code}`)).toMatchObject({ status: 200, body: { code: 0, msg: 'SUCCESS', data: null } });
       }
     });
 

@@ -9,6 +9,8 @@ import { ProfileTimeZone1763900002000 } from './migrations/1763900002000-profile
 import { Webhooks1763900004000 } from './migrations/1763900004000-webhooks';
 import { Transactions1763900003000 } from './migrations/1763900003000-transactions';
 import { TransactionFollowUps1763900005000 } from './migrations/1763900005000-transaction-follow-ups';
+import { ProfileRetired1763900006000 } from './migrations/1763900006000-profile-retired';
+import { AcceptanceHostUrl1763900007000 } from './migrations/1763900007000-acceptance-host-url';
 import { BatchSettlementEntity } from './transaction/settlement/persistence/batch-settlement.entity';
 import { IdempotencyKeyEntity } from './transaction/persistence/idempotency-key.entity';
 import { TerminalBatchEntity } from './transaction/persistence/terminal-batch.entity';
@@ -47,5 +49,7 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     createOutboxMigration(PAYMENT_GATEWAY_SCHEMA, 1763900003100),
     Webhooks1763900004000,
     TransactionFollowUps1763900005000,
+    ProfileRetired1763900006000,
+    AcceptanceHostUrl1763900007000,
   ],
 };

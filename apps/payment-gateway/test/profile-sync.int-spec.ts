@@ -2,6 +2,7 @@ import { DEAD_LETTER_HEADERS } from '@app/messaging/consumer';
 import { InProcessMessage, InProcessTransport } from '@app/messaging';
 import { queryDatabase } from '@app/testing';
 import { GATEWAY_PROFILE_UPSERT_V1 } from '@app/contracts';
+import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { PROFILE_UPSERT_DEAD_LETTER_SUBJECT, profileUpsertConsumer } from '../src/profile-sync/profile-upsert.consumer';
 import { ProfileWithAcptView, upsertPayload } from './factories';
@@ -72,7 +73,8 @@ describe('profile upserts over the in-process transport', () => {
     const profile = bodyOf<ProfileWithAcptView>(await (await pboOf(groupId)).get(`/profiles/${String(payload.profileId)}`));
     expect(profile).toMatchObject({ profileId: payload.profileId, profileName: payload.profileName, merchantName: payload.merchantName, timeZone: 'Asia/Kuala_Lumpur', entityStatus: 'ACTIVE', updatedAt: null });
     expect(profile.acceptances.map((a) => [a.acptName, a.hostMessageFormat, a.supportedPayments, a.primaryMid, a.primaryTid, a.extraParams])).toEqual([
-      ['Acquirer A', 'ISO8583', ['VISA'], 'MID-A', 'TID-A', { connUrl: 'tcp://host:5000' }],
+      // An older producer's extraParams.connUrl is the host address, kept out of the extraParams shown.
+      ['Acquirer A', 'ISO8583', ['VISA'], 'MID-A', 'TID-A', {}],
       ['Acquirer B', 'MOCK', ['MASTERCARD', 'VISA'], null, null, {}],
     ]);
     expect(Object.values(profile.acptSelection)).toEqual([['VISA'], ['MASTERCARD']]);
@@ -85,6 +87,46 @@ describe('profile upserts over the in-process transport', () => {
 
     const rows = await queryDatabase(app.database.url, 'SELECT device_id, merchant_id FROM payment_gateway.profile WHERE id = $1', [payload.profileId]);
     expect(rows).toEqual([{ device_id: 'device-one', merchant_id: 'M-ONE' }]);
+  });
+
+  it("should show a profile DISABLED exactly while its device's last lifecycle says so or its PBO disabled it, neither undoing the other", async () => {
+    // A step: pushes arriving together (one batch) with a lifecycle each (absent: an older producer), or the PBO's own status.
+    const lifecycle = fc.constantFrom<'ACTIVE' | 'DISABLED' | undefined>('ACTIVE', 'DISABLED', undefined);
+    const step = fc.oneof(
+      fc.record({ pushes: fc.array(lifecycle, { minLength: 1, maxLength: 3 }) }),
+      fc.record({ pbo: fc.constantFrom<'ACTIVE' | 'DISABLED'>('ACTIVE', 'DISABLED') }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 5 }), async (steps) => {
+        const groupId = newGroup();
+        const pbo = await pboOf(groupId);
+        const profileId = String(upsertPayload().profileId);
+        let version = 0;
+        let retired = false;
+        let pboStatus: 'ACTIVE' | 'DISABLED' = 'ACTIVE';
+        for (const next of steps) {
+          if ('pushes' in next) {
+            await publish(
+              ...next.pushes.map((entityStatus) => {
+                const payload = upsertPayload({ groupId, profileId, version: ++version });
+                if (entityStatus === undefined) delete payload.entityStatus;
+                else payload.entityStatus = entityStatus;
+                return { payload };
+              }),
+            );
+            const last = next.pushes.filter((status) => status !== undefined).pop();
+            if (last !== undefined) retired = last === 'DISABLED';
+          } else if (version > 0) {
+            expect((await pbo.patch(`/profiles/${profileId}/status`, { status: next.pbo })).status).toBe(200);
+            pboStatus = next.pbo;
+          }
+          if (version === 0) continue;
+          const shown = bodyOf<ProfileWithAcptView>(await pbo.get(`/profiles/${profileId}`)).entityStatus;
+          expect(shown).toBe(retired || pboStatus === 'DISABLED' ? 'DISABLED' : 'ACTIVE');
+        }
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('should apply an upsert without timeZone (an older producer) and store no time zone', async () => {

@@ -1,6 +1,8 @@
-import { HOST_SIGNON_V1, HostNetworkRequestV1, HostResponseV1 } from '@app/contracts';
-import { REQUEST_REPLY, RequestReplyTransport, ServedSubject } from '@app/messaging';
-import { acceptanceBody, createProfile } from './factories';
+import { GATEWAY_PROFILE_UPSERT_V1, HOST_SIGNON_V1, HostNetworkRequestV1, HostResponseV1 } from '@app/contracts';
+import { InProcessTransport, REQUEST_REPLY, RequestReplyTransport, ServedSubject } from '@app/messaging';
+import fc from 'fast-check';
+import { randomUUID } from 'node:crypto';
+import { acceptanceBody, createProfile, ProfileWithAcptView, upsertPayload } from './factories';
 import { bodyOf, expectProblem, GatewayClient, GatewayTestApp, startGateway } from './support';
 
 interface ProfileSignOnView {
@@ -35,6 +37,27 @@ describe('profile sign-on', () => {
 
   afterAll(() => app.close());
 
+  /** A full replace of `profile` whose one acceptance now carries `extraParams`. */
+  function replacement(profile: ProfileWithAcptView, extraParams: Record<string, unknown>): Record<string, unknown> {
+    const [acceptance] = profile.acceptances;
+    return {
+      profileName: profile.profileName,
+      merchantName: profile.merchantName,
+      currency: profile.currency,
+      acceptances: [
+        {
+          acptId: acceptance.acptId,
+          acptName: acceptance.acptName,
+          hostMessageFormat: acceptance.hostMessageFormat,
+          supportedPayments: acceptance.supportedPayments,
+          primaryMid: acceptance.primaryMid,
+          primaryTid: acceptance.primaryTid,
+          extraParams,
+        },
+      ],
+    };
+  }
+
   /** Serves host.signon.v1 like the host connector, answering per TID. */
   function hostConnector(answer: (request: HostNetworkRequestV1) => Partial<HostResponseV1> | 'hang'): void {
     served = requests.serve(HOST_SIGNON_V1, 'host-connector', async (payload) => {
@@ -66,10 +89,49 @@ describe('profile sign-on', () => {
       ],
     });
     expect(received.map((request) => request.target).sort((a, b) => a.tid.localeCompare(b.tid))).toEqual([
-      { hostMessageFormat: 'ISO8583', connUrl: 'tcp://127.0.0.1:5000', acptId: profile.acceptances[0].acptId, mid: 'MID000000000001', tid: 'TID00001', acquirerId: '60012345' },
+      // The API's extraParams are never an address: an acceptance made here goes to the connector's default.
+      { hostMessageFormat: 'ISO8583', connUrl: null, acptId: profile.acceptances[0].acptId, mid: 'MID000000000001', tid: 'TID00001', acquirerId: '60012345' },
       { hostMessageFormat: 'MPGS_AP', connUrl: null, acptId: profile.acceptances[1].acptId, mid: 'MID000000000002', tid: 'TID00002' },
     ]);
     expect(new Set(received.map((request) => request.requestId)).size).toBe(2);
+  });
+
+  it("should never send a host request to an address a PBO wrote into an acceptance's extraParams (create or replace)", async () => {
+    hostConnector(() => ({}));
+    const address = fc.oneof(
+      fc.constantFrom('tcp://127.0.0.1:5432', 'tcp://169.254.169.254:80', 'http://169.254.169.254/latest/meta-data', 'tcp://10.0.0.1:22', 'https://evil.example/x'),
+      fc.webUrl(),
+      fc.tuple(fc.ipV4(), fc.integer({ min: 1, max: 65535 })).map(([host, port]) => `tcp://${host}:${port}`),
+    );
+    await fc.assert(
+      fc.asyncProperty(address, fc.constantFrom('connUrl', 'hostUrl', 'url', 'host'), async (url, key) => {
+        received.length = 0;
+        const profile = await createProfile(pbo, { acceptances: [acceptanceBody({ primaryTid: 'TID00001', extraParams: { [key]: url } })] });
+        bodyOf(await pbo.post(`/profiles/${profile.profileId}/signOn`, undefined));
+        const replaced = bodyOf<ProfileWithAcptView>(
+          await pbo.put(`/profiles/${profile.profileId}`, replacement(profile, { [key]: url, connUrl: url })),
+        );
+        bodyOf(await pbo.post(`/profiles/${replaced.profileId}/signOn`, undefined));
+
+        expect(received.map((request) => request.target.connUrl)).toEqual([null, null]);
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it("should sign on at the address merchant-management pushed, and keep it whatever a PBO then writes into the acceptance's extraParams", async () => {
+    hostConnector(() => ({}));
+    const upsert = upsertPayload({ groupId: pbo.groupId, acceptances: [{ acptName: 'Pushed', hostMessageFormat: 'ISO8583', supportedPayments: ['VISA'], primaryMid: 'MID1', primaryTid: 'TID1', hostUrl: 'tcp://acquirer.example:5000', extraParams: {} }] });
+    const transport = app.app.get(InProcessTransport);
+    await transport.publish(GATEWAY_PROFILE_UPSERT_V1, upsert, { msgId: randomUUID() });
+    await transport.idle();
+    const profileId = String(upsert.profileId);
+    const synced = bodyOf<ProfileWithAcptView>(await pbo.get(`/profiles/${profileId}`));
+    bodyOf(await pbo.put(`/profiles/${profileId}`, replacement(synced, { connUrl: 'tcp://127.0.0.1:5432' })));
+
+    bodyOf(await pbo.post(`/profiles/${profileId}/signOn`, undefined));
+
+    expect(received.map((request) => request.target.connUrl)).toEqual(['tcp://acquirer.example:5000']);
   });
 
   it('should report an acceptance without a TID as InvalidAcceptance without asking the host connector', async () => {

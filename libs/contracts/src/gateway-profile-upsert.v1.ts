@@ -26,6 +26,10 @@ export const GATEWAY_PROFILE_LIMITS = {
 /** Payment method names as the gateway speaks them (`VISA`, `MASTERCARD`, …). */
 export const GATEWAY_PAYMENT_NAMES: readonly PaymentMethodName[] = Object.values(PAYMENT_METHODS);
 
+/** A device's lifecycle as its gateway profile carries it ({@link GatewayProfileUpsertV1.entityStatus}). */
+export const GATEWAY_LIFECYCLE_STATUSES = ['ACTIVE', 'DISABLED'] as const;
+export type GatewayLifecycleStatus = (typeof GATEWAY_LIFECYCLE_STATUSES)[number];
+
 /** One acceptance of a gateway profile: which host format, which payment methods, which MID/TID. */
 export class GatewayAcceptanceV1 {
   @ApiProperty({ example: 'Maybank VISA/MC' })
@@ -61,6 +65,20 @@ export class GatewayAcceptanceV1 {
   @IsNotEmpty()
   @MaxLength(GATEWAY_PROFILE_LIMITS.primaryTid)
   primaryTid: string | null;
+
+  /**
+   * The acquirer host's address, from the acquirer profile in merchant-management (its `connUrl`):
+   * `tcp://host:port`, `tls://…` or `http(s)://…`; null: the host connector's default for the
+   * format. The only address the gateway ever sends a host request to: `extraParams` (which the
+   * gateway API also writes) is never one. Optional so that upserts of an older producer, which
+   * carried it as `extraParams.connUrl`, still apply.
+   */
+  @ApiProperty({ required: false, type: String, nullable: true, example: 'tcp://acquirer.example:5000' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  @Matches(/^(tcp|tls|https?):\/\/\S+$/, { message: '$property must be a tcp://, tls:// or http(s):// URL' })
+  hostUrl?: string | null;
 
   /** Free-form acceptance parameters (`subMchDba`, …); `{}` when none. */
   @ApiProperty({ type: 'object', additionalProperties: true, example: { subMchDba: 'Kopi Corner' } })
@@ -135,6 +153,18 @@ export class GatewayProfileUpsertV1 {
   @IsString()
   @IsIanaTimeZone()
   timeZone?: string;
+
+  /**
+   * The device's lifecycle as the gateway enforces it: DISABLED once its activation code is
+   * deleted or the device is logged out, decommissioned or idled (its token must not pay any
+   * more); ACTIVE while it is pending or active. A lifecycle DISABLED is kept apart from a PBO's
+   * own DISABLED (PUT profile status), so neither undoes the other. Optional so that upserts of an
+   * older producer still apply (the gateway then keeps what it had).
+   */
+  @ApiProperty({ required: false, enum: GATEWAY_LIFECYCLE_STATUSES, example: 'ACTIVE' })
+  @IsOptional()
+  @IsIn(GATEWAY_LIFECYCLE_STATUSES)
+  entityStatus?: GatewayLifecycleStatus;
 
   @ApiProperty({ type: [GatewayAcceptanceV1] })
   @IsArray()

@@ -34,8 +34,10 @@ export class HostTargetV1 {
   hostMessageFormat: HostMessageFormat;
 
   /**
-   * The acquirer's address from the acceptance's extraParams (`connUrl`): `tcp://host:port` for
-   * the ISO family, `http(s)://…` for JSON. Null: the connector's configured default for the format.
+   * The acquirer's address as merchant-management pushed it with the acceptance (the acquirer
+   * profile's `connUrl`; never the acceptance's extraParams, which the gateway API writes):
+   * `tcp://host:port` for the ISO family, `http(s)://…` for JSON. Null: the connector's
+   * configured default for the format.
    */
   @NullableButPresent()
   @IsString()

@@ -1,6 +1,6 @@
 import { errorMessage } from '@app/common';
 import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, JsonDialect } from '@app/host-protocol';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { logicalMtiOf, wireContextOf } from '../protocol/wire';
 import { HostAddress } from '../routing/host-address';
 import { StanRepository } from '../stan/persistence/stan.repository';
@@ -21,6 +21,8 @@ function isTimeout(error: unknown): boolean {
 /** JSON over HTTP (fetch, one request per operation, aborted at the deadline; redirects are not followed). */
 @Injectable()
 export class JsonHostClient {
+  private readonly logger = new Logger('JsonHost');
+
   constructor(private readonly stans: StanRepository) {}
 
   async exchange<O extends HostOperation>(
@@ -62,8 +64,13 @@ export class JsonHostClient {
     } catch (error) {
       if (isTimeout(error)) return { kind: 'no-answer', sent, reason: `no answer from ${label} within the deadline` };
       const code = causeCode(error);
-      if (code && NOT_CONNECTED_CODES.has(code)) return { kind: 'not-sent', reason: `cannot connect to ${label}: ${code}` };
-      return { kind: 'no-answer', sent, reason: `${label} failed after the request was sent: ${code ?? errorMessage(error)}` };
+      // The caller gets a reason, not the socket's text (which tells a refused port from a silent one): the detail is logged.
+      if (code && NOT_CONNECTED_CODES.has(code)) {
+        this.logger.warn(`cannot connect to ${label}: ${code}`);
+        return { kind: 'not-sent', reason: `cannot connect to ${label}: the host did not take the connection` };
+      }
+      this.logger.warn(`${label} failed after the request was sent: ${code ?? errorMessage(error)}`);
+      return { kind: 'no-answer', sent, reason: `${label} failed after the request was sent` };
     }
     // A server error says nothing about what the host did with the request: the outcome is unknown.
     if (status >= 500) return { kind: 'no-answer', sent, reason: `${label} answered HTTP ${status}` };

@@ -112,7 +112,10 @@ export class IsoSession {
       this.pending.set(matchKey, entry);
       this.stats.sent += 1;
       socket.write(this.options.framer.frame(payload), (error) => {
-        if (error) entry.settle({ kind: 'not-sent', reason: `${this.label}: the connection failed before the message was sent: ${error.message}` });
+        if (error) {
+          this.options.logger.warn(`${this.label}: the connection failed before the message was sent: ${error.message}`);
+          entry.settle({ kind: 'not-sent', reason: `${this.label}: the connection failed before the message was sent` });
+        }
         else entry.written = true;
       });
     });
@@ -184,7 +187,9 @@ export class IsoSession {
         this.failures += 1;
         const delay = Math.min(this.options.reconnect.maxMs, this.options.reconnect.baseMs * 2 ** (this.failures - 1));
         this.nextConnectAt = Date.now() + delay;
-        this.lastError = attemptError ?? 'the connection closed while connecting';
+        // The caller gets a reason, not the socket's text (which tells a refused port from a silent one): the detail is logged.
+        this.options.logger.warn(`${this.label}: cannot connect: ${attemptError ?? 'the connection closed while connecting'}`);
+        this.lastError = 'the host did not take the connection';
         this.scheduleReconnect(delay);
         reject(new Error(this.lastError));
       });

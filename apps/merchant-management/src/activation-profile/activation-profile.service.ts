@@ -5,7 +5,7 @@ import { PboService } from '../pbo/pbo.service';
 import { DeviceStatus } from '../shared/device-status';
 import { AcceptanceSnapshot, ProfiledDevice, ProfileSource, ProfileValues } from './acceptance';
 import { buildAcceptances, defaultEmvParams, DeviceSelection, emvAidsOf } from './activation-profile.builder';
-import { toGatewayProfileUpsert } from './gateway-profile.mapping';
+import { gatewayStatusOf, toGatewayProfileUpsert } from './gateway-profile.mapping';
 import { ActivationProfileRepository } from './persistence/activation-profile.repository';
 
 function sameAcceptances(a: AcceptanceSnapshot[], b: AcceptanceSnapshot[]): boolean {
@@ -112,6 +112,21 @@ export class ActivationProfileService {
     const { values, upsert } = this.recompute(source, device, changes, options);
     if (upsert) await this.repository.enqueueUpserts([upsert]);
     return values;
+  }
+
+  /**
+   * A lifecycle transition of a device (activation, log-out, decommissioning, idling, deletion of
+   * its code) that changes what the gateway enforces: queues its profile with the next version and
+   * the new status, in the caller's unit of work, and answers the version to store. Nothing when
+   * the device has no profile or the gateway status stays.
+   */
+  async pushLifecycle(source: ProfileSource, device: ProfiledDevice, next: DeviceStatus | 'deleted'): Promise<{ profileVersion?: number }> {
+    if (!device.profileId || gatewayStatusOf(device.deviceStatus) === gatewayStatusOf(next)) return {};
+    const version = device.profileVersion + 1;
+    await this.repository.enqueueUpserts([
+      toGatewayProfileUpsert({ ...device, profileId: device.profileId, deviceStatus: next }, source.merchant, device.acceptances, version),
+    ]);
+    return { profileVersion: version };
   }
 
   /**

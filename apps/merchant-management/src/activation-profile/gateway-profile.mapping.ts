@@ -1,9 +1,19 @@
-import { GatewayProfileUpsertV1 } from '@app/contracts';
+import { GatewayLifecycleStatus, GatewayProfileUpsertV1 } from '@app/contracts';
+import { DeviceStatus } from '../shared/device-status';
 import { AcceptanceSnapshot, ProfiledDevice, ProfileMerchant } from './acceptance';
+
+/**
+ * What the gateway enforces of a device's lifecycle (docs/decisions.md, "Device lifecycle reaches
+ * the gateway"): a pending or active device's profile takes payments; once the code is deleted or
+ * the device is logged out, decommissioned or idled, its token must not.
+ */
+export function gatewayStatusOf(status: DeviceStatus | number | 'deleted'): GatewayLifecycleStatus {
+  return status === DeviceStatus.Pending || status === DeviceStatus.Active ? 'ACTIVE' : 'DISABLED';
+}
 
 /** The gateway profile payload of a device (docs/architecture.md, flow 2): the contract mapping, in one place. */
 export function toGatewayProfileUpsert(
-  device: Pick<ProfiledDevice, 'uuid' | 'groupId' | 'deviceAlias' | 'deviceName'> & { profileId: string },
+  device: Pick<ProfiledDevice, 'uuid' | 'groupId' | 'deviceAlias' | 'deviceName'> & { profileId: string; deviceStatus: number | 'deleted' },
   merchant: ProfileMerchant,
   acceptances: AcceptanceSnapshot[],
   version: number,
@@ -20,16 +30,24 @@ export function toGatewayProfileUpsert(
     countryCode: merchant.country,
     currency: merchant.currency,
     timeZone: merchant.timeZone,
+    entityStatus: gatewayStatusOf(device.deviceStatus),
     acceptances: acceptances.map((a) => ({
       acptName: a.acptName,
       hostMessageFormat: a.hostMessageFormat,
       supportedPayments: a.supportedPayments as GatewayProfileUpsertV1['acceptances'][number]['supportedPayments'],
       primaryMid: a.primaryMid,
       primaryTid: a.primaryTid,
-      extraParams: a.extraParams,
+      // The acquirer's address travels in its own field, never in extraParams (the gateway API writes those too).
+      ...hostUrlAndParams(a.extraParams),
     })),
     groupId: device.groupId,
     merchantId: merchant.mchId,
     deviceId: device.uuid,
   };
+}
+
+/** An acceptance snapshot keeps the acquirer's connUrl among its extraParams; the contract carries it as `hostUrl`. */
+function hostUrlAndParams(extraParams: Record<string, unknown>): { hostUrl: string | null; extraParams: Record<string, unknown> } {
+  const { connUrl, ...rest } = extraParams;
+  return { hostUrl: typeof connUrl === 'string' && connUrl !== '' ? connUrl : null, extraParams: rest };
 }

@@ -4,16 +4,16 @@ import { immediateUnitOfWork } from '../activation-profile/testing/fakes';
 import { deviceFixture, GROUP, MCH_ID } from '../device/testing/device-fixture';
 import { DeviceStatus } from '../shared/device-status';
 import { ACTIVATION_FAILURE_LIMIT, DeviceAppService } from './device-app.service';
-import { ActivationThrottleRepository } from './persistence/activation-throttle.repository';
+import { CodeThrottleRepository } from '../shared/persistence/code-throttle.repository';
+import { InMemoryCodeThrottle } from '../shared/testing/in-memory-code-throttle';
 import { toCreatedCodeDto } from '../device/device.view';
-import { InMemoryFailureWindows } from '../shared/testing/in-memory-failure-windows';
 
 function setUp() {
   const fixture = deviceFixture();
   const app = new DeviceAppService(
     fixture.service,
     fixture.devices as unknown as DeviceRepository,
-    new InMemoryFailureWindows<string>() as unknown as ActivationThrottleRepository,
+    new InMemoryCodeThrottle() as unknown as CodeThrottleRepository,
     immediateUnitOfWork,
     fixture.clock,
     fixture.ids,

@@ -4,15 +4,15 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DeviceService, newDeviceId } from '../device/device.service';
 import { DeviceRepository } from '../device/persistence/device.repository';
 import { ACTIVATABLE_STATUSES, DeviceStatus } from '../shared/device-status';
-import { windowStartOf } from '../shared/fixed-window';
 import { GATEWAY_NAMESPACE } from '../shared/gateway-namespace';
-import { ActivationThrottleRepository } from './persistence/activation-throttle.repository';
+import { CODE_ATTEMPT_LIMIT, CODE_ATTEMPT_WINDOW_MS, CodeThrottleRepository } from '../shared/persistence/code-throttle.repository';
+import { throttleKeyOfAddress } from '../shared/sliding-window';
 
 export { GATEWAY_NAMESPACE };
 
-/** Failed activations allowed per client per window before 429. */
-export const ACTIVATION_FAILURE_LIMIT = 10;
-export const ACTIVATION_WINDOW_MS = 10 * 60 * 1000;
+/** Failed activations allowed per client (address, IPv6 by /64) in any sliding window before 429. */
+export const ACTIVATION_FAILURE_LIMIT = CODE_ATTEMPT_LIMIT;
+export const ACTIVATION_WINDOW_MS = CODE_ATTEMPT_WINDOW_MS;
 
 export interface ActivationResult {
   deviceId: string;
@@ -40,7 +40,7 @@ export class DeviceAppService {
   constructor(
     private readonly devices: DeviceService,
     private readonly repository: DeviceRepository,
-    private readonly throttle: ActivationThrottleRepository,
+    private readonly throttle: CodeThrottleRepository,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
@@ -53,8 +53,10 @@ export class DeviceAppService {
     return error;
   }
 
-  async activate(activationCode: string, deviceInfo: Record<string, unknown> | null | undefined, clientKey: string): Promise<ActivationResult> {
-    const window = windowStartOf(this.clock.now(), ACTIVATION_WINDOW_MS);
+  /** `clientAddress`: the caller's IP address; IPv6 addresses are counted by their /64. */
+  async activate(activationCode: string, deviceInfo: Record<string, unknown> | null | undefined, clientAddress: string): Promise<ActivationResult> {
+    const clientKey = `ip:${throttleKeyOfAddress(clientAddress)}`;
+    const window = this.clock.now();
     const attempts = await this.throttle.reserve(clientKey, window);
     if (attempts > ACTIVATION_FAILURE_LIMIT) {
       // A throttled attempt is refused unchecked: only real failures stay counted.
@@ -80,7 +82,16 @@ export class DeviceAppService {
         return undefined;
       }
       const appVersion = typeof deviceInfo?.appVersion === 'string' ? deviceInfo.appVersion.slice(0, 32) : device.appVersion;
-      const values = { deviceId: newDeviceId(this.ids), deviceStatus: DeviceStatus.Active, deviceUpdate: 0, activesAt: now, deviceInfo: deviceInfo ?? null, appVersion };
+      const values = {
+        deviceId: newDeviceId(this.ids),
+        deviceStatus: DeviceStatus.Active,
+        deviceUpdate: 0,
+        activesAt: now,
+        deviceInfo: deviceInfo ?? null,
+        appVersion,
+        // An idled device's profile was DISABLED: it takes payments again.
+        ...(await this.devices.pushLifecycle(device, DeviceStatus.Active)),
+      };
       await this.repository.update(device.groupId, device.uuid, values);
       return { ...device, ...values };
     });

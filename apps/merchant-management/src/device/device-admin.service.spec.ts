@@ -1,4 +1,5 @@
-import { FixedClock, hashSecret } from '@app/common';
+import { FixedClock, hashSecret, needsRehash, SECRET_HASH_COST, verifySecret } from '@app/common';
+import { randomBytes, scryptSync } from 'node:crypto';
 import { DeviceVerifyAdminReplyV1 } from '@app/contracts';
 import { Logger } from '@nestjs/common';
 import fc from 'fast-check';
@@ -62,8 +63,11 @@ async function setUp() {
     return deviceId;
   };
   const verify = (groupId: string, deviceId: string, adminPwd: string) => service.verifyAdmin({ groupId, deviceId, adminPwd });
-  return { service, device, verify, clock, throttle };
+  return { service, device, verify, clock, throttle, devices };
 }
+
+// scrypt at N=2^17 takes seconds per check on a loaded CI machine.
+jest.setTimeout(300_000);
 
 describe('DeviceAdminService.verifyAdmin', () => {
   it('should verify the password the device was given and refuse any other, whatever the characters', async () => {
@@ -76,7 +80,32 @@ describe('DeviceAdminService.verifyAdmin', () => {
         expect(await verify(GROUP, deviceId, right)).toEqual(VERIFIED);
         expect(await verify(GROUP, deviceId, wrong)).toEqual(REFUSED);
       }),
-      { numRuns: 25 },
+      // Each run costs three scrypt checks at OWASP's N=2^17 (0.3 s each on an idle core).
+      { numRuns: 6 },
+    );
+  });
+
+  it('should rehash a password stored at an older, lower scrypt cost when it is verified, and keep it verifying', async () => {
+    const { device, verify, devices } = await setUp();
+    await fc.assert(
+      fc.asyncProperty(password(), attempt(), fc.constantFrom(1024, 4096, 16384), async (right, wrong, oldCost) => {
+        fc.pre(wrong !== right);
+        const deviceId = await device(GROUP, null);
+        const row = [...devices.rows.values()].find((candidate) => candidate.deviceId === deviceId)!;
+        const salt = randomBytes(16);
+        const old = `scrypt$${oldCost}$${salt.toString('base64')}$${scryptSync(right, salt, 32, { N: oldCost, r: 8, p: 1 }).toString('base64')}`;
+        row.deviceAdminHash = old;
+
+        expect(await verify(GROUP, deviceId, wrong)).toEqual(REFUSED);
+        expect(row.deviceAdminHash).toBe(old);
+        expect(await verify(GROUP, deviceId, right)).toEqual(VERIFIED);
+        const rehashed = devices.rows.get(row.uuid)!.deviceAdminHash!;
+        expect(rehashed.split('$')[1]).toBe(String(SECRET_HASH_COST));
+        expect(needsRehash(rehashed)).toBe(false);
+        expect(await verifySecret(right, rehashed)).toBe(true);
+        expect(await verify(GROUP, deviceId, right)).toEqual(VERIFIED);
+      }),
+      { numRuns: 2 },
     );
   });
 
@@ -184,7 +213,7 @@ describe('DeviceAdminService.verifyAdmin', () => {
             }
           },
         ),
-        { numRuns: 10 },
+        { numRuns: 3 },
       );
     } finally {
       for (const spy of spies) spy.mockRestore();

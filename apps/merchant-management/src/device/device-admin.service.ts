@@ -1,4 +1,4 @@
-import { Clock, hashSecret, verifySecret } from '@app/common';
+import { Clock, hashSecret, needsRehash, verifySecret } from '@app/common';
 import { DeviceVerifyAdminReplyV1, DeviceVerifyAdminRequestV1 } from '@app/contracts';
 import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
@@ -59,6 +59,8 @@ export class DeviceAdminService {
     const matches = await verifySecret(adminPwd, stored ?? (await placeholder()));
     if (stored !== null && matches) {
       await this.throttle.release(key, window);
+      // A hash of an older, lower cost is replaced now that the password is known to be right.
+      if (needsRehash(stored)) await this.devices.update(groupId, device.uuid, { deviceAdminHash: await hashSecret(adminPwd) });
       this.logger.log(`admin password verified for device ${deviceId} of group ${groupId}`);
       return { result: 'VERIFIED', retryAfterSeconds: null };
     }

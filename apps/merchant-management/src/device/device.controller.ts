@@ -8,6 +8,7 @@ import { CreatedCodeDto, DeviceCodeEmailDto, DeviceCreateDto, DeviceDeleteQueryD
 @ApiTags('devices (v1)')
 @PboApi()
 @ApiResponse({ status: 403, description: 'code 13000: the device or merchant belongs to another PBO', type: EnvelopeDto })
+@ApiResponse({ status: 429, description: 'code 16000: too many lookups of activation codes that are not the PBO\'s own; a bare code of another PBO answers as an unknown one', type: EnvelopeDto })
 @Controller('api/openapi/v1/device')
 export class DeviceController {
   constructor(private readonly devices: DeviceService) {}

@@ -4,6 +4,7 @@ import {
   canonicalJson,
   Clock,
   DomainError,
+  ErrorCode,
   FIELD_CIPHER,
   FieldCipher,
   formatTimestamp,
@@ -23,6 +24,7 @@ import { Merchant } from '../merchant/merchant';
 import { MerchantRepository } from '../merchant/persistence/merchant.repository';
 import { PboService } from '../pbo/pbo.service';
 import { ACTIVATABLE_STATUSES, ACTIVATION_CODE_TTL_MS, activationCodeOf, DeviceStatus } from '../shared/device-status';
+import { CODE_ATTEMPT_LIMIT, CodeThrottleRepository } from '../shared/persistence/code-throttle.repository';
 import { requireOwned } from '../shared/ownership';
 import { checkEmvParams, checkExtParams, decodedObject, parseMethodCodes, spreadOverAcquirers } from './device-input';
 import { Device } from './device';
@@ -63,6 +65,7 @@ export class DeviceService {
     @Inject(FIELD_CIPHER) private readonly cipher: FieldCipher,
     @Inject(MAILER) private readonly mailer: Mailer,
     @Inject(AUTH_CONFIG) private readonly auth: AuthConfig,
+    private readonly codeThrottle: CodeThrottleRepository,
   ) {}
 
   /** How a path id names a device: `CD-` + code, the bare 12-digit code, or the device id. */
@@ -85,11 +88,41 @@ export class DeviceService {
     return requireOwned(await this.merchants.findByMchId(mchId), groupId, `merchant ${mchId}`);
   }
 
-  /** The PBO's device by any of its ids; 14000 when missing, 13000 when another PBO's. */
-  async requireDevice(groupId: string, id: string, lock = false): Promise<Device> {
+  /**
+   * The device a path id names, as the tenancy rule sees it: a bare 12-digit activation code is
+   * a secret, so it is looked up among the PBO's own devices only and another PBO's answers as no
+   * device at all (the same single query, so not even the time differs); a `CD-` id or a device id
+   * is looked up whatever the owner, for {@link requireOwned} to tell 13000 from 14000.
+   */
+  private async lookup(groupId: string, id: string, lock = false): Promise<Device | null> {
     const key = this.keyOf(id);
-    const device = key ? await this.repository.find(key, lock) : null;
-    return requireOwned(device, groupId, `device ${id}`);
+    if (!key) return null;
+    if (/^\d{12}$/.test(id)) return this.repository.findOwned(groupId, key, lock);
+    return this.repository.find(key, lock);
+  }
+
+  /**
+   * Lookups by activation code (a bare code or a `CD-` id) are throttled per PBO like activation
+   * attempts: a lookup that finds no device of the caller's counts as a failure, and past
+   * {@link CODE_ATTEMPT_LIMIT} in the sliding window every lookup by code is 429 unchecked. Runs
+   * before (outside) the caller's transaction, so a refusal that rolls it back still counts.
+   */
+  async throttleCodeLookup(groupId: string, id: string | undefined): Promise<void> {
+    if (id === undefined || activationCodeOf(id) === undefined) return;
+    const key = `pbo:${groupId}`;
+    const now = this.clock.now();
+    const failures = await this.codeThrottle.reserve(key, now);
+    if (failures > CODE_ATTEMPT_LIMIT) {
+      await this.codeThrottle.release(key, now);
+      throw new DomainError(ErrorCode.RateLimited, 'too many lookups of unknown activation codes; try again later');
+    }
+    const device = await this.repository.findOwned(groupId, this.keyOf(id)!);
+    if (device) await this.codeThrottle.release(key, now);
+  }
+
+  /** The PBO's device by any of its ids; 14000 when missing, 13000 when another PBO's (a bare code of another PBO's: 14000). */
+  async requireDevice(groupId: string, id: string, lock = false): Promise<Device> {
+    return requireOwned(await this.lookup(groupId, id, lock), groupId, `device ${id}`);
   }
 
   async context(device: Device): Promise<DeviceContext> {
@@ -102,6 +135,7 @@ export class DeviceService {
 
   async list(groupId: string, mchId: string, filter: { deviceId?: string; deviceType?: string }, page: PageRequest): Promise<Page<DeviceView>> {
     const merchant = await this.requireMerchant(groupId, mchId);
+    await this.throttleCodeLookup(groupId, filter.deviceId);
     const key = filter.deviceId === undefined ? undefined : this.keyOf(filter.deviceId);
     if (filter.deviceId !== undefined && !key) return toPage(page, [], 0);
     const [devices, total] = await this.repository.list(groupId, merchant.uuid, { key, deviceType: filter.deviceType }, page);
@@ -112,10 +146,10 @@ export class DeviceService {
     );
   }
 
-  /** GET device/{id}: null when no such device (spec rule 2), 13000 when another PBO's. */
+  /** GET device/{id}: null when no such device (spec rule 2) or a bare code of another PBO's, 13000 when another PBO's. */
   async get(groupId: string, id: string): Promise<DeviceView | null> {
-    const key = this.keyOf(id);
-    const device = key ? await this.repository.find(key) : null;
+    await this.throttleCodeLookup(groupId, id);
+    const device = await this.lookup(groupId, id);
     if (!device) return null;
     requireOwned(device, groupId, `device ${id}`);
     const merchant = await this.merchants.findByUuid(groupId, device.merchantUuid);
@@ -179,6 +213,7 @@ export class DeviceService {
 
   /** PUT device: omitted fields stay, null clears; the activation profile follows. `everyAcquirer` as in {@link create}. */
   async update(groupId: string, id: string, command: UpdateDeviceCommand, everyAcquirer?: Record<string, string>): Promise<void> {
+    await this.throttleCodeLookup(groupId, id);
     await this.uow.run(async () => {
       const device = await this.requireDevice(groupId, id, true);
       if (device.deviceStatus === DeviceStatus.Decommissioned) throw DomainError.conflict(`device ${id} is decommissioned`);
@@ -213,6 +248,7 @@ export class DeviceService {
    * deviceStatus 2 logs the device out, 3 decommissions it.
    */
   async delete(groupId: string, id: string, deviceStatus: '2' | '3' | undefined): Promise<void> {
+    await this.throttleCodeLookup(groupId, id);
     await this.uow.run(async () => {
       const device = await this.requireDevice(groupId, id, true);
       const byCode = activationCodeOf(id) !== undefined;
@@ -220,6 +256,7 @@ export class DeviceService {
         if (device.deviceId !== null) {
           throw DomainError.conflict(`activation code ${id} was activated as device ${device.deviceId}; log it out or decommission it by its device id`);
         }
+        await this.pushLifecycle(device, 'deleted');
         await this.repository.delete(groupId, device.uuid);
         return;
       }
@@ -227,21 +264,38 @@ export class DeviceService {
       if (device.deviceId === null) throw DomainError.conflict(`device ${id} was never activated; delete its activation code instead`);
       if (device.deviceStatus === DeviceStatus.Decommissioned) throw DomainError.conflict(`device ${id} is already decommissioned`);
       const next = deviceStatus === '2' ? DeviceStatus.LoggedOut : DeviceStatus.Decommissioned;
-      await this.repository.update(groupId, device.uuid, { deviceStatus: next });
+      await this.repository.update(groupId, device.uuid, { deviceStatus: next, ...(await this.pushLifecycle(device, next)) });
     });
+  }
+
+  /**
+   * Tells the gateway what a lifecycle transition of `device` means for its profile (DISABLED
+   * after a deletion, log-out, decommissioning or idling; ACTIVE again on activation), in the
+   * caller's unit of work; answers the profile version to store.
+   */
+  async pushLifecycle(device: Device, next: DeviceStatus | 'deleted'): Promise<{ profileVersion?: number }> {
+    if (!device.profileId) return {};
+    const { source } = await this.context(device);
+    return this.profiles.pushLifecycle(source, device, next);
   }
 
   /** DELETE device/{code}/idle: the code is kept and freed for (re-)activation for another 30 days. */
   async idle(groupId: string, id: string): Promise<void> {
+    await this.throttleCodeLookup(groupId, id);
     await this.uow.run(async () => {
       const device = await this.requireDevice(groupId, id, true);
       if (device.deviceStatus === DeviceStatus.Decommissioned) throw DomainError.conflict(`device ${id} is decommissioned; its code cannot be reused`);
-      await this.repository.update(groupId, device.uuid, { deviceStatus: DeviceStatus.Idle, expiresAt: new Date(this.clock.now().getTime() + ACTIVATION_CODE_TTL_MS) });
+      await this.repository.update(groupId, device.uuid, {
+        deviceStatus: DeviceStatus.Idle,
+        expiresAt: new Date(this.clock.now().getTime() + ACTIVATION_CODE_TTL_MS),
+        ...(await this.pushLifecycle(device, DeviceStatus.Idle)),
+      });
     });
   }
 
   /** POST device/code: e-mails the code of a device that can still be activated. */
   async emailCode(groupId: string, id: string, email: string): Promise<void> {
+    await this.throttleCodeLookup(groupId, id);
     const device = await this.requireDevice(groupId, id);
     if (!ACTIVATABLE_STATUSES.includes(device.deviceStatus)) {
       throw DomainError.conflict(`the activation code of device ${id} was already used; idle the device to free it first`);
@@ -280,6 +334,7 @@ export class DeviceService {
   }
 
   async emv(groupId: string, id: string): Promise<ResolvedEmv> {
+    await this.throttleCodeLookup(groupId, id);
     return this.resolvedEmv(await this.context(await this.requireDevice(groupId, id)));
   }
 

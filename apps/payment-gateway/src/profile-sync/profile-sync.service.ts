@@ -4,7 +4,7 @@ import { Inbox } from '@app/messaging/consumer';
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { newAcceptanceId } from '../shared/ids';
-import { AcceptanceFields, AcceptanceRepository, NewAcceptance } from '../profile/persistence/acceptance.repository';
+import { AcceptanceRepository, NewAcceptance, SyncedAcceptanceFields } from '../profile/persistence/acceptance.repository';
 import { ProfileEntity } from '../profile/persistence/profile.entity';
 import { BoundAcceptance, NewProfile, ProfileDevice, ProfileFields, ProfileRepository, ProfileVersionRow } from '../profile/persistence/profile.repository';
 
@@ -30,8 +30,8 @@ export class BatchNotApplicable extends Error {
 
 /** The acceptance changes of a batch, gathered before they are written in one statement each. */
 interface AcceptanceWrites {
-  inserts: NewAcceptance[];
-  updates: Map<string, AcceptanceFields & { id: string }>;
+  inserts: Array<NewAcceptance & SyncedAcceptanceFields>;
+  updates: Map<string, SyncedAcceptanceFields & { id: string }>;
   bindings: Map<string, string[]>;
 }
 
@@ -42,25 +42,37 @@ export interface UpsertReceipt {
   subject: string;
 }
 
-function acceptanceFields(acceptance: GatewayAcceptanceV1): AcceptanceFields {
+/**
+ * An upserted acceptance's fields. The host address is the contract's `hostUrl`; an older
+ * producer carried it as `extraParams.connUrl`, which is read from an upsert (merchant-management
+ * speaks here, never the API) and kept out of the stored extraParams.
+ */
+function acceptanceFields(acceptance: GatewayAcceptanceV1): SyncedAcceptanceFields {
+  const { connUrl, ...extraParams } = acceptance.extraParams;
+  const legacyUrl = typeof connUrl === 'string' && connUrl !== '' && connUrl.length <= 512 ? connUrl : null;
   return {
     acptName: acceptance.acptName,
     hostMessageFormat: acceptance.hostMessageFormat,
     supportedPayments: [...acceptance.supportedPayments],
     primaryMid: acceptance.primaryMid,
     primaryTid: acceptance.primaryTid,
-    extraParams: acceptance.extraParams,
+    extraParams: acceptance.hostUrl === undefined ? extraParams : acceptance.extraParams,
+    hostUrl: acceptance.hostUrl === undefined ? legacyUrl : acceptance.hostUrl,
   };
 }
 
-/** The device the upsert is for: only its token may take payments through the profile. */
+/**
+ * The device the upsert is for (only its token may take payments through the profile) and its
+ * lifecycle: retired when merchant-management says DISABLED; an upsert without one keeps it.
+ */
 function deviceOf(upsert: GatewayProfileUpsertV1): ProfileDevice {
-  return { deviceId: upsert.deviceId, merchantId: upsert.merchantId };
+  return { deviceId: upsert.deviceId, merchantId: upsert.merchantId, ...(upsert.entityStatus ? { retired: upsert.entityStatus === 'DISABLED' } : {}) };
 }
 
-function differs(stored: BoundAcceptance, fields: AcceptanceFields): boolean {
+function differs(stored: BoundAcceptance, fields: SyncedAcceptanceFields): boolean {
   return (
     stored.acptName !== fields.acptName ||
+    stored.hostUrl !== fields.hostUrl ||
     stored.hostMessageFormat !== fields.hostMessageFormat ||
     stored.primaryMid !== fields.primaryMid ||
     stored.primaryTid !== fields.primaryTid ||
@@ -183,12 +195,16 @@ export class ProfileSyncService {
       );
       // The newest fresh upsert of each profile; older ones in the batch are stale.
       const newest = new Map<string, number>();
+      // The newest fresh upsert of each profile that carries a lifecycle: a newer one without (an older producer) keeps it.
+      const lifecycle = new Map<string, GatewayProfileUpsertV1>();
       const freshCount = new Map<string, number>();
       items.forEach((item, index) => {
         // A message id is fresh once: a copy of it later in the same batch is a duplicate.
         if (!fresh.delete(item.receipt.messageId)) return;
         outcomes[index] = 'stale';
         freshCount.set(item.upsert.profileId, (freshCount.get(item.upsert.profileId) ?? 0) + 1);
+        const withLifecycle = lifecycle.get(item.upsert.profileId);
+        if (item.upsert.entityStatus && (!withLifecycle || withLifecycle.version < item.upsert.version)) lifecycle.set(item.upsert.profileId, item.upsert);
         const seen = newest.get(item.upsert.profileId);
         if (seen === undefined || items[seen].upsert.version < item.upsert.version) newest.set(item.upsert.profileId, index);
       });
@@ -201,7 +217,9 @@ export class ProfileSyncService {
         const current = locked.get(profileId);
         if (current && current.groupId !== upsert.groupId) throw new BatchNotApplicable(`profile ${profileId} belongs to another group`);
         if (current && current.version >= upsert.version) continue;
-        const row = { id: profileId, version: upsert.version, ...(await this.profileFields(manager, upsert)), ...deviceOf(upsert) };
+        const carrier = lifecycle.get(profileId);
+        const retired = carrier && carrier.version > (current?.version ?? 0) ? { retired: carrier.entityStatus === 'DISABLED' } : {};
+        const row = { id: profileId, version: upsert.version, ...(await this.profileFields(manager, upsert)), ...deviceOf(upsert), ...retired };
         if (current) replaces.push(row);
         else creates.push({ ...row, groupId: upsert.groupId, updated: (freshCount.get(profileId) ?? 0) > 1 });
         outcomes[index] = 'applied';

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { cityOf, hostMerchantOf, hostTargetOf } from './host-target';
 import type { BoundAcceptance } from './persistence/profile.repository';
 
@@ -10,13 +11,14 @@ function acceptance(overrides: Partial<BoundAcceptance> = {}): BoundAcceptance {
     primaryMid: 'MID000000000001',
     primaryTid: 'TID00001',
     extraParams: {},
+    hostUrl: null,
     ...overrides,
   };
 }
 
 describe('hostTargetOf', () => {
   it("should name the acceptance's format, address, MID, TID and acquirer id", () => {
-    expect(hostTargetOf(acceptance({ extraParams: { connUrl: 'tcp://acq:8583', acqInstId: '60012345' } }), 'sign on')).toEqual({
+    expect(hostTargetOf(acceptance({ hostUrl: 'tcp://acq:8583', extraParams: { acqInstId: '60012345' } }), 'sign on')).toEqual({
       hostMessageFormat: 'ISO8583',
       connUrl: 'tcp://acq:8583',
       acptId: 'acpt_a',
@@ -24,6 +26,15 @@ describe('hostTargetOf', () => {
       tid: 'TID00001',
       acquirerId: '60012345',
     });
+  });
+
+  it('should never take an address from extraParams, whatever they hold: only the pushed hostUrl, else the connector default', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string().filter((key) => key !== 'acqInstId' && key !== '__proto__'), fc.jsonValue()), fc.oneof(fc.webUrl(), fc.string()), fc.option(fc.constantFrom('tcp://acq:8583', 'https://acq.example/pay')), (extra, url, pushed) => {
+        const target = hostTargetOf(acceptance({ extraParams: { ...extra, connUrl: url, hostUrl: url, url }, hostUrl: pushed }), 'sign on');
+        expect(target).toMatchObject({ connUrl: pushed });
+      }),
+    );
   });
 
   it('should say why an acceptance cannot be asked, ending with the purpose', () => {

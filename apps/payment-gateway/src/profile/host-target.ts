@@ -19,14 +19,14 @@ export function hostTargetOf(acceptance: BoundAcceptance, purpose: string): Host
     return `host format ${acceptance.hostMessageFormat} has no host connector`;
   if (!acceptance.primaryMid || !HOST_MID_PATTERN.test(acceptance.primaryMid)) return `primaryMid must be 1 to 15 letters or digits to ${purpose}`;
   if (!acceptance.primaryTid || !HOST_TID_PATTERN.test(acceptance.primaryTid)) return `primaryTid must be 1 to 8 letters or digits to ${purpose}`;
-  const connUrl = acceptance.extraParams?.connUrl;
   // Field 32: the acquiring institution id, when the acceptance names one.
   const acquirerId = acceptance.extraParams?.acqInstId;
   if (acquirerId !== undefined && (typeof acquirerId !== 'string' || !HOST_ACQUIRER_ID_PATTERN.test(acquirerId)))
     return `extraParams.acqInstId must be 1 to 11 digits to ${purpose}`;
   return {
     hostMessageFormat: acceptance.hostMessageFormat as HostMessageFormat,
-    connUrl: typeof connUrl === 'string' && connUrl !== '' ? connUrl : null,
+    // Only the address merchant-management pushed from the acquirer profile; extraParams are never one.
+    connUrl: acceptance.hostUrl ?? null,
     acptId: acceptance.id,
     mid: acceptance.primaryMid,
     tid: acceptance.primaryTid,

@@ -2,7 +2,7 @@ import { formatGatewayTimestamp } from '../shared/timestamps';
 import { acceptanceSelection } from './acceptance-selection';
 import { AcceptanceDto, ProfileDto, ProfileWithAcptDto } from './dto/profile.dto';
 import { AcceptanceEntity } from './persistence/acceptance.entity';
-import { ProfileEntity } from './persistence/profile.entity';
+import { effectiveStatus, ProfileEntity } from './persistence/profile.entity';
 
 export function toAcceptanceDto(acceptance: AcceptanceEntity): AcceptanceDto {
   return {
@@ -32,7 +32,7 @@ export function toProfileDto(profile: ProfileEntity): ProfileDto {
     countryCode: profile.countryCode,
     currency: profile.currency,
     timeZone: profile.timeZone,
-    entityStatus: profile.entityStatus,
+    entityStatus: effectiveStatus(profile),
     createdAt: formatGatewayTimestamp(profile.createdAt),
     updatedAt: formatGatewayTimestamp(profile.updatedAt),
   };

@@ -5,6 +5,7 @@ import { HostClient } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { acceptanceSelection } from '../profile/acceptance-selection';
 import { hostMerchantOf, hostTargetOf } from '../profile/host-target';
+import { effectiveStatus } from '../profile/persistence/profile.entity';
 import { ProfileRepository } from '../profile/persistence/profile.repository';
 import { PROFILE_ID_PATTERN } from '../shared/ids';
 import { requireOwned } from '../shared/ownership';
@@ -127,7 +128,7 @@ export class SaleService {
     // The device token names the profile merchant-management gave the device (activation, config
     // pull): the profile's own device key is merchant-management's device uuid, which the token does not carry.
     if (device.profileId !== profileId) throw DomainError.ownerInvalid(`profile ${profileId} belongs to another device`);
-    if (profile.entityStatus === 'DISABLED') throw DomainError.validation(`profile ${profileId} is DISABLED`);
+    if (effectiveStatus(profile) === 'DISABLED') throw DomainError.validation(`profile ${profileId} is DISABLED`);
     if (profile.currency !== currency.alpha)
       throw DomainError.validation(`amount.currency ${currency.alpha} is not the currency ${profile.currency} of profile ${profileId}`);
     const bound = await this.profiles.boundAcceptances(profile.id);

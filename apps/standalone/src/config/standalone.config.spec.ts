@@ -42,6 +42,47 @@ describe('standaloneConfig', () => {
     expect(() => read({ ...production, [name]: undefined })).toThrow(new RegExp(`^${name} must be set`));
   });
 
+  describe('listening beyond loopback (issue 14, class 13)', () => {
+    const secrets = {
+      AUTH_JWT_SECRET: 'a'.repeat(40),
+      DEVICE_JWT_SECRET: 'd'.repeat(40),
+      DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      HOST_ZMK: '0123456789ABCDEFFEDCBA9876543210',
+    };
+    const beyondLoopback = fc.oneof(
+      fc.constantFrom('0.0.0.0', '::', 'example.com'),
+      fc.ipV4().filter((address) => !address.startsWith('127.')),
+      fc.ipV6().filter((address) => !/^(0{0,4}:){2,7}0{0,3}1$|^::1$/.test(address)),
+    );
+    const loopback = fc.oneof(fc.constantFrom('localhost', '::1', '[::1]'), fc.ipV4().map((address) => `127.${address.split('.').slice(1).join('.')}`));
+
+    it('should refuse to start on any development secret, naming every one left unset', () => {
+      fc.assert(
+        fc.property(beyondLoopback, fc.subarray(Object.keys(secrets) as (keyof typeof secrets)[], { minLength: 1 }), (host, unset) => {
+          const env: Record<string, string | undefined> = { ...secrets, HOST: host };
+          for (const name of unset) delete env[name];
+          let message = '';
+          try {
+            read(env);
+          } catch (error) {
+            message = (error as Error).message;
+          }
+          expect(message).toContain(`HOST=${host} listens beyond loopback`);
+          for (const name of Object.keys(secrets)) expect(message.includes(name)).toBe(unset.includes(name as keyof typeof secrets));
+        }),
+      );
+    });
+
+    it('should start beyond loopback with every secret set, and on loopback with none', () => {
+      fc.assert(
+        fc.property(beyondLoopback, loopback, (host, local) => {
+          expect(read({ ...secrets, HOST: host }).config.http.host).toBe(host);
+          expect(read({ HOST: local }).config.platform.auth.secret).toBe(STANDALONE_DEV_SECRET);
+        }),
+      );
+    });
+  });
+
   it.each([
     ['HOST_SIMULATOR', 'no'],
     ['HOST_SIM_MASARAT_8583_PORT', '99999'],

@@ -11,10 +11,12 @@ import {
   HttpSettings,
   httpSettingsFrom,
   httpVariables,
+  isLoopbackHost,
   isProduction,
   nodeEnvVariables,
   oneOf,
   ValuesOf,
+  ConfigError,
 } from '@app/common';
 import { DatabaseSettings, databaseVariables, dataDirOf, retentionFrom, retentionVariables } from '@app/database';
 import { DEVELOPMENT_ZMK } from '@app/host-protocol';
@@ -84,6 +86,7 @@ export const standaloneConfig = defineAppConfig({
   }),
   build(values): StandaloneConfig {
     const production = isProduction(values);
+    refuseDevelopmentSecretsBeyondLoopback(values, production);
     const hosts = { values, production };
     // Checked now, so that a bad host setting stops the start before anything runs.
     standaloneConnectorConfig(hosts);
@@ -103,3 +106,25 @@ export const standaloneConfig = defineAppConfig({
     };
   },
 });
+
+/**
+ * The secrets standalone would otherwise take from its development defaults (known to anyone who
+ * reads this repository): fine while it listens on loopback only, refused (the app does not
+ * start, every unset variable named) when `HOST` lets other machines in.
+ */
+export function refuseDevelopmentSecretsBeyondLoopback(
+  values: { HOST: string; AUTH_JWT_SECRET?: string; AUTH_JWKS_URL?: string; DEVICE_JWT_SECRET?: string; DATA_ENCRYPTION_KEY?: Buffer; HOST_ZMK?: Buffer },
+  production: boolean,
+): void {
+  if (production || isLoopbackHost(values.HOST)) return;
+  const unset = [
+    !values.AUTH_JWT_SECRET && !values.AUTH_JWKS_URL ? 'AUTH_JWT_SECRET (or AUTH_JWKS_URL)' : undefined,
+    !values.DEVICE_JWT_SECRET ? 'DEVICE_JWT_SECRET' : undefined,
+    !values.DATA_ENCRYPTION_KEY ? 'DATA_ENCRYPTION_KEY' : undefined,
+    !values.HOST_ZMK ? 'HOST_ZMK' : undefined,
+  ].filter((name): name is string => name !== undefined);
+  if (unset.length === 0) return;
+  throw new ConfigError([
+    `HOST=${values.HOST} listens beyond loopback: set ${unset.join(', ')}; refusing to start on the development secrets, which anyone who reads this repository knows`,
+  ]);
+}

@@ -1,6 +1,9 @@
 import { Env, envSchema } from '../config/env-schema';
 import { authConfigFrom, authVariables, deviceTokenVariables, STANDALONE_DEV_SECRET } from './auth.config';
-import { parseTtl, signPboToken, TokenVerifier } from './token';
+import fc from 'fast-check';
+import { SignJWT } from 'jose';
+import { signDeviceToken, verifyDeviceToken } from './device-token';
+import { ISSUED_AT_SKEW_SECONDS, parseTtl, signPboToken, TokenVerifier } from './token';
 
 const read = (env: Env) => envSchema({ ...authVariables, ...deviceTokenVariables }).read(env);
 const app = { allowDevelopmentDefault: false, production: false, deviceTokens: true };
@@ -49,6 +52,34 @@ describe('TokenVerifier', () => {
   it('should refuse a token for another audience', async () => {
     const token = await signPboToken({ ...config, audience: 'other' }, 'group-1', 60);
     await expect(new TokenVerifier(config).verifyAuthorization(`Bearer ${token}`)).rejects.toThrow('bearer token is invalid');
+  });
+
+  it('should refuse a PBO or device token issued further in the future than the clock skew, and take one within it', async () => {
+    const sign = (secret: string, claims: Record<string, unknown>, iat: number, audience?: string) => {
+      let jwt = new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject('SDK0001').setIssuedAt(iat).setExpirationTime(iat + 3600);
+      if (audience) jwt = jwt.setAudience(audience);
+      if (audience === 'pbo-api') jwt = jwt.setIssuer('softpos');
+      return jwt.sign(new TextEncoder().encode(secret));
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: -ISSUED_AT_SKEW_SECONDS + 5, max: 30 * 86400 }), async (ahead) => {
+        const now = Math.floor(Date.now() / 1000);
+        const iat = now + ahead;
+        const future = ahead > ISSUED_AT_SKEW_SECONDS;
+        const pbo = new TokenVerifier(config).verifyAuthorization(`Bearer ${await sign(config.secret, { groupId: 'group-1' }, iat, 'pbo-api')}`);
+        const device = verifyDeviceToken(config, `Bearer ${await sign(config.deviceSecret, { groupId: 'group-1', profileId: null }, iat, 'softpos-device')}`);
+        if (future) {
+          await expect(pbo).rejects.toThrow('bearer token is invalid');
+          await expect(device).rejects.toThrow('device token is invalid');
+        } else {
+          await expect(pbo).resolves.toEqual({ groupId: 'group-1' });
+          await expect(device).resolves.toMatchObject({ groupId: 'group-1' });
+        }
+      }),
+      { numRuns: 50 },
+    );
+    // A token just signed is taken, of course.
+    await expect(verifyDeviceToken(config, `Bearer ${await signDeviceToken(config, { deviceId: 'SDK1', groupId: 'g', profileId: null }, 60)}`)).resolves.toMatchObject({ deviceId: 'SDK1' });
   });
 
   it('should refuse a header that is not a bearer token', async () => {

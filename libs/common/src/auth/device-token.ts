@@ -6,6 +6,7 @@ import { DomainError } from '../errors';
 import { EnvelopeDto } from '../http/envelope';
 import { AuthConfig } from './auth.config';
 import { AUTH_CONFIG } from './injection-tokens';
+import { checkIssuedAt } from './token';
 
 /** Audience of device tokens: never accepted where a PBO token is expected, and the other way round. */
 export const DEVICE_TOKEN_AUDIENCE = 'softpos-device';
@@ -46,6 +47,7 @@ export async function verifyDeviceToken(config: AuthConfig, header: string | und
       requiredClaims: ['exp', 'sub'],
     });
     if (typeof payload.groupId !== 'string' || typeof payload.sub !== 'string') throw new Error('claims');
+    checkIssuedAt(payload);
     return { deviceId: payload.sub, groupId: payload.groupId, profileId: typeof payload.profileId === 'string' ? payload.profileId : null };
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) throw DomainError.unauthenticated('device token has expired');

@@ -21,6 +21,19 @@ export function parseTtl(ttl: string): number {
   return seconds;
 }
 
+/** How far a token's `iat` may lie ahead of this machine's clock (clock skew between issuer and verifier). */
+export const ISSUED_AT_SKEW_SECONDS = 60;
+
+/**
+ * Refuses a token issued in the future beyond {@link ISSUED_AT_SKEW_SECONDS}: jose checks `iat`
+ * only together with a maximum age, and a token dated ahead would outlive its issuer's intent
+ * wherever an age is judged from `iat`. A token without `iat` is judged by `exp` alone.
+ */
+export function checkIssuedAt(payload: JWTPayload, nowSeconds = Math.floor(Date.now() / 1000)): void {
+  if (payload.iat === undefined) return;
+  if (typeof payload.iat !== 'number' || payload.iat > nowSeconds + ISSUED_AT_SKEW_SECONDS) throw new Error('iat');
+}
+
 /** Signs an HS256 PBO token (CLI, standalone seed, tests). */
 export async function signPboToken(config: AuthConfig, groupId: string, ttlSeconds = 86400): Promise<string> {
   if (!config.secret) throw new Error('signing tokens needs AUTH_JWT_SECRET');
@@ -60,6 +73,7 @@ export class TokenVerifier {
         this.key instanceof Uint8Array
           ? (await jwtVerify(match[1], this.key, options)).payload
           : (await jwtVerify(match[1], this.key, options)).payload;
+      checkIssuedAt(payload);
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw DomainError.unauthenticated('bearer token has expired');
       throw DomainError.unauthenticated('bearer token is invalid');

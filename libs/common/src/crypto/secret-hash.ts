@@ -1,28 +1,76 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 
 const KEY_LENGTH = 32;
-const COST = 16384; // scrypt N: ~30 ms here, fine for the rare writes and checks of admin secrets
+/**
+ * scrypt N for new hashes: OWASP's Password Storage Cheat Sheet asks for at least N=2^17, r=8,
+ * p=1 (128 MiB and a few hundred ms per hash). Hashes stored with a smaller N still verify and
+ * are rehashed at this cost on a successful check ({@link needsRehash}).
+ */
+export const SECRET_HASH_COST = 2 ** 17;
+const BLOCK_SIZE = 8;
+/** Hashes stored with an N above this are refused unchecked rather than allowed to take the memory they ask for. */
+const MAX_COST = 2 ** 20;
+/** 128 × N × r bytes for N=2^17, r=8 is 128 MiB; Node refuses above maxmem. */
+const MAX_MEMORY = 2 * 128 * SECRET_HASH_COST * BLOCK_SIZE;
+
+/**
+ * At most this many hashes at a time per process: each takes 128 MiB while it runs, and a burst
+ * of admin password checks must not take the process's memory (Node would run four at once on
+ * its thread pool). The rest wait their turn in order.
+ */
+const CONCURRENT_HASHES = 2;
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= CONCURRENT_HASHES) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  try {
+    return await work();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
 
 function scrypt(secret: string, salt: Buffer, cost: number): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scryptCallback(secret, salt, KEY_LENGTH, { N: cost, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }, (error, key) => (error ? reject(error) : resolve(key))),
+  return inTurn(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scryptCallback(secret, salt, KEY_LENGTH, { N: cost, r: BLOCK_SIZE, p: 1, maxmem: Math.max(MAX_MEMORY, 2 * 128 * cost * BLOCK_SIZE) }, (error, key) =>
+          error ? reject(error) : resolve(key),
+        ),
+      ),
   );
 }
 
 /** Salted scrypt hash of a secret the API accepts (passcode, deviceAdmin, adminPwd): `scrypt$N$salt$hash`. */
 export async function hashSecret(secret: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(secret, salt, COST);
-  return `scrypt$${COST}$${salt.toString('base64')}$${key.toString('base64')}`;
+  const key = await scrypt(secret, salt, SECRET_HASH_COST);
+  return `scrypt$${SECRET_HASH_COST}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
-/** Constant-time check of a secret against {@link hashSecret}'s output. */
+function costOf(stored: string): number | undefined {
+  const [scheme, cost] = stored.split('$');
+  const n = Number(cost);
+  return scheme === 'scrypt' && Number.isInteger(n) && n >= 2 && n <= MAX_COST && (n & (n - 1)) === 0 ? n : undefined;
+}
+
+/** Constant-time check of a secret against {@link hashSecret}'s output (of this cost or an older, lower one). */
 export async function verifySecret(secret: string, stored: string): Promise<boolean> {
-  const [scheme, cost, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !cost || !salt || !hash) return false;
+  const [, , salt, hash] = stored.split('$');
+  const cost = costOf(stored);
+  if (cost === undefined || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
-  const actual = await scrypt(secret, Buffer.from(salt, 'base64'), Number(cost));
+  const actual = await scrypt(secret, Buffer.from(salt, 'base64'), cost);
   return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+/** Whether a stored hash is below {@link SECRET_HASH_COST}: after a successful check, store {@link hashSecret} of the secret instead. */
+export function needsRehash(stored: string): boolean {
+  const cost = costOf(stored);
+  return cost !== undefined && cost < SECRET_HASH_COST;
 }
 
 /** How a stored secret is shown: `******` when set. */

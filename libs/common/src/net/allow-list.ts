@@ -16,6 +16,20 @@ const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
 LOOPBACK.addAddress('::1', 'ipv6');
 
+/**
+ * Whether a listen address (`HOST`) is reachable only from this machine: `localhost`,
+ * 127.0.0.0/8 or ::1 (an IPv4-mapped loopback too). `0.0.0.0`, `::` and every other address or
+ * name are beyond loopback.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (bare === 'localhost') return true;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
+  const address = mapped ? mapped[1] : bare;
+  const family = isIP(address);
+  return (family === 4 && LOOPBACK.check(address, 'ipv4')) || (family === 6 && LOOPBACK.check(address, 'ipv6'));
+}
+
 function parsePort(fail: Fail, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const port = Number(text);

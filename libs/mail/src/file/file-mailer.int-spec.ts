@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AddressObject, simpleParser } from 'mailparser';
@@ -43,6 +43,25 @@ describe('FileMailer', () => {
     expect(firstMail?.text?.trim()).toBe('Code: 123456789012 – gültig 30 Tage');
     expect(addresses(secondMail?.to)).toEqual(['ops@example.com', 'audit@example.com']);
     expect(secondMail?.html).toContain('<p>Second body</p>');
+  });
+
+  it('should keep the activation mail to the process user: the folder 0700 (also one that existed more open), each file 0600, whatever the umask', async () => {
+    for (const [umask, existing] of [[0o022, false], [0o000, true], [0o002, true]] as const) {
+      const directory = join(dataDir, `mail-${umask}-${existing}`);
+      if (existing) {
+        await mkdir(directory);
+        await chmod(directory, 0o777);
+      }
+      const previous = process.umask(umask);
+      try {
+        await new FileMailer({ directory }).send({ to: ['merchant@example.com'], subject: 'Code', text: 'Code: 123456789012' });
+      } finally {
+        process.umask(previous);
+      }
+      expect((await stat(directory)).mode & 0o777).toBe(0o700);
+      const files = await readdir(directory);
+      expect(await Promise.all(files.map(async (file) => (await stat(join(directory, file))).mode & 0o777))).toEqual([0o600]);
+    }
   });
 
   it('should attach files as given: name, type and bytes', async () => {

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transporter, createTransport } from 'nodemailer';
 import type StreamTransport from 'nodemailer/lib/stream-transport';
@@ -9,7 +9,11 @@ import { toNodemailerOptions } from '../nodemailer-message';
 
 /** Options of {@link FileMailer}. */
 export interface FileMailerOptions {
-  /** Folder the `.eml` files go to (`<DATA_DIR>/mail` in standalone); created when missing. */
+  /**
+   * Folder the `.eml` files go to (`<DATA_DIR>/mail` in standalone); created when missing. The
+   * messages hold activation codes: the folder is the process user's alone (0700, also when it
+   * existed more open) and each file 0600.
+   */
   directory: string;
   /** Sender of messages that name none. */
   defaultFrom?: MailAddress;
@@ -46,9 +50,10 @@ export class FileMailer implements Mailer {
     if (!Buffer.isBuffer(info.message)) throw new MailDeliveryError('Could not compose e-mail: no buffered message', 'failed', false);
     const path = join(this.directory, emlFileName(date, info.messageId));
     try {
-      await mkdir(this.directory, { recursive: true });
+      await mkdir(this.directory, { recursive: true, mode: 0o700 });
+      await chmod(this.directory, 0o700);
       // `wx`: never overwrite an earlier message, even if two ever got the same name.
-      await writeFile(path, info.message, { flag: 'wx' });
+      await writeFile(path, info.message, { flag: 'wx', mode: 0o600 });
     } catch (error) {
       throw new MailDeliveryError(`Could not write e-mail to ${this.directory}: ${errorMessage(error)}`, 'failed', false);
     }

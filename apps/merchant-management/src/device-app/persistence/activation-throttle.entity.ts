@@ -1,8 +1,9 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * Failed activation attempts per client per window, in the database so that every replica sees
- * the same count (a guesser spread over replicas is still throttled).
+ * Failed lookups by activation code per client (`ip:…` a phone's address, `pbo:…` a PBO) per
+ * window, in the database so that every replica sees the same count (a guesser spread over
+ * replicas is still throttled).
  */
 @Entity({ name: 'activation_throttle' })
 export class ActivationThrottleEntity {

@@ -22,6 +22,7 @@ import {
 @PboApi()
 @ApiResponse({ status: 400, description: 'code 10000: invalid input, msg names the field', type: EnvelopeDto })
 @ApiResponse({ status: 403, description: "code 13000: the device or merchant belongs to another PBO, or groupId is not the token's", type: EnvelopeDto })
+@ApiResponse({ status: 429, description: 'code 16000: too many lookups of activation codes that are not the PBO\'s own; a bare code of another PBO answers as an unknown one', type: EnvelopeDto })
 @Controller('api/v2/device')
 export class DeviceV2Controller {
   constructor(

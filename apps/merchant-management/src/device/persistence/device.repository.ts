@@ -28,6 +28,15 @@ export class DeviceRepository {
     return query.getOne();
   }
 
+  /** By code or device id among the PBO's own devices only: another PBO's answers null, as an unknown one. */
+  findOwned(groupId: string, key: DeviceKey, lock = false): Promise<Device | null> {
+    const query = this.uow.manager.getRepository(DeviceEntity).createQueryBuilder('d').where('d.group_id = :groupId', { groupId });
+    if ('codeLookup' in key) query.andWhere('d.code_lookup = :lookup', { lookup: key.codeLookup });
+    else query.andWhere('d.device_id = :deviceId', { deviceId: key.deviceId });
+    if (lock) query.setLock('pessimistic_write');
+    return query.getOne();
+  }
+
   /** The PBO's activated device by its device id; null when there is none, also when the id is another PBO's device. */
   findByDeviceId(groupId: string, deviceId: string): Promise<Device | null> {
     return this.uow.manager.getRepository(DeviceEntity).findOneBy({ groupId, deviceId });

@@ -11,6 +11,8 @@ import { toDeviceDto } from '../device.view';
 import { DeviceDto } from '../dto/device.dto';
 import { DeviceRepository } from '../persistence/device.repository';
 import { InMemoryDeviceRepository } from './in-memory-device.repository';
+import { CodeThrottleRepository } from '../../shared/persistence/code-throttle.repository';
+import { InMemoryCodeThrottle } from '../../shared/testing/in-memory-code-throttle';
 
 export const GROUP = 'pbo-1';
 export const OTHER_GROUP = 'pbo-2';
@@ -43,7 +45,7 @@ export function deviceFixture(seed = 3) {
   const mail: MailMessage[] = [];
   const mailer: Mailer = { send: async (message) => (mail.push(message), { messageId: '<test@example.com>' }) };
   const auth = { secret: 'unit-test-secret-unit-test-secret-unit-test', deviceSecret: 'unit-test-device-secret-unit-test-device-secret' };
-  const service = new DeviceService(devices as unknown as DeviceRepository, merchants, pbos, profiles, immediateUnitOfWork, clock, ids, cipher, mailer, auth);
+  const service = new DeviceService(devices as unknown as DeviceRepository, merchants, pbos, profiles, immediateUnitOfWork, clock, ids, cipher, mailer, auth, new InMemoryCodeThrottle() as unknown as CodeThrottleRepository);
   /** The device as GET /api/openapi/v1/device/{id} shows it; null when it does not exist. */
   const shown = async (groupId: string, id: string): Promise<DeviceDto | null> => {
     const view = await service.get(groupId, id);

@@ -16,6 +16,11 @@ export class InMemoryDeviceRepository implements Pick<DeviceRepository, keyof De
     return found ? { ...found } : null;
   }
 
+  async findOwned(groupId: string, key: DeviceKey): Promise<Device | null> {
+    const found = await this.find(key);
+    return found?.groupId === groupId ? found : null;
+  }
+
   async findByDeviceId(groupId: string, deviceId: string): Promise<Device | null> {
     const found = [...this.rows.values()].find((d) => d.groupId === groupId && d.deviceId === deviceId);
     return found ? { ...found } : null;

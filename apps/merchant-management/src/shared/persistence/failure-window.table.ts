@@ -1,4 +1,6 @@
 import { TypeOrmUnitOfWork } from '@app/database';
+import { windowStartOf } from '../fixed-window';
+import { previousWindowStartOf, slidingCount } from '../sliding-window';
 
 /**
  * Failures counted per key per fixed window in one table (`<key columns>, window_start, failures`,
@@ -31,6 +33,25 @@ export class FailureWindowTable {
     );
     await this.uow.manager.query(`DELETE FROM ${this.table} WHERE window_start < now() - interval '1 day'`);
     return rows[0].failures;
+  }
+
+  /**
+   * Counts an attempt in the window `now` falls in and answers the failures of the sliding window
+   * of `windowMs` that ends at `now` ({@link slidingCount}): the current window's count and the
+   * previous one's, read in the statement that counts.
+   */
+  async reserveSliding(key: readonly string[], now: Date, windowMs: number): Promise<number> {
+    const current = await this.reserve(key, windowStartOf(now, windowMs));
+    const previous: { failures: number }[] = await this.uow.manager.query(
+      `SELECT failures FROM ${this.table} WHERE ${this.keyMatch} AND window_start = ${this.windowParameter}`,
+      [...key, previousWindowStartOf(now, windowMs)],
+    );
+    return slidingCount(current, previous[0]?.failures ?? 0, now, windowMs);
+  }
+
+  /** {@link release} for {@link reserveSliding}. */
+  releaseSliding(key: readonly string[], now: Date, windowMs: number): Promise<void> {
+    return this.release(key, windowStartOf(now, windowMs));
   }
 
   /** Gives back an attempt that turned out not to be a failure (a success, or one refused unchecked). */

@@ -35,6 +35,14 @@ export class AcceptanceEntity {
   @Column({ type: 'jsonb', default: () => "'{}'" })
   extraParams: Record<string, unknown>;
 
+  /**
+   * The acquirer host's address as merchant-management pushed it (the acquirer profile's
+   * connUrl): set by upserts only, never by the API. Null: the host connector's default for the
+   * format. The only address a host request names; `extraParams` never is one.
+   */
+  @Column({ type: 'varchar', length: 512, nullable: true })
+  hostUrl: string | null;
+
   @Column({ type: 'varchar', length: 16, default: 'ACTIVE' })
   entityStatus: EntityStatus;
 

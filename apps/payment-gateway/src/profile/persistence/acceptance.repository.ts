@@ -9,6 +9,9 @@ export type AcceptanceFields = Pick<AcceptanceEntity, 'acptName' | 'hostMessageF
 
 export type NewAcceptance = AcceptanceFields & Pick<AcceptanceEntity, 'id' | 'groupId'>;
 
+/** What an upsert sets on an acceptance: the request's fields and the host address, which only upserts carry. */
+export type SyncedAcceptanceFields = AcceptanceFields & Pick<AcceptanceEntity, 'hostUrl'>;
+
 @Injectable()
 export class AcceptanceRepository {
   /** The acceptances of these ids, whatever the owner, locked in id order (so concurrent writers never deadlock). */
@@ -28,23 +31,23 @@ export class AcceptanceRepository {
   }
 
   /** Inserts several acceptances in one statement. */
-  async insertMany(manager: EntityManager, rows: NewAcceptance[]): Promise<void> {
+  async insertMany(manager: EntityManager, rows: Array<NewAcceptance & SyncedAcceptanceFields>): Promise<void> {
     if (rows.length === 0) return;
     await manager.query(
-      `INSERT INTO acceptance (id, group_id, acpt_name, host_message_format, supported_payments, primary_mid, primary_tid, extra_params, tags)
-       SELECT v.id, v."groupId", v."acptName", v."hostMessageFormat", v."supportedPayments", v."primaryMid", v."primaryTid", v."extraParams", v.tags
-       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "groupId" text, "acptName" text, "hostMessageFormat" text, "supportedPayments" text[], "primaryMid" text, "primaryTid" text, "extraParams" jsonb, tags text[])`,
+      `INSERT INTO acceptance (id, group_id, acpt_name, host_message_format, supported_payments, primary_mid, primary_tid, extra_params, host_url, tags)
+       SELECT v.id, v."groupId", v."acptName", v."hostMessageFormat", v."supportedPayments", v."primaryMid", v."primaryTid", v."extraParams", v."hostUrl", v.tags
+       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "groupId" text, "acptName" text, "hostMessageFormat" text, "supportedPayments" text[], "primaryMid" text, "primaryTid" text, "extraParams" jsonb, "hostUrl" text, tags text[])`,
       [JSON.stringify(rows.map((row) => ({ ...row, tags: row.tags ?? null })))],
     );
   }
 
   /** Applies each row's fields to its acceptance and stamps updatedAt, in one statement (ids must be distinct). */
-  async updateMany(manager: EntityManager, rows: Array<AcceptanceFields & { id: string }>): Promise<void> {
+  async updateMany(manager: EntityManager, rows: Array<SyncedAcceptanceFields & { id: string }>): Promise<void> {
     if (rows.length === 0) return;
     await manager.query(
       `UPDATE acceptance AS a SET acpt_name = v."acptName", host_message_format = v."hostMessageFormat", supported_payments = v."supportedPayments",
-         primary_mid = v."primaryMid", primary_tid = v."primaryTid", extra_params = v."extraParams", updated_at = now()
-       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "acptName" text, "hostMessageFormat" text, "supportedPayments" text[], "primaryMid" text, "primaryTid" text, "extraParams" jsonb)
+         primary_mid = v."primaryMid", primary_tid = v."primaryTid", extra_params = v."extraParams", host_url = v."hostUrl", updated_at = now()
+       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "acptName" text, "hostMessageFormat" text, "supportedPayments" text[], "primaryMid" text, "primaryTid" text, "extraParams" jsonb, "hostUrl" text)
        WHERE a.id = v.id`,
       [JSON.stringify(rows)],
     );

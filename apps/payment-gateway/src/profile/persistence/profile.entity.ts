@@ -51,6 +51,14 @@ export class ProfileEntity {
   entityStatus: EntityStatus;
 
   /**
+   * The device the profile was pushed for was retired (its code deleted, or logged out,
+   * decommissioned or idled in merchant-management): set by upserts only, apart from the PBO's own
+   * `entityStatus`, so that neither undoes the other. A retired profile shows and acts DISABLED.
+   */
+  @Column({ type: 'boolean', default: false })
+  retired: boolean;
+
+  /**
    * The merchant-management device the profile was pushed for (upserts only): only that device's
    * token may take payments through it. Null for profiles made through the API.
    */
@@ -72,4 +80,9 @@ export class ProfileEntity {
   /** Null until the first update. */
   @Column({ type: 'timestamptz', precision: 3, nullable: true })
   updatedAt: Date | null;
+}
+
+/** What the API shows and a sale obeys: DISABLED when the PBO disabled the profile or its device was retired. */
+export function effectiveStatus(profile: Pick<ProfileEntity, 'entityStatus' | 'retired'>): EntityStatus {
+  return profile.retired ? 'DISABLED' : profile.entityStatus;
 }

@@ -10,7 +10,7 @@ import { ProfileEntity } from './profile.entity';
 export type ProfileFields = Pick<ProfileEntity, 'profileName' | 'providerReference' | 'merchantName' | 'merchantAddr' | 'mcc' | 'countryCode' | 'currency' | 'timeZone'>;
 
 /** Who a profile pushed by merchant-management is for: set by upserts only (the API leaves them alone). */
-export type ProfileDevice = Pick<ProfileEntity, 'deviceId' | 'merchantId'>;
+export type ProfileDevice = Pick<ProfileEntity, 'deviceId' | 'merchantId'> & { retired?: boolean };
 
 export type NewProfile = ProfileFields & Pick<ProfileEntity, 'id' | 'groupId' | 'version'> & Partial<ProfileDevice>;
 
@@ -27,7 +27,7 @@ export interface LockedProfile {
 export type ProfileVersionRow = ProfileFields & ProfileDevice & Pick<ProfileEntity, 'id' | 'version'>;
 
 /** An acceptance bound to one of several profiles, as a batch reads them. */
-export type BoundAcceptance = Pick<AcceptanceEntity, 'id' | 'acptName' | 'hostMessageFormat' | 'supportedPayments' | 'primaryMid' | 'primaryTid' | 'extraParams'>;
+export type BoundAcceptance = Pick<AcceptanceEntity, 'id' | 'acptName' | 'hostMessageFormat' | 'supportedPayments' | 'primaryMid' | 'primaryTid' | 'extraParams' | 'hostUrl'>;
 
 /** A position in the (createdAt, id) order of one group's profiles. */
 export interface ProfilePosition {
@@ -122,24 +122,24 @@ export class ProfileRepository {
   async insertManyIfAbsent(manager: EntityManager, rows: Array<NewProfile & { updated: boolean }>): Promise<Set<string>> {
     if (rows.length === 0) return new Set();
     const inserted: { id: string }[] = await manager.query(
-      `INSERT INTO profile (id, group_id, profile_name, provider_reference, merchant_name, merchant_addr, mcc, country_code, currency, time_zone, device_id, merchant_id, version, updated_at)
-       SELECT v.id, v."groupId", v."profileName", v."providerReference", v."merchantName", v."merchantAddr", v.mcc, v."countryCode", v.currency, v."timeZone", v."deviceId", v."merchantId", v.version,
-         CASE WHEN v.updated THEN now() END
-       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "groupId" text, "profileName" text, "providerReference" text, "merchantName" text, "merchantAddr" text, mcc text, "countryCode" text, currency text, "timeZone" text, "deviceId" text, "merchantId" text, version int, updated boolean)
+      `INSERT INTO profile (id, group_id, profile_name, provider_reference, merchant_name, merchant_addr, mcc, country_code, currency, time_zone, device_id, merchant_id, retired, version, updated_at)
+       SELECT v.id, v."groupId", v."profileName", v."providerReference", v."merchantName", v."merchantAddr", v.mcc, v."countryCode", v.currency, v."timeZone", v."deviceId", v."merchantId",
+         COALESCE(v.retired, false), v.version, CASE WHEN v.updated THEN now() END
+       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "groupId" text, "profileName" text, "providerReference" text, "merchantName" text, "merchantAddr" text, mcc text, "countryCode" text, currency text, "timeZone" text, "deviceId" text, "merchantId" text, retired boolean, version int, updated boolean)
        ON CONFLICT DO NOTHING RETURNING id`,
       [JSON.stringify(rows)],
     );
     return new Set(inserted.map((row) => row.id));
   }
 
-  /** Replaces the merchant data, device and version of existing profiles and stamps updatedAt. */
+  /** Replaces the merchant data, device (and its lifecycle, when the upsert carries one) and version of existing profiles and stamps updatedAt. */
   async updateMany(manager: EntityManager, rows: ProfileVersionRow[]): Promise<void> {
     if (rows.length === 0) return;
     await manager.query(
       `UPDATE profile AS p SET profile_name = v."profileName", provider_reference = v."providerReference", merchant_name = v."merchantName",
          merchant_addr = v."merchantAddr", mcc = v.mcc, country_code = v."countryCode", currency = v.currency, time_zone = v."timeZone",
-         device_id = v."deviceId", merchant_id = v."merchantId", version = v.version, updated_at = now()
-       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "profileName" text, "providerReference" text, "merchantName" text, "merchantAddr" text, mcc text, "countryCode" text, currency text, "timeZone" text, "deviceId" text, "merchantId" text, version int)
+         device_id = v."deviceId", merchant_id = v."merchantId", retired = COALESCE(v.retired, p.retired), version = v.version, updated_at = now()
+       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "profileName" text, "providerReference" text, "merchantName" text, "merchantAddr" text, mcc text, "countryCode" text, currency text, "timeZone" text, "deviceId" text, "merchantId" text, retired boolean, version int)
        WHERE p.id = v.id`,
       [JSON.stringify(rows)],
     );
@@ -151,7 +151,7 @@ export class ProfileRepository {
     if (profileIds.length === 0) return result;
     const rows: (BoundAcceptance & { profileId: string })[] = await manager.query(
       `SELECT b.profile_id AS "profileId", a.id, a.acpt_name AS "acptName", a.host_message_format AS "hostMessageFormat",
-         a.supported_payments AS "supportedPayments", a.primary_mid AS "primaryMid", a.primary_tid AS "primaryTid", a.extra_params AS "extraParams"
+         a.supported_payments AS "supportedPayments", a.primary_mid AS "primaryMid", a.primary_tid AS "primaryTid", a.extra_params AS "extraParams", a.host_url AS "hostUrl"
        FROM profile_acceptance b JOIN acceptance a ON a.id = b.acceptance_id
        WHERE b.profile_id = ANY($1::text[]) ORDER BY b.profile_id, b.position`,
       [profileIds],

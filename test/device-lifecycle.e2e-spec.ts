@@ -1,0 +1,136 @@
+import { testCardEmv } from '@app/host-protocol';
+import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
+import { ApiClient, createAcquirer, createEmv, createMerchant, dataOf, gatewayBase, MerchantView, startTestApp, TestApp, unique, waitFor } from '@app/testing';
+import fc from 'fast-check';
+import { randomUUID } from 'node:crypto';
+import { PboService } from '../apps/merchant-management/src';
+import { StandaloneModule } from '../apps/standalone/src';
+
+const GATEWAY_BASE = gatewayBase(DEFAULT_GATEWAY_NAMESPACE);
+
+/** What a PBO does to a device after it was activated: log it out, decommission it, idle it and activate its code again. */
+type Step = 'logout' | 'decommission' | 'idle-and-reactivate';
+
+interface Phone {
+  client: ApiClient;
+  profileId: string;
+  deviceId: string;
+}
+
+/**
+ * Device lifecycle reaches the gateway (issue 14, class 8), in standalone over HTTP as a PBO and a
+ * phone see it: after each step a PBO takes, the phone's sale is taken exactly while its device is
+ * active, and the gateway shows the profile DISABLED exactly while it is not. The steps are
+ * generated; the model is the device status merchant-management shows.
+ */
+describe('device lifecycle at the gateway', () => {
+  let app: TestApp;
+  let pbo: ApiClient;
+  let merchant: MerchantView;
+  let acquirer: number;
+
+  beforeAll(async () => {
+    app = await startTestApp((options) => StandaloneModule.register(options));
+    const created = await app.app.get(PboService).create({ name: unique('PBO '), timeZone: 'Asia/Kuala_Lumpur' });
+    pbo = await app.clientFor(created.groupId);
+    const emvId = await createEmv(pbo, { paymentMethod: '01' });
+    acquirer = await createAcquirer(pbo, { '01': [emvId] }, { profileName: unique('Acquirer '), connMessageFormat: 'MOCK', enablerMsgFormat: null, connUrl: null });
+    merchant = await createMerchant(pbo, { country: 'MY', timeZone: 'Asia/Kuala_Lumpur', mcc: '5814' });
+    dataOf(await pbo.post(`/api/openapi/v1/mchInfo/payment/${merchant.mchId}`, { acquirerProfileId: String(acquirer), currency: 'MYR' }));
+  });
+
+  afterAll(() => app?.close());
+
+  async function newCode(): Promise<{ activationCode: string; profileId: string }> {
+    return dataOf(
+      await pbo.post('/api/openapi/v1/device', {
+        mchId: merchant.mchId,
+        deviceAlias: unique('Till '),
+        extParams: { acquirers: { [acquirer]: { acqMid: 'MID000000000042', acqTid: `T${String(Date.now()).slice(-7)}` } } },
+      }),
+    );
+  }
+
+  async function activate(activationCode: string): Promise<Phone> {
+    const activation = dataOf<{ deviceToken: string; profileId: string; deviceId: string }>(await app.anonymous.post('/api/sdk/v1/activate', { activationCode }));
+    return { client: new ApiClient(app.baseUrl, activation.deviceToken), profileId: activation.profileId, deviceId: activation.deviceId };
+  }
+
+  /** Waits until the gateway shows the profile in `status` (upserts travel through the outbox). */
+  async function gatewayShows(profileId: string, status: 'ACTIVE' | 'DISABLED'): Promise<void> {
+    await waitFor(`profile ${profileId} ${status} at the gateway`, async () => {
+      const response = await pbo.get(`${GATEWAY_BASE}/profiles/${profileId}`);
+      return response.status === 200 && (response.body as unknown as { entityStatus: string }).entityStatus === status;
+    });
+  }
+
+  async function sale(phone: Phone): Promise<{ status: number; body: unknown }> {
+    const emvData = testCardEmv({ card: 'visa', amountMinor: '1250', currencyNumeric: '458', countryNumeric: '458', date: new Date() });
+    return phone.client.request(
+      'POST',
+      `${GATEWAY_BASE}/transaction`,
+      { profileId: phone.profileId, tranType: 'SALE', amount: { value: '12.50', currency: 'MYR' }, emvData },
+      { 'idempotency-key': randomUUID() },
+    );
+  }
+
+  function expectRefusedAsDisabled(response: { status: number; body: unknown }, profileId: string): void {
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ status: 400, detail: `profile ${profileId} is DISABLED` });
+  }
+
+  it("should refuse a decommissioned device's sale with 400 once its profile is DISABLED", async () => {
+    const code = await newCode();
+    const phone = await activate(code.activationCode);
+    await gatewayShows(phone.profileId, 'ACTIVE');
+    expect((await sale(phone)).status).toBe(201);
+
+    expect((await pbo.delete(`/api/openapi/v1/device/${phone.deviceId}?deviceStatus=3`)).status).toBe(200);
+
+    await gatewayShows(phone.profileId, 'DISABLED');
+    expectRefusedAsDisabled(await sale(phone), phone.profileId);
+  });
+
+  it('should disable the profile of a deleted activation code', async () => {
+    const code = await newCode();
+    await gatewayShows(code.profileId, 'ACTIVE');
+
+    expect((await pbo.delete(`/api/openapi/v1/device/CD-${code.activationCode}`)).status).toBe(200);
+
+    await gatewayShows(code.profileId, 'DISABLED');
+  });
+
+  it('should take sales exactly while the device is active, whatever the PBO does to it', async () => {
+    const steps = fc.array(fc.constantFrom<Step>('logout', 'decommission', 'idle-and-reactivate'), { minLength: 1, maxLength: 4 });
+    await fc.assert(
+      fc.asyncProperty(steps, async (plan) => {
+        const code = await newCode();
+        let phone = await activate(code.activationCode);
+        let active = true;
+        let decommissioned = false;
+        for (const step of plan) {
+          if (decommissioned) break;
+          if (step === 'logout' && active) {
+            expect((await pbo.delete(`/api/openapi/v1/device/${phone.deviceId}?deviceStatus=2`)).status).toBe(200);
+            active = false;
+          } else if (step === 'decommission') {
+            expect((await pbo.delete(`/api/openapi/v1/device/${phone.deviceId}?deviceStatus=3`)).status).toBe(200);
+            active = false;
+            decommissioned = true;
+          } else if (step === 'idle-and-reactivate') {
+            expect((await pbo.delete(`/api/openapi/v1/device/${phone.deviceId}/idle`)).status).toBe(200);
+            await gatewayShows(phone.profileId, 'DISABLED');
+            expectRefusedAsDisabled(await sale(phone), phone.profileId);
+            phone = await activate(code.activationCode);
+            active = true;
+          }
+          await gatewayShows(phone.profileId, active ? 'ACTIVE' : 'DISABLED');
+          const response = await sale(phone);
+          if (active) expect(response.status).toBe(201);
+          else expectRefusedAsDisabled(response, phone.profileId);
+        }
+      }),
+      { numRuns: 6 },
+    );
+  });
+});
