@@ -1,6 +1,6 @@
-import { Envelope, EnvelopeDto, GroupId, ok, PboApi } from '@app/common';
+import { ApiEnvelope, EmptyDataDto, Envelope, EnvelopeDto, GroupId, ok, PboApi } from '@app/common';
 import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CaptureDto, RefundDto, RefundResultDto, VoidDto, VoidResultDto } from './dto/order-action.dto';
 import { OrderActionService } from './order-action.service';
 
@@ -32,7 +32,7 @@ export class OrderActionController {
   @Post('void/:transactionId')
   @HttpCode(200)
   @ApiOperation({ summary: 'Void an approved, unsettled transaction (adminPwd of its device)' })
-  @ApiOkResponse({ type: VoidResultDto })
+  @ApiEnvelope(VoidResultDto)
   @ApiResponse({ status: 429, description: 'code 16000: too many wrong admin passwords for the device (Retry-After)', type: EnvelopeDto })
   async void(
     @GroupId() groupId: string,
@@ -46,7 +46,7 @@ export class OrderActionController {
   @Post('refund/:transactionId')
   @HttpCode(200)
   @ApiOperation({ summary: 'Refund part or all of what was captured (adminPwd of its device)' })
-  @ApiOkResponse({ type: RefundResultDto })
+  @ApiEnvelope(RefundResultDto)
   @ApiResponse({ status: 429, description: 'code 16000: too many wrong admin passwords for the device (Retry-After)', type: EnvelopeDto })
   async refund(
     @GroupId() groupId: string,
@@ -60,7 +60,7 @@ export class OrderActionController {
   @Post('capture/:transactionId')
   @HttpCode(200)
   @ApiOperation({ summary: 'Capture an authorisation, all of it or part ({} captures all)' })
-  @ApiOkResponse({ schema: { type: 'object', example: {} } })
+  @ApiEnvelope(EmptyDataDto, 'SUCCESS; data is an empty object')
   async capture(
     @GroupId() groupId: string,
     @Param('transactionId') transactionId: string,

@@ -114,6 +114,6 @@ export class DeviceDto {
 
 export class DeviceEmvDto {
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) emvParams: Record<string, string>;
-  @ApiProperty({ type: 'array', items: { type: 'object', properties: { aid: { type: 'string' }, paymentMethod: { type: 'string' } } } })
+  @ApiProperty({ type: 'array', items: { type: 'object', required: ['aid', 'paymentMethod'], properties: { aid: { type: 'string' }, paymentMethod: { type: 'string' } } } })
   emvAID: { aid: string; paymentMethod: string }[];
 }
