@@ -10,6 +10,8 @@ import { MerchantManagementAppModule } from '../apps/merchant-management/src';
 import { PaymentGatewayAppModule } from '../apps/payment-gateway/src';
 import { TransactionsAppModule } from '../apps/transactions/src';
 import { createPlatformApp, PlatformOptions } from '@app/runtime';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import type { OperationObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { withScratchDatabase } from './with-database';
 
 /** The document does not depend on the secret; any will do to build the app. */
@@ -42,6 +44,36 @@ const DOCUMENTS = [
   },
 ];
 
+type Json = { [key: string]: unknown };
+
+/**
+ * What a generated client could not rely on, which the linter does not catch: a property typed
+ * plain `object` (a nullable field whose TypeScript type Nest cannot reflect), and an operation
+ * whose success answer has no body schema. Either fails generation and the check.
+ */
+function defectsOf(document: OpenAPIObject): string[] {
+  const defects: string[] = [];
+  const walk = (node: unknown, where: string): void => {
+    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${where}/${i}`));
+    if (node === null || typeof node !== 'object') return;
+    const schema = node as Json;
+    if (schema.type === 'object' && !schema.properties && !schema.additionalProperties && !schema.allOf && !schema.oneOf) {
+      defects.push(`${where}: typed object without properties (give the decorator a type)`);
+    }
+    for (const [key, value] of Object.entries(schema)) walk(value, `${where}/${key}`);
+  };
+  walk(document.components?.schemas, '#/components/schemas');
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(item as Record<string, OperationObject>)) {
+      const successes = Object.entries(operation.responses ?? {}).filter(([status]) => status.startsWith('2'));
+      if (!successes.some(([status, response]) => status === '204' || (response !== undefined && 'content' in response && response.content))) {
+        defects.push(`${method.toUpperCase()} ${path}: no success response schema (ApiEnvelope / ApiOkResponse)`);
+      }
+    }
+  }
+  return defects;
+}
+
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
   let stale = false;
@@ -51,7 +83,10 @@ async function main(): Promise<void> {
       const app = await createPlatformApp(document.module(db.url), { logger: false });
       try {
         await app.init();
-        return `${JSON.stringify(buildOpenApiDocument(app, document.title, document.description), null, 2)}\n`;
+        const built = buildOpenApiDocument(app, document.title, document.description);
+        const defects = defectsOf(built);
+        if (defects.length > 0) throw new Error(`docs/openapi/${document.file}:\n  ${defects.join('\n  ')}`);
+        return `${JSON.stringify(built, null, 2)}\n`;
       } finally {
         await app.close();
       }

@@ -39,6 +39,7 @@ export class AcquirerController {
   }
 
   @Get(':profileId')
+  @ApiOperation({ summary: 'One acquirer profile' })
   @ApiEnvelope(AcquirerProfileDto)
   async get(@GroupId() groupId: string, @Param('profileId') profileId: string): Promise<Envelope<AcquirerProfileDto>> {
     return ok(toAcquirerProfileDto(await this.acquirers.get(groupId, numericId(profileId, 'acquirer profile'))));

@@ -38,7 +38,7 @@ export class DeviceAppController {
 
   @Post('activate')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Activate a phone with its activation code' })
+  @ApiOperation({ summary: 'Activate a phone with its activation code', description: 'No bearer token: the activation code is the credential.', security: [] })
   @ApiResponse({ status: 429, description: 'code 16000: too many failed attempts from this client', type: EnvelopeDto })
   @ApiEnvelope(ActivationResultDto)
   async activate(@Body() body: ActivateDto, @Req() request: FastifyRequest): Promise<Envelope<ActivationResult>> {

@@ -29,6 +29,7 @@ export class EmvController {
   }
 
   @Get(':emvId')
+  @ApiOperation({ summary: 'One EMV config' })
   @ApiEnvelope(EmvConfigDto)
   async get(@GroupId() groupId: string, @Param('emvId') emvId: string): Promise<Envelope<EmvConfigDto>> {
     return ok(toEmvConfigDto(await this.emvs.get(groupId, numericId(emvId, 'EMV config'))));

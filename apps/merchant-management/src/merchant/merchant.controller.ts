@@ -28,6 +28,7 @@ export class MerchantController {
   }
 
   @Get(':mchId')
+  @ApiOperation({ summary: 'One merchant' })
   @ApiEnvelope(MerchantDto)
   @ApiResponse({ status: 403, description: 'code 13000: the merchant belongs to another PBO', type: EnvelopeDto })
   @ApiResponse({ status: 404, description: 'code 14000: no such merchant', type: EnvelopeDto })

@@ -9,7 +9,7 @@ export class PboInfoDto {
   @ApiProperty() groupId: string;
   @ApiProperty() groupName: string;
   @ApiProperty({ description: 'JSON-encoded array of message format names' }) messageFormat: string;
-  @ApiProperty({ description: 'JSON-encoded object', nullable: true }) emailSender: string | null;
+  @ApiProperty({ type: String, description: 'JSON-encoded object', nullable: true }) emailSender: string | null;
   @ApiProperty({ example: '2026-01-01T00:00:00+0000' }) updatedAt: string;
   @ApiProperty({ description: 'IANA time zone new merchants default to' }) timeZone: string;
 }

@@ -34,6 +34,7 @@ export class ProfileController {
   }
 
   @Get(':profileId')
+  @ApiOperation({ summary: 'One profile with its acceptances' })
   @ApiOkResponse({ type: ProfileWithAcptDto })
   @ApiResponse({ status: 403, description: 'the profile belongs to another PBO', type: ProblemDetailsDto })
   get(@GroupId() groupId: string, @Param('profileId') profileId: string): Promise<ProfileWithAcptDto> {

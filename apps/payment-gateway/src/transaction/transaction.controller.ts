@@ -21,6 +21,7 @@ export class TransactionController {
   }
 
   @Get(':tranId')
+  @ApiOperation({ summary: 'One transaction with its actions' })
   @ApiOkResponse({ type: TransactionDto })
   @ApiResponse({ status: 403, description: 'the transaction belongs to another PBO', type: ProblemDetailsDto })
   get(@GroupId() groupId: string, @Param('tranId') tranId: string): Promise<GatewayTransactionV1> {

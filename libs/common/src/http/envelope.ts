@@ -83,7 +83,7 @@ export function ApiEnvelope<T>(data?: Type<T>, description = 'SUCCESS'): Envelop
 
 /** A success envelope whose `data` is the DTO or `null` (a lookup that found nothing). */
 export function ApiEnvelopeOrNull<T>(data: Type<T>, description: string): EnvelopeDecorator<T | null> {
-  return envelopeResponse(envelopeSchema({ allOf: [{ $ref: getSchemaPath(data) }], nullable: true }), [data], description);
+  return envelopeResponse(envelopeSchema({ type: 'object', allOf: [{ $ref: getSchemaPath(data) }], nullable: true }), [data], description);
 }
 
 /** A success envelope whose `data` is a {@link Page} of `record`s. */

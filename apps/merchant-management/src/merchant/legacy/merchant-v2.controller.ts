@@ -34,6 +34,7 @@ export class MerchantV2Controller {
   }
 
   @Get(':mchId')
+  @ApiOperation({ summary: 'One merchant with its acquirer bindings' })
   @ApiEnvelope(LegacyMerchantDto)
   @ApiResponse({ status: 404, description: 'code 14000: no such merchant', type: EnvelopeDto })
   async get(@GroupId() groupId: string, @Param('mchId') mchId: string): Promise<Envelope<LegacyMerchantDto>> {

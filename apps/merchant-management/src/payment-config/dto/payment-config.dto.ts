@@ -47,13 +47,16 @@ export class PaymentConfigWriteDto {
   @IsIsoCurrency()
   currency: string;
 
-  @ApiPropertyOptional({ description: 'merchant id at the acquirer host (field 42), when different from the PBO default: 1 to 15 letters, digits or spaces', pattern: HOST_MID_PATTERN.source })
+  @ApiPropertyOptional({
+    description: 'merchant id at the acquirer host (field 42), when different from the PBO default: 1 to 15 letters, digits or spaces',
+    pattern: HOST_MID_PATTERN.source,
+  })
   @IsOptional()
   @IsString()
   @Matches(HOST_MID_PATTERN, { message: `$property ${HOST_MID_RULE}` })
   mid?: string;
 
-  @ApiPropertyOptional({ type: [PaymentMethodWriteDto], description: "defaults to every method of the acquirer profile" })
+  @ApiPropertyOptional({ type: [PaymentMethodWriteDto], description: 'defaults to every method of the acquirer profile' })
   @IsOptional()
   @IsArray()
   @ArrayNotEmpty()
@@ -96,7 +99,7 @@ export class PaymentConfigDto {
   @ApiProperty() acquirerProfileName: string;
   @ApiProperty() acqType: string;
   @ApiProperty() currency: string;
-  @ApiProperty({ nullable: true }) mid: string | null;
+  @ApiProperty({ type: String, nullable: true }) mid: string | null;
   @ApiProperty({ type: [PaymentMethodDto] }) paymentMethods: PaymentMethodDto[];
 }
 
