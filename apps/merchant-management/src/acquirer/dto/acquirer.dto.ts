@@ -13,6 +13,7 @@ export const CONN_URL_PATTERN = /^(tcp|tls|http|https):\/\/[^\s/:]+(:\d{1,5})?(\
 class AcquirerFieldsDto {
   @ApiPropertyOptional({
     type: String,
+    nullable: true,
     example: 'tcp://acquirer.example:5000',
     description: 'tcp://, tls://, http:// or https:// address of the acquirer host',
   })
@@ -22,20 +23,20 @@ class AcquirerFieldsDto {
   @Matches(CONN_URL_PATTERN, { message: '$property must be a tcp://, tls://, http:// or https:// address' })
   connUrl?: string | null;
 
-  @ApiPropertyOptional({ type: String, description: 'callback URL for asynchronous notifications from the acquirer' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'callback URL for asynchronous notifications from the acquirer' })
   @IsOptional()
   @IsString()
   @MaxLength(512)
   @Matches(/^https?:\/\/\S+$/, { message: '$property must be an http:// or https:// URL' })
   notifyUrl?: string | null;
 
-  @ApiPropertyOptional({ type: String, description: 'JSON-encoded object of extra connection parameters' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'JSON-encoded object of extra connection parameters' })
   @IsOptional()
   @IsJsonObjectString()
   @MaxLength(4096)
   connExtraParams?: string | null;
 
-  @ApiPropertyOptional({ enum: HOST_MESSAGE_FORMATS, description: 'overrides the PBO-level gateway message format' })
+  @ApiPropertyOptional({ type: String, enum: HOST_MESSAGE_FORMATS, nullable: true, description: 'overrides the PBO-level gateway message format' })
   @IsOptional()
   @IsIn(HOST_MESSAGE_FORMATS)
   enablerMsgFormat?: string | null;
