@@ -6,9 +6,13 @@ import {
   createAcquirer,
   createEmv,
   createMerchant,
-  dataOf,
   dumpSchemas,
-  gatewayBase,
+  envelopeData,
+  expectSuccess,
+  bodyFrom,
+  merchantManagementClient,
+  paymentGatewayClient,
+  transactionsClient,
   startTestApp,
   TestApp,
   textsOf,
@@ -16,47 +20,23 @@ import {
   waitFor,
 } from '@app/testing';
 import { randomUUID } from 'node:crypto';
+import type { components as PaymentGatewayComponents } from '@app/testing/openapi/payment-gateway';
+import type { components as TransactionsComponents } from '@app/testing/openapi/transactions';
 import { PboService } from '../apps/merchant-management/src';
 import { HostSandbox, hostSandboxSettingsFrom, StandaloneModule, startHostSandbox } from '../apps/standalone/src';
 
-const GATEWAY_BASE = gatewayBase(DEFAULT_GATEWAY_NAMESPACE);
+const NAMESPACE = { namespace: DEFAULT_GATEWAY_NAMESPACE };
 const ADMIN_PASSWORD = 'Till-Admin-2468';
 const VISA_PAN = '4761739001010119';
 
-interface Transaction {
-  tranId: string;
-  tranType: string;
-  tranStatus: string;
-  amount: { value: string; currency: string };
-  capturedAmount: string;
-  refundedAmount: string;
-  accountMasked: string;
-  batchNo: string | null;
-}
-
-interface Order {
-  tranId: string;
-  tranStatus: string;
-  tranType: string;
-  state: number;
-  settleState: number;
-  amount: { value: number; currency: string };
-  batchNo: string | null;
-  actions?: { actionType: string; actionStatus: string; amount: number }[];
-}
-
-interface Batch {
-  batchId: string;
-  state: number;
-  paymentCount: number;
-  paymentAmt: number;
-  refundCount: number;
-  refundAmt: number;
-  voidCount: number;
-  voidAmt: number;
-}
+type Transaction = PaymentGatewayComponents['schemas']['TransactionDto'];
+type Order = TransactionsComponents['schemas']['LegacyOrderDetailDto'];
 
 /**
+ * Every call below goes through clients generated from the committed OpenAPI documents
+ * (openapi-fetch over libs/testing/src/openapi): a request or a response the documents describe
+ * otherwise fails the type check, and every answer is validated against its documented schema.
+ *
  * Money moves, the whole journey over HTTP as a PBO and a phone would take it, in standalone
  * (every context in one process, the host connector speaking to the host simulator over TCP):
  * onboarding, activation, sales, refunds, a void, a decline, a timeout that is reversed, an
@@ -86,36 +66,58 @@ describe('money moves: from onboarding to a settled batch, over HTTP', () => {
       const created = await app.app.get(PboService).create({ name: unique('PBO '), timeZone: 'Asia/Kuala_Lumpur' });
       pbo = await app.clientFor(created.groupId);
       const emvId = await createEmv(pbo, { paymentMethod: '01' });
-      const acquirer = await createAcquirer(pbo, { '01': [emvId] }, { profileName: unique('Acquirer '), connMessageFormat: format, enablerMsgFormat: null, connUrl: null });
+      const acquirer = await createAcquirer(
+        pbo,
+        { '01': [emvId] },
+        { profileName: unique('Acquirer '), connMessageFormat: format, enablerMsgFormat: null, connUrl: null },
+      );
       const merchant = await createMerchant(pbo, { country: 'MY', timeZone: 'Asia/Kuala_Lumpur', mcc: '5814' });
-      dataOf(await pbo.post(`/api/openapi/v1/mchInfo/payment/${merchant.mchId}`, { acquirerProfileId: String(acquirer), currency: 'MYR' }));
-      const code = dataOf<{ activationCode: string; profileId: string }>(
-        await pbo.post('/api/openapi/v1/device', {
-          mchId: merchant.mchId,
-          deviceAlias: 'Till 1',
-          deviceAdmin: ADMIN_PASSWORD,
-          extParams: { acquirers: { [acquirer]: { acqMid: 'MID000000000042', acqTid: `T${String(Date.now()).slice(-7)}` } } },
+      const mm = merchantManagementClient(pbo);
+      expectSuccess(
+        await mm.POST('/api/openapi/v1/mchInfo/payment/{mchId}', {
+          params: { path: { mchId: merchant.mchId } },
+          body: { acquirerProfileId: String(acquirer), currency: 'MYR' },
         }),
       );
-      const activation = dataOf<{ deviceToken: string; profileId: string }>(await app.anonymous.post('/api/sdk/v1/activate', { activationCode: code.activationCode }));
-      profileId = activation.profileId;
+      const code = envelopeData(
+        await mm.POST('/api/openapi/v1/device', {
+          body: {
+            mchId: merchant.mchId,
+            deviceAlias: 'Till 1',
+            deviceAdmin: ADMIN_PASSWORD,
+            extParams: { acquirers: { [acquirer]: { acqMid: 'MID000000000042', acqTid: `T${String(Date.now()).slice(-7)}` } } },
+          },
+        }),
+      );
+      const activation = envelopeData(
+        await merchantManagementClient(app.anonymous).POST('/api/sdk/v1/activate', { body: { activationCode: code.activationCode } }),
+      );
+      expect(activation.profileId).toBe(code.profileId);
+      profileId = activation.profileId!;
       phone = new ApiClient(app.baseUrl, activation.deviceToken);
-      await waitFor('the device profile at the gateway', async () => (await pbo.get(`${GATEWAY_BASE}/profiles/${profileId}`)).status === 200);
+      await waitFor(
+        'the device profile at the gateway',
+        async () =>
+          (await paymentGatewayClient(pbo).GET('/{namespace}/api/v1/profiles/{profileId}', { params: { path: { ...NAMESPACE, profileId } } })).response
+            .status === 200,
+      );
     });
 
     async function tap(value: string, tranType: 'SALE' | 'AUTH' = 'SALE'): Promise<Transaction> {
       const minor = Math.round(Number(value) * 100);
       const emvData = testCardEmv({ card: 'visa', amountMinor: String(minor), currencyNumeric: '458', countryNumeric: '458', date: new Date() });
-      const response = await phone.request('POST', `${GATEWAY_BASE}/transaction`, { profileId, tranType, amount: { value, currency: 'MYR' }, emvData }, { 'idempotency-key': randomUUID() });
-      expect(response.status).toBe(201);
-      return response.body as unknown as Transaction;
+      const result = await paymentGatewayClient(phone).POST('/{namespace}/api/v1/transaction', {
+        params: { path: NAMESPACE, header: { 'idempotency-key': randomUUID() } },
+        body: { profileId, tranType, amount: { value, currency: 'MYR' }, emvData },
+      });
+      return bodyFrom(result, 201);
     }
 
     async function orderOf(tranId: string, until: (order: Order) => boolean = () => true): Promise<Order> {
       let order: Order | undefined;
       await waitFor(`order ${tranId}`, async () => {
-        const response = await pbo.get(`/api/v2/order/${tranId}`);
-        order = response.status === 200 ? (response.body as { data: Order }).data : undefined;
+        const result = await transactionsClient(pbo).GET('/api/v2/order/{transactionId}', { params: { path: { transactionId: tranId } } });
+        order = result.response.status === 200 ? result.data?.data : undefined;
         return order !== undefined && until(order);
       });
       return order!;
@@ -126,23 +128,41 @@ describe('money moves: from onboarding to a settled batch, over HTTP', () => {
       const sale = await tap('20.00');
       expect(sale).toMatchObject({ tranType: 'SALE', tranStatus: 'APPROVED', amount: { value: '20.00', currency: 'MYR' }, accountMasked: '476173******0119' });
       await orderOf(sale.tranId);
-      const listed = dataOf<{ records: Order[] }>(await pbo.get(`/api/v2/order?transactionId=${sale.tranId}`));
-      expect(listed.records.map((order) => [order.tranId, order.state, order.settleState])).toEqual([[sale.tranId, 2, 0]]);
+      const tx = transactionsClient(pbo);
+      const order = (transactionId: string) => ({ params: { path: { transactionId } } });
+      const listed = envelopeData(await tx.GET('/api/v2/order', { params: { query: { transactionId: sale.tranId } } }));
+      expect(listed.records.map((record) => [record.tranId, record.state, record.settleState])).toEqual([[sale.tranId, 2, 0]]);
 
       // A wrong admin password reaches nothing; a partial refund, then the rest.
-      const wrong = await pbo.post(`/api/v2/order/refund/${sale.tranId}`, { refundAmount: 5, refundReason: 'wrong till', adminPwd: 'not-it' });
-      expect({ status: wrong.status, code: wrong.body.code }).toEqual({ status: 400, code: 10000 });
-      dataOf(await pbo.post(`/api/v2/order/refund/${sale.tranId}`, { refundAmount: 5, refundReason: 'one cup returned', adminPwd: ADMIN_PASSWORD }));
-      expect((await orderOf(sale.tranId, (order) => (order.actions ?? []).some((action) => action.actionType === 'REFUND'))).state).toBe(2);
-      dataOf(await pbo.post(`/api/v2/order/refund/${sale.tranId}`, { refundAmount: 15, refundReason: 'the rest', adminPwd: ADMIN_PASSWORD }));
-      expect((await orderOf(sale.tranId, (order) => order.state === 5)).tranStatus).toBe('REFUNDED');
-      const beyond = await pbo.post(`/api/v2/order/refund/${sale.tranId}`, { refundAmount: 0.01, refundReason: 'too much', adminPwd: ADMIN_PASSWORD });
-      expect(beyond.status).toBe(409);
+      const wrong = await tx.POST('/api/v2/order/refund/{transactionId}', {
+        ...order(sale.tranId),
+        body: { refundAmount: 5, refundReason: 'wrong till', adminPwd: 'not-it' },
+      });
+      expect({ status: wrong.response.status, code: wrong.error?.code }).toEqual({ status: 400, code: 10000 });
+      envelopeData(
+        await tx.POST('/api/v2/order/refund/{transactionId}', {
+          ...order(sale.tranId),
+          body: { refundAmount: 5, refundReason: 'one cup returned', adminPwd: ADMIN_PASSWORD },
+        }),
+      );
+      expect((await orderOf(sale.tranId, (found) => (found.actions ?? []).some((action) => action.actionType === 'REFUND'))).state).toBe(2);
+      envelopeData(
+        await tx.POST('/api/v2/order/refund/{transactionId}', {
+          ...order(sale.tranId),
+          body: { refundAmount: 15, refundReason: 'the rest', adminPwd: ADMIN_PASSWORD },
+        }),
+      );
+      expect((await orderOf(sale.tranId, (found) => found.state === 5)).tranStatus).toBe('REFUNDED');
+      const beyond = await tx.POST('/api/v2/order/refund/{transactionId}', {
+        ...order(sale.tranId),
+        body: { refundAmount: 0.01, refundReason: 'too much', adminPwd: ADMIN_PASSWORD },
+      });
+      expect(beyond.response.status).toBe(409);
 
       // A second sale, voided.
       const voided = await tap('7.00');
       await orderOf(voided.tranId);
-      expect(dataOf<{ state: number; refundAmount: number }>(await pbo.post(`/api/v2/order/void/${voided.tranId}`, { adminPwd: ADMIN_PASSWORD }))).toMatchObject({
+      expect(envelopeData(await tx.POST('/api/v2/order/void/{transactionId}', { ...order(voided.tranId), body: { adminPwd: ADMIN_PASSWORD } }))).toMatchObject({
         state: 4,
         refundAmount: 7,
       });
@@ -155,20 +175,22 @@ describe('money moves: from onboarding to a settled batch, over HTTP', () => {
       const auth = await tap('30.00', 'AUTH');
       expect(auth).toMatchObject({ tranType: 'AUTH', tranStatus: 'APPROVED', capturedAmount: '0.00' });
       await orderOf(auth.tranId);
-      dataOf(await pbo.post(`/api/v2/order/capture/${auth.tranId}`, { amount: '20.00' }));
-      const captured = await pbo.get(`${GATEWAY_BASE}/transaction/${auth.tranId}`);
-      expect(captured.body).toMatchObject({ tranStatus: 'APPROVED', capturedAmount: '20.00' });
+      envelopeData(await tx.POST('/api/v2/order/capture/{transactionId}', { ...order(auth.tranId), body: { amount: '20.00' } }));
+      const captured = bodyFrom(
+        await paymentGatewayClient(pbo).GET('/{namespace}/api/v1/transaction/{tranId}', { params: { path: { ...NAMESPACE, tranId: auth.tranId } } }),
+      );
+      expect(captured).toMatchObject({ tranStatus: 'APPROVED', capturedAmount: '20.00' });
 
       // The batch: the approved sale (refunded), the voided one and the capture.
       const batchNo = sale.batchNo!;
-      let batch: Batch | undefined;
+      let batchId: string | undefined;
       await waitFor('the batch of the sales', async () => {
-        const page = dataOf<{ records: Batch[] }>(await pbo.get('/api/v2/settlement?pageSize=-1'));
-        batch = page.records.find((candidate) => candidate.state === 0);
-        return batch !== undefined;
+        const page = envelopeData(await tx.GET('/api/v2/settlement', { params: { query: { pageSize: -1 } } }));
+        batchId = page.records.find((candidate) => candidate.state === 0)?.batchId;
+        return batchId !== undefined;
       });
-      dataOf(await pbo.post('/api/v2/settlement/settle', { batchId: batch!.batchId }));
-      const settled = dataOf<Batch>(await pbo.get(`/api/v2/settlement/${batch!.batchId}`));
+      envelopeData(await tx.POST('/api/v2/settlement/settle', { body: { batchId: batchId! } }));
+      const settled = envelopeData(await tx.GET('/api/v2/settlement/{batchId}', { params: { path: { batchId: batchId! } } }));
       expect(settled).toMatchObject({ state: 1, paymentCount: 2, paymentAmt: 40, refundCount: 2, refundAmt: 20 });
       expect(batchNo).toMatch(/^\d{6}$/);
       for (const tranId of [sale.tranId, auth.tranId]) expect((await orderOf(tranId, (order) => order.settleState === 1)).settleState).toBe(1);

@@ -1,3 +1,4 @@
+import { envelopeData, merchantManagementClient } from './openapi-client';
 import { ApiClient } from './test-app';
 import { unique } from './random';
 
@@ -34,8 +35,9 @@ export function emvBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** Creates through the client generated from the committed document (typed, answer validated). */
 export async function createEmv(client: ApiClient, overrides: Record<string, unknown> = {}): Promise<number> {
-  return dataOf<{ id: number }>(await client.post('/api/openapi/v1/emv', emvBody(overrides))).id;
+  return envelopeData(await merchantManagementClient(client).POST('/api/openapi/v1/emv', { body: emvBody(overrides) })).id;
 }
 
 /** An acquirer create body for a card profile handling the methods of `emvs` (method code to EMV ids). */
@@ -43,8 +45,8 @@ export function acquirerBody(emvs: Record<string, number[]>, overrides: Record<s
   return {
     profileName: unique('acquirer-'),
     currency: 'MYR',
-    connMessageFormat: 'SVC_ENABLER',
-    enablerMsgFormat: 'MOCK',
+    connMessageFormat: 'SVC_ENABLER' as const,
+    enablerMsgFormat: 'MOCK' as const,
     connUrl: 'tcp://127.0.0.1:5000',
     methodList: JSON.stringify(Object.fromEntries(Object.keys(emvs).map((code) => [code, []]))),
     emvList: JSON.stringify(emvs),
@@ -53,7 +55,7 @@ export function acquirerBody(emvs: Record<string, number[]>, overrides: Record<s
 }
 
 export async function createAcquirer(client: ApiClient, emvs: Record<string, number[]>, overrides: Record<string, unknown> = {}): Promise<number> {
-  return dataOf<{ id: number }>(await client.post('/api/openapi/v1/acquirer', acquirerBody(emvs, overrides))).id;
+  return envelopeData(await merchantManagementClient(client).POST('/api/openapi/v1/acquirer', { body: acquirerBody(emvs, overrides) })).id;
 }
 
 /** A card acquirer profile with a fresh EMV config per method (default VISA and MASTERCARD). */
@@ -77,5 +79,5 @@ export interface MerchantView {
 }
 
 export async function createMerchant(client: ApiClient, overrides: Record<string, unknown> = {}): Promise<MerchantView> {
-  return dataOf<MerchantView>(await client.post('/api/openapi/v1/mchInfo', merchantBody(overrides)));
+  return envelopeData(await merchantManagementClient(client).POST('/api/openapi/v1/mchInfo', { body: merchantBody(overrides) }));
 }

@@ -1,6 +1,6 @@
-import { Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IdDto } from '../emv/dto/emv.dto';
 import { numericId } from '../shared/ownership';
 import { AcquirerService, decodeConnExtraParams } from './acquirer.service';
@@ -15,6 +15,7 @@ export class AcquirerController {
 
   @Get()
   @ApiOperation({ summary: 'List acquirer profiles (profileName partial; pageSize -1 returns all)' })
+  @ApiEnvelopePage(AcquirerProfileDto)
   async list(@GroupId() groupId: string, @Query() query: AcquirerListQueryDto): Promise<Envelope<Page<AcquirerProfileDto>>> {
     const page = await this.acquirers.list(groupId, query.profileName, query.toPageRequest(20));
     return ok({ ...page, records: page.records.map(toAcquirerProfileDto) });
@@ -23,7 +24,7 @@ export class AcquirerController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create an acquirer profile' })
-  @ApiOkResponse({ type: IdDto })
+  @ApiEnvelope(IdDto)
   @ApiResponse({ status: 409, description: 'code 10000: profileName already exists', type: EnvelopeDto })
   async create(@GroupId() groupId: string, @Body() body: AcquirerCreateDto): Promise<Envelope<IdDto>> {
     const id = await this.acquirers.create(groupId, {
@@ -38,13 +39,15 @@ export class AcquirerController {
   }
 
   @Get(':profileId')
-  @ApiOkResponse({ type: AcquirerProfileDto })
+  @ApiOperation({ summary: 'One acquirer profile' })
+  @ApiEnvelope(AcquirerProfileDto)
   async get(@GroupId() groupId: string, @Param('profileId') profileId: string): Promise<Envelope<AcquirerProfileDto>> {
     return ok(toAcquirerProfileDto(await this.acquirers.get(groupId, numericId(profileId, 'acquirer profile'))));
   }
 
   @Put(':profileId')
   @ApiOperation({ summary: 'Change the included fields; currency and acqType are immutable' })
+  @ApiEnvelope()
   async update(@GroupId() groupId: string, @Param('profileId') profileId: string, @Body() body: AcquirerUpdateDto): Promise<Envelope<never>> {
     await this.acquirers.update(groupId, numericId(profileId, 'acquirer profile'), {
       ...body,
@@ -58,6 +61,7 @@ export class AcquirerController {
   @Delete(':profileId')
   @ApiOperation({ summary: 'Delete an acquirer profile; refused (10000) while a merchant binds it' })
   @ApiResponse({ status: 409, description: 'code 10000: the acquirer is used by a merchant', type: EnvelopeDto })
+  @ApiEnvelope()
   async delete(@GroupId() groupId: string, @Param('profileId') profileId: string): Promise<Envelope<never>> {
     await this.acquirers.delete(groupId, numericId(profileId, 'acquirer profile'));
     return ok();

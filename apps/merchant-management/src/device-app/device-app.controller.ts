@@ -1,8 +1,9 @@
-import { CurrentDevice, DeviceApi, DeviceClaims, Envelope, EnvelopeDto, IsPlainObject, ok } from '@app/common';
+import { ApiEnvelope, CurrentDevice, DeviceApi, DeviceClaims, Envelope, EnvelopeDto, IsPlainObject, ok } from '@app/common';
 import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
+import { DeviceEmvDto } from '../device/dto/device.dto';
 import { ActivationResult, DeviceAppService, DeviceConfig } from './device-app.service';
 
 export class ActivateDto {
@@ -16,6 +17,19 @@ export class ActivateDto {
   deviceInfo?: Record<string, unknown> | null;
 }
 
+/** What `/config` gives the phone: its EMV parameters and AIDs, its gateway profile and a renewed token. */
+export class DeviceConfigDto extends DeviceEmvDto implements DeviceConfig {
+  @ApiProperty({ example: 'D7Kq2xN4pR8sT1vW' }) deviceId: string;
+  @ApiProperty({ type: String, nullable: true, description: 'the gateway profile the device pays under; null while the merchant has no acquirer binding' })
+  profileId: string | null;
+  @ApiProperty({ description: 'the device token for the payment gateway (renewed on every call)' }) deviceToken: string;
+}
+
+/** What activation gives the phone: {@link DeviceConfigDto} and the gateway namespace to pay in. */
+export class ActivationResultDto extends DeviceConfigDto implements ActivationResult {
+  @ApiProperty({ example: 'demo', description: "the payment gateway's customer namespace" }) namespace: string;
+}
+
 /** The phone app's API: no PBO token; activation with a code, then a device token. */
 @ApiTags('device app')
 @Controller('api/sdk/v1')
@@ -24,8 +38,9 @@ export class DeviceAppController {
 
   @Post('activate')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Activate a phone with its activation code' })
+  @ApiOperation({ summary: 'Activate a phone with its activation code', description: 'No bearer token: the activation code is the credential.', security: [] })
   @ApiResponse({ status: 429, description: 'code 16000: too many failed attempts from this client', type: EnvelopeDto })
+  @ApiEnvelope(ActivationResultDto)
   async activate(@Body() body: ActivateDto, @Req() request: FastifyRequest): Promise<Envelope<ActivationResult>> {
     return ok(await this.deviceApp.activate(body.activationCode, body.deviceInfo, request.ip));
   }
@@ -33,6 +48,7 @@ export class DeviceAppController {
   @Get('config')
   @DeviceApi()
   @ApiOperation({ summary: "The device's current EMV parameters, AIDs and profile; clears deviceUpdate and renews the token" })
+  @ApiEnvelope(DeviceConfigDto)
   async config(@CurrentDevice() device: DeviceClaims): Promise<Envelope<DeviceConfig>> {
     return ok(await this.deviceApp.config(device));
   }

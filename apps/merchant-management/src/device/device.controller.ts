@@ -1,6 +1,6 @@
-import { Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopeOrNull, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { DeviceService } from './device.service';
 import { toCreatedCodeDto, toDeviceDto } from './device.view';
 import { CreatedCodeDto, DeviceCodeEmailDto, DeviceCreateDto, DeviceDeleteQueryDto, DeviceDto, DeviceEmvDto, DeviceListQueryDto, DeviceUpdateDto } from './dto/device.dto';
@@ -15,6 +15,7 @@ export class DeviceController {
 
   @Get()
   @ApiOperation({ summary: 'Devices and activation codes of a merchant (pageSize -1 returns all)' })
+  @ApiEnvelopePage(DeviceDto)
   async list(@GroupId() groupId: string, @Query() query: DeviceListQueryDto): Promise<Envelope<Page<DeviceDto>>> {
     const page = await this.devices.list(groupId, query.mchId, { deviceId: query.deviceId, deviceType: query.deviceType }, query.toPageRequest(20));
     return ok({ ...page, records: page.records.map(toDeviceDto) });
@@ -23,7 +24,7 @@ export class DeviceController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Generate an activation code; pushes the activation profile to the gateway when an acquirer matches' })
-  @ApiOkResponse({ type: CreatedCodeDto })
+  @ApiEnvelope(CreatedCodeDto)
   async create(@GroupId() groupId: string, @Body() body: DeviceCreateDto): Promise<Envelope<CreatedCodeDto>> {
     return ok(toCreatedCodeDto(await this.devices.create(groupId, body)));
   }
@@ -31,6 +32,7 @@ export class DeviceController {
   @Post('code')
   @HttpCode(200)
   @ApiOperation({ summary: 'E-mail the existing activation code' })
+  @ApiEnvelope()
   async email(@GroupId() groupId: string, @Body() body: DeviceCodeEmailDto): Promise<Envelope<never>> {
     await this.devices.emailCode(groupId, body.deviceId, body.email);
     return ok();
@@ -38,14 +40,14 @@ export class DeviceController {
 
   @Get('emv/:deviceId')
   @ApiOperation({ summary: 'The EMV parameters and AIDs now pushed to the device' })
-  @ApiOkResponse({ type: DeviceEmvDto })
+  @ApiEnvelope(DeviceEmvDto)
   async emv(@GroupId() groupId: string, @Param('deviceId') deviceId: string): Promise<Envelope<DeviceEmvDto>> {
     return ok(await this.devices.emv(groupId, deviceId));
   }
 
   @Get(':deviceId')
   @ApiOperation({ summary: 'A device by device id, CD- code id or bare code; data null when it does not exist' })
-  @ApiOkResponse({ type: DeviceDto })
+  @ApiEnvelopeOrNull(DeviceDto, 'SUCCESS; data null when no such device or code exists')
   async get(@GroupId() groupId: string, @Param('deviceId') deviceId: string): Promise<Envelope<DeviceDto | null>> {
     const view = await this.devices.get(groupId, deviceId);
     return ok(view && toDeviceDto(view));
@@ -53,6 +55,7 @@ export class DeviceController {
 
   @Put(':deviceId')
   @ApiOperation({ summary: 'Update a device: omitted fields stay, null clears' })
+  @ApiEnvelope()
   async update(@GroupId() groupId: string, @Param('deviceId') deviceId: string, @Body() body: DeviceUpdateDto): Promise<Envelope<never>> {
     await this.devices.update(groupId, deviceId, body);
     return ok();
@@ -60,6 +63,7 @@ export class DeviceController {
 
   @Delete(':deviceId/idle')
   @ApiOperation({ summary: 'Keep the code and free it for re-activation' })
+  @ApiEnvelope()
   async idle(@GroupId() groupId: string, @Param('deviceId') deviceId: string): Promise<Envelope<never>> {
     await this.devices.idle(groupId, deviceId);
     return ok();
@@ -67,6 +71,7 @@ export class DeviceController {
 
   @Delete(':deviceId')
   @ApiOperation({ summary: 'CD- id: delete the code; device id with deviceStatus 2: log out, 3: decommission' })
+  @ApiEnvelope()
   async delete(@GroupId() groupId: string, @Param('deviceId') deviceId: string, @Query() query: DeviceDeleteQueryDto): Promise<Envelope<never>> {
     await this.devices.delete(groupId, deviceId, query.deviceStatus as '2' | '3' | undefined);
     return ok();

@@ -1,6 +1,6 @@
-import { Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { MerchantDto, MerchantListQueryDto, MerchantWriteDto, toMerchantDto } from './dto/merchant.dto';
 import { MerchantService } from './merchant.service';
 
@@ -13,6 +13,7 @@ export class MerchantController {
 
   @Get()
   @ApiOperation({ summary: 'List merchants (uuid, mchId, activationCode exact; mchName partial; pageSize -1 returns all)' })
+  @ApiEnvelopePage(MerchantDto)
   async list(@GroupId() groupId: string, @Query() query: MerchantListQueryDto): Promise<Envelope<Page<MerchantDto>>> {
     const page = await this.merchants.list(groupId, { uuid: query.uuid, mchId: query.mchId, mchName: query.mchName, activationCode: query.activationCode }, query.toPageRequest(20));
     return ok({ ...page, records: page.records.map(toMerchantDto) });
@@ -21,13 +22,14 @@ export class MerchantController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: "Create a merchant; binds the PBO's default card acquirer profile when one exists" })
-  @ApiOkResponse({ type: MerchantDto })
+  @ApiEnvelope(MerchantDto)
   async create(@GroupId() groupId: string, @Body() body: MerchantWriteDto): Promise<Envelope<MerchantDto>> {
     return ok(toMerchantDto(await this.merchants.create(groupId, groupId, body)));
   }
 
   @Get(':mchId')
-  @ApiOkResponse({ type: MerchantDto })
+  @ApiOperation({ summary: 'One merchant' })
+  @ApiEnvelope(MerchantDto)
   @ApiResponse({ status: 403, description: 'code 13000: the merchant belongs to another PBO', type: EnvelopeDto })
   @ApiResponse({ status: 404, description: 'code 14000: no such merchant', type: EnvelopeDto })
   async get(@GroupId() groupId: string, @Param('mchId') mchId: string): Promise<Envelope<MerchantDto>> {
@@ -36,7 +38,7 @@ export class MerchantController {
 
   @Put(':mchId')
   @ApiOperation({ summary: 'Replace the profile fields (not the payment config)' })
-  @ApiOkResponse({ type: MerchantDto })
+  @ApiEnvelope(MerchantDto)
   async replace(@GroupId() groupId: string, @Param('mchId') mchId: string, @Body() body: MerchantWriteDto): Promise<Envelope<MerchantDto>> {
     return ok(toMerchantDto(await this.merchants.replace(groupId, mchId, body)));
   }
@@ -44,6 +46,7 @@ export class MerchantController {
   @Delete(':mchId')
   @ApiOperation({ summary: 'Delete a merchant; refused (10000, HTTP 409) while it has a payment config or activation code' })
   @ApiResponse({ status: 409, description: 'code 10000: the merchant still has a payment config', type: EnvelopeDto })
+  @ApiEnvelope()
   async delete(@GroupId() groupId: string, @Param('mchId') mchId: string): Promise<Envelope<never>> {
     await this.merchants.delete(groupId, mchId);
     return ok();

@@ -1,6 +1,6 @@
-import { Envelope, formatTimestamp, GroupId, ok, PboApi } from '@app/common';
+import { ApiEnvelope, Envelope, formatTimestamp, GroupId, ok, PboApi } from '@app/common';
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Pbo } from './pbo';
 import { PboService } from './pbo.service';
 
@@ -9,7 +9,7 @@ export class PboInfoDto {
   @ApiProperty() groupId: string;
   @ApiProperty() groupName: string;
   @ApiProperty({ description: 'JSON-encoded array of message format names' }) messageFormat: string;
-  @ApiProperty({ description: 'JSON-encoded object', nullable: true }) emailSender: string | null;
+  @ApiProperty({ type: String, description: 'JSON-encoded object', nullable: true }) emailSender: string | null;
   @ApiProperty({ example: '2026-01-01T00:00:00+0000' }) updatedAt: string;
   @ApiProperty({ description: 'IANA time zone new merchants default to' }) timeZone: string;
 }
@@ -34,7 +34,7 @@ export class CurrentController {
 
   @Get()
   @ApiOperation({ summary: 'The PBO (group) of the bearer token' })
-  @ApiOkResponse({ type: PboInfoDto })
+  @ApiEnvelope(PboInfoDto)
   async get(@GroupId() groupId: string): Promise<Envelope<PboInfoDto>> {
     return ok(toPboInfo(await this.pbos.require(groupId)));
   }
@@ -42,7 +42,7 @@ export class CurrentController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Same as GET (used by the quickstart)' })
-  @ApiOkResponse({ type: PboInfoDto })
+  @ApiEnvelope(PboInfoDto)
   async post(@GroupId() groupId: string): Promise<Envelope<PboInfoDto>> {
     return this.get(groupId);
   }

@@ -1,6 +1,6 @@
-import { GroupId, ProblemDetailsDto } from '@app/common';
+import { ApiProblem, GroupId } from '@app/common';
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { GatewayApi } from '../shared/gateway-api';
 import { GATEWAY_ROUTE_PREFIX } from '../shared/namespace';
@@ -11,7 +11,7 @@ import { SignOnService } from '../sign-on/sign-on.service';
 
 @ApiTags('gateway profiles (v1)')
 @GatewayApi()
-@ApiResponse({ status: 400, description: 'invalid input; detail names the field', type: ProblemDetailsDto })
+@ApiProblem({ status: 400, description: 'invalid input; detail names the field' })
 @Controller(`${GATEWAY_ROUTE_PREFIX}/profiles`)
 export class ProfileController {
   constructor(
@@ -34,8 +34,9 @@ export class ProfileController {
   }
 
   @Get(':profileId')
+  @ApiOperation({ summary: 'One profile with its acceptances' })
   @ApiOkResponse({ type: ProfileWithAcptDto })
-  @ApiResponse({ status: 403, description: 'the profile belongs to another PBO', type: ProblemDetailsDto })
+  @ApiProblem({ status: 403, description: 'the profile belongs to another PBO' })
   get(@GroupId() groupId: string, @Param('profileId') profileId: string): Promise<ProfileWithAcptDto> {
     return this.profiles.get(groupId, profileId);
   }
@@ -43,10 +44,9 @@ export class ProfileController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a profile; acceptances with a known acptId are updated and bound, the others created' })
-  @ApiCreatedResponse({ type: ProfileWithAcptDto })
-  @ApiHeader({ name: 'Location', description: '/profiles/<profileId>' })
-  @ApiResponse({ status: 403, description: 'an acptId belongs to another PBO', type: ProblemDetailsDto })
-  @ApiResponse({ status: 409, description: 'providerReference already used by another profile of the PBO', type: ProblemDetailsDto })
+  @ApiCreatedResponse({ type: ProfileWithAcptDto, headers: { Location: { description: '/profiles/<profileId>', schema: { type: 'string' } } } })
+  @ApiProblem({ status: 403, description: 'an acptId belongs to another PBO' })
+  @ApiProblem({ status: 409, description: 'providerReference already used by another profile of the PBO' })
   async create(@GroupId() groupId: string, @Body() body: ProfileRequestDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<ProfileWithAcptDto> {
     const profile = await this.profiles.create(groupId, body);
     void reply.header('location', `/profiles/${profile.profileId}`);
@@ -56,8 +56,8 @@ export class ProfileController {
   @Put(':profileId')
   @ApiOperation({ summary: 'Replace every field; the listed acceptances are upserted and bound, the others unbound ([] unbinds all)' })
   @ApiOkResponse({ type: ProfileWithAcptDto })
-  @ApiResponse({ status: 403, description: 'the profile or an acptId belongs to another PBO', type: ProblemDetailsDto })
-  @ApiResponse({ status: 409, description: 'providerReference already used by another profile of the PBO', type: ProblemDetailsDto })
+  @ApiProblem({ status: 403, description: 'the profile or an acptId belongs to another PBO' })
+  @ApiProblem({ status: 409, description: 'providerReference already used by another profile of the PBO' })
   replace(@GroupId() groupId: string, @Param('profileId') profileId: string, @Body() body: ProfileRequestDto): Promise<ProfileWithAcptDto> {
     return this.profiles.replace(groupId, profileId, body);
   }
@@ -69,7 +69,7 @@ export class ProfileController {
     description: 'Each acceptance answers for itself: a host that is down gives its own resultReason without failing the others.',
   })
   @ApiOkResponse({ type: ProfileSignOnDto })
-  @ApiResponse({ status: 403, description: 'the profile belongs to another PBO', type: ProblemDetailsDto })
+  @ApiProblem({ status: 403, description: 'the profile belongs to another PBO' })
   signOn(@GroupId() groupId: string, @Param('profileId') profileId: string): Promise<ProfileSignOnDto> {
     return this.signOns.signOn(groupId, profileId);
   }
@@ -77,7 +77,7 @@ export class ProfileController {
   @Patch(':profileId/status')
   @ApiOperation({ summary: 'Activate or disable a profile' })
   @ApiOkResponse({ type: ProfileDto })
-  @ApiResponse({ status: 403, description: 'the profile belongs to another PBO', type: ProblemDetailsDto })
+  @ApiProblem({ status: 403, description: 'the profile belongs to another PBO' })
   setStatus(@GroupId() groupId: string, @Param('profileId') profileId: string, @Body() body: ProfileStatusRequestDto): Promise<ProfileDto> {
     return this.profiles.setStatus(groupId, profileId, body.status);
   }

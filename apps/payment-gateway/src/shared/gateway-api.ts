@@ -1,6 +1,6 @@
-import { DeviceAuthGuard, PboAuthGuard, ProblemDetailsDto, ServiceRequestIdInterceptor } from '@app/common';
+import { ApiProblem, DeviceAuthGuard, PboAuthGuard, ServiceRequestIdInterceptor } from '@app/common';
 import { applyDecorators, CanActivate, Type, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiParam, ApiResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiParam } from '@nestjs/swagger';
 import { NamespaceGuard } from './namespace';
 
 /** The namespace checked first (another one is 404 whatever the token), then `tokenGuard`; `x-service-request-id` on every response. */
@@ -10,8 +10,8 @@ function gatewayRoutes(tokenGuard: Type<CanActivate>, token: string): ClassDecor
     UseInterceptors(ServiceRequestIdInterceptor),
     ApiBearerAuth(),
     ApiParam({ name: 'namespace', type: String, description: 'the customer namespace this gateway is deployed for (GATEWAY_NAMESPACE)', example: 'demo' }),
-    ApiResponse({ status: 401, description: `missing, malformed, expired or wrongly signed ${token}`, type: ProblemDetailsDto }),
-    ApiResponse({ status: 404, description: 'another namespace, or no such object', type: ProblemDetailsDto }),
+    ApiProblem({ status: 401, description: `missing, malformed, expired or wrongly signed ${token}` }),
+    ApiProblem({ status: 404, description: 'another namespace, or no such object' }),
   );
 }
 

@@ -1,7 +1,7 @@
-import { CurrentDevice, DeviceClaims, DomainError, ProblemDetailsDto } from '@app/common';
+import { ApiProblem, CurrentDevice, DeviceClaims, DomainError } from '@app/common';
 import { GatewayTransactionV1 } from '@app/contracts';
 import { Body, Controller, Headers, HttpCode, Post, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { GatewayDeviceApi } from '../shared/gateway-api';
 import { GATEWAY_ROUTE_PREFIX } from '../shared/namespace';
@@ -29,14 +29,13 @@ export class SaleController {
     description: '1 to 64 letters, digits, _ or -; per device, kept 24 h: the same key and body answer the stored transaction',
   })
   @ApiCreatedResponse({ type: TransactionDto, headers: { Location: { description: '/transaction/<tranId>', schema: { type: 'string' } } } })
-  @ApiResponse({
+  @ApiProblem({
     status: 400,
     description: 'invalid input, EMV data (detail names the tag), amount or currency; a DISABLED profile; no acceptance for the payment method',
-    type: ProblemDetailsDto,
   })
-  @ApiResponse({ status: 403, description: "the profile is another device's or another PBO's", type: ProblemDetailsDto })
-  @ApiResponse({ status: 409, description: 'a request with the same Idempotency-Key is still in flight', type: ProblemDetailsDto })
-  @ApiResponse({ status: 422, description: 'the Idempotency-Key was used with another body', type: ProblemDetailsDto })
+  @ApiProblem({ status: 403, description: "the profile is another device's or another PBO's" })
+  @ApiProblem({ status: 409, description: 'a request with the same Idempotency-Key is still in flight' })
+  @ApiProblem({ status: 422, description: 'the Idempotency-Key was used with another body' })
   async create(
     @CurrentDevice() device: DeviceClaims,
     @Body() body: SaleRequestDto,

@@ -1,7 +1,7 @@
-import { GroupId, ProblemDetailsDto } from '@app/common';
+import { ApiProblem, GroupId } from '@app/common';
 import { GatewayTransactionV1 } from '@app/contracts';
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { GatewayApi } from '../shared/gateway-api';
 import { GATEWAY_ROUTE_PREFIX } from '../shared/namespace';
 import { TransactionDto } from './dto/transaction.dto';
@@ -21,8 +21,9 @@ export class TransactionController {
   }
 
   @Get(':tranId')
+  @ApiOperation({ summary: 'One transaction with its actions' })
   @ApiOkResponse({ type: TransactionDto })
-  @ApiResponse({ status: 403, description: 'the transaction belongs to another PBO', type: ProblemDetailsDto })
+  @ApiProblem({ status: 403, description: 'the transaction belongs to another PBO' })
   get(@GroupId() groupId: string, @Param('tranId') tranId: string): Promise<GatewayTransactionV1> {
     return this.transactions.get(groupId, tranId);
   }

@@ -1,6 +1,6 @@
-import { GroupId, ProblemDetailsDto } from '@app/common';
+import { ApiProblem, GroupId } from '@app/common';
 import { Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { formatGatewayTimestamp } from '../shared/timestamps';
 import { GatewayApi } from '../shared/gateway-api';
 import { GATEWAY_ROUTE_PREFIX } from '../shared/namespace';
@@ -17,7 +17,7 @@ function secretDto(secret: WebhookSecret): WebhookSecretDto {
 
 @ApiTags('gateway webhooks (v1)')
 @GatewayApi()
-@ApiResponse({ status: 400, description: 'invalid input; detail names the field', type: ProblemDetailsDto })
+@ApiProblem({ status: 400, description: 'invalid input; detail names the field' })
 @Controller(`${GATEWAY_ROUTE_PREFIX}/webhooks`)
 export class WebhookController {
   constructor(
@@ -28,7 +28,7 @@ export class WebhookController {
   @Get('secret')
   @ApiOperation({ summary: "The PBO's webhook signing secret (made on first use)", description: SIGNING })
   @ApiOkResponse({ type: WebhookSecretDto })
-  @ApiResponse({ status: 409, description: 'the secret was sealed under another data key: rotate it', type: ProblemDetailsDto })
+  @ApiProblem({ status: 409, description: 'the secret was sealed under another data key: rotate it' })
   async getSecret(@GroupId() groupId: string): Promise<WebhookSecretDto> {
     return secretDto(await this.secrets.current(groupId));
   }
@@ -47,7 +47,7 @@ export class WebhookController {
   @Get('deliveries')
   @ApiOperation({ summary: "The PBO's webhook deliveries, newest first, with their attempts and last failure" })
   @ApiOkResponse({ type: WebhookDeliveryPageDto })
-  @ApiResponse({ status: 403, description: 'tranId names a transaction of another PBO', type: ProblemDetailsDto })
+  @ApiProblem({ status: 403, description: 'tranId names a transaction of another PBO' })
   listDeliveries(@GroupId() groupId: string, @Query() query: DeliveryListQueryDto): Promise<WebhookDeliveryPageDto> {
     return this.deliveries.list(groupId, query);
   }

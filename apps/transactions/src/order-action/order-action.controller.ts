@@ -1,8 +1,15 @@
-import { Envelope, EnvelopeDto, GroupId, ok, PboApi } from '@app/common';
+import { ApiEnvelope, EmptyDataDto, Envelope, EnvelopeDto, GroupId, ok, PboApi } from '@app/common';
 import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CaptureDto, RefundDto, RefundResultDto, VoidDto, VoidResultDto } from './dto/order-action.dto';
 import { OrderActionService } from './order-action.service';
+
+// On each method, named as @Headers reads it: the document then holds one optional header, not a second required one.
+const IDEMPOTENCY_KEY_HEADER = ApiHeader({
+  name: 'idempotency-key',
+  required: false,
+  description: 'optional, 1 to 48 letters, digits, _ or -: a retry with the same key (after a timeout) gets the first outcome instead of acting twice',
+});
 
 /** Void, refund and capture of an order (spec 2 section 4), through the gateway that owns the transaction. */
 @ApiTags('orders (legacy v2)')
@@ -20,19 +27,15 @@ import { OrderActionService } from './order-action.service';
   description: 'code 15000: the host declined or could not be reached, or another context failed (504: timed out)',
   type: EnvelopeDto,
 })
-@ApiHeader({
-  name: 'Idempotency-Key',
-  required: false,
-  description: 'optional, 1 to 48 letters, digits, _ or -: a retry with the same key (after a timeout) gets the first outcome instead of acting twice',
-})
 @Controller('api/v2/order')
 export class OrderActionController {
   constructor(private readonly actions: OrderActionService) {}
 
   @Post('void/:transactionId')
+  @IDEMPOTENCY_KEY_HEADER
   @HttpCode(200)
   @ApiOperation({ summary: 'Void an approved, unsettled transaction (adminPwd of its device)' })
-  @ApiOkResponse({ type: VoidResultDto })
+  @ApiEnvelope(VoidResultDto)
   @ApiResponse({ status: 429, description: 'code 16000: too many wrong admin passwords for the device (Retry-After)', type: EnvelopeDto })
   async void(
     @GroupId() groupId: string,
@@ -44,9 +47,10 @@ export class OrderActionController {
   }
 
   @Post('refund/:transactionId')
+  @IDEMPOTENCY_KEY_HEADER
   @HttpCode(200)
   @ApiOperation({ summary: 'Refund part or all of what was captured (adminPwd of its device)' })
-  @ApiOkResponse({ type: RefundResultDto })
+  @ApiEnvelope(RefundResultDto)
   @ApiResponse({ status: 429, description: 'code 16000: too many wrong admin passwords for the device (Retry-After)', type: EnvelopeDto })
   async refund(
     @GroupId() groupId: string,
@@ -58,9 +62,10 @@ export class OrderActionController {
   }
 
   @Post('capture/:transactionId')
+  @IDEMPOTENCY_KEY_HEADER
   @HttpCode(200)
   @ApiOperation({ summary: 'Capture an authorisation, all of it or part ({} captures all)' })
-  @ApiOkResponse({ schema: { type: 'object', example: {} } })
+  @ApiEnvelope(EmptyDataDto, 'SUCCESS; data is an empty object')
   async capture(
     @GroupId() groupId: string,
     @Param('transactionId') transactionId: string,

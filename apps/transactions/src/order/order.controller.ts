@@ -1,14 +1,10 @@
-import { Envelope, EnvelopeDto, GroupId, ok, Page, PageDto, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, StreamableFile } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { LEGACY_PAGE_SIZE } from '../shared/legacy';
 import { streamedPage } from '../shared/streamed-page';
 import { LegacyOrderDetailDto, LegacyOrderDto, OrderEmailDto, OrderListQueryDto, toLegacyOrder, toLegacyOrderDetail } from './dto/order.dto';
 import { OrderService } from './order.service';
-
-class LegacyOrderPageDto extends PageDto {
-  @ApiProperty({ type: [LegacyOrderDto] }) records: LegacyOrderDto[];
-}
 
 /** Orders (spec 2 "Transactions (orders)"): the read model of the gateway's transactions, by the token's PBO. */
 @ApiTags('orders (legacy v2)')
@@ -22,7 +18,7 @@ export class OrderController {
 
   @Get()
   @ApiOperation({ summary: 'List orders, newest first (pageSize default 10, -1 returns all)' })
-  @ApiOkResponse({ type: LegacyOrderPageDto })
+  @ApiEnvelopePage(LegacyOrderDto)
   async list(@GroupId() groupId: string, @Query() query: OrderListQueryDto): Promise<Envelope<Page<LegacyOrderDto>> | StreamableFile> {
     const page = query.toPageRequest(LEGACY_PAGE_SIZE);
     if (page.limit === null) return streamedPage(await this.orders.streamAll(groupId, query.toFilter()), toLegacyOrder);
@@ -32,7 +28,7 @@ export class OrderController {
 
   @Get(':transactionId')
   @ApiOperation({ summary: 'One order with its actions' })
-  @ApiOkResponse({ type: LegacyOrderDetailDto })
+  @ApiEnvelope(LegacyOrderDetailDto)
   async detail(@GroupId() groupId: string, @Param('transactionId') transactionId: string): Promise<Envelope<LegacyOrderDetailDto>> {
     return ok(toLegacyOrderDetail(await this.orders.detail(groupId, transactionId)));
   }
@@ -41,6 +37,7 @@ export class OrderController {
   @HttpCode(200)
   @ApiOperation({ summary: 'E-mail the receipt (HTML and text)' })
   @ApiResponse({ status: 502, description: 'code 15000: the mail server refused or could not be reached (504 when it timed out)', type: EnvelopeDto })
+  @ApiEnvelope()
   async email(@GroupId() groupId: string, @Param('transactionId') transactionId: string, @Body() body: OrderEmailDto): Promise<Envelope<never>> {
     await this.orders.emailReceipt(groupId, transactionId, body.email);
     return ok();

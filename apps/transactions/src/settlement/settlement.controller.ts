@@ -1,6 +1,6 @@
-import { Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, StreamableFile } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { LEGACY_PAGE_SIZE } from '../shared/legacy';
 import { streamedPage } from '../shared/streamed-page';
 import {
@@ -29,7 +29,7 @@ export class SettlementController {
 
   @Get()
   @ApiOperation({ summary: 'List settlement batches, newest first (pageSize default 10, -1 returns all)' })
-  @ApiOkResponse({ type: LegacyBatchPageDto })
+  @ApiEnvelope(LegacyBatchPageDto)
   async list(
     @GroupId() groupId: string,
     @Query() query: SettlementListQueryDto,
@@ -46,7 +46,7 @@ export class SettlementController {
   @Post('settle')
   @HttpCode(200)
   @ApiOperation({ summary: 'Settle a batch: the gateway closes it and reconciles it with the host' })
-  @ApiOkResponse({ type: SettleResultDto })
+  @ApiEnvelope(SettleResultDto)
   @ApiResponse({ status: 409, description: 'code 10000: the batch is settled already or being settled, or the gateway refuses', type: EnvelopeDto })
   @ApiResponse({
     status: 502,
@@ -61,6 +61,7 @@ export class SettlementController {
   @HttpCode(200)
   @ApiOperation({ summary: 'E-mail the settlement report of the listed batches, their orders attached as CSV' })
   @ApiResponse({ status: 502, description: 'code 15000: the mail server refused or could not be reached (504 when it timed out)', type: EnvelopeDto })
+  @ApiEnvelope()
   async email(@GroupId() groupId: string, @Body() body: SettlementEmailDto): Promise<Envelope<never>> {
     await this.settlements.emailReport(groupId, { batchIds: body.batchIds.map((ref) => ref.batchId), email: body.email, mchId: body.mchId });
     return ok();
@@ -68,7 +69,7 @@ export class SettlementController {
 
   @Get(':batchId')
   @ApiOperation({ summary: 'One batch with its summary per kind and payment method' })
-  @ApiOkResponse({ type: LegacyBatchDetailDto })
+  @ApiEnvelope(LegacyBatchDetailDto)
   async detail(@GroupId() groupId: string, @Param('batchId') batchId: string): Promise<Envelope<LegacyBatchDetailDto>> {
     return ok(toLegacyBatchDetail(await this.settlements.detail(groupId, batchId)));
   }

@@ -1,4 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { applyDecorators, StreamableFile, Type } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import type { ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { Page } from '../pagination/page';
 
 /** The response body of merchant-management and transactions: `{msg, code, data?}`. */
 export interface Envelope<T = unknown> {
@@ -19,4 +22,71 @@ export class EnvelopeDto {
   @ApiProperty({ example: 'SUCCESS' }) msg: string;
   @ApiProperty({ example: 0, description: '0 success; 10000 validation or conflict; 11000 unauthenticated; 13000 owner info invalid; 14000 not found; 15000 upstream; 16000 rate limit; 50000 unexpected' })
   code: number;
+}
+
+/** The `data` of a success that answers `{}` (the spec's capture). */
+export class EmptyDataDto {}
+
+/** A handler whose success body is `Envelope<T>` (or a streamed list of the same JSON). */
+type EnvelopeHandler<T> = (...args: never[]) => Promise<Envelope<T> | StreamableFile> | Envelope<T>;
+
+/**
+ * A method decorator that documents the handler's success body and, through its type, refuses
+ * (at compile time) a handler that returns anything else: the document and the wire cannot drift.
+ */
+type EnvelopeDecorator<T> = <F extends EnvelopeHandler<T>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<F>) => void;
+
+/** The success envelope `{msg: "SUCCESS", code: 0, data?}` around `data` (none: no `data` member at all). */
+export function envelopeSchema(data?: SchemaObject | ReferenceObject): SchemaObject {
+  return {
+    type: 'object',
+    required: data ? ['msg', 'code', 'data'] : ['msg', 'code'],
+    properties: {
+      msg: { type: 'string', enum: ['SUCCESS'] },
+      code: { type: 'integer', enum: [0] },
+      ...(data ? { data } : {}),
+    },
+  };
+}
+
+/** The page `{total, current, hasNext, records}` of `record`s. */
+export function pageSchema(record: Type<unknown>): SchemaObject {
+  return {
+    type: 'object',
+    required: ['total', 'current', 'hasNext', 'records'],
+    properties: {
+      total: { type: 'integer', minimum: 0 },
+      current: { type: 'integer', minimum: 1, description: 'page number' },
+      hasNext: { type: 'boolean' },
+      records: { type: 'array', items: { $ref: getSchemaPath(record) } },
+    },
+  };
+}
+
+function envelopeResponse<T>(schema: SchemaObject, models: Type<unknown>[], description: string): EnvelopeDecorator<T> {
+  const decorator = applyDecorators(ApiExtraModels(...models), ApiOkResponse({ description, schema }));
+  return (target, key, descriptor) => {
+    decorator(target, key, descriptor);
+  };
+}
+
+/**
+ * Documents a success answer of an envelope API (merchant-management, transactions): without an
+ * argument the body has no `data` (`ok()`); with a DTO class, `data` is that DTO.
+ */
+export function ApiEnvelope(): EnvelopeDecorator<never>;
+export function ApiEnvelope<T>(data: Type<T>, description?: string): EnvelopeDecorator<T>;
+export function ApiEnvelope<T>(data?: Type<T>, description = 'SUCCESS'): EnvelopeDecorator<T> {
+  if (!data) return envelopeResponse(envelopeSchema(), [], 'SUCCESS, without data');
+  return envelopeResponse(envelopeSchema({ $ref: getSchemaPath(data) }), [data], description);
+}
+
+/** A success envelope whose `data` is the DTO or `null` (a lookup that found nothing). */
+export function ApiEnvelopeOrNull<T>(data: Type<T>, description: string): EnvelopeDecorator<T | null> {
+  return envelopeResponse(envelopeSchema({ type: 'object', allOf: [{ $ref: getSchemaPath(data) }], nullable: true }), [data], description);
+}
+
+/** A success envelope whose `data` is a {@link Page} of `record`s. */
+export function ApiEnvelopePage<T>(record: Type<T>): EnvelopeDecorator<Page<T>> {
+  return envelopeResponse(envelopeSchema(pageSchema(record)), [record], 'SUCCESS, one page of records (pageSize -1: all of them)');
 }

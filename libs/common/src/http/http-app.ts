@@ -156,6 +156,8 @@ export function buildOpenApiDocument(app: INestApplication, title: string, descr
     .setTitle(title)
     .setDescription(description)
     .setVersion('1')
+    // Relative: the document describes whichever host serves it (each context, or standalone).
+    .addServer('/', 'the server this document is served from')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .build();
   return SwaggerModule.createDocument(app, config, { operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}` });

@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { envelopeErrorOf, ErrorCode } from '../errors';
 import { classifyError } from './classify-error';
 import { retryAfterHeader } from './envelope-exception.filter';
@@ -87,3 +88,18 @@ export const renderProblemDetails: ErrorRenderer = (exception, request): Rendere
   if (problem.status === 401) headers['www-authenticate'] = 'Bearer';
   return { status: problem.status, contentType: PROBLEM_CONTENT_TYPE, headers, body: JSON.stringify(problem) };
 };
+
+/**
+ * Documents an error answer as it leaves: an RFC 9457 problem document under
+ * `application/problem+json` (not `application/json`, which `ApiResponse({type})` would say).
+ */
+export function ApiProblem(options: { status: number; description: string }): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    ApiExtraModels(ProblemDetailsDto),
+    ApiResponse({
+      status: options.status,
+      description: options.description,
+      content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: getSchemaPath(ProblemDetailsDto) } } },
+    }),
+  );
+}

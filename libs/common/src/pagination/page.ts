@@ -72,7 +72,7 @@ export function toPage<T>(request: PageRequest, records: T[], total: number): Pa
 
 /** OpenAPI shape of a page (records typed per endpoint with `ApiPage`). */
 export class PageDto {
-  @ApiProperty() total: number;
-  @ApiProperty({ description: 'page number' }) current: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) total: number;
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'page number' }) current: number;
   @ApiProperty() hasNext: boolean;
 }

@@ -11,32 +11,41 @@ export const CONN_URL_PATTERN = /^(tcp|tls|http|https):\/\/[^\s/:]+(:\d{1,5})?(\
 
 /** Fields shared by create and update (v1). */
 class AcquirerFieldsDto {
-  @ApiPropertyOptional({ example: 'tcp://acquirer.example:5000', description: 'tcp://, tls://, http:// or https:// address of the acquirer host' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'tcp://acquirer.example:5000',
+    description: 'tcp://, tls://, http:// or https:// address of the acquirer host',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(512)
   @Matches(CONN_URL_PATTERN, { message: '$property must be a tcp://, tls://, http:// or https:// address' })
   connUrl?: string | null;
 
-  @ApiPropertyOptional({ description: 'callback URL for asynchronous notifications from the acquirer' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'callback URL for asynchronous notifications from the acquirer' })
   @IsOptional()
   @IsString()
   @MaxLength(512)
   @Matches(/^https?:\/\/\S+$/, { message: '$property must be an http:// or https:// URL' })
   notifyUrl?: string | null;
 
-  @ApiPropertyOptional({ description: 'JSON-encoded object of extra connection parameters' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'JSON-encoded object of extra connection parameters' })
   @IsOptional()
   @IsJsonObjectString()
   @MaxLength(4096)
   connExtraParams?: string | null;
 
-  @ApiPropertyOptional({ enum: HOST_MESSAGE_FORMATS, description: 'overrides the PBO-level gateway message format' })
+  @ApiPropertyOptional({ type: String, enum: HOST_MESSAGE_FORMATS, nullable: true, description: 'overrides the PBO-level gateway message format' })
   @IsOptional()
   @IsIn(HOST_MESSAGE_FORMATS)
   enablerMsgFormat?: string | null;
 
-  @ApiPropertyOptional({ example: 'acqMid,acqTid', description: 'comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}' })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'acqMid,acqTid',
+    description: 'comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(256)
@@ -140,17 +149,17 @@ export class AcquirerProfileDto {
   @ApiProperty() asSettleBlock: boolean;
   @ApiProperty() currency: string;
   @ApiProperty({ enum: ['card', 'qr'] }) acqType: string;
-  @ApiProperty({ nullable: true }) connUrl: string | null;
-  @ApiProperty({ nullable: true }) notifyUrl: string | null;
-  @ApiProperty({ nullable: true, description: 'JSON-encoded object' }) connExtraParams: string | null;
+  @ApiProperty({ type: String, nullable: true }) connUrl: string | null;
+  @ApiProperty({ type: String, nullable: true }) notifyUrl: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'JSON-encoded object' }) connExtraParams: string | null;
   @ApiProperty() connMessageFormat: string;
-  @ApiProperty({ nullable: true }) enablerMsgFormat: string | null;
-  @ApiProperty({ nullable: true }) enablerParams: string | null;
-  @ApiProperty({ nullable: true }) connTimeout: number | null;
-  @ApiProperty({ nullable: true }) connRequestTimeout: number | null;
+  @ApiProperty({ type: String, nullable: true }) enablerMsgFormat: string | null;
+  @ApiProperty({ type: String, nullable: true }) enablerParams: string | null;
+  @ApiProperty({ type: Number, nullable: true }) connTimeout: number | null;
+  @ApiProperty({ type: Number, nullable: true }) connRequestTimeout: number | null;
   @ApiProperty({ description: 'JSON-encoded map: payment method code to allowed transaction types' }) methodList: string;
   @ApiProperty({ description: 'JSON-encoded map: payment method code to EMV config ids' }) emvList: string;
-  @ApiProperty({ nullable: true }) createdBy: string | null;
+  @ApiProperty({ type: String, nullable: true }) createdBy: string | null;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
 }

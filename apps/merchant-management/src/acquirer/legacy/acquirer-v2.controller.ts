@@ -1,6 +1,6 @@
-import { Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IdDto } from '../../emv/dto/emv.dto';
 import { checkBodyGroup, LEGACY_PAGE_SIZE } from '../../shared/legacy';
 import { numericId } from '../../shared/ownership';
@@ -30,6 +30,7 @@ export class AcquirerV2Controller {
 
   @Get()
   @ApiOperation({ summary: 'List acquirer profiles (profileName partial; pageSize default 10, -1 returns all)' })
+  @ApiEnvelopePage(LegacyAcquirerProfileDto)
   async list(@GroupId() groupId: string, @Query() query: LegacyAcquirerListQueryDto): Promise<Envelope<Page<LegacyAcquirerProfileDto>>> {
     const page = await this.acquirers.list(groupId, query.profileName, query.toPageRequest(LEGACY_PAGE_SIZE));
     return ok({ ...page, records: page.records.map(toLegacyAcquirerProfile) });
@@ -38,7 +39,7 @@ export class AcquirerV2Controller {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create an acquirer profile (emvList and methodList as objects)' })
-  @ApiOkResponse({ type: IdDto })
+  @ApiEnvelope(IdDto)
   @ApiResponse({ status: 409, description: 'code 10000: profileName already exists', type: EnvelopeDto })
   async create(@GroupId() groupId: string, @Body() body: LegacyAcquirerCreateDto): Promise<Envelope<IdDto>> {
     const { groupId: bodyGroupId, methodList, emvList, connExtraParams, ...fields } = body;
@@ -56,7 +57,7 @@ export class AcquirerV2Controller {
 
   @Put(':profileId')
   @ApiOperation({ summary: 'Change the included fields; currency and acqType are immutable' })
-  @ApiOkResponse({ type: IdDto })
+  @ApiEnvelope(IdDto)
   async update(@GroupId() groupId: string, @Param('profileId') profileId: string, @Body() body: LegacyAcquirerUpdateDto): Promise<Envelope<IdDto>> {
     const { groupId: bodyGroupId, methodList, emvList, connExtraParams, ...fields } = body;
     checkBodyGroup(bodyGroupId, groupId);
@@ -72,7 +73,7 @@ export class AcquirerV2Controller {
 
   @Delete(':profileId')
   @ApiOperation({ summary: 'Delete an acquirer profile; refused (10000, HTTP 409) while a merchant binds it' })
-  @ApiOkResponse({ type: IdDto })
+  @ApiEnvelope(IdDto)
   @ApiResponse({ status: 409, description: 'code 10000: the acquirer is used by a merchant', type: EnvelopeDto })
   async delete(@GroupId() groupId: string, @Param('profileId') profileId: string): Promise<Envelope<IdDto>> {
     const id = numericId(profileId, 'acquirer profile');

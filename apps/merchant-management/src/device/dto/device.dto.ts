@@ -54,12 +54,12 @@ export class DeviceCreateDto {
 export class DeviceUpdateDto {
   @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: PROFILE_NAME }) @IsOptional() @IsString() @IsNotEmpty() @MaxLength(PROFILE_NAME) deviceAlias?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: PROFILE_NAME }) @IsOptional() @IsString() @IsNotEmpty() @MaxLength(PROFILE_NAME) deviceName?: string | null;
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @nullable() @IsString() @MaxLength(32) deviceType?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @nullable() @IsString() @MaxLength(32) deviceType?: string | null;
   @ApiPropertyOptional({ enum: OPERATING_MODES, nullable: true, description: 'null sets STANDARD' }) @IsOptional() @nullable() @IsIn(OPERATING_MODES) operatingMode?: string | null;
-  @ApiPropertyOptional({ nullable: true, description: 'comma-separated codes; null means every bound method' }) @IsOptional() @nullable() @IsString() @MaxLength(64) methodList?: string | null;
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @nullable() @IsString() @MinLength(4) @MaxLength(64) deviceAdmin?: string | null;
-  @ApiPropertyOptional({ nullable: true, description: 'JSON-encoded {acquirers: {<profileId>: {<field>: <value>}}}' }) @IsOptional() @nullable() @IsString() @MaxLength(8192) extParams?: string | null;
-  @ApiPropertyOptional({ nullable: true, description: 'JSON-encoded EMV terminal parameters (string values)' }) @IsOptional() @nullable() @IsString() @MaxLength(4096) emvParams?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'comma-separated codes; null means every bound method' }) @IsOptional() @nullable() @IsString() @MaxLength(64) methodList?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @nullable() @IsString() @MinLength(4) @MaxLength(64) deviceAdmin?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'JSON-encoded {acquirers: {<profileId>: {<field>: <value>}}}' }) @IsOptional() @nullable() @IsString() @MaxLength(8192) extParams?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'JSON-encoded EMV terminal parameters (string values)' }) @IsOptional() @nullable() @IsString() @MaxLength(4096) emvParams?: string | null;
 }
 
 export class DeviceListQueryDto extends PageQueryDto {
@@ -88,7 +88,7 @@ export class DeviceCodeEmailDto {
 export class CreatedCodeDto {
   @ApiProperty({ example: 'CD-123456789012' }) id: string;
   @ApiProperty({ example: '123456789012' }) activationCode: string;
-  @ApiProperty({ nullable: true, example: 'prof_3kT9…' }) profileId: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'prof_3kT9…' }) profileId: string | null;
 }
 
 export class DeviceDto {
@@ -96,20 +96,20 @@ export class DeviceDto {
   @ApiProperty() uuid: string;
   @ApiProperty() mchId: string;
   @ApiProperty() groupId: string;
-  @ApiProperty({ nullable: true }) deviceType: string | null;
+  @ApiProperty({ type: String, nullable: true }) deviceType: string | null;
   @ApiProperty() deviceStatus: number;
   @ApiProperty() deviceUpdate: number;
-  @ApiProperty({ nullable: true }) deviceAlias: string | null;
-  @ApiProperty({ nullable: true }) deviceName: string | null;
-  @ApiProperty({ nullable: true, description: '****** when set' }) deviceAdmin: string | null;
-  @ApiProperty({ nullable: true }) appVersion: string | null;
+  @ApiProperty({ type: String, nullable: true }) deviceAlias: string | null;
+  @ApiProperty({ type: String, nullable: true }) deviceName: string | null;
+  @ApiProperty({ type: String, nullable: true, description: '****** when set' }) deviceAdmin: string | null;
+  @ApiProperty({ type: String, nullable: true }) appVersion: string | null;
   @ApiProperty({ description: 'JSON-encoded {"activationCode": "…"}' }) deviceToken: string;
   @ApiProperty({ description: 'JSON-encoded map: payment method code to {mid, tid} of the acceptance that carries it' }) methodList: string;
-  @ApiProperty({ nullable: true }) profileId: string | null;
-  @ApiProperty({ nullable: true, description: 'JSON-encoded' }) emvParams: string | null;
-  @ApiProperty({ nullable: true, description: 'JSON-encoded' }) extParams: string | null;
+  @ApiProperty({ type: String, nullable: true }) profileId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'JSON-encoded' }) emvParams: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'JSON-encoded' }) extParams: string | null;
   @ApiProperty() operatingMode: string;
-  @ApiProperty({ nullable: true }) activesAt: string | null;
+  @ApiProperty({ type: String, nullable: true }) activesAt: string | null;
   @ApiProperty() expiresAt: string;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
@@ -118,6 +118,9 @@ export class DeviceDto {
 
 export class DeviceEmvDto {
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) emvParams: Record<string, string>;
-  @ApiProperty({ type: 'array', items: { type: 'object', properties: { aid: { type: 'string' }, paymentMethod: { type: 'string' } } } })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object', required: ['aid', 'paymentMethod'], properties: { aid: { type: 'string' }, paymentMethod: { type: 'string' } } },
+  })
   emvAID: { aid: string; paymentMethod: string }[];
 }

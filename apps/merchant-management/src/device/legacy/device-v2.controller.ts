@@ -1,6 +1,6 @@
-import { Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { GATEWAY_NAMESPACE } from '../../shared/gateway-namespace';
 import { checkBodyGroup, LEGACY_PAGE_SIZE } from '../../shared/legacy';
 import { DeviceService } from '../device.service';
@@ -32,6 +32,7 @@ export class DeviceV2Controller {
 
   @Get()
   @ApiOperation({ summary: 'Devices and activation codes of a merchant (pageSize default 10, -1 returns all)' })
+  @ApiEnvelopePage(LegacyDeviceDto)
   async list(@GroupId() groupId: string, @Query() query: LegacyDeviceListQueryDto): Promise<Envelope<Page<LegacyDeviceDto>>> {
     const page = await this.devices.list(
       groupId,
@@ -45,7 +46,7 @@ export class DeviceV2Controller {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Generate an activation code (same activation profile and gateway push as v1)' })
-  @ApiOkResponse({ type: LegacyCreatedCodeDto })
+  @ApiEnvelope(LegacyCreatedCodeDto)
   async create(@GroupId() groupId: string, @Body() body: LegacyDeviceCreateDto): Promise<Envelope<LegacyCreatedCodeDto>> {
     checkBodyGroup(body.groupId, groupId);
     const { create, everyAcquirer } = toDeviceCreate(body);
@@ -55,6 +56,7 @@ export class DeviceV2Controller {
 
   @Put(':deviceId')
   @ApiOperation({ summary: 'Update a device: omitted fields stay, null clears' })
+  @ApiEnvelope()
   async update(@GroupId() groupId: string, @Param('deviceId') deviceId: string, @Body() body: LegacyDeviceUpdateDto): Promise<Envelope<never>> {
     checkBodyGroup(body.groupId, groupId);
     const { update, everyAcquirer } = toDeviceUpdate(body);
@@ -64,6 +66,7 @@ export class DeviceV2Controller {
 
   @Delete(':deviceId')
   @ApiOperation({ summary: 'CD- id: delete the code; device id with deviceStatus 2: log out, 3: decommission' })
+  @ApiEnvelope()
   async delete(@GroupId() groupId: string, @Param('deviceId') deviceId: string, @Query() query: DeviceDeleteQueryDto): Promise<Envelope<never>> {
     await this.devices.delete(groupId, deviceId, query.deviceStatus as '2' | '3' | undefined);
     return ok();

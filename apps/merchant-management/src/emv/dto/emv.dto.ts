@@ -21,7 +21,8 @@ export class EmvWriteDto {
   currency: string;
 
   @ApiProperty({
-    description: 'JSON-encoded EMV parameter object: aid (required), appVersion, terminalTransactionQualifiers, clFloorLimit, clTransLimit, clCVMLimit, terminalRiskMgmtData, defaultDDOL, defaultTDOL, kernelConfiguration, isNewCVMRuleForMC, cvmCapabilityCVMRequired, cvmCapabilityNoCVM',
+    description:
+      'JSON-encoded EMV parameter object: aid (required), appVersion, terminalTransactionQualifiers, clFloorLimit, clTransLimit, clCVMLimit, terminalRiskMgmtData, defaultDDOL, defaultTDOL, kernelConfiguration, isNewCVMRuleForMC, cvmCapabilityCVMRequired, cvmCapabilityNoCVM',
     example: '{"aid":"A0000000031010","appVersion":"0096","clFloorLimit":0,"clTransLimit":500000,"clCVMLimit":25000}',
   })
   @IsJsonObjectString()
@@ -46,9 +47,9 @@ export class EmvConfigDto {
   @ApiProperty() emvName: string;
   @ApiProperty() groupId: string;
   @ApiProperty({ description: 'payment method code' }) paymentMethod: string;
-  @ApiProperty({ nullable: true }) currency: string | null;
-  @ApiProperty({ nullable: true, description: 'params.aid' }) aid: string | null;
-  @ApiProperty({ nullable: true, description: 'params.appVersion' }) emvVersion: string | null;
+  @ApiProperty({ type: String, nullable: true }) currency: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'params.aid' }) aid: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'params.appVersion' }) emvVersion: string | null;
   @ApiProperty({ description: 'JSON-encoded EMV parameter object' }) params: string;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;

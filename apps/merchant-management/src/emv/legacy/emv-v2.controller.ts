@@ -1,6 +1,6 @@
-import { Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { checkBodyGroup, LEGACY_PAGE_SIZE } from '../../shared/legacy';
 import { numericId } from '../../shared/ownership';
 import { IdDto } from '../dto/emv.dto';
@@ -22,6 +22,7 @@ export class EmvV2Controller {
 
   @Get()
   @ApiOperation({ summary: 'List EMV configs (pageSize default 10, -1 returns all)' })
+  @ApiEnvelopePage(LegacyEmvConfigDto)
   async list(@GroupId() groupId: string, @Query() query: LegacyEmvListQueryDto): Promise<Envelope<Page<LegacyEmvConfigDto>>> {
     const page = await this.emvs.list(groupId, { emvName: query.emvName, paymentMethod: query.paymentMethod }, query.toPageRequest(LEGACY_PAGE_SIZE));
     return ok({ ...page, records: page.records.map(toLegacyEmvConfig) });
@@ -30,7 +31,7 @@ export class EmvV2Controller {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create an EMV config (params as an object)' })
-  @ApiOkResponse({ type: IdDto })
+  @ApiEnvelope(IdDto)
   async create(@GroupId() groupId: string, @Body() body: LegacyEmvWriteDto): Promise<Envelope<IdDto>> {
     checkBodyGroup(body.groupId, groupId);
     return ok({ id: await this.emvs.create(groupId, toCommand(body)) });
@@ -38,7 +39,7 @@ export class EmvV2Controller {
 
   @Put(':emvId')
   @ApiOperation({ summary: 'Replace an EMV config (same body as create)' })
-  @ApiOkResponse({ type: IdDto })
+  @ApiEnvelope(IdDto)
   async replace(@GroupId() groupId: string, @Param('emvId') emvId: string, @Body() body: LegacyEmvWriteDto): Promise<Envelope<IdDto>> {
     checkBodyGroup(body.groupId, groupId);
     const id = numericId(emvId, 'EMV config');
@@ -49,6 +50,7 @@ export class EmvV2Controller {
 
   @Delete(':emvId')
   @ApiOperation({ summary: 'Delete an EMV config; refused (10000, HTTP 409) while an acquirer profile or payment config uses it' })
+  @ApiEnvelope()
   async delete(@GroupId() groupId: string, @Param('emvId') emvId: string): Promise<Envelope<never>> {
     await this.emvs.delete(groupId, numericId(emvId, 'EMV config'));
     return ok();

@@ -165,28 +165,28 @@ export class MerchantDto {
   @ApiProperty({ description: 'same value as mchId' }) id: string;
   @ApiProperty() groupId: string;
   @ApiProperty() mchName: string;
-  @ApiProperty({ nullable: true }) mcc: string | null;
-  @ApiProperty({ nullable: true }) region: string | null;
+  @ApiProperty({ type: String, nullable: true }) mcc: string | null;
+  @ApiProperty({ type: String, nullable: true }) region: string | null;
   @ApiProperty() timeZone: string;
-  @ApiProperty({ nullable: true }) country: string | null;
+  @ApiProperty({ type: String, nullable: true }) country: string | null;
   @ApiProperty() contactName: string;
-  @ApiProperty({ nullable: true }) contactPhone: string | null;
+  @ApiProperty({ type: String, nullable: true }) contactPhone: string | null;
   @ApiProperty() contactEmail: string;
-  @ApiProperty({ nullable: true }) contactAddress: string | null;
+  @ApiProperty({ type: String, nullable: true }) contactAddress: string | null;
   @ApiProperty() state: number;
   @ApiProperty() currency: string;
   @ApiProperty({ type: [String], description: 'bound payment method codes' }) supportedPayments: string[];
   @ApiProperty() hasKioskTerminal: boolean;
   @ApiProperty({ type: [AcquirerSummaryDto] }) acquirers: AcquirerSummaryDto[];
-  @ApiProperty({ nullable: true }) providerReference: string | null;
-  @ApiProperty({ nullable: true }) transType: string | null;
-  @ApiProperty({ nullable: true }) receiptLogo: string | null;
-  @ApiProperty({ nullable: true }) receiptInfo: string | null;
-  @ApiProperty({ nullable: true, description: '****** when set' }) passcode: string | null;
-  @ApiProperty({ nullable: true }) mdr: string | null;
-  @ApiProperty({ nullable: true }) merchantType: string | null;
+  @ApiProperty({ type: String, nullable: true }) providerReference: string | null;
+  @ApiProperty({ type: String, nullable: true }) transType: string | null;
+  @ApiProperty({ type: String, nullable: true }) receiptLogo: string | null;
+  @ApiProperty({ type: String, nullable: true }) receiptInfo: string | null;
+  @ApiProperty({ type: String, nullable: true, description: '****** when set' }) passcode: string | null;
+  @ApiProperty({ type: String, nullable: true }) mdr: string | null;
+  @ApiProperty({ type: String, nullable: true }) merchantType: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) additionalData: Record<string, unknown> | null;
-  @ApiProperty({ nullable: true }) createdBy: string | null;
+  @ApiProperty({ type: String, nullable: true }) createdBy: string | null;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
 }
@@ -194,7 +194,8 @@ export class MerchantDto {
 /** The v1 merchant response: stored fields plus the read-only payment summary (maps JSON-encoded). */
 export function toMerchantDto({ merchant, bindings, hasKioskTerminal }: MerchantView): MerchantDto {
   const supported: string[] = [];
-  for (const binding of bindings) for (const method of binding.methods) if (!supported.includes(method.paymentMethodCode)) supported.push(method.paymentMethodCode);
+  for (const binding of bindings)
+    for (const method of binding.methods) if (!supported.includes(method.paymentMethodCode)) supported.push(method.paymentMethodCode);
   return {
     uuid: merchant.uuid,
     mchId: merchant.mchId,

@@ -1,6 +1,6 @@
-import { Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { checkBodyGroup, LEGACY_PAGE_SIZE } from '../../shared/legacy';
 import { MerchantService } from '../merchant.service';
 import { LegacyMerchantCreateDto, LegacyMerchantDto, LegacyMerchantListQueryDto, LegacyMerchantUpdateDto, toLegacyMerchant } from './dto/merchant-v2.dto';
@@ -16,6 +16,7 @@ export class MerchantV2Controller {
 
   @Get()
   @ApiOperation({ summary: 'List merchants (mchId exact, mchName partial, both optional; pageSize default 10, -1 returns all)' })
+  @ApiEnvelopePage(LegacyMerchantDto)
   async list(@GroupId() groupId: string, @Query() query: LegacyMerchantListQueryDto): Promise<Envelope<Page<LegacyMerchantDto>>> {
     const page = await this.merchants.listWithBindings(groupId, { mchId: query.mchId, mchName: query.mchName }, query.toPageRequest(LEGACY_PAGE_SIZE));
     return ok({ ...page, records: page.records.map(toLegacyMerchant) });
@@ -24,7 +25,7 @@ export class MerchantV2Controller {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: "Create a merchant; binds the PBO's default card acquirer profile when one exists" })
-  @ApiOkResponse({ type: LegacyMerchantDto })
+  @ApiEnvelope(LegacyMerchantDto)
   async create(@GroupId() groupId: string, @Body() body: LegacyMerchantCreateDto): Promise<Envelope<LegacyMerchantDto>> {
     const { groupId: bodyGroupId, currency, ...fields } = body;
     checkBodyGroup(bodyGroupId, groupId);
@@ -33,7 +34,8 @@ export class MerchantV2Controller {
   }
 
   @Get(':mchId')
-  @ApiOkResponse({ type: LegacyMerchantDto })
+  @ApiOperation({ summary: 'One merchant with its acquirer bindings' })
+  @ApiEnvelope(LegacyMerchantDto)
   @ApiResponse({ status: 404, description: 'code 14000: no such merchant', type: EnvelopeDto })
   async get(@GroupId() groupId: string, @Param('mchId') mchId: string): Promise<Envelope<LegacyMerchantDto>> {
     return ok(toLegacyMerchant(await this.merchants.getWithBindings(groupId, mchId)));
@@ -41,7 +43,7 @@ export class MerchantV2Controller {
 
   @Put(':mchId')
   @ApiOperation({ summary: 'Change the profile fields sent (omitted fields stay, null clears an optional one)' })
-  @ApiOkResponse({ type: LegacyMerchantDto })
+  @ApiEnvelope(LegacyMerchantDto)
   async update(@GroupId() groupId: string, @Param('mchId') mchId: string, @Body() body: LegacyMerchantUpdateDto): Promise<Envelope<LegacyMerchantDto>> {
     const { groupId: bodyGroupId, ...changes } = body;
     checkBodyGroup(bodyGroupId, groupId);
@@ -52,6 +54,7 @@ export class MerchantV2Controller {
   @Delete(':mchId')
   @ApiOperation({ summary: 'Delete a merchant; refused (10000, HTTP 409) while it has a payment config or activation code' })
   @ApiResponse({ status: 409, description: 'code 10000: the merchant still has a payment config or activation code', type: EnvelopeDto })
+  @ApiEnvelope()
   async delete(@GroupId() groupId: string, @Param('mchId') mchId: string): Promise<Envelope<never>> {
     await this.merchants.delete(groupId, mchId);
     return ok();

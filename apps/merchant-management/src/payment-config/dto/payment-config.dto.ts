@@ -96,7 +96,7 @@ export class PaymentConfigDto {
   @ApiProperty() acquirerProfileName: string;
   @ApiProperty() acqType: string;
   @ApiProperty() currency: string;
-  @ApiProperty({ nullable: true }) mid: string | null;
+  @ApiProperty({ type: String, nullable: true }) mid: string | null;
   @ApiProperty({ type: [PaymentMethodDto] }) paymentMethods: PaymentMethodDto[];
 }
 

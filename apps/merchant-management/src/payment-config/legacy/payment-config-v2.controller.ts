@@ -1,4 +1,4 @@
-import { Envelope, EnvelopeDto, GroupId, ok, PboApi } from '@app/common';
+import { ApiEnvelope, Envelope, EnvelopeDto, GroupId, ok, PboApi } from '@app/common';
 import { Controller, Delete, Param } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { PaymentConfigService } from '../payment-config.service';
@@ -18,6 +18,7 @@ export class PaymentConfigV2Controller {
   @ApiResponse({ status: 400, description: 'code 10000: paymentMethod is not a payment method code or name', type: EnvelopeDto })
   @ApiResponse({ status: 403, description: 'code 13000: the merchant belongs to another PBO', type: EnvelopeDto })
   @ApiResponse({ status: 404, description: 'code 14000: no such merchant, or the method is not bound', type: EnvelopeDto })
+  @ApiEnvelope()
   async unbindMethod(@GroupId() groupId: string, @Param('mchId') mchId: string, @Param('paymentMethod') paymentMethod: string): Promise<Envelope<never>> {
     await this.paymentConfigs.unbindMethod(groupId, mchId, paymentMethod);
     return ok();

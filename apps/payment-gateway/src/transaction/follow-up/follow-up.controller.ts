@@ -1,7 +1,7 @@
-import { GroupId, IdGenerator, ProblemDetailsDto, DomainError } from '@app/common';
+import { ApiProblem, DomainError, GroupId, IdGenerator } from '@app/common';
 import { ContractViolationError, decodeContract, GatewayTransactionReplyV1, GatewayTransactionV1 } from '@app/contracts';
 import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { GatewayApi } from '../../shared/gateway-api';
 import { GATEWAY_ROUTE_PREFIX } from '../../shared/namespace';
 import { TransactionDto } from '../dto/transaction.dto';
@@ -28,7 +28,7 @@ function followUpResponses(): MethodDecorator {
       [502, "the host declined it (detail: the host's code) or could not be reached; recorded as a FAILED action"],
       [504, 'the host did not answer in time (reversed), or the outcome is not known yet (the action stays PENDING until the gateway learns it)'],
     ] as const) {
-      ApiResponse({ status, description, type: ProblemDetailsDto })(target, key, descriptor);
+      ApiProblem({ status, description })(target, key, descriptor);
     }
   };
 }

@@ -72,15 +72,15 @@ export class LegacyAmountDto {
 export class LegacyOrderDto {
   @ApiProperty({ example: 'tran_0123456789abcdefghijkl' }) tranId: string;
   @ApiProperty({ type: LegacyAmountDto }) amount: LegacyAmountDto;
-  @ApiProperty({ nullable: true }) approvalCode: string | null;
-  @ApiProperty({ nullable: true, description: "the terminal's batch number (6 digits)" }) batchNo: string | null;
+  @ApiProperty({ type: String, nullable: true }) approvalCode: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "the terminal's batch number (6 digits)" }) batchNo: string | null;
   @ApiProperty() cvmPerformed: string;
-  @ApiProperty({ nullable: true }) appName: string | null;
-  @ApiProperty({ nullable: true }) linkedTranId: string | null;
+  @ApiProperty({ type: String, nullable: true }) appName: string | null;
+  @ApiProperty({ type: String, nullable: true }) linkedTranId: string | null;
   @ApiProperty() mchName: string;
-  @ApiProperty({ nullable: true }) tsi: string | null;
+  @ApiProperty({ type: String, nullable: true }) tsi: string | null;
   @ApiProperty() acqTid: string;
-  @ApiProperty({ nullable: true }) rrn: string | null;
+  @ApiProperty({ type: String, nullable: true }) rrn: string | null;
   @ApiProperty() tc: string;
   @ApiProperty({ enum: GATEWAY_TRAN_STATUSES }) tranStatus: string;
   @ApiProperty({ enum: GATEWAY_TRAN_TYPES }) tranType: string;
@@ -97,7 +97,7 @@ export class LegacyOrderDto {
   @ApiProperty({ description: '0 INIT … 7 REVERSED (spec 2)' }) state: number;
   @ApiProperty({ description: '0 WAIT_FOR_SETTLE, 1 SETTLED, 2 SETTLE_FAILED' }) settleState: number;
   @ApiProperty({ example: '2026-01-31T08:15:00Z' }) createdAt: string;
-  @ApiProperty({ example: '2026-01-31T08:15:02Z', nullable: true }) updatedAt: string | null;
+  @ApiProperty({ type: String, example: '2026-01-31T08:15:02Z', nullable: true }) updatedAt: string | null;
 }
 
 export class LegacyOrderActionDto {
@@ -107,13 +107,13 @@ export class LegacyOrderActionDto {
   @ApiProperty({ example: 12.5 }) amount: number;
   @ApiProperty() trace: string;
   @ApiProperty({ enum: GATEWAY_ACTION_STATUSES }) actionStatus: string;
-  @ApiProperty({ nullable: true }) hostRespCode: string | null;
+  @ApiProperty({ type: String, nullable: true }) hostRespCode: string | null;
   @ApiProperty({ example: 'act_0123456789abcdefghijkl' }) actionId: string;
 }
 
 /** An order with its actions (spec 2 detail). */
 export class LegacyOrderDetailDto extends LegacyOrderDto {
-  @ApiProperty({ nullable: true }) callbackUrl: string | null;
+  @ApiProperty({ type: String, nullable: true }) callbackUrl: string | null;
   @ApiProperty({ type: [LegacyOrderActionDto] }) actions: LegacyOrderActionDto[];
 }
 

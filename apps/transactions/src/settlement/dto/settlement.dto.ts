@@ -1,5 +1,5 @@
 import { PageDto } from '@app/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { plainToInstance, Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsEmail, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { formatUtc, minorToAmount } from '../../shared/legacy';
@@ -57,8 +57,15 @@ function batchRefs({ obj }: { obj: Record<string, unknown> }): unknown {
 }
 
 /** `POST /api/v2/settlement/email`. */
+@ApiExtraModels(BatchRefDto)
 export class SettlementEmailDto {
-  @ApiProperty({ description: 'JSON-encoded array of {batchId} (1 to 100; the array itself is accepted too)', example: `[{"batchId":"${BATCH_ID_EXAMPLE}"}]` })
+  @ApiProperty({
+    description: 'JSON-encoded array of {batchId} (1 to 100; the array itself is accepted too)',
+    oneOf: [
+      { type: 'string', description: 'the JSON-encoded array', example: `[{"batchId":"${BATCH_ID_EXAMPLE}"}]` },
+      { type: 'array', items: { $ref: getSchemaPath(BatchRefDto) }, minItems: 1, maxItems: 100 },
+    ],
+  })
   @Transform(batchRefs)
   @IsArray({ message: '$property must be a JSON-encoded array of {batchId}' })
   @ArrayMinSize(1)
@@ -94,14 +101,14 @@ export class LegacyBatchDto extends LegacyTotalsDto {
   @ApiProperty() uuid: string;
   @ApiProperty({ example: BATCH_ID_EXAMPLE }) batchId: string;
   @ApiProperty() mchName: string;
-  @ApiProperty({ nullable: true, description: "the merchant's mchId; null for profiles made through the gateway API" }) mchId: string | null;
-  @ApiProperty({ nullable: true, description: 'not known to this context: null' }) profileName: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "the merchant's mchId; null for profiles made through the gateway API" }) mchId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'not known to this context: null' }) profileName: string | null;
   @ApiProperty({ description: 'the host message format of the acceptance', example: 'ISO8583' }) profileMessage: string;
   @ApiProperty({ example: 'MYR' }) currency: string;
   @ApiProperty() acquirerMid: string;
   @ApiProperty() acquirerTid: string;
   @ApiProperty({ description: "the terminal's batch number, as the acquirer knows the batch", example: '000001' }) acquirerRefNo: string;
-  @ApiProperty({ nullable: true, description: "the host's response code to the settlement" }) acquirerCode: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "the host's response code to the settlement" }) acquirerCode: string | null;
   @ApiProperty({ description: '0 open, 1 settled, 2 settle failed, 3 settling' }) state: number;
   @ApiProperty({ example: '2026-01-31T08:15:00Z' }) createdAt: string;
   @ApiProperty({ example: '2026-01-31T23:00:00Z' }) updatedAt: string;
@@ -116,12 +123,13 @@ export class LegacyBatchLineDto {
 
 /** A batch with its summary per kind and payment method, and its reconciliation once settled. */
 export class LegacyBatchDetailDto extends LegacyBatchDto {
-  @ApiProperty({ nullable: true, description: 'when it settled' }) successTime: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'when it settled' }) successTime: string | null;
   @ApiProperty({ type: [LegacyBatchLineDto] }) transactions: LegacyBatchLineDto[];
   @ApiProperty({ nullable: true, enum: ['BALANCED', 'BALANCED_AFTER_UPLOAD', 'OUT_OF_BALANCE'] }) reconciliation: string | null;
-  @ApiProperty({ nullable: true, type: LegacyTotalsDto, description: "the host's totals, when it gave them" }) hostTotals: LegacyTotalsDto | null;
-  @ApiProperty({ nullable: true, type: LegacyTotalsDto, description: "ours less the host's" }) difference: LegacyTotalsDto | null;
-  @ApiProperty({ nullable: true }) hostRespMessage: string | null;
+  @ApiProperty({ type: LegacyTotalsDto, nullable: true, description: "the host's totals, when it gave them" })
+  hostTotals: LegacyTotalsDto | null;
+  @ApiProperty({ type: LegacyTotalsDto, nullable: true, description: "ours less the host's" }) difference: LegacyTotalsDto | null;
+  @ApiProperty({ type: String, nullable: true }) hostRespMessage: string | null;
 }
 
 export class LegacyBatchPageDto extends PageDto {

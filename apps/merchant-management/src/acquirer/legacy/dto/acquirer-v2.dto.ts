@@ -38,14 +38,19 @@ export class LegacyAcquirerCreateDto extends OmitType(AcquirerCreateDto, ['metho
   @IsPlainObject()
   connExtraParams?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_CONN_TIMEOUT_MS, description: 'connect timeout towards the host, milliseconds' })
+  @ApiPropertyOptional({ type: Number, minimum: 1, maximum: MAX_CONN_TIMEOUT_MS, description: 'connect timeout towards the host, milliseconds' })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(MAX_CONN_TIMEOUT_MS)
   connTimeout?: number | null;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_CONN_TIMEOUT_MS, description: 'request (response wait) timeout towards the host, milliseconds' })
+  @ApiPropertyOptional({
+    type: Number,
+    minimum: 1,
+    maximum: MAX_CONN_TIMEOUT_MS,
+    description: 'request (response wait) timeout towards the host, milliseconds',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -73,14 +78,14 @@ export class LegacyAcquirerUpdateDto extends OmitType(AcquirerUpdateDto, ['metho
   @IsPlainObject()
   connExtraParams?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_CONN_TIMEOUT_MS, nullable: true, description: 'milliseconds; null clears' })
+  @ApiPropertyOptional({ type: Number, minimum: 1, maximum: MAX_CONN_TIMEOUT_MS, nullable: true, description: 'milliseconds; null clears' })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(MAX_CONN_TIMEOUT_MS)
   connTimeout?: number | null;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_CONN_TIMEOUT_MS, nullable: true, description: 'milliseconds; null clears' })
+  @ApiPropertyOptional({ type: Number, minimum: 1, maximum: MAX_CONN_TIMEOUT_MS, nullable: true, description: 'milliseconds; null clears' })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -107,17 +112,17 @@ export class LegacyAcquirerProfileDto {
   @ApiProperty() asSettleBlock: boolean;
   @ApiProperty() currency: string;
   @ApiProperty({ enum: ['card', 'qr'] }) acqType: string;
-  @ApiProperty({ nullable: true }) connUrl: string | null;
-  @ApiProperty({ nullable: true }) notifyUrl: string | null;
+  @ApiProperty({ type: String, nullable: true }) connUrl: string | null;
+  @ApiProperty({ type: String, nullable: true }) notifyUrl: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) connExtraParams: Record<string, unknown> | null;
   @ApiProperty() connMessageFormat: string;
-  @ApiProperty({ nullable: true }) enablerMsgFormat: string | null;
-  @ApiProperty({ nullable: true }) enablerParams: string | null;
-  @ApiProperty({ nullable: true, description: 'milliseconds' }) connTimeout: number | null;
-  @ApiProperty({ nullable: true, description: 'milliseconds' }) connRequestTimeout: number | null;
+  @ApiProperty({ type: String, nullable: true }) enablerMsgFormat: string | null;
+  @ApiProperty({ type: String, nullable: true }) enablerParams: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'milliseconds' }) connTimeout: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'milliseconds' }) connRequestTimeout: number | null;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } }) methodList: Record<string, string[]>;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'array', items: { type: 'integer' } } }) emvList: Record<string, number[]>;
-  @ApiProperty({ nullable: true }) createdBy: string | null;
+  @ApiProperty({ type: String, nullable: true }) createdBy: string | null;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
 }

@@ -88,8 +88,8 @@ export class LegacyDeviceCreateDto {
 
 /** `PUT /api/v2/device/{deviceId}`: omitted fields stay, null clears (as in v1). */
 export class LegacyDeviceUpdateDto {
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @nullable() @IsString() @MaxLength(32) deviceType?: string | null;
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @nullable() @IsString() @MinLength(4) @MaxLength(64) deviceAdmin?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @nullable() @IsString() @MaxLength(32) deviceType?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @nullable() @IsString() @MinLength(4) @MaxLength(64) deviceAdmin?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: GATEWAY_PROFILE_LIMITS.profileName, description: 'friendly name (v1 deviceAlias)' })
   @IsOptional()
   @IsString()
@@ -98,8 +98,8 @@ export class LegacyDeviceUpdateDto {
   activateCodeAlias?: string | null;
 
   @ApiPropertyOptional({
-    nullable: true,
-    oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'string' } }],
+    // null is the string branch's (OpenAPI 3.0 wants nullable beside a type; one branch, or oneOf would match twice)
+    oneOf: [{ type: 'string', nullable: true }, { type: 'object', additionalProperties: { type: 'string' } }],
     description: 'JSON-encoded EMV terminal parameters (string values)',
   })
   @IsOptional()
@@ -107,7 +107,7 @@ export class LegacyDeviceUpdateDto {
   @IsObjectOrJsonObjectString()
   emvParams?: string | Record<string, unknown> | null;
 
-  @ApiPropertyOptional({ nullable: true, description: `${METHOD_LIST_DESCRIPTION}; null means every bound method` })
+  @ApiPropertyOptional({ type: String, nullable: true, description: `${METHOD_LIST_DESCRIPTION}; null means every bound method` })
   @IsOptional()
   @nullable()
   @IsString()
@@ -115,8 +115,7 @@ export class LegacyDeviceUpdateDto {
   methodList?: string | null;
 
   @ApiPropertyOptional({
-    nullable: true,
-    oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
+    oneOf: [{ type: 'string', nullable: true }, { type: 'object', additionalProperties: true }],
     description: `${EXT_PARAMS_DESCRIPTION}; replaces the stored extParams; null clears`,
   })
   @IsOptional()
@@ -140,8 +139,8 @@ export class LegacyCreatedCodeDto {
 }
 
 export class LegacyDeviceExtParamsDto {
-  @ApiProperty({ nullable: true, description: 'primary MID of the first acceptance of the activation profile' }) acqMid: string | null;
-  @ApiProperty({ nullable: true, description: 'primary TID of the first acceptance of the activation profile' }) acqTid: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'primary MID of the first acceptance of the activation profile' }) acqMid: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'primary TID of the first acceptance of the activation profile' }) acqTid: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'the per-acquirer fields as stored (v1 extParams.acquirers)' }) acquirers: Record<
     string,
     unknown
@@ -154,22 +153,22 @@ export class LegacyDeviceDto {
   @ApiProperty() uuid: string;
   @ApiProperty() mchId: string;
   @ApiProperty() groupId: string;
-  @ApiProperty({ nullable: true }) deviceType: string | null;
+  @ApiProperty({ type: String, nullable: true }) deviceType: string | null;
   @ApiProperty() deviceStatus: number;
   @ApiProperty() deviceUpdate: number;
-  @ApiProperty({ nullable: true, description: 'friendly name (v1 deviceAlias)' }) activateCodeAlias: string | null;
-  @ApiProperty({ nullable: true, description: '****** when set' }) deviceAdmin: string | null;
-  @ApiProperty({ nullable: true }) appVersion: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'friendly name (v1 deviceAlias)' }) activateCodeAlias: string | null;
+  @ApiProperty({ type: String, nullable: true, description: '****** when set' }) deviceAdmin: string | null;
+  @ApiProperty({ type: String, nullable: true }) appVersion: string | null;
   @ApiProperty({ description: 'JSON-encoded map: payment method code to {mid, tid} of the acceptance that carries it' }) methodList: string;
-  @ApiProperty({ nullable: true, description: 'gateway profile id' }) profileId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'gateway profile id' }) profileId: string | null;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, nullable: true }) emvParams: Record<string, unknown> | null;
   @ApiProperty({ type: LegacyDeviceExtParamsDto }) extParams: LegacyDeviceExtParamsDto;
-  @ApiProperty({ nullable: true, description: 'not known to this service: null' }) serverUrl: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'not known to this service: null' }) serverUrl: string | null;
   @ApiProperty({ description: 'the gateway namespace the device pays through' }) customerId: string;
-  @ApiProperty({ nullable: true, description: 'not used by this service: null' }) licenseId: string | null;
-  @ApiProperty({ nullable: true, description: 'not used by this service: null' }) signKeyId: string | null;
-  @ApiProperty({ nullable: true, description: 'not used by this service: null' }) cardBdkId: string | null;
-  @ApiProperty({ nullable: true }) activesAt: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'not used by this service: null' }) licenseId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'not used by this service: null' }) signKeyId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'not used by this service: null' }) cardBdkId: string | null;
+  @ApiProperty({ type: String, nullable: true }) activesAt: string | null;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
   @ApiProperty({ description: 'true once the code was activated' }) isDevice: boolean;

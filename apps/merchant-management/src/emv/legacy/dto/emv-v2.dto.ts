@@ -49,8 +49,8 @@ export class LegacyEmvConfigDto {
   @ApiProperty() emvName: string;
   @ApiProperty() groupId: string;
   @ApiProperty({ description: 'payment method code' }) paymentMethod: string;
-  @ApiProperty({ nullable: true, description: 'params.aid' }) aid: string | null;
-  @ApiProperty({ nullable: true, description: 'params.appVersion' }) emvVersion: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'params.aid' }) aid: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'params.appVersion' }) emvVersion: string | null;
   @ApiProperty({ description: 'JSON-encoded EMV parameter object' }) params: string;
   @ApiProperty({ example: '2026-01-01T00:00:00+0000' }) createdAt: string;
   @ApiProperty({ example: '2026-01-01T00:00:00+0000' }) updatedAt: string;

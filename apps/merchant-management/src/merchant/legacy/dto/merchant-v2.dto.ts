@@ -53,8 +53,9 @@ export class SupportedPaymentMethodDto {
 }
 
 export class LegacyMerchantExtParamsDto {
-  @ApiProperty({ nullable: true, description: "MID of the merchant's first binding that has one, else the PBO default MID" }) acqMid: string | null;
-  @ApiProperty({ nullable: true, description: 'always null: TIDs belong to devices' }) acqTid: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "MID of the merchant's first binding that has one, else the PBO default MID" }) acqMid:
+    string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'always null: TIDs belong to devices' }) acqTid: string | null;
 }
 
 /** Merchant (legacy): the v1 merchant with `supportedPaymentMethods` and `extParams` in place of `acquirers`. */
