@@ -1344,15 +1344,15 @@ export interface components {
              */
             methodList?: string | null;
             /**
-             * @description JSON object or JSON-encoded object: flat fields such as {"acqMid": "…", "acqTid": "…"} are set for every bound acquirer; an "acquirers" key holds per-acquirer fields as in v1
+             * @description JSON object or JSON-encoded object: flat fields such as {"acqMid": "…", "acqTid": "…"} are set for every bound acquirer; an "acquirers" key holds per-acquirer fields as in v1; null is the same as leaving it out
              * @example {
              *       "acqMid": "000000000000001",
              *       "acqTid": "00000001"
              *     }
              */
-            extParams?: ({
+            extParams?: {
                 [key: string]: unknown;
-            } | string) | null;
+            } | (string | null);
             /** @description admin password of the device; stored hashed, shown as ****** */
             deviceAdmin?: string | null;
             /** @description accepted for legacy clients; must equal the token's group (13000 otherwise) */

@@ -66,9 +66,8 @@ export class LegacyDeviceCreateDto {
   methodList?: string | null;
 
   @ApiPropertyOptional({
-    oneOf: [{ type: 'object', additionalProperties: true }, { type: 'string' }],
-    nullable: true,
-    description: EXT_PARAMS_DESCRIPTION,
+    oneOf: [{ type: 'object', additionalProperties: true }, { type: 'string', nullable: true }],
+    description: `${EXT_PARAMS_DESCRIPTION}; null is the same as leaving it out`,
     example: { acqMid: '000000000000001', acqTid: '00000001' },
   })
   @IsOptional()
