@@ -21,7 +21,10 @@ import { createPlatformApp, PlatformOptions } from '@app/runtime';
 import { InjectionToken } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { hostConnectorVariables } from '../apps/host-connector/src';
 import { MerchantManagementAppModule } from '../apps/merchant-management/src';
 import { PaymentGatewayAppModule, PROFILE_UPSERT_CONSUMER, TRANSACTION_WEBHOOK_CONSUMER } from '../apps/payment-gateway/src';
@@ -98,8 +101,27 @@ async function start(mode: string, databaseUrl: string, settings: SaleServerSett
   throw new Error(`unknown mode ${mode}`);
 }
 
+/**
+ * With BENCH_CPU_PROF=<dir> (`npm run bench:sale -- --cpu-prof <dir>`): a V8 CPU profile of the
+ * whole life of this server, written to <dir>/sale-<mode>.cpuprofile when it is told to stop
+ * (Chrome DevTools reads it). `node --cpu-prof` cannot be given through NODE_OPTIONS, hence the inspector.
+ */
+async function profileUntilStopped(mode: string, dir: string): Promise<void> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  process.once('SIGTERM', () => {
+    void session.post('Profiler.stop').then(({ profile }) => {
+      writeFileSync(join(dir, `sale-${mode}.cpuprofile`), JSON.stringify(profile));
+      process.exit(0);
+    });
+  });
+}
+
 async function main(): Promise<void> {
   const [mode, databaseUrl, settingsJson] = process.argv.slice(2);
+  if (process.env.BENCH_CPU_PROF) await profileUntilStopped(mode, process.env.BENCH_CPU_PROF);
   const port = await start(mode, databaseUrl, JSON.parse(settingsJson) as SaleServerSettings);
   process.stdout.write(`READY ${port}\n`);
 }
