@@ -73,7 +73,7 @@ const HOST_TIMEOUT_MS = 5000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
@@ -86,7 +86,7 @@ export function approvedAmount(i: number): string {
 }
 
 /** `inFlight` loops, each sending its next request as soon as the previous one is answered, until `seconds` have passed. */
-async function phase(label: string, inFlight: number, seconds: number, call: (i: number) => Promise<string>): Promise<PhaseResult> {
+export async function phase(label: string, inFlight: number, seconds: number, call: (i: number) => Promise<string>): Promise<PhaseResult> {
   const latencies: number[] = [];
   const failures: Record<string, number> = {};
   let ok = 0;
@@ -132,7 +132,7 @@ async function phase(label: string, inFlight: number, seconds: number, call: (i:
 }
 
 /** SIGTERM (graceful) and wait for the exit; SIGKILL after `graceMs`. */
-async function stopChild(server: ChildServer | undefined, graceMs = 10_000): Promise<void> {
+export async function stopChild(server: ChildServer | undefined, graceMs = 10_000): Promise<void> {
   if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return;
   // 'close': exited and its output read (the simulator's STATS line comes last).
   const exited = new Promise((resolve) => server.child.once('close', resolve));
@@ -145,7 +145,7 @@ async function stopChild(server: ChildServer | undefined, graceMs = 10_000): Pro
 }
 
 /** Passes a child's later stdout (its logs) on to stderr, a bounded number of lines; keeps `STATS` lines for the caller. */
-function watchOutput(server: ChildServer, label: string, onStats?: (stats: SimulatorStats) => void): void {
+export function watchOutput(server: ChildServer, label: string, onStats?: (stats: SimulatorStats) => void): void {
   let buffered = '';
   let shown = 0;
   server.child.stdout!.on('data', (chunk: Buffer) => {
