@@ -12,3 +12,4 @@ export * from './child-server';
 export * from './config-arbitraries';
 export * from './host-id-arbitraries';
 export * from './card-data-sweep';
+export * from './log-capture';
