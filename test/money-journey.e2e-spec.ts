@@ -1,47 +1,12 @@
-import { testCardEmv } from '@app/host-protocol';
-import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
-import {
-  ApiClient,
-  cardDataIn,
-  createAcquirer,
-  createEmv,
-  createMerchant,
-  dumpSchemas,
-  envelopeData,
-  expectSuccess,
-  bodyFrom,
-  merchantManagementClient,
-  paymentGatewayClient,
-  transactionsClient,
-  startTestApp,
-  TestApp,
-  textsOf,
-  unique,
-  waitFor,
-} from '@app/testing';
-import { randomUUID } from 'node:crypto';
-import type { components as PaymentGatewayComponents } from '@app/testing/openapi/payment-gateway';
-import type { components as TransactionsComponents } from '@app/testing/openapi/transactions';
-import { PboService } from '../apps/merchant-management/src';
+import { cardDataIn, dumpSchemas, startTestApp, TestApp, textsOf } from '@app/testing';
 import { HostSandbox, hostSandboxSettingsFrom, StandaloneModule, startHostSandbox } from '../apps/standalone/src';
-
-const NAMESPACE = { namespace: DEFAULT_GATEWAY_NAMESPACE };
-const ADMIN_PASSWORD = 'Till-Admin-2468';
-const VISA_PAN = '4761739001010119';
-
-type Transaction = PaymentGatewayComponents['schemas']['TransactionDto'];
-type Order = TransactionsComponents['schemas']['LegacyOrderDetailDto'];
+import { describeMoneyJourneys, JOURNEY_FORMATS, JOURNEY_PAN, TRANSACTIONS_PER_JOURNEY } from './money-journey';
 
 /**
- * Every call below goes through clients generated from the committed OpenAPI documents
- * (openapi-fetch over libs/testing/src/openapi): a request or a response the documents describe
- * otherwise fails the type check, and every answer is validated against its documented schema.
- *
  * Money moves, the whole journey over HTTP as a PBO and a phone would take it, in standalone
- * (every context in one process, the host connector speaking to the host simulator over TCP):
- * onboarding, activation, sales, refunds, a void, a decline, a timeout that is reversed, an
- * authorisation captured in part, and the settlement of the batch. Then no full card number in
- * any table of any schema.
+ * (every context in one process, in-process messaging, the host connector speaking to the host
+ * simulator over TCP). Then no full card number in any table of any schema. The same journeys
+ * over NATS JetStream, with the logs and messages swept too: money-journey.nats.int-spec.ts.
  */
 describe('money moves: from onboarding to a settled batch, over HTTP', () => {
   let hosts: HostSandbox;
@@ -57,152 +22,14 @@ describe('money moves: from onboarding to a settled batch, over HTTP', () => {
     await hosts?.close();
   });
 
-  describe.each(['MOCK', 'ISO8583'])('with a %s acquirer', (format) => {
-    let pbo: ApiClient;
-    let phone: ApiClient;
-    let profileId: string;
-
-    beforeAll(async () => {
-      const created = await app.app.get(PboService).create({ name: unique('PBO '), timeZone: 'Asia/Kuala_Lumpur' });
-      pbo = await app.clientFor(created.groupId);
-      const emvId = await createEmv(pbo, { paymentMethod: '01' });
-      const acquirer = await createAcquirer(
-        pbo,
-        { '01': [emvId] },
-        { profileName: unique('Acquirer '), connMessageFormat: format, enablerMsgFormat: null, connUrl: null },
-      );
-      const merchant = await createMerchant(pbo, { country: 'MY', timeZone: 'Asia/Kuala_Lumpur', mcc: '5814' });
-      const mm = merchantManagementClient(pbo);
-      expectSuccess(
-        await mm.POST('/api/openapi/v1/mchInfo/payment/{mchId}', {
-          params: { path: { mchId: merchant.mchId } },
-          body: { acquirerProfileId: String(acquirer), currency: 'MYR' },
-        }),
-      );
-      const code = envelopeData(
-        await mm.POST('/api/openapi/v1/device', {
-          body: {
-            mchId: merchant.mchId,
-            deviceAlias: 'Till 1',
-            deviceAdmin: ADMIN_PASSWORD,
-            extParams: { acquirers: { [acquirer]: { acqMid: 'MID000000000042', acqTid: `T${String(Date.now()).slice(-7)}` } } },
-          },
-        }),
-      );
-      const activation = envelopeData(
-        await merchantManagementClient(app.anonymous).POST('/api/sdk/v1/activate', { body: { activationCode: code.activationCode } }),
-      );
-      expect(activation.profileId).toBe(code.profileId);
-      profileId = activation.profileId!;
-      phone = new ApiClient(app.baseUrl, activation.deviceToken);
-      await waitFor(
-        'the device profile at the gateway',
-        async () =>
-          (await paymentGatewayClient(pbo).GET('/{namespace}/api/v1/profiles/{profileId}', { params: { path: { ...NAMESPACE, profileId } } })).response
-            .status === 200,
-      );
-    });
-
-    async function tap(value: string, tranType: 'SALE' | 'AUTH' = 'SALE'): Promise<Transaction> {
-      const minor = Math.round(Number(value) * 100);
-      const emvData = testCardEmv({ card: 'visa', amountMinor: String(minor), currencyNumeric: '458', countryNumeric: '458', date: new Date() });
-      const result = await paymentGatewayClient(phone).POST('/{namespace}/api/v1/transaction', {
-        params: { path: NAMESPACE, header: { 'idempotency-key': randomUUID() } },
-        body: { profileId, tranType, amount: { value, currency: 'MYR' }, emvData },
-      });
-      return bodyFrom(result, 201);
-    }
-
-    async function orderOf(tranId: string, until: (order: Order) => boolean = () => true): Promise<Order> {
-      let order: Order | undefined;
-      await waitFor(`order ${tranId}`, async () => {
-        const result = await transactionsClient(pbo).GET('/api/v2/order/{transactionId}', { params: { path: { transactionId: tranId } } });
-        order = result.response.status === 200 ? result.data?.data : undefined;
-        return order !== undefined && until(order);
-      });
-      return order!;
-    }
-
-    it('should take a sale, refund it in two parts, void another, decline one, reverse a timeout, capture part of an authorisation, and settle the batch', async () => {
-      // A sale, listed as an order.
-      const sale = await tap('20.00');
-      expect(sale).toMatchObject({ tranType: 'SALE', tranStatus: 'APPROVED', amount: { value: '20.00', currency: 'MYR' }, accountMasked: '476173******0119' });
-      await orderOf(sale.tranId);
-      const tx = transactionsClient(pbo);
-      const order = (transactionId: string) => ({ params: { path: { transactionId } } });
-      const listed = envelopeData(await tx.GET('/api/v2/order', { params: { query: { transactionId: sale.tranId } } }));
-      expect(listed.records.map((record) => [record.tranId, record.state, record.settleState])).toEqual([[sale.tranId, 2, 0]]);
-
-      // A wrong admin password reaches nothing; a partial refund, then the rest.
-      const wrong = await tx.POST('/api/v2/order/refund/{transactionId}', {
-        ...order(sale.tranId),
-        body: { refundAmount: 5, refundReason: 'wrong till', adminPwd: 'not-it' },
-      });
-      expect({ status: wrong.response.status, code: wrong.error?.code }).toEqual({ status: 400, code: 10000 });
-      envelopeData(
-        await tx.POST('/api/v2/order/refund/{transactionId}', {
-          ...order(sale.tranId),
-          body: { refundAmount: 5, refundReason: 'one cup returned', adminPwd: ADMIN_PASSWORD },
-        }),
-      );
-      expect((await orderOf(sale.tranId, (found) => (found.actions ?? []).some((action) => action.actionType === 'REFUND'))).state).toBe(2);
-      envelopeData(
-        await tx.POST('/api/v2/order/refund/{transactionId}', {
-          ...order(sale.tranId),
-          body: { refundAmount: 15, refundReason: 'the rest', adminPwd: ADMIN_PASSWORD },
-        }),
-      );
-      expect((await orderOf(sale.tranId, (found) => found.state === 5)).tranStatus).toBe('REFUNDED');
-      const beyond = await tx.POST('/api/v2/order/refund/{transactionId}', {
-        ...order(sale.tranId),
-        body: { refundAmount: 0.01, refundReason: 'too much', adminPwd: ADMIN_PASSWORD },
-      });
-      expect(beyond.response.status).toBe(409);
-
-      // A second sale, voided.
-      const voided = await tap('7.00');
-      await orderOf(voided.tranId);
-      expect(envelopeData(await tx.POST('/api/v2/order/void/{transactionId}', { ...order(voided.tranId), body: { adminPwd: ADMIN_PASSWORD } }))).toMatchObject({
-        state: 4,
-        refundAmount: 7,
-      });
-
-      // The simulator's test amounts: 51 is declined, 91 never answered (reversed by the connector).
-      expect((await tap('10.51')).tranStatus).toBe('DECLINED');
-      expect((await tap('10.91')).tranStatus).toBe('REVERSED');
-
-      // An authorisation, captured in part.
-      const auth = await tap('30.00', 'AUTH');
-      expect(auth).toMatchObject({ tranType: 'AUTH', tranStatus: 'APPROVED', capturedAmount: '0.00' });
-      await orderOf(auth.tranId);
-      envelopeData(await tx.POST('/api/v2/order/capture/{transactionId}', { ...order(auth.tranId), body: { amount: '20.00' } }));
-      const captured = bodyFrom(
-        await paymentGatewayClient(pbo).GET('/{namespace}/api/v1/transaction/{tranId}', { params: { path: { ...NAMESPACE, tranId: auth.tranId } } }),
-      );
-      expect(captured).toMatchObject({ tranStatus: 'APPROVED', capturedAmount: '20.00' });
-
-      // The batch: the approved sale (refunded), the voided one and the capture.
-      const batchNo = sale.batchNo!;
-      let batchId: string | undefined;
-      await waitFor('the batch of the sales', async () => {
-        const page = envelopeData(await tx.GET('/api/v2/settlement', { params: { query: { pageSize: -1 } } }));
-        batchId = page.records.find((candidate) => candidate.state === 0)?.batchId;
-        return batchId !== undefined;
-      });
-      envelopeData(await tx.POST('/api/v2/settlement/settle', { body: { batchId: batchId! } }));
-      const settled = envelopeData(await tx.GET('/api/v2/settlement/{batchId}', { params: { path: { batchId: batchId! } } }));
-      expect(settled).toMatchObject({ state: 1, paymentCount: 2, paymentAmt: 40, refundCount: 2, refundAmt: 20 });
-      expect(batchNo).toMatch(/^\d{6}$/);
-      for (const tranId of [sale.tranId, auth.tranId]) expect((await orderOf(tranId, (order) => order.settleState === 1)).settleState).toBe(1);
-    });
-  });
+  describeMoneyJourneys(() => app);
 
   it('should keep no full card number in any table of any schema after the journeys', async () => {
     const dumps = await dumpSchemas(app.database.url);
     // The sweep reads the journeys' rows (it cannot pass on empty tables).
     const rowsOf = (table: string) => dumps.find((dump) => `${dump.schema}.${dump.table}` === table)?.rows.length ?? 0;
-    // Five transactions a journey (two sales, a decline, a timeout, an authorisation), two journeys.
-    expect([rowsOf('payment_gateway.payment_transaction'), rowsOf('transactions.orders')]).toEqual([10, 10]);
-    expect(cardDataIn(textsOf(dumps), [VISA_PAN])).toEqual([]);
+    const transactions = TRANSACTIONS_PER_JOURNEY * JOURNEY_FORMATS.length;
+    expect([rowsOf('payment_gateway.payment_transaction'), rowsOf('transactions.orders')]).toEqual([transactions, transactions]);
+    expect(cardDataIn(textsOf(dumps), [JOURNEY_PAN])).toEqual([]);
   });
 });

@@ -8,7 +8,8 @@ import {
   HOST_SIGNON_V1,
   HOST_VOID_V1,
 } from '@app/contracts';
-import { developmentFieldCipher } from '@app/common';
+import { developmentFieldCipher, FieldCipher } from '@app/common';
+import fc from 'fast-check';
 import { TablePruner } from '@app/database';
 import { Iso8583Message } from '@app/iso8583';
 import { randomDigits, waitFor } from '@app/testing';
@@ -463,6 +464,37 @@ describe('host-connector: ISO 8583 host', () => {
       expect(received('0200').slice(-1)[0].fields[2]).toBeUndefined();
       // Nothing the connector logged carries the card number.
       expect(connector.logger.lines.some((line) => line.includes(PAN))).toBe(false);
+    });
+  });
+
+  /** Card data a caller sealed for the trip over NATS (HostCardV1): opened in memory, refused when it cannot be. */
+  describe('sealed card data', () => {
+    const target = () => ({ hostMessageFormat: 'ISO8583' as const, connUrl: peer.url, tid: `T${randomDigits(7)}` });
+    const cardFields = (message: Iso8583Message) => [message.fields[2], message.fields[14], message.fields[35], Buffer.from(message.fields[55] as Buffer).toString('hex')];
+
+    it('should send the host the same card fields from card data sealed under its key as from the plain hex', async () => {
+      const plain = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1000', target()));
+      const sealed = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1000', target(), { card: { emvTlv: developmentFieldCipher().seal(TEST_EMV_TLV), entryMode: 'NFC' } }));
+
+      expect([plain.result, sealed.result]).toEqual(['APPROVED', 'APPROVED']);
+      const [first, second] = peer.received;
+      expect(cardFields(second)).toEqual(cardFields(first));
+      expect(first.fields[2]).toBe('4761739001010010');
+    });
+
+    it('should reject, naming card.emvTlv and sending nothing, card data sealed under any other key', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.uint8Array({ minLength: 32, maxLength: 32 }), async (key) => {
+          const payload = authorizePayload('1000', target(), { card: { emvTlv: new FieldCipher(Buffer.from(key)).seal(TEST_EMV_TLV), entryMode: 'NFC' } });
+
+          const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+          expect(reply).toMatchObject({ requestId: payload.requestId, result: 'REJECTED', mti: null, stan: null });
+          expect(reply.hostRespMessage).toContain('card.emvTlv');
+          expect(peer.received).toHaveLength(0);
+        }),
+        { numRuns: 10 },
+      );
     });
   });
 });

@@ -1,6 +1,7 @@
 import { GatewayTransactionV1, TRAN_ID_PATTERN } from '@app/contracts';
-import { randomDigits } from '@app/testing';
+import { queryDatabase, randomDigits } from '@app/testing';
 import fc from 'fast-check';
+import { OrderRepository } from '../src/order/persistence/order.repository';
 import { approvedSale, declinedSale, terminal } from './factories';
 import { dataOf, expectError, Pbo, startTransactions, TransactionsTestApp } from './support';
 
@@ -185,6 +186,29 @@ describe('orders (legacy v2)', () => {
         actionId: sale.actions[0].actionId,
       },
     ]);
+  });
+
+  it('should show an order and its actions as of one moment, whatever commits between reading the two', async () => {
+    const own = await app.newPbo();
+    const sale = await app.gateway.take(own.groupId, approvedSale());
+    await app.settled();
+    const repository = app.app.get(OrderRepository);
+    const actionsOf = repository.actionsOf.bind(repository);
+    // Between the order's read and its actions' read, another transaction removes the actions and commits.
+    const between = jest.spyOn(repository, 'actionsOf').mockImplementationOnce(async (id: string) => {
+      await queryDatabase(app.database.url, 'DELETE FROM transactions.order_action WHERE tran_id = $1', [id]);
+      return actionsOf(id);
+    });
+
+    try {
+      const detail = dataOf(await own.get<OrderRecord & { actions: Array<{ actionId: string }> }>(`/api/v2/order/${sale.tranId}`));
+
+      expect(between).toHaveBeenCalledTimes(1);
+      expect(detail.actions.map((action) => action.actionId)).toEqual([sale.actions[0].actionId]);
+      expect(await queryDatabase(app.database.url, 'SELECT 1 FROM transactions.order_action WHERE tran_id = $1', [sale.tranId])).toEqual([]);
+    } finally {
+      between.mockRestore();
+    }
   });
 
   it("should never list another PBO's orders, and refuse to show one (403, 13000)", async () => {

@@ -122,10 +122,26 @@ export class HostAmountV1 {
   currency: string;
 }
 
-/** Card data as the SDK read it: EMV BER-TLV in hex, holding tag 57 (track 2 equivalent) or 5A (PAN), and 5F24 (expiry). */
+/** EMV TLV data in hex, as the SDK read it. */
+const EMV_TLV_HEX = /^([0-9A-Fa-f]{2}){4,1024}$/;
+/** A value sealed with the platform's field cipher (`v1.<iv>.<tag>.<ciphertext>`, base64url): what a caller sends over NATS. */
+const SEALED_VALUE = /^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{11,2731}$/;
+
+/** Whether a {@link HostCardV1.emvTlv} is sealed (else it is the EMV TLV itself, in hex). */
+export function isSealedEmvTlv(emvTlv: string): boolean {
+  return !EMV_TLV_HEX.test(emvTlv);
+}
+
+/**
+ * Card data as the SDK read it: EMV BER-TLV in hex, holding tag 57 (track 2 equivalent) or 5A
+ * (PAN), and 5F24 (expiry). On NATS it goes sealed (the platform's field cipher under
+ * DATA_ENCRYPTION_KEY, which the gateway and the connector share), so that no message a
+ * subscriber or a capture of the traffic sees holds the card number; the connector opens it.
+ * The plain hex is still accepted (callers older than the sealing, the ISO benchmark).
+ */
 export class HostCardV1 {
   @IsString()
-  @Matches(/^([0-9A-Fa-f]{2}){4,1024}$/, { message: '$property must be EMV TLV data in hex' })
+  @Matches(new RegExp(`${EMV_TLV_HEX.source}|${SEALED_VALUE.source}`), { message: '$property must be EMV TLV data in hex, or sealed' })
   emvTlv: string;
 
   @IsIn(['NFC'])

@@ -13,3 +13,4 @@ export * from './config-arbitraries';
 export * from './host-id-arbitraries';
 export * from './card-data-sweep';
 export * from './openapi-client';
+export * from './log-capture';

@@ -137,3 +137,62 @@ export class NatsServerProcess {
     clearTimeout(timer);
   }
 }
+
+/** A message as the card-data sweep reads it: where it was, and its headers and payload as text. */
+export interface TappedMessage {
+  label: string;
+  text: string;
+}
+
+function messageText(subject: string, headers: { keys(): string[]; values(key: string): string[] } | undefined, data: Uint8Array): string {
+  const lines = (headers?.keys() ?? []).map((key) => `${key}: ${headers!.values(key).join(', ')}`);
+  return `${subject}\n${lines.join('\n')}\n${Buffer.from(data).toString('utf8')}`;
+}
+
+/**
+ * Everything a NATS server carries while a test runs: a core subscription to `>` on a connection
+ * of its own sees every message published on any subject (events, host requests and their replies,
+ * JetStream's API calls and acknowledgements), and {@link storedMessages} reads back what every
+ * stream keeps. For a server of the test's own: on a shared one it would see other runs' traffic.
+ */
+export class NatsTap {
+  private readonly seen: TappedMessage[] = [];
+
+  private constructor(private readonly connection: NatsConnection) {
+    const subscription = connection.subscribe('>');
+    void (async () => {
+      for await (const message of subscription) this.seen.push({ label: `nats ${message.subject}`, text: messageText(message.subject, message.headers, message.data) });
+    })();
+  }
+
+  static async start(servers: string): Promise<NatsTap> {
+    const connection = await connect({ servers, timeout: 3000, maxReconnectAttempts: 0, name: 'nats-tap' });
+    const tap = new NatsTap(connection);
+    // The subscription is on the server before anything the test does is published.
+    await connection.flush();
+    return tap;
+  }
+
+  /** The messages seen so far, in the order they came. */
+  get messages(): readonly TappedMessage[] {
+    return this.seen;
+  }
+
+  /** Every message every stream on the server keeps (dead-letter streams included). */
+  async storedMessages(): Promise<TappedMessage[]> {
+    const jsm = await this.connection.jetstreamManager();
+    const stored: TappedMessage[] = [];
+    for (const info of await jsm.streams.list().next()) {
+      const { first_seq: first, last_seq: last } = info.state;
+      for (let seq = first; seq <= last && last > 0; seq++) {
+        const message = await jsm.streams.getMessage(info.config.name, { seq }).catch(() => undefined);
+        if (message) stored.push({ label: `stream ${info.config.name} #${seq}`, text: messageText(message.subject, message.header, message.data) });
+      }
+    }
+    return stored;
+  }
+
+  async close(): Promise<void> {
+    await this.connection.drain();
+  }
+}

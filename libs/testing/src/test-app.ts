@@ -1,5 +1,6 @@
 import { AuthConfig, developmentFieldCipher, signPboToken } from '@app/common';
 import { createPlatformApp, PlatformOptions } from '@app/runtime';
+import type { LoggerService } from '@nestjs/common';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,13 +90,17 @@ export interface TestApp {
 
 /**
  * Starts an application module on a fresh database and a free port, over real HTTP, as a user
- * would reach it.
+ * would reach it. Without logs, unless `logger` is given (a test that reads what the app logs).
  */
-export async function startTestApp(moduleFor: (options: PlatformOptions) => unknown, overrides: Partial<TestPlatformOptions> = {}): Promise<TestApp> {
+export async function startTestApp(
+  moduleFor: (options: PlatformOptions) => unknown,
+  overrides: Partial<TestPlatformOptions> = {},
+  logger: LoggerService | false = false,
+): Promise<TestApp> {
   const database = await createTestDatabase('e2e');
   const options = testPlatformOptions(database.url, overrides);
   // A test may ask for a proxy in front (TRUST_PROXY=true) as a deployment would.
-  const app = await createPlatformApp(moduleFor(options) as never, { logger: false, trustProxy: process.env.TRUST_PROXY === 'true' });
+  const app = await createPlatformApp(moduleFor(options) as never, { logger, trustProxy: process.env.TRUST_PROXY === 'true' });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = await app.getUrl();
   const normalized = baseUrl.replace('[::1]', '127.0.0.1');

@@ -13,9 +13,11 @@ import {
   HostNetworkRequestV1,
   HostResponseV1,
   HostSettleRequestV1,
+  isSealedEmvTlv,
 } from '@app/contracts';
+import { FIELD_CIPHER, FieldCipher } from '@app/common';
 import { MessagingController, RequestContext, RequestPatternExtras } from '@app/messaging';
-import { ArgumentsHost, Catch, Logger, RpcExceptionFilter } from '@nestjs/common';
+import { ArgumentsHost, Catch, Inject, Logger, RpcExceptionFilter } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { Observable, of } from 'rxjs';
 import { HostRequestService } from './host-request.service';
@@ -43,11 +45,27 @@ export class RejectInvalidHostRequest implements RpcExceptionFilter<ContractViol
 /** The NATS boundary of host-connector: one handler per `host.*.v1` subject, each payload validated against its contract. */
 @MessagingController({ filters: [new RejectInvalidHostRequest()] })
 export class HostRequestController {
-  constructor(private readonly requests: HostRequestService) {}
+  constructor(
+    private readonly requests: HostRequestService,
+    @Inject(FIELD_CIPHER) private readonly cipher: FieldCipher,
+  ) {}
 
   @MessagePattern(HOST_AUTHORIZE_V1, SERVED)
   authorize(@Payload() request: HostAuthorizeRequestV1): Promise<HostResponseV1> {
-    return this.requests.handle('authorize', request);
+    return this.requests.handle('authorize', { ...request, card: { ...request.card, emvTlv: this.openCard(request.card.emvTlv) } });
+  }
+
+  /** The card data the caller sealed (HostCardV1), opened in memory only; plain hex as it came. */
+  private openCard(emvTlv: string): string {
+    if (!isSealedEmvTlv(emvTlv)) return emvTlv;
+    let opened: string;
+    try {
+      opened = this.cipher.open(emvTlv);
+    } catch {
+      throw new ContractViolationError(HOST_AUTHORIZE_V1, 'card.emvTlv is sealed under another key than this connector\'s DATA_ENCRYPTION_KEY');
+    }
+    if (isSealedEmvTlv(opened)) throw new ContractViolationError(HOST_AUTHORIZE_V1, 'card.emvTlv does not hold EMV TLV data in hex once opened');
+    return opened;
   }
 
   @MessagePattern(HOST_REVERSE_V1, SERVED)

@@ -1,5 +1,6 @@
 import { DomainError, Page, PageRequest, requireOwned, toPage } from '@app/common';
 import { TRAN_ID_PATTERN } from '@app/contracts';
+import { UnitOfWork } from '@app/database';
 import { deliverMail, MAILER, Mailer } from '@app/mail';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { StreamedRows } from '../shared/persistence/snapshot-stream';
@@ -7,19 +8,25 @@ import { Order, OrderFilter, OrderWithActions } from './order';
 import { OrderRepository } from './persistence/order.repository';
 import { renderReceipt } from './receipt';
 
-/** The order read model as the legacy API shows it: lists, one order with its actions, its receipt. */
+/**
+ * The order read model as the legacy API shows it: lists, one order with its actions, its receipt.
+ * An answer read by several statements (a page and its total, an order and its actions) is read
+ * from one snapshot (`UnitOfWork.snapshot`): an order update committed in between cannot show
+ * actions beside the order state they led to.
+ */
 @Injectable()
 export class OrderService {
   private readonly logger = new Logger('Orders');
 
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly orders: OrderRepository,
     @Inject(MAILER) private readonly mailer: Mailer,
   ) {}
 
   async list(groupId: string, filter: OrderFilter, page: PageRequest): Promise<Page<Order>> {
     checkRange(filter);
-    const [records, total] = await this.orders.list(groupId, filter, page);
+    const [records, total] = await this.uow.snapshot(() => this.orders.list(groupId, filter, page));
     return toPage(page, records, total);
   }
 
@@ -36,9 +43,11 @@ export class OrderService {
     return requireOwned(await this.orders.findById(tranId), groupId, `order ${tranId}`);
   }
 
-  async detail(groupId: string, tranId: string): Promise<OrderWithActions> {
-    const order = await this.owned(groupId, tranId);
-    return { ...order, actions: await this.orders.actionsOf(order.tranId) };
+  detail(groupId: string, tranId: string): Promise<OrderWithActions> {
+    return this.uow.snapshot(async () => {
+      const order = await this.owned(groupId, tranId);
+      return { ...order, actions: await this.orders.actionsOf(order.tranId) };
+    });
   }
 
   /** `POST /api/v2/order/email/{id}`: the receipt, HTML and text, to `email`. */

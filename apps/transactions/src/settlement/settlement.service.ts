@@ -52,9 +52,12 @@ export class SettlementService {
     @Inject(TRANSACTIONS_TIMEOUTS) private readonly timeouts: TransactionsTimeouts,
   ) {}
 
-  async list(groupId: string, filter: BatchFilter, page: PageRequest): Promise<Page<BatchView>> {
-    const [records, total] = await this.batches.list(groupId, filter, page);
-    return toPage(page, await this.withTotals(records), total);
+  /** A page, its total and its open batches' counted totals, from one snapshot. */
+  list(groupId: string, filter: BatchFilter, page: PageRequest): Promise<Page<BatchView>> {
+    return this.uow.snapshot(async () => {
+      const [records, total] = await this.batches.list(groupId, filter, page);
+      return toPage(page, await this.withTotals(records), total);
+    });
   }
 
   /** Every matching batch with its totals, streamed (`pageSize=-1`). */
@@ -73,10 +76,13 @@ export class SettlementService {
     return requireOwned(await this.batches.findByBatchId(batchId), groupId, `batch ${batchId}`);
   }
 
-  async detail(groupId: string, batchId: string): Promise<BatchDetail> {
-    const batch = await this.owned(groupId, batchId);
-    const [view] = await this.withTotals([batch]);
-    return { ...view, summary: await this.batches.summary(batch.id) };
+  /** The batch, its totals and its summary from one snapshot: an order settled or refunded in between cannot make them disagree. */
+  detail(groupId: string, batchId: string): Promise<BatchDetail> {
+    return this.uow.snapshot(async () => {
+      const batch = await this.owned(groupId, batchId);
+      const [view] = await this.withTotals([batch]);
+      return { ...view, summary: await this.batches.summary(batch.id) };
+    });
   }
 
   /**
@@ -84,14 +90,18 @@ export class SettlementService {
    * names its merchant, `mchId`'s) to `email`, the orders attached as CSV.
    */
   async emailReport(groupId: string, command: { batchIds: string[]; email: string; mchId: string }): Promise<void> {
-    const reported: ReportedBatch[] = [];
-    for (const batchId of new Set(command.batchIds)) {
-      const batch = await this.owned(groupId, batchId);
-      if (batch.merchantId !== null && batch.merchantId !== command.mchId)
-        throw DomainError.ownerInvalid(`owner info invalid: batch ${batchId} belongs to another merchant`);
-      const [view] = await this.withTotals([batch]);
-      reported.push({ batch: view, orders: await this.orders.inBatch(batch) });
-    }
+    // Every batch, its totals and its orders from one snapshot; the mail is sent after it ends.
+    const reported = await this.uow.snapshot(async () => {
+      const batches: ReportedBatch[] = [];
+      for (const batchId of new Set(command.batchIds)) {
+        const batch = await this.owned(groupId, batchId);
+        if (batch.merchantId !== null && batch.merchantId !== command.mchId)
+          throw DomainError.ownerInvalid(`owner info invalid: batch ${batchId} belongs to another merchant`);
+        const [view] = await this.withTotals([batch]);
+        batches.push({ batch: view, orders: await this.orders.inBatch(batch) });
+      }
+      return batches;
+    });
     const report = renderSettlementReport(command.mchId, reported);
     await deliverMail(this.mailer, {
       to: [command.email],

@@ -1,4 +1,4 @@
-import { INestApplication, Type } from '@nestjs/common';
+import { INestApplication, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyHelmet from '@fastify/helmet';
@@ -62,7 +62,8 @@ export function logLevelsFrom(level: LogLevel): LogLevel[] {
 }
 
 export interface HttpAppOptions {
-  logger?: boolean;
+  /** false: no logs; a LoggerService: that one, at the levels it sets (a test that reads the logs); default Nest's console logger at `logLevel`. */
+  logger?: boolean | LoggerService;
   /** Default `log`. */
   logLevel?: LogLevel;
   /** X-Forwarded-For gives the client address (TRUST_PROXY); default false. */
@@ -97,7 +98,7 @@ export async function createHttpApp(rootModule: Type<unknown> | ReturnType<typeo
       }),
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as Type<unknown>, adapter, {
-    logger: options.logger === false ? false : logLevelsFrom(options.logLevel ?? 'log'),
+    logger: options.logger === false ? false : typeof options.logger === 'object' ? options.logger : logLevelsFrom(options.logLevel ?? 'log'),
     abortOnError: false,
     // Bodies are JSON only: no urlencoded parser, so a form post is refused (415, code 10000).
     bodyParser: false,

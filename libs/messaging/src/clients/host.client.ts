@@ -13,7 +13,9 @@ import {
   HostNetworkRequestV1,
   HostResponseV1,
   HostSettleRequestV1,
+  isSealedEmvTlv,
 } from '@app/contracts';
+import { FIELD_CIPHER, FieldCipher } from '@app/common';
 import { Inject, Injectable } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import { MESSAGING_CLIENT, requestWithDeadline } from '../microservices/request-reply.client';
@@ -25,16 +27,21 @@ export interface HostCallOptions {
 
 /**
  * The caller's side of host-connector's contract (`host.*.v1`): one method per subject, the reply
- * decoded as {@link HostResponseV1}. Rejects with a RequestReplyError (`TIMEOUT`,
+ * decoded as {@link HostResponseV1}. An authorisation's card data leaves sealed with the
+ * platform's field cipher (HostCardV1): no NATS message carries a card number. Rejects with a RequestReplyError (`TIMEOUT`,
  * `NO_RESPONDERS`, `HANDLER_FAILED`, `BAD_REPLY`) when no usable reply came, or a
  * ContractViolationError when what answered broke the contract.
  */
 @Injectable()
 export class HostClient {
-  constructor(@Inject(MESSAGING_CLIENT) private readonly client: ClientProxy) {}
+  constructor(
+    @Inject(MESSAGING_CLIENT) private readonly client: ClientProxy,
+    @Inject(FIELD_CIPHER) private readonly cipher: FieldCipher,
+  ) {}
 
   authorize(request: HostAuthorizeRequestV1, options: HostCallOptions): Promise<HostResponseV1> {
-    return this.call(HOST_AUTHORIZE_V1, request, options);
+    const sealed = isSealedEmvTlv(request.card.emvTlv) ? request.card : { ...request.card, emvTlv: this.cipher.seal(request.card.emvTlv) };
+    return this.call(HOST_AUTHORIZE_V1, { ...request, card: sealed }, options);
   }
 
   reverse(request: HostFollowUpRequestV1, options: HostCallOptions): Promise<HostResponseV1> {

@@ -1,0 +1,89 @@
+import { EVENT_STREAM, STREAMED_SUBJECTS } from '@app/contracts';
+import { freePort } from '@app/database';
+import { NATS_CONNECTION } from '@app/messaging';
+import { CapturedConsoleLogger, cardDataIn, dumpSchemas, leakFormsOf, NatsServerProcess, NatsTap, startTestApp, TestApp, textsOf, waitFor } from '@app/testing';
+import { Logger } from '@nestjs/common';
+import fc from 'fast-check';
+import { NatsConnection } from 'nats';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HostSandbox, hostSandboxSettingsFrom, StandaloneModule, startHostSandbox } from '../apps/standalone/src';
+import { describeMoneyJourneys, JOURNEY_FORMATS, JOURNEY_PAN, TRANSACTIONS_PER_JOURNEY } from './money-journey';
+
+/**
+ * The money journeys with the contexts talking over NATS JetStream instead of in memory (a
+ * nats-server of this test's own: on the machine's shared server a `>` subscription would see
+ * other runs' traffic, and their test cards), every log line of every level the process writes
+ * kept, and every message the server carries seen. After them, no full card number nor track 2
+ * in any table, any log line, any message on any subject, or any message a stream keeps.
+ */
+describe('money moves over NATS JetStream: no card data in the tables, the logs or the messages', () => {
+  let server: NatsServerProcess;
+  let storeDir: string;
+  let tap: NatsTap;
+  let hosts: HostSandbox;
+  let app: TestApp;
+  const logs = new CapturedConsoleLogger();
+
+  beforeAll(async () => {
+    storeDir = mkdtempSync(join(tmpdir(), 'softpos-nats-journey-'));
+    server = new NatsServerProcess(await freePort(), storeDir);
+    await server.start();
+    tap = await NatsTap.start(server.url);
+    hosts = await startHostSandbox(hostSandboxSettingsFrom({ HOST_ECHO_INTERVAL_MS: '0', HOST_TIMEOUT_MS: '2000' }));
+    app = await startTestApp(
+      (options) => StandaloneModule.register(options, hosts.config),
+      { messaging: { transport: 'jetstream', servers: server.url, connectionName: 'money-journey', stream: { name: EVENT_STREAM, subjects: [...STREAMED_SUBJECTS] } } },
+      logs,
+    );
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await hosts?.close();
+    await tap?.close();
+    await server?.stop();
+    if (storeDir) rmSync(storeDir, { recursive: true, force: true });
+  });
+
+  describeMoneyJourneys(() => app);
+
+  /** Everything the journeys left where card data must never be, labelled. */
+  async function everything(): Promise<Array<{ label: string; text: string }>> {
+    return [{ label: 'logs', text: logs.text }, ...tap.messages, ...(await tap.storedMessages()), ...textsOf(await dumpSchemas(app.database.url))];
+  }
+
+  it('should have carried the journeys over NATS and logged them', async () => {
+    // The sweep below reads real traffic: the sales' host requests, their events stored in the
+    // stream, the follow-ups and settlements asked of the gateway, and the process's logs.
+    const subjects = new Set(tap.messages.map((message) => message.label));
+    expect(['nats host.authorize.v1', 'nats gateway.transaction.updated.v1', 'nats gateway.transaction.refund.v1', 'nats gateway.batch.settle.v1'].filter((s) => !subjects.has(s))).toEqual([]);
+    const stored = await tap.storedMessages();
+    const updates = stored.filter((message) => message.label.startsWith(`stream ${EVENT_STREAM} `) && message.text.startsWith('gateway.transaction.updated.v1'));
+    expect(updates.length).toBeGreaterThanOrEqual(TRANSACTIONS_PER_JOURNEY * JOURNEY_FORMATS.length);
+    expect(logs.text).toMatch(/Nest application successfully started/);
+  });
+
+  it('should keep no full card number nor track 2 in any table, log line or NATS message after the journeys', async () => {
+    expect(cardDataIn(await everything(), [JOURNEY_PAN])).toEqual([]);
+  });
+
+  it('should find a card number planted in a log line, a message on a subject and a stored message (the sweep can fail)', async () => {
+    // A sentinel of its own each run (any 13 to 19 digits, any leak form per channel), planted
+    // through the same paths the journeys' data took: the app's logger, its NATS connection, a stream.
+    const [[sentinel, forms]] = fc.sample(fc.tuple(fc.stringMatching(/^[0-9]{13,19}$/), fc.array(fc.nat({ max: 5 }), { minLength: 3, maxLength: 3 })), 1);
+    const planted = forms.map((form) => leakFormsOf(sentinel)[form]);
+    new Logger('Sentinel').debug(`planted ${planted[0]}`);
+    const connection = app.app.get<NatsConnection>(NATS_CONNECTION);
+    connection.publish('sentinel.core', JSON.stringify({ planted: planted[1] }));
+    const jsm = await connection.jetstreamManager();
+    await jsm.streams.add({ name: 'SENTINEL', subjects: ['sentinel.stored'] });
+    await connection.jetstream().publish('sentinel.stored', JSON.stringify({ planted: planted[2] }));
+    await connection.flush();
+    // The core message reaches the tap on its own connection; the stored one is read back.
+    await waitFor('the tap to see the planted message', () => tap.messages.some((message) => message.label === 'nats sentinel.core'));
+    const where = cardDataIn(await everything(), [sentinel]).map((finding) => finding.slice(0, finding.indexOf(': a PAN')));
+    expect(where.sort()).toEqual(['logs', 'nats sentinel.core', 'nats sentinel.stored', 'stream SENTINEL #1']);
+  });
+});
