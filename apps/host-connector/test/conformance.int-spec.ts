@@ -187,6 +187,63 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
     });
   });
 
+  describe('late answers (an approval after the request ended without one)', () => {
+    const reversalRowsOf = (requestId: string) =>
+      connector.query<ReversalRow & { reason: string }>(
+        `SELECT status, attempts, ack_resp_code, last_resp_code, reason FROM host_connector.reversal WHERE request_id = $1 ORDER BY created_at`,
+        [requestId],
+      );
+
+    it('should reverse a late approval once the timeout’s reversal is acknowledged, and leave a late decline or one its pending reversal covers alone', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom('00', '08', '11', '05', '51', '12'), fc.boolean(), async (lateCode, acknowledges) => {
+          host.received.length = 0;
+          host.handler = (request) => (request[0] === '0200' ? null : answerOf(request, acknowledges ? '00' : '12'));
+          const payload = authorizePayload('1700', iso(), { timeoutMs: 300 });
+
+          const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+          expect(reply).toMatchObject({ result: 'REVERSED', hostRespCode: null });
+          await waitFor('the reversal to be answered', async () => (await reversalRowsOf(payload.requestId))[0]?.last_resp_code !== null);
+          const [sale] = host.received;
+          const approval = ['00', '08', '11'].includes(lateCode);
+          const logged = connector.logger.lines.length;
+          host.send(answerOf(sale, lateCode));
+
+          if (approval && acknowledges) {
+            await waitFor('the late approval to be reversed', async () => (await reversalRowsOf(payload.requestId)).filter((row) => row.status === 'ACKNOWLEDGED').length === 2);
+            const [, again] = await reversalRowsOf(payload.requestId);
+            expect(again.reason).toBe(`late approval ${lateCode} of authorize answered REVERSED`);
+            const reversals = host.received.filter((request) => request[0] === '0400');
+            expect(reversals).toHaveLength(2);
+            for (const reversal of reversals) expect(String(reversal[90]).slice(0, 20)).toBe(`0200${sale[11]}${sale[7]}`);
+          } else {
+            const expected = approval ? 'its queued reversal undoes it' : 'nothing approved, nothing to undo';
+            await waitFor('the late answer to be weighed', () => connector.logger.lines.slice(logged).some((line) => line.includes(`STAN ${sale[11]}`) && line.includes(expected)));
+            expect(await reversalRowsOf(payload.requestId)).toHaveLength(1);
+          }
+        }),
+        { numRuns: 6 },
+      );
+    });
+
+    it('should reverse an approval that follows the host’s own decline of the same message, keeping the reply DECLINED', async () => {
+      host.handler = (request) => answerOf(request, request[0] === '0200' ? '05' : '00');
+      const payload = authorizePayload('1800', iso());
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+      expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: '05' });
+      const [sale] = host.received;
+      host.send(answerOf(sale, '00'));
+      await waitFor('the late approval to be reversed', async () => (await reversalRowsOf(payload.requestId))[0]?.status === 'ACKNOWLEDGED');
+      expect((await reversalRowsOf(payload.requestId))[0].reason).toBe('late approval 00 of authorize answered DECLINED');
+      const [, reversal] = host.received;
+      expect([reversal[0], reversal[4], String(reversal[90]).slice(0, 20)]).toEqual(['0400', '000000001800', `0200${sale[11]}${sale[7]}`]);
+      expect(await connector.ask(HOST_AUTHORIZE_V1, payload)).toMatchObject({ result: 'DECLINED', hostRespCode: '05' });
+    });
+  });
+
   describe('sign-on without a working key (ISO 8583:1987: sign-on and key exchange are separate)', () => {
     const keyOf = async (tid: string) =>
       (await connector.query<KeyRow>(`SELECT sealed_key, key_check_value, source, next_exchange_at FROM host_connector.working_key WHERE tid = $1`, [tid]))[0];
