@@ -19,6 +19,7 @@ import { RequestLogRepository } from './request-log/persistence/request-log.repo
 import { HostRequestController } from './requests/host-request.controller';
 import { HostRequestService } from './requests/host-request.service';
 import { ReversalRepository } from './reversal/persistence/reversal.repository';
+import { LateAnswers } from './reversal/late-answers';
 import { ReversalQueue } from './reversal/reversal-queue';
 import { ReversalWorker } from './reversal/reversal-worker';
 import { RequestRecovery } from './reversal/request-recovery';
@@ -82,6 +83,7 @@ export class HostConnectorModule {
         KeyExchangeScheduler,
         ReversalQueue,
         ReversalWorker,
+        LateAnswers,
         RequestRecovery,
         EchoKeeper,
         HostRequestService,

@@ -4,9 +4,19 @@ import { DEVELOPMENT_ZMK, encryptKeyUnderZmk, generateWorkingKey, keyCheckValue 
 import { uniqueTid } from '@app/host-protocol/testing/factories';
 import { waitFor } from '@app/testing';
 import fc from 'fast-check';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { authorizePayload, networkPayload, settlePayload } from './factories';
-import { ConnectorHarness, startConnector } from './harness';
+import { ConnectorHarness, startConnector, testConfig } from './harness';
 import { answerOf, IndependentHost } from './independent-host';
+
+interface KeyRow {
+  sealed_key: string | null;
+  key_check_value: string | null;
+  source: string;
+  next_exchange_at: Date | null;
+}
 
 interface ReversalRow {
   status: string;
@@ -177,9 +187,66 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
     });
   });
 
+  describe('late answers (an approval after the request ended without one)', () => {
+    const reversalRowsOf = (requestId: string) =>
+      connector.query<ReversalRow & { reason: string }>(
+        `SELECT status, attempts, ack_resp_code, last_resp_code, reason FROM host_connector.reversal WHERE request_id = $1 ORDER BY created_at`,
+        [requestId],
+      );
+
+    it('should reverse a late approval once the timeout’s reversal is acknowledged, and leave a late decline or one its pending reversal covers alone', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom('00', '08', '11', '05', '51', '12'), fc.boolean(), async (lateCode, acknowledges) => {
+          host.received.length = 0;
+          host.handler = (request) => (request[0] === '0200' ? null : answerOf(request, acknowledges ? '00' : '12'));
+          const payload = authorizePayload('1700', iso(), { timeoutMs: 300 });
+
+          const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+          expect(reply).toMatchObject({ result: 'REVERSED', hostRespCode: null });
+          await waitFor('the reversal to be answered', async () => (await reversalRowsOf(payload.requestId))[0]?.last_resp_code !== null);
+          const [sale] = host.received;
+          const approval = ['00', '08', '11'].includes(lateCode);
+          const logged = connector.logger.lines.length;
+          host.send(answerOf(sale, lateCode));
+
+          if (approval && acknowledges) {
+            await waitFor('the late approval to be reversed', async () => (await reversalRowsOf(payload.requestId)).filter((row) => row.status === 'ACKNOWLEDGED').length === 2);
+            const [, again] = await reversalRowsOf(payload.requestId);
+            expect(again.reason).toBe(`late approval ${lateCode} of authorize answered REVERSED`);
+            const reversals = host.received.filter((request) => request[0] === '0400');
+            expect(reversals).toHaveLength(2);
+            for (const reversal of reversals) expect(String(reversal[90]).slice(0, 20)).toBe(`0200${sale[11]}${sale[7]}`);
+          } else {
+            const expected = approval ? 'its queued reversal undoes it' : 'nothing approved, nothing to undo';
+            await waitFor('the late answer to be weighed', () => connector.logger.lines.slice(logged).some((line) => line.includes(`STAN ${sale[11]}`) && line.includes(expected)));
+            expect(await reversalRowsOf(payload.requestId)).toHaveLength(1);
+          }
+        }),
+        { numRuns: 6 },
+      );
+    });
+
+    it('should reverse an approval that follows the host’s own decline of the same message, keeping the reply DECLINED', async () => {
+      host.handler = (request) => answerOf(request, request[0] === '0200' ? '05' : '00');
+      const payload = authorizePayload('1800', iso());
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+      expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: '05' });
+      const [sale] = host.received;
+      host.send(answerOf(sale, '00'));
+      await waitFor('the late approval to be reversed', async () => (await reversalRowsOf(payload.requestId))[0]?.status === 'ACKNOWLEDGED');
+      expect((await reversalRowsOf(payload.requestId))[0].reason).toBe('late approval 00 of authorize answered DECLINED');
+      const [, reversal] = host.received;
+      expect([reversal[0], reversal[4], String(reversal[90]).slice(0, 20)]).toEqual(['0400', '000000001800', `0200${sale[11]}${sale[7]}`]);
+      expect(await connector.ask(HOST_AUTHORIZE_V1, payload)).toMatchObject({ result: 'DECLINED', hostRespCode: '05' });
+    });
+  });
+
   describe('sign-on without a working key (ISO 8583:1987: sign-on and key exchange are separate)', () => {
     const keyOf = async (tid: string) =>
-      (await connector.query<{ sealed_key: string; key_check_value: string; source: string }>(`SELECT sealed_key, key_check_value, source FROM host_connector.working_key WHERE tid = $1`, [tid]))[0];
+      (await connector.query<KeyRow>(`SELECT sealed_key, key_check_value, source, next_exchange_at FROM host_connector.working_key WHERE tid = $1`, [tid]))[0];
 
     it('should show the keyless 0810 as the sign-on it is (APPROVED, 00), then exchange keys (0800/101) and store the key it brings', async () => {
       const workingKey = generateWorkingKey();
@@ -198,7 +265,12 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
       expect(reply.hostRespMessage).toBe(`Approved; working key ${check} issued by key exchange`);
       const row = await keyOf(tid);
       expect(row).toMatchObject({ key_check_value: check, source: 'KEY_EXCHANGE' });
-      expect(developmentFieldCipher().open(row.sealed_key)).toBe(workingKey.toString('hex'));
+      expect(developmentFieldCipher().open(row.sealed_key!)).toBe(workingKey.toString('hex'));
+
+      const payment = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('2500', { ...iso(), tid }));
+
+      expect(payment).toMatchObject({ result: 'APPROVED', hostRespCode: '00', approvalCode: 'IND001' });
+      expect(host.received.map((request) => request[0])).toEqual(['0800', '0800', '0200']);
     });
 
     it('should still show the sign-on APPROVED with 00 when the key exchange after it is declined, saying so, with no key stored', async () => {
@@ -211,7 +283,10 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
       expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00' });
       expect(reply.keyCheckValue).toBeUndefined();
       expect(reply.hostRespMessage).toBe('Approved; no working key: key exchange declined with 96 (System malfunction)');
-      expect(await keyOf(tid)).toBeUndefined();
+      // No key, but the exchange is due again: the scheduler retries it (HOST_KEY_EXCHANGE_RETRY_MS, 300 s here).
+      const row = await keyOf(tid);
+      expect(row).toMatchObject({ sealed_key: null, key_check_value: null });
+      expect(row.next_exchange_at!.getTime()).toBeGreaterThan(Date.now() + 200_000);
     });
   });
 
@@ -239,6 +314,111 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
         ['000000000500', '000103'],
       ]);
       expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00', reconciliation: 'BALANCED_AFTER_UPLOAD', uploadedCount: 3 });
+    });
+  });
+
+  /** A connector speaking the ISO8583 preset with `host` merged into its host section (an operator's spec file), and `env`. */
+  async function connectorWithHostRules(host: Record<string, unknown>, env: Record<string, string> = {}): Promise<{ connector: ConnectorHarness; cleanUp: () => Promise<void> }> {
+    const directory = mkdtempSync(join(tmpdir(), 'hc-conformance-'));
+    const preset = JSON.parse(readFileSync(join(__dirname, '../../../libs/iso8583/specs/iso8583.json'), 'utf8')) as { host?: object };
+    const file = join(directory, 'iso8583.json');
+    writeFileSync(file, JSON.stringify({ ...preset, host: { ...preset.host, ...host } }));
+    const own = await startConnector({ config: testConfig({ HOST_SPEC_ISO8583_FILE: file, ...env }) });
+    return {
+      connector: own,
+      cleanUp: async () => {
+        await own.close();
+        rmSync(directory, { recursive: true, force: true });
+      },
+    };
+  }
+
+  describe('sign-on on a host whose format needs no working key (host.workingKey: none)', () => {
+    let own: Awaited<ReturnType<typeof connectorWithHostRules>>;
+    beforeAll(async () => {
+      own = await connectorWithHostRules({ workingKey: 'none' });
+    });
+    afterAll(() => own.cleanUp());
+
+    it('should show a keyless approved 0810 as APPROVED with 00 whatever else it carries, exchange no key, and take a payment after it', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom<Record<number, string>>({}, { 48: 'NOT A KEY' }, { 15: '1124', 17: '1123' }), async (extra) => {
+          const code = '00';
+          host.received.length = 0;
+          host.handler = (request) => answerOf(request, '00', request[0] === '0800' ? extra : {});
+          const tid = uniqueTid();
+
+          const reply = await own.connector.ask(HOST_SIGNON_V1, networkPayload({ ...iso(), tid }));
+
+          expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: code, mti: '0800' });
+          expect(reply.keyCheckValue).toBeUndefined();
+          expect(reply.hostRespMessage).not.toContain('key');
+          expect(await own.connector.query(`SELECT 1 FROM host_connector.working_key WHERE tid = $1`, [tid])).toEqual([]);
+
+          const payment = await own.connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1200', { ...iso(), tid }));
+
+          expect(payment).toMatchObject({ result: 'APPROVED', hostRespCode: '00' });
+          expect(host.received.map((request) => [request[0], request[70]])).toEqual([
+            ['0800', '001'],
+            ['0200', undefined],
+          ]);
+        }),
+        { numRuns: 6 },
+      );
+    });
+  });
+
+  describe('a host that issues keys only by key exchange, with its own network code (host.workingKey: keyExchange, keyExchangeCode: 161)', () => {
+    let own: Awaited<ReturnType<typeof connectorWithHostRules>>;
+    beforeAll(async () => {
+      own = await connectorWithHostRules(
+        { workingKey: 'keyExchange', keyExchangeCode: '161' },
+        { HOST_KEY_EXCHANGE_RETRY_MS: '200', HOST_KEY_EXCHANGE_POLL_MS: '50', HOST_KEY_EXCHANGE_INTERVAL_MS: '0' },
+      );
+    });
+    afterAll(() => own.cleanUp());
+
+    it('should retry a failed key exchange until the host issues the key, keeping the sign-on APPROVED, then take a payment', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.constantFrom('12', '30', '91', '96', null), { minLength: 1, maxLength: 3 }), async (failures) => {
+          host.received.length = 0;
+          const workingKey = generateWorkingKey();
+          const check = keyCheckValue(workingKey);
+          const decoy = generateWorkingKey();
+          let exchanges = 0;
+          host.handler = (request) => {
+            // A sign-on answer's field 48 is not a key on this host, whatever it holds.
+            if (request[70] === '001') return answerOf(request, '00', { 48: `${encryptKeyUnderZmk(decoy, DEVELOPMENT_ZMK).toString('hex').toUpperCase()}${keyCheckValue(decoy)}` });
+            if (request[70] !== '161') return answerOf(request, '00');
+            exchanges += 1;
+            if (exchanges <= failures.length) {
+              const failure = failures[exchanges - 1];
+              return failure === null ? null : answerOf(request, failure);
+            }
+            return answerOf(request, '00', { 48: `${encryptKeyUnderZmk(workingKey, DEVELOPMENT_ZMK).toString('hex').toUpperCase()}${check}` });
+          };
+          const tid = uniqueTid();
+
+          const reply = await own.connector.ask(HOST_SIGNON_V1, networkPayload({ ...iso(), tid }));
+
+          expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00' });
+          expect(reply.keyCheckValue).toBeUndefined();
+          expect(reply.hostRespMessage).toMatch(/^Approved; no working key: key exchange /);
+          const keyOf = async () =>
+            (await own.connector.query<KeyRow>(`SELECT sealed_key, key_check_value, source, next_exchange_at FROM host_connector.working_key WHERE tid = $1`, [tid]))[0];
+          await waitFor('the retried key exchange to store the key', async () => (await keyOf())?.key_check_value === check, 20_000);
+          const row = await keyOf();
+          expect(row).toMatchObject({ source: 'KEY_EXCHANGE', next_exchange_at: null });
+          expect(developmentFieldCipher().open(row.sealed_key!)).toBe(workingKey.toString('hex'));
+          const mine = host.received.filter((request) => request[41] === tid);
+          expect(mine.map((request) => [request[0], request[70]])).toEqual([['0800', '001'], ...Array.from({ length: failures.length + 1 }, () => ['0800', '161'])]);
+
+          const payment = await own.connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1300', { ...iso(), tid }));
+
+          expect(payment).toMatchObject({ result: 'APPROVED', hostRespCode: '00' });
+        }),
+        { numRuns: 4 },
+      );
     });
   });
 });

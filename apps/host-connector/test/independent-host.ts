@@ -50,6 +50,7 @@ export class IndependentHost {
   /** What iso_8583 could not read or write: a test expects none. */
   readonly errors: string[] = [];
   private readonly sockets = new Set<Socket>();
+  private lastSocket: Socket | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -71,6 +72,15 @@ export class IndependentHost {
   /** Requests received with this MTI. */
   receivedOf(mti: string): Iso8583JsFields[] {
     return this.received.filter((request) => request[0] === mti);
+  }
+
+  /** Writes `answer` unasked (a late answer) on the connection the last request came on. */
+  send(answer: Iso8583JsFields): void {
+    const framed = new Iso8583Js(answer).getBufferMessage();
+    const writeError = failure(framed);
+    if (writeError !== null) throw new Error(`write ${answer[0]}: ${writeError}`);
+    if (this.lastSocket === undefined || this.lastSocket.destroyed) throw new Error('no connection to write on');
+    this.lastSocket.write(framed as Buffer);
   }
 
   async close(): Promise<void> {
@@ -102,6 +112,7 @@ export class IndependentHost {
     }
     const fields = request as Iso8583JsFields;
     this.received.push(fields);
+    this.lastSocket = socket;
     const answer = this.handler(fields, this);
     if (answer === null) return;
     const framed = new Iso8583Js(answer).getBufferMessage();

@@ -94,7 +94,7 @@ export interface HostAnswer {
   /**
    * Sign-on: the host approved it without issuing the working key the format needs (an ISO spec's
    * `host.workingKey` is `keyExchange`, or `signOn` and field 48 carries none): keys are to be
-   * exchanged (0800, field 70 = 101) right after.
+   * exchanged (0800, field 70 = the spec's `host.keyExchangeCode`, default 101) right after.
    */
   keyExchangeNeeded?: true;
   /** Settle: the host's own totals. */

@@ -67,6 +67,11 @@ export interface HostSpecJson {
   /** How the host issues the terminal's working key. Default `signOn`; see {@link WorkingKeyIssue}. */
   workingKey?: WorkingKeyIssue;
   /**
+   * Network management code (field 70, n 3) of a key exchange 0800. Default `101` (ISO 8583:1987
+   * "key change"); some hosts use another code of the 1xx or 8xx ranges (`161`, `811`).
+   */
+  keyExchangeCode?: string;
+  /**
    * How a reconciliation (0500) is laid out. `terminal` (default): processing code 920000 (960000
    * closing a batch upload), currency in 49, batch number in 60, totals where
    * `reconciliationTotals` says. `acquirer`: settlement date 15, settlement currency 50, batch
@@ -121,6 +126,7 @@ export interface HostRules {
   readonly partialAmountField: number;
   readonly reversalAcknowledgedCodes: readonly string[];
   readonly workingKey: WorkingKeyIssue;
+  readonly keyExchangeCode: string;
   readonly reconciliationLayout: ReconciliationLayout;
   readonly reconciliationTotals: ReconciliationTotals;
   readonly outOfBalanceCode: string;
@@ -132,7 +138,7 @@ export interface HostRules {
 /**
  * What a spec without a `host` section (or a key of it) means: ISO 8583:1987 approvals 00, 08, 10
  * (partial, amount in field 4), 11, 16; reversals acknowledged by 00 and 94; the working key on sign-on,
- * exchanged right after a sign-on that brought none; terminal-style reconciliation (920000, totals
+ * exchanged (0800, field 70 = 101) right after a sign-on that brought none; terminal-style reconciliation (920000, totals
  * in 74–89), out of balance 95, answered with a batch upload; a void is a reversal of the
  * original; every follow-up carries the original's card data.
  */
@@ -142,6 +148,7 @@ export const DEFAULT_HOST_RULES: HostRules = Object.freeze({
   partialAmountField: 4,
   reversalAcknowledgedCodes: Object.freeze(['00', '94']),
   workingKey: 'signOn',
+  keyExchangeCode: '101',
   reconciliationLayout: 'terminal',
   reconciliationTotals: 'fields74to89',
   outOfBalanceCode: '95',
@@ -208,6 +215,7 @@ const HOST_KEYS = [
   'partialAmountField',
   'reversalAcknowledgedCodes',
   'workingKey',
+  'keyExchangeCode',
   'reconciliationLayout',
   'reconciliationTotals',
   'outOfBalanceCode',
@@ -314,6 +322,10 @@ function compileHost(raw: unknown, fields: ReadonlyMap<number, CompiledField>): 
     throw specError('spec host partialAmountField', 'must be an amount field the spec defines (n 12, fixed: 4, 5 or 6)');
   const workingKey = json.workingKey === undefined ? DEFAULT_HOST_RULES.workingKey : json.workingKey;
   if (!WORKING_KEY_ISSUES.includes(workingKey)) throw specError('spec host workingKey', `must be ${WORKING_KEY_ISSUES.join(', ')}`);
+  const keyExchangeCode = json.keyExchangeCode ?? DEFAULT_HOST_RULES.keyExchangeCode;
+  // Not a sign-on (001), sign-off (002) or echo (301): the host would read the exchange as one of those.
+  if (typeof keyExchangeCode !== 'string' || !/^[0-9]{3}$/.test(keyExchangeCode) || ['001', '002', '301'].includes(keyExchangeCode))
+    throw specError('spec host keyExchangeCode', 'must be 3 digits, other than 001, 002 and 301');
   const voidAs = json.voidAs ?? DEFAULT_HOST_RULES.voidAs;
   if (!VOID_MESSAGES.includes(voidAs)) throw specError('spec host voidAs', `must be ${VOID_MESSAGES.join(' or ')}`);
   const cardData = json.followUpCardData ?? DEFAULT_HOST_RULES.followUpCardData;
@@ -325,6 +337,7 @@ function compileHost(raw: unknown, fields: ReadonlyMap<number, CompiledField>): 
     partialAmountField: amountField,
     reversalAcknowledgedCodes,
     workingKey,
+    keyExchangeCode,
     voidAs,
     followUpCardData: Object.freeze([...new Set(cardData)]),
     ...compileReconciliation(json, fields),

@@ -9,9 +9,11 @@ import { KeyExchangeService } from './key-exchange.service';
 
 /**
  * Replaces working keys before they grow old: a key that has been in use for
- * HOST_KEY_EXCHANGE_INTERVAL_MS is exchanged (0800, field 70 = 101; the JSON formats' key
- * exchange) with the host it came from, and the new key is checked and stored like a sign-on's.
- * A failed exchange keeps the current key and is tried again after HOST_KEY_EXCHANGE_RETRY_MS.
+ * HOST_KEY_EXCHANGE_INTERVAL_MS is exchanged (0800, field 70 = 101 or the spec's
+ * `host.keyExchangeCode`; the JSON formats' key exchange) with the host it came from, and the new
+ * key is checked and stored like a sign-on's. A failed exchange keeps the current key and is
+ * tried again after HOST_KEY_EXCHANGE_RETRY_MS; so is one that followed a sign-on without a key
+ * (the terminal has none until it succeeds), even with HOST_KEY_EXCHANGE_INTERVAL_MS=0.
  * Replicas share the work through the database (a due key is leased before it is sent).
  */
 @Injectable()
@@ -31,8 +33,9 @@ export class KeyExchangeScheduler {
     });
   }
 
+  /** Always runs: with scheduled replacement off it still retries the exchanges of terminals left without a key. */
   start(): void {
-    if (this.config.keyExchange.intervalMs > 0) this.loop.start();
+    this.loop.start();
   }
 
   /** Stops after the exchange in progress. */
@@ -43,7 +46,8 @@ export class KeyExchangeScheduler {
   /** One key exchange; failures are logged and left to the lease to retry. */
   async exchange(due: DueKeyExchange): Promise<void> {
     const label = `${due.format} ${due.endpoint} TID ${due.tid}`;
-    const retry = `the key ${due.keyCheckValue} stays in use; next attempt in ${this.config.keyExchange.retryMs} ms`;
+    const kept = due.keyCheckValue === null ? 'the terminal still has no working key' : `the key ${due.keyCheckValue} stays in use`;
+    const retry = `${kept}; next attempt in ${this.config.keyExchange.retryMs} ms`;
     const format = due.format as HostMessageFormat;
     const checked = resolveHostAddress(format, due.hostUrl, this.config);
     if (!checked.ok) {
@@ -59,7 +63,8 @@ export class KeyExchangeScheduler {
       ...(due.acquirerId === null ? {} : { acquirerId: due.acquirerId }),
     };
     const outcome = await this.keyExchange.exchange(checked.address, target, Date.now() + this.config.timeoutMs);
-    if (outcome.kind === 'stored') this.logger.log(`${label}: working key ${due.keyCheckValue} replaced by ${outcome.keyCheckValue}`);
+    if (outcome.kind === 'stored')
+      this.logger.log(`${label}: ${due.keyCheckValue === null ? 'working key' : `working key ${due.keyCheckValue} replaced by`} ${outcome.keyCheckValue}`);
     else this.logger.warn(`${label}: ${outcome.reason}; ${retry}`);
   }
 }

@@ -1,5 +1,6 @@
 import { HostTargetV1 } from '@app/contracts';
 import { IsoDialect } from '@app/host-protocol';
+import { Iso8583Message } from '@app/iso8583';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
@@ -32,6 +33,9 @@ export interface SessionView {
   lastConnectError: string | null;
 }
 
+/** Told of a response that came on a session when no request waited for it. */
+export type UnmatchedListener = (managed: ManagedSession, message: Iso8583Message) => void;
+
 /**
  * One persistent session per (ISO format, host address), made on first use. Keeps the echo
  * bookkeeping: a host whose echoes go unanswered `echoMaxMisses` times in a row is marked down
@@ -42,6 +46,7 @@ export interface SessionView {
 export class IsoSessionPool {
   private readonly sessions = new Map<string, ManagedSession>();
   private readonly logger = new Logger('IsoSessionPool');
+  private readonly unmatchedListeners = new Set<UnmatchedListener>();
 
   constructor(
     @Inject(HOST_CONNECTOR_CONFIG) private readonly config: HostConnectorConfig,
@@ -62,12 +67,20 @@ export class IsoSessionPool {
         connectTimeoutMs: this.config.connectTimeoutMs,
         reconnect: this.config.reconnect,
         logger: new Logger(`IsoSession`),
+        onUnmatched: (message) => {
+          for (const listener of this.unmatchedListeners) if (managed) listener(managed, message);
+        },
       });
       managed = { address, dialect, session, target: undefined, missedEchoes: 0, down: false, lastEchoAt: undefined, lastEchoAnsweredAt: undefined };
       this.sessions.set(key, managed);
     }
     if (target) managed.target = target;
     return managed;
+  }
+
+  /** Calls `listener` with every response that arrives when no request waits for it (late answers). */
+  onUnmatchedResponse(listener: UnmatchedListener): void {
+    this.unmatchedListeners.add(listener);
   }
 
   all(): ManagedSession[] {

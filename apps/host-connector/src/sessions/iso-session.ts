@@ -26,6 +26,8 @@ export interface IsoSessionOptions {
   connectTimeoutMs: number;
   reconnect: { baseMs: number; maxMs: number };
   logger: LoggerService;
+  /** Called with a readable response no request waits for (late, or never asked for), after it is logged. */
+  onUnmatched?(message: Iso8583Message): void;
 }
 
 interface PendingExchange {
@@ -37,8 +39,8 @@ interface PendingExchange {
  * One persistent TCP connection to one ISO 8583 host. Connects on first use and keeps the
  * connection; when it is lost, reconnects in the background with exponential backoff. Requests
  * wait in a pending map keyed by the response they expect (MTI, STAN, TID); each has its
- * deadline. A response nobody waits for (late, or never asked for) is logged masked and dropped
- * without disturbing the session; a corrupt frame resets the connection. A response carrying
+ * deadline. A response nobody waits for (late, or never asked for) is logged masked and handed
+ * to `onUnmatched` (a late approval is reversed: LateAnswers), without disturbing the session; a corrupt frame resets the connection. A response carrying
  * fields the spec lacks is read by their ISO 8583:1987 definition (`unpack`) and answers its
  * request; the field numbers are logged (a warning once per set of fields, then debug), never
  * their values. One that cannot be read even so is
@@ -244,6 +246,7 @@ export class IsoSession {
     if (!entry) {
       this.stats.dropped += 1;
       this.options.logger.warn(`${this.label}: unmatched or late response dropped: ${JSON.stringify(describe(message))}`);
+      this.options.onUnmatched?.(message);
       return;
     }
     this.stats.answered += 1;

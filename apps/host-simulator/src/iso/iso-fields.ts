@@ -63,14 +63,14 @@ export function transactionTypeOf(processingCode: string): TransactionType | und
 /** Field 70 network management codes. */
 export type NetworkFunction = 'SIGN_ON' | 'SIGN_OFF' | 'KEY_EXCHANGE' | 'ECHO';
 
-export function networkFunctionOf(code: string | undefined): NetworkFunction | undefined {
+/** `keyExchangeCode`: the spec's `host.keyExchangeCode` (default 101). */
+export function networkFunctionOf(code: string | undefined, keyExchangeCode = '101'): NetworkFunction | undefined {
+  if (code !== undefined && code === keyExchangeCode) return 'KEY_EXCHANGE';
   switch (code) {
     case '001':
       return 'SIGN_ON';
     case '002':
       return 'SIGN_OFF';
-    case '101':
-      return 'KEY_EXCHANGE';
     case '301':
       return 'ECHO';
     default:

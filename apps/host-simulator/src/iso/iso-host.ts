@@ -130,7 +130,7 @@ export function answerIsoRequest(request: Iso8583Message, deps: IsoHostDependenc
     }
     case '0800':
     case '0801':
-      switch (networkFunctionOf(text(request, FIELD.networkCode))) {
+      switch (networkFunctionOf(text(request, FIELD.networkCode), spec.host.keyExchangeCode)) {
         case 'SIGN_ON':
         case 'KEY_EXCHANGE': {
           const workingKey = generateWorkingKey();

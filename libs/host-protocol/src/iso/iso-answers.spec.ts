@@ -3,6 +3,7 @@ import iso8583Json from '../../../iso8583/specs/iso8583.json';
 import fc from 'fast-check';
 import { HostOperation, HostProtocolError } from '../dialect';
 import { IsoHostDialect } from './iso-dialect';
+import { networkRequest, target, wireContext } from '../testing/factories';
 import { formatKeyField } from './iso-fields';
 
 /** Answers read by a format's `host` rules: which codes approve, partial approvals, field 55. */
@@ -111,6 +112,7 @@ describe('spec host section', () => {
       partialAmountField: 4,
       reversalAcknowledgedCodes: ['00', '94'],
       workingKey: 'signOn',
+      keyExchangeCode: '101',
       reconciliationLayout: 'terminal',
       reconciliationTotals: 'fields74to89',
       outOfBalanceCode: '95',
@@ -183,5 +185,25 @@ describe('ISO dialect: working keys by the spec host section', () => {
     expect(keyless).toMatchObject({ approved: true });
     expect(keyless.workingKeyUnderZmk).toBeUndefined();
     expect(keyless.keyExchangeNeeded).toBeUndefined();
+  });
+
+  it("should send a key exchange with the spec's keyExchangeCode in field 70 (101 without one), and refuse codes that name another network function", () => {
+    const request = networkRequest(target());
+    const context = wireContext();
+    expect(dialectWith().buildRequest('keyexchange', request, context).fields[70]).toBe('101');
+    fc.assert(
+      fc.property(fc.oneof(fc.constantFrom('001', '002', '301'), fc.stringMatching(/^[0-9]{3}$/)), (code) => {
+        if (['001', '002', '301'].includes(code)) {
+          expect(() => dialectWith({ keyExchangeCode: code })).toThrow(/keyExchangeCode/);
+          return;
+        }
+        const dialect = dialectWith({ keyExchangeCode: code });
+        const built = dialect.buildRequest('keyexchange', request, context);
+        expect(built).toMatchObject({ mti: '0800', fields: { 70: code } });
+        expect(dialect.buildRequest('signon', request, context).fields[70]).toBe('001');
+        expect(unpack(dialect.spec, pack(dialect.spec, built)).fields[70]).toBe(code);
+      }),
+    );
+    for (const bad of ['1', '1010', 'ABC', 101]) expect(() => dialectWith({ keyExchangeCode: bad })).toThrow(/keyExchangeCode/);
   });
 });

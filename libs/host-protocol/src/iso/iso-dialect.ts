@@ -145,7 +145,7 @@ export class IsoHostDialect implements IsoDialect {
       case 'signon':
       case 'echo':
       case 'keyexchange':
-        put(70, networkCodeOf(operation));
+        put(70, networkCodeOf(operation, this.spec.host));
         break;
     }
     const target: HostTargetV1 = request.target;

@@ -182,15 +182,15 @@ export function processingCodeOf<O extends HostOperation>(operation: O, request?
   return null;
 }
 
-/** Field 70 of a network operation. */
-export function networkCodeOf(operation: 'signon' | 'echo' | 'keyexchange'): string {
+/** Field 70 of a network operation; a key exchange's is the spec's `host.keyExchangeCode` (default 101). */
+export function networkCodeOf(operation: 'signon' | 'echo' | 'keyexchange', rules: Pick<HostRules, 'keyExchangeCode'>): string {
   switch (operation) {
     case 'signon':
       return NETWORK_CODE.SIGN_ON;
     case 'echo':
       return NETWORK_CODE.ECHO;
     case 'keyexchange':
-      return NETWORK_CODE.KEY_EXCHANGE;
+      return rules.keyExchangeCode;
   }
 }
 

@@ -17,13 +17,17 @@ export class WorkingKeyEntity {
   @PrimaryColumn({ type: 'varchar', length: 8, primaryKeyConstraintName: 'pk_working_key' })
   tid: string;
 
-  /** FieldCipher.seal of the clear key in hex; never the clear key. */
-  @Column({ type: 'text' })
-  sealedKey: string;
+  /**
+   * FieldCipher.seal of the clear key in hex; never the clear key. Null while the terminal has
+   * none: it signed on without the key its format needs and the key exchange after failed (the
+   * exchange is then due again at `nextExchangeAt`).
+   */
+  @Column({ type: 'text', nullable: true })
+  sealedKey: string | null;
 
-  /** 6 hex digits. */
-  @Column({ type: 'varchar', length: 6 })
-  keyCheckValue: string;
+  /** 6 hex digits; null with `sealedKey`. */
+  @Column({ type: 'varchar', length: 6, nullable: true })
+  keyCheckValue: string | null;
 
   @Column({ type: 'varchar', length: 16 })
   source: WorkingKeySource;

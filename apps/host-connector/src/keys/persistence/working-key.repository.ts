@@ -20,8 +20,11 @@ export interface NewWorkingKey {
   exchangeInMs: number | null;
 }
 
-/** A key whose exchange is due, as the scheduler needs it to send 0800/101. */
+/** A key whose exchange is due, as the scheduler needs it to send 0800/101; `keyCheckValue` null: the terminal has no key yet. */
 export type DueKeyExchange = Pick<WorkingKeyEntity, 'format' | 'endpoint' | 'tid' | 'keyCheckValue'> & { hostUrl: string; mid: string; acptId: string; acquirerId: string | null };
+
+/** A terminal whose key exchange failed: where to send the next one, and when. */
+export type FailedKeyExchange = Pick<NewWorkingKey, 'format' | 'endpoint' | 'tid' | 'hostUrl' | 'mid' | 'acptId' | 'acquirerId'> & { retryInMs: number };
 
 @Injectable()
 export class WorkingKeyRepository {
@@ -37,6 +40,22 @@ export class WorkingKeyRepository {
              received_at = excluded.received_at, host_url = excluded.host_url, mid = excluded.mid, acpt_id = excluded.acpt_id,
              acquirer_id = excluded.acquirer_id, next_exchange_at = excluded.next_exchange_at`,
       [key.format, key.endpoint, key.tid, key.sealedKey, key.keyCheckValue, key.source, key.hostUrl, key.mid, key.acptId, key.exchangeInMs, key.acquirerId],
+    );
+  }
+
+  /**
+   * After a failed key exchange: the exchange comes due again in `retryInMs`. A terminal with a
+   * key keeps it; one without (signed on without a key) gets a row with no key, so the scheduler
+   * finds it and tries again instead of leaving the terminal keyless until its next sign-on.
+   */
+  async scheduleRetry(failed: FailedKeyExchange): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO working_key (format, endpoint, tid, sealed_key, key_check_value, source, received_at, host_url, mid, acpt_id, acquirer_id, next_exchange_at)
+       VALUES ($1, $2, $3, NULL, NULL, 'SIGNON', now(), $4, $5, $6, $7, now() + $8 * interval '1 millisecond')
+       ON CONFLICT (format, endpoint, tid) DO UPDATE
+         SET host_url = excluded.host_url, mid = excluded.mid, acpt_id = excluded.acpt_id, acquirer_id = excluded.acquirer_id,
+             next_exchange_at = excluded.next_exchange_at`,
+      [failed.format, failed.endpoint, failed.tid, failed.hostUrl, failed.mid, failed.acptId, failed.acquirerId, failed.retryInMs],
     );
   }
 
@@ -59,7 +78,7 @@ export class WorkingKeyRepository {
            ORDER BY next_exchange_at LIMIT 1 FOR UPDATE SKIP LOCKED)
         RETURNING format, endpoint, tid, key_check_value, host_url, mid, acpt_id, acquirer_id`,
       [leaseMs],
-    )) as [{ format: string; endpoint: string; tid: string; key_check_value: string; host_url: string; mid: string; acpt_id: string; acquirer_id: string | null }[], number];
+    )) as [{ format: string; endpoint: string; tid: string; key_check_value: string | null; host_url: string; mid: string; acpt_id: string; acquirer_id: string | null }[], number];
     const row = rows[0];
     if (!row) return null;
     return {

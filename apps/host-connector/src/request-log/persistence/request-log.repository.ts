@@ -16,6 +16,14 @@ export interface AbandonedRequest {
   pendingReversal: HostFollowUpRequestV1;
 }
 
+/** A reversible request that went on the wire, as a late answer to it finds it. */
+export interface SentRequest {
+  operation: string;
+  requestId: string;
+  response: HostResponseV1;
+  pendingReversal: HostFollowUpRequestV1;
+}
+
 const COMPLETE_SQL = `UPDATE request_log SET result = $3, mti = $4, stan = $5, host_resp_code = $6, response = $7, completed_at = now()
   WHERE operation = $1 AND request_id = $2 AND response IS NULL`;
 
@@ -55,6 +63,25 @@ export class RequestLogRepository {
     const [, affected] = (await this.dataSource.query(COMPLETE_SQL, completeParams(operation, response))) as [unknown[], number];
     if (affected === 1) return response;
     return (await this.responseOf(operation, response.requestId)) ?? response;
+  }
+
+  /**
+   * The latest finished reversible request sent to `hostUrl` for terminal `tid` with STAN `stan`
+   * as one of `mtis`, within `withinMs`: what a late answer (MTI, 11, 41) answers. Null when none
+   * (a request still at work has no MTI and STAN recorded yet: its handler, which got no answer,
+   * queues its own reversal).
+   */
+  async findSent(where: { format: string; hostUrl: string; tid: string; stan: string; mtis: string[]; withinMs: number }): Promise<SentRequest | null> {
+    const rows: { operation: string; request_id: string; response: HostResponseV1; pending_reversal: HostFollowUpRequestV1 }[] = await this.dataSource.query(
+      `SELECT operation, request_id, response, pending_reversal FROM request_log
+        WHERE format = $1 AND host_url = $2 AND tid = $3 AND stan = $4 AND mti = ANY($5) AND pending_reversal IS NOT NULL
+          AND started_at > now() - $6 * interval '1 millisecond'
+        ORDER BY started_at DESC LIMIT 1`,
+      [where.format, where.hostUrl, where.tid, where.stan, where.mtis, where.withinMs],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return { operation: row.operation, requestId: row.request_id, response: row.response, pendingReversal: row.pending_reversal };
   }
 
   /**

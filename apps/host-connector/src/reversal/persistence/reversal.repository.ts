@@ -109,10 +109,15 @@ export class ReversalRepository {
     );
   }
 
-  /** Reversals not yet acknowledged (health). */
   /** Whether a reversal of this request is queued (or done) already. */
   async existsFor(requestId: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM reversal WHERE request_id = $1 LIMIT 1`, [requestId]);
+    return rows.length > 0;
+  }
+
+  /** Whether a reversal of this request is queued and not yet acknowledged: it will undo whatever the host approved. */
+  async pendingFor(requestId: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM reversal WHERE request_id = $1 AND status = 'PENDING' LIMIT 1`, [requestId]);
     return rows.length > 0;
   }
 
