@@ -207,6 +207,7 @@ describe('void, refund and capture through the host connector', () => {
     const first = bodyOf<TransactionView>(await followUp(terminal, sale.tranId, 'refund', { amount: '4.00' }, key));
     const again = bodyOf<TransactionView>(await followUp(terminal, sale.tranId, 'refund', { amount: '4.00' }, key));
     const other = await followUp(terminal, sale.tranId, 'refund', { amount: '5.00' }, key);
+    const otherReason = await followUp(terminal, sale.tranId, 'refund', { amount: '4.00', reason: 'another reason' }, key);
     const declinedKey = unique('refund-');
     expectProblem(await followUp(terminal, sale.tranId, 'refund', { amount: '0.51' }, declinedKey), 502, /declined/);
     const declinedAgain = await followUp(terminal, sale.tranId, 'refund', { amount: '0.51' }, declinedKey);
@@ -214,6 +215,7 @@ describe('void, refund and capture through the host connector', () => {
     expect(again).toEqual(first);
     expect(first.refundedAmount).toBe('4.00');
     expectProblem(other, 422, /was used for another request on transaction/);
+    expectProblem(otherReason, 422, /was used for another request on transaction/);
     expectProblem(declinedAgain, 502, /declined/);
     expect((await current(terminal, sale.tranId)).actions.map((action) => action.actionType)).toEqual(['NEW', 'REFUND', 'REFUND']);
   });

@@ -238,14 +238,15 @@ export class FollowUpService {
     return minor;
   }
 
-  /** A repeated requestId must repeat its request: the same kind (and amount, when one is given); otherwise 422. */
+  /** A repeated requestId must repeat its request: the same kind, reason (absent and absent alike) and amount (when one is given); otherwise 422. */
   private requireSameRequest(command: FollowUpCommand, amountMinor: string | undefined, earlier: TransactionAction, currency: string): void {
     const requested =
       typeof earlier.extraData?.requestedAmount === 'string'
         ? earlier.extraData.requestedAmount
         : minorToDecimal(earlier.amountMinor, currencyExponent(currency));
     const sameAmount = amountMinor === undefined || minorToDecimal(amountMinor, currencyExponent(currency)) === requested;
-    if (earlier.actionType !== command.kind || !sameAmount)
+    const earlierReason = typeof earlier.extraData?.reason === 'string' ? earlier.extraData.reason : undefined;
+    if (earlier.actionType !== command.kind || !sameAmount || earlierReason !== command.reason)
       throw DomainError.unprocessable(
         `requestId ${command.requestId} was used for another request on transaction ${command.tranId} (${earlier.actionType} ${requested})`,
       );
