@@ -212,7 +212,20 @@ describe('POST /transaction: refusals, tenancy and Idempotency-Key', () => {
           .oneof(fc.string({ minLength: 257, maxLength: 300 }), fc.constant('line\nbreak'), fc.constant('nul\u0000byte'))
           .map((description) => ({ body: { ...base, description }, field: 'description' })),
         fc
-          .oneof(fc.stringMatching(/^[a-z ]{0,20}$/), fc.constant('ftp://example.com/x'), fc.constant('javascript:alert(1)'))
+          .oneof(
+            fc.stringMatching(/^[a-z ]{0,20}$/),
+            fc.constant('ftp://example.com/x'),
+            fc.constant('javascript:alert(1)'),
+            // Credentials in any form: they would be echoed wherever the transaction is shown.
+            fc
+              .tuple(
+                fc.stringMatching(/^[a-z0-9]{0,8}$/),
+                fc.stringMatching(/^[a-z0-9]{0,8}$/),
+                fc.constantFrom('example.com', '127.0.0.1', '2130706433', '[::1]'),
+              )
+              .filter(([user, password]) => user !== '' || password !== '')
+              .map(([user, password, host]) => `https://${user}${password === '' ? '' : `:${password}`}@${host}/callback`),
+          )
           .map((callbackUrl) => ({ body: { ...base, callbackUrl }, field: 'callbackUrl' })),
         fc
           .stringMatching(/^[a-z]{1,12}$/)
@@ -236,6 +249,19 @@ describe('POST /transaction: refusals, tenancy and Idempotency-Key', () => {
         expectProblem(await terminal.device.request('POST', `${GATEWAY_BASE}/transaction`, body), 400, /.+/);
       }
       expect(await transactionsOf(terminal.groupId)).toBe(0);
+    });
+
+    it('should take a callbackUrl in any IPv4 notation the URL parser reads, naming the address delivery will judge', async () => {
+      const terminal = await app.newTerminal();
+      for (const [given, kept] of [
+        ['http://2130706433:3399/x', 'http://127.0.0.1:3399/x'],
+        ['http://127.1:3399/x', 'http://127.0.0.1:3399/x'],
+        ['http://0xa9fea9fe/x', 'http://169.254.169.254/x'],
+      ]) {
+        const response = await terminal.sale({ ...saleBody(terminal), callbackUrl: given });
+        expect([given, response.status]).toEqual([given, 201]);
+        expect(new URL((response.body as { callbackUrl: string }).callbackUrl).href).toBe(kept);
+      }
     });
 
     it('should refuse EMV data that lacks any required tag with 400 naming it', async () => {

@@ -1,8 +1,51 @@
 import { DECIMAL_AMOUNT_PATTERN, IsIsoCurrency } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUrl, Matches, MaxLength, ValidateNested } from 'class-validator';
+import {
+  IsDefined,
+  IsIn,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  Validate,
+  ValidateNested,
+  ValidationArguments,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+} from 'class-validator';
 import { POS_REFERENCE_PATTERN, SaleRequest } from '../sale-request';
+
+/**
+ * A callbackUrl as the WHATWG URL parser (the one delivery uses) reads it: absolute http or
+ * https, with a host, and without credentials, which would be echoed wherever the transaction is
+ * shown. Addresses are judged at delivery (webhook/destination), where the operator's allow-list
+ * and the resolved addresses are known; IPv4 in any notation is normalised there as here.
+ */
+@ValidatorConstraint({ name: 'callbackUrl' })
+class CallbackUrlRule implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && callbackUrlProblem(value) === undefined;
+  }
+
+  defaultMessage(args: ValidationArguments): string {
+    return `${args.property} ${typeof args.value === 'string' ? callbackUrlProblem(args.value) : 'must be a string'}`;
+  }
+}
+
+function callbackUrlProblem(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'must be an absolute http or https URL';
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') return 'must be an absolute http or https URL';
+  if (url.username !== '' || url.password !== '') return 'must not carry credentials (user:password@)';
+  return undefined;
+}
 
 /** Hex BER-TLV of 4 to 1024 bytes: what the host contract carries as the card's EMV data. */
 const EMV_DATA_PATTERN = /^([0-9A-Fa-f]{2}){4,1024}$/;
@@ -75,6 +118,6 @@ export class SaleRequestDto implements SaleRequest {
   @IsOptional()
   @IsString()
   @MaxLength(2048)
-  @IsUrl({ protocols: ['https', 'http'], require_protocol: true, require_tld: false }, { message: '$property must be an http or https URL' })
+  @Validate(CallbackUrlRule)
   callbackUrl?: string | null;
 }
