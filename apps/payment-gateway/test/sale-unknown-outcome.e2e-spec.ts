@@ -5,12 +5,20 @@ import {
   HOST_AUTHORIZE_V1,
   HostAuthorizeRequestV1,
   HostResponseV1,
+  isSealedEmvTlv,
 } from '@app/contracts';
+import { developmentFieldCipher } from '@app/common';
 import { decodeTlv } from '@app/iso8583';
 import { REQUEST_REPLY, RequestReplyTransport, ServedSubject } from '@app/messaging';
 import { bodyOf, unique, waitFor } from '@app/testing';
 import { TEST_VISA_PAN } from '../src/transaction/card/testing/test-card';
 import { saleBody, SaleTestApp, startGatewayAlone, Terminal, TransactionView } from './sale-support';
+
+/** The card data of a host request as the connector opens it: it travels sealed under the platform's key (the test apps' development key), never in clear. */
+function openedCard(request: HostAuthorizeRequestV1): string {
+  if (!isSealedEmvTlv(request.card.emvTlv)) throw new Error(`request ${request.requestId} carries its card data in clear`);
+  return developmentFieldCipher().open(request.card.emvTlv);
+}
 
 /**
  * What the scripted connector does with a request it takes: record `answer` as the outcome after
@@ -102,7 +110,7 @@ describe('POST /transaction: an outcome the request cannot learn is never a decl
           }
         );
       }
-      const tags = decodeTlv(Buffer.from(request.card.emvTlv, 'hex')).map((object) => object.tag);
+      const tags = decodeTlv(Buffer.from(openedCard(request), 'hex')).map((object) => object.tag);
       if (!tags.includes('5A') && !tags.includes('57')) {
         return {
           ...approved(request),
@@ -156,7 +164,9 @@ describe('POST /transaction: an outcome the request cannot learn is never a decl
 
     expect(sale).toMatchObject({ tranStatus: 'APPROVED', rrn: '532708000042', approvalCode: 'A1B2C3', trace: '000042' });
     expect(received).toHaveLength(2);
-    expect(received[1]).toEqual(received[0]);
+    // The same request, its card sealed anew (each seal has its own IV).
+    const asOpened = (request: HostAuthorizeRequestV1) => ({ ...request, card: { ...request.card, emvTlv: openedCard(request) } });
+    expect(asOpened(received[1])).toEqual(asOpened(received[0]));
     expect(received[0].requestId).toBe(sale.actions[0].actionId);
   });
 
@@ -194,8 +204,8 @@ describe('POST /transaction: an outcome the request cannot learn is never a decl
     // The resolver asked under the same requestId, with the chip data it kept and no card number.
     const resolverAsk = received[2];
     expect(resolverAsk.requestId).toBe(pending.actions[0].actionId);
-    expect(decodeTlv(Buffer.from(resolverAsk.card.emvTlv, 'hex')).map((object) => object.tag)).toEqual(['4F', '9F26', '95', '9F36', '9F02', '5F2A']);
-    expect(resolverAsk.card.emvTlv).not.toContain(TEST_VISA_PAN);
+    expect(decodeTlv(Buffer.from(openedCard(resolverAsk), 'hex')).map((object) => object.tag)).toEqual(['4F', '9F26', '95', '9F36', '9F02', '5F2A']);
+    expect(openedCard(resolverAsk)).not.toContain(TEST_VISA_PAN);
     expect({ ...resolverAsk, card: null }).toEqual({ ...received[0], card: null });
     expect((await eventsOf(pending.tranId)).map((event) => [event.version, event.transaction.tranStatus])).toEqual([
       [2, 'PENDING'],
