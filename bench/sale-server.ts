@@ -13,7 +13,7 @@
  * neither answer nor consume the run's messages.
  * Arguments: <mode> <databaseUrl> <JSON of SaleServerSettings>. Prints `READY <port>` when serving.
  */
-import { configureHttpApp, developmentFieldCipher, envSchema } from '@app/common';
+import { configureHttpApp, envSchema, FieldCipher } from '@app/common';
 import { STREAMED_SUBJECTS } from '@app/contracts';
 import { connectMessaging, MessagingConfig } from '@app/messaging';
 import { ConsumerDefinition } from '@app/messaging/consumer';
@@ -47,10 +47,12 @@ export interface SaleServerSettings {
   /** `tcp://127.0.0.1:<port>` of the simulator's ISO8583 server (standalone's connector). */
   isoUrl: string;
   nats?: SaleServerNats;
+  /** DATA_ENCRYPTION_KEY (base64 of 32 bytes), shared with the connector process: the gateway seals the card data of host.authorize.v1 under it. */
+  dataEncryptionKey: string;
 }
 
-function platformOptions(databaseUrl: string, messaging: MessagingConfig): PlatformOptions {
-  return { databaseUrl, auth: BENCH_AUTH, cipher: developmentFieldCipher(), mail: { transport: 'file', directory: tmpdir() }, messaging };
+function platformOptions(databaseUrl: string, messaging: MessagingConfig, dataEncryptionKey: string): PlatformOptions {
+  return { databaseUrl, auth: BENCH_AUTH, cipher: new FieldCipher(Buffer.from(dataEncryptionKey, 'base64')), mail: { transport: 'file', directory: tmpdir() }, messaging };
 }
 
 function jetStream(nats: SaleServerNats, name: string): MessagingConfig {
@@ -83,11 +85,11 @@ async function start(mode: string, databaseUrl: string, settings: SaleServerSett
     // The connector under standalone rules (loopback hosts, the development ZMK the simulator shares), no keep-alive echo.
     const values = envSchema(hostConnectorVariables).read({ HOST_DEFAULT_ISO8583_URL: settings.isoUrl, HOST_ECHO_INTERVAL_MS: '0' });
     const hostConfig = standaloneConnectorConfig({ values, production: false });
-    return listen(await createPlatformApp(StandaloneModule.register(platformOptions(databaseUrl, { transport: 'in-process' }), hostConfig), { logger: false }));
+    return listen(await createPlatformApp(StandaloneModule.register(platformOptions(databaseUrl, { transport: 'in-process' }, settings.dataEncryptionKey), hostConfig), { logger: false }));
   }
   const nats = settings.nats;
   if (!nats) throw new Error(`${mode} needs the NATS settings`);
-  const options = platformOptions(databaseUrl, jetStream(nats, mode));
+  const options = platformOptions(databaseUrl, jetStream(nats, mode), settings.dataEncryptionKey);
   if (mode === 'mm') return listen(await createPlatformApp(MerchantManagementAppModule.register(options), { logger: false }));
   if (mode === 'gateway') {
     return listen(

@@ -430,6 +430,8 @@ async function main(): Promise<void> {
     `bench:sale on ${cpus().length} cores, node ${process.version}: ${options.connections} connections over ${options.devices} devices, ${options.seconds} s per figure after ${options.warmUp} s of warm-up`,
   );
   const children: ChildServer[] = [];
+  // The run's DATA_ENCRYPTION_KEY: the gateway seals host.authorize.v1's card data under it, the connector opens it.
+  const dataEncryptionKey = randomBytes(32).toString('base64');
   const killOnExit = () => children.forEach((server) => server.child.exitCode === null && server.child.kill('SIGKILL'));
   process.once('exit', killOnExit);
   const figures = await withScratchDatabase(async (db) => {
@@ -440,7 +442,7 @@ async function main(): Promise<void> {
     watchOutput(simulator, 'host-simulator');
     const isoUrl = `tcp://127.0.0.1:${simulator.port}`;
     try {
-      const standaloneServer = await startServer('standalone', db.url, { isoUrl });
+      const standaloneServer = await startServer('standalone', db.url, { isoUrl, dataEncryptionKey });
       children.push(standaloneServer);
       let standalone: SaleResult;
       try {
@@ -462,11 +464,12 @@ async function main(): Promise<void> {
           stream: setup.nats.stream,
           streamSubject: GATEWAY_TRANSACTION_UPDATED_V1,
           subjectPrefix: setup.nats.subjectPrefix,
+          dataEncryptionKey,
         };
         const connector = await startChildServer(CONNECTOR_PROCESS, [db.url, JSON.stringify(connectorSettings)], 'host connector');
         started.push(connector);
         watchOutput(connector, 'host-connector');
-        const settings: SaleServerSettings = { isoUrl, nats: setup.nats };
+        const settings: SaleServerSettings = { isoUrl, nats: setup.nats, dataEncryptionKey };
         const [transactions, gateway, mm] = [
           await startServer('transactions', db.url, settings),
           await startServer('gateway', db.url, settings),

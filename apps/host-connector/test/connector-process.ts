@@ -5,7 +5,8 @@
  *   HOST_ZMK               DEVELOPMENT_ZMK (the simulator sends working keys under it)
  *   HOST_DEFAULT_ISO8583_URL / HOST_ALLOWLIST / HOST_ALLOW_LOOPBACK=true   the simulator on loopback
  *   HOST_ECHO_INTERVAL_MS  0 (no keep-alive echo inside a run of seconds)
- *   DATA_ENCRYPTION_KEY    random per run (no token secrets: the connector serves no API)
+ *   DATA_ENCRYPTION_KEY    the caller's `dataEncryptionKey`, else random per run (the gateway that
+ *                          seals host.authorize.v1's card data must share it)
  * Two changes from main.ts, so that a run on a shared NATS server neither disturbs nor is
  * disturbed by other connectors (tests, sandboxes) answering `host.*` in the same queue group:
  * the JetStream stream is the run's own (the connector publishes no events; the bench deletes
@@ -29,6 +30,8 @@ export interface IsoConnectorSettings {
   streamSubject: string;
   /** Served subjects become `<prefix>.<subject>`; empty: the real `host.*.v1` subjects. */
   subjectPrefix: string;
+  /** DATA_ENCRYPTION_KEY (base64 of 32 bytes) shared with the gateway that seals the card data it sends; random when absent. */
+  dataEncryptionKey?: string;
 }
 
 async function start(databaseUrl: string, settings: IsoConnectorSettings): Promise<number> {
@@ -42,7 +45,7 @@ async function start(databaseUrl: string, settings: IsoConnectorSettings): Promi
     HOST_ALLOW_LOOPBACK: 'true',
     HOST_DEFAULT_ISO8583_URL: settings.isoUrl,
     HOST_ECHO_INTERVAL_MS: '0',
-    DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    DATA_ENCRYPTION_KEY: settings.dataEncryptionKey ?? randomBytes(32).toString('base64'),
   };
   const { connector: config, platform: options } = readAppConfig(hostConnectorAppConfig, { ...env, DATABASE_URL: databaseUrl }).config;
   if (options.messaging.transport !== 'jetstream') throw new Error('the connector needs NATS');
