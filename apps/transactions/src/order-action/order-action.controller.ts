@@ -1,4 +1,4 @@
-import { ApiEnvelope, EmptyDataDto, Envelope, EnvelopeDto, GroupId, ok, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopeErrors, EmptyDataDto, Envelope, EnvelopeDto, GroupId, ok, PboApi } from '@app/common';
 import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CaptureDto, RefundDto, RefundResultDto, VoidDto, VoidResultDto } from './dto/order-action.dto';
@@ -14,6 +14,7 @@ const IDEMPOTENCY_KEY_HEADER = ApiHeader({
 /** Void, refund and capture of an order (spec 2 section 4), through the gateway that owns the transaction. */
 @ApiTags('orders (legacy v2)')
 @PboApi()
+@ApiEnvelopeErrors(504)
 @ApiResponse({ status: 400, description: 'code 10000: invalid input (msg names the field; a wrong adminPwd is "adminPwd is wrong")', type: EnvelopeDto })
 @ApiResponse({ status: 403, description: 'code 13000: the order belongs to another PBO', type: EnvelopeDto })
 @ApiResponse({ status: 404, description: 'code 14000: no such order', type: EnvelopeDto })

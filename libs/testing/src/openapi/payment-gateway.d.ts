@@ -822,7 +822,11 @@ export interface operations {
                     "application/json": components["schemas"]["ProfilePageDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -877,7 +881,11 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileWithAcptDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -945,7 +953,11 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileWithAcptDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -995,7 +1007,11 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileWithAcptDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1058,7 +1074,11 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileWithAcptDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1126,7 +1146,11 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileSignOnDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1189,7 +1213,11 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1333,6 +1361,15 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionDto"];
                 };
             };
+            /** @description invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
             /** @description missing, malformed, expired or wrongly signed bearer token */
             401: {
                 headers: {
@@ -1372,6 +1409,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TransactionDto"];
+                };
+            };
+            /** @description invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
             /** @description missing, malformed, expired or wrongly signed bearer token */
@@ -1726,7 +1772,11 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSecretDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1784,7 +1834,11 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSecretDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1841,7 +1895,11 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryPageDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;

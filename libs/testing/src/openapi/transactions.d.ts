@@ -814,6 +814,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 15000: another context or the acquirer host did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     OrderActionController_refund: {
@@ -912,6 +921,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 15000: another context or the acquirer host did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     OrderActionController_capture: {
@@ -1001,6 +1019,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 15000: another context or the acquirer host did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     SettlementController_list: {
@@ -1065,6 +1092,15 @@ export interface operations {
             };
             /** @description code 14000: no such batch */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 15000: another context or the acquirer host did not answer in time */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1156,6 +1192,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 15000: another context or the acquirer host did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     SettlementController_email: {
@@ -1230,6 +1275,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 15000: another context or the acquirer host did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     SettlementController_detail: {
@@ -1287,6 +1341,15 @@ export interface operations {
             };
             /** @description code 14000: no such batch */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 15000: another context or the acquirer host did not answer in time */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
