@@ -19,16 +19,21 @@ export interface EmvDataElement {
   rule?: (value: Buffer) => string | undefined;
 }
 
-/** The calendar date of a YYMMDD BCD value (20YY), as `YYMMDD` digits; undefined when it is not one. */
+/**
+ * The calendar date of a YYMMDD BCD value as `YYYYMMDD` digits, which compare as dates; undefined
+ * when it is not one. Years as EMV reads them for date comparisons (Book 4, "Date Management"):
+ * YY 00 to 49 is 20YY, 50 to 99 is 19YY.
+ */
 export function calendarDateOf(value: Buffer): string | undefined {
   const digits = value.toString('hex');
   const match = /^([0-9]{2})([0-9]{2})([0-9]{2})$/.exec(digits);
   if (!match) return undefined;
-  const [year, month, day] = match.slice(1).map(Number);
+  const [yy, month, day] = match.slice(1).map(Number);
+  const year = yy < 50 ? 2000 + yy : 1900 + yy;
   if (month < 1 || month > 12 || day < 1) return undefined;
   // Day 0 of the next month is the last day of this one.
-  const lastDay = new Date(Date.UTC(2000 + year, month, 0)).getUTCDate();
-  return day <= lastDay ? digits : undefined;
+  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return day <= lastDay ? `${year}${digits.slice(2)}` : undefined;
 }
 
 const date = (value: Buffer): string | undefined => (calendarDateOf(value) === undefined ? 'is not a calendar date (YYMMDD)' : undefined);

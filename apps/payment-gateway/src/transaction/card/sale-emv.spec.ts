@@ -1,10 +1,10 @@
 import { DomainError } from '@app/common';
-import { readCardData } from '@app/host-protocol';
+import { readCardData, TEST_CARD_SCHEMES, TEST_CARDS, testCardEmv as kernelTestCardEmv } from '@app/host-protocol';
 import { encodeTlv, TlvItem } from '@app/iso8583';
 import fc from 'fast-check';
 import { tagLabel } from './emv-data-elements';
 import { REQUIRED_EMV_OBJECTS, readSaleEmv, SignedSale } from './sale-emv';
-import { cardReadHex, cardReads, luhnPans, mutationsOf, testCardObjects, testTrack2Hex, TEST_VISA_PAN } from './testing/test-card';
+import { cardReadHex, cardReads, luhnPans, mutationsOf, TEST_CURRENCIES, testCardObjects, testTrack2Hex, TEST_VISA_PAN } from './testing/test-card';
 
 const hexOf = (objects: TlvItem[]): string => encodeTlv(objects).toString('hex').toUpperCase();
 
@@ -76,6 +76,27 @@ describe('readSaleEmv', () => {
         );
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("should take the CLI's test cards of every scheme, on any day", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...TEST_CARD_SCHEMES),
+        fc.constantFrom(...TEST_CURRENCIES),
+        fc.bigInt({ min: 1n, max: 999_999_999n }),
+        // The card expires three years after the day: the last day whose expiry EMV still reads as 20YY is in 2046.
+        fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2046-12-31T23:59:59Z'), noInvalidDate: true }),
+        (card, currency, minor, date) => {
+          const emvData = kernelTestCardEmv({ card, amountMinor: minor, currencyNumeric: currency.numeric, countryNumeric: '458', date });
+          const digits = String(minor).padStart(currency.exponent + 1, '0');
+          const value = currency.exponent === 0 ? digits : `${digits.slice(0, -currency.exponent)}.${digits.slice(-currency.exponent)}`;
+
+          const emv = readSaleEmv(emvData, { amount: { value, currency: currency.alpha }, amountMinor: String(minor) });
+
+          expect(emv.account.accountLast4).toBe(TEST_CARDS[card].pan.slice(-4));
+        },
+      ),
     );
   });
 

@@ -93,7 +93,7 @@ function checkConsistency(objects: ReadonlyMap<string, Buffer>): string {
   const pan = objects.has('5A') ? panOf5A(objects.get('5A')!)! : track!.pan;
   if (track && track.pan !== pan) throw refusal('57', 'names another PAN than tag 5A (PAN)');
   const expiry = calendarDateOf(objects.get('5F24')!)!;
-  if (track && track.expiry !== expiry.slice(0, 4)) throw refusal('57', 'names another expiry month than tag 5F24 (application expiration date)');
+  if (track && track.expiry !== expiry.slice(2, 6)) throw refusal('57', 'names another expiry month than tag 5F24 (application expiration date)');
   const transactionDate = calendarDateOf(objects.get('9A')!)!;
   if (expiry < transactionDate) throw refusal('5F24', 'is before tag 9A (transaction date): the card has expired');
   const effective = objects.has('5F25') ? calendarDateOf(objects.get('5F25')!)! : undefined;

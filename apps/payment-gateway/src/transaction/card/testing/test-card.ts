@@ -155,8 +155,10 @@ const optional = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> =>
 const serviceCodes = fc.tuple(fc.constantFrom(...'125679'), fc.constantFrom(...'024'), fc.constantFrom(...'01234567')).map((parts) => parts.join(''));
 const printableText = (most: number): fc.Arbitrary<Buffer> =>
   digitChars('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ', 1, most).map((text) => Buffer.from(text, 'latin1'));
-/** Dates the generated transactions fall on: the card's expiry and effective date are drawn around them, all within 2000 to 2099. */
-const transactionDates = fc.date({ min: new Date('2001-01-01T00:00:00Z'), max: new Date('2089-12-31T00:00:00Z'), noInvalidDate: true });
+/** Years YY 50 to 99 are 19YY to EMV: generated dates stay within 2000 to 2049. */
+const LAST_DAY = Date.UTC(2049, 11, 31);
+/** Dates the generated transactions fall on: the card's expiry and effective date are drawn around them. */
+const transactionDates = fc.date({ min: new Date('2001-01-01T00:00:00Z'), max: new Date('2039-12-31T00:00:00Z'), noInvalidDate: true });
 
 /**
  * Valid card reads of the six schemes: PAN (12 to 19 digits, Luhn) in 5A, 57 or both, the
@@ -211,7 +213,7 @@ export function cardReads(currencies: readonly TestCurrency[] = TEST_CURRENCIES)
   });
   return fc.tuple(card, chip, extras).chain(([c, k, x]) => {
     const date = yymmdd(c.date);
-    const expiryDate = new Date(Math.min(c.date.getTime() + c.validDays * DAY_MS, Date.UTC(2099, 11, 31)));
+    const expiryDate = new Date(Math.min(c.date.getTime() + c.validDays * DAY_MS, LAST_DAY));
     const expiry = yymmdd(expiryDate);
     const elements: TlvItem[] = [];
     const add = (tag: string, value: Buffer | undefined): void => {
@@ -409,7 +411,7 @@ export function mutationsOf(read: CardRead): fc.Arbitrary<CardReadMutation> {
       return mutation('expired', '5F24', /^is before tag 9A \(transaction date\): the card has expired$/, elements);
     }),
     fc.integer({ min: 1, max: 3000 }).map((daysAfter) => {
-      // Transaction dates end in 2089: a day after one is still in 20YY.
+      // Transaction dates end in 2039: 3000 days after one is still before 2050.
       const notYet = yymmdd(new Date(dateOf(date).getTime() + daysAfter * DAY_MS));
       return replaced('not valid yet', '5F25', /^is after tag 9A \(transaction date\): the card is not valid yet$/)(hexBytes(notYet));
     }),
