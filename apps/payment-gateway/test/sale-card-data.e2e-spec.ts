@@ -60,15 +60,11 @@ describe('card data after sales', () => {
       {
         numRuns: 24,
         // Every outcome at least once, whatever the seed draws (a 91 is one draw in ten).
-        examples: (
-          [
-            [12, 'MOCK'],
-            [51, 'ISO8583'],
-            [91, 'ISO8583'],
-          ] as const
-        ).map(([cents, format], index): [{ pan: string; format: 'MOCK' | 'ISO8583'; cents: number; withoutPan: boolean; key: boolean }] => [
-          { pan: fc.sample(pans, { numRuns: 1, seed: index })[0], format, cents, withoutPan: false, key: false },
-        ]),
+        examples: ([[12, 'MOCK'], [51, 'ISO8583'], [91, 'ISO8583']] as const).map(
+          ([cents, format], index): [{ pan: string; format: 'MOCK' | 'ISO8583'; cents: number; withoutPan: boolean; key: boolean }] => [
+            { pan: fc.sample(pans, { numRuns: 1, seed: index })[0], format, cents, withoutPan: false, key: false },
+          ],
+        ),
       },
     );
     expect([...statuses].sort()).toEqual(['APPROVED', 'DECLINED', 'REVERSED']);
