@@ -112,11 +112,7 @@ export async function startGatewayWithConnector(
     const app = await startTestApp(
       (platform): DynamicModule => ({
         module: GatewayWithConnectorModule,
-        imports: [
-          ...platformModules(platform),
-          PaymentGatewayModule.register({ ...defaultPaymentGatewayOptions(), transactions: settings }),
-          HostConnectorModule.register(hosts.config),
-        ],
+        imports: [...platformModules(platform), PaymentGatewayModule.register({ ...defaultPaymentGatewayOptions(), transactions: settings }), HostConnectorModule.register(hosts.config)],
       }),
       options.platform,
     );
