@@ -1,5 +1,5 @@
 import { Clock, DeviceClaims, DomainError, errorMessage, IdGenerator } from '@app/common';
-import { currencyExponent, currencyInfo, decimalToMinor, GatewayTransactionV1, HostAuthorizeRequestV1, minorToDecimal } from '@app/contracts';
+import { currencyExponent, currencyInfo, decimalToMinor, GatewayTransactionV1, HostAuthorizeRequestV1 } from '@app/contracts';
 import { UnitOfWork } from '@app/database';
 import { HostClient } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -107,18 +107,7 @@ export class SaleService {
   private async prepare(device: DeviceClaims, request: SaleRequest): Promise<PreparedSale> {
     const amountMinor = minorOf(request.amount);
     const currency = currencyInfo(request.amount.currency)!;
-    const emv = readSaleEmv(request.emvData);
-    if (emv.signedAmountMinor !== amountMinor) {
-      const signed = minorToDecimal(emv.signedAmountMinor, currency.minorUnits);
-      throw DomainError.validation(
-        `emvData tag 9F02 (amount, authorised) is ${signed}, not amount.value ${request.amount.value}: the card signed another amount`,
-      );
-    }
-    if (emv.signedCurrencyNumeric !== currency.numeric) {
-      throw DomainError.validation(
-        `emvData tag 5F2A (transaction currency code) is ${emv.signedCurrencyNumeric}, not ${currency.numeric} of amount.currency ${currency.alpha}: the card signed another currency`,
-      );
-    }
+    const emv = readSaleEmv(request.emvData, { amount: request.amount, amountMinor });
     const paymentMethod = paymentMethodOfAid(emv.aid);
     if (!paymentMethod) throw DomainError.validation(`emvData AID ${emv.aid} is not of a payment method this gateway routes`);
 
