@@ -565,8 +565,8 @@ export interface components {
              */
             trace: string;
             /**
-             * @description the id the action went to the host connector with
-             * @example act_3hV0cQ9mX2rT8wK1yB6nZg
+             * @description the service request that made the action (its x-service-request-id; a new req_ id for one asked over NATS); actions stored before this rule show their actionId
+             * @example req_6Qe2mG1cR7yT0pV9sB4nJw
              */
             requestId: string;
             amount: components["schemas"]["TransactionAmountDto"];
@@ -1419,7 +1419,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the transaction, VOIDED */
+            /** @description the transaction, VOIDED; the host's decline is answered 200 too: the new action FAILED with reason HostDeclined and the host's code and message, the transaction's sums and status unchanged (its requestId is this response's x-service-request-id) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1482,7 +1482,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description the host declined it (detail: the host's code) or could not be reached; recorded as a FAILED action */
+            /** @description the host could not be reached (unavailable, no host connector, the request rejected before sending); recorded as a FAILED action */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -1522,6 +1522,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description the transaction with its new action; the host's decline is answered 200 too: the new action FAILED with reason HostDeclined and the host's code and message, the transaction's sums and status unchanged (its requestId is this response's x-service-request-id) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1584,7 +1585,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description the host declined it (detail: the host's code) or could not be reached; recorded as a FAILED action */
+            /** @description the host could not be reached (unavailable, no host connector, the request rejected before sending); recorded as a FAILED action */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -1624,6 +1625,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description the transaction with its new action; the host's decline is answered 200 too: the new action FAILED with reason HostDeclined and the host's code and message, the transaction's sums and status unchanged (its requestId is this response's x-service-request-id) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1686,7 +1688,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description the host declined it (detail: the host's code) or could not be reached; recorded as a FAILED action */
+            /** @description the host could not be reached (unavailable, no host connector, the request rejected before sending); recorded as a FAILED action */
             502: {
                 headers: {
                     [name: string]: unknown;
