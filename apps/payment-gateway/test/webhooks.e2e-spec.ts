@@ -363,6 +363,7 @@ describe('webhooks (callbackUrl)', () => {
       final: mostly,
       callback: mostly,
       answered: fc.integer({ min: 0, max: 2 }),
+      status: fc.constantFrom('APPROVED', 'APPROVED', 'CLOSED'),
       settleState: fc.constantFrom('OPEN', 'SETTLING', 'SETTLED'),
     });
 
@@ -380,14 +381,14 @@ describe('webhooks (callbackUrl)', () => {
           const refunds = [1, 2].map((n) => ({ ...sale, actionId: `act_${String(n).repeat(22)}`, actionType: 'REFUND', actionStatus: n === 1 ? 'FAILED' : 'SUCCESS' }));
           // The model: in arrival order, a final version with a callback above the newest queued, and another
           // outcome than it, is queued and supersedes the pending ones; a settlement step alone is no news.
-          const expected: Array<{ version: number; state: string; lastError: string | null; answered: number }> = [];
-          for (const { version, final, callback, answered, settleState } of arrivals) {
+          const expected: Array<{ version: number; state: string; lastError: string | null; outcome: string }> = [];
+          for (const { version, final, callback, answered, status, settleState } of arrivals) {
             const event = transactionUpdatedPayload({
               groupId,
               version,
               transaction: {
                 tranId: id,
-                tranStatus: final ? 'APPROVED' : 'PENDING',
+                tranStatus: final ? status : 'PENDING',
                 settleState,
                 callbackUrl: callback ? callbackUrl : null,
                 actions: [{ ...sale, actionStatus: final ? 'SUCCESS' : 'PENDING' }, ...refunds.slice(0, final ? answered : 0)],
@@ -395,15 +396,16 @@ describe('webhooks (callbackUrl)', () => {
             });
             await publisher.publish(GATEWAY_TRANSACTION_UPDATED_V1, event, { msgId: randomUUID() });
             if (!final || !callback || expected.some((queued) => queued.version >= version)) continue;
-            if (expected.length > 0 && expected[0].answered === answered) continue;
+            const outcome = `${status} ${answered}`;
+            if (expected.length > 0 && expected[0].outcome === outcome) continue;
             for (const queued of expected.filter((older) => older.state === 'PENDING'))
               Object.assign(queued, { state: 'SUPERSEDED', lastError: `superseded by version ${version}` });
-            expected.unshift({ version, state: 'PENDING', lastError: null, answered });
+            expected.unshift({ version, state: 'PENDING', lastError: null, outcome });
           }
           await transport.idle();
 
           const listed = (await deliveriesOf(pbo, `?tranId=${id}`)).data;
-          expect(listed.map(({ version, state, lastError }) => ({ version, state, lastError }))).toEqual(expected.map(({ answered: _, ...queued }) => queued));
+          expect(listed.map(({ version, state, lastError }) => ({ version, state, lastError }))).toEqual(expected.map(({ outcome: _, ...queued }) => queued));
           for (const delivery of listed) expect(delivery).toMatchObject({ attempts: 0, callbackUrl, tranId: id });
         }),
         { numRuns: 40 },
