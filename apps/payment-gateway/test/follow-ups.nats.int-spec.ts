@@ -1,6 +1,8 @@
 import { decodeContract, GATEWAY_TRANSACTION_REFUND_V1, GatewayTransactionReplyV1 } from '@app/contracts';
-import { connectNatsOrFail, NATS_URL, runId, unique } from '@app/testing';
+import { connectNatsOrFail, IdleConsumer, idleConsumer, NATS_URL, runId, unique } from '@app/testing';
 import { NatsConnection } from 'nats';
+import { profileUpsertConsumer } from '../src/profile-sync/profile-upsert.consumer';
+import { transactionWebhookConsumer } from '../src/webhook/transaction-webhook.consumer';
 import { gatewayRequests, sell, settle } from './follow-up-support';
 import { SaleTestApp, startGatewayWithConnector } from './sale-support';
 
@@ -17,9 +19,17 @@ const PREFIX = `gwfollow.${RUN}`;
 describe('follow-ups and settlement over NATS', () => {
   let app: SaleTestApp;
   let observer: NatsConnection;
+  let idle: IdleConsumer[] = [];
 
   beforeAll(async () => {
     observer = await connectNatsOrFail();
+    // The gateway's event consumers are not exercised here: moved to streams of this run (the
+    // module takes their definitions by reference, in this file's module registry only), so they
+    // neither need the platform's stream on a shared server nor read its messages.
+    const jsm = await observer.jetstreamManager();
+    idle = await Promise.all([profileUpsertConsumer, transactionWebhookConsumer].map((definition) => idleConsumer(jsm, definition, RUN)));
+    Object.assign(profileUpsertConsumer, idle[0].definition);
+    Object.assign(transactionWebhookConsumer, idle[1].definition);
     app = await startGatewayWithConnector(
       { hostTimeoutMs: 2000, replyMarginMs: 2000 },
       {
@@ -40,6 +50,7 @@ describe('follow-ups and settlement over NATS', () => {
     await app?.close();
     const jsm = await observer?.jetstreamManager();
     await jsm?.streams.delete(`GWFOLLOW_${RUN}`).catch(() => undefined);
+    for (const consumer of idle) await consumer.remove(jsm);
     await observer?.drain();
   });
 
