@@ -62,7 +62,8 @@ export class SaleService {
     @Inject(TRANSACTION_SETTINGS) private readonly settings: TransactionSettings,
   ) {}
 
-  async create(device: DeviceClaims, request: SaleRequest, idempotencyKey?: string): Promise<GatewayTransactionV1> {
+  /** `serviceRequestId` (`req_…`, the request's x-service-request-id) becomes the NEW action's requestId. */
+  async create(device: DeviceClaims, request: SaleRequest, serviceRequestId: string, idempotencyKey?: string): Promise<GatewayTransactionV1> {
     const scope: IdempotencyScope | undefined =
       idempotencyKey === undefined ? undefined : { groupId: device.groupId, deviceId: device.deviceId, idempotencyKey };
     if (scope) {
@@ -75,7 +76,7 @@ export class SaleService {
     }
     let sale: PreparedSale;
     try {
-      sale = await this.prepare(device, request);
+      sale = await this.prepare(device, request, serviceRequestId);
       await this.uow.run(async () => {
         await this.transactions.insert(sale.transaction);
         await this.transactions.insertAction(sale.action);
@@ -104,7 +105,7 @@ export class SaleService {
   }
 
   /** Every check that needs no write, in the order a caller can act on: body, card, profile, routing. */
-  private async prepare(device: DeviceClaims, request: SaleRequest): Promise<PreparedSale> {
+  private async prepare(device: DeviceClaims, request: SaleRequest, serviceRequestId: string): Promise<PreparedSale> {
     const amountMinor = minorOf(request.amount);
     const currency = currencyInfo(request.amount.currency)!;
     const emv = readSaleEmv(request.emvData, { amount: request.amount, amountMinor });
@@ -197,6 +198,7 @@ export class SaleService {
       id: actionId,
       tranId,
       actionType: 'NEW',
+      requestId: serviceRequestId,
       amountMinor,
       currency: currency.alpha,
       posReference,

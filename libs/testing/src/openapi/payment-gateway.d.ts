@@ -565,8 +565,8 @@ export interface components {
              */
             trace: string;
             /**
-             * @description the id the action went to the host connector with
-             * @example act_3hV0cQ9mX2rT8wK1yB6nZg
+             * @description the service request that made the action (its x-service-request-id; a new req_ id for one asked over NATS); actions stored before this rule show their actionId
+             * @example req_6Qe2mG1cR7yT0pV9sB4nJw
              */
             requestId: string;
             amount: components["schemas"]["TransactionAmountDto"];
@@ -1465,7 +1465,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the transaction, VOIDED */
+            /** @description the transaction, VOIDED; the host's decline is answered 200 too: the new action FAILED with reason HostDeclined and the host's code and message, the transaction's sums and status unchanged (its requestId is this response's x-service-request-id) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1528,7 +1528,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description the host declined it (detail: the host's code) or could not be reached; recorded as a FAILED action */
+            /** @description the host could not be reached (unavailable, no host connector, the request rejected before sending); recorded as a FAILED action */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -1568,6 +1568,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description the transaction with its new action; the host's decline is answered 200 too: the new action FAILED with reason HostDeclined and the host's code and message, the transaction's sums and status unchanged (its requestId is this response's x-service-request-id) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1630,7 +1631,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description the host declined it (detail: the host's code) or could not be reached; recorded as a FAILED action */
+            /** @description the host could not be reached (unavailable, no host connector, the request rejected before sending); recorded as a FAILED action */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -1670,6 +1671,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description the transaction with its new action; the host's decline is answered 200 too: the new action FAILED with reason HostDeclined and the host's code and message, the transaction's sums and status unchanged (its requestId is this response's x-service-request-id) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1732,7 +1734,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description the host declined it (detail: the host's code) or could not be reached; recorded as a FAILED action */
+            /** @description the host could not be reached (unavailable, no host connector, the request rejected before sending); recorded as a FAILED action */
             502: {
                 headers: {
                     [name: string]: unknown;
