@@ -65,8 +65,8 @@ function listOf(raw: unknown, key: string, pattern: RegExp, what: string, nonEmp
 }
 
 /**
- * Checks a JSON format's spec (usually parsed from its file) and applies `defaults` to the keys
- * its `host` section leaves out; throws `HostProtocolError` naming the key on anything wrong, so a
+ * Checks a JSON format's spec (usually parsed from its file), the keys its `host` section leaves
+ * out taking the values of the format's built-in file; throws `HostProtocolError` naming the key on anything wrong, so a
  * typo in an operator's file stops the start instead of silently taking a default.
  */
 export function compileJsonHostSpec(raw: unknown): JsonHostSpec {
