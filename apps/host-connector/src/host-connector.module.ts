@@ -66,7 +66,7 @@ export class HostConnectorModule {
       controllers: [HostRequestController],
       providers: [
         { provide: HOST_CONNECTOR_CONFIG, useValue: config },
-        { provide: HOST_PROTOCOLS, useValue: options.protocols ?? hostProtocolsFor(config.specs) },
+        { provide: HOST_PROTOCOLS, useValue: options.protocols ?? hostProtocolsFor(config.specs, config.jsonSpecs) },
         StanRepository,
         WorkingKeyRepository,
         ReversalRepository,

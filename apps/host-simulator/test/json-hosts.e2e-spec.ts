@@ -97,6 +97,26 @@ describe.each(JSON_HOST_FORMATS)('%s host over HTTP', (format: JsonHostFormat) =
     expect((await followUp('refund', capture.original, '6000', 'REFUND')).answer.hostRespCode).toBe('00');
   });
 
+  it('should take follow-ups that name the order of their pre-authorisation (MPGS_AP files them under it), a refund of it refunding its capture', async () => {
+    const terminalOf = terminal();
+    const context = wireContext();
+    const preauthOutcome = await client.request('authorize', authorizeRequest({ target: terminalOf, minor: '7000', kind: 'PREAUTH' }), context);
+    // The order the pre-authorisation opened, as the connector reports it (HostResponseV1.orderId) for its follow-ups to name.
+    const orderId = `${terminalOf.tid}-${context.transmittedAt}-${context.stan}`;
+    const preauth = { ...original({ mti: '0100', context }, answerOf(preauthOutcome), 'PREAUTH'), orderId };
+    const followUp = async (operation: 'capture' | 'refund' | 'void', of: HostOriginalV1, minor: string, kind: HostOriginalV1['kind']) => {
+      const own = wireContext();
+      const answer = answerOf(await client.request(operation, followUpRequest(terminalOf, of, minor), own));
+      return { answer, original: { ...original({ mti: operation === 'capture' ? '0220' : '0200', context: own }, answer, kind), orderId } };
+    };
+    const capture = await followUp('capture', preauth, '7000', 'CAPTURE');
+    const refund = await followUp('refund', capture.original, '3000', 'REFUND');
+    const voided = await followUp('void', refund.original, '3000', 'VOID_REFUND');
+    expect([capture.answer.hostRespCode, refund.answer.hostRespCode, voided.answer.hostRespCode]).toEqual(['00', '00', '00']);
+    expect((await followUp('refund', capture.original, '7000', 'REFUND')).answer.hostRespCode).toBe('00');
+    expect((await followUp('refund', capture.original, '1', 'REFUND')).answer.hostRespCode).toBe('13');
+  });
+
   it('should refuse with 12 a follow-up that names its original as another kind, where the format says the kind', async () => {
     const terminalOf = terminal();
     const { original: sale } = await authorize(terminalOf, '4000');

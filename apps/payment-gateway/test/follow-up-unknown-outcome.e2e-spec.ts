@@ -10,24 +10,10 @@ import {
 import { REQUEST_REPLY, RequestReplyTransport, ServedSubject } from '@app/messaging';
 import { bodyOf, unique, waitFor } from '@app/testing';
 import { expectProblem } from './support';
-import { current, eventsOf, followUp, sell, settle } from './follow-up-support';
+import { approvedReply, current, eventsOf, followUp, sell, settle } from './follow-up-support';
 import { SaleTestApp, startGatewayAlone, TransactionView } from './sale-support';
 
 const later = <T>(ms: number, value: T): Promise<T> => new Promise((resolve) => setTimeout(() => resolve(value), ms));
-
-function approvedReply(requestId: string, mti: string, stan: string): HostResponseV1 {
-  return {
-    requestId,
-    result: 'APPROVED',
-    hostRespCode: '00',
-    hostRespMessage: 'Approved',
-    mti,
-    stan,
-    transmittedAt: '1123080000',
-    rrn: `5327080${stan.slice(1)}`,
-    approvalCode: 'A1B2C3',
-  };
-}
 
 /**
  * A refund (or a settlement) whose outcome the request cannot learn is never shown as failed: the test plays the

@@ -83,6 +83,7 @@ function pendingSale(groupId: string, now: Date): { transaction: Transaction; ac
     hostMti: null,
     hostStan: null,
     hostTransmittedAt: null,
+    hostOrderId: null,
     posReference: null,
     extraData: null,
     hostRequest: null,

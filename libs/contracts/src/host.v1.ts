@@ -157,6 +157,9 @@ export class HostCardV1 {
 export const HOST_ORIGINAL_KINDS = ['SALE', 'PREAUTH', 'CAPTURE', 'REFUND', 'VOID', 'VOID_REFUND'] as const;
 export type HostOriginalKindV1 = (typeof HOST_ORIGINAL_KINDS)[number];
 
+/** A host order id as the connector names it (`<tid>-<MMDDhhmmss>-<stan>` for MPGS_AP). */
+const ORDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
 /** The host's references of an earlier transaction, for reversal, void, refund and capture. */
 export class HostOriginalV1 {
   /**
@@ -189,6 +192,18 @@ export class HostOriginalV1 {
   @IsString()
   @Matches(/^[A-Za-z0-9 ]{6}$/, { message: '$property must be the 6-character approval code' })
   approvalCode: string | null;
+
+  /**
+   * The host's order the original was filed under (its `HostResponseV1.orderId`), which formats
+   * that file follow-ups under their authorisation (MPGS_AP) name in a follow-up or reversal of it:
+   * for a capture or refund, the order its authorisation opened. Null when the original's reply had
+   * none (another format, or nothing was answered); absent from callers older than issue 16, read
+   * as the original's own reference (right when the original is the authorisation).
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(ORDER_ID, { message: '$property must be 1 to 64 letters, digits, _ or -' })
+  orderId?: string | null;
 }
 
 abstract class HostRequestBaseV1 {
@@ -412,6 +427,17 @@ export class HostResponseV1 {
   @NullableButPresent()
   @IsString()
   approvalCode: string | null;
+
+  /**
+   * The host's order this request was filed under, for a format that files follow-ups under their
+   * authorisation's order (MPGS_AP: the authorisation opens it, its captures, refunds, voids and
+   * reversals go to it); a follow-up of this transaction names it as `HostOriginalV1.orderId`.
+   * Null for other formats and when nothing was sent; absent from connectors older than issue 16.
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(ORDER_ID, { message: '$property must be 1 to 64 letters, digits, _ or -' })
+  orderId?: string | null;
 
   /**
    * Whether the host approved only part of the amount (ISO 8583 code 10): then `approvedAmount`

@@ -8,6 +8,7 @@ import {
   HostTotalsV1,
 } from '@app/contracts';
 import { Iso8583Message, MessageSpec } from '@app/iso8583';
+import type { JsonHostRules } from './json/json-host-rules';
 
 /** One host operation: a `host.<operation>.v1` subject. */
 export type HostOperation =
@@ -136,12 +137,18 @@ export interface IsoDialect {
 export interface JsonDialect {
   readonly kind: 'json';
   readonly format: HostMessageFormat;
-  /** Method, path appended to the host's base URL, and the JSON body, for one operation. */
+  /** How its host answers, from the format's spec file (`HOST_SPEC_<FORMAT>_FILE`, else the built-in one). */
+  readonly rules: JsonHostRules;
+  /**
+   * Method, path appended to the host's base URL, and the JSON body, for one operation; and, for a
+   * format that files follow-ups under their authorisation's order (MPGS_AP), the order id it was
+   * filed under, which the connector hands back (`HostResponseV1.orderId`) for follow-ups to name.
+   */
   buildHttpRequest<O extends HostOperation>(
     operation: O,
     request: HostRequestOf[O],
     context: WireContext,
-  ): { method: 'POST' | 'PUT'; path: string; body: Record<string, unknown> };
+  ): { method: 'POST' | 'PUT'; path: string; body: Record<string, unknown>; orderId?: string };
   /** Reads the HTTP answer; throws `HostProtocolError` when the body is not what the format promises. */
   parseHttpResponse(operation: HostOperation, status: number, body: unknown): HostAnswer;
 }

@@ -8,6 +8,7 @@ export * from './dialect-for';
 export * from './iso/iso-fields';
 export * from './iso/iso-dialect';
 export * from './json/json-support';
+export * from './json/json-host-rules';
 export * from './json/mpgs';
 export * from './json/pomelo';
 export * from './json/ez-aio';

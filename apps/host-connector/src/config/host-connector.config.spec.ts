@@ -1,4 +1,8 @@
 import { ConfigError, Env, envSchema } from '@app/common';
+import { BUILT_IN_JSON_SPECS } from '@app/host-protocol';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { hostConnectorConfigFrom, hostConnectorVariables } from './host-connector.config';
 
 /** The connector's settings read from `env` and checked together, as its app and standalone do. */
@@ -37,6 +41,23 @@ describe('the host connector settings', () => {
 
     expect(config.zmk).toEqual(developmentZmk);
     expect(config.allowList.allows('127.0.0.1', 8583)).toBe(true);
+  });
+
+  it('should read a JSON format’s spec file, and refuse at start one that is not that format’s, naming the variable', () => {
+    const directory = mkdtempSync(join(tmpdir(), 'hc-config-'));
+    try {
+      const ezAio = join(directory, 'ez-aio.json');
+      writeFileSync(ezAio, JSON.stringify({ name: 'EZ_AIO', host: { unknownOutcomeCodes: ['68'] } }));
+
+      const config = hostConnectorConfigFromEnv({ standalone: true, developmentZmk, env: { HOST_SPEC_EZ_AIO_FILE: ezAio } });
+
+      expect(config.jsonSpecs).toEqual({ EZ_AIO: { ...BUILT_IN_JSON_SPECS.EZ_AIO.host, unknownOutcomeCodes: ['68'] } });
+      const refused = () => hostConnectorConfigFromEnv({ standalone: true, developmentZmk, env: { HOST_SPEC_MPGS_AP_FILE: ezAio } });
+      expect(refused).toThrow(ConfigError);
+      expect(refused).toThrow(/HOST_SPEC_MPGS_AP_FILE: .*its name is EZ_AIO, not MPGS_AP/);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   it('should not fall back to the development ZMK in production, even in standalone', () => {

@@ -1,6 +1,6 @@
 import { AllowList, ConfigError, custom, errorMessage, flag, integer, text, urlWithCredentials, ValuesOf, Variable } from '@app/common';
-import { HOST_MESSAGE_FORMATS, HostMessageFormat, ISO_HOST_FORMATS, IsoHostFormat } from '@app/contracts';
-import { IsoSpecs, isoSpecsFrom, specFileVariable } from '@app/host-protocol';
+import { HOST_MESSAGE_FORMATS, HostMessageFormat, ISO_HOST_FORMATS, IsoHostFormat, JSON_HOST_FORMATS, JsonHostFormat } from '@app/contracts';
+import { IsoSpecs, isoSpecsFrom, JsonSpecs, jsonSpecsFrom, specFileVariable } from '@app/host-protocol';
 import { hostConnectorTimingVariables } from '@app/runtime';
 import { parseHostUrl, transportOf } from '../routing/host-address';
 
@@ -14,6 +14,12 @@ export interface HostConnectorConfig {
    * ISO format (the acquirer's own field definitions); loaded and checked at start.
    */
   specs: IsoSpecs;
+  /**
+   * HOST_SPEC_<FORMAT>_FILE of a JSON format: an operator's spec file replacing the built-in one
+   * (`libs/host-protocol/specs/`): which answers approve, decline or leave the outcome unknown,
+   * the partial approval code, the codes that acknowledge a reversal; loaded and checked at start.
+   */
+  jsonSpecs: JsonSpecs;
   /** HOST_TIMEOUT_MS: a request's deadline when it names none. */
   timeoutMs: number;
   /** HOST_CONNECT_TIMEOUT_MS: longest wait for a TCP connection. */
@@ -71,9 +77,9 @@ const DEFAULT_URL_VARIABLES = Object.fromEntries(HOST_MESSAGE_FORMATS.map((forma
   Variable<string | undefined>
 >;
 
-/** HOST_SPEC_<FORMAT>_FILE of every ISO format. */
-const SPEC_FILE_VARIABLES = Object.fromEntries(ISO_HOST_FORMATS.map((format) => [specFileVariable(format), text()])) as Record<
-  `HOST_SPEC_${IsoHostFormat}_FILE`,
+/** HOST_SPEC_<FORMAT>_FILE of every ISO and JSON format. */
+const SPEC_FILE_VARIABLES = Object.fromEntries([...ISO_HOST_FORMATS, ...JSON_HOST_FORMATS].map((format) => [specFileVariable(format), text()])) as Record<
+  `HOST_SPEC_${IsoHostFormat | JsonHostFormat}_FILE`,
   Variable<string | undefined>
 >;
 
@@ -145,8 +151,10 @@ export function hostConnectorConfigFrom(
     defaultUrls[format] = text;
   }
   let specs: IsoSpecs;
+  let jsonSpecs: JsonSpecs;
   try {
     specs = isoSpecsFrom(values);
+    jsonSpecs = jsonSpecsFrom(values);
   } catch (error) {
     throw new ConfigError([errorMessage(error)]);
   }
@@ -158,6 +166,7 @@ export function hostConnectorConfigFrom(
     allowList,
     defaultUrls,
     specs,
+    jsonSpecs,
     timeoutMs: values.HOST_TIMEOUT_MS,
     connectTimeoutMs: values.HOST_CONNECT_TIMEOUT_MS,
     echoIntervalMs: values.HOST_ECHO_INTERVAL_MS,

@@ -6,6 +6,8 @@ export interface SentMessage {
   mti: string;
   stan: string;
   transmittedAt: string;
+  /** The host order it was filed under, for a format that has them (MPGS_AP; `JsonDialect.buildHttpRequest`). */
+  orderId?: string;
 }
 
 /** What became of one request to a host, whatever the transport. */

@@ -42,7 +42,7 @@ export class JsonHostClient {
       if (error instanceof HostProtocolError) return { kind: 'unexpressible', reason: error.message };
       throw error;
     }
-    const sent = { mti: logicalMtiOf(operation, request), stan, transmittedAt: context.transmittedAt };
+    const sent = { mti: logicalMtiOf(operation, request), stan, transmittedAt: context.transmittedAt, ...(http.orderId !== undefined ? { orderId: http.orderId } : {}) };
     const remaining = deadlineAt - Date.now();
     if (remaining <= 0) return { kind: 'not-sent', reason: `${address.format} ${address.url}: the deadline passed before sending` };
     const url = `${address.url}${http.path.startsWith('/') ? '' : '/'}${http.path}`;

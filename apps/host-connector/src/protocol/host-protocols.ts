@@ -1,5 +1,5 @@
 import { HostMessageFormat } from '@app/contracts';
-import { decryptKeyUnderZmk, dialectLookup, HostDialect, IsoSpecs, keyCheckValue } from '@app/host-protocol';
+import { decryptKeyUnderZmk, dialectLookup, HostDialect, IsoSpecs, JsonSpecs, keyCheckValue } from '@app/host-protocol';
 import { buildTpdu, framerFor, MessageSpec } from '@app/iso8583';
 
 /** Splits a TCP stream into messages and wraps outgoing ones (length header, TPDU) for one ISO format. */
@@ -36,10 +36,10 @@ export function specFramer(spec: MessageSpec): Framer {
   return { frame: (payload) => framer.frame(payload, tpdu), deframer: () => framer.deframer() };
 }
 
-/** The platform's protocol libraries, the ISO formats speaking the operator's spec files where `specs` has one (HOST_SPEC_<FORMAT>_FILE). */
-export function hostProtocolsFor(specs: IsoSpecs = {}): HostProtocols {
+/** The platform's protocol libraries, the formats speaking the operator's spec files where `specs` / `jsonSpecs` have one (HOST_SPEC_<FORMAT>_FILE). */
+export function hostProtocolsFor(specs: IsoSpecs = {}, jsonSpecs: JsonSpecs = {}): HostProtocols {
   return {
-    dialectFor: dialectLookup(specs),
+    dialectFor: dialectLookup(specs, jsonSpecs),
     framerFor: specFramer,
     keyCheckValue,
     decryptUnderZmk: (zmk, keyUnderZmk) => decryptKeyUnderZmk(keyUnderZmk, zmk),

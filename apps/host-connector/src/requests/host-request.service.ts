@@ -52,7 +52,8 @@ function reversalOf<O extends SubjectOperation>(operation: O, request: HostReque
     target: request.target,
     amount: followUp.amount,
     merchant: followUp.merchant,
-    original: { kind, mti: sent.mti, stan: sent.stan, transmittedAt: sent.transmittedAt, rrn: null, approvalCode: null },
+    // The order the unanswered request was filed under (MPGS_AP): its reversal goes to the same one.
+    original: { kind, mti: sent.mti, stan: sent.stan, transmittedAt: sent.transmittedAt, rrn: null, approvalCode: null, orderId: sent.orderId ?? null },
   };
 }
 
@@ -236,6 +237,7 @@ export class HostRequestService {
       mti: sent.mti,
       stan: sent.stan,
       transmittedAt: sent.transmittedAt,
+      orderId: sent.orderId ?? null,
       rrn: answer.rrn,
       approvalCode: answer.approvalCode,
       ...(keyCheckValue ? { keyCheckValue } : {}),

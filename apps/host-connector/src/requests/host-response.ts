@@ -2,7 +2,12 @@ import { HostResponseV1, HostResultV1 } from '@app/contracts';
 import { SentMessage } from '../hosts/host-exchange';
 
 /** A reply saying nothing was sent (or nothing usable came back), with the wire references when there are some. */
-export function replyWithout(requestId: string, result: HostResultV1, message: string, sent?: SentMessage): HostResponseV1 {
+export function replyWithout(
+  requestId: string,
+  result: HostResultV1,
+  message: string,
+  sent?: Omit<SentMessage, 'orderId'> & { orderId?: string | null },
+): HostResponseV1 {
   return {
     requestId,
     result,
@@ -14,6 +19,7 @@ export function replyWithout(requestId: string, result: HostResultV1, message: s
     mti: sent?.mti ?? null,
     stan: sent?.stan ?? null,
     transmittedAt: sent?.transmittedAt ?? null,
+    orderId: sent?.orderId ?? null,
     rrn: null,
     approvalCode: null,
   };

@@ -1,9 +1,11 @@
 import { errorMessage } from '@app/common';
 import { HostMessageFormat } from '@app/contracts';
+import { reversalAcknowledgementOf } from '@app/host-protocol';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
 import { HostRouter } from '../hosts/host-router';
+import { HOST_PROTOCOLS, HostProtocols } from '../protocol/host-protocols';
 import { checkAllowed, parseHostUrl } from '../routing/host-address';
 import { DueReversal, ReversalAttemptOutcome, ReversalRepository } from './persistence/reversal.repository';
 import { ReversalQueue } from './reversal-queue';
@@ -11,10 +13,11 @@ import { ReversalQueue } from './reversal-queue';
 /**
  * Works the reversal queue: each lane takes the next due reversal with FOR UPDATE SKIP LOCKED
  * (so no other lane or replica sends it meanwhile), sends it (0400 the first time it reaches the
- * wire, 0401 after), and either marks it acknowledged (the host answered 0410 with a code its
- * format counts as acknowledging: the spec's `host.reversalAcknowledgedCodes`, default 00) or
- * schedules the next attempt with exponential backoff, capped: also after a 0410 with any other
- * code (12, 25, 30, 96…), whose code is kept on the row as `last_resp_code`. Polls the queue
+ * wire, 0401 after), and either marks it acknowledged (the host answered with what its format's
+ * spec file counts as acknowledging: an ISO spec's `host.reversalAcknowledgedCodes`, default 00 and
+ * 94; a JSON spec's approving status words, or a declining one with its `reversalAcknowledgedCodes`,
+ * default 94) or schedules the next attempt with exponential backoff, capped: also after any other
+ * answer (12, 25, 30, 96, an unknown outcome…), whose code is kept on the row as `last_resp_code`. Polls the queue
  * and is woken at once by an enqueue in this process.
  */
 /**
@@ -38,6 +41,7 @@ export class ReversalWorker {
     private readonly reversals: ReversalRepository,
     private readonly router: HostRouter,
     private readonly queue: ReversalQueue,
+    @Inject(HOST_PROTOCOLS) private readonly protocols: HostProtocols,
   ) {}
 
   start(): void {
@@ -123,7 +127,10 @@ export class ReversalWorker {
     switch (exchange.kind) {
       case 'answered': {
         const { hostRespCode, hostRespMessage } = exchange.answer;
-        if (!exchange.answer.approved) return failed(`the host answered ${hostRespCode} (${hostRespMessage}), which does not acknowledge a reversal`, true, hostRespCode);
+        if (!exchange.answer.approved) {
+          const rule = reversalAcknowledgementOf(this.protocols.dialectFor(reversal.format as HostMessageFormat));
+          return failed(`the host answered ${hostRespCode} (${hostRespMessage}), which does not acknowledge it (${rule})`, true, hostRespCode);
+        }
         this.logger.log(`reversal ${reversal.id} (TID ${reversal.tid} STAN ${reversal.stan}) acknowledged with ${exchange.answer.hostRespCode}`);
         return { kind: 'acknowledged', respCode: hostRespCode };
       }

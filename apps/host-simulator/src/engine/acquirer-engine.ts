@@ -17,6 +17,11 @@ export interface FinancialRequest {
   /** VOID, REFUND, CAPTURE: the id of the transaction they act on. */
   originalRef?: string;
   /**
+   * `originalRef` names an order by the authorisation that opened it (MPGS_AP captures and refunds):
+   * a REFUND of an order opened by a PREAUTH acts on the order's CAPTURE.
+   */
+  originalIsOrder?: boolean;
+  /**
    * What the request says its original is, where the format says it (POMELO_JSON `original.type`,
    * EZ_AIO `originalTxn.msgType`, the EZ_WALLET resource it is posted under): a record of another kind is 12.
    */
@@ -39,6 +44,8 @@ interface TransactionRecord {
   settled: boolean;
   /** PREAUTH: completed by a CAPTURE. */
   captured: boolean;
+  /** PREAUTH: the CAPTURE that completed it. */
+  capturedBy: TransactionRecord | null;
   /** SALE / CAPTURE: amount refunded so far. */
   refunded: bigint;
   /** VOID / REFUND / CAPTURE: the transaction acted on. */
@@ -89,6 +96,7 @@ export class AcquirerEngine {
       voided: false,
       settled: false,
       captured: false,
+      capturedBy: null,
       refunded: 0n,
       target: null,
     };
@@ -102,7 +110,8 @@ export class AcquirerEngine {
     }
     let code: string = outcome === 'DECLINE' ? TEST_RESPONSE.DECLINE.code : TEST_RESPONSE.APPROVE.code;
     if (code === '00' && request.originalRef !== undefined) {
-      const target = this.records.get(`${request.tid}|${request.originalRef}`) ?? null;
+      let target = this.records.get(`${request.tid}|${request.originalRef}`) ?? null;
+      if (request.originalIsOrder === true && request.kind === 'REFUND' && target?.kind === 'PREAUTH' && target.capturedBy !== null) target = target.capturedBy;
       code = this.checkFollowUp(request, target);
       if (code === '00') record.target = target;
     } else if (code === '00' && (request.kind === 'VOID' || request.kind === 'REFUND' || request.kind === 'CAPTURE')) {
@@ -240,7 +249,10 @@ export class AcquirerEngine {
         if (target.kind === 'REFUND' && target.target !== null) target.target.refunded += direction === 1 ? -target.amount : target.amount;
         return;
       case 'CAPTURE':
-        if (target !== null) target.captured = direction === 1;
+        if (target !== null) {
+          target.captured = direction === 1;
+          target.capturedBy = direction === 1 ? record : null;
+        }
         break;
       case 'REFUND':
         if (target !== null) target.refunded += direction === 1 ? record.amount : -record.amount;

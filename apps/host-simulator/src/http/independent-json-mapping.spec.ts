@@ -142,8 +142,10 @@ const originalArbitrary = (operation: FollowUpOperation): fc.Arbitrary<HostOrigi
       transmittedAt: contextArbitrary.map((context) => context.transmittedAt),
       rrn: fc.option(digits(12), { nil: null }),
       approvalCode: fc.option(fc.string({ unit: fc.constantFrom(...'0123456789ABCDEFGHJKLMNPQRSTUVWXYZ'), minLength: 6, maxLength: 6 }), { nil: null }),
+      // The host order the original was filed under (MPGS_AP), null when its reply had none, absent from older callers.
+      orderId: fc.option(fc.option(fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/), { nil: null }), { nil: undefined }),
     })
-    .map(({ kind, named, ...rest }) => ({ ...rest, mti: MTI_OF[kind], ...(named ? { kind } : {}) }));
+    .map(({ kind, named, orderId, ...rest }) => ({ ...rest, mti: MTI_OF[kind], ...(named ? { kind } : {}), ...(orderId !== undefined ? { orderId } : {}) }));
 
 const totalsArbitrary = (maxMinor: bigint): fc.Arbitrary<HostTotalsV1> =>
   fc.record({
@@ -260,8 +262,12 @@ function expectedMeaning(format: JsonHostFormat, drawn: Drawn): Record<string, u
         // A payment holds sales and pre-authorisations, an operation captures and refunds.
         EZ_WALLET: kind === 'SALE' || kind === 'PREAUTH' ? ['SALE', 'PREAUTH'] : ['CAPTURE', 'REFUND'],
       };
+      // MPGS_AP files a capture or refund under the order (its authorisation's, or the original's own
+      // reference when the caller names none) and names a voided or reversed transaction itself.
+      const byOrder = mpgs && (drawn.operation === 'capture' || drawn.operation === 'refund');
       const seenOriginal = {
-        ref: ref(original),
+        ref: byOrder ? (original.orderId ?? ref(original)) : ref(original),
+        ...(byOrder ? { order: true } : {}),
         kinds: kinds[format],
         stan: format === 'EZ_AIO' ? original.stan : null,
         rrn: mpgs ? null : original.rrn,

@@ -30,7 +30,9 @@ export function decide(engine: AcquirerEngine, call: JsonHostCall): HostOutcome 
         tid: call.tid,
         ref: call.ref,
         amountMinor: call.money === null ? null : call.money.minor,
-        ...(followUp !== null ? { originalRef: followUp.ref, ...(followUp.kinds !== null ? { originalKinds: followUp.kinds } : {}) } : {}),
+        ...(followUp !== null
+          ? { originalRef: followUp.ref, ...(followUp.kinds !== null ? { originalKinds: followUp.kinds } : {}), ...(followUp.order ? { originalIsOrder: true } : {}) }
+          : {}),
       });
       return decision.answer ? { code: decision.code, rrn: decision.rrn, approvalCode: decision.approvalCode, hostTotals: null } : null;
     }

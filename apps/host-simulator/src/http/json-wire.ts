@@ -193,6 +193,11 @@ export interface OriginalSeen {
   /** The host's references of the original, where the format carries them; null when the original got none. */
   rrn: string | null;
   approvalCode: string | null;
+  /**
+   * The ref names an order (MPGS_AP: the authorisation that opened it) rather than the transaction
+   * itself: a refund of an order opened by a pre-authorisation refunds the order's capture.
+   */
+  order?: true;
 }
 
 interface CallOf {

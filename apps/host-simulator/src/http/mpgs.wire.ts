@@ -133,14 +133,14 @@ const transaction: WireRoute = {
         break;
       case 'CAPTURE':
       case 'REFUND':
-        // Captured or refunded: the order, which is the original transaction's.
+        // Captured or refunded: the order, which its authorisation opened (a refund of a pre-authorised order refunds its capture).
         call = {
           ...terminal,
           call: 'follow-up',
           kind: operation,
           ref: transactionId,
           money: money(body, 'transaction.amount', 'transaction.currency'),
-          original: { ref: orderId, kinds: null, stan: null, rrn: null, approvalCode: null },
+          original: { ref: orderId, kinds: null, stan: null, rrn: null, approvalCode: null, order: true },
         };
         break;
       case 'VOID': {

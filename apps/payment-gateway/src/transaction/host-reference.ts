@@ -7,7 +7,8 @@ const APPROVAL_CODE = /^[A-Za-z0-9 ]{6}$/;
 /**
  * How a follow-up or a batch upload names an action the host answered: what the connector sent
  * for it (MTI, STAN, transmission time) and the host's RRN and approval code when they have the
- * shape the host contract carries (a JSON host's longer reference is left out). Undefined when
+ * shape the host contract carries (a JSON host's longer reference is left out), and the host
+ * order the connector filed it under (MPGS_AP; null for other formats). Undefined when
  * nothing was sent for it.
  */
 export function hostOriginalOf(action: TransactionAction, kind: HostOriginalKindV1): HostOriginalV1 | undefined {
@@ -19,5 +20,6 @@ export function hostOriginalOf(action: TransactionAction, kind: HostOriginalKind
     transmittedAt: action.hostTransmittedAt,
     rrn: action.rrn !== null && RRN.test(action.rrn) ? action.rrn : null,
     approvalCode: action.approvalCode !== null && APPROVAL_CODE.test(action.approvalCode) ? action.approvalCode : null,
+    orderId: action.hostOrderId,
   };
 }

@@ -68,6 +68,7 @@ export class SaleRecorder {
         hostMti: response?.mti ?? null,
         hostStan: response?.stan ?? null,
         hostTransmittedAt: response?.transmittedAt ?? null,
+        hostOrderId: response?.orderId ?? null,
         // A sale books its approval in the batch; a pre-authorisation books nothing until its capture.
         batchNo: transaction.tranType === 'SALE' ? batchNo : null,
         nextCheckAt: null,

@@ -128,6 +128,8 @@ export interface TransactionAction {
   hostMti: string | null;
   hostStan: string | null;
   hostTransmittedAt: string | null;
+  /** The host order the connector filed it under (`HostResponseV1.orderId`, MPGS_AP), which follow-ups name as the original's. */
+  hostOrderId: string | null;
   posReference: string | null;
   extraData: Record<string, unknown> | null;
   hostRequest: KeptActionRequest | null;
@@ -190,6 +192,7 @@ export function pendingAction(fields: NewActionFields): TransactionAction {
     hostMti: null,
     hostStan: null,
     hostTransmittedAt: null,
+    hostOrderId: null,
     batchNo: null,
     clientRequestId: fields.clientRequestId ?? null,
     checkAttempts: 0,

@@ -11,7 +11,6 @@ import {
   iccField,
   JsonDialectBase,
   JsonHttpRequest,
-  jsonApproves,
   JsonReader,
   minorToDecimal,
   NetworkOperation,
@@ -19,6 +18,7 @@ import {
   ownRef,
   requiredTotals,
 } from './json-support';
+import { JsonHostRules, jsonHostRulesOf } from './json-host-rules';
 import { POS_ENTRY_MODE_CONTACTLESS_CHIP } from '../iso/iso-fields';
 
 /**
@@ -58,10 +58,20 @@ export type EzAioResponse = {
   rrn?: string | null;
   authCode?: string | null;
   currencyCode?: string;
+  /** A partial approval (`respCode` the spec's `partialApprovalCode`, 10): the amount approved, a decimal in `currencyCode`. */
+  approvedAmount?: string;
   batch?: EzAioBatch;
 };
 
 const FORMAT = 'EZ_AIO';
+
+/** A partial approval's amount: `approvedAmount` in `currencyCode`; throws `HostProtocolError` when either is missing. */
+function ezAioApprovedAmount(reader: JsonReader): { minor: string; currency: string } {
+  const currency = currencyByNumeric(reader.string('currencyCode'), FORMAT);
+  const minor = decimalToMinor(reader.optionalString('approvedAmount'), currency.exponent);
+  if (minor === null) throw new HostProtocolError(FORMAT, 'the partial approval has no readable approvedAmount');
+  return { minor, currency: currency.numeric };
+}
 
 const FOLLOW_UP_TYPES: Record<FollowUpOperation, EzAioMsgType> = { capture: 'COMPLETION', refund: 'REFUND', void: 'VOID', reverse: 'REVERSAL' };
 /** The msgType of each original a follow-up can act on (`FOLLOW_UP_ORIGINALS`). */
@@ -95,6 +105,10 @@ export function ezAioTotalsIn(reader: JsonReader, path: string, exponent: number
 
 export class EzAioDialect extends JsonDialectBase {
   readonly format = FORMAT;
+
+  constructor(rules: JsonHostRules = jsonHostRulesOf(FORMAT)) {
+    super(rules);
+  }
 
   protected authorizeRequest(request: HostAuthorizeRequestV1, context: WireContext): JsonHttpRequest {
     const { amount, card } = request;
@@ -159,14 +173,12 @@ export class EzAioDialect extends JsonDialectBase {
     const code = reader.string('respCode');
     if (!/^[0-9A-Za-z]{2}$/.test(code)) throw new HostProtocolError(FORMAT, `malformed respCode (HTTP ${status})`);
     const txnStatus = reader.string('txnStatus');
+    const fields = { hostRespCode: code, hostRespMessage: reader.optionalString('respMessage') ?? responseMessage(code), rrn: reader.optionalString('rrn'), approvalCode: reader.optionalString('authCode') };
+    if (operation === 'authorize' || operation === 'capture' || operation === 'refund' || operation === 'void' || operation === 'reverse') {
+      return this.financialAnswer(operation, status, txnStatus, fields, () => ezAioApprovedAmount(reader));
+    }
     if (txnStatus !== 'APPROVED' && txnStatus !== 'DECLINED' && txnStatus !== 'FAILED') throw new HostProtocolError(FORMAT, `unknown txnStatus ${txnStatus}`);
-    const answer: HostAnswer = {
-      hostRespCode: code,
-      hostRespMessage: reader.optionalString('respMessage') ?? responseMessage(code),
-      approved: jsonApproves(FORMAT, operation, txnStatus === 'APPROVED' ? 'approved' : txnStatus === 'DECLINED' ? 'declined' : 'failed', code, status),
-      rrn: reader.optionalString('rrn'),
-      approvalCode: reader.optionalString('authCode'),
-    };
+    const answer: HostAnswer = { ...fields, approved: txnStatus === 'APPROVED' };
     // A FAILED settlement (the host refused the request) reconciled nothing and has no totals: a 30, not an unreadable answer.
     if (operation === 'settle' && txnStatus !== 'FAILED') {
       const hostTotals = ezAioTotalsIn(reader, 'batch', currencyByNumeric(reader.string('currencyCode'), FORMAT).exponent);

@@ -17,7 +17,6 @@ import {
   iccField,
   JsonDialectBase,
   JsonHttpRequest,
-  jsonApproves,
   JsonReader,
   minorToInteger,
   NetworkOperation,
@@ -25,8 +24,8 @@ import {
   originalRef,
   ownRef,
   requiredTotals,
-  REVERSAL_ALREADY_DONE_CODE,
 } from './json-support';
+import { JsonHostRules, jsonHostRulesOf } from './json-host-rules';
 
 /**
  * EZ_WALLET (invented; the acquirer's spec is not public): REST resources under `/wallet/v1`
@@ -78,8 +77,10 @@ export type EzWalletState = 'SUCCEEDED' | 'DECLINED' | 'FAILED';
 export type EzWalletResponse = {
   id: string;
   state: EzWalletState;
-  /** Why it was not SUCCEEDED (see EZ_WALLET_REASONS); absent on success. */
+  /** Why it was not SUCCEEDED (see EZ_WALLET_REASONS); absent on success, PARTIALLY_APPROVED on a partial one. */
   reason?: string;
+  /** A partial approval (reason PARTIALLY_APPROVED, code 10): the amount approved (minor units; the currency numeric, when named). */
+  approvedAmount?: { value: number; currency?: string };
   authCode?: string;
   reference?: string;
   summary?: EzWalletSettlementRequest['summary'];
@@ -92,13 +93,23 @@ export const EZ_WALLET_REASONS: Readonly<Record<string, string>> = {
   INVALID_AMOUNT: '13',
   NOT_ALLOWED: '12',
   ORIGINAL_NOT_FOUND: '25',
-  ALREADY_REVERSED: REVERSAL_ALREADY_DONE_CODE,
+  ALREADY_REVERSED: '94',
+  PARTIALLY_APPROVED: '10',
   TOTALS_MISMATCH: '95',
   INVALID_REQUEST: '30',
   UNAVAILABLE: '91',
 };
 
 const FORMAT = 'EZ_WALLET';
+
+/** A partial approval's amount (`approvedAmount.value`, and its `currency` when named); throws `HostProtocolError` when absent. */
+function ezWalletApprovedAmount(reader: JsonReader): { minor: string; currency: string | null } {
+  const value = reader.optionalInteger('approvedAmount.value');
+  if (value === null) throw new HostProtocolError(FORMAT, 'the partial approval has no approvedAmount.value');
+  const currency = reader.optionalString('approvedAmount.currency');
+  if (currency !== null && !/^[0-9]{3}$/.test(currency)) throw new HostProtocolError(FORMAT, 'the partial approval has an approvedAmount.currency that is not ISO 4217 numeric');
+  return { minor: String(value), currency };
+}
 
 export function ezWalletSummaryOut(totals: HostTotalsV1): EzWalletSettlementRequest['summary'] {
   return {
@@ -133,6 +144,10 @@ function money(amount: HostAmountV1): EzWalletMoney {
 
 export class EzWalletDialect extends JsonDialectBase {
   readonly format = FORMAT;
+
+  constructor(rules: JsonHostRules = jsonHostRulesOf(FORMAT)) {
+    super(rules);
+  }
 
   protected authorizeRequest(request: HostAuthorizeRequestV1, context: WireContext): JsonHttpRequest {
     const { kind, amount, card } = request;
@@ -180,27 +195,20 @@ export class EzWalletDialect extends JsonDialectBase {
   parseHttpResponse(operation: HostOperation, status: number, body: unknown): HostAnswer {
     const reader = new JsonReader(FORMAT, body);
     const state = reader.string('state');
+    const reason = reader.optionalString('reason');
+    const financial = operation === 'authorize' || operation === 'capture' || operation === 'refund' || operation === 'void' || operation === 'reverse';
+    // The words are the spec file's for requests that move money; settlements and pings keep the format's own three.
+    const approvedWords = financial ? this.rules.approvedStatuses : ['SUCCEEDED'];
+    const declinedWords = financial ? this.rules.declinedStatuses : ['DECLINED'];
+    const failedWords = financial ? this.rules.unknownOutcomeStatuses : ['FAILED'];
     let code: string;
-    switch (state) {
-      case 'SUCCEEDED':
-        code = '00';
-        break;
-      case 'DECLINED':
-        code = EZ_WALLET_REASONS[reader.optionalString('reason') ?? ''] ?? '05';
-        break;
-      case 'FAILED':
-        code = EZ_WALLET_REASONS[reader.optionalString('reason') ?? ''] ?? '96';
-        break;
-      default:
-        throw new HostProtocolError(FORMAT, `unknown state ${state} (HTTP ${status})`);
-    }
-    const answer: HostAnswer = {
-      hostRespCode: code,
-      hostRespMessage: responseMessage(code),
-      approved: jsonApproves(FORMAT, operation, state === 'SUCCEEDED' ? 'approved' : state === 'DECLINED' ? 'declined' : 'failed', code, status),
-      rrn: reader.optionalString('reference'),
-      approvalCode: reader.optionalString('authCode'),
-    };
+    if (approvedWords.includes(state)) code = reason === 'PARTIALLY_APPROVED' ? EZ_WALLET_REASONS.PARTIALLY_APPROVED : '00';
+    else if (declinedWords.includes(state)) code = EZ_WALLET_REASONS[reason ?? ''] ?? '05';
+    else if (failedWords.includes(state)) code = EZ_WALLET_REASONS[reason ?? ''] ?? '96';
+    else throw new HostProtocolError(FORMAT, `unknown state ${state} (HTTP ${status})`);
+    const fields = { hostRespCode: code, hostRespMessage: responseMessage(code), rrn: reader.optionalString('reference'), approvalCode: reader.optionalString('authCode') };
+    if (financial) return this.financialAnswer(operation, status, state, fields, () => ezWalletApprovedAmount(reader));
+    const answer: HostAnswer = { ...fields, approved: state === 'SUCCEEDED' };
     // A FAILED settlement (the host refused the request) reconciled nothing and has no summary: a 30, not an unreadable answer.
     if (operation === 'settle' && state !== 'FAILED') {
       answer.hostTotals = requiredTotals(ezWalletSummaryIn(reader, 'summary'), FORMAT, 'the settlement answer has no readable summary');

@@ -13,6 +13,7 @@ import * as currencyCodes from 'currency-codes';
 import { CardData } from '../card-data';
 import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, JsonDialect, WireContext } from '../dialect';
 import { originalKindOf } from '../iso/iso-fields';
+import { JsonHostRules } from './json-host-rules';
 
 /** An ISO 4217 currency as JSON hosts name it. */
 export interface JsonCurrency {
@@ -144,8 +145,8 @@ export function requiredTotals<T>(totals: T | null, format: string, explanation:
   return totals;
 }
 
-/** What a JSON dialect sends for one operation: method, path under the host's base URL, and body. */
-export type JsonHttpRequest = { method: 'POST' | 'PUT'; path: string; body: Record<string, unknown> };
+/** What a JSON dialect sends for one operation: method, path under the host's base URL, and body (and the order it files it under, MPGS_AP). */
+export type JsonHttpRequest = { method: 'POST' | 'PUT'; path: string; body: Record<string, unknown>; orderId?: string };
 /** The follow-ups (reverse, void, refund, capture), as the codec's spec names them for `host.followUpCardData`. */
 export type { FollowUpOperation } from '@app/iso8583';
 export type NetworkOperation = 'signon' | 'echo' | 'keyexchange';
@@ -177,29 +178,48 @@ export function followUpOriginalKind(format: string, operation: FollowUpOperatio
   return kind;
 }
 
-/** What a JSON answer's status word says: approved, declined by the host, or failed (an error, or an outcome not known). */
-export type JsonVerdict = 'approved' | 'declined' | 'failed';
+/** What a JSON answer's status word says, by the format's rules: approved, declined by the host, or an outcome not known. */
+export type JsonVerdict = 'approved' | 'declined' | 'unknown';
+
+/** What a JSON answer to a financial request or a reversal means for the caller. */
+export interface JsonOutcome {
+  /** Approved (a reversal: acknowledged). */
+  approved: boolean;
+  /** Approved for part of the amount (`partialApprovalCode`): the format's answer carries the amount approved. */
+  partial: boolean;
+}
+
+/** The operations whose approval can be for part of their amount. */
+const PARTIAL_OPERATIONS: ReadonlySet<HostOperation> = new Set(['authorize', 'capture', 'refund']);
 
 /**
- * The code (ISO 8583 "duplicate transmission") with which a JSON host declines a reversal of a
- * transaction already reversed or voided: the transaction is undone, so it acknowledges.
+ * Reads a JSON answer to an authorisation, follow-up or reversal by the format's spec file
+ * (`JsonHostRules`): its status word approves, declines (a declining word whose code is one of
+ * `unknownOutcomeCodes` does not) or leaves the outcome unknown; any other word is an unreadable
+ * answer. A reversal is acknowledged by an approving word, or by a declining one whose code is in
+ * `reversalAcknowledgedCodes` (94: already reversed); by nothing else (25 original not found, an
+ * unknown outcome): the reversal worker keeps it open and repeats it. An unknown outcome of an
+ * authorisation, capture, refund or void throws `HostProtocolError`, so the connector reverses it as
+ * unanswered, unless it came with HTTP 4xx: the host refused the request as written, nothing moved.
  */
-export const REVERSAL_ALREADY_DONE_CODE = '94';
-
-/**
- * Whether a JSON answer approves `operation`: its status word approves, and a reversal is also
- * acknowledged by a decline with `REVERSAL_ALREADY_DONE_CODE`. Not by a decline with any other
- * code (25 original not found: the original may still be on its way; 12, 05…) nor by a failure
- * (30, 96, an unknown outcome): the reversal worker keeps those open and repeats them.
- */
-export function jsonApproves(format: string, operation: HostOperation, verdict: JsonVerdict, code: string, httpStatus: number): boolean {
-  // A failure the host answered with a 4xx refused the request itself: nothing moved. Any other
-  // (PENDING, an error on a 2xx, a 5xx) does not say whether money moved: read as no answer, so
-  // the connector reverses it rather than tell the caller "declined".
-  if (verdict === 'failed' && MONEY_MOVING.has(operation) && !(httpStatus >= 400 && httpStatus < 500)) {
-    throw new HostProtocolError(format, `the host failed with ${code} (HTTP ${httpStatus}) without saying whether the ${operation} moved money`);
+export function readJsonOutcome(
+  format: string,
+  rules: JsonHostRules,
+  operation: HostOperation,
+  word: string,
+  code: string,
+  httpStatus: number,
+): JsonOutcome {
+  let verdict: JsonVerdict;
+  if (rules.approvedStatuses.includes(word)) verdict = 'approved';
+  else if (rules.declinedStatuses.includes(word)) verdict = rules.unknownOutcomeCodes.includes(code) ? 'unknown' : 'declined';
+  else if (rules.unknownOutcomeStatuses.includes(word)) verdict = 'unknown';
+  else throw new HostProtocolError(format, `unknown status ${word} (HTTP ${httpStatus}): not a word of the format's spec file`);
+  if (verdict === 'unknown' && MONEY_MOVING.has(operation) && !(httpStatus >= 400 && httpStatus < 500)) {
+    throw new HostProtocolError(format, `the host answered ${word} ${code} (HTTP ${httpStatus}) without saying whether the ${operation} moved money`);
   }
-  return verdict === 'approved' || (operation === 'reverse' && verdict === 'declined' && code === REVERSAL_ALREADY_DONE_CODE);
+  const approved = verdict === 'approved' || (operation === 'reverse' && verdict === 'declined' && rules.reversalAcknowledgedCodes.includes(code));
+  return { approved, partial: verdict === 'approved' && PARTIAL_OPERATIONS.has(operation) && code === rules.partialApprovalCode };
 }
 
 /** Operations whose failure leaves the money unknown (a reversal's failure leaves it open and retried instead). */
@@ -217,6 +237,8 @@ export function networkWordOf(operation: NetworkOperation): 'SIGN_ON' | 'ECHO' |
 export abstract class JsonDialectBase implements JsonDialect {
   readonly kind = 'json' as const;
   abstract readonly format: HostMessageFormat;
+
+  constructor(readonly rules: JsonHostRules) {}
 
   buildHttpRequest<O extends HostOperation>(operation: O, request: HostRequestOf[O], context: WireContext): JsonHttpRequest {
     switch (operation) {
@@ -241,6 +263,22 @@ export abstract class JsonDialectBase implements JsonDialect {
   }
 
   abstract parseHttpResponse(operation: HostOperation, status: number, body: unknown): HostAnswer;
+
+  /**
+   * The answer to an authorisation, follow-up or reversal, read by the format's rules
+   * (`readJsonOutcome`); `approvedAmount` reads a partial approval's amount from the format's
+   * answer, and throws `HostProtocolError` when it is not there (what was charged would be unknown).
+   */
+  protected financialAnswer(
+    operation: HostOperation,
+    httpStatus: number,
+    word: string,
+    answer: Pick<HostAnswer, 'hostRespCode' | 'hostRespMessage' | 'rrn' | 'approvalCode'>,
+    approvedAmount: () => NonNullable<HostAnswer['approvedAmount']>,
+  ): HostAnswer {
+    const outcome = readJsonOutcome(this.format, this.rules, operation, word, answer.hostRespCode, httpStatus);
+    return { ...answer, approved: outcome.approved, ...(outcome.partial ? { approvedAmount: approvedAmount() } : {}) };
+  }
 
   protected abstract authorizeRequest(request: HostAuthorizeRequestV1, context: WireContext): JsonHttpRequest;
   protected abstract followUpRequest(operation: FollowUpOperation, request: HostFollowUpRequestV1, context: WireContext): JsonHttpRequest;

@@ -12,9 +12,7 @@ import {
   iccField,
   JsonDialectBase,
   JsonHttpRequest,
-  jsonApproves,
   JsonReader,
-  JsonVerdict,
   minorToDecimal,
   NetworkOperation,
   networkWordOf,
@@ -22,6 +20,7 @@ import {
   ownRef,
   requiredTotals,
 } from './json-support';
+import { JsonHostRules, jsonHostRulesOf } from './json-host-rules';
 
 /**
  * MPGS_AP: modelled on the public Mastercard Gateway REST API (version 100): one PUT per
@@ -133,8 +132,10 @@ export const MPGS_PARTIAL_APPROVAL = 'PARTIALLY_APPROVED';
 
 /** The approved amount of a partial approval; throws `HostProtocolError` when the answer does not carry it. */
 function mpgsApprovedAmount(reader: JsonReader): { minor: string; currency: string } {
-  const currency = currencyByAlpha(reader.string('transaction.currency'), FORMAT);
-  const minor = decimalToMinor(reader.string('transaction.amount'), currency.exponent);
+  const alpha = reader.optionalString('transaction.currency');
+  if (alpha === null) throw new HostProtocolError(FORMAT, 'the partial approval has no transaction.currency');
+  const currency = currencyByAlpha(alpha, FORMAT);
+  const minor = decimalToMinor(reader.optionalString('transaction.amount'), currency.exponent);
   if (minor === null) throw new HostProtocolError(FORMAT, 'the partial approval has no readable transaction.amount');
   return { minor, currency: currency.numeric };
 }
@@ -179,6 +180,10 @@ export function mpgsTotalsIn(reader: JsonReader, path: string, exponent: number)
 export class MpgsDialect extends JsonDialectBase {
   readonly format = FORMAT;
 
+  constructor(rules: JsonHostRules = jsonHostRulesOf(FORMAT)) {
+    super(rules);
+  }
+
   protected authorizeRequest(request: HostAuthorizeRequestV1, context: WireContext): JsonHttpRequest {
     const { mid, tid } = request.target;
     const reference = ownRef(request.target, context);
@@ -202,7 +207,8 @@ export class MpgsDialect extends JsonDialectBase {
       },
       posTerminal: posTerminal(tid),
     };
-    return { method: 'PUT', path: `${merchantPath(mid)}/order/${reference}/transaction/${reference}`, body };
+    // The authorisation opens the order its follow-ups are filed under.
+    return { method: 'PUT', path: `${merchantPath(mid)}/order/${reference}/transaction/${reference}`, body, orderId: reference };
   }
 
   protected followUpRequest(operation: FollowUpOperation, request: HostFollowUpRequestV1, context: WireContext): JsonHttpRequest {
@@ -211,6 +217,10 @@ export class MpgsDialect extends JsonDialectBase {
     const { amount, original } = request;
     followUpOriginalKind(FORMAT, operation, original);
     const target = originalRef(request.target, original);
+    // Follow-ups go to the order of the authorisation (a refund of a capture, a reversal of a refund
+    // alike), which the caller names from the original's reply; an original without one (callers older
+    // than issue 16) is taken for the authorisation itself.
+    const orderId = original.orderId ?? target;
     const currency = currencyByNumeric(amount.currency, FORMAT);
     const money = { amount: minorToDecimal(amount.minor, currency.exponent), currency: currency.alpha };
     const transaction: MpgsTransactionRequest['transaction'] =
@@ -222,7 +232,7 @@ export class MpgsDialect extends JsonDialectBase {
       transaction,
       posTerminal: posTerminal(tid),
     };
-    return { method: 'PUT', path: `${merchantPath(mid)}/order/${target}/transaction/${reference}`, body };
+    return { method: 'PUT', path: `${merchantPath(mid)}/order/${encodeURIComponent(orderId)}/transaction/${reference}`, body, orderId };
   }
 
   protected settleRequest(request: HostSettleRequestV1): JsonHttpRequest {
@@ -273,18 +283,22 @@ export class MpgsDialect extends JsonDialectBase {
       case 'refund':
       case 'void':
       case 'reverse': {
-        if (result !== 'SUCCESS' && result !== 'FAILURE' && result !== 'PENDING') throw new HostProtocolError(FORMAT, `unknown result ${result}`);
         const code = this.codeOf(reader);
-        // PENDING: the gateway does not know the outcome yet, which approves nothing (nor acknowledges a reversal).
-        const verdict: JsonVerdict = result === 'SUCCESS' ? 'approved' : result === 'FAILURE' ? 'declined' : 'failed';
-        const answer: HostAnswer = {
-          hostRespCode: code,
-          hostRespMessage: reader.optionalString('response.acquirerMessage') ?? responseMessage(code),
-          approved: jsonApproves(FORMAT, operation, verdict, code, status),
-          rrn: reader.optionalString('transaction.receipt'),
-          approvalCode: reader.optionalString('transaction.authorizationCode'),
-        };
-        if (answer.approved && operation !== 'void' && operation !== 'reverse' && reader.optionalString('response.gatewayCode') === MPGS_PARTIAL_APPROVAL) {
+        const answer = this.financialAnswer(
+          operation,
+          status,
+          result,
+          {
+            hostRespCode: code,
+            hostRespMessage: reader.optionalString('response.acquirerMessage') ?? responseMessage(code),
+            rrn: reader.optionalString('transaction.receipt'),
+            approvalCode: reader.optionalString('transaction.authorizationCode'),
+          },
+          () => mpgsApprovedAmount(reader),
+        );
+        // The gateway's own word for a partial approval is read whatever code the acquirer gave.
+        const partialOperation = operation === 'authorize' || operation === 'capture' || operation === 'refund';
+        if (answer.approved && partialOperation && answer.approvedAmount === undefined && reader.optionalString('response.gatewayCode') === MPGS_PARTIAL_APPROVAL) {
           answer.approvedAmount = mpgsApprovedAmount(reader);
         }
         return answer;

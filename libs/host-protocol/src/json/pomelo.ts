@@ -9,10 +9,9 @@ import {
   followUpOriginalKind,
   iccField,
   JsonDialectBase,
+  currencyByAlpha,
   JsonHttpRequest,
-  jsonApproves,
   JsonReader,
-  JsonVerdict,
   minorToInteger,
   NetworkOperation,
   networkWordOf,
@@ -20,6 +19,7 @@ import {
   ownRef,
   requiredTotals,
 } from './json-support';
+import { JsonHostRules, jsonHostRulesOf } from './json-host-rules';
 
 /**
  * POMELO_JSON (invented; the acquirer's spec is not public): snake_case, amounts as integers of
@@ -59,6 +59,9 @@ export type PomeloTransactionResponse = {
   authorization_code: string | null;
   retrieval_reference_number: string | null;
   message: string;
+  /** A partial approval (`response_code` the spec's `partialApprovalCode`, 10): the minor units approved, in `currency` (alpha) when named, else the request's. */
+  approved_amount?: number;
+  currency?: string;
 };
 
 export type PomeloNetworkRequest = { type: 'SIGN_ON' | 'ECHO' | 'KEY_EXCHANGE'; merchant: PomeloMerchant; trace: PomeloTrace };
@@ -75,6 +78,14 @@ export type PomeloBatchResponse = {
 };
 
 const FORMAT = 'POMELO_JSON';
+
+/** A partial approval's amount (`approved_amount`, minor units, and `currency` when named); throws `HostProtocolError` when absent. */
+function pomeloApprovedAmount(reader: JsonReader): { minor: string; currency: string | null } {
+  const minor = reader.optionalInteger('approved_amount');
+  if (minor === null) throw new HostProtocolError(FORMAT, 'the partial approval has no approved_amount');
+  const alpha = reader.optionalString('currency');
+  return { minor: String(minor), currency: alpha === null ? null : currencyByAlpha(alpha, FORMAT).numeric };
+}
 
 /** The integer totals of a body (at `path`) as the contract's; null when one is missing. */
 export function pomeloTotalsIn(reader: JsonReader, path: string): HostTotalsV1 | null {
@@ -114,6 +125,10 @@ function traceOf(context: WireContext): PomeloTrace {
 
 export class PomeloDialect extends JsonDialectBase {
   readonly format = FORMAT;
+
+  constructor(rules: JsonHostRules = jsonHostRulesOf(FORMAT)) {
+    super(rules);
+  }
 
   protected authorizeRequest(request: HostAuthorizeRequestV1, context: WireContext): JsonHttpRequest {
     const { kind, amount, card } = request;
@@ -197,15 +212,18 @@ export class PomeloDialect extends JsonDialectBase {
       case 'refund':
       case 'void':
       case 'reverse': {
-        const word = reader.string('status');
-        const verdict: JsonVerdict = word === 'APPROVED' ? 'approved' : word === 'REJECTED' ? 'declined' : 'failed';
-        return {
-          hostRespCode: code,
-          hostRespMessage: message,
-          approved: jsonApproves(FORMAT, operation, verdict, code, status),
-          rrn: reader.optionalString('retrieval_reference_number'),
-          approvalCode: reader.optionalString('authorization_code'),
-        };
+        return this.financialAnswer(
+          operation,
+          status,
+          reader.string('status'),
+          {
+            hostRespCode: code,
+            hostRespMessage: message,
+            rrn: reader.optionalString('retrieval_reference_number'),
+            approvalCode: reader.optionalString('authorization_code'),
+          },
+          () => pomeloApprovedAmount(reader),
+        );
       }
     }
   }

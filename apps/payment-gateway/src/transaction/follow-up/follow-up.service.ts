@@ -311,6 +311,7 @@ export class FollowUpService {
         hostMti: response?.mti ?? null,
         hostStan: response?.stan ?? null,
         hostTransmittedAt: response?.transmittedAt ?? null,
+        hostOrderId: response?.orderId ?? null,
         amountMinor: bookedMinor,
         extraData: Object.keys(extraData).length === 0 ? null : extraData,
         // Refunds and captures book money in the terminal's open batch; a void books none.

@@ -67,6 +67,10 @@ export class TransactionActionEntity implements TransactionAction {
   @Column({ type: 'varchar', length: 10, nullable: true })
   hostTransmittedAt: string | null;
 
+  /** The host order the connector filed the action under (MPGS_AP), which its follow-ups name. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  hostOrderId: string | null;
+
   @Column({ type: 'varchar', length: 64, nullable: true })
   posReference: string | null;
 

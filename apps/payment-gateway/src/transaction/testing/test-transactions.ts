@@ -22,6 +22,7 @@ export function testAction(overrides: Partial<TransactionAction>): TransactionAc
     hostMti: '0200',
     hostStan: '000001',
     hostTransmittedAt: '1120100000',
+    hostOrderId: null,
     posReference: null,
     extraData: null,
     hostRequest: null,
