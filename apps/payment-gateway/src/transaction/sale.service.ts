@@ -158,6 +158,7 @@ export class SaleService {
       merchantId: profile.merchantId,
       profileId: profile.id,
       acceptanceId: acceptance.id,
+      acceptanceName: acceptance.acptName,
       sdkId: device.deviceId,
       tranType: request.tranType,
       tranStatus: 'PENDING',
