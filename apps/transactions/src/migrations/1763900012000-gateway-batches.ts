@@ -11,7 +11,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   stored before from their transaction's batch (what the gateway's events said then);
  * - an order's settle state is null when its transaction ended in no batch (declined, reversed,
  *   an authorisation closed uncaptured);
- * - a batch keeps its acquirer profile's name (`profile_name`).
+ * - a batch keeps its acquirer profile's name (`profile_name`);
+ * - the difference of a settled batch covers what the host reports: its void fields become 0.
  */
 export class GatewayBatches1763900012000 implements MigrationInterface {
   name = 'GatewayBatches1763900012000';
@@ -51,6 +52,10 @@ export class GatewayBatches1763900012000 implements MigrationInterface {
       `CREATE UNIQUE INDEX "uq_settlement_batch_terminal" ON "transactions"."settlement_batch" ("group_id", "host_message_format", "primary_mid", "primary_tid", "currency", "batch_no") `,
     );
     await queryRunner.query(`ALTER TABLE "transactions"."settlement_batch" ADD "profile_name" character varying(128)`);
+    // Hosts count no voids: the difference of a settled batch is over payments and refunds only.
+    await queryRunner.query(
+      `UPDATE "transactions"."settlement_batch" SET difference = difference || '{"voidCount": 0, "voidMinor": "0"}'::jsonb WHERE difference IS NOT NULL`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
