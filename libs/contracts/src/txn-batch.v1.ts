@@ -44,8 +44,10 @@ export class TxnBatchSettledV1 extends MerchantEventV1 {
   @MaxLength(128)
   profileName: string | null;
 
+  /** How the host agreed; null when its answer said nothing of it. */
+  @NullableButPresent()
   @IsIn(HOST_RECONCILIATIONS)
-  reconciliation: HostReconciliationV1;
+  reconciliation: HostReconciliationV1 | null;
 
   @NullableButPresent()
   @IsString()

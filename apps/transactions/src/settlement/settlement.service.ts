@@ -231,7 +231,8 @@ export class SettlementService {
         hostRespMessage: reply.hostRespMessage,
         settledAt: settled ? now : null,
       });
-      if (settled && totals && reply.totals && reply.reconciliation)
+      // The gateway answers its totals with every outcome (null only with a refusal).
+      if (settled && reply.totals)
         await this.batches.enqueueSettled({
           groupId: batch.groupId,
           merchantId: batch.merchantId,
