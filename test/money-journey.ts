@@ -1,24 +1,6 @@
-import { TEST_CARDS, testCardEmv } from '@app/host-protocol';
-import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
-import {
-  ApiClient,
-  bodyFrom,
-  createAcquirer,
-  createEmv,
-  createMerchant,
-  envelopeData,
-  expectSuccess,
-  merchantManagementClient,
-  paymentGatewayClient,
-  TestApp,
-  transactionsClient,
-  unique,
-  waitFor,
-} from '@app/testing';
-import type { components as PaymentGatewayComponents } from '@app/testing/openapi/payment-gateway';
-import type { components as TransactionsComponents } from '@app/testing/openapi/transactions';
-import { randomUUID } from 'node:crypto';
-import { PboService } from '../apps/merchant-management/src';
+import { TEST_CARDS } from '@app/host-protocol';
+import { ApiClient, bodyFrom, envelopeData, paymentGatewayClient, TestApp, transactionsClient, waitFor } from '@app/testing';
+import { activateTill, ADMIN_PASSWORD, GatewayTransaction, NAMESPACE, onboardMerchant, OrderDetail, orderOf as orderWhen, tap as tapWith, Till } from './money-support';
 
 /**
  * Money moves, the whole journey over HTTP as a PBO and a phone would take it: onboarding,
@@ -32,9 +14,6 @@ import { PboService } from '../apps/merchant-management/src';
  * the type check, and every answer is validated against its documented schema.
  */
 
-const NAMESPACE = { namespace: DEFAULT_GATEWAY_NAMESPACE };
-const ADMIN_PASSWORD = 'Till-Admin-2468';
-
 /** The card the journeys tap. */
 export const JOURNEY_CARD = 'visa';
 /** Its full number, which must be nowhere after the journeys. */
@@ -43,78 +22,20 @@ export const JOURNEY_PAN = TEST_CARDS[JOURNEY_CARD].pan;
 export const TRANSACTIONS_PER_JOURNEY = 5;
 export const JOURNEY_FORMATS = ['MOCK', 'ISO8583'] as const;
 
-type Transaction = PaymentGatewayComponents['schemas']['TransactionDto'];
-type Order = TransactionsComponents['schemas']['LegacyOrderDetailDto'];
-
 /** Declares the journeys' tests (one per acquirer format) against the app `app()` gives once its `beforeAll` ran. */
 export function describeMoneyJourneys(app: () => TestApp): void {
   describe.each(JOURNEY_FORMATS)('with a %s acquirer', (format) => {
     let pbo: ApiClient;
-    let phone: ApiClient;
-    let profileId: string;
+    let till: Till;
 
     beforeAll(async () => {
-      const created = await app()
-        .app.get(PboService)
-        .create({ name: unique('PBO '), timeZone: 'Asia/Kuala_Lumpur' });
-      pbo = await app().clientFor(created.groupId);
-      const emvId = await createEmv(pbo, { paymentMethod: '01' });
-      const acquirer = await createAcquirer(
-        pbo,
-        { '01': [emvId] },
-        { profileName: unique('Acquirer '), connMessageFormat: format, enablerMsgFormat: null, connUrl: null },
-      );
-      const merchant = await createMerchant(pbo, { country: 'MY', timeZone: 'Asia/Kuala_Lumpur', mcc: '5814' });
-      const mm = merchantManagementClient(pbo);
-      expectSuccess(
-        await mm.POST('/api/openapi/v1/mchInfo/payment/{mchId}', {
-          params: { path: { mchId: merchant.mchId } },
-          body: { acquirerProfileId: String(acquirer), currency: 'MYR' },
-        }),
-      );
-      const code = envelopeData(
-        await mm.POST('/api/openapi/v1/device', {
-          body: {
-            mchId: merchant.mchId,
-            deviceAlias: 'Till 1',
-            deviceAdmin: ADMIN_PASSWORD,
-            extParams: { acquirers: { [acquirer]: { acqMid: 'MID000000000042', acqTid: `T${String(Date.now()).slice(-7)}` } } },
-          },
-        }),
-      );
-      const activation = envelopeData(
-        await merchantManagementClient(app().anonymous).POST('/api/sdk/v1/activate', { body: { activationCode: code.activationCode } }),
-      );
-      expect(activation.profileId).toBe(code.profileId);
-      profileId = activation.profileId!;
-      phone = new ApiClient(app().baseUrl, activation.deviceToken);
-      await waitFor(
-        'the device profile at the gateway',
-        async () =>
-          (await paymentGatewayClient(pbo).GET('/{namespace}/api/v1/profiles/{profileId}', { params: { path: { ...NAMESPACE, profileId } } })).response
-            .status === 200,
-      );
+      const acquiring = await onboardMerchant(app(), format);
+      pbo = acquiring.pbo;
+      till = await activateTill(app(), acquiring, { mid: 'MID000000000042', tid: `T${String(Date.now()).slice(-7)}` });
     });
 
-    async function tap(value: string, tranType: 'SALE' | 'AUTH' = 'SALE'): Promise<Transaction> {
-      const minor = Math.round(Number(value) * 100);
-      const emvData = testCardEmv({ card: JOURNEY_CARD, amountMinor: String(minor), currencyNumeric: '458', countryNumeric: '458', date: new Date() });
-      const result = await paymentGatewayClient(phone).POST('/{namespace}/api/v1/transaction', {
-        params: { path: NAMESPACE, header: { 'idempotency-key': randomUUID() } },
-        body: { profileId, tranType, amount: { value, currency: 'MYR' }, emvData },
-      });
-      return bodyFrom(result, 201);
-    }
-
-    async function orderOf(tranId: string, until: (order: Order) => boolean = () => true): Promise<Order> {
-      let order: Order | undefined;
-      await waitFor(`order ${tranId}`, async () => {
-        const result = await transactionsClient(pbo).GET('/api/v2/order/{transactionId}', { params: { path: { transactionId: tranId } } });
-        order = result.response.status === 200 ? result.data?.data : undefined;
-        return order !== undefined && until(order);
-      });
-      return order!;
-    }
+    const tap = (value: string, tranType: 'SALE' | 'AUTH' = 'SALE'): Promise<GatewayTransaction> => tapWith(till, value, tranType, JOURNEY_CARD);
+    const orderOf = (tranId: string, until?: (order: OrderDetail) => boolean): Promise<OrderDetail> => orderWhen(pbo, tranId, until);
 
     it('should take a sale, refund it in two parts, void another, decline one, reverse a timeout, capture part of an authorisation, and settle the batch', async () => {
       // A sale, listed as an order.

@@ -62,6 +62,7 @@ describe('POST /transaction: sales through the host connector', () => {
         atc: '0001',
         profileId: terminal.profileId,
         acceptanceId: acceptance.acptId,
+        acceptanceName: acceptance.acptName,
         sdkId: terminal.deviceId,
         posReference: 'ORDER-1',
         description: null,
@@ -101,6 +102,8 @@ describe('POST /transaction: sales through the host connector', () => {
           hostReference: { mti: '0200', stan: sale.trace, transmittedAt: expect.stringMatching(/^[0-9]{10}$/) as string },
           posReference: 'ORDER-1',
           extraData: null,
+          // The sale's approval books in the terminal's open batch.
+          batchNo: '000001',
           createdAt: sale.createdAt,
           updatedAt: sale.updatedAt,
         },

@@ -18,6 +18,7 @@ function pendingSale(groupId: string, now: Date): { transaction: Transaction; ac
     merchantId: null,
     profileId: 'prof_test',
     acceptanceId: 'acpt_test',
+    acceptanceName: 'Acquirer test',
     sdkId: 'dev-test',
     tranType: 'SALE',
     tranStatus: 'PENDING',

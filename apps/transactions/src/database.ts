@@ -1,7 +1,9 @@
 import { ContextDatabaseDefinition } from '@app/database';
+import { createOutboxMigration, OutboxMessage } from '@app/messaging';
 import { createInboxMigration, InboxMessage } from '@app/messaging/consumer';
 import { Orders1763900010000 } from './migrations/1763900010000-orders';
 import { SettlementBatches1763900011000 } from './migrations/1763900011000-settlement-batches';
+import { GatewayBatches1763900012000 } from './migrations/1763900012000-gateway-batches';
 import { OrderActionEntity } from './order/persistence/order-action.entity';
 import { OrderEntity } from './order/persistence/order.entity';
 import { SettlementBatchEntity } from './settlement/persistence/settlement-batch.entity';
@@ -13,6 +15,13 @@ export { TRANSACTIONS_CONNECTION, TRANSACTIONS_SCHEMA };
 export const transactionsDatabase: ContextDatabaseDefinition = {
   name: TRANSACTIONS_CONNECTION,
   schema: TRANSACTIONS_SCHEMA,
-  entities: [OrderEntity, OrderActionEntity, SettlementBatchEntity, InboxMessage],
-  migrations: [createInboxMigration(TRANSACTIONS_SCHEMA, 1763900009000), Orders1763900010000, SettlementBatches1763900011000],
+  entities: [OrderEntity, OrderActionEntity, SettlementBatchEntity, InboxMessage, OutboxMessage],
+  migrations: [
+    createInboxMigration(TRANSACTIONS_SCHEMA, 1763900009000),
+    Orders1763900010000,
+    SettlementBatches1763900011000,
+    GatewayBatches1763900012000,
+    // Settled batches leave through it (txn.batch.settled.v1).
+    createOutboxMigration(TRANSACTIONS_SCHEMA, 1763900013000),
+  ],
 };

@@ -1,5 +1,5 @@
 import { RetentionModule } from '@app/database';
-import { DeviceAdminClient, GatewayClient, Inbox, inboxPruneRule } from '@app/messaging';
+import { DeviceAdminClient, GatewayClient, Inbox, inboxPruneRule, OutboxModule, outboxPruneRule } from '@app/messaging';
 import { Module } from '@nestjs/common';
 import { TRANSACTIONS_CONNECTION } from './database';
 import { TransactionsDatabaseModule } from './database.module';
@@ -20,13 +20,18 @@ import { DEFAULT_TRANSACTIONS_TIMEOUTS, TRANSACTIONS_TIMEOUTS } from './shared/t
 /**
  * The transactions bounded context: the order read model of the gateway's transactions and the
  * settlement batches on its own schema, the legacy `/api/v2/order*` and `/api/v2/settlement*`
- * routes, and the durable consumer of `gateway.transaction.updated.v1`. Needs `platformModules`
+ * routes, the durable consumer of `gateway.transaction.updated.v1` and the outbox of
+ * `txn.batch.settled.v1`. Needs `platformModules`
  * (database URL, auth, mail, messaging) from the application that hosts it.
  */
 @Module({
   imports: [
     TransactionsDatabaseModule,
-    RetentionModule.forContext({ connection: TRANSACTIONS_CONNECTION, rules: (retention) => [inboxPruneRule(retention.messagesMs)] }),
+    OutboxModule.forContext({ connection: TRANSACTIONS_CONNECTION }),
+    RetentionModule.forContext({
+      connection: TRANSACTIONS_CONNECTION,
+      rules: (retention) => [inboxPruneRule(retention.messagesMs), outboxPruneRule(retention.messagesMs)],
+    }),
   ],
   controllers: [OrderController, OrderActionController, SettlementController, OrderUpdatesController],
   providers: [

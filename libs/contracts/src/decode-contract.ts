@@ -45,6 +45,17 @@ export function decodeContract<T extends object>(contract: ClassConstructor<T>, 
   return instance;
 }
 
+/** Why `payload` breaks `contract` (the {@link ContractViolationError} reason), or null when it decodes. */
+export function contractViolation(contract: ClassConstructor<object>, payload: unknown): string | null {
+  try {
+    decodeContract(contract, payload);
+    return null;
+  } catch (error) {
+    if (error instanceof ContractViolationError) return error.reason;
+    throw error;
+  }
+}
+
 /** Whether a parameter's declared type is a contract class to validate against (not a primitive wrapper, an array or plain Object). */
 export function isContractClass(type: unknown): type is ClassConstructor<object> {
   return typeof type === 'function' && ![String, Boolean, Number, Array, Object].includes(type as never);

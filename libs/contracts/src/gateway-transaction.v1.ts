@@ -147,6 +147,18 @@ export class GatewayActionV1 {
   @MaxLength(256)
   posReference: string | null;
 
+  /**
+   * The terminal batch (6 digits) the action booked money in: a sale's approval, a capture or a
+   * refund, each in the batch open when the host approved it (a refund after its sale's batch
+   * closed books in the next one). Null for what books nothing (a pre-authorisation, a void, a
+   * failure). Producers always send it; optional only so that payloads written before it still
+   * decode (a consumer then falls back to the transaction's `batchNo`).
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[0-9]{6}$/, { message: '$property must be a batch number of 6 digits' })
+  batchNo?: string | null;
+
   /** Spec 3's free-form extraData of the action; null when none (optional: producers before issue 13 left it out). */
   @IsOptional()
   @IsObject()
@@ -265,6 +277,16 @@ export class GatewayTransactionV1 {
   @IsString()
   @MaxLength(80)
   acceptanceId: string;
+
+  /**
+   * The acceptance's name when the transaction was taken: the acquirer profile's name in
+   * merchant-management (spec 2's settlement `profileName`). Null for transactions from before
+   * the gateway kept it; optional so that payloads written before it still decode.
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  acceptanceName?: string | null;
 
   @IsString()
   @IsNotEmpty()
@@ -389,16 +411,8 @@ export class GatewayTransactionV1 {
   updatedAt: string | null;
 }
 
-/**
- * Payload of {@link GATEWAY_TRANSACTION_UPDATED_V1}: the whole transaction after a change, with a
- * version that grows with every change of that transaction, so a consumer keeps the highest and
- * drops stale or redelivered ones.
- */
-export class GatewayTransactionUpdatedV1 {
-  @IsInt()
-  @Min(1)
-  version: number;
-
+/** The PBO and merchant an event of money is about. */
+export abstract class MerchantEventV1 {
   @IsString()
   @IsNotEmpty()
   @MaxLength(64)
@@ -409,6 +423,17 @@ export class GatewayTransactionUpdatedV1 {
   @IsString()
   @MaxLength(64)
   merchantId: string | null;
+}
+
+/**
+ * Payload of {@link GATEWAY_TRANSACTION_UPDATED_V1}: the whole transaction after a change, with a
+ * version that grows with every change of that transaction, so a consumer keeps the highest and
+ * drops stale or redelivered ones.
+ */
+export class GatewayTransactionUpdatedV1 extends MerchantEventV1 {
+  @IsInt()
+  @Min(1)
+  version: number;
 
   @IsDefined()
   @IsObject()

@@ -148,6 +148,7 @@ export class SaleService {
       merchantId: profile.merchantId,
       profileId: profile.id,
       acceptanceId: acceptance.id,
+      acceptanceName: acceptance.acptName,
       sdkId: device.deviceId,
       tranType: request.tranType,
       tranStatus: 'PENDING',

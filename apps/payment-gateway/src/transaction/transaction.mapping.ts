@@ -20,6 +20,7 @@ function actionView(action: TransactionAction, exponent: number): GatewayActionV
     hostReference: sent ? { mti: action.hostMti!, stan: action.hostStan!, transmittedAt: action.hostTransmittedAt! } : null,
     posReference: action.posReference,
     extraData: action.extraData,
+    batchNo: action.batchNo ?? null,
     createdAt: formatGatewayTimestamp(action.createdAt),
     updatedAt: formatGatewayTimestamp(action.updatedAt),
   };
@@ -56,6 +57,7 @@ export function toGatewayTransaction(transaction: Transaction, actions: readonly
     atc: transaction.atc,
     profileId: transaction.profileId,
     acceptanceId: transaction.acceptanceId,
+    acceptanceName: transaction.acceptanceName,
     sdkId: transaction.sdkId,
     posReference: transaction.posReference,
     trace: transaction.trace,

@@ -21,6 +21,8 @@ export interface Transaction {
   merchantId: string | null;
   profileId: string;
   acceptanceId: string;
+  /** The acceptance's name when the sale was taken (the acquirer profile's name in merchant-management); null for transactions from before it was kept. */
+  acceptanceName: string | null;
   /** The device that took it (its token's subject). */
   sdkId: string;
   tranType: GatewayTranType;

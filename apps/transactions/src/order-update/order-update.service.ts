@@ -13,8 +13,8 @@ export type OrderUpdateOutcome = 'applied' | 'stale' | 'duplicate';
 
 /**
  * Applies a gateway transaction version to the read model (docs/architecture.md, flow 5): the
- * order takes it when its version is higher than the stored one, with its actions, and the
- * terminal batch it is in gets its settlement batch. The consumer of
+ * order takes it when its version is higher than the stored one, with its actions, and every
+ * terminal batch it or one of its actions is booked in gets its settlement batch. The consumer of
  * `gateway.transaction.updated.v1` and the replies to void, refund and capture both come here, in
  * whatever order they arrive: the highest version wins, a repeat changes nothing.
  */
@@ -42,7 +42,9 @@ export class OrderUpdateService {
         throw DomainError.ownerInvalid(`transaction ${order.tranId} belongs to group ${written.groupId}, not ${order.groupId}`);
       if (written.outcome === 'stale') return 'stale';
       await this.orders.upsertActions(actions);
-      if (order.batchNo !== null) {
+      // The transaction's batch and every batch one of its actions booked in (a refund after the sale's batch closed).
+      const batchNos = new Set([order.batchNo, ...actions.map((action) => action.batchNo)].filter((batchNo): batchNo is string => batchNo !== null));
+      for (const batchNo of [...batchNos].sort()) {
         await this.batches.ensure({
           uuid: this.ids.uuid(),
           batchId: newBatchId(this.ids),
@@ -50,12 +52,13 @@ export class OrderUpdateService {
           merchantId: order.merchantId,
           merchantName: order.merchantName,
           acceptanceId: order.acceptanceId,
+          profileName: update.transaction.acceptanceName ?? null,
+          hostMessageFormat: order.hostMessageFormat,
           primaryMid: order.primaryMid,
           primaryTid: order.primaryTid,
           currency: order.currency,
-          batchNo: order.batchNo,
-          hostMessageFormat: order.hostMessageFormat,
-          openedAt: order.createdAt,
+          batchNo,
+          openedAt: batchNo === order.batchNo ? order.createdAt : (actions.find((action) => action.batchNo === batchNo)?.createdAt ?? order.createdAt),
         });
       }
       return 'applied';

@@ -1,6 +1,7 @@
 import { DomainError } from '@app/common';
-import { GATEWAY_SETTLE_STATES, GATEWAY_TRAN_STATUSES } from '@app/contracts';
-import { approvedSale, updated, versionsOf } from '../../test/factories';
+import { GATEWAY_ACTION_STATUSES, GATEWAY_ACTION_TYPES, GATEWAY_SETTLE_STATES, GATEWAY_TRAN_STATUSES } from '@app/contracts';
+import fc from 'fast-check';
+import { action, approvedSale, updated, versionsOf } from '../../test/factories';
 import { orderFromTransaction } from './order-from-transaction';
 
 describe('orderFromTransaction', () => {
@@ -24,6 +25,43 @@ describe('orderFromTransaction', () => {
     expect(GATEWAY_SETTLE_STATES.map((settleState) => orderFromTransaction(updated({ ...approvedSale(), settleState }, 1, 'g')).order.settleState)).toEqual([
       0, 0, 1, 2,
     ]);
+  });
+
+  it('should give a transaction that ended in no batch no settle state, whatever its status, and one that may still reach a batch its batch state', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...GATEWAY_TRAN_STATUSES),
+        fc.constantFrom(...GATEWAY_SETTLE_STATES),
+        fc.option(fc.constantFrom('000001', '000042'), { nil: null }),
+        (tranStatus, settleState, batchNo) => {
+          const { order } = orderFromTransaction(updated({ ...approvedSale(), tranStatus, settleState, batchNo }, 1, 'g'));
+          const inBatch = batchNo !== null || tranStatus === 'PENDING';
+          expect(order.settleState).toBe(inBatch ? { OPEN: 0, SETTLING: 0, SETTLED: 1, SETTLE_FAILED: 2 }[settleState] : null);
+        },
+      ),
+    );
+  });
+
+  it("should keep each action's batch as the gateway names it, and for payloads from before it, the transaction's batch for what books money", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('SALE' as const, 'AUTH' as const),
+        fc.constantFrom(...GATEWAY_ACTION_TYPES),
+        fc.constantFrom(...GATEWAY_ACTION_STATUSES),
+        fc.option(fc.constantFrom('000003', '000007'), { nil: null }),
+        (tranType, actionType, actionStatus, named) => {
+          const sale = approvedSale({ tranType, batchNo: '000002' });
+          const amount = sale.amount;
+          const { batchNo: _absent, ...legacy } = action({ actionType, actionStatus, amount });
+          const current = action({ actionType, actionStatus, amount, batchNo: named });
+
+          const { actions } = orderFromTransaction(updated({ ...sale, actions: [...sale.actions, legacy, current] }, 1, 'g'));
+
+          const booksMoney = actionStatus === 'SUCCESS' && (actionType === 'CAPTURE' || actionType === 'REFUND' || (actionType === 'NEW' && tranType === 'SALE'));
+          expect(actions.slice(1).map((each) => each.batchNo)).toEqual([booksMoney ? '000002' : null, named]);
+        },
+      ),
+    );
   });
 
   it('should keep amounts in minor units of the currency and count the successful refunds', () => {

@@ -1,7 +1,7 @@
 import { DomainError } from '@app/common';
-import { currencyExponent, decimalToMinor, GatewayAmountV1, GatewayTransactionV1 } from '@app/contracts';
+import { currencyExponent, decimalToMinor, GatewayActionV1, GatewayAmountV1, GatewayTransactionV1 } from '@app/contracts';
 import { NewOrderAction } from './persistence/order.repository';
-import { Order, orderStateOf, settleStateOf } from './order';
+import { Order, orderSettleStateOf, orderStateOf } from './order';
 
 /** A gateway transaction of a PBO at a version: what `gateway.transaction.updated.v1` and an action's reply carry. */
 export interface TransactionVersion {
@@ -40,7 +40,7 @@ export function orderFromTransaction(update: TransactionVersion): OrderVersion {
     tranType: transaction.tranType,
     tranStatus: transaction.tranStatus,
     state: orderStateOf(transaction.tranStatus),
-    settleState: settleStateOf(transaction.settleState),
+    settleState: orderSettleStateOf(transaction),
     currency,
     amountMinor: minor(transaction.amount, 'amount'),
     approvedMinor: transaction.approvedAmount ? minor(transaction.approvedAmount, 'approvedAmount') : null,
@@ -84,12 +84,25 @@ export function orderFromTransaction(update: TransactionVersion): OrderVersion {
     trace: action.trace,
     amountMinor: minor(action.amount, `actions[${position}].amount`),
     currency,
+    batchNo: bookedBatchOf(transaction, action),
     reason: action.reason,
     hostRespCode: action.hostRespCode,
     hostRespMessage: action.hostRespMessage,
     createdAt: instant(action.createdAt, `actions[${position}].createdAt`),
   }));
   return { order, actions };
+}
+
+/**
+ * The batch an action booked money in: the gateway names it on each action. A payload written
+ * before it did (no `batchNo` key) books what books money in the transaction's batch, as the
+ * gateway did then: a sale's approval, a capture, a refund.
+ */
+function bookedBatchOf(transaction: GatewayTransactionV1, action: GatewayActionV1): string | null {
+  if (action.batchNo !== undefined) return action.batchNo;
+  if (action.actionStatus !== 'SUCCESS') return null;
+  const books = action.actionType === 'CAPTURE' || action.actionType === 'REFUND' || (action.actionType === 'NEW' && transaction.tranType === 'SALE');
+  return books ? transaction.batchNo : null;
 }
 
 function decimalMinor(value: string, exponent: number, field: string): string {

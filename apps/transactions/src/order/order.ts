@@ -28,6 +28,17 @@ export function orderStateOf(status: GatewayTranStatus): OrderState {
   }
 }
 
+/**
+ * The order settle state of a gateway transaction: open and settling batches both still wait for
+ * settlement; a transaction that ended in no batch (declined, reversed, an authorisation closed
+ * uncaptured) has none, null: it is never settled (docs/decisions.md, "Settlement batches are the
+ * gateway's"). A PENDING one may still reach a batch: it waits.
+ */
+export function orderSettleStateOf(transaction: { tranStatus: GatewayTranStatus; batchNo: string | null; settleState: GatewaySettleState }): SettleState | null {
+  if (transaction.batchNo === null && transaction.tranStatus !== 'PENDING') return null;
+  return settleStateOf(transaction.settleState);
+}
+
 /** The order settle state of a gateway `settleState`: open and settling batches both still wait for settlement. */
 export function settleStateOf(state: GatewaySettleState): SettleState {
   switch (state) {
@@ -54,7 +65,8 @@ export interface Order {
   tranType: GatewayTranType;
   tranStatus: GatewayTranStatus;
   state: OrderState;
-  settleState: SettleState;
+  /** Null when the transaction ended in no batch (declined, reversed, closed uncaptured): nothing of it is ever settled. */
+  settleState: SettleState | null;
   currency: string;
   amountMinor: string;
   approvedMinor: string | null;
@@ -105,6 +117,8 @@ export interface OrderAction {
   trace: string;
   amountMinor: string;
   currency: string;
+  /** The terminal batch the action booked money in (a sale's approval, a capture, a refund); null when it booked none. */
+  batchNo: string | null;
   reason: string;
   hostRespCode: string | null;
   hostRespMessage: string | null;
@@ -116,10 +130,14 @@ export interface OrderWithActions extends Order {
   actions: OrderAction[];
 }
 
-/** A terminal's batch: what the gateway numbers per acceptance, MID, TID and currency; a settlement batch is one. */
+/**
+ * A terminal's batch as the gateway numbers it: per PBO, host message format, MID, TID and
+ * currency (the gateway's terminal batch key), so every device sharing an acquirer MID/TID shares
+ * it. A settlement batch is one.
+ */
 export interface TerminalBatch {
   groupId: string;
-  acceptanceId: string;
+  hostMessageFormat: string;
   primaryMid: string;
   primaryTid: string;
   currency: string;

@@ -27,7 +27,13 @@ export interface SettlementBatch extends TerminalBatch {
   batchId: string;
   merchantId: string | null;
   merchantName: string;
-  hostMessageFormat: string;
+  /**
+   * An acceptance of the terminal (its first order's): the settle request names the terminal by
+   * it. Devices sharing the MID/TID each have their own; the gateway's batch is the terminal's.
+   */
+  acceptanceId: string;
+  /** The acquirer profile's name (the acceptance's name at the gateway); null for batches of orders from before it was carried. */
+  profileName: string | null;
   state: BatchState;
   /** The state a settlement started from, to return to when the gateway refuses it. */
   stateBeforeSettle: BatchState | null;

@@ -589,6 +589,11 @@ export interface components {
             extraData: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * @description the terminal's batch the action booked money in (a sale's approval, a capture, a refund: the batch open when the host approved it); null for what books nothing (a pre-authorisation, a void, a failure)
+             * @example 000001
+             */
+            batchNo: string | null;
             /** @example 2025-01-31T08:15:30.123000+00:00 */
             createdAt: string;
             updatedAt: string | null;
@@ -663,6 +668,11 @@ export interface components {
             profileId: string;
             /** @example acpt_3hV0cQ9mX2rT8wK1yB6nZg */
             acceptanceId: string;
+            /**
+             * @description the acceptance's name (the acquirer profile's) when the transaction was taken
+             * @example Maybank VISA/MC
+             */
+            acceptanceName: string | null;
             /**
              * @description the device that took it
              * @example 6f1c2a9e-0000-4000-8000-000000000001

@@ -232,8 +232,8 @@ export interface components {
             entryMode: string;
             /** @description 0 INIT … 7 REVERSED (spec 2) */
             state: number;
-            /** @description 0 WAIT_FOR_SETTLE, 1 SETTLED, 2 SETTLE_FAILED */
-            settleState: number;
+            /** @description 0 WAIT_FOR_SETTLE, 1 SETTLED, 2 SETTLE_FAILED; null when the transaction ended in no batch (declined, reversed, an authorisation closed uncaptured): it is never settled */
+            settleState: number | null;
             /** @example 2026-01-31T08:15:00Z */
             createdAt: string;
             /** @example 2026-01-31T08:15:02Z */
@@ -290,8 +290,8 @@ export interface components {
             entryMode: string;
             /** @description 0 INIT … 7 REVERSED (spec 2) */
             state: number;
-            /** @description 0 WAIT_FOR_SETTLE, 1 SETTLED, 2 SETTLE_FAILED */
-            settleState: number;
+            /** @description 0 WAIT_FOR_SETTLE, 1 SETTLED, 2 SETTLE_FAILED; null when the transaction ended in no batch (declined, reversed, an authorisation closed uncaptured): it is never settled */
+            settleState: number | null;
             /** @example 2026-01-31T08:15:00Z */
             createdAt: string;
             /** @example 2026-01-31T08:15:02Z */
@@ -394,7 +394,7 @@ export interface components {
             mchName: string;
             /** @description the merchant's mchId; null for profiles made through the gateway API */
             mchId: string | null;
-            /** @description not known to this context: null */
+            /** @description the acquirer profile's name (the gateway acceptance's); null for batches from before it was carried */
             profileName: string | null;
             /**
              * @description the host message format of the acceptance
@@ -485,7 +485,7 @@ export interface components {
             mchName: string;
             /** @description the merchant's mchId; null for profiles made through the gateway API */
             mchId: string | null;
-            /** @description not known to this context: null */
+            /** @description the acquirer profile's name (the gateway acceptance's); null for batches from before it was carried */
             profileName: string | null;
             /**
              * @description the host message format of the acceptance
@@ -516,7 +516,7 @@ export interface components {
             reconciliation: "BALANCED" | "BALANCED_AFTER_UPLOAD" | "OUT_OF_BALANCE" | null;
             /** @description the host's totals, when it gave them */
             hostTotals: components["schemas"]["LegacyTotalsDto"] | null;
-            /** @description ours less the host's */
+            /** @description ours less the host's, over what the host reports (payments and refunds; hosts count no voids, so the void fields are 0) */
             difference: components["schemas"]["LegacyTotalsDto"] | null;
             hostRespMessage: string | null;
         };

@@ -49,6 +49,13 @@ export class TransactionActionDto implements GatewayActionV1 {
   hostReference: HostReferenceDto | null;
   @ApiProperty({ type: String, nullable: true }) posReference: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) extraData: Record<string, unknown> | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '000001',
+    description: "the terminal's batch the action booked money in (a sale's approval, a capture, a refund: the batch open when the host approved it); null for what books nothing (a pre-authorisation, a void, a failure)",
+  })
+  batchNo: string | null;
   @ApiProperty({ example: '2025-01-31T08:15:30.123000+00:00' }) createdAt: string;
   @ApiProperty({ type: String, nullable: true }) updatedAt: string | null;
 }
@@ -80,6 +87,8 @@ export class TransactionDto implements GatewayTransactionV1 {
   @ApiProperty({ example: '0001', description: '9F36' }) atc: string;
   @ApiProperty({ example: 'prof_Xq3vJ0a9T1mB7cR2sD5eWg' }) profileId: string;
   @ApiProperty({ example: 'acpt_3hV0cQ9mX2rT8wK1yB6nZg' }) acceptanceId: string;
+  @ApiProperty({ type: String, nullable: true, example: 'Maybank VISA/MC', description: "the acceptance's name (the acquirer profile's) when the transaction was taken" })
+  acceptanceName: string | null;
   @ApiProperty({ example: '6f1c2a9e-0000-4000-8000-000000000001', description: 'the device that took it' }) sdkId: string;
   @ApiProperty({ type: String, nullable: true }) posReference: string | null;
   @ApiProperty({ example: '000123', description: 'STAN of the host answer; empty while none' }) trace: string;

@@ -32,6 +32,9 @@ export class PaymentTransactionEntity implements Transaction {
   @Column({ type: 'text' })
   acceptanceId: string;
 
+  @Column({ type: 'varchar', length: 128, nullable: true })
+  acceptanceName: string | null;
+
   @Column({ type: 'varchar', length: 64 })
   sdkId: string;
 

@@ -42,6 +42,7 @@ export function testTransaction(overrides: Partial<Transaction>): Transaction {
     merchantId: null,
     profileId: 'prof_x',
     acceptanceId: 'acpt_x',
+    acceptanceName: 'Acquirer X',
     sdkId: 'dev',
     tranType: 'SALE',
     tranStatus: 'APPROVED',

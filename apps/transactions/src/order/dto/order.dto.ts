@@ -95,7 +95,12 @@ export class LegacyOrderDto {
   @ApiProperty() aid: string;
   @ApiProperty({ example: 'NFC' }) entryMode: string;
   @ApiProperty({ description: '0 INIT … 7 REVERSED (spec 2)' }) state: number;
-  @ApiProperty({ description: '0 WAIT_FOR_SETTLE, 1 SETTLED, 2 SETTLE_FAILED' }) settleState: number;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: '0 WAIT_FOR_SETTLE, 1 SETTLED, 2 SETTLE_FAILED; null when the transaction ended in no batch (declined, reversed, an authorisation closed uncaptured): it is never settled',
+  })
+  settleState: number | null;
   @ApiProperty({ example: '2026-01-31T08:15:00Z' }) createdAt: string;
   @ApiProperty({ type: String, example: '2026-01-31T08:15:02Z', nullable: true }) updatedAt: string | null;
 }

@@ -10,6 +10,7 @@ import { OrderEntity } from './order.entity';
 @Entity({ name: 'order_action' })
 @Index('uq_order_action_action_id', ['actionId'], { unique: true })
 @Index('ix_order_action_tran', ['tranId', 'position'])
+@Index('ix_order_action_booked_batch', ['batchNo', 'tranId'], { where: "action_type = 'REFUND' AND action_status = 'SUCCESS' AND batch_no IS NOT NULL" })
 export class OrderActionEntity implements OrderAction {
   // bigint: a platform's lifetime of actions; read as a number (exact up to 2^53).
   @PrimaryColumn({
@@ -47,6 +48,9 @@ export class OrderActionEntity implements OrderAction {
 
   @Column({ type: 'varchar', length: 3 })
   currency: string;
+
+  @Column({ type: 'varchar', length: 6, nullable: true })
+  batchNo: string | null;
 
   @Column({ type: 'varchar', length: 64 })
   reason: string;

@@ -13,7 +13,7 @@ import { Order, OrderState, SettleState } from '../order';
 @Index('ix_orders_group_device', ['groupId', 'sdkId', 'createdAt'])
 @Index('ix_orders_group_state', ['groupId', 'state', 'createdAt'])
 @Index('ix_orders_group_settle_state', ['groupId', 'settleState', 'createdAt'])
-@Index('ix_orders_batch', ['groupId', 'acceptanceId', 'primaryMid', 'primaryTid', 'currency', 'batchNo'], { where: 'batch_no IS NOT NULL' })
+@Index('ix_orders_batch', ['groupId', 'hostMessageFormat', 'primaryMid', 'primaryTid', 'currency', 'batchNo'], { where: 'batch_no IS NOT NULL' })
 @Check('ck_orders_state', 'state BETWEEN 0 AND 7')
 @Check('ck_orders_settle_state', 'settle_state BETWEEN 0 AND 2')
 export class OrderEntity implements Order {
@@ -38,8 +38,8 @@ export class OrderEntity implements Order {
   @Column({ type: 'smallint' })
   state: OrderState;
 
-  @Column({ type: 'smallint' })
-  settleState: SettleState;
+  @Column({ type: 'smallint', nullable: true })
+  settleState: SettleState | null;
 
   @Column({ type: 'varchar', length: 3 })
   currency: string;

@@ -68,7 +68,7 @@ export class OrderRepository {
       .into(OrderActionEntity)
       .values(actions)
       .orUpdate(
-        ['position', 'action_type', 'action_status', 'trace', 'amount_minor', 'currency', 'reason', 'host_resp_code', 'host_resp_message'],
+        ['position', 'action_type', 'action_status', 'trace', 'amount_minor', 'currency', 'batch_no', 'reason', 'host_resp_code', 'host_resp_message'],
         ['action_id'],
       )
       .execute();
@@ -116,12 +116,27 @@ export class OrderRepository {
     );
   }
 
-  /** The orders of a terminal batch, oldest first (a settlement report's lines). */
+  /**
+   * The orders of a terminal batch, oldest first (a settlement report's lines): those whose
+   * transaction is in it and those with a refund booked in it (a refund after its sale's batch
+   * closed books in the next one).
+   */
   inBatch(batch: TerminalBatch): Promise<Order[]> {
-    const { groupId, acceptanceId, primaryMid, primaryTid, currency, batchNo } = batch;
+    const { groupId, hostMessageFormat, primaryMid, primaryTid, currency, batchNo } = batch;
     return this.manager
       .getRepository(OrderEntity)
-      .find({ where: { groupId, acceptanceId, primaryMid, primaryTid, currency, batchNo }, order: { createdAt: 'ASC', tranId: 'ASC' } });
+      .createQueryBuilder('o')
+      .where(
+        'o.groupId = :groupId AND o.hostMessageFormat = :hostMessageFormat AND o.primaryMid = :primaryMid AND o.primaryTid = :primaryTid AND o.currency = :currency',
+        { groupId, hostMessageFormat, primaryMid, primaryTid, currency },
+      )
+      .andWhere(
+        `(o.batchNo = :batchNo OR EXISTS (SELECT 1 FROM order_action a WHERE a.tran_id = o.tran_id AND a.batch_no = :batchNo AND a.action_type = 'REFUND' AND a.action_status = 'SUCCESS'))`,
+        { batchNo },
+      )
+      .orderBy('o.createdAt', 'ASC')
+      .addOrderBy('o.tranId', 'ASC')
+      .getMany();
   }
 
   private filtered(manager: EntityManager, groupId: string, filter: OrderFilter): SelectQueryBuilder<OrderEntity> {

@@ -102,7 +102,8 @@ export class LegacyBatchDto extends LegacyTotalsDto {
   @ApiProperty({ example: BATCH_ID_EXAMPLE }) batchId: string;
   @ApiProperty() mchName: string;
   @ApiProperty({ type: String, nullable: true, description: "the merchant's mchId; null for profiles made through the gateway API" }) mchId: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'not known to this context: null' }) profileName: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "the acquirer profile's name (the gateway acceptance's); null for batches from before it was carried" })
+  profileName: string | null;
   @ApiProperty({ description: 'the host message format of the acceptance', example: 'ISO8583' }) profileMessage: string;
   @ApiProperty({ example: 'MYR' }) currency: string;
   @ApiProperty() acquirerMid: string;
@@ -128,7 +129,8 @@ export class LegacyBatchDetailDto extends LegacyBatchDto {
   @ApiProperty({ nullable: true, enum: ['BALANCED', 'BALANCED_AFTER_UPLOAD', 'OUT_OF_BALANCE'] }) reconciliation: string | null;
   @ApiProperty({ type: LegacyTotalsDto, nullable: true, description: "the host's totals, when it gave them" })
   hostTotals: LegacyTotalsDto | null;
-  @ApiProperty({ type: LegacyTotalsDto, nullable: true, description: "ours less the host's" }) difference: LegacyTotalsDto | null;
+  @ApiProperty({ type: LegacyTotalsDto, nullable: true, description: "ours less the host's, over what the host reports (payments and refunds; hosts count no voids, so the void fields are 0)" })
+  difference: LegacyTotalsDto | null;
   @ApiProperty({ type: String, nullable: true }) hostRespMessage: string | null;
 }
 
@@ -160,7 +162,7 @@ export function toLegacyBatch(batch: BatchView): LegacyBatchDto {
     batchId: batch.batchId,
     mchName: batch.merchantName,
     mchId: batch.merchantId,
-    profileName: null,
+    profileName: batch.profileName,
     profileMessage: batch.hostMessageFormat,
     currency: batch.currency,
     acquirerMid: batch.primaryMid,

@@ -3,12 +3,13 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDa
 import { BatchState, BatchTotals, SettlementBatch } from '../settlement';
 
 /**
- * A settlement batch: one per terminal batch the gateway numbered (group, acceptance, MID, TID,
- * currency, batch number), created with its first order. States: 0 open, 1 settled, 2 settle
- * failed, 3 settling; the settling row is the lock that keeps a second settle out.
+ * A settlement batch: one per terminal batch the gateway numbered (group, host message format,
+ * MID, TID, currency, batch number: the gateway's own key, so devices sharing a MID/TID share
+ * it), created with the first action booked in it. States: 0 open, 1 settled, 2 settle failed,
+ * 3 settling; the settling row is the lock that keeps a second settle out.
  */
 @Entity({ name: 'settlement_batch' })
-@Index('uq_settlement_batch_terminal', ['groupId', 'acceptanceId', 'primaryMid', 'primaryTid', 'currency', 'batchNo'], { unique: true })
+@Index('uq_settlement_batch_terminal', ['groupId', 'hostMessageFormat', 'primaryMid', 'primaryTid', 'currency', 'batchNo'], { unique: true })
 @Index('uq_settlement_batch_batch_id', ['batchId'], { unique: true })
 @Index('uq_settlement_batch_uuid', ['uuid'], { unique: true })
 @Index('ix_settlement_batch_group_created', ['groupId', 'createdAt', 'id'])
@@ -39,6 +40,9 @@ export class SettlementBatchEntity implements SettlementBatch {
 
   @Column({ type: 'varchar', length: 80 })
   acceptanceId: string;
+
+  @Column({ type: 'varchar', length: 128, nullable: true })
+  profileName: string | null;
 
   @Column({ type: 'varchar', length: 32 })
   primaryMid: string;

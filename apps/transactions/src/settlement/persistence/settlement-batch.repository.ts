@@ -1,5 +1,7 @@
 import { PageRequest } from '@app/common';
+import { TXN_BATCH_SETTLED_V1, TxnBatchSettledV1 } from '@app/contracts';
 import { TypeOrmUnitOfWork } from '@app/database';
+import { OutboxWriter } from '@app/messaging';
 import { Injectable } from '@nestjs/common';
 import { EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -8,24 +10,39 @@ import { streamNewestFirst, StreamedRows } from '../../shared/persistence/snapsh
 import { BatchFilter, BatchSummaryLine, BatchTotals, SettlementBatch } from '../settlement';
 import { SettlementBatchEntity } from './settlement-batch.entity';
 
-/** A batch as it is first seen, with its first order. */
+/** A batch as it is first seen, with the first order that books in it. */
 export interface NewBatch extends TerminalBatch {
   uuid: string;
   batchId: string;
   merchantId: string | null;
   merchantName: string;
-  hostMessageFormat: string;
+  acceptanceId: string;
+  profileName: string | null;
   openedAt: Date;
 }
 
-/** The orders of batch `b` (the terminal batch key), in SQL. */
-const ORDERS_OF_BATCH =
-  'o.group_id = b.group_id AND o.acceptance_id = b.acceptance_id AND o.primary_mid = b.primary_mid AND o.primary_tid = b.primary_tid AND o.currency = b.currency AND o.batch_no = b.batch_no';
-/** A payment: a sale, or an authorisation's captures (sales and captures are payments), not voided. */
-const IS_PAYMENT = `o.tran_type IN ('SALE', 'AUTH', 'CAPTURE') AND o.state <> ${ORDER_STATES.VOIDED} AND o.captured_minor > 0`;
+/** Order `o` is of the terminal of batch `b` (the gateway's terminal key), in SQL. */
+const TERMINAL_OF_BATCH =
+  'o.group_id = b.group_id AND o.host_message_format = b.host_message_format AND o.primary_mid = b.primary_mid AND o.primary_tid = b.primary_tid AND o.currency = b.currency';
+/**
+ * The orders whose transaction is in batch `b` (the gateway's transaction batchNo: where a sale's
+ * approval or an authorisation's capture booked), each with `v`, its successful void if any.
+ */
+const ORDERS_OF_BATCH = `orders o LEFT JOIN LATERAL (
+    SELECT v.amount_minor FROM order_action v WHERE v.tran_id = o.tran_id AND v.action_type = 'VOID' AND v.action_status = 'SUCCESS' ORDER BY v.position LIMIT 1
+  ) v ON true
+  WHERE ${TERMINAL_OF_BATCH} AND o.batch_no = b.batch_no`;
+/**
+ * The refunds booked in batch `b` (`a`, with its order `o`): each in the batch open when the host
+ * approved it, whichever batch its sale is in, as the gateway totals them.
+ */
+const REFUNDS_OF_BATCH = `order_action a JOIN orders o ON o.tran_id = a.tran_id
+  WHERE a.batch_no = b.batch_no AND a.action_type = 'REFUND' AND a.action_status = 'SUCCESS' AND ${TERMINAL_OF_BATCH}`;
+/** A payment, as the gateway books it: an approved (or refunded) sale, or an authorisation's capture, not voided. */
+const IS_PAYMENT = `o.state IN (${ORDER_STATES.APPROVED}, ${ORDER_STATES.REFUNDED}) AND o.captured_minor > 0`;
 const IS_VOID = `o.state = ${ORDER_STATES.VOIDED}`;
-/** What a void took back: what had been approved. */
-const VOIDED_MINOR = 'COALESCE(o.approved_minor, o.amount_minor)';
+/** What a void took back: its own amount (a captured authorisation's capture, else the approval), as the gateway counts it. */
+const VOIDED_MINOR = 'COALESCE(v.amount_minor, o.captured_minor)';
 
 interface TotalsRow {
   id: string;
@@ -40,23 +57,33 @@ interface TotalsRow {
 /** Settlement batches; reads of the PBO take its groupId, lookups by public id answer any owner (the service applies the tenancy rule). */
 @Injectable()
 export class SettlementBatchRepository {
-  constructor(private readonly uow: TypeOrmUnitOfWork) {}
+  constructor(
+    private readonly uow: TypeOrmUnitOfWork,
+    private readonly outbox: OutboxWriter,
+  ) {}
 
   private get manager(): EntityManager {
     return this.uow.manager;
   }
 
+  /** `txn.batch.settled.v1` through the outbox, in the unit of work that records the settlement. */
+  async enqueueSettled(event: TxnBatchSettledV1): Promise<void> {
+    await this.outbox.enqueue(this.manager, TXN_BATCH_SETTLED_V1, event);
+  }
+
   /**
-   * Creates the batch of a terminal batch key unless it exists (its first order creates it). An
-   * existing batch is found by a plain read, so an order written while its batch is locked (a
-   * settlement recording its outcome) never waits for that lock; only a new batch is inserted.
+   * Creates the batch of a terminal batch key unless it exists (the first action booked in it
+   * creates it). An existing batch is found by a plain read, so an order written while its batch
+   * is locked (a settlement recording its outcome) never waits for that lock; only a new batch is
+   * inserted.
    */
   async ensure(batch: NewBatch): Promise<void> {
+    const key = 'group_id = $3 AND host_message_format = $7 AND primary_mid = $8 AND primary_tid = $9 AND currency = $10 AND batch_no = $11';
     await this.manager.query(
-      `INSERT INTO settlement_batch (uuid, batch_id, group_id, merchant_id, merchant_name, acceptance_id, primary_mid, primary_tid, currency, batch_no, host_message_format, created_at, updated_at)
-       SELECT $1::uuid, $2::varchar, $3::varchar, $4::varchar, $5::varchar, $6::varchar, $7::varchar, $8::varchar, $9::varchar, $10::varchar, $11::varchar, $12::timestamptz, $12::timestamptz
-        WHERE NOT EXISTS (SELECT 1 FROM settlement_batch WHERE group_id = $3 AND acceptance_id = $6 AND primary_mid = $7 AND primary_tid = $8 AND currency = $9 AND batch_no = $10)
-       ON CONFLICT (group_id, acceptance_id, primary_mid, primary_tid, currency, batch_no) DO NOTHING`,
+      `INSERT INTO settlement_batch (uuid, batch_id, group_id, merchant_id, merchant_name, acceptance_id, host_message_format, primary_mid, primary_tid, currency, batch_no, profile_name, created_at, updated_at)
+       SELECT $1::uuid, $2::varchar, $3::varchar, $4::varchar, $5::varchar, $6::varchar, $7::varchar, $8::varchar, $9::varchar, $10::varchar, $11::varchar, $12::varchar, $13::timestamptz, $13::timestamptz
+        WHERE NOT EXISTS (SELECT 1 FROM settlement_batch WHERE ${key})
+       ON CONFLICT (group_id, host_message_format, primary_mid, primary_tid, currency, batch_no) DO NOTHING`,
       [
         batch.uuid,
         batch.batchId,
@@ -64,11 +91,12 @@ export class SettlementBatchRepository {
         batch.merchantId,
         batch.merchantName,
         batch.acceptanceId,
+        batch.hostMessageFormat,
         batch.primaryMid,
         batch.primaryTid,
         batch.currency,
         batch.batchNo,
-        batch.hostMessageFormat,
+        batch.profileName,
         batch.openedAt,
       ],
     );
@@ -111,20 +139,24 @@ export class SettlementBatchRepository {
     });
   }
 
-  /** The totals of each batch counted from its orders now (batches without orders are absent). */
+  /**
+   * The totals of each batch counted from its orders and actions now, by the gateway's rules:
+   * payments and voids of the transactions in the batch, refunds booked in it.
+   */
   async countedTotals(ids: number[]): Promise<Map<number, BatchTotals>> {
     if (ids.length === 0) return new Map();
     const rows: TotalsRow[] = await this.manager.query(
-      `SELECT b.id,
-              count(*) FILTER (WHERE ${IS_PAYMENT})::int AS payment_count,
-              COALESCE(sum(o.captured_minor) FILTER (WHERE ${IS_PAYMENT}), 0)::text AS payment_minor,
-              COALESCE(sum(o.refund_count), 0)::int AS refund_count,
-              COALESCE(sum(o.refunded_minor), 0)::text AS refund_minor,
-              count(*) FILTER (WHERE ${IS_VOID})::int AS void_count,
-              COALESCE(sum(${VOIDED_MINOR}) FILTER (WHERE ${IS_VOID}), 0)::text AS void_minor
-         FROM settlement_batch b JOIN orders o ON ${ORDERS_OF_BATCH}
-        WHERE b.id = ANY($1)
-        GROUP BY b.id`,
+      `SELECT b.id, p.payment_count, p.payment_minor, r.refund_count, r.refund_minor, p.void_count, p.void_minor
+         FROM settlement_batch b
+        CROSS JOIN LATERAL (
+          SELECT count(*) FILTER (WHERE ${IS_PAYMENT})::int AS payment_count,
+                 COALESCE(sum(o.captured_minor) FILTER (WHERE ${IS_PAYMENT}), 0)::text AS payment_minor,
+                 count(*) FILTER (WHERE ${IS_VOID})::int AS void_count,
+                 COALESCE(sum(${VOIDED_MINOR}) FILTER (WHERE ${IS_VOID}), 0)::text AS void_minor
+            FROM ${ORDERS_OF_BATCH}) p
+        CROSS JOIN LATERAL (
+          SELECT count(*)::int AS refund_count, COALESCE(sum(a.amount_minor), 0)::text AS refund_minor FROM ${REFUNDS_OF_BATCH}) r
+        WHERE b.id = ANY($1)`,
       [ids],
     );
     return new Map(
@@ -147,13 +179,13 @@ export class SettlementBatchRepository {
     const rows: Array<{ trans_type: string; payment_method: string; count: number; amount_minor: string }> = await this.manager.query(
       `SELECT kind AS trans_type, payment_method, sum(n)::int AS count, sum(amount)::text AS amount_minor FROM (
          SELECT CASE WHEN o.tran_type = 'SALE' THEN 'SALE' ELSE 'CAPTURE' END AS kind, o.payment_method, 1 AS n, o.captured_minor AS amount
-           FROM settlement_batch b JOIN orders o ON ${ORDERS_OF_BATCH} WHERE b.id = $1 AND ${IS_PAYMENT}
+           FROM settlement_batch b, ${ORDERS_OF_BATCH} AND b.id = $1 AND ${IS_PAYMENT}
          UNION ALL
-         SELECT 'REFUND', o.payment_method, o.refund_count, o.refunded_minor
-           FROM settlement_batch b JOIN orders o ON ${ORDERS_OF_BATCH} WHERE b.id = $1 AND o.refund_count > 0
+         SELECT 'REFUND', o.payment_method, 1, a.amount_minor
+           FROM settlement_batch b, ${REFUNDS_OF_BATCH} AND b.id = $1
          UNION ALL
          SELECT 'VOID', o.payment_method, 1, ${VOIDED_MINOR}
-           FROM settlement_batch b JOIN orders o ON ${ORDERS_OF_BATCH} WHERE b.id = $1 AND ${IS_VOID}
+           FROM settlement_batch b, ${ORDERS_OF_BATCH} AND b.id = $1 AND ${IS_VOID}
        ) lines GROUP BY kind, payment_method ORDER BY kind, payment_method`,
       [id],
     );

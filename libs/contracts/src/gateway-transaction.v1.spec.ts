@@ -1,0 +1,45 @@
+import fc from 'fast-check';
+import { contractViolation, decodeContract } from './decode-contract';
+import { GatewayActionV1 } from './gateway-transaction.v1';
+
+function action(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    actionId: `act_${'a'.repeat(22)}`,
+    actionType: 'REFUND',
+    actionStatus: 'SUCCESS',
+    trace: '000123',
+    requestId: `act_${'a'.repeat(22)}`,
+    amount: { value: '5.00', currency: 'MYR' },
+    reason: 'HostSuccess',
+    hostRespCode: '00',
+    hostRespMessage: 'Approved',
+    rrn: '503108123456',
+    approvalCode: '123456',
+    hostReference: null,
+    posReference: null,
+    createdAt: '2026-01-31T08:15:30.123000+00:00',
+    updatedAt: null,
+    ...overrides,
+  };
+}
+
+describe('GatewayActionV1.batchNo', () => {
+  it('should decode an action of a producer from before it (no batchNo), and keep a null or 6-digit one as sent', () => {
+    expect(decodeContract(GatewayActionV1, action()).batchNo).toBeUndefined();
+    expect(decodeContract(GatewayActionV1, action({ batchNo: null })).batchNo).toBeNull();
+    expect(decodeContract(GatewayActionV1, action({ batchNo: '000002' })).batchNo).toBe('000002');
+  });
+
+  it('should refuse, by name, a batchNo that is not 6 digits', () => {
+    const notABatch = fc.oneof(
+      fc.string().filter((text) => !/^[0-9]{6}$/.test(text)),
+      fc.integer(),
+      fc.constant(['000001']),
+    );
+    fc.assert(
+      fc.property(notABatch, (batchNo) => {
+        expect(contractViolation(GatewayActionV1, action({ batchNo }))).toMatch(/batchNo/);
+      }),
+    );
+  });
+});
