@@ -20,13 +20,13 @@ const IDEMPOTENCY_KEY_HEADER = ApiHeader({
 @ApiResponse({ status: 404, description: 'code 14000: no such order', type: EnvelopeDto })
 @ApiResponse({
   status: 409,
-  description: "code 10000: the money rules refuse it (state, amounts, settled), or the order's device no longer exists",
+  description: "code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, or the host declined it (msg names the host's code; the order lists the declined action)",
   type: EnvelopeDto,
 })
 @ApiResponse({
   status: 502,
   description:
-    'code 15000: the host could not be reached, or another context failed (504: timed out). A decline by the host is no error: 200, code 0, data.actionStatus FAILED with its code',
+    'code 15000: the host could not be reached, or another context failed (504: timed out). A decline by the host is a 409',
   type: EnvelopeDto,
 })
 @Controller('api/v2/order')

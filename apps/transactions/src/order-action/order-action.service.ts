@@ -11,7 +11,7 @@ import { noReplyError, refusalError } from '../shared/upstream';
 
 /** What became of the action a request made (beyond spec 2): approved, or declined by the host (a complete answer, not an error). */
 export interface ActionOutcome {
-  actionStatus: 'SUCCESS' | 'FAILED';
+  actionStatus: 'SUCCESS';
   hostRespCode: string | null;
   hostRespMessage: string | null;
 }
@@ -24,11 +24,23 @@ export interface VoidResult extends ActionOutcome {
   refundAmount: number;
 }
 
-/** The outcome of the action the gateway answered for: only an approved or a declined one comes back without a refusal. */
-function outcomeOf(action: OrderAction): ActionOutcome {
+/**
+ * The outcome of the action the gateway answered for: only an approved or a declined one comes
+ * back without a refusal. A decline is a complete answer, not a failure to retry, but on this
+ * legacy path it is no success either: a client that reads `code` 0 as "done" must not take a
+ * declined refund for money returned. It answers 409 (code 10000) naming the host's code; the
+ * order shows the FAILED action (docs/decisions.md, "A declined follow-up on the legacy path").
+ */
+function outcomeOf(kind: 'void' | 'refund' | 'capture', action: OrderAction): ActionOutcome {
   if (action.actionStatus === 'PENDING') throw new DomainError(ErrorCode.UpstreamTimeout, `payment-gateway answered before the outcome was known; ${UNKNOWN_OUTCOME}`);
+  if (action.actionStatus === 'FAILED') {
+    const answer = [action.hostRespCode, action.hostRespMessage].filter(Boolean).join(' ') || 'no code';
+    throw new DomainError(ErrorCode.Conflict, `the host declined the ${kind} (${answer}): nothing was ${DONE[kind]}; the order lists the declined action`);
+  }
   return { actionStatus: action.actionStatus, hostRespCode: action.hostRespCode, hostRespMessage: action.hostRespMessage };
 }
+
+const DONE = { void: 'voided', refund: 'refunded', capture: 'captured' } as const;
 
 export interface RefundCommand {
   refundAmount: number;
@@ -79,14 +91,8 @@ export class OrderActionService {
     const { after, action } = await this.act(order, requestId, (requestId) =>
       this.gateway.void({ requestId, groupId, tranId: order.tranId }, { timeoutMs: this.timeouts.gatewayActionMs }),
     );
-    const outcome = outcomeOf(action);
-    return {
-      currency: after.currency,
-      state: after.state,
-      deviceId: after.sdkId,
-      refundAmount: outcome.actionStatus === 'SUCCESS' ? minorToAmount(action.amountMinor, after.currency) : 0,
-      ...outcome,
-    };
+    const outcome = outcomeOf('void', action);
+    return { currency: after.currency, state: after.state, deviceId: after.sdkId, refundAmount: minorToAmount(action.amountMinor, after.currency), ...outcome };
   }
 
   async refund(groupId: string, tranId: string, command: RefundCommand, idempotencyKey?: string): Promise<{ id: number } & ActionOutcome> {
@@ -102,7 +108,7 @@ export class OrderActionService {
         { timeoutMs: this.timeouts.gatewayActionMs },
       ),
     );
-    return { id: action.id, ...outcomeOf(action) };
+    return { id: action.id, ...outcomeOf('refund', action) };
   }
 
   async capture(groupId: string, tranId: string, amount: string | undefined, idempotencyKey?: string): Promise<ActionOutcome> {
@@ -117,7 +123,7 @@ export class OrderActionService {
         { timeoutMs: this.timeouts.gatewayActionMs },
       ),
     );
-    return outcomeOf(action);
+    return outcomeOf('capture', action);
   }
 
   /** merchant-management's answer for the device that took the order; anything but VERIFIED stops here, before the gateway. */

@@ -305,10 +305,10 @@ export interface components {
         };
         VoidResultDto: {
             /**
-             * @description SUCCESS: the host approved it; FAILED: the host declined it (the order is unchanged; see the host's code)
+             * @description SUCCESS: the host approved it. A decline answers 409 (code 10000) naming the host's code, and the order lists the FAILED action
              * @enum {string}
              */
-            actionStatus: "SUCCESS" | "FAILED";
+            actionStatus: "SUCCESS";
             /**
              * @description the host's response code (51, 05, … for a decline)
              * @example 00
@@ -336,10 +336,10 @@ export interface components {
         };
         RefundResultDto: {
             /**
-             * @description SUCCESS: the host approved it; FAILED: the host declined it (the order is unchanged; see the host's code)
+             * @description SUCCESS: the host approved it. A decline answers 409 (code 10000) naming the host's code, and the order lists the FAILED action
              * @enum {string}
              */
-            actionStatus: "SUCCESS" | "FAILED";
+            actionStatus: "SUCCESS";
             /**
              * @description the host's response code (51, 05, … for a decline)
              * @example 00
@@ -362,10 +362,10 @@ export interface components {
         };
         CaptureResultDto: {
             /**
-             * @description SUCCESS: the host approved it; FAILED: the host declined it (the order is unchanged; see the host's code)
+             * @description SUCCESS: the host approved it. A decline answers 409 (code 10000) naming the host's code, and the order lists the FAILED action
              * @enum {string}
              */
-            actionStatus: "SUCCESS" | "FAILED";
+            actionStatus: "SUCCESS";
             /**
              * @description the host's response code (51, 05, … for a decline)
              * @example 00
@@ -824,7 +824,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 10000: the money rules refuse it (state, amounts, settled), or the order's device no longer exists */
+            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, or the host declined it (msg names the host's code; the order lists the declined action) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -842,7 +842,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 15000: the host could not be reached, or another context failed (504: timed out). A decline by the host is no error: 200, code 0, data.actionStatus FAILED with its code */
+            /** @description code 15000: the host could not be reached, or another context failed (504: timed out). A decline by the host is a 409 */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -931,7 +931,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 10000: the money rules refuse it (state, amounts, settled), or the order's device no longer exists */
+            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, or the host declined it (msg names the host's code; the order lists the declined action) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -949,7 +949,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 15000: the host could not be reached, or another context failed (504: timed out). A decline by the host is no error: 200, code 0, data.actionStatus FAILED with its code */
+            /** @description code 15000: the host could not be reached, or another context failed (504: timed out). A decline by the host is a 409 */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -1038,7 +1038,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 10000: the money rules refuse it (state, amounts, settled), or the order's device no longer exists */
+            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, or the host declined it (msg names the host's code; the order lists the declined action) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1047,7 +1047,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 15000: the host could not be reached, or another context failed (504: timed out). A decline by the host is no error: 200, code 0, data.actionStatus FAILED with its code */
+            /** @description code 15000: the host could not be reached, or another context failed (504: timed out). A decline by the host is a 409 */
             502: {
                 headers: {
                     [name: string]: unknown;

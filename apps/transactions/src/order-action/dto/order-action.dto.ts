@@ -43,8 +43,8 @@ export class CaptureDto {
  * decline is a complete answer (200, code 0), told apart from an approval only here.
  */
 export class ActionOutcomeDto {
-  @ApiProperty({ enum: ['SUCCESS', 'FAILED'], description: "SUCCESS: the host approved it; FAILED: the host declined it (the order is unchanged; see the host's code)" })
-  actionStatus: 'SUCCESS' | 'FAILED';
+  @ApiProperty({ enum: ['SUCCESS'], description: "SUCCESS: the host approved it. A decline answers 409 (code 10000) naming the host's code, and the order lists the FAILED action" })
+  actionStatus: 'SUCCESS';
 
   @ApiProperty({ type: String, nullable: true, example: '00', description: "the host's response code (51, 05, … for a decline)" })
   hostRespCode: string | null;
