@@ -11,6 +11,7 @@ import { Transactions1763900003000 } from './migrations/1763900003000-transactio
 import { TransactionFollowUps1763900005000 } from './migrations/1763900005000-transaction-follow-ups';
 import { ProfileRetired1763900006000 } from './migrations/1763900006000-profile-retired';
 import { AcceptanceHostUrl1763900007000 } from './migrations/1763900007000-acceptance-host-url';
+import { ProfileActiveSdkId1763900008700 } from './migrations/1763900008700-profile-active-sdk-id';
 import { BatchSettlementEntity } from './transaction/settlement/persistence/batch-settlement.entity';
 import { IdempotencyKeyEntity } from './transaction/persistence/idempotency-key.entity';
 import { TerminalBatchEntity } from './transaction/persistence/terminal-batch.entity';
@@ -51,5 +52,6 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     TransactionFollowUps1763900005000,
     ProfileRetired1763900006000,
     AcceptanceHostUrl1763900007000,
+    ProfileActiveSdkId1763900008700,
   ],
 };
