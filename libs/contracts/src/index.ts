@@ -9,3 +9,4 @@ export * from './host.v1';
 export * from './money';
 export * from './gateway-transaction.v1';
 export * from './mms-device.v1';
+export * from './mms-group.v1';
