@@ -138,7 +138,7 @@ export class SaleService {
     const selection = acceptanceSelection(bound);
     const acceptance = bound.find((candidate) => selection[candidate.id]?.includes(paymentMethod));
     if (!acceptance) throw DomainError.validation(`profile ${profileId} has no acceptance for ${paymentMethod}`);
-    const target = hostTargetOf(acceptance, 'take payments');
+    const target = hostTargetOf(acceptance, profile.groupId, 'take payments');
     if (typeof target === 'string') throw DomainError.validation(`acceptance ${acceptance.id} of profile ${profileId} cannot take payments: ${target}`);
 
     const now = this.clock.now();
