@@ -32,10 +32,15 @@ export type FailedKeyExchange = Pick<NewWorkingKey, 'groupId' | 'format' | 'endp
 export class WorkingKeyRepository {
   constructor(@InjectHostConnectorDataSource() private readonly dataSource: DataSource) {}
 
-  /** Replaces the terminal's key and schedules its next exchange. */
+  /**
+   * Replaces the terminal's key and schedules its next exchange. A PBO's key retires the legacy
+   * scope's key of the same terminal (stored before keys were kept per PBO): its scheduled
+   * exchange would otherwise go on replacing the terminal's key at the host.
+   */
   async store(key: NewWorkingKey): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO working_key (group_id, format, endpoint, tid, sealed_key, key_check_value, source, received_at, host_url, mid, acpt_id, acquirer_id, next_exchange_at)
+      `WITH legacy AS (DELETE FROM working_key WHERE $12 <> '' AND group_id = '' AND format = $1 AND endpoint = $2 AND tid = $3)
+       INSERT INTO working_key (group_id, format, endpoint, tid, sealed_key, key_check_value, source, received_at, host_url, mid, acpt_id, acquirer_id, next_exchange_at)
        VALUES ($12, $1, $2, $3, $4, $5, $6, now(), $7, $8, $9, $11, now() + $10 * interval '1 millisecond')
        ON CONFLICT (group_id, format, endpoint, tid) DO UPDATE
          SET sealed_key = excluded.sealed_key, key_check_value = excluded.key_check_value, source = excluded.source,
