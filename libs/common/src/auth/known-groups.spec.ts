@@ -106,9 +106,16 @@ describe('KnownGroups', () => {
     expect(await outcomeOf(known, 'grp_a')).toBe('taken');
     directory.down = true;
 
-    now += 299_000;
+    now += 31_000;
     expect(await outcomeOf(known, 'grp_a')).toBe('taken');
-    now += 2000;
+    const asked = directory.lookups;
+    // While it is down the directory is asked again once per cache time, not on every request.
+    now += 29_000;
+    expect(await outcomeOf(known, 'grp_a')).toBe('taken');
+    expect(directory.lookups).toBe(asked);
+    now += 238_000;
+    expect(await outcomeOf(known, 'grp_a')).toBe('taken');
+    now += 31_000;
     expect(await outcomeOf(known, 'grp_a')).toBe('unreachable');
     // A group never learnt is not taken on trust.
     expect(await outcomeOf(known, 'grp_b')).toBe('unreachable');

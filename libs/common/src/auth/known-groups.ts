@@ -30,7 +30,10 @@ export const DEFAULT_KNOWN_GROUPS_SETTINGS: KnownGroupsSettings = { ttlMs: 30_00
 
 interface Answer {
   exists: boolean;
+  /** When the directory gave the answer. */
   at: number;
+  /** When it was last asked about the group (a stale answer taken while it did not answer is asked about again only after `ttlMs`). */
+  checkedAt: number;
 }
 
 /**
@@ -58,7 +61,7 @@ export class KnownGroups {
   private async exists(groupId: string): Promise<boolean> {
     const now = this.settings.now();
     const answer = this.answers.get(groupId);
-    if (answer && now - answer.at < this.settings.ttlMs) return answer.exists;
+    if (answer && now - answer.checkedAt < this.settings.ttlMs) return answer.exists;
     let lookup = this.pending.get(groupId);
     if (!lookup) {
       lookup = this.lookUp(groupId, answer).finally(() => this.pending.delete(groupId));
@@ -74,6 +77,8 @@ export class KnownGroups {
     } catch (error) {
       if (previous?.exists && this.settings.now() - previous.at < this.settings.staleIfErrorMs) {
         this.logger.warn(`group ${groupId}: the group directory did not answer (${errorMessage(error)}); taken as known ${this.settings.now() - previous.at} ms ago`);
+        // Not asked again for every request while the directory is down: once per ttlMs.
+        previous.checkedAt = this.settings.now();
         return true;
       }
       this.logger.error(`group ${groupId}: the group directory did not answer: ${errorMessage(error)}`);
@@ -84,7 +89,8 @@ export class KnownGroups {
       const oldest = this.answers.keys().next();
       if (!oldest.done) this.answers.delete(oldest.value);
     }
-    this.answers.set(groupId, { exists, at: this.settings.now() });
+    const at = this.settings.now();
+    this.answers.set(groupId, { exists, at, checkedAt: at });
     return exists;
   }
 }
