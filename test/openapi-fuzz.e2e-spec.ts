@@ -21,6 +21,7 @@ import {
   FuzzRequest,
   FuzzResponse,
   IdPool,
+  isCallOf,
   Operation,
   operationsOf,
   readOpenApiDocument,
@@ -88,8 +89,59 @@ function errorFormatOf(url: string): 'problem' | 'envelope' {
   return /^\/[^/]+\/api\/v1(\/|$)/.test(new URL(`http://127.0.0.1${url}`).pathname) ? 'problem' : 'envelope';
 }
 
+/**
+ * Whether the request addressed the operation, so that its answer must be one the operation
+ * documents: a path value that is empty, `.` or `..` makes the URL another route's (a 404 or 405 of
+ * that route), and 414 or 431 are the HTTP server's own answers to a URL or header over its limits,
+ * before any route (docs/decisions.md, "The OpenAPI fuzz suite").
+ */
+function addressesOperation(operation: Operation, request: FuzzRequest, status: number): boolean {
+  if (status === 414 || status === 431) return false;
+  if (Object.values(request.path).some((value) => typeof value === 'string' && ['', '.', '..'].includes(value))) return false;
+  return isCallOf(operation, operation.method, urlOf(operation, request));
+}
+
 function seedOf(operation: Operation): number {
   return createHash('sha256').update(`${FUZZ_SEED}:${operation.method} ${operation.path}`).digest().readInt32BE(0);
+}
+
+/** A request the server took (2xx) while the caller's tenant was seeded: its body is a valid base for the fuzz of its operation. */
+interface TakenRequest {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+/**
+ * Runs `work` with every HTTP call it makes through `fetch` (the typed clients and ApiClient alike)
+ * observed: the JSON body of each that the server took (2xx) is added to `taken`.
+ */
+async function recordingTaken<T>(taken: TakenRequest[], work: () => Promise<T>): Promise<T> {
+  const original = globalThis.fetch;
+  globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const text = request.body ? await request.clone().text() : '';
+    const response = await original(request);
+    if (response.ok && text) {
+      try {
+        taken.push({ method: request.method, path: new URL(request.url).pathname, body: JSON.parse(text) as unknown });
+      } catch {
+        // not JSON: no base for the fuzz
+      }
+    }
+    return response;
+  };
+  try {
+    return await work();
+  } finally {
+    globalThis.fetch = original;
+  }
+}
+
+/** The operation a taken request called: of those its path matches, the one with the most literal text (`/settlement/settle` before `/settlement/{batchId}`). */
+function operationOf(request: TakenRequest): Operation | undefined {
+  const literal = (operation: Operation) => operation.path.replace(/\{[^}]+\}/g, '').length;
+  return operations.filter((operation) => isCallOf(operation, request.method, request.path)).sort((a, b) => literal(b) - literal(a))[0];
 }
 
 /** One tenant's seeded objects: its clients and the ids of what it owns, by the names fields and parameters give them (`document:name` where one document means another thing by it). */
@@ -178,6 +230,8 @@ interface Tally {
   byStatus: Map<number, number>;
   serverErrors: number;
   undocumented: Set<string>;
+  /** Operations that answered a 2xx at least once: the fuzz got past validation into their service. */
+  succeeded: Set<string>;
 }
 
 describe('OpenAPI fuzz: every operation of every committed document answers hostile input without a 5xx, in its format, writing nothing when it refuses', () => {
@@ -191,7 +245,10 @@ describe('OpenAPI fuzz: every operation of every committed document answers host
   let fingerprint: () => Promise<TableFingerprint[]>;
   /** The fingerprint of the database as it is now, when known (after a refusal, the one taken after it). */
   let lastDump: TableFingerprint[] | undefined;
-  const tallies = new Map<string, Tally>(DOCUMENTS.map((document) => [document, { requests: 0, byStatus: new Map(), serverErrors: 0, undocumented: new Set() }]));
+  /** What the server took while the own tenant was seeded: valid bases for the fuzz (requestsFor). */
+  const taken: TakenRequest[] = [];
+  const validBodiesFor = (operation: Operation) => taken.filter((request) => operationOf(request) === operation).map((request) => request.body);
+  const tallies = new Map<string, Tally>(DOCUMENTS.map((document) => [document, { requests: 0, byStatus: new Map(), serverErrors: 0, undocumented: new Set(), succeeded: new Set() }]));
 
   const poolFor = (document: string): IdPool => {
     const lookup = (of: Tenant, name: string) => of.ids.get(`${document}:${name}`) ?? of.ids.get(name) ?? [];
@@ -200,7 +257,7 @@ describe('OpenAPI fuzz: every operation of every committed document answers host
 
   beforeAll(async () => {
     app = await startTestApp((options) => StandaloneModule.register(options));
-    tenant = await seedTenant(app);
+    tenant = await recordingTaken(taken, () => seedTenant(app));
     other = await seedTenant(app);
     database = new DataSource({ type: 'postgres', url: app.database.url });
     await database.initialize();
@@ -214,7 +271,9 @@ describe('OpenAPI fuzz: every operation of every committed document answers host
   afterAll(async () => {
     const lines = [...tallies].map(([document, tally]) => {
       const statuses = [...tally.byStatus].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`);
-      return `${document}: ${operations.filter((operation) => operation.document === document).length} operations, ${tally.requests} requests, ${tally.serverErrors} 5xx; ${statuses.join(' ')}; statuses the document does not list: ${[...tally.undocumented].sort().join(', ') || 'none'}`;
+      const own = operations.filter((operation) => operation.document === document);
+      const based = own.filter((operation) => validBodiesFor(operation).length > 0).length;
+      return `${document}: ${own.length} operations (${based} also fuzzed from bodies the server took; ${tally.succeeded.size} answered a 2xx at least once), ${tally.requests} requests, ${tally.serverErrors} 5xx; ${statuses.join(' ')}; statuses the document does not list: ${[...tally.undocumented].sort().join(', ') || 'none'}`;
     });
     process.stdout.write(`\nOpenAPI fuzz (FUZZ_SEED=${FUZZ_SEED}, FUZZ_RUNS=${RUNS}):\n${lines.join('\n')}\n`);
     await database?.destroy();
@@ -297,8 +356,12 @@ describe('OpenAPI fuzz: every operation of every committed document answers host
     tally.requests += 1;
     tally.byStatus.set(response.status, (tally.byStatus.get(response.status) ?? 0) + 1);
     if (response.status >= 500) tally.serverErrors += 1;
-    if (!operation.responses.includes(String(response.status))) tally.undocumented.add(`${operation.method} ${operation.path} ${response.status}`);
+    if (response.status >= 200 && response.status < 300) tally.succeeded.add(`${operation.method} ${operation.path}`);
     const problems = answerProblems(errorFormatOf(urlOf(operation, request)), response);
+    if (!operation.responses.includes(String(response.status))) {
+      tally.undocumented.add(`${operation.method} ${operation.path} ${response.status}`);
+      if (addressesOperation(operation, request, response.status)) problems.push(`HTTP ${response.status} is not among the statuses the document lists for ${operation.method} ${operation.path}: ${operation.responses.join(', ')}`);
+    }
     lastDump = undefined;
     if (response.status >= 400 && response.status < 500) {
       const after = await dump();
@@ -331,7 +394,7 @@ describe('OpenAPI fuzz: every operation of every committed document answers host
       }
 
       await fc.assert(
-        fc.asyncProperty(requestsFor(operation, pool), async (request) => {
+        fc.asyncProperty(requestsFor(operation, pool, validBodiesFor(operation)), async (request) => {
           const { response, problems } = await probe(operation, request, kind);
           if (problems.length) {
             throw new Error(

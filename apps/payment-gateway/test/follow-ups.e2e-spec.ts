@@ -1,8 +1,9 @@
-import { bodyOf, unique } from '@app/testing';
+import { bodyOf, unique, waitFor } from '@app/testing';
+import fc from 'fast-check';
 import { expectProblem } from './support';
 import { current, eventsOf, followUp, sell, settle } from './follow-up-support';
 import { TEST_VISA_PAN, testTrack2Hex } from '../src/transaction/card/testing/test-card';
-import { dumpSchema, SaleTestApp, startGatewayWithConnector, TransactionView } from './sale-support';
+import { dumpSchema, saleBody, SaleTestApp, startGatewayWithConnector, TransactionView } from './sale-support';
 
 /**
  * Void, refund and capture over HTTP (PBO token), and settlement over the app's transport, end to
@@ -26,7 +27,8 @@ describe('void, refund and capture through the host connector', () => {
       const terminal = await app.newTerminal({ hostMessageFormat });
       const sale = await sell(terminal, { value: '10.00' });
 
-      const partial = bodyOf<TransactionView>(await followUp(terminal, sale.tranId, 'refund', { amount: '4.00', reason: 'one cup returned' }));
+      const partialResponse = await followUp(terminal, sale.tranId, 'refund', { amount: '4.00', reason: 'one cup returned' });
+      const partial = bodyOf<TransactionView>(partialResponse);
       const rest = bodyOf<TransactionView>(await followUp(terminal, sale.tranId, 'refund', { amount: '6.00' }));
 
       expect(partial).toMatchObject({ tranStatus: 'APPROVED', capturedAmount: '10.00', refundedAmount: '4.00' });
@@ -39,7 +41,7 @@ describe('void, refund and capture through the host connector', () => {
       const [, first] = rest.actions;
       expect(first).toMatchObject({
         actionId: expect.stringMatching(/^act_[A-Za-z0-9_-]{22}$/) as string,
-        requestId: first.actionId,
+        requestId: partialResponse.headers.get('x-service-request-id'),
         tranId: sale.tranId,
         hostRespCode: '00',
         trace: expect.stringMatching(/^[0-9]{6}$/) as string,
@@ -172,18 +174,34 @@ describe('void, refund and capture through the host connector', () => {
       expectProblem(await followUp(terminal, sale.tranId, 'capture', {}), 409, /cannot be captured: it is a SALE, not an AUTH/);
     });
 
-    it("should answer a declined refund 502 with the host's code, record it FAILED and leave the sums alone", async () => {
+    it("should answer a declined refund or capture 200 with the transaction: its new action FAILED with the host's code, sums and status unchanged", async () => {
       const terminal = await app.newTerminal({ hostMessageFormat });
-      const sale = await sell(terminal, { value: '10.00' });
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom('refund' as const, 'capture' as const), fc.integer({ min: 0, max: 19 }), async (kind, units) => {
+          const sale = await sell(terminal, { value: '20.00', tranType: kind === 'capture' ? 'AUTH' : 'SALE' });
 
-      const declined = await followUp(terminal, sale.tranId, 'refund', { amount: '2.51' });
+          const response = await followUp(terminal, sale.tranId, kind, { amount: `${units}.51` });
 
-      expectProblem(declined, 502, /the host declined the refund act_[A-Za-z0-9_-]{22}: 51/);
-      const after = await current(terminal, sale.tranId);
-      expect(after).toMatchObject({ tranStatus: 'APPROVED', refundedAmount: '0.00' });
-      expect(after.actions.at(-1)).toMatchObject({ actionType: 'REFUND', actionStatus: 'FAILED', reason: 'HostDeclined', hostRespCode: '51' });
-      expect((await eventsOf(app, sale.tranId)).at(-1)?.transaction).toEqual(after);
-      expect(bodyOf<TransactionView>(await followUp(terminal, sale.tranId, 'refund', { amount: '10.00' }))).toMatchObject({ tranStatus: 'REFUNDED' });
+          const declined = bodyOf<TransactionView>(response);
+          const after = await current(terminal, sale.tranId);
+          expect(declined).toEqual(after);
+          expect(after).toMatchObject({ tranStatus: 'APPROVED', capturedAmount: sale.capturedAmount, refundedAmount: '0.00' });
+          expect(after.actions).toHaveLength(2);
+          expect(after.actions[1]).toMatchObject({
+            actionType: kind.toUpperCase(),
+            actionStatus: 'FAILED',
+            reason: 'HostDeclined',
+            hostRespCode: '51',
+            amount: { value: `${units}.51`, currency: 'MYR' },
+            requestId: response.headers.get('x-service-request-id'),
+          });
+          expect((await eventsOf(app, sale.tranId)).at(-1)?.transaction).toEqual(after);
+          // Declined is no state: the same money can still be moved.
+          const next = await followUp(terminal, sale.tranId, kind, { amount: '20.00' });
+          expect(bodyOf<TransactionView>(next).actions.map((action) => action.actionStatus)).toEqual(['SUCCESS', 'FAILED', 'SUCCESS']);
+        }),
+        { numRuns: 4 },
+      );
     });
 
     it('should answer a refund the host never answers 504, reversed (HostTimeout), the sums unchanged', async () => {
@@ -209,15 +227,43 @@ describe('void, refund and capture through the host connector', () => {
     const other = await followUp(terminal, sale.tranId, 'refund', { amount: '5.00' }, key);
     const otherReason = await followUp(terminal, sale.tranId, 'refund', { amount: '4.00', reason: 'another reason' }, key);
     const declinedKey = unique('refund-');
-    expectProblem(await followUp(terminal, sale.tranId, 'refund', { amount: '0.51' }, declinedKey), 502, /declined/);
+    const declined = bodyOf<TransactionView>(await followUp(terminal, sale.tranId, 'refund', { amount: '0.51' }, declinedKey));
     const declinedAgain = await followUp(terminal, sale.tranId, 'refund', { amount: '0.51' }, declinedKey);
 
     expect(again).toEqual(first);
     expect(first.refundedAmount).toBe('4.00');
     expectProblem(other, 422, /was used for another request on transaction/);
     expectProblem(otherReason, 422, /was used for another request on transaction/);
-    expectProblem(declinedAgain, 502, /declined/);
+    expect(bodyOf<TransactionView>(declinedAgain).actions[2]).toEqual(declined.actions[2]);
+    expect(declined.actions[2]).toMatchObject({ actionStatus: 'FAILED', reason: 'HostDeclined' });
     expect((await current(terminal, sale.tranId)).actions.map((action) => action.actionType)).toEqual(['NEW', 'REFUND', 'REFUND']);
+  });
+
+  it("should queue the callbackUrl for the sale's outcome and each follow-up's, declined too, never for a settlement step", async () => {
+    const terminal = await app.newTerminal();
+    const sale = bodyOf<TransactionView>(await terminal.sale({ ...saleBody(terminal, { value: '10.00' }), callbackUrl: 'https://merchant.invalid/hook' }), 201);
+    await settle(app, terminal, sale.acceptanceId, '000001');
+    bodyOf(await followUp(terminal, sale.tranId, 'refund', { amount: '2.51' }));
+    const refunded = bodyOf<TransactionView>(await followUp(terminal, sale.tranId, 'refund', { amount: '3.00' }));
+
+    const queued = async () =>
+      app.query<{ version: number }>(`SELECT version FROM payment_gateway.webhook_delivery WHERE tran_id = $1 ORDER BY version`, [sale.tranId]);
+    const events = await eventsOf(app, sale.tranId);
+    expect(events.at(-1)!.transaction).toEqual(refunded);
+    await waitFor('the refund to be queued for the callbackUrl', async () => (await queued()).at(-1)?.version === events.at(-1)!.version);
+
+    const versions = (await queued()).map((row) => row.version);
+    const told = versions.map((version) => {
+      const { transaction } = events.find((event) => event.version === version)!;
+      return [transaction.settleState, transaction.actions.map((action) => `${action.actionType} ${action.actionStatus}`)];
+    });
+    expect(told).toEqual([
+      ['OPEN', ['NEW SUCCESS']],
+      ['SETTLED', ['NEW SUCCESS', 'REFUND FAILED']],
+      ['SETTLED', ['NEW SUCCESS', 'REFUND FAILED', 'REFUND SUCCESS']],
+    ]);
+    // Settling and settled were published, and told the callbackUrl nothing.
+    expect(events.map((event) => event.transaction.settleState)).toEqual(expect.arrayContaining(['SETTLING', 'SETTLED']));
   });
 
   it("should refuse another PBO's transaction with 403 and an unknown one with 404, before anything reaches the host", async () => {

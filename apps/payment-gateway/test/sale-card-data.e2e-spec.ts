@@ -1,8 +1,8 @@
 import { bodyOf } from '@app/testing';
-import { Logger, LoggerService } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import fc from 'fast-check';
 import { luhnPans, testTrack2Hex } from '../src/transaction/card/testing/test-card';
-import { dumpSchema, saleBody, SaleTestApp, startGatewayWithConnector, Terminal, TransactionView } from './sale-support';
+import { dumpSchema, saleBody, SaleTestApp, startGatewayWithConnector, Terminal, TransactionView, recordingLogger } from './sale-support';
 
 const pans = luhnPans(13);
 
@@ -18,13 +18,7 @@ describe('card data after sales', () => {
   let terminals: Record<'MOCK' | 'ISO8583', Terminal>;
 
   /** Every line any part of the process logs, at every level. */
-  const logLines: string[] = [];
-  const recorder: LoggerService = Object.fromEntries(
-    (['log', 'error', 'warn', 'debug', 'verbose', 'fatal'] as const).map((level) => [
-      level,
-      (...parts: unknown[]) => logLines.push(`${level} ${parts.map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join(' ')}`),
-    ]),
-  ) as unknown as LoggerService;
+  const { lines: logLines, logger: recorder } = recordingLogger();
 
   beforeAll(async () => {
     app = await startGatewayWithConnector({ hostTimeoutMs: 1000, replyMarginMs: 1500, reaskWaitMs: 1000 });

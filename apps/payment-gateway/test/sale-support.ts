@@ -4,7 +4,7 @@ import { GATEWAY_PROFILE_UPSERT_V1, GatewayProfileUpsertV1, GatewayTransactionV1
 import { uniqueTid } from '@app/host-protocol/testing/factories';
 import { platformModules } from '@app/runtime';
 import { ApiClient, dumpSchemas, HttpResponse, queryDatabase, startTestApp, TEST_AUTH, TestApp, TestPlatformOptions, unique } from '@app/testing';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, LoggerService, Module } from '@nestjs/common';
 import { HostConnectorModule } from '../../host-connector/src';
 import { HostSandbox, hostSandboxSettingsFrom, startHostSandbox } from '../../standalone/src';
 import { PaymentGatewayModule } from '../src';
@@ -167,4 +167,16 @@ export function saleBody(terminal: Pick<Terminal, 'profileId'>, options: SaleBod
 /** Every row of every table of a schema, each as `table: <the row's JSON>`. */
 export async function dumpSchema(app: Pick<TestApp, 'database'>, schema: string): Promise<string[]> {
   return (await dumpSchemas(app.database.url, [schema])).flatMap(({ table, rows }) => rows.map((row) => `${table}: ${row}`));
+}
+
+/** A logger that keeps every line any part of the process logs, at every level (install it with `Logger.overrideLogger`). */
+export function recordingLogger(): { lines: string[]; logger: LoggerService } {
+  const lines: string[] = [];
+  const logger = Object.fromEntries(
+    (['log', 'error', 'warn', 'debug', 'verbose', 'fatal'] as const).map((level) => [
+      level,
+      (...parts: unknown[]) => lines.push(`${level} ${parts.map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join(' ')}`),
+    ]),
+  ) as unknown as LoggerService;
+  return { lines, logger };
 }

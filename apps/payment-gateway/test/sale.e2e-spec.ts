@@ -91,7 +91,7 @@ describe('POST /transaction: sales through the host connector', () => {
           actionType: 'NEW',
           actionStatus: 'SUCCESS',
           trace: sale.trace,
-          requestId: sale.actions[0].actionId,
+          requestId: response.headers.get('x-service-request-id'),
           amount: { value: '12.50', currency: 'MYR' },
           reason: 'HostSuccess',
           hostRespCode: '00',

@@ -353,11 +353,21 @@ describe('webhooks (callbackUrl)', () => {
 
     afterAll(() => queueApp?.close());
 
-    /** One event of the transaction: its version, and whether it is final and has a callbackUrl. */
+    /**
+     * One event of the transaction: its version, whether it is final and has a callbackUrl, how
+     * many follow-ups the host has answered by then (its outcome), and its batch's settle state.
+     */
     const mostly = fc.constantFrom(true, true, true, false);
-    const arrival = fc.record({ version: fc.integer({ min: 1, max: 8 }), final: mostly, callback: mostly });
+    const arrival = fc.record({
+      version: fc.integer({ min: 1, max: 8 }),
+      final: mostly,
+      callback: mostly,
+      answered: fc.integer({ min: 0, max: 2 }),
+      status: fc.constantFrom('APPROVED', 'APPROVED', 'CLOSED'),
+      settleState: fc.constantFrom('OPEN', 'SETTLING', 'SETTLED'),
+    });
 
-    it('should queue each final version with a callbackUrl once, drop older ones, and supersede the undelivered older ones, whatever the order and repeats', async () => {
+    it('should queue each version with a callbackUrl and a new outcome once, drop older ones, and supersede the undelivered older ones, whatever the order and repeats', async () => {
       const groupId = unique('grp_');
       const pbo = new GatewayClient(await queueApp.clientFor(groupId), groupId, GATEWAY_BASE);
       const publisher = queueApp.app.get<MessagePublisher>(MESSAGE_PUBLISHER);
@@ -367,24 +377,35 @@ describe('webhooks (callbackUrl)', () => {
         fc.asyncProperty(fc.array(arrival, { minLength: 1, maxLength: 12 }), async (arrivals) => {
           const id = tranId();
           const callbackUrl = receiver.url(`/${unique('queued')}`);
-          // The model: in arrival order, a final version with a callback above the newest queued is queued and supersedes the pending ones.
-          const expected: Array<{ version: number; state: string; lastError: string | null }> = [];
-          for (const { version, final, callback } of arrivals) {
+          const [sale] = transactionUpdatedPayload({ groupId }).transaction.actions as Array<Record<string, unknown>>;
+          const refunds = [1, 2].map((n) => ({ ...sale, actionId: `act_${String(n).repeat(22)}`, actionType: 'REFUND', actionStatus: n === 1 ? 'FAILED' : 'SUCCESS' }));
+          // The model: in arrival order, a final version with a callback above the newest queued, and another
+          // outcome than it, is queued and supersedes the pending ones; a settlement step alone is no news.
+          const expected: Array<{ version: number; state: string; lastError: string | null; outcome: string }> = [];
+          for (const { version, final, callback, answered, status, settleState } of arrivals) {
             const event = transactionUpdatedPayload({
               groupId,
               version,
-              transaction: { tranId: id, tranStatus: final ? 'APPROVED' : 'PENDING', callbackUrl: callback ? callbackUrl : null },
+              transaction: {
+                tranId: id,
+                tranStatus: final ? status : 'PENDING',
+                settleState,
+                callbackUrl: callback ? callbackUrl : null,
+                actions: [{ ...sale, actionStatus: final ? 'SUCCESS' : 'PENDING' }, ...refunds.slice(0, final ? answered : 0)],
+              },
             });
             await publisher.publish(GATEWAY_TRANSACTION_UPDATED_V1, event, { msgId: randomUUID() });
             if (!final || !callback || expected.some((queued) => queued.version >= version)) continue;
+            const outcome = `${status} ${answered}`;
+            if (expected.length > 0 && expected[0].outcome === outcome) continue;
             for (const queued of expected.filter((older) => older.state === 'PENDING'))
               Object.assign(queued, { state: 'SUPERSEDED', lastError: `superseded by version ${version}` });
-            expected.unshift({ version, state: 'PENDING', lastError: null });
+            expected.unshift({ version, state: 'PENDING', lastError: null, outcome });
           }
           await transport.idle();
 
           const listed = (await deliveriesOf(pbo, `?tranId=${id}`)).data;
-          expect(listed.map(({ version, state, lastError }) => ({ version, state, lastError }))).toEqual(expected);
+          expect(listed.map(({ version, state, lastError }) => ({ version, state, lastError }))).toEqual(expected.map(({ outcome: _, ...queued }) => queued));
           for (const delivery of listed) expect(delivery).toMatchObject({ attempts: 0, callbackUrl, tranId: id });
         }),
         { numRuns: 40 },

@@ -56,7 +56,7 @@ describe('void, refund and capture', () => {
 
       const result = dataOf(await pbo.post(`/api/v2/order/void/${taken.tranId}`, { adminPwd: password }));
 
-      expect(result).toEqual({ currency: 'MYR', state: 4, deviceId: shop.sdkId, refundAmount: 12.5 });
+      expect(result).toEqual({ currency: 'MYR', state: 4, deviceId: shop.sdkId, refundAmount: 12.5, actionStatus: 'SUCCESS', hostRespCode: '00', hostRespMessage: 'Approved' });
       expect(app.merchantManagement.received).toEqual([{ groupId: pbo.groupId, deviceId: shop.sdkId, adminPwd: password }]);
       expect(app.gateway.requestsOf(GATEWAY_TRANSACTION_VOID_V1)).toEqual([
         { requestId: expect.stringMatching(/^txn-[0-9a-f-]{36}$/), groupId: pbo.groupId, tranId: taken.tranId },
@@ -226,12 +226,12 @@ describe('void, refund and capture', () => {
   });
 
   describe('capture', () => {
-    it('should capture part of an authorisation and answer an empty object', async () => {
+    it("should capture part of an authorisation and answer spec 2's empty object with the capture's outcome", async () => {
       const auth = await sale({ tranType: 'AUTH', minor: 5000 });
 
       const response = await pbo.post(`/api/v2/order/capture/${auth.tranId}`, { amount: '30.00' });
 
-      expect(response.body).toEqual({ msg: 'SUCCESS', code: 0, data: {} });
+      expect(response.body).toEqual({ msg: 'SUCCESS', code: 0, data: { actionStatus: 'SUCCESS', hostRespCode: '00', hostRespMessage: 'Approved' } });
       expect(app.gateway.requestsOf(GATEWAY_TRANSACTION_CAPTURE_V1)).toEqual([
         { requestId: expect.any(String), groupId: pbo.groupId, tranId: auth.tranId, amount: '30.00' },
       ]);
@@ -253,6 +253,35 @@ describe('void, refund and capture', () => {
     it('should pass on the capture of a sale as 409', async () => {
       const taken = await sale();
       expectError(await pbo.post(`/api/v2/order/capture/${taken.tranId}`, {}), 409, 10000, `transaction ${taken.tranId} cannot be captured`);
+    });
+  });
+
+  describe('the host declining', () => {
+    const body = {
+      void: () => ({ adminPwd: password }),
+      refund: (minor: number) => ({ refundAmount: minor / 100, refundReason: 'declined?', adminPwd: password }),
+      capture: (minor: number) => ({ amount: (minor / 100).toFixed(2) }),
+    };
+
+    it("should answer a declined void, refund or capture 200 (code 0) with the action FAILED and the host's code, the order unchanged but for it", async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom('void' as const, 'refund' as const, 'capture' as const), fc.integer({ min: 1, max: 99 }), async (kind, units) => {
+          const declinedMinor = units * 100 + 51;
+          // A void moves the whole sale: its amount is the one the host declines.
+          const taken = await sale({ minor: kind === 'void' ? declinedMinor : 20_000, tranType: kind === 'capture' ? 'AUTH' : 'SALE' });
+          const before = await detail(taken.tranId);
+
+          const response = await pbo.post<Record<string, unknown>>(`/api/v2/order/${kind}/${taken.tranId}`, body[kind](declinedMinor));
+
+          const data = dataOf(response);
+          expect(data).toMatchObject({ actionStatus: 'FAILED', hostRespCode: '51', hostRespMessage: 'Insufficient funds' });
+          if (kind === 'void') expect(data).toMatchObject({ state: 2, refundAmount: 0 });
+          const after = await detail(taken.tranId);
+          expect({ state: after.state, tranStatus: after.tranStatus }).toEqual({ state: before.state, tranStatus: before.tranStatus });
+          expect(after.actions.map((a) => [a.actionType, a.actionStatus])).toEqual([...before.actions.map((a) => [a.actionType, a.actionStatus]), [kind.toUpperCase(), 'FAILED']]);
+        }),
+        { numRuns: 12 },
+      );
     });
   });
 
@@ -283,7 +312,7 @@ describe('void, refund and capture', () => {
       );
     });
 
-    it('should record a declined follow-up the gateway reports with its transaction, and answer 502', async () => {
+    it('should record a follow-up that did not reach the host with its transaction, and answer 502', async () => {
       const taken = await sale({ minor: 2000 });
       const held = app.gateway.current(taken.tranId);
       const failed = {
@@ -291,20 +320,21 @@ describe('void, refund and capture', () => {
         actionId: `act_${'d'.repeat(22)}`,
         actionType: 'REFUND' as const,
         actionStatus: 'FAILED' as const,
-        reason: 'HostDeclined',
+        reason: 'HostUnavailable',
+        hostRespCode: null,
       };
       app.gateway.script(GATEWAY_TRANSACTION_REFUND_V1, {
         transaction: { ...held.transaction, actions: [...held.transaction.actions, failed] },
         version: held.version + 1,
         actionId: failed.actionId,
-        refusal: { status: 502, detail: 'the host declined the refund (05 Do not honour)' },
+        refusal: { status: 502, detail: `the refund ${failed.actionId} did not reach the host (HostUnavailable): connection refused` },
       });
 
       expectError(
         await pbo.post(`/api/v2/order/refund/${taken.tranId}`, { refundAmount: 5, refundReason: 'r', adminPwd: password }),
         502,
         15000,
-        'the host declined the refund (05 Do not honour)',
+        `the refund ${failed.actionId} did not reach the host (HostUnavailable): connection refused`,
       );
       expect((await detail(taken.tranId)).actions.map((a) => [a.actionType, a.actionStatus])).toEqual([
         ['NEW', 'SUCCESS'],

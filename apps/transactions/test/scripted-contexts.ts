@@ -68,7 +68,8 @@ export function settleRefusal(status: GatewayRefusalV1['status'], detail: string
  * transactions it "took", answers `gateway.transaction.{void,refund,capture}.v1` and
  * `gateway.batch.settle.v1` with the money rules of DECISIONS.md (void of an approved, unsettled,
  * unrefunded transaction; refunds up to what was captured; one capture of an AUTH up to its
- * amount; settlement of a terminal batch's open transactions), grows each transaction's version
+ * amount; settlement of a terminal batch's open transactions; the host declines amounts whose
+ * minor units end in 51, answered with the action FAILED), grows each transaction's version
  * with every change and, when `publishChanges`, publishes `gateway.transaction.updated.v1` as its
  * outbox would. A test can script the next answer of a subject instead (a refusal, a hang).
  */
@@ -206,13 +207,16 @@ export class ScriptedGateway {
       type = 'CAPTURE';
       next = { ...tran, capturedAmount: decimalOf(amount, currency) };
     }
+    // The host's test amount for a decline (minor units ending in 51): the action FAILED, nothing else changes, no refusal.
+    const declined = amount % 100n === 51n;
     const made = action({
       actionType: type,
       amount: { value: decimalOf(amount, currency), currency },
-      requestId: request.requestId,
+      requestId: `req_${randomUUID().replaceAll('-', '').slice(0, 22)}`,
       createdAt: gatewayTime(new Date()),
+      ...(declined ? { actionStatus: 'FAILED', reason: 'HostDeclined', hostRespCode: '51', hostRespMessage: 'Insufficient funds', rrn: null, approvalCode: null } : {}),
     });
-    next = { ...next, actions: [...tran.actions, made], updatedAt: gatewayTime(new Date()) };
+    next = { ...(declined ? tran : next), actions: [...tran.actions, made], updatedAt: gatewayTime(new Date()) };
     await this.change(held, next);
     return { transaction: next, version: held.version, actionId: made.actionId, refusal: null };
   }

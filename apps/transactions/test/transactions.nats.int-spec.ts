@@ -146,6 +146,9 @@ describe('transactions over NATS JetStream', () => {
       state: 4,
       deviceId: shop.sdkId,
       refundAmount: 10,
+      actionStatus: 'SUCCESS',
+      hostRespCode: '00',
+      hostRespMessage: 'Approved',
     });
     const batch = dataOf(await pbo.get<{ records: Array<{ batchId: string; acquirerTid: string }> }>('/api/v2/settlement?pageSize=-1')).records.find(
       (record) => record.acquirerTid === shop.primaryTid,

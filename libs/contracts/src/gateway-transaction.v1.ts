@@ -97,7 +97,10 @@ export class GatewayActionV1 {
   @MaxLength(80)
   tranId?: string;
 
-  /** The request id the action went to the host connector with. */
+  /**
+   * Spec 3's request id: `req_…`, the service request that made the action. Actions stored
+   * before that rule carry their `act_…` id (what the host connector was asked with): any string is read.
+   */
   @IsString()
   @MaxLength(64)
   requestId: string;

@@ -1,4 +1,4 @@
-import { AuthConfig, AuthModule, ConfigError, GROUP_DIRECTORY, GroupDirectory, CryptoModule, FieldCipher, HttpSettings, httpSettingsFrom, httpVariables, isProduction, matching, nodeEnvVariables, serverList, text, ValuesOf } from '@app/common';
+import { AuthConfig, AuthModule, ConfigError, CryptoModule, FieldCipher, GROUP_DIRECTORY, GroupDirectory, HttpSettings, httpSettingsFrom, httpVariables, integer, isProduction, matching, nodeEnvVariables, serverList, text, ValuesOf } from '@app/common';
 import { EVENT_STREAM, GATEWAY_NAMESPACE_PATTERN, STREAMED_SUBJECTS } from '@app/contracts';
 import { DatabaseModule, databaseVariables, requireDatabaseUrl, RetentionConfig, retentionFrom, retentionVariables } from '@app/database';
 import { MailConfig, MailModule } from '@app/mail';
@@ -87,6 +87,19 @@ export const GATEWAY_NAMESPACE_SETTING = Symbol('GATEWAY_NAMESPACE_SETTING');
 export const DEFAULT_GATEWAY_NAMESPACE = 'demo';
 
 /** GATEWAY_NAMESPACE: one path segment, default `demo`; read and checked in one place for both contexts. */
+/**
+ * The host connector's own timing, read by the connector and by the gateway, which must know
+ * when the connector has finished (or reversed) every request it may have sent: a request's
+ * deadline (HOST_TIMEOUT_MS, when it names none), the grace after which an unfinished one is
+ * recovered (HOST_RECOVERY_GRACE_MS), and how often reversals are looked for (HOST_REVERSAL_POLL_MS).
+ * Deployments give both the same values.
+ */
+export const hostConnectorTimingVariables = {
+  HOST_TIMEOUT_MS: integer(20_000, 100, 60_000),
+  HOST_RECOVERY_GRACE_MS: integer(30_000, 0, 3_600_000),
+  HOST_REVERSAL_POLL_MS: integer(5000, 10, 600_000),
+};
+
 export const gatewayNamespaceVariables = {
   GATEWAY_NAMESPACE: matching(GATEWAY_NAMESPACE_PATTERN, 'letters, digits, - or _ (at most 63)', DEFAULT_GATEWAY_NAMESPACE),
 };

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { join } from 'node:path';
-import { answerProblems, FuzzResponse, operationsOf, percentEncode, readOpenApiDocument, requestsFor, urlOf } from './openapi-fuzz';
+import { answerProblems, FuzzResponse, isCallOf, operationsOf, percentEncode, readOpenApiDocument, requestsFor, urlOf } from './openapi-fuzz';
 
 /** The fuzz suite's own parts: what it reads of the documents, how it encodes, and that its checks can fail. */
 
@@ -22,6 +22,25 @@ describe('openapi-fuzz', () => {
       for (const operation of operations) {
         for (const request of fc.sample(requestsFor(operation, noIds), { numRuns: 5 })) expect(urlOf(operation, request)).not.toMatch(/[{}]/);
       }
+    }
+  });
+
+  it('should recognise a call of an operation by its path, and no call of another method or of a longer or shorter path', () => {
+    const operations = DOCUMENTS.flatMap((document) => operationsOf(document, readOpenApiDocument(join(__dirname, '..', '..', '..', 'docs', 'openapi', `${document}.json`))));
+    const segment = fc.stringMatching(/^[A-Za-z0-9_.~-]{1,12}$/);
+    for (const operation of operations) {
+      const names = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+      fc.assert(
+        fc.property(fc.array(segment, { minLength: names.length, maxLength: names.length }), segment, (values, extra) => {
+          let index = 0;
+          const path = operation.path.replace(/\{[^}]+\}/g, () => values[index++]);
+          expect(isCallOf(operation, operation.method.toLowerCase(), `${path}?pageSize=1`)).toBe(true);
+          expect(isCallOf(operation, operation.method === 'GET' ? 'DELETE' : 'GET', path)).toBe(false);
+          expect(isCallOf(operation, operation.method, `${path}/${extra}`)).toBe(false);
+          expect(isCallOf(operation, operation.method, path.slice(0, path.lastIndexOf('/')))).toBe(false);
+        }),
+        { numRuns: 20 },
+      );
     }
   });
 

@@ -495,7 +495,27 @@ function removed(base: unknown, path: Array<string | number>): unknown {
  * query values (valid-ish, hostile, repeated, unknown, required ones left out), headers, the
  * credential, and the body (a valid-ish base under one mutation).
  */
-export function requestsFor(operation: Operation, ids: IdPool): fc.Arbitrary<FuzzRequest> {
+/**
+ * Whether `method path` (a concrete path, query ignored) is a call of `operation`: the template's
+ * parameters match one path segment each, literal segments exactly.
+ */
+export function isCallOf(operation: Operation, method: string, path: string): boolean {
+  if (operation.method !== method.toUpperCase()) return false;
+  const pattern = operation.path
+    .split(/(\{[^}]+\})/)
+    .map((part) => (/^\{[^}]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${pattern}$`).test(path.split('?')[0]);
+}
+
+/**
+ * Requests for `operation`: path, query, headers, credential and body drawn from its schemas and
+ * mutated by the hostile arbitraries. `validBodies` are bodies the server took (2xx) for this
+ * operation elsewhere in the run: a mutation of one field of a body that is otherwise right
+ * reaches the service's own rules (references, states, money), where a schema-drawn base is often
+ * refused by validation first.
+ */
+export function requestsFor(operation: Operation, ids: IdPool, validBodies: readonly unknown[] = []): fc.Arbitrary<FuzzRequest> {
   const pathParameters = operation.parameters.filter((parameter) => parameter.in === 'path');
   const queryParameters = operation.parameters.filter((parameter) => parameter.in === 'query');
   const headerParameters = operation.parameters.filter((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() !== 'authorization');
@@ -530,7 +550,10 @@ export function requestsFor(operation: Operation, ids: IdPool): fc.Arbitrary<Fuz
     : fc.constant<FuzzRequest['auth']>('none');
   const bodySchema = operation.body;
   const body: fc.Arbitrary<{ body?: FuzzBody; mutation: string }> = bodySchema
-    ? validish(operation.spec, bodySchema, ids).chain((base) => mutatedBody(base, Object.keys((bodySchema.properties ?? {}) as Record<string, unknown>)))
+    ? (validBodies.length
+        ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...validBodies) }, { weight: 2, arbitrary: validish(operation.spec, bodySchema, ids) })
+        : validish(operation.spec, bodySchema, ids)
+      ).chain((base) => mutatedBody(base, Object.keys((bodySchema.properties ?? {}) as Record<string, unknown>)))
     : fc.oneof({ weight: 5, arbitrary: fc.constant({ mutation: 'no body' }) }, { weight: 1, arbitrary: hostileValue.map((json) => ({ body: { json }, mutation: 'a body where none is taken' })) });
 
   return fc.record({ path, query, headers, auth, body }).map(({ path: pathValues, query: queryValues, headers: headerValues, auth: credential, body: sent }) => ({

@@ -1,6 +1,7 @@
 import { AllowList, ConfigError, custom, errorMessage, flag, integer, text, urlWithCredentials, ValuesOf, Variable } from '@app/common';
 import { HOST_MESSAGE_FORMATS, HostMessageFormat, ISO_HOST_FORMATS, IsoHostFormat } from '@app/contracts';
 import { IsoSpecs, isoSpecsFrom, specFileVariable } from '@app/host-protocol';
+import { hostConnectorTimingVariables } from '@app/runtime';
 import { parseHostUrl, transportOf } from '../routing/host-address';
 
 /** Everything the host connector is configured with; read once at start. */
@@ -87,19 +88,17 @@ export const hostConnectorVariables = {
   HOST_ALLOW_LOOPBACK: custom((value) => (value === undefined ? undefined : flag(false).read(value))),
   ...DEFAULT_URL_VARIABLES,
   ...SPEC_FILE_VARIABLES,
-  HOST_TIMEOUT_MS: integer(20_000, 100, 60_000),
+  ...hostConnectorTimingVariables,
   HOST_CONNECT_TIMEOUT_MS: integer(5000, 100, 60_000),
   HOST_ECHO_INTERVAL_MS: integer(60_000, 0, 86_400_000),
   HOST_ECHO_MAX_MISSES: integer(3, 1, 100),
   HOST_RECONNECT_BASE_MS: integer(250, 10, 60_000),
   HOST_RECONNECT_MAX_MS: integer(30_000, 10, 3_600_000),
-  HOST_RECOVERY_GRACE_MS: integer(30_000, 0, 3_600_000),
   HOST_RETENTION_DAYS: integer(30, 1, 3650),
   HOST_CARD_DATA_DAYS: integer(30, 1, 400),
   HOST_KEY_EXCHANGE_INTERVAL_MS: integer(86_400_000, 0, 30 * 86_400_000),
   HOST_KEY_EXCHANGE_RETRY_MS: integer(300_000, 10, 86_400_000),
   HOST_KEY_EXCHANGE_POLL_MS: integer(60_000, 10, 3_600_000),
-  HOST_REVERSAL_POLL_MS: integer(5000, 10, 600_000),
   HOST_REVERSAL_BACKOFF_MS: integer(1000, 10, 600_000),
   HOST_REVERSAL_BACKOFF_MAX_MS: integer(300_000, 10, 86_400_000),
   HOST_REVERSAL_CONCURRENCY: integer(4, 1, 64),

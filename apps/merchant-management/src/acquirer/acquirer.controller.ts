@@ -1,4 +1,4 @@
-import { ApiEnvelope, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopeErrors, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IdDto } from '../emv/dto/emv.dto';
@@ -9,6 +9,7 @@ import { parseEmvList, parseMethodList } from './method-lists';
 
 @ApiTags('acquirer profiles (v1)')
 @PboApi()
+@ApiEnvelopeErrors(400, 403, 404)
 @Controller('api/openapi/v1/acquirer')
 export class AcquirerController {
   constructor(private readonly acquirers: AcquirerService) {}

@@ -1,4 +1,4 @@
-import { ApiEnvelope, CurrentDevice, DeviceApi, DeviceClaims, Envelope, EnvelopeDto, IsPlainObject, ok } from '@app/common';
+import { ApiEnvelope, ApiEnvelopeErrors, CurrentDevice, DeviceApi, DeviceClaims, Envelope, EnvelopeDto, IsPlainObject, ok } from '@app/common';
 import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
@@ -40,6 +40,9 @@ export class DeviceAppController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Activate a phone with its activation code', description: 'No bearer token: the activation code is the credential.', security: [] })
   @ApiResponse({ status: 429, description: 'code 16000: too many failed attempts from this client', type: EnvelopeDto })
+  @ApiResponse({ status: 409, description: 'code 10000: the activation code was already used', type: EnvelopeDto })
+  @ApiResponse({ status: 404, description: 'code 14000: no such activation code (or not one that can be activated)', type: EnvelopeDto })
+  @ApiEnvelopeErrors(400)
   @ApiEnvelope(ActivationResultDto)
   async activate(@Body() body: ActivateDto, @Req() request: FastifyRequest): Promise<Envelope<ActivationResult>> {
     return ok(await this.deviceApp.activate(body.activationCode, body.deviceInfo, request.ip));

@@ -1,4 +1,4 @@
-import { ApiEnvelope, ApiEnvelopeOrNull, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopeErrors, ApiEnvelopeOrNull, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { DeviceService } from './device.service';
@@ -7,6 +7,7 @@ import { CreatedCodeDto, DeviceCodeEmailDto, DeviceCreateDto, DeviceDeleteQueryD
 
 @ApiTags('devices (v1)')
 @PboApi()
+@ApiEnvelopeErrors(400, 404, 409)
 @ApiResponse({ status: 403, description: 'code 13000: the device or merchant belongs to another PBO', type: EnvelopeDto })
 @ApiResponse({ status: 429, description: 'code 16000: too many lookups of activation codes that are not the PBO\'s own; a bare code of another PBO answers as an unknown one', type: EnvelopeDto })
 @Controller('api/openapi/v1/device')

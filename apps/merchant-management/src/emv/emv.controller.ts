@@ -1,4 +1,4 @@
-import { ApiEnvelope, ApiEnvelopePage, Envelope, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopeErrors, ApiEnvelopePage, Envelope, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { numericId } from '../shared/ownership';
@@ -7,6 +7,7 @@ import { EmvService, parseParamsString } from './emv.service';
 
 @ApiTags('emv (v1)')
 @PboApi()
+@ApiEnvelopeErrors(400, 403, 404, 409)
 @Controller('api/openapi/v1/emv')
 export class EmvController {
   constructor(private readonly emvs: EmvService) {}

@@ -1,4 +1,4 @@
-import { ApiEnvelope, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopeErrors, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { MerchantDto, MerchantListQueryDto, MerchantWriteDto, toMerchantDto } from './dto/merchant.dto';
@@ -6,6 +6,7 @@ import { MerchantService } from './merchant.service';
 
 @ApiTags('merchants (v1)')
 @PboApi()
+@ApiEnvelopeErrors(404)
 @ApiResponse({ status: 400, description: 'code 10000: invalid input, msg names the field', type: EnvelopeDto })
 @Controller('api/openapi/v1/mchInfo')
 export class MerchantController {

@@ -1,4 +1,4 @@
-import { ApiEnvelope, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopeErrors, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { PaymentConfigDeleteQueryDto, PaymentConfigDto, PaymentConfigListQueryDto, PaymentConfigWriteDto, toPaymentConfigDto } from './dto/payment-config.dto';
@@ -6,6 +6,7 @@ import { PaymentConfigService } from './payment-config.service';
 
 @ApiTags('merchant payment config (v1)')
 @PboApi()
+@ApiEnvelopeErrors(400, 403, 404)
 @Controller('api/openapi/v1/mchInfo/payment/:mchId')
 export class PaymentConfigController {
   constructor(private readonly paymentConfigs: PaymentConfigService) {}

@@ -3,7 +3,12 @@ import { databaseUrlWithPassword, encryptionKey, passwordForms, secretText } fro
 import fc from 'fast-check';
 import { paymentGatewayConfig } from './payment-gateway.config';
 
-const REQUIRED: Env = { DATABASE_URL: 'postgres://db/softpos', AUTH_JWT_SECRET: 'a'.repeat(40), DEVICE_JWT_SECRET: 'd'.repeat(40), DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') };
+const REQUIRED: Env = {
+  DATABASE_URL: 'postgres://db/softpos',
+  AUTH_JWT_SECRET: 'a'.repeat(40),
+  DEVICE_JWT_SECRET: 'd'.repeat(40),
+  DATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+};
 
 const read = (env: Env) => readAppConfig(paymentGatewayConfig, env);
 
@@ -48,8 +53,82 @@ describe('paymentGatewayConfig', () => {
     ['WEBHOOK_ALLOWED_HOSTS', '10.0.0.0/33', 'WEBHOOK_ALLOWED_HOSTS entry "10.0.0.0/33": not a valid CIDR network'],
     ['WEBHOOK_TIMEOUT_MS', '99', 'WEBHOOK_TIMEOUT_MS must be from 100 to 60000, got 99'],
     ['WEBHOOK_BACKOFF_MAX_MS', '5000', 'WEBHOOK_BACKOFF_MAX_MS must be from WEBHOOK_BACKOFF_MS (10000)'],
+    ['TRANSACTION_RESOLVER_BACKOFF_MAX_MS', '1000', 'TRANSACTION_RESOLVER_BACKOFF_MAX_MS must be from TRANSACTION_RESOLVER_BACKOFF_MS (5000)'],
+    ['TRANSACTION_SETTLE_TIMEOUT_MS', '60001', 'TRANSACTION_SETTLE_TIMEOUT_MS must be from 100 to 60000, got 60001'],
+    ['TRANSACTION_HOST_TIMEOUT_MS', 'soon', 'TRANSACTION_HOST_TIMEOUT_MS must be a whole number, got "soon"'],
+    ['TRANSACTION_AUTHORIZATION_VALIDITY_MS', '0', 'TRANSACTION_AUTHORIZATION_VALIDITY_MS must be from 60000'],
   ])('should refuse a bad %s, naming it', (name, value, message) => {
     expect(() => read({ ...REQUIRED, [name]: value })).toThrow(message);
+  });
+
+  it('should time transactions by the defaults with nothing set: 15 s for the host, 5 min before nothing can have been sent, 7 days to capture', () => {
+    expect(read(REQUIRED).config.gateway.transactions).toEqual({
+      hostTimeoutMs: 15_000,
+      replyMarginMs: 3000,
+      reaskWaitMs: 5000,
+      resolverIntervalMs: 5000,
+      resolverBackoffMs: 5000,
+      resolverBackoffMaxMs: 300_000,
+      nothingSentAfterMs: 300_000,
+      authorizationValidityMs: 7 * 86_400_000,
+      closeSweepIntervalMs: 60_000,
+      settleTimeoutMs: 45_000,
+    });
+  });
+
+  it('should take every TRANSACTION_* setting from its variable', () => {
+    const { transactions } = read({
+      ...REQUIRED,
+      TRANSACTION_HOST_TIMEOUT_MS: '9000',
+      TRANSACTION_REPLY_MARGIN_MS: '1000',
+      TRANSACTION_REASK_WAIT_MS: '2000',
+      TRANSACTION_RESOLVER_INTERVAL_MS: '700',
+      TRANSACTION_RESOLVER_BACKOFF_MS: '800',
+      TRANSACTION_RESOLVER_BACKOFF_MAX_MS: '900',
+      TRANSACTION_NOTHING_SENT_AFTER_MS: '600000',
+      TRANSACTION_AUTHORIZATION_VALIDITY_MS: '3600000',
+      TRANSACTION_CLOSE_SWEEP_MS: '1000',
+      TRANSACTION_SETTLE_TIMEOUT_MS: '60000',
+    }).config.gateway;
+
+    expect(transactions).toEqual({
+      hostTimeoutMs: 9000,
+      replyMarginMs: 1000,
+      reaskWaitMs: 2000,
+      resolverIntervalMs: 700,
+      resolverBackoffMs: 800,
+      resolverBackoffMaxMs: 900,
+      nothingSentAfterMs: 600_000,
+      authorizationValidityMs: 3_600_000,
+      closeSweepIntervalMs: 1000,
+      settleTimeoutMs: 60_000,
+    });
+  });
+
+  it("should refuse to start when a pending sale could be declined while the connector may still send it, naming the connector's timing", () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          TRANSACTION_HOST_TIMEOUT_MS: fc.integer({ min: 100, max: 60_000 }),
+          HOST_TIMEOUT_MS: fc.integer({ min: 100, max: 60_000 }),
+          HOST_RECOVERY_GRACE_MS: fc.integer({ min: 0, max: 600_000 }),
+          HOST_REVERSAL_POLL_MS: fc.integer({ min: 10, max: 600_000 }),
+          TRANSACTION_NOTHING_SENT_AFTER_MS: fc.integer({ min: 1000, max: 1_500_000 }),
+        }),
+        (timing) => {
+          const busy = Math.max(timing.TRANSACTION_HOST_TIMEOUT_MS, timing.HOST_TIMEOUT_MS) + timing.HOST_RECOVERY_GRACE_MS + timing.HOST_REVERSAL_POLL_MS;
+          const env = { ...REQUIRED, ...Object.fromEntries(Object.entries(timing).map(([name, value]) => [name, String(value)])) };
+          if (timing.TRANSACTION_NOTHING_SENT_AFTER_MS > busy) {
+            expect(read(env).config.gateway.transactions?.nothingSentAfterMs).toBe(timing.TRANSACTION_NOTHING_SENT_AFTER_MS);
+          } else {
+            expect(() => read(env)).toThrow(
+              `TRANSACTION_NOTHING_SENT_AFTER_MS (${timing.TRANSACTION_NOTHING_SENT_AFTER_MS}) must exceed how long the host connector may still be handling a request`,
+            );
+            expect(() => read(env)).toThrow(`HOST_RECOVERY_GRACE_MS ${timing.HOST_RECOVERY_GRACE_MS}`);
+          }
+        },
+      ),
+    );
   });
 
   it('should take GATEWAY_NAMESPACE', () => {

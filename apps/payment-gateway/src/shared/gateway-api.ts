@@ -10,6 +10,7 @@ function gatewayRoutes(tokenGuard: Type<CanActivate>, token: string): ClassDecor
     UseInterceptors(ServiceRequestIdInterceptor),
     ApiBearerAuth(),
     ApiParam({ name: 'namespace', type: String, description: 'the customer namespace this gateway is deployed for (GATEWAY_NAMESPACE)', example: 'demo' }),
+    ApiProblem({ status: 400, description: 'invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)' }),
     ApiProblem({ status: 401, description: `missing, malformed, expired or wrongly signed ${token}` }),
     ApiProblem({ status: 404, description: 'another namespace, or no such object' }),
   );

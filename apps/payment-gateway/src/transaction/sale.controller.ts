@@ -1,4 +1,4 @@
-import { ApiProblem, CurrentDevice, DeviceClaims, DomainError } from '@app/common';
+import { ApiProblem, CurrentDevice, DeviceClaims, DomainError, ServiceRequestId } from '@app/common';
 import { GatewayTransactionV1 } from '@app/contracts';
 import { Body, Controller, Headers, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -40,12 +40,13 @@ export class SaleController {
     @CurrentDevice() device: DeviceClaims,
     @Body() body: SaleRequestDto,
     @Res({ passthrough: true }) reply: FastifyReply,
+    @ServiceRequestId() serviceRequestId: string,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<GatewayTransactionV1> {
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
       throw DomainError.validation('Idempotency-Key must be 1 to 64 letters, digits, _ or -');
     }
-    const transaction = await this.sales.create(device, body, idempotencyKey);
+    const transaction = await this.sales.create(device, body, serviceRequestId, idempotencyKey);
     // As profile creation does (spec 3, section 1 rule 4): where the created object is read.
     void reply.header('location', `/transaction/${transaction.tranId}`);
     return transaction;

@@ -1,5 +1,5 @@
 import { Clock, DeviceClaims, DomainError, errorMessage, IdGenerator } from '@app/common';
-import { currencyExponent, currencyInfo, decimalToMinor, GatewayTransactionV1, HostAuthorizeRequestV1, minorToDecimal } from '@app/contracts';
+import { currencyExponent, currencyInfo, decimalToMinor, GatewayTransactionV1, HostAuthorizeRequestV1 } from '@app/contracts';
 import { UnitOfWork } from '@app/database';
 import { HostClient } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -62,7 +62,8 @@ export class SaleService {
     @Inject(TRANSACTION_SETTINGS) private readonly settings: TransactionSettings,
   ) {}
 
-  async create(device: DeviceClaims, request: SaleRequest, idempotencyKey?: string): Promise<GatewayTransactionV1> {
+  /** `serviceRequestId` (`req_…`, the request's x-service-request-id) becomes the NEW action's requestId. */
+  async create(device: DeviceClaims, request: SaleRequest, serviceRequestId: string, idempotencyKey?: string): Promise<GatewayTransactionV1> {
     const scope: IdempotencyScope | undefined =
       idempotencyKey === undefined ? undefined : { groupId: device.groupId, deviceId: device.deviceId, idempotencyKey };
     if (scope) {
@@ -75,7 +76,7 @@ export class SaleService {
     }
     let sale: PreparedSale;
     try {
-      sale = await this.prepare(device, request);
+      sale = await this.prepare(device, request, serviceRequestId);
       await this.uow.run(async () => {
         await this.transactions.insert(sale.transaction);
         await this.transactions.insertAction(sale.action);
@@ -104,21 +105,10 @@ export class SaleService {
   }
 
   /** Every check that needs no write, in the order a caller can act on: body, card, profile, routing. */
-  private async prepare(device: DeviceClaims, request: SaleRequest): Promise<PreparedSale> {
+  private async prepare(device: DeviceClaims, request: SaleRequest, serviceRequestId: string): Promise<PreparedSale> {
     const amountMinor = minorOf(request.amount);
     const currency = currencyInfo(request.amount.currency)!;
-    const emv = readSaleEmv(request.emvData);
-    if (emv.signedAmountMinor !== amountMinor) {
-      const signed = minorToDecimal(emv.signedAmountMinor, currency.minorUnits);
-      throw DomainError.validation(
-        `emvData tag 9F02 (amount, authorised) is ${signed}, not amount.value ${request.amount.value}: the card signed another amount`,
-      );
-    }
-    if (emv.signedCurrencyNumeric !== currency.numeric) {
-      throw DomainError.validation(
-        `emvData tag 5F2A (transaction currency code) is ${emv.signedCurrencyNumeric}, not ${currency.numeric} of amount.currency ${currency.alpha}: the card signed another currency`,
-      );
-    }
+    const emv = readSaleEmv(request.emvData, { amount: request.amount, amountMinor });
     const paymentMethod = paymentMethodOfAid(emv.aid);
     if (!paymentMethod) throw DomainError.validation(`emvData AID ${emv.aid} is not of a payment method this gateway routes`);
 
@@ -211,6 +201,7 @@ export class SaleService {
       id: actionId,
       tranId,
       actionType: 'NEW',
+      requestId: serviceRequestId,
       amountMinor,
       currency: currency.alpha,
       posReference,

@@ -104,11 +104,16 @@ export function isKeptAuthorization(request: KeptActionRequest): request is Kept
 
 /** One action of a transaction (spec 3 Action): the NEW one first, then follow-ups. */
 export interface TransactionAction {
-  /** `act_` + 22 url-safe characters; also the requestId the host connector was asked with. */
+  /** `act_` + 22 url-safe characters; also the requestId the host connector was asked with (`hostRequest.requestId`). */
   id: string;
   tranId: string;
   actionType: GatewayActionType;
   actionStatus: GatewayActionStatus;
+  /**
+   * Spec 3's `requestId`: `req_` + 22 url-safe characters, the service request that made the
+   * action (its `x-service-request-id` over HTTP; a new one for a NATS request). Actions stored
+   * before it was so keep `act_…` (their own id), read as they are.
+   */
   requestId: string;
   amountMinor: string;
   currency: string;
@@ -167,7 +172,7 @@ export function terminalKeyOf(transaction: Pick<Transaction, 'groupId' | 'hostMe
 /** What a new action is made of; the rest is what an action holds before the host answered it. */
 export type NewActionFields = Pick<
   TransactionAction,
-  'id' | 'tranId' | 'actionType' | 'amountMinor' | 'currency' | 'posReference' | 'extraData' | 'hostRequest' | 'nextCheckAt' | 'createdAt'
+  'id' | 'tranId' | 'actionType' | 'requestId' | 'amountMinor' | 'currency' | 'posReference' | 'extraData' | 'hostRequest' | 'nextCheckAt' | 'createdAt'
 > &
   Pick<Partial<TransactionAction>, 'clientRequestId'>;
 
@@ -176,7 +181,6 @@ export function pendingAction(fields: NewActionFields): TransactionAction {
   return {
     ...fields,
     actionStatus: 'PENDING',
-    requestId: fields.id,
     trace: '',
     reason: 'Pending',
     hostRespCode: null,

@@ -1,5 +1,5 @@
 import { DomainError } from '@app/common';
-import { GatewayTransactionUpdatedV1 } from '@app/contracts';
+import { GatewayTransactionUpdatedV1, GatewayTransactionV1 } from '@app/contracts';
 import { UnitOfWork } from '@app/database';
 import { uuidV7 } from '@app/messaging';
 import { Injectable } from '@nestjs/common';
@@ -7,12 +7,14 @@ import { formatGatewayTimestamp } from '../shared/timestamps';
 import { DeliverySignal } from './delivery/delivery-signal';
 import { DEFAULT_DELIVERY_PAGE_SIZE, DeliveryListQueryDto, WebhookDeliveryDto, WebhookDeliveryPageDto } from './dto/webhook.dto';
 import { DeliveryRow, WebhookDeliveryRepository } from './persistence/webhook-delivery.repository';
+import { webhookOutcomeOf } from './webhook-outcome';
 
 /**
  * What became of one transaction event: a delivery queued, or why none was (still PENDING, no
- * callbackUrl, this version queued already, or a newer one was).
+ * callbackUrl, this version queued already, a newer one was, or it tells no outcome the newest
+ * queued one did not: a settlement step, a roll-over, a follow-up still in flight).
  */
-export type EnqueueOutcome = 'queued' | 'not-final' | 'no-callback' | 'duplicate' | 'stale';
+export type EnqueueOutcome = 'queued' | 'not-final' | 'no-callback' | 'duplicate' | 'stale' | 'no-new-outcome';
 
 function toDto(row: DeliveryRow): WebhookDeliveryDto {
   return {
@@ -47,9 +49,10 @@ export class WebhookDeliveryService {
   ) {}
 
   /**
-   * Queues the transaction for its callbackUrl when it is final (not PENDING), once per
-   * transaction and version. A newer version supersedes the older ones not yet delivered (it
-   * carries the whole transaction); an older version than one queued is stale and dropped.
+   * Queues the transaction for its callbackUrl when it is final (not PENDING) and tells an outcome
+   * the newest version queued did not (the sale's, each follow-up's: {@link webhookOutcomeOf}),
+   * once per transaction and version. A newer version supersedes the older ones not yet delivered
+   * (it carries the whole transaction); an older version than one queued is stale and dropped.
    * Throws a DomainError (never retried) when the transaction was queued for another group.
    */
   async enqueue(event: GatewayTransactionUpdatedV1): Promise<EnqueueOutcome> {
@@ -65,6 +68,7 @@ export class WebhookDeliveryService {
       }
       if (newest && newest.version === event.version) return 'duplicate';
       if (newest && newest.version > event.version) return 'stale';
+      if (newest && webhookOutcomeOf(JSON.parse(newest.body) as GatewayTransactionV1) === webhookOutcomeOf(transaction)) return 'no-new-outcome';
       await this.deliveries.insert({
         id: uuidV7(),
         groupId: event.groupId,

@@ -54,7 +54,10 @@ describe('standaloneConfig', () => {
       fc.ipV4().filter((address) => !address.startsWith('127.')),
       fc.ipV6().filter((address) => !/^(0{0,4}:){2,7}0{0,3}1$|^::1$/.test(address)),
     );
-    const loopback = fc.oneof(fc.constantFrom('localhost', '::1', '[::1]'), fc.ipV4().map((address) => `127.${address.split('.').slice(1).join('.')}`));
+    const loopback = fc.oneof(
+      fc.constantFrom('localhost', '::1', '[::1]'),
+      fc.ipV4().map((address) => `127.${address.split('.').slice(1).join('.')}`),
+    );
 
     it('should refuse to start on any development secret, naming every one left unset', () => {
       fc.assert(
@@ -90,6 +93,14 @@ describe('standaloneConfig', () => {
     ['PORT', '-1'],
   ])('should refuse a bad %s, naming it', (name, value) => {
     expect(() => read({ [name]: value })).toThrow(new RegExp(`^${name} must`));
+  });
+
+  it("should hold the gateway's TRANSACTION_NOTHING_SENT_AFTER_MS to the connector's own timing, read once for both", () => {
+    expect(read({}).config.gateway.transactions?.nothingSentAfterMs).toBe(300_000);
+    expect(() => read({ HOST_RECOVERY_GRACE_MS: '290000' })).toThrow(/^TRANSACTION_NOTHING_SENT_AFTER_MS \(300000\) must exceed .* = 315000/);
+    expect(read({ HOST_RECOVERY_GRACE_MS: '290000', TRANSACTION_NOTHING_SENT_AFTER_MS: '400000' }).config.gateway.transactions?.nothingSentAfterMs).toBe(
+      400_000,
+    );
   });
 
   it('should print its settings with every secret masked', () => {

@@ -1,7 +1,7 @@
-import { ApiEnvelope, EmptyDataDto, Envelope, EnvelopeDto, GroupId, ok, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopeErrors, Envelope, EnvelopeDto, GroupId, ok, PboApi } from '@app/common';
 import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { CaptureDto, RefundDto, RefundResultDto, VoidDto, VoidResultDto } from './dto/order-action.dto';
+import { CaptureDto, CaptureResultDto, RefundDto, RefundResultDto, VoidDto, VoidResultDto } from './dto/order-action.dto';
 import { OrderActionService } from './order-action.service';
 
 // On each method, named as @Headers reads it: the document then holds one optional header, not a second required one.
@@ -14,6 +14,7 @@ const IDEMPOTENCY_KEY_HEADER = ApiHeader({
 /** Void, refund and capture of an order (spec 2 section 4), through the gateway that owns the transaction. */
 @ApiTags('orders (legacy v2)')
 @PboApi()
+@ApiEnvelopeErrors(504)
 @ApiResponse({ status: 400, description: 'code 10000: invalid input (msg names the field; a wrong adminPwd is "adminPwd is wrong")', type: EnvelopeDto })
 @ApiResponse({ status: 403, description: 'code 13000: the order belongs to another PBO', type: EnvelopeDto })
 @ApiResponse({ status: 404, description: 'code 14000: no such order', type: EnvelopeDto })
@@ -24,7 +25,8 @@ const IDEMPOTENCY_KEY_HEADER = ApiHeader({
 })
 @ApiResponse({
   status: 502,
-  description: 'code 15000: the host declined or could not be reached, or another context failed (504: timed out)',
+  description:
+    'code 15000: the host could not be reached, or another context failed (504: timed out). A decline by the host is no error: 200, code 0, data.actionStatus FAILED with its code',
   type: EnvelopeDto,
 })
 @Controller('api/v2/order')
@@ -65,14 +67,13 @@ export class OrderActionController {
   @IDEMPOTENCY_KEY_HEADER
   @HttpCode(200)
   @ApiOperation({ summary: 'Capture an authorisation, all of it or part ({} captures all)' })
-  @ApiEnvelope(EmptyDataDto, 'SUCCESS; data is an empty object')
+  @ApiEnvelope(CaptureResultDto, "SUCCESS; data is spec 2's empty object with what became of the capture")
   async capture(
     @GroupId() groupId: string,
     @Param('transactionId') transactionId: string,
     @Body() body: CaptureDto,
     @Headers('idempotency-key') idempotencyKey?: string,
-  ): Promise<Envelope<Record<string, never>>> {
-    await this.actions.capture(groupId, transactionId, body.amount, idempotencyKey);
-    return ok({});
+  ): Promise<Envelope<CaptureResultDto>> {
+    return ok(await this.actions.capture(groupId, transactionId, body.amount, idempotencyKey));
   }
 }

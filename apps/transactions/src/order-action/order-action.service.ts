@@ -9,12 +9,25 @@ import { amountToMinor, decimalAmountToMinor, minorToAmount, minorToGatewayAmoun
 import { TRANSACTIONS_TIMEOUTS, TransactionsTimeouts } from '../shared/timeouts';
 import { noReplyError, refusalError } from '../shared/upstream';
 
-/** What a void answers (spec 2). */
-export interface VoidResult {
+/** What became of the action a request made (beyond spec 2): approved, or declined by the host (a complete answer, not an error). */
+export interface ActionOutcome {
+  actionStatus: 'SUCCESS' | 'FAILED';
+  hostRespCode: string | null;
+  hostRespMessage: string | null;
+}
+
+/** What a void answers (spec 2), with its outcome. */
+export interface VoidResult extends ActionOutcome {
   currency: string;
   state: number;
   deviceId: string;
   refundAmount: number;
+}
+
+/** The outcome of the action the gateway answered for: only an approved or a declined one comes back without a refusal. */
+function outcomeOf(action: OrderAction): ActionOutcome {
+  if (action.actionStatus === 'PENDING') throw new DomainError(ErrorCode.UpstreamTimeout, `payment-gateway answered before the outcome was known; ${UNKNOWN_OUTCOME}`);
+  return { actionStatus: action.actionStatus, hostRespCode: action.hostRespCode, hostRespMessage: action.hostRespMessage };
 }
 
 export interface RefundCommand {
@@ -66,15 +79,17 @@ export class OrderActionService {
     const { after, action } = await this.act(order, requestId, (requestId) =>
       this.gateway.void({ requestId, groupId, tranId: order.tranId }, { timeoutMs: this.timeouts.gatewayActionMs }),
     );
+    const outcome = outcomeOf(action);
     return {
       currency: after.currency,
       state: after.state,
       deviceId: after.sdkId,
-      refundAmount: minorToAmount(action?.amountMinor ?? after.approvedMinor ?? after.amountMinor, after.currency),
+      refundAmount: outcome.actionStatus === 'SUCCESS' ? minorToAmount(action.amountMinor, after.currency) : 0,
+      ...outcome,
     };
   }
 
-  async refund(groupId: string, tranId: string, command: RefundCommand, idempotencyKey?: string): Promise<{ id: number }> {
+  async refund(groupId: string, tranId: string, command: RefundCommand, idempotencyKey?: string): Promise<{ id: number } & ActionOutcome> {
     const requestId = followUpRequestId('refund', idempotencyKey, this.ids);
     const order = await this.orders.owned(groupId, tranId);
     const minor = amountToMinor(command.refundAmount, order.currency);
@@ -87,22 +102,22 @@ export class OrderActionService {
         { timeoutMs: this.timeouts.gatewayActionMs },
       ),
     );
-    if (!action) throw new DomainError(ErrorCode.Upstream, 'payment-gateway refunded without naming the refund');
-    return { id: action.id };
+    return { id: action.id, ...outcomeOf(action) };
   }
 
-  async capture(groupId: string, tranId: string, amount: string | undefined, idempotencyKey?: string): Promise<void> {
+  async capture(groupId: string, tranId: string, amount: string | undefined, idempotencyKey?: string): Promise<ActionOutcome> {
     const requestId = followUpRequestId('capture', idempotencyKey, this.ids);
     const order = await this.orders.owned(groupId, tranId);
     const minor = amount === undefined ? undefined : decimalAmountToMinor(amount, order.currency);
     if (minor === null)
       throw DomainError.validation(`amount must be a positive amount with at most ${currencyExponent(order.currency)} decimals (${order.currency})`);
-    await this.act(order, requestId, (requestId) =>
+    const { action } = await this.act(order, requestId, (requestId) =>
       this.gateway.capture(
         { requestId, groupId, tranId: order.tranId, ...(minor === undefined ? {} : { amount: minorToGatewayAmount(minor, order.currency) }) },
         { timeoutMs: this.timeouts.gatewayActionMs },
       ),
     );
+    return outcomeOf(action);
   }
 
   /** merchant-management's answer for the device that took the order; anything but VERIFIED stops here, before the gateway. */
@@ -128,13 +143,14 @@ export class OrderActionService {
   /**
    * Asks the gateway under `requestId`, takes the transaction it answers into the read
    * model (also after a refusal that recorded a failed action), then maps a refusal. Answers
-   * the order as it now reads and the action the request made.
+   * the order as it now reads and the action the request made (approved, or declined by the host:
+   * a decline is no refusal).
    */
   private async act(
     order: Order,
     requestId: string,
     ask: (requestId: string) => Promise<GatewayTransactionReplyV1>,
-  ): Promise<{ after: OrderWithActions; action: OrderAction | null }> {
+  ): Promise<{ after: OrderWithActions; action: OrderAction }> {
     let reply: GatewayTransactionReplyV1;
     try {
       reply = await ask(requestId);
@@ -151,6 +167,8 @@ export class OrderActionService {
     if (reply.refusal) throw refusalError(reply.refusal);
     if (!reply.transaction) throw new DomainError(ErrorCode.Upstream, 'payment-gateway answered with neither the transaction nor a refusal');
     const after = await this.orders.detail(order.groupId, order.tranId);
-    return { after, action: after.actions.find((candidate) => candidate.actionId === reply.actionId) ?? null };
+    const action = after.actions.find((candidate) => candidate.actionId === reply.actionId);
+    if (!action) throw new DomainError(ErrorCode.Upstream, `payment-gateway answered without naming the action it made; ${UNKNOWN_OUTCOME}`);
+    return { after, action };
   }
 }

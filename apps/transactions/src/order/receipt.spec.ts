@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { approvedSale, terminal, updated } from '../../test/factories';
+import { approvedSale, declinedSale, terminal, updated } from '../../test/factories';
+import { GatewayTranStatus, minorToDecimal } from '@app/contracts';
 import { orderFromTransaction } from './order-from-transaction';
 import { renderReceipt } from './receipt';
 
@@ -25,5 +26,71 @@ describe('renderReceipt', () => {
     expect(receipt.subject).toBe('Receipt from Shop: SALE APPROVED MYR 12.50');
     expect(receipt.text).toMatch(/^Card {2,}VISA 476173\*{6}0119$/m);
     expect(receipt.html).toContain('476173******0119');
+  });
+
+  /** An approved order's sums as the gateway keeps them: captured ≤ approved (a SALE captures all), refunded ≤ captured, and a status they allow. */
+  const approvedOrder = fc
+    .record({
+      tranType: fc.constantFrom('SALE' as const, 'AUTH' as const),
+      approved: fc.integer({ min: 1, max: 1_000_000 }),
+      captureShare: fc.double({ min: 0, max: 1, noNaN: true }),
+      refundShare: fc.double({ min: 0, max: 1, noNaN: true }),
+      pick: fc.nat(),
+    })
+    .map(({ tranType, approved, captureShare, refundShare, pick }) => {
+      const captured = tranType === 'SALE' ? approved : Math.floor(approved * captureShare);
+      const refunded = Math.floor(captured * refundShare);
+      const statuses: GatewayTranStatus[] =
+        captured === 0 ? ['APPROVED', 'VOIDED', 'CLOSED'] : refunded === captured ? ['REFUNDED'] : refunded === 0 ? ['APPROVED', 'VOIDED'] : ['APPROVED'];
+      return { tranType, approved, captured, refunded, tranStatus: statuses[pick % statuses.length] };
+    });
+
+  function receiptOfSums(sums: { tranType: 'SALE' | 'AUTH'; approved: number; captured: number; refunded: number; tranStatus: GatewayTranStatus }) {
+    const { order, actions } = orderFromTransaction(
+      updated(approvedSale({ terminal: terminal({ merchantName: 'Shop' }), minor: sums.approved, tranType: sums.tranType }), 1, 'g'),
+    );
+    return renderReceipt({
+      ...order,
+      tranStatus: sums.tranStatus,
+      capturedMinor: String(sums.captured),
+      refundedMinor: String(sums.refunded),
+      actions: actions.map((action, id) => ({ ...action, id })),
+    });
+  }
+
+  const myr = (minor: number) => `MYR ${minorToDecimal(String(minor), 2)}`;
+
+  it('should head with what was charged and total what was charged less what was refunded, nothing once voided or only held', () => {
+    fc.assert(
+      fc.property(approvedOrder, (sums) => {
+        const receipt = receiptOfSums(sums);
+
+        const charged = sums.tranStatus === 'VOIDED' ? 0 : sums.captured - sums.refunded;
+        const headline = sums.captured > 0 ? sums.captured : sums.approved;
+        expect(receipt.subject).toBe(`Receipt from Shop: ${sums.tranType} ${sums.tranStatus} ${myr(headline)}`);
+        expect(receipt.text).toMatch(new RegExp(`^Total charged {2,}${myr(charged)}$`, 'm'));
+        if (sums.refunded > 0) expect(receipt.text).toMatch(new RegExp(`^Refunded {2,}${myr(sums.refunded)}$`, 'm'));
+        else expect(receipt.text).not.toMatch(/^Refunded/m);
+        if (sums.tranType === 'AUTH') expect(receipt.text).toMatch(new RegExp(`^Authorised {2,}${myr(sums.approved)}$`, 'm'));
+        if (sums.tranStatus === 'VOIDED') expect(receipt.text).toMatch(new RegExp(`^Voided {2,}${myr(headline)}$`, 'm'));
+      }),
+    );
+  });
+
+  it('should show a partly captured authorisation as what was captured, beside what was authorised', () => {
+    const receipt = receiptOfSums({ tranType: 'AUTH', approved: 5000, captured: 3000, refunded: 0, tranStatus: 'APPROVED' });
+
+    expect(receipt.subject).toBe('Receipt from Shop: AUTH APPROVED MYR 30.00');
+    expect(receipt.text).toMatch(/^Authorised {2,}MYR 50\.00$/m);
+    expect(receipt.text).toMatch(/^Captured {2,}MYR 30\.00$/m);
+    expect(receipt.text).toMatch(/^Total charged {2,}MYR 30\.00$/m);
+  });
+
+  it('should show what a declined sale asked, and nothing charged', () => {
+    const { order, actions } = orderFromTransaction(updated(declinedSale({ minor: 1051 }), 1, 'g'));
+    const receipt = renderReceipt({ ...order, actions: actions.map((action, id) => ({ ...action, id })) });
+
+    expect(receipt.subject).toMatch(/: SALE DECLINED MYR 10\.51$/);
+    expect(receipt.text).not.toMatch(/^Total charged/m);
   });
 });

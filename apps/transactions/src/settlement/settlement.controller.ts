@@ -1,4 +1,4 @@
-import { ApiEnvelope, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopeErrors, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, StreamableFile } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { LEGACY_PAGE_SIZE } from '../shared/legacy';
@@ -20,6 +20,7 @@ import { SettlementService } from './settlement.service';
 /** Settlement batches (spec 2 "Settlement"), by the token's PBO. */
 @ApiTags('settlement (legacy v2)')
 @PboApi()
+@ApiEnvelopeErrors(504)
 @ApiResponse({ status: 400, description: 'code 10000: invalid input, msg names the field', type: EnvelopeDto })
 @ApiResponse({ status: 403, description: 'code 13000: the batch belongs to another PBO (or, for e-mail, another merchant)', type: EnvelopeDto })
 @ApiResponse({ status: 404, description: 'code 14000: no such batch', type: EnvelopeDto })

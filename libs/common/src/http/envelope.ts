@@ -1,5 +1,5 @@
 import { applyDecorators, StreamableFile, Type } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { Page } from '../pagination/page';
 
@@ -89,4 +89,22 @@ export function ApiEnvelopeOrNull<T>(data: Type<T>, description: string): Envelo
 /** A success envelope whose `data` is a {@link Page} of `record`s. */
 export function ApiEnvelopePage<T>(record: Type<T>): EnvelopeDecorator<Page<T>> {
   return envelopeResponse(envelopeSchema(pageSchema(record)), [record], 'SUCCESS, one page of records (pageSize -1: all of them)');
+}
+
+/** What each error status of an envelope API means, as the envelope's `code` tells it (DECISIONS.md). */
+const ENVELOPE_ERRORS = {
+  400: 'code 10000: invalid input; msg names the field',
+  403: 'code 13000: the object belongs to another PBO or merchant',
+  404: 'code 14000: no such object',
+  409: "code 10000: the change conflicts with the object's state or with another object",
+  429: 'code 16000: too many attempts; Retry-After says when to try again',
+  504: 'code 15000: another context or the acquirer host did not answer in time',
+} as const;
+
+/**
+ * Documents error answers of an envelope API, on a controller (every operation) or a handler. A
+ * handler's own `@ApiResponse` of the same status, with a more precise description, wins.
+ */
+export function ApiEnvelopeErrors(...statuses: Array<keyof typeof ENVELOPE_ERRORS>): ClassDecorator & MethodDecorator {
+  return applyDecorators(...statuses.map((status) => ApiResponse({ status, description: ENVELOPE_ERRORS[status], type: EnvelopeDto })));
 }

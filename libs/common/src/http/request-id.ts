@@ -1,4 +1,4 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, createParamDecorator, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { Observable } from 'rxjs';
@@ -25,6 +25,9 @@ export function requestIdOf(request: object): string {
   }
   return id;
 }
+
+/** The handler's parameter: the id of the request it serves, as its {@link SERVICE_REQUEST_ID_HEADER} shows it. */
+export const ServiceRequestId = createParamDecorator((_data: unknown, context: ExecutionContext): string => requestIdOf(context.switchToHttp().getRequest<object>()));
 
 /** Puts {@link SERVICE_REQUEST_ID_HEADER} on every response of the routes it decorates. */
 @Injectable()

@@ -1493,8 +1493,44 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 13000: the object belongs to another PBO or merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1532,8 +1568,44 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 13000: the object belongs to another PBO or merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1569,8 +1641,44 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 13000: the object belongs to another PBO or merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1610,8 +1718,44 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 13000: the object belongs to another PBO or merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1646,8 +1790,44 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 13000: the object belongs to another PBO or merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1693,8 +1873,35 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 13000: the object belongs to another PBO or merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1732,8 +1939,35 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 13000: the object belongs to another PBO or merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1778,8 +2012,35 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 13000: the object belongs to another PBO or merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1818,8 +2079,35 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 13000: the object belongs to another PBO or merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1854,8 +2142,35 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 13000: the object belongs to another PBO or merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1910,8 +2225,35 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 13000: the object belongs to another PBO or merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1950,8 +2292,35 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 13000: the object belongs to another PBO or merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1990,8 +2359,35 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 13000: the object belongs to another PBO or merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2038,8 +2434,35 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 13000: the object belongs to another PBO or merchant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2109,6 +2532,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     MerchantController_create: {
@@ -2150,6 +2582,15 @@ export interface operations {
             };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2271,6 +2712,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     MerchantController_delete: {
@@ -2309,6 +2759,15 @@ export interface operations {
             };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2366,6 +2825,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
                 headers: {
@@ -2377,6 +2845,24 @@ export interface operations {
             };
             /** @description code 13000: the device or merchant belongs to another PBO */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2423,6 +2909,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
                 headers: {
@@ -2434,6 +2929,24 @@ export interface operations {
             };
             /** @description code 13000: the device or merchant belongs to another PBO */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2479,6 +2992,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
                 headers: {
@@ -2490,6 +3012,24 @@ export interface operations {
             };
             /** @description code 13000: the device or merchant belongs to another PBO */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2534,6 +3074,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
                 headers: {
@@ -2545,6 +3094,24 @@ export interface operations {
             };
             /** @description code 13000: the device or merchant belongs to another PBO */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2589,6 +3156,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
                 headers: {
@@ -2600,6 +3176,24 @@ export interface operations {
             };
             /** @description code 13000: the device or merchant belongs to another PBO */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2647,6 +3241,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
                 headers: {
@@ -2658,6 +3261,24 @@ export interface operations {
             };
             /** @description code 13000: the device or merchant belongs to another PBO */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2704,6 +3325,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
                 headers: {
@@ -2715,6 +3345,24 @@ export interface operations {
             };
             /** @description code 13000: the device or merchant belongs to another PBO */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2758,6 +3406,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
                 headers: {
@@ -2769,6 +3426,24 @@ export interface operations {
             };
             /** @description code 13000: the device or merchant belongs to another PBO */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2813,6 +3488,33 @@ export interface operations {
                         code: 0;
                         data: components["schemas"]["ActivationResultDto"];
                     };
+                };
+            };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such activation code (or not one that can be activated) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the activation code was already used */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
             /** @description code 16000: too many failed attempts from this client */
@@ -2926,6 +3628,24 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     EmvV2Controller_create: {
@@ -2976,6 +3696,24 @@ export interface operations {
             };
             /** @description code 13000: the EMV config belongs to another PBO, or groupId is not the token's */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3042,6 +3780,24 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     EmvV2Controller_delete: {
@@ -3089,6 +3845,24 @@ export interface operations {
             };
             /** @description code 13000: the EMV config belongs to another PBO, or groupId is not the token's */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3161,6 +3935,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     AcquirerV2Controller_create: {
@@ -3211,6 +3994,15 @@ export interface operations {
             };
             /** @description code 13000: the profile (or an EMV config it lists) belongs to another PBO, or groupId is not the token's */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3286,6 +4078,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     AcquirerV2Controller_delete: {
@@ -3334,6 +4135,15 @@ export interface operations {
             };
             /** @description code 13000: the profile (or an EMV config it lists) belongs to another PBO, or groupId is not the token's */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3482,6 +4292,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     MerchantV2Controller_create: {
@@ -3532,6 +4351,15 @@ export interface operations {
             };
             /** @description code 13000: the merchant belongs to another PBO, or groupId is not the token's */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3662,6 +4490,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     MerchantV2Controller_delete: {
@@ -3709,6 +4546,15 @@ export interface operations {
             };
             /** @description code 13000: the merchant belongs to another PBO, or groupId is not the token's */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3793,6 +4639,24 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 16000: too many lookups of activation codes that are not the PBO's own; a bare code of another PBO answers as an unknown one */
             429: {
                 headers: {
@@ -3852,6 +4716,24 @@ export interface operations {
             };
             /** @description code 13000: the device or merchant belongs to another PBO, or groupId is not the token's */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3926,6 +4808,24 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 16000: too many lookups of activation codes that are not the PBO's own; a bare code of another PBO answers as an unknown one */
             429: {
                 headers: {
@@ -3985,6 +4885,24 @@ export interface operations {
             };
             /** @description code 13000: the device or merchant belongs to another PBO, or groupId is not the token's */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the change conflicts with the object's state or with another object */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

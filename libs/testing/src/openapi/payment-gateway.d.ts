@@ -513,7 +513,7 @@ export interface components {
             tranType: "SALE" | "AUTH";
             amount: components["schemas"]["SaleAmountDto"];
             /**
-             * @description the EMV data the card and kernel gave, hex BER-TLV (4 to 1024 bytes): 5A or 57, 5F24, 4F or 9F06, 9F26, 9F27, 9F10, 9F37, 9F36, 95, 9A, 9C, 9F02 (equal to amount), 5F2A (its currency), 82, 9F1A, 9F33, 9F34. Card data: never stored, logged or published.
+             * @description the EMV data the card and kernel gave, hex BER-TLV (4 to 1024 bytes): 5A or 57, 5F24, 4F or 9F06, 9F26, 9F27 (an ARQC), 9F10, 9F37, 9F36, 95, 9A, 9C (00, a purchase), 9F02 (equal to amount), 5F2A (its currency), 82, 9F1A, 9F33, 9F34. Each tag once, in the templates 70 or 77 or none; every data element in its EMV format and consistent with the others (one PAN passing the Luhn check, one expiry, a card valid on 9A, one application); a read that is not is refused with 400 naming the tag. Card data: never stored, logged or published.
              * @example 5A0847617390010101195F24033012314F07A0000000031010…
              */
             emvData: string;
@@ -565,8 +565,8 @@ export interface components {
              */
             trace: string;
             /**
-             * @description the id the action went to the host connector with
-             * @example act_3hV0cQ9mX2rT8wK1yB6nZg
+             * @description the service request that made the action (its x-service-request-id; a new req_ id for one asked over NATS); actions stored before this rule show their actionId
+             * @example req_6Qe2mG1cR7yT0pV9sB4nJw
              */
             requestId: string;
             amount: components["schemas"]["TransactionAmountDto"];
@@ -822,7 +822,11 @@ export interface operations {
                     "application/json": components["schemas"]["ProfilePageDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -877,7 +881,11 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileWithAcptDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -945,7 +953,11 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileWithAcptDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -995,7 +1007,11 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileWithAcptDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1058,7 +1074,11 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileWithAcptDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1126,7 +1146,11 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileSignOnDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1189,7 +1213,11 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1333,6 +1361,15 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionDto"];
                 };
             };
+            /** @description invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
             /** @description missing, malformed, expired or wrongly signed bearer token */
             401: {
                 headers: {
@@ -1372,6 +1409,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TransactionDto"];
+                };
+            };
+            /** @description invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
             /** @description missing, malformed, expired or wrongly signed bearer token */
@@ -1419,7 +1465,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the transaction, VOIDED */
+            /** @description the transaction, VOIDED; the host's decline is answered 200 too: the new action FAILED with reason HostDeclined and the host's code and message, the transaction's sums and status unchanged (its requestId is this response's x-service-request-id) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1482,7 +1528,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description the host declined it (detail: the host's code) or could not be reached; recorded as a FAILED action */
+            /** @description the host could not be reached (unavailable, no host connector, the request rejected before sending); recorded as a FAILED action */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -1522,6 +1568,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description the transaction with its new action; the host's decline is answered 200 too: the new action FAILED with reason HostDeclined and the host's code and message, the transaction's sums and status unchanged (its requestId is this response's x-service-request-id) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1584,7 +1631,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description the host declined it (detail: the host's code) or could not be reached; recorded as a FAILED action */
+            /** @description the host could not be reached (unavailable, no host connector, the request rejected before sending); recorded as a FAILED action */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -1624,6 +1671,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description the transaction with its new action; the host's decline is answered 200 too: the new action FAILED with reason HostDeclined and the host's code and message, the transaction's sums and status unchanged (its requestId is this response's x-service-request-id) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1686,7 +1734,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description the host declined it (detail: the host's code) or could not be reached; recorded as a FAILED action */
+            /** @description the host could not be reached (unavailable, no host connector, the request rejected before sending); recorded as a FAILED action */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -1726,7 +1774,11 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSecretDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1784,7 +1836,11 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSecretDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1841,7 +1897,11 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryPageDto"];
                 };
             };
-            /** @description invalid input; detail names the field */
+            /**
+             * @description invalid input; detail names the field
+             *
+             *     invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;

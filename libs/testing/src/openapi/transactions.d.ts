@@ -304,6 +304,18 @@ export interface components {
             email: string;
         };
         VoidResultDto: {
+            /**
+             * @description SUCCESS: the host approved it; FAILED: the host declined it (the order is unchanged; see the host's code)
+             * @enum {string}
+             */
+            actionStatus: "SUCCESS" | "FAILED";
+            /**
+             * @description the host's response code (51, 05, … for a decline)
+             * @example 00
+             */
+            hostRespCode: string | null;
+            /** @example Approved */
+            hostRespMessage: string | null;
             /** @example MYR */
             currency: string;
             /**
@@ -313,7 +325,7 @@ export interface components {
             state: number;
             deviceId: string;
             /**
-             * @description the amount voided
+             * @description the amount voided (0 when the host declined the void)
              * @example 12.5
              */
             refundAmount: number;
@@ -323,6 +335,18 @@ export interface components {
             adminPwd: string;
         };
         RefundResultDto: {
+            /**
+             * @description SUCCESS: the host approved it; FAILED: the host declined it (the order is unchanged; see the host's code)
+             * @enum {string}
+             */
+            actionStatus: "SUCCESS" | "FAILED";
+            /**
+             * @description the host's response code (51, 05, … for a decline)
+             * @example 00
+             */
+            hostRespCode: string | null;
+            /** @example Approved */
+            hostRespMessage: string | null;
             /** @description the refund's number (the order's refund action) */
             id: number;
         };
@@ -336,7 +360,20 @@ export interface components {
             refundAmount: number;
             refundReason: string;
         };
-        EmptyDataDto: Record<string, never>;
+        CaptureResultDto: {
+            /**
+             * @description SUCCESS: the host approved it; FAILED: the host declined it (the order is unchanged; see the host's code)
+             * @enum {string}
+             */
+            actionStatus: "SUCCESS" | "FAILED";
+            /**
+             * @description the host's response code (51, 05, … for a decline)
+             * @example 00
+             */
+            hostRespCode: string | null;
+            /** @example Approved */
+            hostRespMessage: string | null;
+        };
         CaptureDto: {
             /**
              * @description decimal amount, at most the authorised amount (partial capture when the acquirer supports it); absent: all of it
@@ -805,8 +842,17 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 15000: the host declined or could not be reached, or another context failed (504: timed out) */
+            /** @description code 15000: the host could not be reached, or another context failed (504: timed out). A decline by the host is no error: 200, code 0, data.actionStatus FAILED with its code */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 15000: another context or the acquirer host did not answer in time */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -903,8 +949,17 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 15000: the host declined or could not be reached, or another context failed (504: timed out) */
+            /** @description code 15000: the host could not be reached, or another context failed (504: timed out). A decline by the host is no error: 200, code 0, data.actionStatus FAILED with its code */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 15000: another context or the acquirer host did not answer in time */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -932,7 +987,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description SUCCESS; data is an empty object */
+            /** @description SUCCESS; data is spec 2's empty object with what became of the capture */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -943,7 +998,7 @@ export interface operations {
                         msg: "SUCCESS";
                         /** @enum {integer} */
                         code: 0;
-                        data: components["schemas"]["EmptyDataDto"];
+                        data: components["schemas"]["CaptureResultDto"];
                     };
                 };
             };
@@ -992,8 +1047,17 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 15000: the host declined or could not be reached, or another context failed (504: timed out) */
+            /** @description code 15000: the host could not be reached, or another context failed (504: timed out). A decline by the host is no error: 200, code 0, data.actionStatus FAILED with its code */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 15000: another context or the acquirer host did not answer in time */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1065,6 +1129,15 @@ export interface operations {
             };
             /** @description code 14000: no such batch */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 15000: another context or the acquirer host did not answer in time */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1156,6 +1229,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 15000: another context or the acquirer host did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     SettlementController_email: {
@@ -1230,6 +1312,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 15000: another context or the acquirer host did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     SettlementController_detail: {
@@ -1287,6 +1378,15 @@ export interface operations {
             };
             /** @description code 14000: no such batch */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 15000: another context or the acquirer host did not answer in time */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };

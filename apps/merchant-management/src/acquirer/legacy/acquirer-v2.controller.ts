@@ -1,4 +1,4 @@
-import { ApiEnvelope, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopeErrors, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IdDto } from '../../emv/dto/emv.dto';
@@ -18,6 +18,7 @@ import {
 /** Legacy acquirer profiles (docs/decisions.md, "Legacy /api/v2"), over the same service as `/api/openapi/v1/acquirer`. */
 @ApiTags('acquirer profiles (legacy v2)')
 @PboApi()
+@ApiEnvelopeErrors(404)
 @ApiResponse({ status: 400, description: 'code 10000: invalid input, msg names the field', type: EnvelopeDto })
 @ApiResponse({
   status: 403,

@@ -1,4 +1,4 @@
-import { ApiEnvelope, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopeErrors, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { GATEWAY_NAMESPACE } from '../../shared/gateway-namespace';
@@ -20,6 +20,7 @@ import {
 /** Legacy devices and activation codes (docs/decisions.md, "Legacy /api/v2"), over the same service as `/api/openapi/v1/device`. */
 @ApiTags('devices (legacy v2)')
 @PboApi()
+@ApiEnvelopeErrors(404, 409)
 @ApiResponse({ status: 400, description: 'code 10000: invalid input, msg names the field', type: EnvelopeDto })
 @ApiResponse({ status: 403, description: "code 13000: the device or merchant belongs to another PBO, or groupId is not the token's", type: EnvelopeDto })
 @ApiResponse({ status: 429, description: 'code 16000: too many lookups of activation codes that are not the PBO\'s own; a bare code of another PBO answers as an unknown one', type: EnvelopeDto })

@@ -1,4 +1,4 @@
-import { ApiEnvelope, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopeErrors, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { checkBodyGroup, LEGACY_PAGE_SIZE } from '../../shared/legacy';
@@ -14,6 +14,7 @@ function toCommand(body: LegacyEmvWriteDto): EmvConfigCommand {
 /** Legacy EMV configs (docs/decisions.md, "Legacy /api/v2"), over the same service as `/api/openapi/v1/emv`. */
 @ApiTags('emv (legacy v2)')
 @PboApi()
+@ApiEnvelopeErrors(404, 409)
 @ApiResponse({ status: 400, description: 'code 10000: invalid input, msg names the field', type: EnvelopeDto })
 @ApiResponse({ status: 403, description: "code 13000: the EMV config belongs to another PBO, or groupId is not the token's", type: EnvelopeDto })
 @Controller('api/v2/emv')

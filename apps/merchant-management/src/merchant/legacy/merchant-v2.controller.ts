@@ -1,4 +1,4 @@
-import { ApiEnvelope, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopeErrors, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { checkBodyGroup, LEGACY_PAGE_SIZE } from '../../shared/legacy';
@@ -8,6 +8,7 @@ import { LegacyMerchantCreateDto, LegacyMerchantDto, LegacyMerchantListQueryDto,
 /** Legacy merchants (docs/decisions.md, "Legacy /api/v2"), over the same service as `/api/openapi/v1/mchInfo`. */
 @ApiTags('merchants (legacy v2)')
 @PboApi()
+@ApiEnvelopeErrors(404)
 @ApiResponse({ status: 400, description: 'code 10000: invalid input, msg names the field', type: EnvelopeDto })
 @ApiResponse({ status: 403, description: "code 13000: the merchant belongs to another PBO, or groupId is not the token's", type: EnvelopeDto })
 @Controller('api/v2/mchInfo')

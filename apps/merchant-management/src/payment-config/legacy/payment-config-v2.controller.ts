@@ -1,4 +1,4 @@
-import { ApiEnvelope, Envelope, EnvelopeDto, GroupId, ok, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopeErrors, Envelope, EnvelopeDto, GroupId, ok, PboApi } from '@app/common';
 import { Controller, Delete, Param } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { PaymentConfigService } from '../payment-config.service';
@@ -6,6 +6,7 @@ import { PaymentConfigService } from '../payment-config.service';
 /** The legacy single-method unbind (docs/decisions.md, "Legacy /api/v2"); v1 drops a whole binding instead. */
 @ApiTags('merchant payment config (legacy v2)')
 @PboApi()
+@ApiEnvelopeErrors(400, 403, 404)
 @Controller('api/v2/mchInfo/payment')
 export class PaymentConfigV2Controller {
   constructor(private readonly paymentConfigs: PaymentConfigService) {}

@@ -1,65 +1,52 @@
 import { DomainError } from '@app/common';
-import { cardDataOf, HostProtocolError, readEmvObjects } from '@app/host-protocol';
-import type { TlvItem } from '@app/iso8583';
+import { currencyInfo, minorToDecimal } from '@app/contracts';
 import type { Transaction } from '../transaction';
 import { MaskedAccount, maskAccount } from './account-mask';
 import { CvmPerformed, cvmPerformedOf } from './cvm';
+import { calendarDateOf, defectOf, emvDataElement, panOf5A, readTrack2, tagLabel, Track2 } from './emv-data-elements';
+import { readCardObjects } from './emv-objects';
 
-/** One EMV object a sale needs: its tag (or the tags that may stand for each other, in order of preference) and the shape of its value. */
+/** One EMV object a sale needs: its tag, or the tags that may stand for each other in order of preference. */
 interface RequiredObject {
   tags: readonly string[];
   name: string;
-  /** What a valid value is, for the error. */
-  shape: string;
-  valid: (value: Buffer) => boolean;
 }
-
-const ofLength =
-  (min: number, max = min) =>
-  (value: Buffer): boolean =>
-    value.length >= min && value.length <= max;
-const bcdOf =
-  (length: number) =>
-  (value: Buffer): boolean =>
-    value.length === length && /^[0-9]+$/.test(value.toString('hex'));
 
 /** The card and kernel data a sale must carry (issue 13): what the host and the issuer need to authorise it and to verify the cryptogram. */
 export const REQUIRED_EMV_OBJECTS: readonly RequiredObject[] = [
-  // The PAN and track 2 are checked by the card-data reader (12 to 19 digits, separator, expiry).
-  { tags: ['5A', '57'], name: 'PAN or track 2 equivalent', shape: '', valid: () => true },
-  { tags: ['5F24'], name: 'application expiration date', shape: '3 bytes of BCD digits (YYMMDD)', valid: bcdOf(3) },
-  { tags: ['4F', '9F06'], name: 'application identifier', shape: '5 to 16 bytes', valid: ofLength(5, 16) },
-  { tags: ['9F26'], name: 'application cryptogram', shape: '8 bytes', valid: ofLength(8) },
-  { tags: ['9F27'], name: 'cryptogram information data', shape: '1 byte', valid: ofLength(1) },
-  { tags: ['9F10'], name: 'issuer application data', shape: '1 to 32 bytes', valid: ofLength(1, 32) },
-  { tags: ['9F37'], name: 'unpredictable number', shape: '4 bytes', valid: ofLength(4) },
-  { tags: ['9F36'], name: 'application transaction counter', shape: '2 bytes', valid: ofLength(2) },
-  { tags: ['95'], name: 'terminal verification results', shape: '5 bytes', valid: ofLength(5) },
-  { tags: ['9A'], name: 'transaction date', shape: '3 bytes of BCD digits (YYMMDD)', valid: bcdOf(3) },
-  { tags: ['9C'], name: 'transaction type', shape: '1 byte of BCD digits', valid: bcdOf(1) },
-  { tags: ['9F02'], name: 'amount, authorised', shape: '6 bytes of BCD digits', valid: bcdOf(6) },
-  { tags: ['5F2A'], name: 'transaction currency code', shape: '2 bytes of BCD digits', valid: bcdOf(2) },
-  { tags: ['82'], name: 'application interchange profile', shape: '2 bytes', valid: ofLength(2) },
-  { tags: ['9F1A'], name: 'terminal country code', shape: '2 bytes of BCD digits', valid: bcdOf(2) },
-  { tags: ['9F33'], name: 'terminal capabilities', shape: '3 bytes', valid: ofLength(3) },
-  { tags: ['9F34'], name: 'cardholder verification method results', shape: '3 bytes', valid: ofLength(3) },
+  { tags: ['5A', '57'], name: 'PAN or track 2 equivalent' },
+  { tags: ['5F24'], name: 'application expiration date' },
+  { tags: ['4F', '9F06'], name: 'application identifier' },
+  { tags: ['9F26'], name: 'application cryptogram' },
+  { tags: ['9F27'], name: 'cryptogram information data' },
+  { tags: ['9F10'], name: 'issuer application data' },
+  { tags: ['9F37'], name: 'unpredictable number' },
+  { tags: ['9F36'], name: 'application transaction counter' },
+  { tags: ['95'], name: 'terminal verification results' },
+  { tags: ['9A'], name: 'transaction date' },
+  { tags: ['9C'], name: 'transaction type' },
+  { tags: ['9F02'], name: 'amount, authorised' },
+  { tags: ['5F2A'], name: 'transaction currency code' },
+  { tags: ['82'], name: 'application interchange profile' },
+  { tags: ['9F1A'], name: 'terminal country code' },
+  { tags: ['9F33'], name: 'terminal capabilities' },
+  { tags: ['9F34'], name: 'cardholder verification method results' },
 ];
 
 /**
  * What the gateway keeps of a card's EMV data for a sale: the masked account and the chip data
- * a receipt and a dispute need (see {@link Transaction} for each), and what the card signed (9F02
- * in minor units, 5F2A as an ISO 4217 numeric code). No PAN, no track 2: those stay in the
- * request's `emvData`, which goes to the host connector and nowhere else.
+ * a receipt and a dispute need (see {@link Transaction} for each). No PAN, no track 2: those stay
+ * in the request's `emvData`, which goes to the host connector and nowhere else.
  */
 export interface SaleEmv extends Pick<Transaction, 'aid' | 'appName' | 'tc' | 'tvr' | 'tsi' | 'atc' | 'issCountryCode'> {
   account: MaskedAccount;
   cvmPerformed: CvmPerformed;
-  signedAmountMinor: string;
-  signedCurrencyNumeric: string;
 }
 
-function firstOf(objects: readonly TlvItem[], tag: string): Buffer | undefined {
-  return objects.find((object) => object.tag === tag)?.value;
+/** What the request asks the card to have signed: the amount as given, in minor units, and its currency. */
+export interface SignedSale {
+  amount: { value: string; currency: string };
+  amountMinor: string;
 }
 
 function hex(value: Buffer): string {
@@ -83,50 +70,88 @@ function numericCode(value: Buffer | undefined): string | null {
   return digits && /^0[0-9]{3}$/.test(digits) ? digits.slice(1) : null;
 }
 
-function invalid(detail: string): DomainError {
-  return DomainError.validation(`emvData ${detail}`);
+function refusal(tag: string, rule: string): DomainError {
+  return DomainError.validation(`emvData ${tagLabel(tag)} ${rule}`);
+}
+
+/** Every known data element present has its EMV format and keeps its element's rule; the first that does not is refused. */
+function checkFormats(objects: ReadonlyMap<string, Buffer>): void {
+  for (const [tag, value] of objects) {
+    const element = emvDataElement(tag);
+    const defect = element && defectOf(element, value);
+    if (defect) throw refusal(tag, defect);
+  }
+}
+
+/**
+ * The rules between data elements that each have their format: one card (5A and 57), one expiry
+ * (57 and 5F24), a card valid on the transaction date (5F24, 5F25 against 9A), one application
+ * (4F, 84 and 9F06). Answers the card number.
+ */
+function checkConsistency(objects: ReadonlyMap<string, Buffer>): string {
+  const track = objects.has('57') ? (readTrack2(objects.get('57')!) as Track2) : undefined;
+  const pan = objects.has('5A') ? panOf5A(objects.get('5A')!)! : track!.pan;
+  if (track && track.pan !== pan) throw refusal('57', 'names another PAN than tag 5A (PAN)');
+  const expiry = calendarDateOf(objects.get('5F24')!)!;
+  if (track && track.expiry !== expiry.slice(2, 6)) throw refusal('57', 'names another expiry month than tag 5F24 (application expiration date)');
+  const transactionDate = calendarDateOf(objects.get('9A')!)!;
+  if (expiry < transactionDate) throw refusal('5F24', 'is before tag 9A (transaction date): the card has expired');
+  const effective = objects.has('5F25') ? calendarDateOf(objects.get('5F25')!)! : undefined;
+  if (effective !== undefined && effective > transactionDate) throw refusal('5F25', 'is after tag 9A (transaction date): the card is not valid yet');
+  if (effective !== undefined && effective > expiry) throw refusal('5F25', 'is after tag 5F24 (application expiration date)');
+
+  const cardAid = objects.get('4F');
+  const dfName = objects.get('84');
+  if (cardAid && dfName && !dfName.equals(cardAid)) throw refusal('84', 'is not the application identifier of tag 4F');
+  const selected = cardAid ?? dfName;
+  const terminalAid = objects.get('9F06');
+  if (selected && terminalAid && !selected.subarray(0, terminalAid.length).equals(terminalAid)) {
+    throw refusal('9F06', `is not the application identifier of tag ${cardAid ? '4F' : '84'} nor the beginning of it (partial selection)`);
+  }
+  return pan;
+}
+
+/** 9F02 and 5F2A are the request's amount and currency: the card signed what the merchant asks for. */
+function checkSigned(objects: ReadonlyMap<string, Buffer>, sale: SignedSale): void {
+  const currency = currencyInfo(sale.amount.currency)!;
+  const signedMinor = BigInt(objects.get('9F02')!.toString('hex')).toString();
+  if (signedMinor !== sale.amountMinor) {
+    const signed = minorToDecimal(signedMinor, currency.minorUnits);
+    throw refusal('9F02', `is ${signed}, not amount.value ${sale.amount.value}: the card signed another amount`);
+  }
+  const signedCurrency = objects.get('5F2A')!.toString('hex').slice(1);
+  if (signedCurrency !== currency.numeric) {
+    throw refusal('5F2A', `is ${signedCurrency}, not ${currency.numeric} of amount.currency ${currency.alpha}: the card signed another currency`);
+  }
 }
 
 /**
  * Reads and checks the EMV data of a sale (hex BER-TLV as the SDK read it from the card and the
- * kernel). Malformed TLV, a missing required object or one of the wrong shape is a validation
- * error naming the tag; no error ever carries a value of the card.
+ * kernel), in one step before anything is stored or sent: its structure (BER-TLV, templates,
+ * each tag once), every required object present, every known data element in its EMV format
+ * with its own rule (a date is a calendar date, the PAN passes the Luhn check, an ARQC, a
+ * purchase), the elements consistent with each other, and the card signing the request's amount
+ * and currency. Each refusal is a validation error naming the tag and the rule, never a value of
+ * the card (docs/decisions.md, "The card read is checked as EMV defines it").
  */
-export function readSaleEmv(emvData: string): SaleEmv {
-  let objects: TlvItem[];
-  let pan: string;
-  try {
-    objects = readEmvObjects(emvData, 'emvData');
-  } catch (error) {
-    if (error instanceof HostProtocolError) throw DomainError.validation(error.message);
-    throw error;
-  }
-  const values = new Map<string, Buffer>();
+export function readSaleEmv(emvData: string, sale: SignedSale): SaleEmv {
+  const objects = readCardObjects(emvData);
   for (const required of REQUIRED_EMV_OBJECTS) {
-    const tag = required.tags.find((candidate) => firstOf(objects, candidate) !== undefined);
-    if (tag === undefined) throw invalid(`lacks tag ${required.tags.join(' or ')} (${required.name})`);
-    const value = firstOf(objects, tag)!;
-    if (!required.valid(value)) throw invalid(`tag ${tag} (${required.name}) must be ${required.shape}`);
-    values.set(required.tags[0], value);
+    if (!required.tags.some((tag) => objects.has(tag))) throw DomainError.validation(`emvData lacks tag ${required.tags.join(' or ')} (${required.name})`);
   }
-  try {
-    pan = cardDataOf(objects, 'emvData').pan;
-  } catch (error) {
-    if (error instanceof HostProtocolError) throw DomainError.validation(error.message);
-    throw error;
-  }
-  const signedAmount = values.get('9F02')!.toString('hex');
+  checkFormats(objects);
+  const pan = checkConsistency(objects);
+  checkSigned(objects, sale);
+  const tsi = objects.get('9B');
   return {
     account: maskAccount(pan),
-    aid: hex(values.get('4F')!),
-    appName: printable(firstOf(objects, '50')) ?? printable(firstOf(objects, '9F12')),
-    tc: hex(values.get('9F26')!),
-    tvr: hex(values.get('95')!),
-    tsi: firstOf(objects, '9B')?.length === 2 ? hex(firstOf(objects, '9B')!) : null,
-    atc: hex(values.get('9F36')!),
-    issCountryCode: numericCode(firstOf(objects, '5F28')),
-    cvmPerformed: cvmPerformedOf(values.get('9F34')!, firstOf(objects, '9F6C')),
-    signedAmountMinor: BigInt(signedAmount).toString(),
-    signedCurrencyNumeric: values.get('5F2A')!.toString('hex').replace(/^0/, ''),
+    aid: hex(objects.get('4F') ?? objects.get('9F06')!),
+    appName: printable(objects.get('50')) ?? printable(objects.get('9F12')),
+    tc: hex(objects.get('9F26')!),
+    tvr: hex(objects.get('95')!),
+    tsi: tsi ? hex(tsi) : null,
+    atc: hex(objects.get('9F36')!),
+    issCountryCode: numericCode(objects.get('5F28')),
+    cvmPerformed: cvmPerformedOf(objects.get('9F34')!, objects.get('9F6C')),
   };
 }

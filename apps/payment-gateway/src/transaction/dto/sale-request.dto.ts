@@ -83,7 +83,7 @@ export class SaleRequestDto implements SaleRequest {
   @ApiProperty({
     example: '5A0847617390010101195F24033012314F07A0000000031010…',
     description:
-      'the EMV data the card and kernel gave, hex BER-TLV (4 to 1024 bytes): 5A or 57, 5F24, 4F or 9F06, 9F26, 9F27, 9F10, 9F37, 9F36, 95, 9A, 9C, 9F02 (equal to amount), 5F2A (its currency), 82, 9F1A, 9F33, 9F34. Card data: never stored, logged or published.',
+      'the EMV data the card and kernel gave, hex BER-TLV (4 to 1024 bytes): 5A or 57, 5F24, 4F or 9F06, 9F26, 9F27 (an ARQC), 9F10, 9F37, 9F36, 95, 9A, 9C (00, a purchase), 9F02 (equal to amount), 5F2A (its currency), 82, 9F1A, 9F33, 9F34. Each tag once, in the templates 70 or 77 or none; every data element in its EMV format and consistent with the others (one PAN passing the Luhn check, one expiry, a card valid on 9A, one application); a read that is not is refused with 400 naming the tag. Card data: never stored, logged or published.',
   })
   @IsString()
   @Matches(EMV_DATA_PATTERN, { message: '$property must be EMV BER-TLV data in hex, 4 to 1024 bytes' })

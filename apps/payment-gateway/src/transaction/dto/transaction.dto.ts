@@ -29,7 +29,11 @@ export class TransactionActionDto implements GatewayActionV1 {
   @ApiProperty({ enum: GATEWAY_ACTION_TYPES }) actionType: GatewayActionType;
   @ApiProperty({ enum: GATEWAY_ACTION_STATUSES }) actionStatus: GatewayActionStatus;
   @ApiProperty({ example: '000123', description: 'the STAN the host saw; empty when nothing reached a host' }) trace: string;
-  @ApiProperty({ example: 'act_3hV0cQ9mX2rT8wK1yB6nZg', description: 'the id the action went to the host connector with' }) requestId: string;
+  @ApiProperty({
+    example: 'req_6Qe2mG1cR7yT0pV9sB4nJw',
+    description: 'the service request that made the action (its x-service-request-id; a new req_ id for one asked over NATS); actions stored before this rule show their actionId',
+  })
+  requestId: string;
   @ApiProperty({ type: TransactionAmountDto }) amount: TransactionAmountDto;
   @ApiProperty({
     example: 'HostSuccess',

@@ -1,4 +1,4 @@
-import { ApiProblem, DomainError, GroupId, IdGenerator } from '@app/common';
+import { ApiProblem, DomainError, GroupId, IdGenerator, ServiceRequestId } from '@app/common';
 import { ContractViolationError, decodeContract, GatewayTransactionReplyV1, GatewayTransactionV1 } from '@app/contracts';
 import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -17,6 +17,10 @@ const IDEMPOTENCY_KEY_HEADER = ApiHeader({
   description: '1 to 64 letters, digits, _ or -: the request id, per transaction; the same key answers the first outcome again (absent: a new one)',
 });
 
+/** A decline is the host's answer to a complete request, not a failure to retry. */
+const DECLINED_TOO =
+  "the host's decline is answered 200 too: the new action FAILED with reason HostDeclined and the host's code and message, the transaction's sums and status unchanged (its requestId is this response's x-service-request-id)";
+
 /** The statuses every follow-up may answer besides 200. */
 function followUpResponses(): MethodDecorator {
   return (target, key, descriptor) => {
@@ -25,7 +29,7 @@ function followUpResponses(): MethodDecorator {
       [403, "the transaction is another PBO's"],
       [409, 'the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight'],
       [422, 'the Idempotency-Key was used for another request on this transaction'],
-      [502, "the host declined it (detail: the host's code) or could not be reached; recorded as a FAILED action"],
+      [502, 'the host could not be reached (unavailable, no host connector, the request rejected before sending); recorded as a FAILED action'],
       [504, 'the host did not answer in time (reversed), or the outcome is not known yet (the action stays PENDING until the gateway learns it)'],
     ] as const) {
       ApiProblem({ status, description })(target, key, descriptor);
@@ -58,10 +62,15 @@ export class FollowUpController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Void the whole transaction, before its batch is settled (none of it refunded)' })
   @IDEMPOTENCY_KEY_HEADER
-  @ApiOkResponse({ type: TransactionDto, description: 'the transaction, VOIDED' })
+  @ApiOkResponse({ type: TransactionDto, description: `the transaction, VOIDED; ${DECLINED_TOO}` })
   @followUpResponses()
-  async void(@GroupId() groupId: string, @Param('tranId') tranId: string, @Headers('idempotency-key') idempotencyKey?: string): Promise<GatewayTransactionV1> {
-    return this.answer(await this.followUps.void(this.targetOf(groupId, tranId, idempotencyKey)));
+  async void(
+    @GroupId() groupId: string,
+    @Param('tranId') tranId: string,
+    @ServiceRequestId() serviceRequestId: string,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<GatewayTransactionV1> {
+    return this.answer(await this.followUps.void(this.targetOf(groupId, tranId, serviceRequestId, idempotencyKey)));
   }
 
   @Post('refund')
@@ -69,15 +78,16 @@ export class FollowUpController {
   @ApiOperation({ summary: 'Refund part or all of what was captured; APPROVED while some is left, REFUNDED once all is refunded' })
   @IDEMPOTENCY_KEY_HEADER
   @ApiBody({ type: RefundRequestDto })
-  @ApiOkResponse({ type: TransactionDto })
+  @ApiOkResponse({ type: TransactionDto, description: `the transaction with its new action; ${DECLINED_TOO}` })
   @followUpResponses()
   async refund(
     @GroupId() groupId: string,
     @Param('tranId') tranId: string,
     @Body() body: RefundRequestDto,
+    @ServiceRequestId() serviceRequestId: string,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<GatewayTransactionV1> {
-    return this.answer(await this.followUps.refund(this.targetOf(groupId, tranId, idempotencyKey), body.amount, body.reason));
+    return this.answer(await this.followUps.refund(this.targetOf(groupId, tranId, serviceRequestId, idempotencyKey), body.amount, body.reason));
   }
 
   @Post('capture')
@@ -85,23 +95,24 @@ export class FollowUpController {
   @ApiOperation({ summary: 'Capture an AUTH within 7 days of its approval, once, at most what was authorised (absent amount: all of it)' })
   @IDEMPOTENCY_KEY_HEADER
   @ApiBody({ type: CaptureRequestDto, required: false })
-  @ApiOkResponse({ type: TransactionDto })
+  @ApiOkResponse({ type: TransactionDto, description: `the transaction with its new action; ${DECLINED_TOO}` })
   @followUpResponses()
   async capture(
     @GroupId() groupId: string,
     @Param('tranId') tranId: string,
     // Optional: no body captures all of it; a body is held to its class like any other.
     @Body() body: unknown,
+    @ServiceRequestId() serviceRequestId: string,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<GatewayTransactionV1> {
     const request = body === undefined ? new CaptureRequestDto() : optionalBodyOf(CaptureRequestDto, body);
-    return this.answer(await this.followUps.capture(this.targetOf(groupId, tranId, idempotencyKey), request.amount));
+    return this.answer(await this.followUps.capture(this.targetOf(groupId, tranId, serviceRequestId, idempotencyKey), request.amount));
   }
 
-  private targetOf(groupId: string, tranId: string, idempotencyKey: string | undefined): FollowUpTarget {
+  private targetOf(groupId: string, tranId: string, serviceRequestId: string, idempotencyKey: string | undefined): FollowUpTarget {
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey))
       throw DomainError.validation('Idempotency-Key must be 1 to 64 letters, digits, _ or -');
-    return { groupId, tranId, requestId: idempotencyKey ?? `http-${this.ids.bytes(16).toString('base64url')}` };
+    return { groupId, tranId, serviceRequestId, requestId: idempotencyKey ?? `http-${this.ids.bytes(16).toString('base64url')}` };
   }
 
   /** The transaction, or the refusal as problem details with its status. */

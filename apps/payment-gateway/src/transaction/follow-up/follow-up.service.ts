@@ -32,6 +32,8 @@ export interface FollowUpTarget {
   groupId: string;
   tranId: string;
   requestId: string;
+  /** The service request asking (`req_…`, its x-service-request-id over HTTP): the new action's spec 3 `requestId`. Absent: a new one. */
+  serviceRequestId?: string;
 }
 
 /** A follow-up as its caller asks it: the amount (decimal, in the transaction's currency) where the kind takes one. */
@@ -65,8 +67,11 @@ export function refusedReply(refusal: GatewayRefusalV1): GatewayTransactionReply
 
 /**
  * What an action's state answers its request (the first time, and every repeat of its requestId):
- * nothing to refuse once the host approved it; the host's decline, timeout (reversed) or
- * unavailability as 502 / 504; still in flight 409; an outcome not known yet 504 (the gateway
+ * nothing to refuse once the host answered it, approved or declined (a decline is the host's
+ * business answer: the request is complete and the transaction shows the action FAILED
+ * `HostDeclined` with the host's code, as a declined sale is answered 201); a host that could not
+ * be reached (unavailable, nothing sent, request rejected before sending) 502, one that did not
+ * answer in time (reversed) 504; still in flight 409; an outcome not known yet 504 (the gateway
  * keeps asking the connector, as for sales).
  */
 export function refusalOfAction(action: TransactionAction): GatewayRefusalV1 | null {
@@ -80,7 +85,7 @@ export function refusalOfAction(action: TransactionAction): GatewayRefusalV1 | n
         ? { status: 409, detail: `the ${noun} ${action.id} of this request is still in flight; ask again later` }
         : { status: 504, detail: `the outcome of the ${noun} ${action.id} is not known yet: ${action.hostRespMessage}`.slice(0, 512) };
     case 'FAILED':
-      if (action.reason === 'HostDeclined') return { status: 502, detail: `the host declined the ${noun} ${action.id}: ${host}`.slice(0, 512) };
+      if (action.reason === 'HostDeclined') return null;
       if (action.reason === 'HostTimeout')
         return { status: 504, detail: `the host did not answer the ${noun} ${action.id} in time; it was reversed: ${host}`.slice(0, 512) };
       return { status: 502, detail: `the ${noun} ${action.id} did not reach the host (${action.reason}): ${host}`.slice(0, 512) };
@@ -196,6 +201,7 @@ export class FollowUpService {
         id: actionId,
         tranId: transaction.id,
         actionType: command.kind,
+        requestId: command.serviceRequestId ?? `req_${this.ids.bytes(16).toString('base64url')}`,
         amountMinor: plan.amountMinor,
         currency: transaction.currency,
         posReference: transaction.posReference,

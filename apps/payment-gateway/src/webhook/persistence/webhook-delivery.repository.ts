@@ -66,13 +66,13 @@ export class WebhookDeliveryRepository {
     await this.uow.manager.query(`SELECT pg_advisory_xact_lock(hashtext('webhook_delivery'), hashtext($1))`, [tranId]);
   }
 
-  /** The highest version queued for the transaction, with the group it was queued for. */
-  async newestOf(tranId: string): Promise<{ version: number; groupId: string } | null> {
-    const rows: Array<{ version: number; group_id: string }> = await this.uow.manager.query(
-      `SELECT version, group_id FROM webhook_delivery WHERE tran_id = $1 ORDER BY version DESC LIMIT 1`,
+  /** The highest version queued for the transaction, with the group it was queued for and the body it sends. */
+  async newestOf(tranId: string): Promise<{ version: number; groupId: string; body: string } | null> {
+    const rows: Array<{ version: number; group_id: string; body: string }> = await this.uow.manager.query(
+      `SELECT version, group_id, body FROM webhook_delivery WHERE tran_id = $1 ORDER BY version DESC LIMIT 1`,
       [tranId],
     );
-    return rows.length === 0 ? null : { version: rows[0].version, groupId: rows[0].group_id };
+    return rows.length === 0 ? null : { version: rows[0].version, groupId: rows[0].group_id, body: rows[0].body };
   }
 
   /** Queues a delivery, due at once. */

@@ -38,15 +38,33 @@ export class CaptureDto {
   amount?: string;
 }
 
+/**
+ * What became of the action a void, refund or capture made, beyond spec 2's fields: the host's
+ * decline is a complete answer (200, code 0), told apart from an approval only here.
+ */
+export class ActionOutcomeDto {
+  @ApiProperty({ enum: ['SUCCESS', 'FAILED'], description: "SUCCESS: the host approved it; FAILED: the host declined it (the order is unchanged; see the host's code)" })
+  actionStatus: 'SUCCESS' | 'FAILED';
+
+  @ApiProperty({ type: String, nullable: true, example: '00', description: "the host's response code (51, 05, … for a decline)" })
+  hostRespCode: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Approved' })
+  hostRespMessage: string | null;
+}
+
 /** What a void answers (spec 2): the order's currency and state after it, its device, and the amount voided. */
-export class VoidResultDto {
+export class VoidResultDto extends ActionOutcomeDto {
   @ApiProperty({ example: 'MYR' }) currency: string;
   @ApiProperty({ example: 4, description: 'the order state after the void (4 VOIDED)' }) state: number;
   @ApiProperty() deviceId: string;
-  @ApiProperty({ example: 12.5, description: 'the amount voided' }) refundAmount: number;
+  @ApiProperty({ example: 12.5, description: 'the amount voided (0 when the host declined the void)' }) refundAmount: number;
 }
 
 /** What a refund answers (spec 2): this context's number of the refund action. */
-export class RefundResultDto {
+export class RefundResultDto extends ActionOutcomeDto {
   @ApiProperty({ description: "the refund's number (the order's refund action)" }) id: number;
 }
+
+/** What a capture answers: spec 2's empty object, with what became of the capture. */
+export class CaptureResultDto extends ActionOutcomeDto {}
