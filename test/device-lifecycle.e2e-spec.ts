@@ -100,12 +100,35 @@ describe('device lifecycle at the gateway', () => {
     await gatewayShows(code.profileId, 'DISABLED');
   });
 
+  function expectRefusedAsEarlierActivation(response: { status: number; body: unknown }): void {
+    expect(response.status).toBe(401);
+    expect(response.body).toMatchObject({ status: 401, detail: 'device token is of an earlier activation of this device; activate it again' });
+  }
+
+  it("should refuse the old phone's token with 401 once the idled device is activated again, and take the new phone's", async () => {
+    const code = await newCode();
+    const oldPhone = await activate(code.activationCode);
+    await gatewayShows(oldPhone.profileId, 'ACTIVE');
+    expect((await sale(oldPhone)).status).toBe(201);
+    expect((await pbo.delete(`/api/openapi/v1/device/${oldPhone.deviceId}/idle`)).status).toBe(200);
+    await gatewayShows(oldPhone.profileId, 'DISABLED');
+
+    const newPhone = await activate(code.activationCode);
+    await gatewayShows(newPhone.profileId, 'ACTIVE');
+
+    expect(newPhone.profileId).toBe(oldPhone.profileId);
+    expectRefusedAsEarlierActivation(await sale(oldPhone));
+    expect((await sale(newPhone)).status).toBe(201);
+  });
+
   it('should take sales exactly while the device is active, whatever the PBO does to it', async () => {
     const steps = fc.array(fc.constantFrom<Step>('logout', 'decommission', 'idle-and-reactivate'), { minLength: 1, maxLength: 4 });
     await fc.assert(
       fc.asyncProperty(steps, async (plan) => {
         const code = await newCode();
         let phone = await activate(code.activationCode);
+        // Phones of earlier activations of the same code: their tokens never pay again.
+        const earlier: Phone[] = [];
         let active = true;
         let decommissioned = false;
         for (const step of plan) {
@@ -121,6 +144,7 @@ describe('device lifecycle at the gateway', () => {
             expect((await pbo.delete(`/api/openapi/v1/device/${phone.deviceId}/idle`)).status).toBe(200);
             await gatewayShows(phone.profileId, 'DISABLED');
             expectRefusedAsDisabled(await sale(phone), phone.profileId);
+            earlier.push(phone);
             phone = await activate(code.activationCode);
             active = true;
           }
@@ -128,6 +152,7 @@ describe('device lifecycle at the gateway', () => {
           const response = await sale(phone);
           if (active) expect(response.status).toBe(201);
           else expectRefusedAsDisabled(response, phone.profileId);
+          for (const old of earlier) expectRefusedAsEarlierActivation(await sale(old));
         }
       }),
       { numRuns: 6 },

@@ -6,6 +6,7 @@ import { ReversalLastResponseCode1764410000000 } from './migrations/176441000000
 import { WorkingKeyAcquirer1764416000000 } from './migrations/1764416000000-working-key-acquirer';
 import { KeptCard1764420000000 } from './migrations/1764420000000-kept-card';
 import { WorkingKeyMissing1764430000000 } from './migrations/1764430000000-working-key-missing';
+import { WorkingKeyGroup1764447000000 } from './migrations/1764447000000-working-key-group';
 import { KeptCardEntity } from './card-data/persistence/kept-card.entity';
 import { WorkingKeyEntity } from './keys/persistence/working-key.entity';
 import { RequestLogEntity } from './request-log/persistence/request-log.entity';
@@ -21,6 +22,6 @@ export const hostConnectorDatabase: ContextDatabaseDefinition = {
   schema: HOST_CONNECTOR_SCHEMA,
   entities: [StanCounterEntity, WorkingKeyEntity, ReversalEntity, RequestLogEntity, KeptCardEntity],
   migrations: [HostConnector1764100000000, WorkingKeyExchange1764200000000, RequestLogRecovery1764300000000, ReversalLastResponseCode1764410000000, WorkingKeyAcquirer1764416000000,
-    KeptCard1764420000000, WorkingKeyMissing1764430000000,
+    KeptCard1764420000000, WorkingKeyMissing1764430000000, WorkingKeyGroup1764447000000,
   ],
 };

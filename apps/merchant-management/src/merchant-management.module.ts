@@ -34,6 +34,7 @@ import { PaymentConfigController } from './payment-config/payment-config.control
 import { PaymentConfigService } from './payment-config/payment-config.service';
 import { PaymentConfigRepository } from './payment-config/persistence/payment-config.repository';
 import { CurrentController } from './pbo/current.controller';
+import { GroupVerificationController } from './pbo/group-verification.controller';
 import { PboModule } from './pbo/pbo.module';
 
 /**
@@ -59,6 +60,7 @@ import { PboModule } from './pbo/pbo.module';
     HealthController,
     // NATS request/reply (docs/architecture.md, "Where a new handler goes").
     DeviceVerificationController,
+    GroupVerificationController,
     // Legacy /api/v2 (docs/decisions.md, "Legacy /api/v2"): thin controllers over the same services.
     EmvV2Controller,
     AcquirerV2Controller,

@@ -106,9 +106,11 @@ describe('devices and activation codes (v1)', () => {
         await pbo.put(`${V1}/device/${activation.deviceId}`, { extParams: JSON.stringify({ acquirers: { [a.id]: { acqMid: 'MIDA', acqTid: 'TIDA2' } } }) }),
       );
       const rows = await outboxOf(pbo);
-      expect(rows).toHaveLength(2);
-      expect(rows[1].payload).toMatchObject({ version: 2, profileId: created.profileId });
-      expect(rows[1].payload.acceptances.find((acceptance) => acceptance.acptName === a.name)).toMatchObject({ primaryTid: 'TIDA2' });
+      // Created, activated (naming the activation's device id), then changed.
+      expect(rows).toHaveLength(3);
+      expect(rows[1].payload).toMatchObject({ version: 2, profileId: created.profileId, activeSdkId: activation.deviceId });
+      expect(rows[2].payload).toMatchObject({ version: 3, profileId: created.profileId, activeSdkId: activation.deviceId });
+      expect(rows[2].payload.acceptances.find((acceptance) => acceptance.acptName === a.name)).toMatchObject({ primaryTid: 'TIDA2' });
       expect(await getDevice(pbo, activation.deviceId)).toMatchObject({ deviceUpdate: 1 });
       const config = await pullConfig(activation.deviceToken);
       expect(config.status).toBe(200);

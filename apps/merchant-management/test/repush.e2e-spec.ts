@@ -6,6 +6,7 @@ interface Upsert {
   profileId: string;
   version: number;
   merchantName: string;
+  activeSdkId?: string;
   acceptances: { acptName: string; supportedPayments: string[] }[];
 }
 
@@ -78,8 +79,13 @@ describe('re-push of activation profiles on payment-config changes (flow 3)', ()
     const activation = dataOf<{ deviceId: string }>(await app.anonymous.post('/api/sdk/v1/activate', { activationCode: code.activationCode }));
     dataOf(await pbo.put(`/api/openapi/v1/acquirer/${visa.id}`, { enablerMsgFormat: 'ISO8583' }));
     const pushed = await upserts(code.profileId);
-    expect(pushed.map((p) => p.version)).toEqual([1, 2]);
-    expect(pushed[1].acceptances[0]).toMatchObject({ hostMessageFormat: 'ISO8583' });
+    // Created, activated (the gateway learns whose token pays), then re-pushed.
+    expect(pushed.map((p) => [p.version, p.activeSdkId])).toEqual([
+      [1, undefined],
+      [2, activation.deviceId],
+      [3, activation.deviceId],
+    ]);
+    expect(pushed[2].acceptances[0]).toMatchObject({ hostMessageFormat: 'ISO8583' });
     expect(dataOf<{ deviceUpdate: number }>(await pbo.get(`/api/openapi/v1/device/${activation.deviceId}`)).deviceUpdate).toBe(1);
   });
 

@@ -129,6 +129,33 @@ describe('profile upserts over the in-process transport', () => {
     );
   });
 
+  it('should keep the device id of the newest upsert that names an activation, alone or in a batch, an upsert without one keeping it', async () => {
+    // Batches of pushes, each naming an activation's device id or none (an older producer, a device never activated).
+    const push = fc.option(fc.constantFrom('SDKAAAA', 'SDKBBBB', 'SDKCCCC'), { nil: undefined });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(push, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }), async (batches) => {
+        const groupId = newGroup();
+        const profileId = String(upsertPayload().profileId);
+        let version = 0;
+        let expected: string | null = null;
+        for (const batch of batches) {
+          await publish(
+            ...batch.map((activeSdkId) => {
+              const payload = upsertPayload({ groupId, profileId, version: ++version });
+              if (activeSdkId === undefined) delete payload.activeSdkId;
+              else payload.activeSdkId = activeSdkId;
+              return { payload };
+            }),
+          );
+          expected = batch.filter((id) => id !== undefined).pop() ?? expected;
+          const rows = await queryDatabase(app.database.url, 'SELECT active_sdk_id FROM payment_gateway.profile WHERE id = $1', [profileId]);
+          expect(rows).toEqual([{ active_sdk_id: expected }]);
+        }
+      }),
+      { numRuns: 20 },
+    );
+  });
+
   it('should apply an upsert without timeZone (an older producer) and store no time zone', async () => {
     const groupId = newGroup();
     const payload = upsertPayload({ groupId });

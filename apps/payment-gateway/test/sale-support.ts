@@ -40,6 +40,9 @@ export interface TerminalOptions {
   supportedPayments?: string[];
   currency?: string;
   groupId?: string;
+  /** The acceptance's MID and TID; new ones when absent. */
+  mid?: string;
+  tid?: string;
   /** More acceptances after the first. */
   acceptances?: Array<Record<string, unknown>>;
   /** The acceptance's extraParams. */
@@ -63,8 +66,8 @@ function extend(app: GatewayTestApp, hosts?: HostSandbox): SaleTestApp {
   const newTerminal = async (options: TerminalOptions = {}): Promise<Terminal> => {
     const groupId = options.groupId ?? unique('grp_');
     const deviceId = `dev-${unique()}`;
-    const mid = `MID${unique()}`.slice(0, 15).toUpperCase();
-    const tid = uniqueTid();
+    const mid = options.mid ?? `MID${unique()}`.slice(0, 15).toUpperCase();
+    const tid = options.tid ?? uniqueTid();
     const upsert = upsertPayload({
       groupId,
       deviceId,

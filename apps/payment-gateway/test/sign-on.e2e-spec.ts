@@ -69,7 +69,7 @@ describe('profile sign-on', () => {
     });
   }
 
-  it('should sign on every bound acceptance with its format, address, MID and TID, and report each result', async () => {
+  it('should sign on every bound acceptance with its format, address, MID, TID and PBO, and report each result', async () => {
     hostConnector((request) => (request.target.tid === 'TID00002' ? { result: 'DECLINED', hostRespCode: '96', hostRespMessage: 'System malfunction' } : {}));
     const profile = await createProfile(pbo, {
       acceptances: [
@@ -90,8 +90,9 @@ describe('profile sign-on', () => {
     });
     expect(received.map((request) => request.target).sort((a, b) => a.tid.localeCompare(b.tid))).toEqual([
       // The API's extraParams are never an address: an acceptance made here goes to the connector's default.
-      { hostMessageFormat: 'ISO8583', connUrl: null, acptId: profile.acceptances[0].acptId, mid: 'MID000000000001', tid: 'TID00001', acquirerId: '60012345' },
-      { hostMessageFormat: 'MPGS_AP', connUrl: null, acptId: profile.acceptances[1].acptId, mid: 'MID000000000002', tid: 'TID00002' },
+      // Each names the PBO: the connector keeps working keys per PBO.
+      { hostMessageFormat: 'ISO8583', connUrl: null, acptId: profile.acceptances[0].acptId, mid: 'MID000000000001', tid: 'TID00001', acquirerId: '60012345', groupId: pbo.groupId },
+      { hostMessageFormat: 'MPGS_AP', connUrl: null, acptId: profile.acceptances[1].acptId, mid: 'MID000000000002', tid: 'TID00002', groupId: pbo.groupId },
     ]);
     expect(new Set(received.map((request) => request.requestId)).size).toBe(2);
   });

@@ -122,3 +122,22 @@ describe('decodeContract on hostile shapes', () => {
     );
   });
 });
+
+describe('GatewayProfileUpsertV1: the current activation', () => {
+  it("should decode an upsert without activeSdkId (never activated, or an older producer's) and one naming any device id", () => {
+    expect(decodeContract(GatewayProfileUpsertV1, upsertPayload()).activeSdkId).toBeUndefined();
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 64 }), (activeSdkId) => {
+        expect(decodeContract(GatewayProfileUpsertV1, upsertPayload({ activeSdkId })).activeSdkId).toBe(activeSdkId);
+      }),
+    );
+  });
+
+  it('should refuse an activeSdkId that is empty, too long or not a string, naming it', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.constant(''), fc.string({ minLength: 65, maxLength: 80 }), fc.integer(), fc.boolean()), (activeSdkId) => {
+        expect(violation(upsertPayload({ activeSdkId }))).toContain('activeSdkId');
+      }),
+    );
+  });
+});

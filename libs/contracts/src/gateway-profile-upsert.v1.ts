@@ -166,6 +166,20 @@ export class GatewayProfileUpsertV1 {
   @IsIn(GATEWAY_LIFECYCLE_STATUSES)
   entityStatus?: GatewayLifecycleStatus;
 
+  /**
+   * The device id (`SDK…`) of the device's current activation: the subject of the only device
+   * token that may pay through the profile. Every activation gives the device a new id, so a token
+   * of an earlier activation (the old phone's, once the code was idled and activated again) names
+   * another and is refused. Absent while the device was never activated, and from an older
+   * producer (the gateway then keeps what it had).
+   */
+  @ApiProperty({ required: false, example: 'SDK3F2A9C01D4E5B6A7C8D9' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(GATEWAY_PROFILE_LIMITS.deviceId)
+  activeSdkId?: string;
+
   @ApiProperty({ type: [GatewayAcceptanceV1] })
   @IsArray()
   @ValidateNested({ each: true })

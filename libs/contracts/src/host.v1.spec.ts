@@ -81,3 +81,22 @@ describe('isIanaTimeZone', () => {
     expect(['', 'Mars/Olympus_Mons', 'x'.repeat(65), 5, null].map((value) => isIanaTimeZone(value))).toEqual([false, false, false, false, false]);
   });
 });
+
+describe('host request contracts: the PBO of the target', () => {
+  it("should decode a target without groupId (an older caller's) and one with any groupId a token may carry", () => {
+    expect(violation(HostAuthorizeRequestV1, authorize())).toBe('accepted');
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 64 }), (groupId) => {
+        expect(violation(HostAuthorizeRequestV1, authorize({ target: { ...target, groupId } }))).toBe('accepted');
+      }),
+    );
+  });
+
+  it('should refuse a groupId that is empty, too long or not a string, naming target.groupId', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.constant(''), fc.string({ minLength: 65, maxLength: 80 }), fc.integer(), fc.boolean()), (groupId) => {
+        expect(violation(HostAuthorizeRequestV1, authorize({ target: { ...target, groupId } }))).toContain('target.groupId');
+      }),
+    );
+  });
+});

@@ -67,6 +67,20 @@ export class HostTargetV1 {
   @IsString()
   @Matches(HOST_ACQUIRER_ID_PATTERN, { message: '$property must be 1 to 11 digits' })
   acquirerId?: string;
+
+  /**
+   * The PBO (group) the terminal belongs to. The connector keeps working keys, sessions and
+   * allow-list entries per group, so that one PBO signing on with another's MID/TID on a shared
+   * host never replaces that PBO's key. Every caller sends it (the gateway, from the acceptance's
+   * owner); optional only so that requests of older callers, and reversals they queued, still
+   * decode: those are handled in the connector's legacy scope (docs/decisions.md, "Terminal
+   * identities per PBO").
+   */
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  groupId?: string;
 }
 
 /**

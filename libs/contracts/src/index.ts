@@ -10,3 +10,4 @@ export * from './money';
 export * from './gateway-transaction.v1';
 export * from './mms-device.v1';
 export * from './txn-batch.v1';
+export * from './mms-group.v1';

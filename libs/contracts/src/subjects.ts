@@ -46,3 +46,6 @@ export const GATEWAY_BATCH_SETTLE_V1 = 'gateway.batch.settle.v1';
 
 /** transactions → merchant-management: check a device's admin password (queue group `merchant-management`). */
 export const MMS_DEVICE_VERIFY_ADMIN_V1 = 'mms.device.verify-admin.v1';
+
+/** Every context that verifies tokens → merchant-management: does the token's group exist? (queue group `merchant-management`). */
+export const MMS_GROUP_VERIFY_V1 = 'mms.group.verify.v1';

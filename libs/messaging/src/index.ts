@@ -16,3 +16,4 @@ export * from './microservices';
 export * from './clients/host.client';
 export * from './clients/gateway.client';
 export * from './clients/device-admin.client';
+export * from './clients/group-directory.client';

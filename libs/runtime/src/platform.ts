@@ -1,8 +1,8 @@
-import { AuthConfig, AuthModule, ConfigError, CryptoModule, FieldCipher, HttpSettings, httpSettingsFrom, httpVariables, integer, isProduction, matching, nodeEnvVariables, serverList, text, ValuesOf } from '@app/common';
+import { AuthConfig, AuthModule, ConfigError, CryptoModule, FieldCipher, GROUP_DIRECTORY, GroupDirectory, HttpSettings, httpSettingsFrom, httpVariables, integer, isProduction, matching, nodeEnvVariables, serverList, text, ValuesOf } from '@app/common';
 import { EVENT_STREAM, GATEWAY_NAMESPACE_PATTERN, STREAMED_SUBJECTS } from '@app/contracts';
 import { DatabaseModule, databaseVariables, requireDatabaseUrl, RetentionConfig, retentionFrom, retentionVariables } from '@app/database';
 import { MailConfig, MailModule } from '@app/mail';
-import { MessagingConfig, MessagingModule } from '@app/messaging';
+import { GroupDirectoryClient, MessagingConfig, MessagingModule } from '@app/messaging';
 import { DynamicModule, Global, Module } from '@nestjs/common';
 
 /**
@@ -14,6 +14,11 @@ export interface PlatformOptions {
   databaseUrl: string;
   /** Bearer (and device) token verification: apps that serve an API. */
   auth?: AuthConfig;
+  /**
+   * Where the guards learn whether a token's group exists: merchant-management over messaging
+   * (`mms.group.verify.v1`, the default), or a directory of the caller's (tests of one context alone).
+   */
+  groups?: GroupDirectory | 'merchant-management';
   /** Sealing of activation codes and working keys. */
   cipher?: FieldCipher;
   /** Outgoing e-mail. */
@@ -32,11 +37,24 @@ export function platformModules(options: PlatformOptions): DynamicModule[] {
   return [
     ...(options.config ? [options.config] : []),
     DatabaseModule.forRoot(options.databaseUrl, options.retention),
-    ...(options.auth ? [AuthModule.forRoot(options.auth)] : []),
+    ...(options.auth ? authModules(options.auth, options.groups ?? 'merchant-management') : []),
     ...(options.cipher ? [CryptoModule.forRoot(options.cipher)] : []),
     ...(options.mail ? [MailModule.forRoot(options.mail)] : []),
     MessagingModule.forRoot(options.messaging),
     deploymentModule(options.gatewayNamespace ?? DEFAULT_GATEWAY_NAMESPACE),
+  ];
+}
+
+@Global()
+@Module({})
+class GroupDirectoryModule {}
+
+/** Token verification, and the group directory its guards ask (merchant-management's, through the global messaging client). */
+function authModules(auth: AuthConfig, groups: GroupDirectory | 'merchant-management'): DynamicModule[] {
+  if (groups !== 'merchant-management') return [AuthModule.forRoot(auth, groups)];
+  return [
+    { module: GroupDirectoryModule, global: true, providers: [{ provide: GROUP_DIRECTORY, useClass: GroupDirectoryClient }], exports: [GROUP_DIRECTORY] },
+    AuthModule.forRoot(auth),
   ];
 }
 

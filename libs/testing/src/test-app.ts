@@ -1,4 +1,4 @@
-import { AuthConfig, developmentFieldCipher, signPboToken } from '@app/common';
+import { AuthConfig, developmentFieldCipher, EVERY_GROUP, signPboToken } from '@app/common';
 import { createPlatformApp, PlatformOptions } from '@app/runtime';
 import type { LoggerService } from '@nestjs/common';
 import { mkdtempSync } from 'node:fs';
@@ -73,6 +73,8 @@ export function testPlatformOptions(databaseUrl: string, overrides: Partial<Test
     cipher: developmentFieldCipher(),
     mail: { transport: 'file', directory: mkdtempSync(join(tmpdir(), 'softpos-test-mail-')) },
     messaging: { transport: 'in-process' },
+    // One context alone has no merchant-management to ask; a test of the check itself asks for it.
+    groups: EVERY_GROUP,
     ...overrides,
   };
 }

@@ -3,6 +3,7 @@ import { HostMessageFormat, HostTargetV1 } from '@app/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
+import { groupIdOfScope } from '../routing/group-scope';
 import { resolveHostAddress } from '../routing/host-address';
 import { DueKeyExchange, WorkingKeyRepository } from './persistence/working-key.repository';
 import { KeyExchangeService } from './key-exchange.service';
@@ -45,11 +46,12 @@ export class KeyExchangeScheduler {
 
   /** One key exchange; failures are logged and left to the lease to retry. */
   async exchange(due: DueKeyExchange): Promise<void> {
-    const label = `${due.format} ${due.endpoint} TID ${due.tid}`;
+    const label = `${due.format} ${due.endpoint} TID ${due.tid}${due.groupId === '' ? '' : ` of ${due.groupId}`}`;
     const kept = due.keyCheckValue === null ? 'the terminal still has no working key' : `the key ${due.keyCheckValue} stays in use`;
     const retry = `${kept}; next attempt in ${this.config.keyExchange.retryMs} ms`;
     const format = due.format as HostMessageFormat;
-    const checked = resolveHostAddress(format, due.hostUrl, this.config);
+    const { groupId } = groupIdOfScope(due.groupId);
+    const checked = resolveHostAddress(format, due.hostUrl, this.config, groupId);
     if (!checked.ok) {
       this.logger.warn(`${label}: key exchange not sent: ${checked.message}; ${retry}`);
       return;
@@ -61,6 +63,7 @@ export class KeyExchangeScheduler {
       mid: due.mid,
       tid: due.tid,
       ...(due.acquirerId === null ? {} : { acquirerId: due.acquirerId }),
+      ...groupIdOfScope(due.groupId),
     };
     const outcome = await this.keyExchange.exchange(checked.address, target, Date.now() + this.config.timeoutMs);
     if (outcome.kind === 'stored')

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
 import { HostRouter } from '../hosts/host-router';
+import { groupScopeOf } from '../routing/group-scope';
 import { HostAddress } from '../routing/host-address';
 import { WorkingKeyRepository } from './persistence/working-key.repository';
 import { WorkingKeyService } from './working-key.service';
@@ -32,6 +33,7 @@ export class KeyExchangeService {
     if (outcome.kind === 'failed') {
       const { hostMessageFormat: format, tid, mid, acptId, acquirerId } = target;
       await this.keys.scheduleRetry({
+        groupId: groupScopeOf(target),
         format,
         endpoint: address.endpoint,
         tid,
@@ -52,7 +54,11 @@ export class KeyExchangeService {
     const { answer } = exchange;
     if (!answer.approved) return { kind: 'failed', reason: `key exchange declined with ${answer.hostRespCode} (${answer.hostRespMessage})` };
     const origin = { hostUrl: address.url, mid: target.mid, acptId: target.acptId, acquirerId: target.acquirerId ?? null };
-    const accepted = await this.workingKeys.accept({ format: target.hostMessageFormat, endpoint: address.endpoint, tid: target.tid, origin }, answer, 'KEY_EXCHANGE');
+    const accepted = await this.workingKeys.accept(
+      { groupId: groupScopeOf(target), format: target.hostMessageFormat, endpoint: address.endpoint, tid: target.tid, origin },
+      answer,
+      'KEY_EXCHANGE',
+    );
     switch (accepted.kind) {
       case 'stored':
         return accepted;

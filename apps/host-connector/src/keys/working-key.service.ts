@@ -9,6 +9,8 @@ import { WorkingKeyRepository } from './persistence/working-key.repository';
 
 /** Where a key came from: the terminal on its host, and what a key exchange sends again (null for the MOCK host, which has no exchanges). */
 export interface KeyTerminal {
+  /** The PBO scope the terminal signed on in. */
+  groupId: string;
   format: string;
   endpoint: string;
   tid: string;

@@ -10,6 +10,7 @@ import { KeyExchangeService } from '../keys/key-exchange.service';
 import { WorkingKeyService } from '../keys/working-key.service';
 import { RequestLogRepository } from '../request-log/persistence/request-log.repository';
 import { ReversalQueue } from '../reversal/reversal-queue';
+import { groupScopeOf } from '../routing/group-scope';
 import { resolveHostAddress } from '../routing/host-address';
 import { REVERSIBLE_OPERATIONS, SubjectOperation } from './host-subjects';
 import { replyWithout } from './host-response';
@@ -83,7 +84,7 @@ export class HostRequestService {
     if (format === 'MOCK') {
       route = { kind: 'mock' };
     } else {
-      const resolved = resolveHostAddress(format, connUrl, this.config);
+      const resolved = resolveHostAddress(format, connUrl, this.config, request.target.groupId);
       if (!resolved.ok) {
         // A repeat of a request that ended for good gets its reply, whatever the routing says now.
         return (await this.requestLog.responseOf(operation, request.requestId)) ?? replyWithout(request.requestId, resolved.result, resolved.message);
@@ -192,10 +193,12 @@ export class HostRequestService {
     let keyCheckValue: string | undefined;
     if (operation === 'signon' && result === 'APPROVED') {
       const { hostMessageFormat: format, tid, mid, acptId, acquirerId } = request.target;
+      // Per PBO: another PBO signing on with this MID/TID never replaces this one's key.
+      const groupId = groupScopeOf(request.target);
       const accepted = await this.keys.accept(
         route.kind === 'mock'
-          ? { format, endpoint: MOCK_ENDPOINT, tid, origin: null }
-          : { format, endpoint: route.address.endpoint, tid, origin: { hostUrl: route.address.url, mid, acptId, acquirerId: acquirerId ?? null } },
+          ? { groupId, format, endpoint: MOCK_ENDPOINT, tid, origin: null }
+          : { groupId, format, endpoint: route.address.endpoint, tid, origin: { hostUrl: route.address.url, mid, acptId, acquirerId: acquirerId ?? null } },
         answer,
         'SIGNON',
       );

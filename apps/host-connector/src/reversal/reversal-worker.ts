@@ -112,7 +112,7 @@ export class ReversalWorker {
     };
     let route;
     try {
-      const checked = checkAllowed(parseHostUrl(reversal.format as HostMessageFormat, reversal.hostUrl), this.config.allowList);
+      const checked = checkAllowed(parseHostUrl(reversal.format as HostMessageFormat, reversal.hostUrl), this.config.allowList, reversal.request.target.groupId);
       if (!checked.ok) return failed(checked.message, false);
       route = { kind: 'remote' as const, address: checked.address };
     } catch (error) {

@@ -1,4 +1,5 @@
 import { AllowList } from '@app/common';
+import fc from 'fast-check';
 import { resolveHostAddress } from './host-address';
 
 describe('resolveHostAddress', () => {
@@ -53,5 +54,18 @@ describe('resolveHostAddress', () => {
       result: 'HOST_UNAVAILABLE',
       message: 'host address tcp://10.1.1.1:8583 is not in HOST_ALLOWLIST; nothing was sent',
     });
+  });
+
+  it("should send a PBO's request to an address scoped to another PBO nowhere, and to its own and everyone's", () => {
+    const scoped = { ...config, allowList: AllowList.parse('acq.example.com,grp_kopi@10.8.0.5:7000', { allowLoopback: false, variable: 'HOST_ALLOWLIST' }) };
+    const group = fc.option(fc.stringMatching(/^[A-Za-z0-9_.-]{1,64}$/), { nil: undefined });
+    fc.assert(
+      fc.property(group, (groupId) => {
+        expect(resolveHostAddress('ISO8583', 'tcp://10.8.0.5:7000', scoped, groupId).ok).toBe(groupId === 'grp_kopi');
+        expect(resolveHostAddress('ISO8583', 'tcp://acq.example.com:7000', scoped, groupId).ok).toBe(true);
+        expect(resolveHostAddress('ISO8583', null, scoped, groupId).ok).toBe(true);
+      }),
+    );
+    expect(resolveHostAddress('ISO8583', 'tcp://10.8.0.5:7000', scoped, 'grp_kopi')).toMatchObject({ ok: true });
   });
 });

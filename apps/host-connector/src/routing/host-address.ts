@@ -57,7 +57,8 @@ export type AddressResolution = { ok: true; address: HostAddress } | { ok: false
 
 /**
  * The address a request goes to: the acceptance's connUrl, else the configured default of its
- * format, and only when the allow-list lets traffic go there. A connUrl that does not fit the
+ * format, and only when the allow-list lets traffic of the request's PBO (`groupId`; none for an
+ * older caller) go there. A connUrl that does not fit the
  * format is the request's fault (REJECTED); a missing default or a refused address is not
  * (HOST_UNAVAILABLE, nothing sent).
  */
@@ -65,6 +66,7 @@ export function resolveHostAddress(
   format: HostMessageFormat,
   connUrl: string | null,
   config: { defaultUrls: Partial<Record<HostMessageFormat, string>>; allowList: AllowList },
+  groupId?: string,
 ): AddressResolution {
   const configured = connUrl ?? config.defaultUrls[format];
   if (configured === undefined) {
@@ -82,12 +84,12 @@ export function resolveHostAddress(
     if (connUrl !== null) return { ok: false, result: 'REJECTED', field: 'target.connUrl', message: `target.connUrl: ${detail}` };
     return { ok: false, result: 'HOST_UNAVAILABLE', message: `HOST_DEFAULT_${format}_URL: ${detail}; nothing was sent` };
   }
-  return checkAllowed(address, config.allowList);
+  return checkAllowed(address, config.allowList, groupId);
 }
 
-/** The address itself when the allow-list lets traffic go there. */
-export function checkAllowed(address: HostAddress, allowList: AllowList): AddressResolution {
-  if (!allowList.allows(address.hostname, address.port)) {
+/** The address itself when the allow-list lets traffic of `groupId` (an entry for everyone, or one scoped to that PBO) go there. */
+export function checkAllowed(address: HostAddress, allowList: AllowList, groupId?: string): AddressResolution {
+  if (!allowList.allows(address.hostname, address.port, groupId)) {
     return {
       ok: false,
       result: 'HOST_UNAVAILABLE',

@@ -5,15 +5,18 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
 import { HOST_PROTOCOLS, HostProtocols } from '../protocol/host-protocols';
+import { groupScopeOf, LEGACY_GROUP_SCOPE } from '../routing/group-scope';
 import { HostAddress } from '../routing/host-address';
 import { IsoSession } from './iso-session';
 
 /** A session with what the connector knows about its host. */
 export interface ManagedSession {
+  /** The PBO whose terminals use the session ({@link LEGACY_GROUP_SCOPE}: callers that name none). */
+  groupId: string;
   address: HostAddress;
   dialect: IsoDialect;
   session: IsoSession;
-  /** The last terminal that used the session: keep-alive echoes go out in its name. */
+  /** The last terminal that used the session (always one of its PBO's): keep-alive echoes go out in its name. */
   target: HostTargetV1 | undefined;
   missedEchoes: number;
   down: boolean;
@@ -24,6 +27,8 @@ export interface ManagedSession {
 /** How a session looks from outside (health). */
 export interface SessionView {
   host: string;
+  /** The PBO the session is for; null for callers that name none. */
+  group: string | null;
   format: string;
   connection: string;
   available: 'up' | 'down';
@@ -37,7 +42,9 @@ export interface SessionView {
 export type UnmatchedListener = (managed: ManagedSession, message: Iso8583Message) => void;
 
 /**
- * One persistent session per (ISO format, host address), made on first use. Keeps the echo
+ * One persistent session per (PBO, ISO format, host address), made on first use: a PBO's terminals
+ * never share a connection, its sign-on state or its echo bookkeeping with another PBO's, even on a
+ * host both use with the same MID/TID. Keeps the echo
  * bookkeeping: a host whose echoes go unanswered `echoMaxMisses` times in a row is marked down
  * (requests to it are refused without being sent, and its connection is reset), and up again as
  * soon as one echo is answered.
@@ -54,7 +61,8 @@ export class IsoSessionPool {
   ) {}
 
   sessionFor(address: HostAddress, dialect: IsoDialect, target?: HostTargetV1): ManagedSession {
-    const key = `${address.format} ${address.endpoint}`;
+    const groupId = target ? groupScopeOf(target) : LEGACY_GROUP_SCOPE;
+    const key = `${groupId} ${address.format} ${address.endpoint}`;
     let managed = this.sessions.get(key);
     if (!managed) {
       const session = new IsoSession({
@@ -71,7 +79,7 @@ export class IsoSessionPool {
           for (const listener of this.unmatchedListeners) if (managed) listener(managed, message);
         },
       });
-      managed = { address, dialect, session, target: undefined, missedEchoes: 0, down: false, lastEchoAt: undefined, lastEchoAnsweredAt: undefined };
+      managed = { groupId, address, dialect, session, target: undefined, missedEchoes: 0, down: false, lastEchoAt: undefined, lastEchoAnsweredAt: undefined };
       this.sessions.set(key, managed);
     }
     if (target) managed.target = target;
@@ -110,6 +118,7 @@ export class IsoSessionPool {
   views(): SessionView[] {
     return this.all().map((managed) => ({
       host: managed.address.url,
+      group: managed.groupId === LEGACY_GROUP_SCOPE ? null : managed.groupId,
       format: managed.address.format,
       connection: managed.session.state,
       available: managed.down ? 'down' : 'up',

@@ -18,6 +18,8 @@ export interface ProfiledDevice {
   uuid: string;
   groupId: string;
   deviceStatus: number;
+  /** The device id (`SDK…`) of its current activation; null (or not loaded) while never activated. */
+  deviceId?: string | null;
   deviceAlias: string | null;
   deviceName: string | null;
   /** Method codes the device accepts; null means every bound method. */

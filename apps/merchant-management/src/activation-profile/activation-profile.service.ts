@@ -118,14 +118,16 @@ export class ActivationProfileService {
    * A lifecycle transition of a device (activation, log-out, decommissioning, idling, deletion of
    * its code) that changes what the gateway enforces: queues its profile with the next version and
    * the new status, in the caller's unit of work, and answers the version to store. Nothing when
-   * the device has no profile or the gateway status stays.
+   * the device has no profile or the gateway status stays, except on an activation
+   * (`activatedAs`, the device's new id), which is always pushed: the gateway must learn whose
+   * token pays from now on, even when a pending device's profile was ACTIVE already.
    */
-  async pushLifecycle(source: ProfileSource, device: ProfiledDevice, next: DeviceStatus | 'deleted'): Promise<{ profileVersion?: number }> {
-    if (!device.profileId || gatewayStatusOf(device.deviceStatus) === gatewayStatusOf(next)) return {};
+  async pushLifecycle(source: ProfileSource, device: ProfiledDevice, next: DeviceStatus | 'deleted', activatedAs?: string): Promise<{ profileVersion?: number }> {
+    if (!device.profileId) return {};
+    if (activatedAs === undefined && gatewayStatusOf(device.deviceStatus) === gatewayStatusOf(next)) return {};
     const version = device.profileVersion + 1;
-    await this.repository.enqueueUpserts([
-      toGatewayProfileUpsert({ ...device, profileId: device.profileId, deviceStatus: next }, source.merchant, device.acceptances, version),
-    ]);
+    const pushed = { ...device, profileId: device.profileId, deviceStatus: next, deviceId: activatedAs ?? device.deviceId };
+    await this.repository.enqueueUpserts([toGatewayProfileUpsert(pushed, source.merchant, device.acceptances, version)]);
     return { profileVersion: version };
   }
 

@@ -13,7 +13,7 @@ export function gatewayStatusOf(status: DeviceStatus | number | 'deleted'): Gate
 
 /** The gateway profile payload of a device (docs/architecture.md, flow 2): the contract mapping, in one place. */
 export function toGatewayProfileUpsert(
-  device: Pick<ProfiledDevice, 'uuid' | 'groupId' | 'deviceAlias' | 'deviceName'> & { profileId: string; deviceStatus: number | 'deleted' },
+  device: Pick<ProfiledDevice, 'uuid' | 'groupId' | 'deviceAlias' | 'deviceName' | 'deviceId'> & { profileId: string; deviceStatus: number | 'deleted' },
   merchant: ProfileMerchant,
   acceptances: AcceptanceSnapshot[],
   version: number,
@@ -31,6 +31,8 @@ export function toGatewayProfileUpsert(
     currency: merchant.currency,
     timeZone: merchant.timeZone,
     entityStatus: gatewayStatusOf(device.deviceStatus),
+    // Only the token of the current activation pays: each activation gives the device a new id.
+    ...(device.deviceId ? { activeSdkId: device.deviceId } : {}),
     acceptances: acceptances.map((a) => ({
       acptName: a.acptName,
       hostMessageFormat: a.hostMessageFormat,

@@ -82,15 +82,16 @@ export class DeviceAppService {
         return undefined;
       }
       const appVersion = typeof deviceInfo?.appVersion === 'string' ? deviceInfo.appVersion.slice(0, 32) : device.appVersion;
+      const deviceId = newDeviceId(this.ids);
       const values = {
-        deviceId: newDeviceId(this.ids),
+        deviceId,
         deviceStatus: DeviceStatus.Active,
         deviceUpdate: 0,
         activesAt: now,
         deviceInfo: deviceInfo ?? null,
         appVersion,
-        // An idled device's profile was DISABLED: it takes payments again.
-        ...(await this.devices.pushLifecycle(device, DeviceStatus.Active)),
+        // An idled device's profile was DISABLED: it takes payments again, through this activation's token only.
+        ...(await this.devices.pushLifecycle(device, DeviceStatus.Active, deviceId)),
       };
       await this.repository.update(device.groupId, device.uuid, values);
       return { ...device, ...values };

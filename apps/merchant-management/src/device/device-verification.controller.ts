@@ -1,10 +1,10 @@
 import { DeviceVerifyAdminReplyV1, DeviceVerifyAdminRequestV1, MMS_DEVICE_VERIFY_ADMIN_V1 } from '@app/contracts';
 import { MessagingController } from '@app/messaging';
 import { MessagePattern, Payload } from '@nestjs/microservices';
+import { MERCHANT_MANAGEMENT_QUEUE_GROUP } from '../shared/queue-group';
 import { DeviceAdminService } from './device-admin.service';
 
-/** Every replica of merchant-management answers its requests in one queue group: one replica gets each. */
-export const MERCHANT_MANAGEMENT_QUEUE_GROUP = 'merchant-management';
+export { MERCHANT_MANAGEMENT_QUEUE_GROUP };
 
 /** The NATS boundary of the device feature: `mms.device.verify-admin.v1`, the payload validated against its contract. */
 @MessagingController()

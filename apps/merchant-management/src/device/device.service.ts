@@ -271,12 +271,13 @@ export class DeviceService {
   /**
    * Tells the gateway what a lifecycle transition of `device` means for its profile (DISABLED
    * after a deletion, log-out, decommissioning or idling; ACTIVE again on activation), in the
-   * caller's unit of work; answers the profile version to store.
+   * caller's unit of work; answers the profile version to store. `activatedAs`: the new device id
+   * of an activation, which the gateway is told whatever the status was.
    */
-  async pushLifecycle(device: Device, next: DeviceStatus | 'deleted'): Promise<{ profileVersion?: number }> {
+  async pushLifecycle(device: Device, next: DeviceStatus | 'deleted', activatedAs?: string): Promise<{ profileVersion?: number }> {
     if (!device.profileId) return {};
     const { source } = await this.context(device);
-    return this.profiles.pushLifecycle(source, device, next);
+    return this.profiles.pushLifecycle(source, device, next, activatedAs);
   }
 
   /** DELETE device/{code}/idle: the code is kept and freed for (re-)activation for another 30 days. */

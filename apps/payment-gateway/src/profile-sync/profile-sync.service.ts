@@ -62,11 +62,17 @@ function acceptanceFields(acceptance: GatewayAcceptanceV1): SyncedAcceptanceFiel
 }
 
 /**
- * The device the upsert is for (only its token may take payments through the profile) and its
- * lifecycle: retired when merchant-management says DISABLED; an upsert without one keeps it.
+ * The device the upsert is for (only its token may take payments through the profile), its
+ * lifecycle (retired when merchant-management says DISABLED) and its current activation (whose
+ * token alone pays); an upsert without either keeps what the profile had.
  */
 function deviceOf(upsert: GatewayProfileUpsertV1): ProfileDevice {
-  return { deviceId: upsert.deviceId, merchantId: upsert.merchantId, ...(upsert.entityStatus ? { retired: upsert.entityStatus === 'DISABLED' } : {}) };
+  return {
+    deviceId: upsert.deviceId,
+    merchantId: upsert.merchantId,
+    ...(upsert.entityStatus ? { retired: upsert.entityStatus === 'DISABLED' } : {}),
+    ...(upsert.activeSdkId ? { activeSdkId: upsert.activeSdkId } : {}),
+  };
 }
 
 function differs(stored: BoundAcceptance, fields: SyncedAcceptanceFields): boolean {
@@ -197,6 +203,8 @@ export class ProfileSyncService {
       const newest = new Map<string, number>();
       // The newest fresh upsert of each profile that carries a lifecycle: a newer one without (an older producer) keeps it.
       const lifecycle = new Map<string, GatewayProfileUpsertV1>();
+      // Likewise the newest that names the current activation.
+      const activation = new Map<string, GatewayProfileUpsertV1>();
       const freshCount = new Map<string, number>();
       items.forEach((item, index) => {
         // A message id is fresh once: a copy of it later in the same batch is a duplicate.
@@ -205,6 +213,8 @@ export class ProfileSyncService {
         freshCount.set(item.upsert.profileId, (freshCount.get(item.upsert.profileId) ?? 0) + 1);
         const withLifecycle = lifecycle.get(item.upsert.profileId);
         if (item.upsert.entityStatus && (!withLifecycle || withLifecycle.version < item.upsert.version)) lifecycle.set(item.upsert.profileId, item.upsert);
+        const withActivation = activation.get(item.upsert.profileId);
+        if (item.upsert.activeSdkId && (!withActivation || withActivation.version < item.upsert.version)) activation.set(item.upsert.profileId, item.upsert);
         const seen = newest.get(item.upsert.profileId);
         if (seen === undefined || items[seen].upsert.version < item.upsert.version) newest.set(item.upsert.profileId, index);
       });
@@ -219,7 +229,9 @@ export class ProfileSyncService {
         if (current && current.version >= upsert.version) continue;
         const carrier = lifecycle.get(profileId);
         const retired = carrier && carrier.version > (current?.version ?? 0) ? { retired: carrier.entityStatus === 'DISABLED' } : {};
-        const row = { id: profileId, version: upsert.version, ...(await this.profileFields(manager, upsert)), ...deviceOf(upsert), ...retired };
+        const activated = activation.get(profileId);
+        const activeSdkId = activated && activated.version > (current?.version ?? 0) ? { activeSdkId: activated.activeSdkId } : {};
+        const row = { id: profileId, version: upsert.version, ...(await this.profileFields(manager, upsert)), ...deviceOf(upsert), ...retired, ...activeSdkId };
         if (current) replaces.push(row);
         else creates.push({ ...row, groupId: upsert.groupId, updated: (freshCount.get(profileId) ?? 0) > 1 });
         outcomes[index] = 'applied';

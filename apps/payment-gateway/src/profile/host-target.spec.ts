@@ -17,33 +17,34 @@ function acceptance(overrides: Partial<BoundAcceptance> = {}): BoundAcceptance {
 }
 
 describe('hostTargetOf', () => {
-  it("should name the acceptance's format, address, MID, TID and acquirer id", () => {
-    expect(hostTargetOf(acceptance({ hostUrl: 'tcp://acq:8583', extraParams: { acqInstId: '60012345' } }), 'sign on')).toEqual({
+  it("should name the acceptance's format, address, MID, TID, acquirer id and PBO", () => {
+    expect(hostTargetOf(acceptance({ hostUrl: 'tcp://acq:8583', extraParams: { acqInstId: '60012345' } }), 'grp_a', 'sign on')).toEqual({
       hostMessageFormat: 'ISO8583',
       connUrl: 'tcp://acq:8583',
       acptId: 'acpt_a',
       mid: 'MID000000000001',
       tid: 'TID00001',
       acquirerId: '60012345',
+      groupId: 'grp_a',
     });
   });
 
   it('should never take an address from extraParams, whatever they hold: only the pushed hostUrl, else the connector default', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string().filter((key) => key !== 'acqInstId' && key !== '__proto__'), fc.jsonValue()), fc.oneof(fc.webUrl(), fc.string()), fc.option(fc.constantFrom('tcp://acq:8583', 'https://acq.example/pay')), (extra, url, pushed) => {
-        const target = hostTargetOf(acceptance({ extraParams: { ...extra, connUrl: url, hostUrl: url, url }, hostUrl: pushed }), 'sign on');
+        const target = hostTargetOf(acceptance({ extraParams: { ...extra, connUrl: url, hostUrl: url, url }, hostUrl: pushed }), 'grp_a', 'sign on');
         expect(target).toMatchObject({ connUrl: pushed });
       }),
     );
   });
 
   it('should say why an acceptance cannot be asked, ending with the purpose', () => {
-    expect(hostTargetOf(acceptance({ primaryTid: null }), 'take payments')).toBe('primaryTid must be 1 to 8 letters or digits to take payments');
-    expect(hostTargetOf(acceptance({ primaryMid: 'MID-WITH-DASHES' }), 'sign on')).toBe('primaryMid must be 1 to 15 letters or digits to sign on');
-    expect(hostTargetOf(acceptance({ extraParams: { acqInstId: 'BANK' } }), 'take payments')).toBe(
+    expect(hostTargetOf(acceptance({ primaryTid: null }), 'grp_a', 'take payments')).toBe('primaryTid must be 1 to 8 letters or digits to take payments');
+    expect(hostTargetOf(acceptance({ primaryMid: 'MID-WITH-DASHES' }), 'grp_a', 'sign on')).toBe('primaryMid must be 1 to 15 letters or digits to sign on');
+    expect(hostTargetOf(acceptance({ extraParams: { acqInstId: 'BANK' } }), 'grp_a', 'take payments')).toBe(
       'extraParams.acqInstId must be 1 to 11 digits to take payments',
     );
-    expect(hostTargetOf(acceptance({ hostMessageFormat: 'SVC_ENABLER' }), 'sign on')).toBe('host format SVC_ENABLER has no host connector');
+    expect(hostTargetOf(acceptance({ hostMessageFormat: 'SVC_ENABLER' }), 'grp_a', 'sign on')).toBe('host format SVC_ENABLER has no host connector');
   });
 });
 

@@ -11,10 +11,10 @@ import type { BoundAcceptance } from './persistence/profile.repository';
 import type { ProfileEntity } from './persistence/profile.entity';
 
 /**
- * What the host connector needs of an acceptance (format, address, MID, TID, acquirer id), or
- * why it cannot be asked: the sentence ends with `purpose` ("sign on", "take payments").
+ * What the host connector needs of an acceptance (format, address, MID, TID, acquirer id, and the
+ * PBO it is for), or why it cannot be asked: the sentence ends with `purpose` ("sign on", "take payments").
  */
-export function hostTargetOf(acceptance: BoundAcceptance, purpose: string): HostTargetV1 | string {
+export function hostTargetOf(acceptance: BoundAcceptance, groupId: string, purpose: string): HostTargetV1 | string {
   if (!(HOST_MESSAGE_FORMATS as readonly string[]).includes(acceptance.hostMessageFormat))
     return `host format ${acceptance.hostMessageFormat} has no host connector`;
   if (!acceptance.primaryMid || !HOST_MID_PATTERN.test(acceptance.primaryMid)) return `primaryMid must be 1 to 15 letters or digits to ${purpose}`;
@@ -31,6 +31,8 @@ export function hostTargetOf(acceptance: BoundAcceptance, purpose: string): Host
     mid: acceptance.primaryMid,
     tid: acceptance.primaryTid,
     ...(acquirerId === undefined ? {} : { acquirerId }),
+    // The connector keeps keys, sessions and allow-list entries per PBO.
+    groupId,
   };
 }
 

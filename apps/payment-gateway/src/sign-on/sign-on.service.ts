@@ -42,18 +42,18 @@ export class SignOnService {
     return {
       profileId: profile.id,
       profileName: profile.profileName,
-      acptSignOns: await Promise.all(acceptances.map((acceptance) => this.signOnAcceptance(acceptance))),
+      acptSignOns: await Promise.all(acceptances.map((acceptance) => this.signOnAcceptance(acceptance, profile.groupId))),
     };
   }
 
-  private async signOnAcceptance(acceptance: BoundAcceptance): Promise<AcceptanceSignOnDto> {
+  private async signOnAcceptance(acceptance: BoundAcceptance, groupId: string): Promise<AcceptanceSignOnDto> {
     const base = {
       acptId: acceptance.id,
       acptName: acceptance.acptName,
       hostMessageFormat: acceptance.hostMessageFormat,
       supportedPayment: acceptance.supportedPayments,
     };
-    const target = hostTargetOf(acceptance, 'sign on');
+    const target = hostTargetOf(acceptance, groupId, 'sign on');
     if (typeof target === 'string') return { ...base, resultReason: 'InvalidAcceptance', hostRespCode: '', hostRespMessage: target };
     const request: HostNetworkRequestV1 = { requestId: `son_${randomUUID()}`, target, timeoutMs: SIGN_ON_HOST_TIMEOUT_MS };
     try {

@@ -118,6 +118,9 @@ export class SaleService {
     // The device token names the profile merchant-management gave the device (activation, config
     // pull): the profile's own device key is merchant-management's device uuid, which the token does not carry.
     if (device.profileId !== profileId) throw DomainError.ownerInvalid(`profile ${profileId} belongs to another device`);
+    // Each activation gives the device a new id: a token naming another is an earlier activation's (the old phone's).
+    if (profile.activeSdkId !== null && profile.activeSdkId !== device.deviceId)
+      throw DomainError.unauthenticated('device token is of an earlier activation of this device; activate it again');
     if (effectiveStatus(profile) === 'DISABLED') throw DomainError.validation(`profile ${profileId} is DISABLED`);
     if (profile.currency !== currency.alpha)
       throw DomainError.validation(`amount.currency ${currency.alpha} is not the currency ${profile.currency} of profile ${profileId}`);
@@ -125,7 +128,7 @@ export class SaleService {
     const selection = acceptanceSelection(bound);
     const acceptance = bound.find((candidate) => selection[candidate.id]?.includes(paymentMethod));
     if (!acceptance) throw DomainError.validation(`profile ${profileId} has no acceptance for ${paymentMethod}`);
-    const target = hostTargetOf(acceptance, 'take payments');
+    const target = hostTargetOf(acceptance, profile.groupId, 'take payments');
     if (typeof target === 'string') throw DomainError.validation(`acceptance ${acceptance.id} of profile ${profileId} cannot take payments: ${target}`);
 
     const now = this.clock.now();

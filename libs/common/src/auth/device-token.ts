@@ -6,6 +6,7 @@ import { DomainError } from '../errors';
 import { EnvelopeDto } from '../http/envelope';
 import { AuthConfig } from './auth.config';
 import { AUTH_CONFIG } from './injection-tokens';
+import { KNOWN_GROUPS, KnownGroups } from './known-groups';
 import { checkIssuedAt } from './token';
 
 /** Audience of device tokens: never accepted where a PBO token is expected, and the other way round. */
@@ -57,13 +58,19 @@ export async function verifyDeviceToken(config: AuthConfig, header: string | und
 
 type DeviceRequest = FastifyRequest & { device?: DeviceClaims };
 
+/** Verifies the device token; one of a group that does not exist (or no longer does) is refused like a wrongly signed one. */
 @Injectable()
 export class DeviceAuthGuard implements CanActivate {
-  constructor(@Inject(AUTH_CONFIG) private readonly config: AuthConfig) {}
+  constructor(
+    @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
+    @Inject(KNOWN_GROUPS) private readonly groups: KnownGroups,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<DeviceRequest>();
-    request.device = await verifyDeviceToken(this.config, request.headers.authorization);
+    const claims = await verifyDeviceToken(this.config, request.headers.authorization);
+    await this.groups.require(claims.groupId, () => DomainError.unauthenticated('device token is invalid'));
+    request.device = claims;
     return true;
   }
 }

@@ -3,3 +3,4 @@ export * from './token';
 export * from './pbo-auth.guard';
 export * from './device-token';
 export * from './injection-tokens';
+export * from './known-groups';

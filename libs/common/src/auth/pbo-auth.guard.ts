@@ -5,19 +5,29 @@ import { EnvelopeDto } from '../http/envelope';
 import { AuthConfig } from './auth.config';
 import { DeviceAuthGuard } from './device-token';
 import { AUTH_CONFIG, TOKEN_VERIFIER } from './injection-tokens';
+import { GROUP_DIRECTORY, GroupDirectory, KNOWN_GROUPS, KnownGroups } from './known-groups';
 import { PboClaims, TokenVerifier } from './token';
+import { DomainError } from '../errors';
 
 
 type AuthenticatedRequest = FastifyRequest & { pbo?: PboClaims };
 
-/** Verifies the PBO bearer token and puts its claims on the request. */
+/**
+ * Verifies the PBO bearer token and puts its claims on the request. A validly signed token of a
+ * group that does not exist (or no longer does) is refused exactly like a wrongly signed one.
+ */
 @Injectable()
 export class PboAuthGuard implements CanActivate {
-  constructor(@Inject(TOKEN_VERIFIER) private readonly verifier: TokenVerifier) {}
+  constructor(
+    @Inject(TOKEN_VERIFIER) private readonly verifier: TokenVerifier,
+    @Inject(KNOWN_GROUPS) private readonly groups: KnownGroups,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    request.pbo = await this.verifier.verifyAuthorization(request.headers.authorization);
+    const claims = await this.verifier.verifyAuthorization(request.headers.authorization);
+    await this.groups.require(claims.groupId, () => DomainError.unauthenticated('bearer token is invalid'));
+    request.pbo = claims;
     return true;
   }
 }
@@ -38,20 +48,27 @@ export function PboApi(): ClassDecorator & MethodDecorator {
   );
 }
 
-/** Provides the token verifier to every context of the application. */
+/**
+ * Provides the token verifier to every context of the application, and the check that a token's
+ * group exists against the {@link GROUP_DIRECTORY} the composition root provides (globally, or
+ * `groups` here).
+ */
 @Global()
 @Module({})
 export class AuthModule {
-  static forRoot(config: AuthConfig): DynamicModule {
+  static forRoot(config: AuthConfig, groups?: GroupDirectory): DynamicModule {
     return {
       module: AuthModule,
       providers: [
         { provide: AUTH_CONFIG, useValue: config },
         { provide: TOKEN_VERIFIER, useValue: new TokenVerifier(config) },
+        groups
+          ? { provide: KNOWN_GROUPS, useValue: new KnownGroups(groups) }
+          : { provide: KNOWN_GROUPS, inject: [GROUP_DIRECTORY], useFactory: (directory: GroupDirectory) => new KnownGroups(directory) },
         PboAuthGuard,
         DeviceAuthGuard,
       ],
-      exports: [AUTH_CONFIG, TOKEN_VERIFIER, PboAuthGuard, DeviceAuthGuard],
+      exports: [AUTH_CONFIG, TOKEN_VERIFIER, KNOWN_GROUPS, PboAuthGuard, DeviceAuthGuard],
     };
   }
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { AllowList, AllowListSyntaxError } from './allow-list';
 
 describe('AllowList', () => {
@@ -55,9 +56,31 @@ describe('AllowList', () => {
     ['*.', 'a wildcard is *.domain'],
     ['http://acq.example.com', 'not a URL'],
     ['acq_example', 'not a host name'],
+    ['@acq.example.com', 'a group scope is <groupId>@host[:port]'],
+    ['grp a@acq.example.com', 'a group scope is <groupId>@host[:port]'],
+    ['grp_a@http://acq.example.com', 'not a URL'],
   ])('should refuse the entry %s naming it', (entry, detail) => {
     expect(() => AllowList.parse(`ok.example.com,${entry}`, { allowLoopback: false, variable: 'HOST_ALLOWLIST' })).toThrow(AllowListSyntaxError);
     expect(() => AllowList.parse(entry, { allowLoopback: false, variable: 'HOST_ALLOWLIST' })).toThrow(`HOST_ALLOWLIST entry "${entry}"`);
     expect(() => AllowList.parse(entry, { allowLoopback: false, variable: 'HOST_ALLOWLIST' })).toThrow(detail);
+  });
+
+  it("should let only the named group's traffic through an entry scoped to it, whatever the address form, and everyone's through an unscoped one", () => {
+    const group = fc.stringMatching(/^[A-Za-z0-9_.-]{1,64}$/);
+    const entry = fc.constantFrom(
+      { entry: 'acq.example.com:8583', host: 'ACQ.example.com', port: 8583 },
+      { entry: '*.bank.example', host: 'h.bank.example', port: 1 },
+      { entry: '10.20.0.0/16:7000', host: '10.20.9.9', port: 7000 },
+      { entry: '[2001:db8::/32]', host: '[2001:db8::5]', port: 443 },
+    );
+    fc.assert(
+      fc.property(group, group, entry, fc.boolean(), (owner, other, { entry, host, port }, scoped) => {
+        const scopedList = AllowList.parse(scoped ? `${owner}@${entry}` : entry, { allowLoopback: false, variable: 'HOST_ALLOWLIST' });
+
+        expect(scopedList.allows(host, port, owner)).toBe(true);
+        expect(scopedList.allows(host, port, other)).toBe(!scoped || other === owner);
+        expect(scopedList.allows(host, port)).toBe(!scoped);
+      }),
+    );
   });
 });

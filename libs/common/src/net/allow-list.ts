@@ -1,8 +1,14 @@
 import { BlockList, isIP } from 'node:net';
 
-/** One entry of an allow-list. */
-type AllowEntry =
-  { kind: 'name'; name: string; port?: number } | { kind: 'suffix'; suffix: string; port?: number } | { kind: 'network'; list: BlockList; port?: number };
+/** One entry of an allow-list; `group`: only that PBO's traffic may go there. */
+type AllowEntry = (
+  | { kind: 'name'; name: string; port?: number }
+  | { kind: 'suffix'; suffix: string; port?: number }
+  | { kind: 'network'; list: BlockList; port?: number }
+) & { group?: string };
+
+/** A group id as an entry's scope (`<groupId>@host[:port]`): what a token's groupId may be, less the separator. */
+const GROUP_SCOPE = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** Thrown for an allow-list entry that cannot be read; names the variable and the entry. */
 export class AllowListSyntaxError extends Error {
@@ -54,6 +60,15 @@ function parseEntry(variable: string, raw: string): AllowEntry {
   const fail: Fail = (detail) => {
     throw new AllowListSyntaxError(variable, raw, detail);
   };
+  const at = raw.indexOf('@');
+  if (at < 0) return parseAddressEntry(fail, raw);
+  // Group ids are case-sensitive; host names are not.
+  const group = raw.slice(0, at).trim();
+  if (!GROUP_SCOPE.test(group)) fail('a group scope is <groupId>@host[:port], the groupId 1 to 64 letters, digits, _, . or -');
+  return { ...parseAddressEntry(fail, raw.slice(at + 1)), group };
+}
+
+function parseAddressEntry(fail: Fail, raw: string): AllowEntry {
   const entry = raw.trim().toLowerCase();
   if (entry.includes('://')) fail('write host[:port], not a URL');
   const { host, port: portText } = splitHostPort(entry);
@@ -86,7 +101,9 @@ function parseEntry(variable: string, raw: string): AllowEntry {
  * Where a process may connect, as an operator lists it (the connector's HOST_ALLOWLIST, the
  * gateway's WEBHOOK_ALLOWED_HOSTS): comma-separated host names (`acq.example.com`), wildcards
  * (`*.example.com`, subdomains only), IP addresses and CIDR networks (`10.20.0.0/16`,
- * `[fd00::/8]`), each optionally with `:port`. Names are matched as written in the address,
+ * `[fd00::/8]`), each optionally with `:port`, and optionally scoped to one PBO as
+ * `<groupId>@entry` (only that group's traffic may go there: an acquirer host one PBO contracted
+ * is not reachable by another's acquirer profile). Names are matched as written in the address,
  * before DNS resolution; addresses and networks match IPv4-mapped IPv6 forms too. Loopback
  * (`localhost`, 127.0.0.0/8, ::1) is allowed only when `allowLoopback` is set (standalone and tests).
  */
@@ -111,8 +128,12 @@ export class AllowList {
     );
   }
 
-  /** Whether traffic may go to `hostname:port` (a hostname as in a URL, or an address; IPv6 with or without brackets). */
-  allows(hostname: string, port: number): boolean {
+  /**
+   * Whether traffic may go to `hostname:port` (a hostname as in a URL, or an address; IPv6 with or
+   * without brackets): by an entry for everyone, or one scoped to `group` when the traffic is that
+   * group's (traffic of no group passes unscoped entries only).
+   */
+  allows(hostname: string, port: number, group?: string): boolean {
     const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
     const family = isIP(host);
     if (this.allowLoopback) {
@@ -122,6 +143,7 @@ export class AllowList {
     }
     return this.entries.some((entry) => {
       if (entry.port !== undefined && entry.port !== port) return false;
+      if (entry.group !== undefined && entry.group !== group) return false;
       switch (entry.kind) {
         case 'name':
           return family === 0 && host === entry.name;

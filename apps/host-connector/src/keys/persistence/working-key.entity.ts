@@ -3,11 +3,19 @@ import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 /** How a working key arrived: sign-on (0800/001) or key exchange (0800/101). */
 export type WorkingKeySource = 'SIGNON' | 'KEY_EXCHANGE';
 
-/** The current working key of one terminal on one host, sealed with the platform's FieldCipher. */
+/**
+ * The current working key of one terminal of one PBO on one host, sealed with the platform's
+ * FieldCipher. Per PBO: another PBO signing on with the same MID/TID to the same host gets a row
+ * of its own and never replaces this one.
+ */
 @Entity({ name: 'working_key' })
 @Check('ck_working_key_source', "source IN ('SIGNON', 'KEY_EXCHANGE')")
 @Index('ix_working_key_exchange_due', ['nextExchangeAt'], { where: 'next_exchange_at IS NOT NULL' })
 export class WorkingKeyEntity {
+  /** The PBO (groupId of the requests); '' for keys stored before keys were kept per PBO and for callers that name none. */
+  @PrimaryColumn({ type: 'varchar', length: 64, primaryKeyConstraintName: 'pk_working_key' })
+  groupId: string;
+
   @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'pk_working_key' })
   format: string;
 

@@ -5,6 +5,8 @@ import { WorkingKeyEntity, WorkingKeySource } from './working-key.entity';
 
 /** A terminal's key as sign-on or key exchange delivered it. */
 export interface NewWorkingKey {
+  /** The PBO scope ({@link LEGACY_GROUP_SCOPE} for callers that name none). */
+  groupId: string;
   format: string;
   endpoint: string;
   tid: string;
@@ -21,25 +23,30 @@ export interface NewWorkingKey {
 }
 
 /** A key whose exchange is due, as the scheduler needs it to send 0800/101; `keyCheckValue` null: the terminal has no key yet. */
-export type DueKeyExchange = Pick<WorkingKeyEntity, 'format' | 'endpoint' | 'tid' | 'keyCheckValue'> & { hostUrl: string; mid: string; acptId: string; acquirerId: string | null };
+export type DueKeyExchange = Pick<WorkingKeyEntity, 'groupId' | 'format' | 'endpoint' | 'tid' | 'keyCheckValue'> & { hostUrl: string; mid: string; acptId: string; acquirerId: string | null };
 
 /** A terminal whose key exchange failed: where to send the next one, and when. */
-export type FailedKeyExchange = Pick<NewWorkingKey, 'format' | 'endpoint' | 'tid' | 'hostUrl' | 'mid' | 'acptId' | 'acquirerId'> & { retryInMs: number };
+export type FailedKeyExchange = Pick<NewWorkingKey, 'groupId' | 'format' | 'endpoint' | 'tid' | 'hostUrl' | 'mid' | 'acptId' | 'acquirerId'> & { retryInMs: number };
 
 @Injectable()
 export class WorkingKeyRepository {
   constructor(@InjectHostConnectorDataSource() private readonly dataSource: DataSource) {}
 
-  /** Replaces the terminal's key and schedules its next exchange. */
+  /**
+   * Replaces the terminal's key and schedules its next exchange. A PBO's key retires the legacy
+   * scope's key of the same terminal (stored before keys were kept per PBO): its scheduled
+   * exchange would otherwise go on replacing the terminal's key at the host.
+   */
   async store(key: NewWorkingKey): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO working_key (format, endpoint, tid, sealed_key, key_check_value, source, received_at, host_url, mid, acpt_id, acquirer_id, next_exchange_at)
-       VALUES ($1, $2, $3, $4, $5, $6, now(), $7, $8, $9, $11, now() + $10 * interval '1 millisecond')
-       ON CONFLICT (format, endpoint, tid) DO UPDATE
+      `WITH legacy AS (DELETE FROM working_key WHERE $12 <> '' AND group_id = '' AND format = $1 AND endpoint = $2 AND tid = $3)
+       INSERT INTO working_key (group_id, format, endpoint, tid, sealed_key, key_check_value, source, received_at, host_url, mid, acpt_id, acquirer_id, next_exchange_at)
+       VALUES ($12, $1, $2, $3, $4, $5, $6, now(), $7, $8, $9, $11, now() + $10 * interval '1 millisecond')
+       ON CONFLICT (group_id, format, endpoint, tid) DO UPDATE
          SET sealed_key = excluded.sealed_key, key_check_value = excluded.key_check_value, source = excluded.source,
              received_at = excluded.received_at, host_url = excluded.host_url, mid = excluded.mid, acpt_id = excluded.acpt_id,
              acquirer_id = excluded.acquirer_id, next_exchange_at = excluded.next_exchange_at`,
-      [key.format, key.endpoint, key.tid, key.sealedKey, key.keyCheckValue, key.source, key.hostUrl, key.mid, key.acptId, key.exchangeInMs, key.acquirerId],
+      [key.format, key.endpoint, key.tid, key.sealedKey, key.keyCheckValue, key.source, key.hostUrl, key.mid, key.acptId, key.exchangeInMs, key.acquirerId, key.groupId],
     );
   }
 
@@ -50,17 +57,17 @@ export class WorkingKeyRepository {
    */
   async scheduleRetry(failed: FailedKeyExchange): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO working_key (format, endpoint, tid, sealed_key, key_check_value, source, received_at, host_url, mid, acpt_id, acquirer_id, next_exchange_at)
-       VALUES ($1, $2, $3, NULL, NULL, 'SIGNON', now(), $4, $5, $6, $7, now() + $8 * interval '1 millisecond')
-       ON CONFLICT (format, endpoint, tid) DO UPDATE
+      `INSERT INTO working_key (group_id, format, endpoint, tid, sealed_key, key_check_value, source, received_at, host_url, mid, acpt_id, acquirer_id, next_exchange_at)
+       VALUES ($9, $1, $2, $3, NULL, NULL, 'SIGNON', now(), $4, $5, $6, $7, now() + $8 * interval '1 millisecond')
+       ON CONFLICT (group_id, format, endpoint, tid) DO UPDATE
          SET host_url = excluded.host_url, mid = excluded.mid, acpt_id = excluded.acpt_id, acquirer_id = excluded.acquirer_id,
              next_exchange_at = excluded.next_exchange_at`,
-      [failed.format, failed.endpoint, failed.tid, failed.hostUrl, failed.mid, failed.acptId, failed.acquirerId, failed.retryInMs],
+      [failed.format, failed.endpoint, failed.tid, failed.hostUrl, failed.mid, failed.acptId, failed.acquirerId, failed.retryInMs, failed.groupId],
     );
   }
 
-  async find(format: string, endpoint: string, tid: string): Promise<WorkingKeyEntity | null> {
-    return this.dataSource.getRepository(WorkingKeyEntity).findOneBy({ format, endpoint, tid });
+  async find(groupId: string, format: string, endpoint: string, tid: string): Promise<WorkingKeyEntity | null> {
+    return this.dataSource.getRepository(WorkingKeyEntity).findOneBy({ groupId, format, endpoint, tid });
   }
 
   /**
@@ -72,16 +79,17 @@ export class WorkingKeyRepository {
     // UPDATE … RETURNING comes back from TypeORM's postgres driver as [rows, affected].
     const [rows] = (await this.dataSource.query(
       `UPDATE working_key SET next_exchange_at = now() + $1 * interval '1 millisecond'
-        WHERE (format, endpoint, tid) = (
-          SELECT format, endpoint, tid FROM working_key
+        WHERE (group_id, format, endpoint, tid) = (
+          SELECT group_id, format, endpoint, tid FROM working_key
            WHERE next_exchange_at <= now() AND host_url IS NOT NULL AND mid IS NOT NULL AND acpt_id IS NOT NULL
            ORDER BY next_exchange_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING format, endpoint, tid, key_check_value, host_url, mid, acpt_id, acquirer_id`,
+        RETURNING group_id, format, endpoint, tid, key_check_value, host_url, mid, acpt_id, acquirer_id`,
       [leaseMs],
-    )) as [{ format: string; endpoint: string; tid: string; key_check_value: string | null; host_url: string; mid: string; acpt_id: string; acquirer_id: string | null }[], number];
+    )) as [{ group_id: string; format: string; endpoint: string; tid: string; key_check_value: string | null; host_url: string; mid: string; acpt_id: string; acquirer_id: string | null }[], number];
     const row = rows[0];
     if (!row) return null;
     return {
+      groupId: row.group_id,
       format: row.format,
       endpoint: row.endpoint,
       tid: row.tid,

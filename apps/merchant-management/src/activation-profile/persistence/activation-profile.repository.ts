@@ -40,7 +40,7 @@ export class ActivationProfileRepository {
   /** A merchant's devices that still get pushes (all but decommissioned), locked for update. */
   async devicesOfMerchantForUpdate(groupId: string, merchantUuid: string): Promise<ProfiledDevice[]> {
     return this.uow.manager.query(
-      `SELECT d.uuid, d.group_id AS "groupId", d.device_status AS "deviceStatus", d.device_alias AS "deviceAlias", d.device_name AS "deviceName",
+      `SELECT d.uuid, d.group_id AS "groupId", d.device_status AS "deviceStatus", d.device_id AS "deviceId", d.device_alias AS "deviceAlias", d.device_name AS "deviceName",
               d.method_list AS "methodList", d.ext_params AS "extParams", d.emv_params AS "emvParams",
               d.profile_id AS "profileId", d.profile_version AS "profileVersion", d.acceptances
          FROM device d

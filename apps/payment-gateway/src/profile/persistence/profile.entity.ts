@@ -65,6 +65,15 @@ export class ProfileEntity {
   @Column({ type: 'varchar', length: 64, nullable: true })
   deviceId: string | null;
 
+  /**
+   * The device id (`SDK…`) of that device's current activation (upserts only): a device token
+   * whose subject is another id (an earlier activation's, the old phone's) may not pay through the
+   * profile. Null until an upsert names one (never activated, profiles made through the API, or
+   * pushed by an older producer): then the token's profileId alone decides, as before.
+   */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  activeSdkId: string | null;
+
   /** merchant-management's merchant of that device (upserts only); carried by the gateway's transaction events. */
   @Column({ type: 'varchar', length: 64, nullable: true })
   merchantId: string | null;

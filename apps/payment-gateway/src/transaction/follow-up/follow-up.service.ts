@@ -267,7 +267,8 @@ export class FollowUpService {
       throw DomainError.conflict(`transaction ${transaction.id} cannot be followed up: what the host was sent for it is not known`);
     return {
       requestId: actionId,
-      target: kept.target,
+      // A sale sent before targets named their PBO gets it from its transaction.
+      target: { ...kept.target, groupId: transaction.groupId },
       timeoutMs: this.settings.hostTimeoutMs,
       amount: { minor: plan.amountMinor, currency: currencyInfo(transaction.currency)!.numeric },
       original: hostOriginal,

@@ -155,7 +155,7 @@ export class BatchSettlementService {
     const id = `stl_${this.ids.bytes(16).toString('base64url')}`;
     const hostRequest: HostSettleRequestV1 = {
       requestId: `${id}-1`,
-      target: kept.target,
+      target: { ...kept.target, groupId: terminal.groupId },
       timeoutMs: this.settings.settleTimeoutMs,
       batchNo,
       currency: currencyInfo(key.currency)!.numeric,

@@ -1,0 +1,86 @@
+import { uniqueTid } from '@app/host-protocol/testing/factories';
+import { bodyOf, unique } from '@app/testing';
+import fc from 'fast-check';
+import { saleBody, SaleTestApp, startGatewayWithConnector, Terminal, TransactionView } from './sale-support';
+
+interface SignOnView {
+  acptSignOns: Array<{ resultReason: string; hostRespCode: string }>;
+}
+
+/**
+ * Terminal identities per PBO (issue 14, class 6), end to end in one process: the gateway, the
+ * host connector and the ISO 8583 host simulator. Two PBOs whose acceptances name the same host
+ * with the same MID and TID sign on in any order: each keeps its own working key, and each still
+ * takes sales.
+ */
+describe('two PBOs with the same MID/TID on a shared host', () => {
+  let app: SaleTestApp;
+
+  beforeAll(async () => {
+    app = await startGatewayWithConnector({ hostTimeoutMs: 1500, replyMarginMs: 1500, reaskWaitMs: 1000 });
+  });
+
+  afterAll(() => app?.close());
+
+  /** The key check value of each PBO's working key for this TID, as the connector stores them. */
+  async function keysOf(tid: string): Promise<Record<string, string | null>> {
+    const rows = await app.query<{ group_id: string; key_check_value: string | null }>(
+      'SELECT group_id, key_check_value FROM host_connector.working_key WHERE tid = $1',
+      [tid],
+    );
+    return Object.fromEntries(rows.map((row) => [row.group_id, row.key_check_value]));
+  }
+
+  async function signOn(terminal: Terminal): Promise<void> {
+    const reply = bodyOf<SignOnView>(await terminal.pbo.post(`/profiles/${terminal.profileId}/signOn`, {}));
+    expect(reply.acptSignOns.map((entry) => [entry.resultReason, entry.hostRespCode])).toEqual([['HostSuccess', '00']]);
+  }
+
+  async function pair(): Promise<[Terminal, Terminal]> {
+    const mid = `MID${unique()}`.slice(0, 15).toUpperCase();
+    const tid = uniqueTid();
+    const a = await app.newTerminal({ hostMessageFormat: 'ISO8583', mid, tid });
+    const b = await app.newTerminal({ hostMessageFormat: 'ISO8583', mid, tid });
+    expect([a.groupId === b.groupId, a.mid === b.mid && a.tid === b.tid]).toEqual([false, true]);
+    return [a, b];
+  }
+
+  it("should not change A's working key when B signs on with A's MID/TID, and A's sale is still approved", async () => {
+    const [a, b] = await pair();
+    await signOn(a);
+    const before = await keysOf(a.tid);
+    expect(before[a.groupId]).toMatch(/^[0-9A-F]{6}$/);
+
+    await signOn(b);
+
+    const after = await keysOf(a.tid);
+    expect(after[a.groupId]).toBe(before[a.groupId]);
+    expect(after[b.groupId]).toMatch(/^[0-9A-F]{6}$/);
+    const sale = bodyOf<TransactionView>(await a.sale(saleBody(a, { value: '12.00' })), 201);
+    expect(sale.tranStatus).toBe('APPROVED');
+  });
+
+  it('should keep for each PBO the key of its own last sign-on, whatever the order of sign-ons and sales', async () => {
+    const step = fc.record({ who: fc.constantFrom(0, 1), act: fc.constantFrom('signOn' as const, 'sale' as const) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
+        const terminals = await pair();
+        const own: Record<string, string | null> = {};
+        for (const { who, act } of steps) {
+          const terminal = terminals[who];
+          if (act === 'signOn') {
+            await signOn(terminal);
+            own[terminal.groupId] = (await keysOf(terminal.tid))[terminal.groupId];
+            expect(own[terminal.groupId]).toMatch(/^[0-9A-F]{6}$/);
+          } else {
+            const sale = bodyOf<TransactionView>(await terminal.sale(saleBody(terminal, { value: '3.00' })), 201);
+            expect(sale.tranStatus).toBe('APPROVED');
+          }
+          // Every PBO's stored key is the one its own last sign-on brought: the other's never replaced it.
+          expect(await keysOf(terminal.tid)).toEqual(own);
+        }
+      }),
+      { numRuns: 8 },
+    );
+  });
+});
