@@ -244,24 +244,25 @@ export class DeviceService {
   }
 
   /**
-   * DELETE device: a code id unbinds and deletes a code not yet activated; a device id with
-   * deviceStatus 2 logs the device out, 3 decommissions it.
+   * DELETE device: a code id (`CD-` or the bare code) of a code never activated unbinds and
+   * deletes it, whatever `deviceStatus` says (spec scenario 1: a pending code has no session to
+   * log out, and deleting it retires it for good); a device id with deviceStatus 2 logs the
+   * device out, 3 decommissions it (a code id of an activated code names its device likewise).
    */
   async delete(groupId: string, id: string, deviceStatus: '2' | '3' | undefined): Promise<void> {
     await this.throttleCodeLookup(groupId, id);
     await this.uow.run(async () => {
       const device = await this.requireDevice(groupId, id, true);
       const byCode = activationCodeOf(id) !== undefined;
-      if (byCode && deviceStatus === undefined) {
-        if (device.deviceId !== null) {
-          throw DomainError.conflict(`activation code ${id} was activated as device ${device.deviceId}; log it out or decommission it by its device id`);
-        }
+      if (byCode && device.deviceId === null) {
         await this.pushLifecycle(device, 'deleted');
         await this.repository.delete(groupId, device.uuid);
         return;
       }
+      if (byCode && deviceStatus === undefined) {
+        throw DomainError.conflict(`activation code ${id} was activated as device ${device.deviceId}; log it out or decommission it by its device id`);
+      }
       if (deviceStatus === undefined) throw DomainError.validation('deviceStatus is required for an activated device: 2 (log out) or 3 (decommission)');
-      if (device.deviceId === null) throw DomainError.conflict(`device ${id} was never activated; delete its activation code instead`);
       if (device.deviceStatus === DeviceStatus.Decommissioned) throw DomainError.conflict(`device ${id} is already decommissioned`);
       const next = deviceStatus === '2' ? DeviceStatus.LoggedOut : DeviceStatus.Decommissioned;
       await this.repository.update(groupId, device.uuid, { deviceStatus: next, ...(await this.pushLifecycle(device, next)) });
