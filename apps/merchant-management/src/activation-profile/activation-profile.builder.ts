@@ -2,6 +2,9 @@ import { DomainError } from '@app/common';
 import { countryNumeric, currencyInfo, PaymentMethodCode, paymentMethodName } from '@app/contracts';
 import { AcceptanceSnapshot, PboSettings } from './acceptance';
 import { BindingRecord } from './binding-record';
+import { effectiveEnablerFields } from '../shared/enabler-params';
+
+export { enablerFields } from '../shared/enabler-params';
 
 /** What the builder needs of the device. */
 export interface DeviceSelection {
@@ -9,14 +12,6 @@ export interface DeviceSelection {
   methodList: string[] | null;
   /** `{acquirers: {<profileId>: {<field>: <value>}}}`. */
   extParams: Record<string, unknown> | null;
-}
-
-/** Splits an enablerParams list (`acqMid,acqTid` or `acqMid;acqTid`) into field names. */
-export function enablerFields(list: string | null | undefined): string[] {
-  return (list ?? '')
-    .split(/[,;]/)
-    .map((field) => field.trim())
-    .filter((field) => field.length > 0);
 }
 
 function acquirerFields(extParams: Record<string, unknown> | null, profileId: number): Record<string, unknown> {
@@ -60,7 +55,7 @@ export function buildAcceptances(bindings: BindingRecord[], pbo: PboSettings, de
     if (codes.size === 0) continue;
     const first = profileBindings[0];
     const fields = acquirerFields(device.extParams, profileId);
-    const missing = enablerFields(first.enablerParams ?? pbo.enablerParams).find((field) => text(fields[field]) === null);
+    const missing = effectiveEnablerFields(first.enablerParams, pbo.enablerParams).find((field) => text(fields[field]) === null);
     if (missing !== undefined) {
       if (!strict) continue;
       throw DomainError.validation(`extParams.acquirers.${profileId}.${missing} is required by acquirer profile ${profileId} (${first.profileName})`);

@@ -541,7 +541,7 @@ export interface components {
              */
             enablerMsgFormat?: "MOCK" | "ISO8583" | "S2M_8583" | "MASARAT_8583" | "CASHPLUS_8583" | "MPGS_AP" | "POMELO_JSON" | "EZ_AIO" | "EZ_WALLET" | null;
             /**
-             * @description comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}
+             * @description comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}; blank (or null) falls back to the PBO's group-level list and is shown as null
              * @example acqMid,acqTid
              */
             enablerParams?: string;
@@ -591,7 +591,7 @@ export interface components {
              */
             enablerMsgFormat?: "MOCK" | "ISO8583" | "S2M_8583" | "MASARAT_8583" | "CASHPLUS_8583" | "MPGS_AP" | "POMELO_JSON" | "EZ_AIO" | "EZ_WALLET" | null;
             /**
-             * @description comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}
+             * @description comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}; blank (or null) falls back to the PBO's group-level list and is shown as null
              * @example acqMid,acqTid
              */
             enablerParams?: string;
@@ -992,7 +992,7 @@ export interface components {
              */
             enablerMsgFormat?: "MOCK" | "ISO8583" | "S2M_8583" | "MASARAT_8583" | "CASHPLUS_8583" | "MPGS_AP" | "POMELO_JSON" | "EZ_AIO" | "EZ_WALLET" | null;
             /**
-             * @description comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}
+             * @description comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}; blank (or null) falls back to the PBO's group-level list and is shown as null
              * @example acqMid,acqTid
              */
             enablerParams?: string;
@@ -1064,7 +1064,7 @@ export interface components {
              */
             enablerMsgFormat?: "MOCK" | "ISO8583" | "S2M_8583" | "MASARAT_8583" | "CASHPLUS_8583" | "MPGS_AP" | "POMELO_JSON" | "EZ_AIO" | "EZ_WALLET" | null;
             /**
-             * @description comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}
+             * @description comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}; blank (or null) falls back to the PBO's group-level list and is shown as null
              * @example acqMid,acqTid
              */
             enablerParams?: string;
