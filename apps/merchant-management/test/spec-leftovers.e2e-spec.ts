@@ -59,4 +59,80 @@ describe('spec conformance (issue 14, class 12)', () => {
       }
     });
   });
+
+  describe('EMV parameters per payment method (spec 2, EMV parameter object)', () => {
+    const AIDS: Record<string, string> = { '01': 'A0000000031010', '02': 'A0000000041010', '03': 'A000000333010101', '04': 'A00000002501', '05': 'A0000000651010', '06': 'A0000001523010' };
+    const NAMES: Record<string, string> = { '01': 'VISA', '02': 'MASTERCARD', '03': 'UNIONPAY', '04': 'AMEX', '05': 'JCB', '06': 'DISCOVER' };
+    /** A valid value of every key of the table but aid (sent with every config). */
+    const VALUES: Record<string, unknown> = {
+      appVersion: '0096',
+      terminalTransactionQualifiers: '36004000',
+      clFloorLimit: 0,
+      clTransLimit: 500000,
+      clCVMLimit: 25000,
+      terminalRiskMgmtData: '6C00800000000000',
+      defaultDDOL: '9F3704',
+      defaultTDOL: '9F0206',
+      kernelConfiguration: '20',
+      isNewCVMRuleForMC: true,
+      cvmCapabilityCVMRequired: '60',
+      cvmCapabilityNoCVM: '08',
+    };
+    /** The table's comments, read as rules: "unavailable for Mastercard and Amex", "Mastercard only". */
+    const allowed = (key: string, method: string): boolean => {
+      if (key === 'terminalTransactionQualifiers') return method !== '02' && method !== '04';
+      if (['terminalRiskMgmtData', 'kernelConfiguration', 'isNewCVMRuleForMC'].includes(key)) return method === '02';
+      return true;
+    };
+
+    interface Written {
+      api: 'v1' | 'v2';
+      op: 'create' | 'update';
+    }
+    const configsOf = async (pbo: Awaited<ReturnType<MerchantManagementTestApp['newPbo']>>) =>
+      dataOf<{ records: { id: number; paymentMethod: string; params: string }[] }>(await pbo.get(`${V1}/emv?pageSize=-1`)).records;
+
+    /** Writes a config of `method` with `params`, through v1 or legacy, as a create or as a PUT of an existing plain config. */
+    async function write(pbo: Awaited<ReturnType<MerchantManagementTestApp['newPbo']>>, { api, op }: Written, method: string, params: Record<string, unknown>, id?: number) {
+      const base = api === 'v1' ? V1 : V2;
+      const body = { emvName: `emv-${method}`, paymentMethod: method, ...(api === 'v1' ? { currency: 'MYR', params: JSON.stringify(params) } : { params }) };
+      return op === 'create' ? pbo.post<{ id: number }>(`${base}/emv`, body) : pbo.put<{ id: number }>(`${base}/emv/${id}`, body);
+    }
+
+    it('should take a key on the methods the table gives it and refuse it on the others with 400 naming key and method, writing nothing', async () => {
+      const pbo = await app.newPbo();
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...Object.keys(AIDS)),
+          fc.subarray(Object.keys(VALUES), { minLength: 1 }),
+          fc.record({ api: fc.constantFrom('v1' as const, 'v2' as const), op: fc.constantFrom('create' as const, 'update' as const) }),
+          async (method, keys, how) => {
+            const id = how.op === 'update' ? dataOf<{ id: number }>(await write(pbo, { ...how, op: 'create' }, method, { aid: AIDS[method] })).id : undefined;
+            const before = await configsOf(pbo);
+            const params = { aid: AIDS[method], ...Object.fromEntries(keys.map((key) => [key, VALUES[key]])) };
+            const response = await write(pbo, how, method, params, id);
+            const foreign = keys.filter((key) => !allowed(key, method));
+            if (foreign.length === 0) {
+              expect(response.status).toBe(200);
+              const stored = (await configsOf(pbo)).find((config) => config.id === (id ?? (response.body.data as { id: number }).id));
+              expect(JSON.parse(stored!.params)).toEqual(params);
+            } else {
+              expectEnvelope(response, 400, 10000, new RegExp(`^params\\.(${foreign.join('|')}) is not an EMV parameter of ${NAMES[method]} \\(${method}\\)`));
+              expect(await configsOf(pbo)).toEqual(before);
+            }
+          },
+        ),
+        { numRuns: 60 },
+      );
+    });
+
+    it('should refuse to move a config to a method its keys do not belong to', async () => {
+      const pbo = await app.newPbo();
+      for (const api of ['v1', 'v2'] as const) {
+        const { id } = dataOf<{ id: number }>(await write(pbo, { api, op: 'create' }, '02', { aid: AIDS['02'], kernelConfiguration: '20' }));
+        expectEnvelope(await write(pbo, { api, op: 'update' }, '04', { aid: AIDS['02'], kernelConfiguration: '20' }, id), 400, 10000, /^params\.kernelConfiguration is not an EMV parameter of AMEX \(04\): Mastercard only$/);
+        expect((await configsOf(pbo)).find((config) => config.id === id)?.paymentMethod).toBe('02');
+      }
+    });
+  });
 });
