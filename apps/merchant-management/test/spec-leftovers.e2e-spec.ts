@@ -135,4 +135,60 @@ describe('spec conformance (issue 14, class 12)', () => {
       }
     });
   });
+
+  describe('MID/TID given to a device of a merchant without binding are kept, in both APIs (spec 2, quickstart)', () => {
+    const alnum = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'.split(''));
+    const mid = fc.array(alnum, { minLength: 1, maxLength: 15 }).map((chars) => chars.join(''));
+    const tid = fc.array(alnum, { minLength: 1, maxLength: 8 }).map((chars) => chars.join(''));
+    /** Every way a client says "this MID/TID for every acquirer". */
+    const forms = ['v2 methodList.all', 'v2 extParams object', 'v2 extParams string', 'v1 allAcquirers'] as const;
+    type Form = (typeof forms)[number];
+
+    function createBody(form: Form, mchId: string, ids: { acqMid: string; acqTid: string }): { path: string; body: Record<string, unknown> } {
+      const legacy = { mchId, activateCodeAlias: 'Till', deviceType: 'COTS' };
+      switch (form) {
+        case 'v2 methodList.all':
+          return { path: `${V2}/device`, body: { ...legacy, methodList: JSON.stringify({ all: { mid: ids.acqMid, tid: ids.acqTid } }) } };
+        case 'v2 extParams object':
+          return { path: `${V2}/device`, body: { ...legacy, extParams: ids } };
+        case 'v2 extParams string':
+          return { path: `${V2}/device`, body: { ...legacy, extParams: JSON.stringify(ids) } };
+        case 'v1 allAcquirers':
+          return { path: `${V1}/device`, body: { mchId, deviceAlias: 'Till', extParams: { allAcquirers: ids } } };
+      }
+    }
+
+    it('should keep them, show them, and give them to every acquirer bound later (enablerParams included)', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...forms), mid, tid, fc.integer({ min: 1, max: 2 }), async (form, acqMid, acqTid, acquirerCount) => {
+          const pbo = await app.newPbo();
+          const merchant = await createMerchant(pbo, { country: 'MY' });
+          const { path, body } = createBody(form, merchant.mchId, { acqMid, acqTid });
+          const created = dataOf<{ id: string }>(await pbo.post(path, body));
+          const shown = dataOf<{ records: { extParams: { acqMid: string | null; acqTid: string | null } }[] }>(await pbo.get(`${V2}/device?mchId=${merchant.mchId}`));
+          expect(shown.records.map((record) => record.extParams)).toEqual([{ acqMid, acqTid, acquirers: {} }]);
+
+          // Acquirers that need both fields (enablerParams) are bound afterwards: the re-push carries the kept MID/TID to each.
+          const profiles = [];
+          for (let i = 0; i < acquirerCount; i++) profiles.push((await createCardAcquirer(pbo, [i === 0 ? '01' : '02'], { enablerParams: 'acqMid,acqTid' })).id);
+          for (const profileId of profiles) await bind(pbo, merchant.mchId, profileId);
+          const v1 = dataOf<{ profileId: string | null }>(await pbo.get(`${V1}/device/${created.id}`));
+          expect(v1.profileId).toEqual(expect.stringMatching(/^prof_/));
+          const upserts = (await outboxOf(pbo)).map((row) => row.payload).filter((payload) => payload.profileId === v1.profileId);
+          expect(upserts.at(-1)!.acceptances.map((acceptance) => [acceptance.primaryMid, acceptance.primaryTid])).toEqual(profiles.map(() => [acqMid, acqTid]));
+        }),
+        { numRuns: 12 },
+      );
+    });
+
+    it('should still refuse, in both APIs, per-acquirer fields for a profile the merchant is not bound to', async () => {
+      const pbo = await app.newPbo();
+      const merchant = await createMerchant(pbo, { country: 'MY' });
+      const { id } = await createCardAcquirer(pbo, ['01']);
+      const extParams = { acquirers: { [id]: { acqMid: 'M', acqTid: 'T' } } };
+      const message = new RegExp(`^extParams\\.acquirers\\.${id}: ${id} is not an acquirer profile bound to this merchant`);
+      expectEnvelope(await pbo.post(`${V1}/device`, { mchId: merchant.mchId, extParams }), 400, 10000, message);
+      expectEnvelope(await pbo.post(`${V2}/device`, { mchId: merchant.mchId, activateCodeAlias: 'Till', deviceType: 'COTS', extParams }), 400, 10000, message);
+    });
+  });
 });

@@ -10,14 +10,17 @@ export { enablerFields } from '../shared/enabler-params';
 export interface DeviceSelection {
   /** Method codes the device accepts; null means every bound method. */
   methodList: string[] | null;
-  /** `{acquirers: {<profileId>: {<field>: <value>}}}`. */
+  /** `{acquirers: {<profileId>: {<field>: <value>}}, allAcquirers: {<field>: <value>}}`. */
   extParams: Record<string, unknown> | null;
 }
 
+function objectOr(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** A device's fields for one acquirer: its entry under `acquirers`, with the fields kept for every acquirer over it. */
 function acquirerFields(extParams: Record<string, unknown> | null, profileId: number): Record<string, unknown> {
-  const acquirers = (extParams?.acquirers ?? {}) as Record<string, unknown>;
-  const entry = acquirers[String(profileId)];
-  return typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>) : {};
+  return { ...objectOr(objectOr(extParams?.acquirers)[String(profileId)]), ...objectOr(extParams?.allAcquirers) };
 }
 
 function text(value: unknown): string | null {

@@ -26,7 +26,7 @@ import { PboService } from '../pbo/pbo.service';
 import { ACTIVATABLE_STATUSES, ACTIVATION_CODE_TTL_MS, activationCodeOf, DeviceStatus } from '../shared/device-status';
 import { CODE_ATTEMPT_LIMIT, CodeThrottleRepository } from '../shared/persistence/code-throttle.repository';
 import { requireOwned } from '../shared/ownership';
-import { checkEmvParams, checkExtParams, decodedObject, parseMethodCodes, spreadOverAcquirers } from './device-input';
+import { checkEmvParams, checkExtParams, decodedObject, keptForEveryAcquirer, parseMethodCodes } from './device-input';
 import { Device } from './device';
 import { CreateDeviceCommand, CreatedCodeView, DeviceView, UpdateDeviceCommand } from './device.view';
 import { DeviceKey, DeviceRepository, DeviceValues } from './persistence/device.repository';
@@ -158,8 +158,8 @@ export class DeviceService {
 
   /**
    * Generates an activation code, computes its activation profile and queues the gateway push, in
-   * one transaction. `everyAcquirer` (legacy "MID/TID for all") is copied under every acquirer
-   * bound to the merchant, read under the same lock as the bindings the profile is built from.
+   * one transaction. `everyAcquirer` (legacy "MID/TID for all") is kept for every acquirer the
+   * merchant is bound to, now or later (`extParams.allAcquirers`).
    */
   async create(groupId: string, command: CreateDeviceCommand, everyAcquirer?: Record<string, string>): Promise<CreatedCodeView> {
     const merchant = await this.requireMerchant(groupId, command.mchId);
@@ -174,7 +174,7 @@ export class DeviceService {
           // either sees this device (and re-pushes it) or is seen by it, never neither.
           const source = await this.profiles.source(groupId, merchant.uuid, 'share');
           const boundIds = source.bindings.map((b) => b.acquirerProfileId);
-          const extParams = spreadOverAcquirers(command.extParams == null ? null : checkExtParams(command.extParams, boundIds), everyAcquirer, boundIds);
+          const extParams = keptForEveryAcquirer(command.extParams == null ? null : checkExtParams(command.extParams, boundIds), everyAcquirer);
           const built: DeviceValues = {
             uuid: this.ids.uuid(),
             groupId,
@@ -231,7 +231,7 @@ export class DeviceService {
       }
       if (everyAcquirer) {
         const base = changes.extParams !== undefined ? changes.extParams : device.extParams;
-        changes.extParams = spreadOverAcquirers(base, everyAcquirer, boundIds);
+        changes.extParams = keptForEveryAcquirer(base, everyAcquirer);
       }
       if (command.emvParams !== undefined) changes.emvParams = command.emvParams === null ? null : checkEmvParams(decodedObject(command.emvParams, 'emvParams'));
       const emvChanged = command.emvParams !== undefined && canonicalJson(changes.emvParams) !== canonicalJson(device.emvParams);

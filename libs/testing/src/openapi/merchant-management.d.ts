@@ -814,6 +814,7 @@ export interface components {
             /** @description admin password of the device; stored hashed, shown as ****** */
             deviceAdmin?: string | null;
             /**
+             * @description {acquirers: {<profileId>: {<field>: <value>}}, allAcquirers: {<field>: <value>}}: acquirers keyed by profiles bound to the merchant; allAcquirers holds fields for every acquirer bound now or later, and wins over the per-acquirer ones
              * @example {
              *       "acquirers": {
              *         "1": {
@@ -857,7 +858,7 @@ export interface components {
             /** @description comma-separated codes; null means every bound method */
             methodList?: string | null;
             deviceAdmin?: string | null;
-            /** @description JSON-encoded {acquirers: {<profileId>: {<field>: <value>}}} */
+            /** @description JSON-encoded {acquirers: {<profileId>: {<field>: <value>}}, allAcquirers: {<field>: <value>}} (as on create) */
             extParams?: string | null;
             /** @description JSON-encoded EMV terminal parameters (string values) */
             emvParams?: string | null;
@@ -1274,9 +1275,9 @@ export interface components {
             groupId?: string;
         };
         LegacyDeviceExtParamsDto: {
-            /** @description primary MID of the first acceptance of the activation profile */
+            /** @description primary MID of the first acceptance of the activation profile; without one, the acqMid kept for every acquirer */
             acqMid: string | null;
-            /** @description primary TID of the first acceptance of the activation profile */
+            /** @description primary TID of the first acceptance of the activation profile; without one, the acqTid kept for every acquirer */
             acqTid: string | null;
             /** @description the per-acquirer fields as stored (v1 extParams.acquirers) */
             acquirers: {
@@ -1339,12 +1340,12 @@ export interface components {
                 [key: string]: string;
             } | null;
             /**
-             * @description JSON-encoded map {"all": {"mid": "…", "tid": "…"}}: every bound method, with that MID/TID (acqMid/acqTid) for every bound acquirer; or comma-separated payment method codes (01,02)
+             * @description JSON-encoded map {"all": {"mid": "…", "tid": "…"}}: every bound method, with that MID/TID (acqMid/acqTid) for every acquirer bound now or later; or comma-separated payment method codes (01,02)
              * @example {"all":{"mid":"000000000000001","tid":"00000001"}}
              */
             methodList?: string | null;
             /**
-             * @description JSON object or JSON-encoded object: flat fields such as {"acqMid": "…", "acqTid": "…"} are set for every bound acquirer; an "acquirers" key holds per-acquirer fields as in v1; null is the same as leaving it out
+             * @description JSON object or JSON-encoded object: flat fields such as {"acqMid": "…", "acqTid": "…"} are kept for every acquirer the merchant is bound to, now or later (v1 extParams.allAcquirers); an "acquirers" key holds per-acquirer fields as in v1; null is the same as leaving it out
              * @example {
              *       "acqMid": "000000000000001",
              *       "acqTid": "00000001"
@@ -1367,9 +1368,9 @@ export interface components {
             emvParams?: (string | null) | {
                 [key: string]: string;
             };
-            /** @description JSON-encoded map {"all": {"mid": "…", "tid": "…"}}: every bound method, with that MID/TID (acqMid/acqTid) for every bound acquirer; or comma-separated payment method codes (01,02); null means every bound method */
+            /** @description JSON-encoded map {"all": {"mid": "…", "tid": "…"}}: every bound method, with that MID/TID (acqMid/acqTid) for every acquirer bound now or later; or comma-separated payment method codes (01,02); null means every bound method */
             methodList?: string | null;
-            /** @description JSON object or JSON-encoded object: flat fields such as {"acqMid": "…", "acqTid": "…"} are set for every bound acquirer; an "acquirers" key holds per-acquirer fields as in v1; replaces the stored extParams; null clears */
+            /** @description JSON object or JSON-encoded object: flat fields such as {"acqMid": "…", "acqTid": "…"} are kept for every acquirer the merchant is bound to, now or later (v1 extParams.allAcquirers); an "acquirers" key holds per-acquirer fields as in v1; replaces the stored extParams; null clears */
             extParams?: (string | null) | {
                 [key: string]: unknown;
             };
