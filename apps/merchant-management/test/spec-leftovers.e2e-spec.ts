@@ -191,4 +191,132 @@ describe('spec conformance (issue 14, class 12)', () => {
       expectEnvelope(await pbo.post(`${V2}/device`, { mchId: merchant.mchId, activateCodeAlias: 'Till', deviceType: 'COTS', extParams }), 400, 10000, message);
     });
   });
+
+  describe('the legacy quickstart on a fresh PBO (spec 2, section 1 rule 4)', () => {
+    it('should run current → merchant (legacy fields only) → device with MID/TID → activation, and give the phone currency and country', async () => {
+      // As `pbo create --name …` leaves it: time zone UTC, no acquirer, no EMV config.
+      const pbo = await app.newPbo({ timeZone: undefined });
+      const owner = dataOf<{ groupId: string }>(await pbo.post(`${V2}/current`));
+      expect(owner.groupId).toBe(pbo.groupId);
+
+      const merchant = dataOf<{ mchId: string; currency: string; timeZone: string; supportedPayments: string[] }>(
+        await pbo.post(`${V2}/mchInfo`, {
+          mchName: 'Kedai Kopi',
+          contactEmail: 'aisyah@example.com',
+          contactName: 'Aisyah',
+          timeZone: 'Asia/Kuala_Lumpur',
+          groupId: owner.groupId,
+          providerReference: `ref-${pbo.groupId}`,
+          mcc: '5812',
+        }),
+      );
+      expect(merchant).toMatchObject({ currency: 'MYR', timeZone: 'Asia/Kuala_Lumpur' });
+
+      const code = dataOf<{ id: string; activationCode: string }>(
+        await pbo.post(`${V2}/device`, { activateCodeAlias: 'Till 1', deviceType: 'COTS', mchId: merchant.mchId, extParams: { acqMid: '000000000000001', acqTid: '00000001' } }),
+      );
+      expect(code.id).toBe(`CD-${code.activationCode}`);
+      const phone = dataOf<{ deviceId: string; emvParams: Record<string, string> }>(await app.anonymous.post('/api/sdk/v1/activate', { activationCode: code.activationCode }));
+      expect(phone.emvParams).toMatchObject({ txnCurrencyCode: '0458', terminalCountryCode: '0458' });
+      const [device] = dataOf<{ records: { deviceId: string; deviceStatus: number; extParams: Record<string, unknown> }[] }>(await pbo.get(`${V2}/device?mchId=${merchant.mchId}`)).records;
+      expect(device).toMatchObject({ deviceId: phone.deviceId, deviceStatus: 1, extParams: { acqMid: '000000000000001', acqTid: '00000001' } });
+    });
+
+    it('should give any legacy merchant without currency a currency, or refuse it with 400 naming currency (never a 5xx)', async () => {
+      const zones = Intl.supportedValuesOf('timeZone');
+      const countries = ['MY', 'SG', 'DE', 'PA', 'US', 'JP', 'TR'];
+      await fc.assert(
+        fc.asyncProperty(fc.option(fc.constantFrom(...zones), { nil: undefined }), fc.option(fc.constantFrom(...countries), { nil: undefined }), async (timeZone, country) => {
+          const pbo = await app.newPbo({ timeZone: undefined });
+          const response = await pbo.post<{ currency: string }>(`${V2}/mchInfo`, { mchName: 'Kedai', contactEmail: 'a@example.com', contactName: 'A', timeZone, country });
+          if (response.status === 200) {
+            expect(response.body.data!.currency).toMatch(/^[A-Z]{3}$/);
+          } else {
+            expectEnvelope(response, 400, 10000, /^currency is required: the PBO has no default card acquirer profile, and neither .* names a national currency$/);
+          }
+        }),
+        { numRuns: 30 },
+      );
+    });
+
+    it.each([
+      [{ timeZone: 'Asia/Singapore' }, 'SGD'],
+      [{ timeZone: 'Europe/Berlin' }, 'EUR'],
+      [{ timeZone: 'UTC', country: 'JP' }, 'JPY'],
+      [{ timeZone: 'Asia/Tokyo', country: 'DE' }, 'EUR'],
+    ])('should take the currency of %j: %s', async (fields, currency) => {
+      const pbo = await app.newPbo({ timeZone: undefined });
+      const merchant = dataOf<{ currency: string }>(await pbo.post(`${V2}/mchInfo`, { mchName: 'Kedai', contactEmail: 'a@example.com', contactName: 'A', ...fields }));
+      expect(merchant.currency).toBe(currency);
+    });
+
+    it("should take the default card profile's currency before any other, and refuse on a UTC PBO when nothing names one", async () => {
+      const pbo = await app.newPbo({ timeZone: undefined });
+      expectEnvelope(await pbo.post(`${V2}/mchInfo`, { mchName: 'Kedai', contactEmail: 'a@example.com', contactName: 'A' }), 400, 10000, /^currency is required/);
+      await createCardAcquirer(pbo, ['01'], { currency: 'THB', asDefault: true });
+      const merchant = dataOf<{ currency: string }>(await pbo.post(`${V2}/mchInfo`, { mchName: 'Kedai', contactEmail: 'a@example.com', contactName: 'A', timeZone: 'Asia/Tokyo' }));
+      expect(merchant.currency).toBe('THB');
+    });
+  });
+
+  describe('terminalCountryCode is never absent from the EMV parameters (spec 1, device emvParams)', () => {
+    const emvOf = async (pbo: Awaited<ReturnType<MerchantManagementTestApp['newPbo']>>, id: string) =>
+      dataOf<{ emvParams: Record<string, string> }>(await pbo.get(`${V1}/device/emv/${id}`)).emvParams;
+
+    it('should give a device of a merchant without country a country code, or refuse it naming emvParams.terminalCountryCode', async () => {
+      const zones = Intl.supportedValuesOf('timeZone');
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...zones, 'UTC', 'Etc/GMT+5'), fc.constantFrom('MYR', 'USD', 'EUR', 'XOF', 'JPY', 'XCD'), async (timeZone, currency) => {
+          const pbo = await app.newPbo();
+          const merchant = await createMerchant(pbo, { timeZone, currency });
+          const response = await pbo.post<{ id: string }>(`${V1}/device`, { mchId: merchant.mchId });
+          if (response.status === 200) {
+            expect((await emvOf(pbo, response.body.data!.id)).terminalCountryCode).toMatch(/^0\d{3}$/);
+          } else {
+            expectEnvelope(response, 400, 10000, /^emvParams\.terminalCountryCode is required: the merchant has no country/);
+            const own = dataOf<{ id: string }>(await pbo.post(`${V1}/device`, { mchId: merchant.mchId, emvParams: { terminalCountryCode: '0276' } }));
+            expect((await emvOf(pbo, own.id)).terminalCountryCode).toBe('0276');
+          }
+        }),
+        { numRuns: 30 },
+      );
+    });
+
+    it.each([
+      ['Asia/Kuala_Lumpur', 'USD', '0458'],
+      ['UTC', 'USD', '0840'],
+      ['UTC', 'MYR', '0458'],
+    ])('should take the country of time zone %s, else of currency %s: %s', async (timeZone, currency, expected) => {
+      const pbo = await app.newPbo();
+      const merchant = await createMerchant(pbo, { timeZone, currency });
+      const created = dataOf<{ id: string }>(await pbo.post(`${V1}/device`, { mchId: merchant.mchId }));
+      expect((await emvOf(pbo, created.id)).terminalCountryCode).toBe(expected);
+    });
+
+    it('should refuse a device terminalCountryCode that names no country', async () => {
+      const pbo = await app.newPbo();
+      const merchant = await createMerchant(pbo, { country: 'MY' });
+      for (const terminalCountryCode of ['', '9999', '0000', 'MY']) {
+        expectEnvelope(await pbo.post(`${V1}/device`, { mchId: merchant.mchId, emvParams: { terminalCountryCode } }), 400, 10000, /^emvParams\.terminalCountryCode must be an ISO 3166 numeric country code/);
+      }
+    });
+
+    it('should refuse a merchant change (v1 and legacy) or a device PUT that would leave a device without terminal country, changing nothing', async () => {
+      const pbo = await app.newPbo({ timeZone: undefined });
+      const merchant = await createMerchant(pbo, { country: 'DE', currency: 'EUR', timeZone: 'UTC' });
+      const created = dataOf<{ id: string }>(await pbo.post(`${V1}/device`, { mchId: merchant.mchId }));
+      expect((await emvOf(pbo, created.id)).terminalCountryCode).toBe('0276');
+      const countryRule = /^country is required: 1 device\(s\) of merchant \d+ have no emvParams\.terminalCountryCode of their own/;
+      expectEnvelope(await pbo.put(`${V1}/mchInfo/${merchant.mchId}`, { mchName: 'Kedai', currency: 'EUR', contactName: 'A', contactEmail: 'a@example.com', timeZone: 'UTC' }), 400, 10000, countryRule);
+      expectEnvelope(await pbo.put(`${V2}/mchInfo/${merchant.mchId}`, { country: null }), 400, 10000, countryRule);
+      expect(dataOf<{ country: string }>(await pbo.get(`${V1}/mchInfo/${merchant.mchId}`)).country).toBe('DE');
+
+      // With its own country code the device no longer depends on the merchant's: then the merchant may drop it, but the device may not drop its own.
+      dataOf(await pbo.put(`${V1}/device/${created.id}`, { emvParams: JSON.stringify({ terminalCountryCode: '0250' }) }));
+      dataOf(await pbo.put(`${V2}/mchInfo/${merchant.mchId}`, { country: null }));
+      expect((await emvOf(pbo, created.id)).terminalCountryCode).toBe('0250');
+      expectEnvelope(await pbo.put(`${V1}/device/${created.id}`, { emvParams: null }), 400, 10000, /^emvParams\.terminalCountryCode is required/);
+      expect((await emvOf(pbo, created.id)).terminalCountryCode).toBe('0250');
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import { DomainError, parseJsonObject } from '@app/common';
-import { HOST_MID_PATTERN, HOST_MID_RULE, HOST_TID_PATTERN, HOST_TID_RULE, isPaymentMethodCode } from '@app/contracts';
+import { countryOfNumeric, HOST_MID_PATTERN, HOST_MID_RULE, HOST_TID_PATTERN, HOST_TID_RULE, isPaymentMethodCode } from '@app/contracts';
 
 /** EMV terminal parameter keys a device may carry (v1 plus the legacy Amex reader keys). */
 export const EMV_PARAM_KEYS = [
@@ -74,6 +74,10 @@ export function checkEmvParams(value: unknown, field = 'emvParams'): Record<stri
   for (const [key, param] of Object.entries(value)) {
     if (!(EMV_PARAM_KEYS as readonly string[]).includes(key)) throw DomainError.validation(`${field}.${key} is not an EMV terminal parameter (${EMV_PARAM_KEYS.join(', ')})`);
     if (typeof param !== 'string' || param.length > 32) throw DomainError.validation(`${field}.${key} must be a string of at most 32 characters`);
+    // Sent, it replaces the merchant's: it must name a country (an empty one would go out as no terminal country).
+    if (key === 'terminalCountryCode' && countryOfNumeric(param) === undefined) {
+      throw DomainError.validation(`${field}.terminalCountryCode must be an ISO 3166 numeric country code (for example 0458)`);
+    }
   }
   return value as Record<string, string>;
 }

@@ -19,6 +19,7 @@ import { isUniqueViolation, UnitOfWork } from '@app/database';
 import { deliverMail, MAILER, Mailer } from '@app/mail';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProfileSource } from '../activation-profile/acceptance';
+import { requireTerminalCountry } from '../activation-profile/activation-profile.builder';
 import { ActivationProfileService, ResolvedEmv } from '../activation-profile/activation-profile.service';
 import { Merchant } from '../merchant/merchant';
 import { MerchantRepository } from '../merchant/persistence/merchant.repository';
@@ -173,6 +174,7 @@ export class DeviceService {
           // The merchant's bindings are read under its row lock: a concurrent payment-config change
           // either sees this device (and re-pushes it) or is seen by it, never neither.
           const source = await this.profiles.source(groupId, merchant.uuid, 'share');
+          requireTerminalCountry(source.merchant, emvParams);
           const boundIds = source.bindings.map((b) => b.acquirerProfileId);
           const extParams = keptForEveryAcquirer(command.extParams == null ? null : checkExtParams(command.extParams, boundIds), everyAcquirer);
           const built: DeviceValues = {
@@ -234,6 +236,7 @@ export class DeviceService {
         changes.extParams = keptForEveryAcquirer(base, everyAcquirer);
       }
       if (command.emvParams !== undefined) changes.emvParams = command.emvParams === null ? null : checkEmvParams(decodedObject(command.emvParams, 'emvParams'));
+      requireTerminalCountry(source.merchant, changes.emvParams !== undefined ? changes.emvParams : device.emvParams);
       const emvChanged = command.emvParams !== undefined && canonicalJson(changes.emvParams) !== canonicalJson(device.emvParams);
       // The gateway profile's name comes from the alias (else the name): a rename is pushed too.
       const renamed =

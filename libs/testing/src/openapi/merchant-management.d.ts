@@ -1212,7 +1212,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /**
-             * @description ISO 4217; defaults to the currency of the PBO's default card acquirer profile (10000 when there is none)
+             * @description ISO 4217; defaults to the currency of the PBO's default card acquirer profile, else the national currency of country, else of the country of timeZone (the PBO's when omitted); 10000 naming currency when none gives one
              * @example MYR
              */
             currency?: string;
