@@ -21,6 +21,7 @@ export async function runAdminCommand(command: 'pbo create' | 'token', args: Par
           timeZone: stringOption(args, 'time-zone'),
           qrEnabled: flagOption(args, 'qr-enabled'),
           gatewayFormat: stringOption(args, 'gateway-format'),
+          enablerParams: stringOption(args, 'enabler-params'),
         });
         return JSON.stringify({ groupId: pbo.groupId, token: await signPboToken(config.auth, pbo.groupId, 86400) });
       }

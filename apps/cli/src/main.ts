@@ -2,7 +2,7 @@ import { acceptOnly, parseArgs, UsageError, wantsHelp } from './args';
 
 /** Each command and the options it takes (anything else is refused, so a misspelt option is never ignored). */
 const COMMANDS = {
-  'pbo create': ['name', 'time-zone', 'qr-enabled', 'gateway-format'],
+  'pbo create': ['name', 'time-zone', 'qr-enabled', 'gateway-format', 'enabler-params'],
   token: ['group-id', 'ttl'],
   'device activate': ['code', 'url'],
   'device config': ['url'],
@@ -14,6 +14,7 @@ const USAGE = `usage: npm run -s cli -- <command> [options]
 
 Operator (straight in merchant-management's database):
   pbo create --name NAME [--time-zone Asia/Kuala_Lumpur] [--qr-enabled] [--gateway-format MOCK]
+             [--enabler-params acqMid,acqTid]
       creates a PBO and prints {"groupId": "...", "token": "..."} (token valid 24h)
   token --group-id ID [--ttl 24h]
       prints a bearer token for an existing PBO

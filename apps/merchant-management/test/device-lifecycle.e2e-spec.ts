@@ -16,7 +16,7 @@ describe('devices and activation codes (v1)', () => {
   });
   afterAll(() => app.close());
 
-  const { devicesOf, createDevice, getDevice, activate, pullConfig, unboundMerchant, boundMerchant } = deviceScenarios(() => app);
+  const { devicesOf, outboxOf, createDevice, getDevice, activate, pullConfig, unboundMerchant, boundMerchant } = deviceScenarios(() => app);
 
   describe('state table: activation code / device', () => {
     it('should turn a pending code into an active device when the phone activates it', async () => {
@@ -158,11 +158,22 @@ describe('devices and activation codes (v1)', () => {
       expect(await getDevice(pbo, activation.deviceId)).toMatchObject({ deviceStatus: 1 });
     });
 
-    it('should refuse to log out a code that was never activated with 409', async () => {
+    // Spec scenario 1 (both documents): a code id deletes a pending code; deviceStatus (2, 3, or none) does not turn that into a 409.
+    const PENDING_DELETES = ['/api/openapi/v1', '/api/v2'].flatMap((base) =>
+      (['CD-', 'bare'] as const).flatMap((form) => [undefined, '2', '3'].map((status) => [base, form, status] as const)),
+    );
+    it.each(PENDING_DELETES)('should delete a pending code through %s by its %s id with deviceStatus=%s: 200, gone, its gateway profile DISABLED', async (base, form, status) => {
       const { pbo, merchant } = await boundMerchant();
       const created = await createDevice(pbo, { mchId: merchant.mchId });
-      expectEnvelope(await pbo.delete(`${V1}/device/${created.id}?deviceStatus=2`), 409, 10000, /never activated/);
-      expect(await getDevice(pbo, created.id)).toMatchObject({ deviceStatus: 0 });
+      const id = form === 'CD-' ? created.id : created.activationCode;
+      const response = await pbo.delete(`${base}/device/${id}${status === undefined ? '' : `?deviceStatus=${status}`}`);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ code: 0, msg: 'SUCCESS' });
+      // (That the phone can no longer activate a deleted code is shown above; twelve more failed activations would trip the throttle.)
+      expect(await getDevice(pbo, created.id)).toBeNull();
+      expect(await devicesOf(pbo)).toBe(0);
+      const pushed = (await outboxOf(pbo)).filter((row) => row.payload.profileId === created.profileId).map((row) => row.payload.entityStatus);
+      expect(pushed).toEqual(['ACTIVE', 'DISABLED']);
     });
 
     it('should answer 14000 when deleting or idling a device that does not exist', async () => {

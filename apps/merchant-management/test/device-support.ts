@@ -81,6 +81,8 @@ export interface Upsert {
   merchantName: string;
   /** The merchant's IANA time zone (absent from upserts of older versions). */
   timeZone?: string;
+  /** ACTIVE while the device is pending or active, DISABLED once retired (issue 14, class 8). */
+  entityStatus?: 'ACTIVE' | 'DISABLED';
   acceptances: Acceptance[];
 }
 

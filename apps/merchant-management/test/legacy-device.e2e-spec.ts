@@ -168,12 +168,12 @@ describe('legacy devices /api/v2/device', () => {
       expect(await readV1(pbo, created.id)).toMatchObject({ deviceAlias: 'Front till', deviceType: 'COTS', deviceStatus: 0 });
     });
 
-    it('should equal v1 with acqMid/acqTid under every bound acquirer for methodList {"all": {mid, tid}}', async () => {
-      const { pbo, merchant, a, b } = await twoAcquirers();
+    it('should equal v1 with acqMid/acqTid kept for every acquirer (allAcquirers) for methodList {"all": {mid, tid}}', async () => {
+      const { pbo, merchant } = await twoAcquirers();
       const ids = { acqMid: 'MIDALL', acqTid: 'TIDALL' };
       const { upsert } = await expectParity(
         pbo,
-        { mchId: merchant.mchId, deviceAlias: 'Till', deviceType: 'COTS', extParams: { acquirers: { [a]: ids, [b]: ids } } },
+        { mchId: merchant.mchId, deviceAlias: 'Till', deviceType: 'COTS', extParams: { allAcquirers: ids } },
         { activateCodeAlias: 'Till', deviceType: 'COTS', methodList: JSON.stringify({ all: { mid: 'MIDALL', tid: 'TIDALL' } }) },
       );
       expect(upsert.acceptances.map((x) => [x.supportedPayments, x.primaryMid, x.primaryTid])).toEqual([
@@ -183,21 +183,21 @@ describe('legacy devices /api/v2/device', () => {
     });
 
     it('should equal v1 for extParams as an object with acqMid/acqTid', async () => {
-      const { pbo, merchant, a, b } = await twoAcquirers();
+      const { pbo, merchant } = await twoAcquirers();
       const ids = { acqMid: 'MIDOBJ', acqTid: 'TIDOBJ' };
       await expectParity(
         pbo,
-        { mchId: merchant.mchId, deviceAlias: 'Till', deviceType: 'COTS', extParams: { acquirers: { [a]: ids, [b]: ids } } },
+        { mchId: merchant.mchId, deviceAlias: 'Till', deviceType: 'COTS', extParams: { allAcquirers: ids } },
         { activateCodeAlias: 'Till', deviceType: 'COTS', extParams: ids },
       );
     });
 
     it('should equal v1 for extParams as a JSON string', async () => {
-      const { pbo, merchant, a, b } = await twoAcquirers();
+      const { pbo, merchant } = await twoAcquirers();
       const ids = { acqMid: 'MIDSTR', acqTid: 'TIDSTR' };
       await expectParity(
         pbo,
-        { mchId: merchant.mchId, deviceAlias: 'Till', deviceType: 'COTS', extParams: { acquirers: { [a]: ids, [b]: ids } } },
+        { mchId: merchant.mchId, deviceAlias: 'Till', deviceType: 'COTS', extParams: { allAcquirers: ids } },
         { activateCodeAlias: 'Till', deviceType: 'COTS', extParams: JSON.stringify(ids) },
       );
     });
@@ -237,26 +237,28 @@ describe('legacy devices /api/v2/device', () => {
       expect(upsert.acceptances.map((x) => x.supportedPayments)).toEqual([['MASTERCARD']]);
     });
 
-    it('should equal v1 for a merchant without binding: no profile, nothing queued', async () => {
+    it('should equal v1 for a merchant without binding: no profile, nothing queued, the MID/TID kept (not dropped)', async () => {
       const pbo = await app.newPbo();
       const merchant = await createMerchant(pbo);
-      const v1 = await createV1Device(pbo, { mchId: merchant.mchId, deviceAlias: 'Till', deviceType: 'COTS' });
+      const kept = { acqMid: 'M', acqTid: 'T' };
+      const v1 = await createV1Device(pbo, { mchId: merchant.mchId, deviceAlias: 'Till', deviceType: 'COTS', extParams: { allAcquirers: kept } });
       const v2 = await createLegacyDevice(pbo, merchant.mchId, { activateCodeAlias: 'Till', methodList: JSON.stringify({ all: { mid: 'M', tid: 'T' } }) });
       const [v1Read, v2Read] = [(await readV1(pbo, v1.id))!, (await readV1(pbo, v2.id))!];
       expect(comparable(v2Read)).toEqual(comparable(v1Read));
-      expect(v2Read).toMatchObject({ profileId: null, extParams: null });
+      expect(v2Read).toMatchObject({ profileId: null, extParams: JSON.stringify({ allAcquirers: kept }) });
+      expect((await readV2(pbo, merchant.mchId, v2.id)).extParams).toEqual({ acqMid: 'M', acqTid: 'T', acquirers: {} });
       expect(await upsertsOf(v2Read.uuid)).toEqual([]);
     });
 
     it('should let extParams fields win over the MID/TID of methodList.all', async () => {
-      const { pbo, merchant, a, b } = await twoAcquirers();
+      const { pbo, merchant } = await twoAcquirers();
       await expectParity(
         pbo,
         {
           mchId: merchant.mchId,
           deviceAlias: 'Till',
           deviceType: 'COTS',
-          extParams: { acquirers: { [a]: { acqMid: 'MIDX', acqTid: 'TIDALL' }, [b]: { acqMid: 'MIDX', acqTid: 'TIDALL' } } },
+          extParams: { allAcquirers: { acqMid: 'MIDX', acqTid: 'TIDALL' } },
         },
         {
           activateCodeAlias: 'Till',
@@ -386,8 +388,9 @@ describe('legacy devices /api/v2/device', () => {
         deviceStatus: v1.deviceStatus,
         methodList: v1.methodList,
         profileId: v1.profileId,
-        extParams: { acqMid: 'M1', acqTid: 'T1', ...JSON.parse(v1.extParams!) },
+        extParams: { acqMid: 'M1', acqTid: 'T1', acquirers: {} },
       });
+      expect(JSON.parse(v1.extParams!)).toEqual({ allAcquirers: { acqMid: 'M1', acqTid: 'T1' } });
     });
 
     it('should show isDevice true and the device id once the code is activated', async () => {
@@ -441,11 +444,11 @@ describe('legacy devices /api/v2/device', () => {
     });
 
     it('should set MID/TID for every bound acquirer from methodList {"all": …} and push them', async () => {
-      const { pbo, merchant, a, b } = await twoAcquirers();
+      const { pbo, merchant } = await twoAcquirers();
       const created = await createLegacyDevice(pbo, merchant.mchId, { extParams: { acqMid: 'MID1', acqTid: 'TID1' } });
       dataOf(await pbo.put(`${V2}/device/${created.id}`, { methodList: JSON.stringify({ all: { mid: 'MID2', tid: 'TID2' } }) }));
       const v1 = (await readV1(pbo, created.id))!;
-      expect(JSON.parse(v1.extParams!)).toEqual({ acquirers: { [a]: { acqMid: 'MID2', acqTid: 'TID2' }, [b]: { acqMid: 'MID2', acqTid: 'TID2' } } });
+      expect(JSON.parse(v1.extParams!)).toEqual({ allAcquirers: { acqMid: 'MID2', acqTid: 'TID2' } });
       const pushed = await upsertsOf(v1.uuid);
       expect(pushed.map((u) => [u.version, u.acceptances.map((x) => [x.primaryMid, x.primaryTid])])).toEqual([
         [
@@ -466,7 +469,7 @@ describe('legacy devices /api/v2/device', () => {
     });
 
     it('should read the same through v1 as a v1 PUT with the equivalent JSON-encoded extParams', async () => {
-      const { pbo, merchant, a, b } = await twoAcquirers();
+      const { pbo, merchant } = await twoAcquirers();
       const ids = { acqMid: 'MID1', acqTid: 'TID1' };
       const first = await createLegacyDevice(pbo, merchant.mchId, { activateCodeAlias: 'Till', extParams: ids });
       const second = await createLegacyDevice(pbo, merchant.mchId, { activateCodeAlias: 'Till', extParams: ids });
@@ -480,7 +483,7 @@ describe('legacy devices /api/v2/device', () => {
       );
       dataOf(
         await pbo.put(`${V1}/device/${second.id}`, {
-          extParams: JSON.stringify({ acquirers: { [a]: next, [b]: next } }),
+          extParams: JSON.stringify({ allAcquirers: next }),
           emvParams: JSON.stringify({ terminalType: '21' }),
           deviceType: 'SOFTPOS',
         }),

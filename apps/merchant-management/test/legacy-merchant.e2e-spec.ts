@@ -153,9 +153,15 @@ describe('legacy merchants /api/v2/mchInfo', () => {
       expect(created.supportedPaymentMethods).toEqual([{ paymentMethod: 'VISA', profileId: profile.id }]);
     });
 
-    it('should refuse a body without currency when the PBO has no default card profile with 10000 naming currency', async () => {
+    it("should take the time zone's national currency for a body without currency when the PBO has no default card profile", async () => {
       const pbo = await app.newPbo();
-      expectEnvelope(await pbo.post(`${V2}/mchInfo`, legacyMerchantBody({ currency: undefined })), 400, 10000, /^currency is required/);
+      const created = dataOf<{ currency: string }>(await pbo.post(`${V2}/mchInfo`, legacyMerchantBody({ currency: undefined, timeZone: 'Asia/Singapore' })));
+      expect(created.currency).toBe('SGD');
+    });
+
+    it('should refuse a body without currency with 10000 naming currency when nothing names one, writing nothing', async () => {
+      const pbo = await app.newPbo({ timeZone: undefined });
+      expectEnvelope(await pbo.post(`${V2}/mchInfo`, legacyMerchantBody({ currency: undefined, timeZone: 'UTC' })), 400, 10000, /^currency is required/);
       expect(await merchantsOf(pbo)).toBe(0);
     });
 

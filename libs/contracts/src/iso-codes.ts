@@ -62,3 +62,85 @@ export function isIanaTimeZone(value: unknown): value is string {
  * costs about 60 µs.
  */
 const KNOWN_TIME_ZONES = new Set<string>();
+
+/** Canonical ICU id of an IANA zone (aliases and case folded: `Asia/Kolkata` and `asia/calcutta` are one zone), or undefined. */
+function canonicalZone(zone: string): string | undefined {
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Zone → the countries ICU's region data lists it for, built once on first use. */
+let ZONE_COUNTRIES: Map<string, string[]> | undefined;
+
+function zoneCountries(): Map<string, string[]> {
+  if (ZONE_COUNTRIES) return ZONE_COUNTRIES;
+  const map = new Map<string, string[]>();
+  for (const alpha2 of Object.keys(countries.getAlpha2Codes())) {
+    // Intl Locale Info: a getter in Node 20, a method in later runtimes.
+    const locale = new Intl.Locale(`und-${alpha2}`) as Intl.Locale & { timeZones?: string[]; getTimeZones?: () => string[] };
+    for (const zone of locale.getTimeZones?.() ?? locale.timeZones ?? []) {
+      const key = canonicalZone(zone) ?? zone;
+      map.set(key, [...(map.get(key) ?? []), alpha2]);
+    }
+  }
+  ZONE_COUNTRIES = map;
+  return map;
+}
+
+/**
+ * The ISO 3166-1 alpha-2 country an IANA time zone belongs to (`Asia/Kuala_Lumpur`: MY), from the
+ * runtime's ICU region data; undefined for a zone of no country (`UTC`, `Etc/GMT+5`), one several
+ * countries share, or an unknown one.
+ */
+export function countryOfTimeZone(zone: string): string | undefined {
+  const key = canonicalZone(zone);
+  const found = key === undefined ? undefined : zoneCountries().get(key);
+  return found?.length === 1 ? found[0] : undefined;
+}
+
+/** Country → the settlement currencies ISO 4217 lists for it by name, built once on first use. */
+let NAMED_CURRENCIES: Map<string, string[]> | undefined;
+
+function namedCurrencies(): Map<string, string[]> {
+  if (NAMED_CURRENCIES) return NAMED_CURRENCIES;
+  const map = new Map<string, string[]>();
+  for (const code of CURRENCIES.keys()) {
+    for (const name of currencyCodes.code(code)?.countries ?? []) {
+      // ISO 4217 writes "Netherlands (The)"; other parentheses name another country ("Congo (The Democratic Republic of The)").
+      const alpha2 = countries.getAlpha2Code(name.replace(/ \(The\)$/i, ''), 'en');
+      if (alpha2) map.set(alpha2, [...(map.get(alpha2) ?? []), code]);
+    }
+  }
+  NAMED_CURRENCIES = map;
+  return map;
+}
+
+/**
+ * A country's national currency: the ISO 4217 currency whose number is the country's ISO 3166
+ * number (458: MYR, Malaysia), else the one settlement currency ISO 4217 lists for the country
+ * (Germany: EUR); undefined when there is none or several (Panama: PAB and USD).
+ */
+export function nationalCurrencyOf(alpha2: string): string | undefined {
+  const numeric = countryNumeric(alpha2);
+  const same = numeric === undefined ? undefined : currencyCodes.number(numeric)?.code;
+  if (same !== undefined && CURRENCIES.has(same)) return same;
+  const named = namedCurrencies().get(alpha2) ?? [];
+  return named.length === 1 ? named[0] : undefined;
+}
+
+/**
+ * The country whose ISO 3166 number a national currency's ISO 4217 number repeats (MYR 458:
+ * Malaysia), as for every national currency; undefined for a currency of several countries (EUR).
+ */
+export function countryOfCurrency(alpha: string): string | undefined {
+  const numeric = currencyInfo(alpha)?.numeric;
+  return numeric === undefined ? undefined : (countries.numericToAlpha2(numeric) ?? undefined);
+}
+
+/** The ISO 3166-1 alpha-2 of a numeric country code written as an EMV terminal carries it (`458` or `0458`), or undefined. */
+export function countryOfNumeric(value: string): string | undefined {
+  return /^0?[0-9]{3}$/.test(value) ? (countries.numericToAlpha2(value.slice(-3)) ?? undefined) : undefined;
+}

@@ -1,7 +1,6 @@
-import { currencyExponent, currencyInfo, decimalToMinor, isIsoCurrency, isPaymentMethodCode, minorToDecimal, paymentMethodName } from '@app/contracts';
+import { countryOfCurrency, currencyExponent, currencyInfo, decimalToMinor, isIsoCurrency, isPaymentMethodCode, minorToDecimal, paymentMethodName } from '@app/contracts';
 import { isTestCardScheme, TEST_CARD_SCHEMES, testCardEmv, TestCardScheme } from '@app/host-protocol';
 import * as currencyCodes from 'currency-codes';
-import * as countries from 'i18n-iso-countries';
 import { UsageError } from '../args';
 import { StoredDevice } from './device-file';
 import { failureOf, requestJson } from './http';
@@ -52,8 +51,7 @@ function currencyOf(device: StoredDevice, given: string | undefined): string {
 function countryOf(device: StoredDevice, currency: string): string {
   const configured = device.emvParams.terminalCountryCode;
   if (configured && /^0?[0-9]{3}$/.test(configured)) return configured.slice(-3);
-  const numeric = currencyInfo(currency)!.numeric;
-  if (countries.numericToAlpha2(numeric)) return numeric;
+  if (countryOfCurrency(currency)) return currencyInfo(currency)!.numeric;
   throw new UsageError(`the device has no terminal country and ${currency} is no national currency: set the merchant's country, then run \`device config\``);
 }
 

@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { ActivationProfileService } from '../activation-profile/activation-profile.service';
 import { EmvConfigRepository } from '../emv/persistence/emv-config.repository';
 import { PboService } from '../pbo/pbo.service';
+import { storedEnablerParams } from '../shared/enabler-params';
 import { requireOwned } from '../shared/ownership';
 import { checkMethodAndEmvLists, EmvList } from './method-lists';
 import { MethodList } from './acquirer-profile';
@@ -111,7 +112,7 @@ export class AcquirerService {
           connExtraParams: command.connExtraParams ?? null,
           connMessageFormat: command.connMessageFormat,
           enablerMsgFormat: command.enablerMsgFormat ?? null,
-          enablerParams: command.enablerParams ?? null,
+          enablerParams: storedEnablerParams(command.enablerParams),
           connTimeout: command.connTimeout ?? null,
           connRequestTimeout: command.connRequestTimeout ?? null,
           methodList: command.methodList,
@@ -149,6 +150,8 @@ export class AcquirerService {
         for (const key of assignable) {
           if (command[key] !== undefined) (values as Record<string, unknown>)[key] = command[key];
         }
+        // A blank list is no list of its own: the group's applies (spec 1, acquirer write fields).
+        if (command.enablerParams !== undefined) values.enablerParams = storedEnablerParams(command.enablerParams);
         await this.repository.update(groupId, id, values);
         if (command.emvList) await this.repository.replaceEmvList(id, command.emvList);
         // Fields that shape an acceptance (name, host format, connection, enabler fields) reach

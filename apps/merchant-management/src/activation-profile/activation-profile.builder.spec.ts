@@ -1,5 +1,5 @@
 import { BindingRecord } from './binding-record';
-import { buildAcceptances, defaultEmvParams, enablerFields, hostMessageFormatOf } from './activation-profile.builder';
+import { buildAcceptances, defaultEmvParams, enablerFields, hasTerminalCountry, hostMessageFormatOf } from './activation-profile.builder';
 import { bindingOf } from './testing/in-memory-activation-profile.repository';
 
 function binding(profileId: number, codes: string[], overrides: Partial<BindingRecord> = {}): BindingRecord {
@@ -47,7 +47,15 @@ describe('activation profile', () => {
   });
 
   it('should derive EMV defaults from the merchant country and currency', () => {
-    expect(defaultEmvParams({ country: 'MY', currency: 'MYR' })).toMatchObject({ terminalCountryCode: '0458', txnCurrencyCode: '0458' });
-    expect(defaultEmvParams({ country: null, currency: 'USD' }).terminalCountryCode).toBeUndefined();
+    expect(defaultEmvParams({ country: 'MY', currency: 'MYR', timeZone: 'UTC' })).toMatchObject({ terminalCountryCode: '0458', txnCurrencyCode: '0458' });
+  });
+
+  it("should take the terminal country from the merchant's time zone, else its currency, when it has no country", () => {
+    expect(defaultEmvParams({ country: null, currency: 'USD', timeZone: 'Asia/Kuala_Lumpur' }).terminalCountryCode).toBe('0458');
+    expect(defaultEmvParams({ country: 'SG', currency: 'USD', timeZone: 'Asia/Kuala_Lumpur' }).terminalCountryCode).toBe('0702');
+    expect(defaultEmvParams({ country: null, currency: 'USD', timeZone: 'UTC' }).terminalCountryCode).toBe('0840');
+    expect(defaultEmvParams({ country: null, currency: 'EUR', timeZone: 'Etc/GMT+5' }).terminalCountryCode).toBeUndefined();
+    expect(hasTerminalCountry({ country: null, currency: 'EUR', timeZone: 'UTC' }, { terminalCountryCode: '0276' })).toBe(true);
+    expect(hasTerminalCountry({ country: null, currency: 'EUR', timeZone: 'UTC' }, null)).toBe(false);
   });
 });

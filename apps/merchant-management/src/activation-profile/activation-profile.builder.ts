@@ -1,28 +1,26 @@
 import { DomainError } from '@app/common';
-import { countryNumeric, currencyInfo, PaymentMethodCode, paymentMethodName } from '@app/contracts';
-import { AcceptanceSnapshot, PboSettings } from './acceptance';
+import { countryNumeric, countryOfCurrency, countryOfTimeZone, currencyInfo, PaymentMethodCode, paymentMethodName } from '@app/contracts';
+import { AcceptanceSnapshot, PboSettings, ProfileMerchant } from './acceptance';
 import { BindingRecord } from './binding-record';
+import { effectiveEnablerFields } from '../shared/enabler-params';
+
+export { enablerFields } from '../shared/enabler-params';
 
 /** What the builder needs of the device. */
 export interface DeviceSelection {
   /** Method codes the device accepts; null means every bound method. */
   methodList: string[] | null;
-  /** `{acquirers: {<profileId>: {<field>: <value>}}}`. */
+  /** `{acquirers: {<profileId>: {<field>: <value>}}, allAcquirers: {<field>: <value>}}`. */
   extParams: Record<string, unknown> | null;
 }
 
-/** Splits an enablerParams list (`acqMid,acqTid` or `acqMid;acqTid`) into field names. */
-export function enablerFields(list: string | null | undefined): string[] {
-  return (list ?? '')
-    .split(/[,;]/)
-    .map((field) => field.trim())
-    .filter((field) => field.length > 0);
+function objectOr(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
+/** A device's fields for one acquirer: its entry under `acquirers`, with the fields kept for every acquirer over it. */
 function acquirerFields(extParams: Record<string, unknown> | null, profileId: number): Record<string, unknown> {
-  const acquirers = (extParams?.acquirers ?? {}) as Record<string, unknown>;
-  const entry = acquirers[String(profileId)];
-  return typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>) : {};
+  return { ...objectOr(objectOr(extParams?.acquirers)[String(profileId)]), ...objectOr(extParams?.allAcquirers) };
 }
 
 function text(value: unknown): string | null {
@@ -60,7 +58,7 @@ export function buildAcceptances(bindings: BindingRecord[], pbo: PboSettings, de
     if (codes.size === 0) continue;
     const first = profileBindings[0];
     const fields = acquirerFields(device.extParams, profileId);
-    const missing = enablerFields(first.enablerParams ?? pbo.enablerParams).find((field) => text(fields[field]) === null);
+    const missing = effectiveEnablerFields(first.enablerParams, pbo.enablerParams).find((field) => text(fields[field]) === null);
     if (missing !== undefined) {
       if (!strict) continue;
       throw DomainError.validation(`extParams.acquirers.${profileId}.${missing} is required by acquirer profile ${profileId} (${first.profileName})`);
@@ -80,8 +78,20 @@ export function buildAcceptances(bindings: BindingRecord[], pbo: PboSettings, de
   return acceptances;
 }
 
+/** What the EMV defaults are derived from. */
+export type EmvDefaultsSource = Pick<ProfileMerchant, 'country' | 'currency' | 'timeZone'>;
+
+/**
+ * The terminal's country (ISO 3166 alpha-2, for `terminalCountryCode`): the merchant's country,
+ * else the country of its time zone, else the country its currency is the national currency of
+ * (docs/decisions.md, "Spec conformance left over"); undefined when none of them names one.
+ */
+export function terminalCountryOf(merchant: EmvDefaultsSource): string | undefined {
+  return merchant.country ?? countryOfTimeZone(merchant.timeZone) ?? countryOfCurrency(merchant.currency);
+}
+
 /** EMV terminal parameters a device gets when it sets none itself. */
-export function defaultEmvParams(merchant: { country: string | null; currency: string }): Record<string, string> {
+export function defaultEmvParams(merchant: EmvDefaultsSource): Record<string, string> {
   const params: Record<string, string> = {
     amexFloorLimit: '0',
     txnCurrencyCode: (currencyInfo(merchant.currency)?.numeric ?? '').padStart(4, '0'),
@@ -89,9 +99,26 @@ export function defaultEmvParams(merchant: { country: string | null; currency: s
     terminalCapability: 'E0F8C8',
     emvFlags: '0',
   };
-  const country = merchant.country ? countryNumeric(merchant.country) : undefined;
+  const alpha2 = terminalCountryOf(merchant);
+  const country = alpha2 === undefined ? undefined : countryNumeric(alpha2);
   if (country) params.terminalCountryCode = country.padStart(4, '0');
   return params;
+}
+
+/** Whether a device's EMV parameters will carry a terminalCountryCode: its own, else the merchant's derived one. */
+export function hasTerminalCountry(merchant: EmvDefaultsSource, emvParams: Record<string, string> | null | undefined): boolean {
+  return Boolean(emvParams?.terminalCountryCode) || terminalCountryOf(merchant) !== undefined;
+}
+
+/**
+ * Refuses (10000) device EMV parameters that would go out without a terminalCountryCode: the
+ * device sets none and the merchant gives none ({@link terminalCountryOf}).
+ */
+export function requireTerminalCountry(merchant: EmvDefaultsSource, emvParams: Record<string, string> | null | undefined): void {
+  if (hasTerminalCountry(merchant, emvParams)) return;
+  throw DomainError.validation(
+    `emvParams.terminalCountryCode is required: the merchant has no country, and neither its time zone (${merchant.timeZone}) nor its currency (${merchant.currency}) names one; set the merchant's country or send emvParams.terminalCountryCode`,
+  );
 }
 
 /** The AIDs of the EMV configs bound for the methods the device's acceptances carry. */

@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { PboService } from '../pbo/pbo.service';
 import { DeviceStatus } from '../shared/device-status';
 import { AcceptanceSnapshot, ProfiledDevice, ProfileSource, ProfileValues } from './acceptance';
-import { buildAcceptances, defaultEmvParams, DeviceSelection, emvAidsOf } from './activation-profile.builder';
+import { buildAcceptances, defaultEmvParams, DeviceSelection, emvAidsOf, hasTerminalCountry } from './activation-profile.builder';
 import { gatewayStatusOf, toGatewayProfileUpsert } from './gateway-profile.mapping';
 import { ActivationProfileRepository } from './persistence/activation-profile.repository';
 
@@ -142,6 +142,16 @@ export class ActivationProfileService {
     const devices = await this.repository.devicesOfMerchantForUpdate(groupId, merchantUuid);
     if (devices.length === 0) return 0;
     const source = await this.source(groupId, merchantUuid);
+    if (merchantChanged) {
+      // The merchant's country, time zone and currency give its devices their terminal country: a change may not take it away.
+      const lacking = devices.filter((device) => device.deviceStatus !== DeviceStatus.Decommissioned && !hasTerminalCountry(source.merchant, device.emvParams));
+      if (lacking.length > 0) {
+        const { timeZone, currency } = source.merchant;
+        throw DomainError.validation(
+          `country is required: ${lacking.length} device(s) of merchant ${source.merchant.mchId} have no emvParams.terminalCountryCode of their own, and neither the time zone (${timeZone}) nor the currency (${currency}) names a country`,
+        );
+      }
+    }
     const changed: { uuid: string; values: ProfileValues }[] = [];
     const upserts: GatewayProfileUpsertV1[] = [];
     for (const device of devices) {

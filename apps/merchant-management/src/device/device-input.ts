@@ -1,5 +1,5 @@
 import { DomainError, parseJsonObject } from '@app/common';
-import { HOST_MID_PATTERN, HOST_MID_RULE, HOST_TID_PATTERN, HOST_TID_RULE, isPaymentMethodCode } from '@app/contracts';
+import { countryOfNumeric, HOST_MID_PATTERN, HOST_MID_RULE, HOST_TID_PATTERN, HOST_TID_RULE, isPaymentMethodCode } from '@app/contracts';
 
 /** EMV terminal parameter keys a device may carry (v1 plus the legacy Amex reader keys). */
 export const EMV_PARAM_KEYS = [
@@ -38,11 +38,24 @@ export function checkAcquirerField(name: string, value: unknown, path: string): 
   return value;
 }
 
-/** Checks `{acquirers: {<profileId>: {<field>: <string>}}}` and nothing else. */
+/** Checks a map of per-acquirer field values (`acqMid`, `acqTid`, …) at `path`. */
+function checkAcquirerFields(fields: unknown, path: string): void {
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw DomainError.validation(`${path} must be an object of field values`);
+  for (const [name, fieldValue] of Object.entries(fields)) checkAcquirerField(name, fieldValue, `${path}.${name}`);
+}
+
+/**
+ * Checks `{acquirers: {<profileId>: {<field>: <string>}}, allAcquirers: {<field>: <string>}}` and
+ * nothing else: `acquirers` keyed by profiles bound to the merchant; `allAcquirers` holds fields for
+ * every acquirer the merchant is bound to, now or later (the legacy "MID/TID for all").
+ */
 export function checkExtParams(value: unknown, boundProfileIds: number[], field = 'extParams'): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw DomainError.validation(`${field} must be an object {acquirers: {<profileId>: {...}}}`);
-  for (const key of Object.keys(value)) if (key !== 'acquirers') throw DomainError.validation(`${field}.${key} is not an accepted field (expected acquirers)`);
-  const acquirers = (value as { acquirers?: unknown }).acquirers;
+  for (const key of Object.keys(value)) {
+    if (key !== 'acquirers' && key !== 'allAcquirers') throw DomainError.validation(`${field}.${key} is not an accepted field (expected acquirers, allAcquirers)`);
+  }
+  const { acquirers, allAcquirers } = value as { acquirers?: unknown; allAcquirers?: unknown };
+  if (allAcquirers !== undefined) checkAcquirerFields(allAcquirers, `${field}.allAcquirers`);
   if (acquirers === undefined) return value as Record<string, unknown>;
   if (typeof acquirers !== 'object' || acquirers === null || Array.isArray(acquirers)) throw DomainError.validation(`${field}.acquirers must be an object keyed by acquirer profile id`);
   for (const [profileId, fields] of Object.entries(acquirers)) {
@@ -50,8 +63,7 @@ export function checkExtParams(value: unknown, boundProfileIds: number[], field 
     if (!/^\d+$/.test(profileId) || !boundProfileIds.includes(Number(profileId))) {
       throw DomainError.validation(`${path}: ${profileId} is not an acquirer profile bound to this merchant`);
     }
-    if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw DomainError.validation(`${path} must be an object of field values`);
-    for (const [name, fieldValue] of Object.entries(fields)) checkAcquirerField(name, fieldValue, `${path}.${name}`);
+    checkAcquirerFields(fields, path);
   }
   return value as Record<string, unknown>;
 }
@@ -62,6 +74,10 @@ export function checkEmvParams(value: unknown, field = 'emvParams'): Record<stri
   for (const [key, param] of Object.entries(value)) {
     if (!(EMV_PARAM_KEYS as readonly string[]).includes(key)) throw DomainError.validation(`${field}.${key} is not an EMV terminal parameter (${EMV_PARAM_KEYS.join(', ')})`);
     if (typeof param !== 'string' || param.length > 32) throw DomainError.validation(`${field}.${key} must be a string of at most 32 characters`);
+    // Sent, it replaces the merchant's: it must name a country (an empty one would go out as no terminal country).
+    if (key === 'terminalCountryCode' && countryOfNumeric(param) === undefined) {
+      throw DomainError.validation(`${field}.terminalCountryCode must be an ISO 3166 numeric country code (for example 0458)`);
+    }
   }
   return value as Record<string, string>;
 }
@@ -75,14 +91,13 @@ export function decodedObject(value: Record<string, unknown> | string, field: st
 }
 
 /**
- * Copies `fields` under every acquirer profile bound to the merchant (the legacy "one MID/TID for
- * all" form) over what `extParams` already holds for it; answers `extParams` as it was when
- * there is nothing to copy, so that such input stores exactly what the v1 form would.
+ * Keeps `fields` (the legacy "one MID/TID for all") for every acquirer the merchant is bound to,
+ * now or later, under `extParams.allAcquirers`, over what it held there; answers `extParams` as it
+ * was when there is nothing to keep. Nothing is dropped for want of a binding: a merchant bound
+ * later gets them on its re-push (docs/decisions.md, "Spec conformance left over").
  */
-export function spreadOverAcquirers(extParams: Record<string, unknown> | null, fields: Record<string, string> | undefined, boundProfileIds: number[]): Record<string, unknown> | null {
-  const ids = [...new Set(boundProfileIds)].sort((a, b) => a - b);
-  if (!fields || Object.keys(fields).length === 0 || ids.length === 0) return extParams;
-  const acquirers = { ...((extParams?.acquirers ?? {}) as Record<string, Record<string, unknown>>) };
-  for (const id of ids) acquirers[String(id)] = { ...(acquirers[String(id)] ?? {}), ...fields };
-  return { ...(extParams ?? {}), acquirers };
+export function keptForEveryAcquirer(extParams: Record<string, unknown> | null, fields: Record<string, string> | undefined): Record<string, unknown> | null {
+  if (!fields || Object.keys(fields).length === 0) return extParams;
+  const kept = (extParams?.allAcquirers ?? {}) as Record<string, unknown>;
+  return { ...(extParams ?? {}), allAcquirers: { ...kept, ...fields } };
 }

@@ -84,11 +84,13 @@ describe('DeviceService', () => {
       );
     });
 
-    it('should refuse to log out a code that was never activated', async () => {
+    it.each(['2', '3'] as const)('should delete a code that was never activated when deviceStatus=%s names it by its code id', async (deviceStatus) => {
       const fixture = deviceFixture();
       const { id } = toCreatedCodeDto(await fixture.service.create(GROUP, { mchId: MCH_ID }));
 
-      await expect(fixture.service.delete(GROUP, id, '2')).rejects.toEqual(DomainError.conflict(`device ${id} was never activated; delete its activation code instead`));
+      await fixture.service.delete(GROUP, id, deviceStatus);
+
+      expect(await fixture.shown(GROUP, id)).toBeNull();
     });
 
     it('should decommission once: a second decommission, an update and an idle are refused', async () => {

@@ -19,6 +19,7 @@ import { isUniqueViolation, UnitOfWork } from '@app/database';
 import { deliverMail, MAILER, Mailer } from '@app/mail';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProfileSource } from '../activation-profile/acceptance';
+import { requireTerminalCountry } from '../activation-profile/activation-profile.builder';
 import { ActivationProfileService, ResolvedEmv } from '../activation-profile/activation-profile.service';
 import { Merchant } from '../merchant/merchant';
 import { MerchantRepository } from '../merchant/persistence/merchant.repository';
@@ -26,7 +27,7 @@ import { PboService } from '../pbo/pbo.service';
 import { ACTIVATABLE_STATUSES, ACTIVATION_CODE_TTL_MS, activationCodeOf, DeviceStatus } from '../shared/device-status';
 import { CODE_ATTEMPT_LIMIT, CodeThrottleRepository } from '../shared/persistence/code-throttle.repository';
 import { requireOwned } from '../shared/ownership';
-import { checkEmvParams, checkExtParams, decodedObject, parseMethodCodes, spreadOverAcquirers } from './device-input';
+import { checkEmvParams, checkExtParams, decodedObject, keptForEveryAcquirer, parseMethodCodes } from './device-input';
 import { Device } from './device';
 import { CreateDeviceCommand, CreatedCodeView, DeviceView, UpdateDeviceCommand } from './device.view';
 import { DeviceKey, DeviceRepository, DeviceValues } from './persistence/device.repository';
@@ -158,8 +159,8 @@ export class DeviceService {
 
   /**
    * Generates an activation code, computes its activation profile and queues the gateway push, in
-   * one transaction. `everyAcquirer` (legacy "MID/TID for all") is copied under every acquirer
-   * bound to the merchant, read under the same lock as the bindings the profile is built from.
+   * one transaction. `everyAcquirer` (legacy "MID/TID for all") is kept for every acquirer the
+   * merchant is bound to, now or later (`extParams.allAcquirers`).
    */
   async create(groupId: string, command: CreateDeviceCommand, everyAcquirer?: Record<string, string>): Promise<CreatedCodeView> {
     const merchant = await this.requireMerchant(groupId, command.mchId);
@@ -173,8 +174,9 @@ export class DeviceService {
           // The merchant's bindings are read under its row lock: a concurrent payment-config change
           // either sees this device (and re-pushes it) or is seen by it, never neither.
           const source = await this.profiles.source(groupId, merchant.uuid, 'share');
+          requireTerminalCountry(source.merchant, emvParams);
           const boundIds = source.bindings.map((b) => b.acquirerProfileId);
-          const extParams = spreadOverAcquirers(command.extParams == null ? null : checkExtParams(command.extParams, boundIds), everyAcquirer, boundIds);
+          const extParams = keptForEveryAcquirer(command.extParams == null ? null : checkExtParams(command.extParams, boundIds), everyAcquirer);
           const built: DeviceValues = {
             uuid: this.ids.uuid(),
             groupId,
@@ -231,9 +233,10 @@ export class DeviceService {
       }
       if (everyAcquirer) {
         const base = changes.extParams !== undefined ? changes.extParams : device.extParams;
-        changes.extParams = spreadOverAcquirers(base, everyAcquirer, boundIds);
+        changes.extParams = keptForEveryAcquirer(base, everyAcquirer);
       }
       if (command.emvParams !== undefined) changes.emvParams = command.emvParams === null ? null : checkEmvParams(decodedObject(command.emvParams, 'emvParams'));
+      requireTerminalCountry(source.merchant, changes.emvParams !== undefined ? changes.emvParams : device.emvParams);
       const emvChanged = command.emvParams !== undefined && canonicalJson(changes.emvParams) !== canonicalJson(device.emvParams);
       // The gateway profile's name comes from the alias (else the name): a rename is pushed too.
       const renamed =
@@ -244,24 +247,25 @@ export class DeviceService {
   }
 
   /**
-   * DELETE device: a code id unbinds and deletes a code not yet activated; a device id with
-   * deviceStatus 2 logs the device out, 3 decommissions it.
+   * DELETE device: a code id (`CD-` or the bare code) of a code never activated unbinds and
+   * deletes it, whatever `deviceStatus` says (spec scenario 1: a pending code has no session to
+   * log out, and deleting it retires it for good); a device id with deviceStatus 2 logs the
+   * device out, 3 decommissions it (a code id of an activated code names its device likewise).
    */
   async delete(groupId: string, id: string, deviceStatus: '2' | '3' | undefined): Promise<void> {
     await this.throttleCodeLookup(groupId, id);
     await this.uow.run(async () => {
       const device = await this.requireDevice(groupId, id, true);
       const byCode = activationCodeOf(id) !== undefined;
-      if (byCode && deviceStatus === undefined) {
-        if (device.deviceId !== null) {
-          throw DomainError.conflict(`activation code ${id} was activated as device ${device.deviceId}; log it out or decommission it by its device id`);
-        }
+      if (byCode && device.deviceId === null) {
         await this.pushLifecycle(device, 'deleted');
         await this.repository.delete(groupId, device.uuid);
         return;
       }
+      if (byCode && deviceStatus === undefined) {
+        throw DomainError.conflict(`activation code ${id} was activated as device ${device.deviceId}; log it out or decommission it by its device id`);
+      }
       if (deviceStatus === undefined) throw DomainError.validation('deviceStatus is required for an activated device: 2 (log out) or 3 (decommission)');
-      if (device.deviceId === null) throw DomainError.conflict(`device ${id} was never activated; delete its activation code instead`);
       if (device.deviceStatus === DeviceStatus.Decommissioned) throw DomainError.conflict(`device ${id} is already decommissioned`);
       const next = deviceStatus === '2' ? DeviceStatus.LoggedOut : DeviceStatus.Decommissioned;
       await this.repository.update(groupId, device.uuid, { deviceStatus: next, ...(await this.pushLifecycle(device, next)) });

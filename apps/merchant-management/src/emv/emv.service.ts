@@ -34,7 +34,7 @@ export class EmvService {
   ) {}
 
   private values(command: EmvConfigCommand) {
-    const params = validateEmvParams(command.params);
+    const params = validateEmvParams(command.params, command.paymentMethod);
     return {
       emvName: command.emvName,
       paymentMethod: command.paymentMethod,

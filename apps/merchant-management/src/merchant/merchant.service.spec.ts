@@ -88,9 +88,28 @@ describe('MerchantService', () => {
       const created = toMerchantDto(await merchantService.create(GROUP, 'tester', command));
 
       expect(created.acquirers).toEqual([]);
-      await expect(merchantService.currencyOrDefault(GROUP, undefined)).rejects.toEqual(
-        DomainError.validation('currency is required: the PBO has no default card acquirer profile to take it from'),
+      await expect(merchantService.currencyOrDefault(GROUP, { timeZone: 'UTC' })).rejects.toEqual(
+        DomainError.validation('currency is required: the PBO has no default card acquirer profile, and neither a country nor the time zone UTC names a national currency'),
       );
+    });
+  });
+
+  describe('currencyOrDefault (a legacy create without currency)', () => {
+    it("should take the default card profile's currency first", async () => {
+      const { merchantService, acquirers } = setUp();
+      acquirers.profiles.get(8)!.asDefault = true;
+      await expect(merchantService.currencyOrDefault(GROUP, { country: 'DE', timeZone: 'Europe/Berlin' })).resolves.toBe('MYR');
+    });
+
+    it.each([
+      [{ country: 'DE', timeZone: 'Asia/Tokyo' }, 'EUR'],
+      [{ country: 'PA', timeZone: 'Asia/Tokyo' }, 'JPY'],
+      [{ timeZone: 'Asia/Singapore' }, 'SGD'],
+      [{ timeZone: null }, 'MYR'],
+      [{}, 'MYR'],
+    ])('should otherwise take the national currency of the country, else of the time zone (else the PBO\'s): %j → %s', async (merchant, currency) => {
+      const { merchantService } = setUp();
+      await expect(merchantService.currencyOrDefault(GROUP, merchant)).resolves.toBe(currency);
     });
   });
 

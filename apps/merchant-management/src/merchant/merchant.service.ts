@@ -1,5 +1,6 @@
 import { DomainError, FIELD_CIPHER, FieldCipher, hashSecret, IdGenerator, Page, PageRequest, toPage } from '@app/common';
 import { isForeignKeyViolation, isUniqueViolation, UnitOfWork } from '@app/database';
+import { countryOfTimeZone, nationalCurrencyOf } from '@app/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { ActivationProfileService } from '../activation-profile/activation-profile.service';
 import { AcquirerProfileRepository } from '../acquirer/persistence/acquirer-profile.repository';
@@ -167,14 +168,25 @@ export class MerchantService {
   }
 
   /**
-   * The currency of a merchant created without one (the legacy body has no currency): the
-   * currency of the PBO's default card acquirer profile; 10000 when there is none to take.
+   * The currency of a merchant created without one (the legacy body has none; docs/decisions.md,
+   * "Spec conformance left over"): the currency of the PBO's default card acquirer profile (the
+   * automatic binding's), else the national currency of the merchant's country, else that of the
+   * country of its time zone (the PBO's when it sends none); 10000 naming currency when none of
+   * them gives one.
    */
-  async currencyOrDefault(groupId: string, currency: string | undefined): Promise<string> {
-    if (currency !== undefined) return currency;
+  async currencyOrDefault(groupId: string, merchant: { currency?: string; country?: string | null; timeZone?: string | null }): Promise<string> {
+    if (merchant.currency !== undefined) return merchant.currency;
     const defaultProfile = await this.acquirers.findDefault(groupId, 'card');
-    if (!defaultProfile) throw DomainError.validation('currency is required: the PBO has no default card acquirer profile to take it from');
-    return defaultProfile.profile.currency;
+    if (defaultProfile) return defaultProfile.profile.currency;
+    const byCountry = merchant.country ? nationalCurrencyOf(merchant.country) : undefined;
+    if (byCountry) return byCountry;
+    const timeZone = merchant.timeZone ?? (await this.pbos.require(groupId)).timeZone;
+    const zoneCountry = countryOfTimeZone(timeZone);
+    const byZone = zoneCountry === undefined ? undefined : nationalCurrencyOf(zoneCountry);
+    if (byZone) return byZone;
+    throw DomainError.validation(
+      `currency is required: the PBO has no default card acquirer profile, and neither ${merchant.country ? `country ${merchant.country}` : 'a country'} nor the time zone ${timeZone} names a national currency`,
+    );
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Clock, DomainError, IdGenerator } from '@app/common';
 import { HOST_MESSAGE_FORMATS, isIanaTimeZone } from '@app/contracts';
 import { Injectable } from '@nestjs/common';
+import { ENABLER_PARAMS_PATTERN, storedEnablerParams } from '../shared/enabler-params';
 import { PboRepository } from './persistence/pbo.repository';
 import { Pbo } from './pbo';
 
@@ -9,6 +10,8 @@ export interface CreatePboCommand {
   timeZone?: string;
   qrEnabled?: boolean;
   gatewayFormat?: string;
+  /** Group-level enablerParams list, which acquirer profiles with a blank list of their own fall back to. */
+  enablerParams?: string;
   groupId?: string;
 }
 
@@ -58,7 +61,17 @@ export class PboService {
     if (!(HOST_MESSAGE_FORMATS as readonly string[]).includes(gatewayFormat)) {
       throw DomainError.validation(`gatewayFormat must be one of ${HOST_MESSAGE_FORMATS.join(', ')}`);
     }
+    if (command.enablerParams !== undefined && (command.enablerParams.length > 256 || !ENABLER_PARAMS_PATTERN.test(command.enablerParams))) {
+      throw DomainError.validation('enablerParams must be field names separated by commas or semicolons (at most 256 characters)');
+    }
     const groupId = command.groupId ?? this.ids.bytes(8).toString('hex');
-    return this.repository.insert({ groupId, groupName: name, timeZone, qrEnabled: command.qrEnabled ?? false, gatewayFormat });
+    return this.repository.insert({
+      groupId,
+      groupName: name,
+      timeZone,
+      qrEnabled: command.qrEnabled ?? false,
+      gatewayFormat,
+      enablerParams: storedEnablerParams(command.enablerParams),
+    });
   }
 }

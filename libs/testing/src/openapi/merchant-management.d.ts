@@ -478,7 +478,7 @@ export interface components {
             /** @example MYR */
             currency: string;
             /**
-             * @description JSON-encoded EMV parameter object: aid (required), appVersion, terminalTransactionQualifiers, clFloorLimit, clTransLimit, clCVMLimit, terminalRiskMgmtData, defaultDDOL, defaultTDOL, kernelConfiguration, isNewCVMRuleForMC, cvmCapabilityCVMRequired, cvmCapabilityNoCVM
+             * @description JSON-encoded EMV parameter object: aid (required), appVersion, terminalTransactionQualifiers, clFloorLimit, clTransLimit, clCVMLimit, terminalRiskMgmtData, defaultDDOL, defaultTDOL, kernelConfiguration, isNewCVMRuleForMC, cvmCapabilityCVMRequired, cvmCapabilityNoCVM; a key of another payment method is refused (terminalTransactionQualifiers: not for MASTERCARD or AMEX; terminalRiskMgmtData, kernelConfiguration, isNewCVMRuleForMC: MASTERCARD only)
              * @example {"aid":"A0000000031010","appVersion":"0096","clFloorLimit":0,"clTransLimit":500000,"clCVMLimit":25000}
              */
             params: string;
@@ -541,7 +541,7 @@ export interface components {
              */
             enablerMsgFormat?: "MOCK" | "ISO8583" | "S2M_8583" | "MASARAT_8583" | "CASHPLUS_8583" | "MPGS_AP" | "POMELO_JSON" | "EZ_AIO" | "EZ_WALLET" | null;
             /**
-             * @description comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}
+             * @description comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}; blank (or null) falls back to the PBO's group-level list and is shown as null
              * @example acqMid,acqTid
              */
             enablerParams?: string;
@@ -591,7 +591,7 @@ export interface components {
              */
             enablerMsgFormat?: "MOCK" | "ISO8583" | "S2M_8583" | "MASARAT_8583" | "CASHPLUS_8583" | "MPGS_AP" | "POMELO_JSON" | "EZ_AIO" | "EZ_WALLET" | null;
             /**
-             * @description comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}
+             * @description comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}; blank (or null) falls back to the PBO's group-level list and is shown as null
              * @example acqMid,acqTid
              */
             enablerParams?: string;
@@ -814,6 +814,7 @@ export interface components {
             /** @description admin password of the device; stored hashed, shown as ****** */
             deviceAdmin?: string | null;
             /**
+             * @description {acquirers: {<profileId>: {<field>: <value>}}, allAcquirers: {<field>: <value>}}: acquirers keyed by profiles bound to the merchant; allAcquirers holds fields for every acquirer bound now or later, and wins over the per-acquirer ones
              * @example {
              *       "acquirers": {
              *         "1": {
@@ -857,7 +858,7 @@ export interface components {
             /** @description comma-separated codes; null means every bound method */
             methodList?: string | null;
             deviceAdmin?: string | null;
-            /** @description JSON-encoded {acquirers: {<profileId>: {<field>: <value>}}} */
+            /** @description JSON-encoded {acquirers: {<profileId>: {<field>: <value>}}, allAcquirers: {<field>: <value>}} (as on create) */
             extParams?: string | null;
             /** @description JSON-encoded EMV terminal parameters (string values) */
             emvParams?: string | null;
@@ -930,7 +931,7 @@ export interface components {
              */
             paymentMethod: string;
             /**
-             * @description EMV parameter object: aid (required), appVersion, terminalTransactionQualifiers, clFloorLimit, clTransLimit, clCVMLimit, terminalRiskMgmtData, defaultDDOL, defaultTDOL, kernelConfiguration, isNewCVMRuleForMC, cvmCapabilityCVMRequired, cvmCapabilityNoCVM
+             * @description EMV parameter object: aid (required), appVersion, terminalTransactionQualifiers, clFloorLimit, clTransLimit, clCVMLimit, terminalRiskMgmtData, defaultDDOL, defaultTDOL, kernelConfiguration, isNewCVMRuleForMC, cvmCapabilityCVMRequired, cvmCapabilityNoCVM; a key of another payment method is refused (terminalTransactionQualifiers: not for MASTERCARD or AMEX; terminalRiskMgmtData, kernelConfiguration, isNewCVMRuleForMC: MASTERCARD only)
              * @example {
              *       "aid": "A0000000031010",
              *       "appVersion": "0096",
@@ -992,7 +993,7 @@ export interface components {
              */
             enablerMsgFormat?: "MOCK" | "ISO8583" | "S2M_8583" | "MASARAT_8583" | "CASHPLUS_8583" | "MPGS_AP" | "POMELO_JSON" | "EZ_AIO" | "EZ_WALLET" | null;
             /**
-             * @description comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}
+             * @description comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}; blank (or null) falls back to the PBO's group-level list and is shown as null
              * @example acqMid,acqTid
              */
             enablerParams?: string;
@@ -1064,7 +1065,7 @@ export interface components {
              */
             enablerMsgFormat?: "MOCK" | "ISO8583" | "S2M_8583" | "MASARAT_8583" | "CASHPLUS_8583" | "MPGS_AP" | "POMELO_JSON" | "EZ_AIO" | "EZ_WALLET" | null;
             /**
-             * @description comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}
+             * @description comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}; blank (or null) falls back to the PBO's group-level list and is shown as null
              * @example acqMid,acqTid
              */
             enablerParams?: string;
@@ -1211,7 +1212,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /**
-             * @description ISO 4217; defaults to the currency of the PBO's default card acquirer profile (10000 when there is none)
+             * @description ISO 4217; defaults to the currency of the PBO's default card acquirer profile, else the national currency of country, else of the country of timeZone (the PBO's when omitted); 10000 naming currency when none gives one
              * @example MYR
              */
             currency?: string;
@@ -1274,9 +1275,9 @@ export interface components {
             groupId?: string;
         };
         LegacyDeviceExtParamsDto: {
-            /** @description primary MID of the first acceptance of the activation profile */
+            /** @description primary MID of the first acceptance of the activation profile; without one, the acqMid kept for every acquirer */
             acqMid: string | null;
-            /** @description primary TID of the first acceptance of the activation profile */
+            /** @description primary TID of the first acceptance of the activation profile; without one, the acqTid kept for every acquirer */
             acqTid: string | null;
             /** @description the per-acquirer fields as stored (v1 extParams.acquirers) */
             acquirers: {
@@ -1339,12 +1340,12 @@ export interface components {
                 [key: string]: string;
             } | null;
             /**
-             * @description JSON-encoded map {"all": {"mid": "…", "tid": "…"}}: every bound method, with that MID/TID (acqMid/acqTid) for every bound acquirer; or comma-separated payment method codes (01,02)
+             * @description JSON-encoded map {"all": {"mid": "…", "tid": "…"}}: every bound method, with that MID/TID (acqMid/acqTid) for every acquirer bound now or later; or comma-separated payment method codes (01,02)
              * @example {"all":{"mid":"000000000000001","tid":"00000001"}}
              */
             methodList?: string | null;
             /**
-             * @description JSON object or JSON-encoded object: flat fields such as {"acqMid": "…", "acqTid": "…"} are set for every bound acquirer; an "acquirers" key holds per-acquirer fields as in v1; null is the same as leaving it out
+             * @description JSON object or JSON-encoded object: flat fields such as {"acqMid": "…", "acqTid": "…"} are kept for every acquirer the merchant is bound to, now or later (v1 extParams.allAcquirers); an "acquirers" key holds per-acquirer fields as in v1; null is the same as leaving it out
              * @example {
              *       "acqMid": "000000000000001",
              *       "acqTid": "00000001"
@@ -1367,9 +1368,9 @@ export interface components {
             emvParams?: (string | null) | {
                 [key: string]: string;
             };
-            /** @description JSON-encoded map {"all": {"mid": "…", "tid": "…"}}: every bound method, with that MID/TID (acqMid/acqTid) for every bound acquirer; or comma-separated payment method codes (01,02); null means every bound method */
+            /** @description JSON-encoded map {"all": {"mid": "…", "tid": "…"}}: every bound method, with that MID/TID (acqMid/acqTid) for every acquirer bound now or later; or comma-separated payment method codes (01,02); null means every bound method */
             methodList?: string | null;
-            /** @description JSON object or JSON-encoded object: flat fields such as {"acqMid": "…", "acqTid": "…"} are set for every bound acquirer; an "acquirers" key holds per-acquirer fields as in v1; replaces the stored extParams; null clears */
+            /** @description JSON object or JSON-encoded object: flat fields such as {"acqMid": "…", "acqTid": "…"} are kept for every acquirer the merchant is bound to, now or later (v1 extParams.allAcquirers); an "acquirers" key holds per-acquirer fields as in v1; replaces the stored extParams; null clears */
             extParams?: (string | null) | {
                 [key: string]: unknown;
             };

@@ -2,10 +2,10 @@ import { IsJsonObjectString, IsOptionalNonNull, PageQueryDto } from '@app/common
 import { ACQUIRER_MESSAGE_FORMATS, GATEWAY_PROFILE_LIMITS, HOST_MESSAGE_FORMATS, IsIsoCurrency } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ENABLER_PARAMS_PATTERN } from '../../shared/enabler-params';
 import { acquirerProfileFields } from '../acquirer-profile.view';
 import { AcquirerProfileRecord } from '../persistence/acquirer-profile.repository';
 
-export const ENABLER_PARAMS_PATTERN = /^\s*[A-Za-z][A-Za-z0-9_]{0,63}(\s*[,;]\s*[A-Za-z][A-Za-z0-9_]{0,63})*\s*$/;
 /** Host addresses: TCP (ISO 8583) or HTTP(S) (JSON hosts). */
 export const CONN_URL_PATTERN = /^(tcp|tls|http|https):\/\/[^\s/:]+(:\d{1,5})?(\/\S*)?$/;
 
@@ -44,7 +44,8 @@ class AcquirerFieldsDto {
   @ApiPropertyOptional({
     type: String,
     example: 'acqMid,acqTid',
-    description: 'comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}',
+    description:
+      "comma- or semicolon-separated device fields expected under extParams.acquirers.{profileId}; blank (or null) falls back to the PBO's group-level list and is shown as null",
   })
   @IsOptional()
   @IsString()

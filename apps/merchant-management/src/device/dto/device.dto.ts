@@ -39,7 +39,14 @@ export class DeviceCreateDto {
   @MaxLength(64)
   deviceAdmin?: string | null;
 
-  @ApiPropertyOptional({ type: 'object', nullable: true, additionalProperties: true, example: { acquirers: { '1': { acqMid: '000000000000001', acqTid: '00000001' } } } })
+  @ApiPropertyOptional({
+    type: 'object',
+    nullable: true,
+    additionalProperties: true,
+    description:
+      '{acquirers: {<profileId>: {<field>: <value>}}, allAcquirers: {<field>: <value>}}: acquirers keyed by profiles bound to the merchant; allAcquirers holds fields for every acquirer bound now or later, and wins over the per-acquirer ones',
+    example: { acquirers: { '1': { acqMid: '000000000000001', acqTid: '00000001' } } },
+  })
   @IsOptional()
   @IsPlainObject()
   extParams?: Record<string, unknown> | null;
@@ -58,7 +65,7 @@ export class DeviceUpdateDto {
   @ApiPropertyOptional({ enum: OPERATING_MODES, nullable: true, description: 'null sets STANDARD' }) @IsOptional() @nullable() @IsIn(OPERATING_MODES) operatingMode?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'comma-separated codes; null means every bound method' }) @IsOptional() @nullable() @IsString() @MaxLength(64) methodList?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @nullable() @IsString() @MinLength(4) @MaxLength(64) deviceAdmin?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'JSON-encoded {acquirers: {<profileId>: {<field>: <value>}}}' }) @IsOptional() @nullable() @IsString() @MaxLength(8192) extParams?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'JSON-encoded {acquirers: {<profileId>: {<field>: <value>}}, allAcquirers: {<field>: <value>}} (as on create)' }) @IsOptional() @nullable() @IsString() @MaxLength(8192) extParams?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'JSON-encoded EMV terminal parameters (string values)' }) @IsOptional() @nullable() @IsString() @MaxLength(4096) emvParams?: string | null;
 }
 

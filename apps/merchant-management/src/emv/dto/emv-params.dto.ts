@@ -1,5 +1,5 @@
 import { DomainError } from '@app/common';
-import { describeValidationErrors } from '@app/contracts';
+import { describeValidationErrors, isPaymentMethodCode, PaymentMethodCode, paymentMethodName } from '@app/contracts';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, validateSync } from 'class-validator';
 
@@ -31,13 +31,39 @@ export class EmvParamsDto {
 }
 
 /**
- * Validates an EMV parameter object (already parsed) and answers it normalised (limits as
- * numbers, unknown keys refused); errors name `params.<key>`.
+ * Keys of the EMV parameter table that belong to some payment methods only (spec 2, "EMV parameter
+ * object"): each with the methods that have it and the table's own words. Every other key of the
+ * table applies to every method.
  */
-export function validateEmvParams(value: Record<string, unknown>): Record<string, unknown> {
+export const METHOD_SPECIFIC_EMV_KEYS: Readonly<Record<string, { methods: readonly PaymentMethodCode[]; rule: string }>> = {
+  terminalTransactionQualifiers: { methods: ['01', '03', '05', '06'], rule: 'unavailable for Mastercard and Amex' },
+  terminalRiskMgmtData: { methods: ['02'], rule: 'Mastercard only' },
+  kernelConfiguration: { methods: ['02'], rule: 'Mastercard only' },
+  isNewCVMRuleForMC: { methods: ['02'], rule: 'Mastercard only' },
+};
+
+/** Whether an EMV parameter key of the table applies to a payment method. */
+export function emvKeyAppliesTo(key: string, method: PaymentMethodCode): boolean {
+  return METHOD_SPECIFIC_EMV_KEYS[key]?.methods.includes(method) ?? true;
+}
+
+/**
+ * Validates an EMV parameter object (already parsed) of a config for `paymentMethod` and answers
+ * it normalised (limits as numbers); unknown keys and keys of other payment methods are refused,
+ * errors name `params.<key>` (and the method).
+ */
+export function validateEmvParams(value: Record<string, unknown>, paymentMethod: string): Record<string, unknown> {
   const instance = plainToInstance(EmvParamsDto, value);
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: true } });
   if (errors.length > 0) throw DomainError.validation(describeValidationErrors(errors, 'params'));
+  if (isPaymentMethodCode(paymentMethod)) {
+    const foreign = Object.keys(value).find((key) => !emvKeyAppliesTo(key, paymentMethod));
+    if (foreign !== undefined) {
+      throw DomainError.validation(
+        `params.${foreign} is not an EMV parameter of ${paymentMethodName(paymentMethod)} (${paymentMethod}): ${METHOD_SPECIFIC_EMV_KEYS[foreign].rule}`,
+      );
+    }
+  }
   const normalised: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(instance)) if (field !== undefined) normalised[key] = field;
   return normalised;

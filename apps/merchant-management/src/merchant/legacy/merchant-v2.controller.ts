@@ -28,9 +28,9 @@ export class MerchantV2Controller {
   @ApiOperation({ summary: "Create a merchant; binds the PBO's default card acquirer profile when one exists" })
   @ApiEnvelope(LegacyMerchantDto)
   async create(@GroupId() groupId: string, @Body() body: LegacyMerchantCreateDto): Promise<Envelope<LegacyMerchantDto>> {
-    const { groupId: bodyGroupId, currency, ...fields } = body;
+    const { groupId: bodyGroupId, ...fields } = body;
     checkBodyGroup(bodyGroupId, groupId);
-    const created = await this.merchants.create(groupId, groupId, { ...fields, currency: await this.merchants.currencyOrDefault(groupId, currency) });
+    const created = await this.merchants.create(groupId, groupId, { ...fields, currency: await this.merchants.currencyOrDefault(groupId, fields) });
     return ok(toLegacyMerchant(await this.merchants.getWithBindings(groupId, created.merchant.mchId)));
   }
 

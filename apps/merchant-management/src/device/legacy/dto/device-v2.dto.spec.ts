@@ -1,7 +1,7 @@
 import { DomainError } from '@app/common';
 import { invalidMid, invalidTid, validMid, validTid } from '@app/testing';
 import fc from 'fast-check';
-import { spreadOverAcquirers } from '../../device-input';
+import { keptForEveryAcquirer } from '../../device-input';
 import { parseLegacyExtParams, parseLegacyMethodList, toDeviceCreate, toDeviceUpdate } from './device-v2.dto';
 
 function messageOf(work: () => unknown): string {
@@ -101,16 +101,21 @@ describe('legacy device input onto the v1 model', () => {
     });
   });
 
-  describe('spreadOverAcquirers', () => {
-    it('should answer extParams unchanged when there is nothing to copy', () => {
-      expect(spreadOverAcquirers(null, {}, [1, 2])).toBeNull();
-      expect(spreadOverAcquirers(null, { acqMid: 'M' }, [])).toBeNull();
+  describe('keptForEveryAcquirer', () => {
+    it('should answer extParams unchanged when there is nothing to keep', () => {
+      expect(keptForEveryAcquirer(null, {})).toBeNull();
+      expect(keptForEveryAcquirer(null, undefined)).toBeNull();
     });
 
-    it('should copy the fields under every bound acquirer, once per profile, over the fields already there', () => {
-      const extParams = { acquirers: { '2': { acqMid: 'OLD', subMid: 'S' } } };
-      expect(spreadOverAcquirers(extParams, { acqMid: 'M', acqTid: 'T' }, [2, 1, 2])).toEqual({
-        acquirers: { '1': { acqMid: 'M', acqTid: 'T' }, '2': { acqMid: 'M', acqTid: 'T', subMid: 'S' } },
+    it('should keep the fields for every acquirer even when none is bound (nothing silently dropped)', () => {
+      expect(keptForEveryAcquirer(null, { acqMid: 'M' })).toEqual({ allAcquirers: { acqMid: 'M' } });
+    });
+
+    it('should keep the fields over those already kept, beside the per-acquirer ones', () => {
+      const extParams = { acquirers: { '2': { acqMid: 'OLD', subMid: 'S' } }, allAcquirers: { acqMid: 'A', acqTid: 'B' } };
+      expect(keptForEveryAcquirer(extParams, { acqMid: 'M' })).toEqual({
+        acquirers: { '2': { acqMid: 'OLD', subMid: 'S' } },
+        allAcquirers: { acqMid: 'M', acqTid: 'B' },
       });
     });
   });

@@ -24,9 +24,9 @@ const IsObjectOrJsonObjectString = () =>
   });
 
 const METHOD_LIST_DESCRIPTION =
-  'JSON-encoded map {"all": {"mid": "…", "tid": "…"}}: every bound method, with that MID/TID (acqMid/acqTid) for every bound acquirer; or comma-separated payment method codes (01,02)';
+  'JSON-encoded map {"all": {"mid": "…", "tid": "…"}}: every bound method, with that MID/TID (acqMid/acqTid) for every acquirer bound now or later; or comma-separated payment method codes (01,02)';
 const EXT_PARAMS_DESCRIPTION =
-  'JSON object or JSON-encoded object: flat fields such as {"acqMid": "…", "acqTid": "…"} are set for every bound acquirer; an "acquirers" key holds per-acquirer fields as in v1';
+  'JSON object or JSON-encoded object: flat fields such as {"acqMid": "…", "acqTid": "…"} are kept for every acquirer the merchant is bound to, now or later (v1 extParams.allAcquirers); an "acquirers" key holds per-acquirer fields as in v1';
 
 /** `POST /api/v2/device`: generate an activation code. An optional field sent as null is as if left out. */
 export class LegacyDeviceCreateDto {
@@ -138,8 +138,8 @@ export class LegacyCreatedCodeDto {
 }
 
 export class LegacyDeviceExtParamsDto {
-  @ApiProperty({ type: String, nullable: true, description: 'primary MID of the first acceptance of the activation profile' }) acqMid: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'primary TID of the first acceptance of the activation profile' }) acqTid: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'primary MID of the first acceptance of the activation profile; without one, the acqMid kept for every acquirer' }) acqMid: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'primary TID of the first acceptance of the activation profile; without one, the acqTid kept for every acquirer' }) acqTid: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'the per-acquirer fields as stored (v1 extParams.acquirers)' }) acquirers: Record<
     string,
     unknown
@@ -179,6 +179,9 @@ export function toLegacyDevice(view: DeviceView, gatewayNamespace: string): Lega
   const methodList = methodMidTids(device);
   const first = Object.values(methodList)[0];
   const acquirers = device.extParams?.acquirers;
+  // Without an acceptance yet (no acquirer bound), the MID/TID kept for every acquirer are shown.
+  const kept = isObject(device.extParams?.allAcquirers) ? device.extParams.allAcquirers : {};
+  const keptText = (name: string) => (typeof kept[name] === 'string' ? (kept[name] as string) : null);
   return {
     ...deviceIdentity(view),
     activateCodeAlias: device.deviceAlias,
@@ -187,7 +190,7 @@ export function toLegacyDevice(view: DeviceView, gatewayNamespace: string): Lega
     methodList: JSON.stringify(methodList),
     profileId: device.profileId,
     emvParams: device.emvParams ?? null,
-    extParams: { acqMid: first?.mid ?? null, acqTid: first?.tid ?? null, acquirers: isObject(acquirers) ? acquirers : {} },
+    extParams: { acqMid: first?.mid ?? keptText('acqMid'), acqTid: first?.tid ?? keptText('acqTid'), acquirers: isObject(acquirers) ? acquirers : {} },
     serverUrl: null,
     customerId: gatewayNamespace,
     licenseId: null,

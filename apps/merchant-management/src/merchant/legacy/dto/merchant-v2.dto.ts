@@ -13,7 +13,8 @@ import { MerchantWithBindings } from '../../merchant.view';
 export class LegacyMerchantCreateDto extends OmitType(MerchantWriteDto, ['currency'] as const) {
   @ApiPropertyOptional({
     example: 'MYR',
-    description: "ISO 4217; defaults to the currency of the PBO's default card acquirer profile (10000 when there is none)",
+    description:
+      "ISO 4217; defaults to the currency of the PBO's default card acquirer profile, else the national currency of country, else of the country of timeZone (the PBO's when omitted); 10000 naming currency when none gives one",
   })
   @IsOptionalNonNull()
   @IsIsoCurrency()

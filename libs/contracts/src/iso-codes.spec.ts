@@ -1,0 +1,44 @@
+import fc from 'fast-check';
+import { countryNumeric, countryOfCurrency, countryOfNumeric, countryOfTimeZone, currencyInfo, isIsoCountry, isIsoCurrency, nationalCurrencyOf } from './iso-codes';
+
+describe('countries and currencies derived from each other', () => {
+  it('should name the country of a zone that belongs to one, whatever the alias or case', () => {
+    expect(['Asia/Kuala_Lumpur', 'asia/kuala_lumpur', 'Asia/Kolkata', 'Asia/Calcutta', 'Europe/Berlin'].map(countryOfTimeZone)).toEqual(['MY', 'MY', 'IN', 'IN', 'DE']);
+    expect(['UTC', 'Etc/GMT+5', 'Mars/Olympus_Mons'].map(countryOfTimeZone)).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('should answer, for every zone the runtime knows, no country or an ISO country', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...Intl.supportedValuesOf('timeZone')), (zone) => {
+        const country = countryOfTimeZone(zone);
+        expect(country === undefined || isIsoCountry(country)).toBe(true);
+      }),
+    );
+  });
+
+  it("should answer a country's national currency, or none when it has several", () => {
+    expect(['MY', 'DE', 'US', 'JP', 'SG', 'PA'].map(nationalCurrencyOf)).toEqual(['MYR', 'EUR', 'USD', 'JPY', 'SGD', undefined]);
+  });
+
+  it('should answer, for every country, no currency or a settlement currency', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...['MY', 'DE', 'FR', 'US', 'GB', 'CH', 'PA', 'AQ', 'ZW', 'ME', 'XK', 'TW']), (country) => {
+        const currency = nationalCurrencyOf(country);
+        expect(currency === undefined || isIsoCurrency(currency)).toBe(true);
+      }),
+    );
+  });
+
+  it('should answer the country a national currency repeats the number of, and none for a shared one', () => {
+    expect(['MYR', 'USD', 'EUR', 'XOF'].map(countryOfCurrency)).toEqual(['MY', 'US', undefined, undefined]);
+    fc.assert(
+      fc.property(fc.constantFrom('MYR', 'USD', 'SGD', 'JPY', 'GBP', 'CHF', 'THB', 'IDR'), (currency) => {
+        expect(countryNumeric(countryOfCurrency(currency)!)).toBe(currencyInfo(currency)!.numeric);
+      }),
+    );
+  });
+
+  it('should read a numeric country code as a terminal carries it, 3 digits or 4 with a leading zero', () => {
+    expect(['458', '0458', '0276', '999', '', 'MY', '00458'].map(countryOfNumeric)).toEqual(['MY', 'MY', 'DE', undefined, undefined, undefined, undefined]);
+  });
+});
