@@ -35,6 +35,11 @@ import { PaymentConfigService } from './payment-config/payment-config.service';
 import { PaymentConfigRepository } from './payment-config/persistence/payment-config.repository';
 import { CurrentController } from './pbo/current.controller';
 import { PboModule } from './pbo/pbo.module';
+import { ProfileSyncRepository } from './profile-sync/persistence/profile-sync.repository';
+import { PROFILE_OUTCOME_CONSUMER, profileOutcomeConsumer } from './profile-sync/profile-outcome.consumer';
+import { ProfileOutcomeController } from './profile-sync/profile-outcome.controller';
+import { ProfileSyncController } from './profile-sync/profile-sync.controller';
+import { ProfileSyncService } from './profile-sync/profile-sync.service';
 
 /**
  * The merchant-management bounded context: PBOs, EMV configs, acquirer profiles, merchants and
@@ -55,10 +60,13 @@ import { PboModule } from './pbo/pbo.module';
     PaymentConfigController,
     MerchantController,
     DeviceController,
+    ProfileSyncController,
     DeviceAppController,
     HealthController,
     // NATS request/reply (docs/architecture.md, "Where a new handler goes").
     DeviceVerificationController,
+    // The gateway's outcomes of profile upserts (JetStream durable consumer, in process in standalone).
+    ProfileOutcomeController,
     // Legacy /api/v2 (docs/decisions.md, "Legacy /api/v2"): thin controllers over the same services.
     EmvV2Controller,
     AcquirerV2Controller,
@@ -84,6 +92,9 @@ import { PboModule } from './pbo/pbo.module';
     DeviceAdminService,
     CodeThrottleRepository,
     DeviceAppService,
+    ProfileSyncRepository,
+    ProfileSyncService,
+    { provide: PROFILE_OUTCOME_CONSUMER, useValue: profileOutcomeConsumer },
     // The gateway namespace devices are sent to (GATEWAY_NAMESPACE, default demo).
     { provide: GATEWAY_NAMESPACE, useExisting: GATEWAY_NAMESPACE_SETTING },
   ],
