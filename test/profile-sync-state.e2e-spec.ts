@@ -11,7 +11,10 @@ import {
   unique,
   waitFor,
 } from '@app/testing';
+import { GATEWAY_PROFILE_OUTCOME_V1, GatewayProfileOutcomeV1 } from '@app/contracts';
+import { InProcessTransport } from '@app/messaging';
 import fc from 'fast-check';
+import { randomUUID } from 'node:crypto';
 import { PboService } from '../apps/merchant-management/src';
 import { StandaloneModule } from '../apps/standalone/src';
 
@@ -257,6 +260,49 @@ describe('profile sync state of devices', () => {
     const answer = await replay(pbo, created.id);
     expect(answer.response.status).toBe(409);
     expect(answer.error).toMatchObject({ code: 10000 });
+  });
+
+  it("should keep the outcome of the latest version, whatever order the gateway's outcomes arrive in, and ignore one naming another group", async () => {
+    const pbo = await newPbo();
+    const transport = app.app.get(InProcessTransport);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 2, max: 6 }),
+        fc.array(fc.record({ version: fc.integer({ min: 1, max: 8 }), outcome: fc.constantFrom<'APPLIED' | 'REJECTED'>('APPLIED', 'REJECTED'), foreign: fc.boolean() }), {
+          minLength: 1,
+          maxLength: 10,
+        }),
+        async (pushed, arriving) => {
+          const code = await newCode(pbo);
+          await settles(pbo, code.id, 'APPLIED');
+          // As if the device had been pushed `pushed` times in all (the gateway's own outcomes of those never come).
+          await queryDatabase(app.database.url, 'UPDATE merchant_management.device SET profile_version = $2 WHERE profile_id = $1', [code.profileId, pushed]);
+          for (const { version, outcome, foreign } of arriving) {
+            const payload: GatewayProfileOutcomeV1 = {
+              profileId: code.profileId,
+              version,
+              groupId: foreign ? `grp_${randomUUID().slice(0, 8)}` : pbo.groupId,
+              outcome,
+              reason: outcome === 'REJECTED' ? `refused v${version}` : null,
+              decidedAt: new Date().toISOString(),
+            };
+            await transport.publish(GATEWAY_PROFILE_OUTCOME_V1, payload, { msgId: randomUUID() });
+          }
+          await transport.idle();
+
+          // Only forward, never past the latest push, and only the PBO's own: the highest such version wins.
+          const own = arriving.filter((each) => !each.foreign && each.version <= pushed);
+          const highest = Math.max(1, ...own.map((each) => each.version));
+          const latest = own.filter((each) => each.version === highest).at(0);
+          const expected =
+            highest < pushed
+              ? { state: 'PENDING', version: pushed, reason: null }
+              : { state: latest!.outcome, version: pushed, reason: latest!.outcome === 'REJECTED' ? `refused v${highest}` : null };
+          expect(await syncOf(pbo, code.id)).toMatchObject(expected);
+        },
+      ),
+      { numRuns: 15 },
+    );
   });
 
   it('should show PENDING a device whose push has no outcome yet, and list it', async () => {
