@@ -4,7 +4,8 @@ import { DEAD_LETTER_HEADERS } from '@app/messaging/consumer';
 import { queryDatabase, waitFor } from '@app/testing';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
-import { PROFILE_UPSERT_DEAD_LETTER_SUBJECT } from '../src/profile-sync/profile-upsert.consumer';
+import { PROFILE_UPSERT_DEAD_LETTER_SUBJECT, profileUpsertConsumer } from '../src/profile-sync/profile-upsert.consumer';
+import { ProfileSyncService } from '../src/profile-sync/profile-sync.service';
 import { upsertPayload } from './factories';
 import { GatewayTestApp, startGateway } from './support';
 
@@ -122,6 +123,22 @@ describe('profile upsert outcomes', () => {
     const seen = await outcomesOf(String(payload.profileId), 2);
     expect(seen[1]).toMatchObject({ version: 2, outcome: 'REJECTED', groupId: claimant, reason: `profile ${String(payload.profileId)} belongs to another group` });
     expect(JSON.stringify(seen[1])).not.toContain(holder);
+  });
+
+  it('should answer an upsert that failed every delivery with REJECTED giving the last error', async () => {
+    const sync = app.app.get(ProfileSyncService);
+    const failure = new Error('the database is unreachable');
+    const spies = [jest.spyOn(sync, 'apply').mockRejectedValue(failure), jest.spyOn(sync, 'applyBatch').mockRejectedValue(failure)];
+    try {
+      const payload = upsertPayload({ groupId: group(), version: 7 });
+      const msgId = await publish(payload);
+
+      const [outcome] = await outcomesOf(String(payload.profileId), 1);
+      expect(outcome).toMatchObject({ version: 7, outcome: 'REJECTED', reason: `gave up after ${profileUpsertConsumer.maxDeliveries} deliveries: the database is unreachable` });
+      expect(deadLetters.some((message) => message.headers[DEAD_LETTER_HEADERS.messageId] === msgId)).toBe(true);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 
   it('should tell nobody of an upsert that names no profile: only the dead letter remains', async () => {
