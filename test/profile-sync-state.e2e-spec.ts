@@ -248,6 +248,9 @@ describe('profile sync state of devices', () => {
     const unknownField = await pbo.api.post('/api/openapi/v1/profileSync/replay', { everything: true });
     expect(unknownField.status).toBe(400);
     expect(unknownField.body).toMatchObject({ code: 10000, msg: expect.stringContaining('everything') });
+    // No body at all: a body is an object, as on every other POST ({} replays everything).
+    const noBody = await pbo.api.request('POST', '/api/openapi/v1/profileSync/replay');
+    expect({ status: noBody.status, body: noBody.body }).toEqual({ status: 400, body: { code: 10000, msg: 'request body must be a JSON object' } });
   });
 
   it('should answer 409 to the replay of a device that has no gateway profile', async () => {
