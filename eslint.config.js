@@ -13,7 +13,7 @@ const BOUNDARIES = [
  * (issue 11)"): a feature may import the features after it, never one before it; `shared` imports
  * no feature. A separate rule name from the libs rule below, so that neither replaces the other.
  */
-const MERCHANT_MANAGEMENT_LAYERS = ['device-app', 'device', 'merchant', 'payment-config', 'acquirer', 'emv', 'activation-profile', 'pbo', 'shared'];
+const MERCHANT_MANAGEMENT_LAYERS = ['device-app', 'profile-sync', 'device', 'merchant', 'payment-config', 'acquirer', 'emv', 'activation-profile', 'pbo', 'shared'];
 /** The composition root of merchant-management/src (index, modules, the DataSource's entity list, config, main), as features import it. */
 const MERCHANT_MANAGEMENT_ROOT = '^(\\.\\./)*\\.\\.(/(index|database|main|database\\.module|merchant-management\\.module|app\\.module|config/.*))?$';
 /** Layering patterns of a feature: nothing from a feature above it, nothing from the composition root. */

@@ -1,5 +1,5 @@
 import { configureHttpApp, signPboToken } from '@app/common';
-import { EVENT_STREAM, GATEWAY_PROFILE_UPSERT_V1, STREAMED_SUBJECTS } from '@app/contracts';
+import { EVENT_STREAM, GATEWAY_PROFILE_OUTCOME_V1, GATEWAY_PROFILE_UPSERT_V1, STREAMED_SUBJECTS } from '@app/contracts';
 import { freePort } from '@app/database';
 import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
 import { connectMessaging, ensureStream } from '@app/messaging';
@@ -33,7 +33,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { PboService } from '../apps/merchant-management/src';
+import { PboService, PROFILE_OUTCOME_CONSUMER, profileOutcomeConsumer } from '../apps/merchant-management/src';
 import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer, TRANSACTION_WEBHOOK_CONSUMER, transactionWebhookConsumer } from '../apps/payment-gateway/src';
 import { ORDER_UPDATES_CONSUMER, orderUpdatesConsumer } from '../apps/transactions/src';
 import { StandaloneModule } from '../apps/standalone/src';
@@ -64,6 +64,9 @@ interface Names {
   durable: string;
   deadLetterStream: string;
   deadLetterSubject: string;
+  /** merchant-management's consumer of the gateway's outcomes. */
+  outcomeDurable: string;
+  outcomeDeadLetterSubject: string;
 }
 
 function namesOf(tag: string, stream: string): Names {
@@ -72,18 +75,21 @@ function namesOf(tag: string, stream: string): Names {
     durable: `mmgw_${tag}_${RUN}`,
     deadLetterStream: `MMGW_DLQ_${tag.toUpperCase()}_${RUN}`,
     deadLetterSubject: `dlq.mmgw.${tag}.${RUN}.${GATEWAY_PROFILE_UPSERT_V1}`,
+    outcomeDurable: `mmgw_outcome_${tag}_${RUN}`,
+    outcomeDeadLetterSubject: `dlq.mmgw.${tag}.${RUN}.${GATEWAY_PROFILE_OUTCOME_V1}`,
   };
 }
 
-/** The gateway's upsert consumer under this run's names. */
-function definitionOf(names: Names): ConsumerDefinition {
-  return {
-    ...profileUpsertConsumer,
-    name: names.durable,
-    deadLetterSubject: names.deadLetterSubject,
-    jetStream: { stream: names.stream, deadLetterStream: names.deadLetterStream, concurrency: 8 },
-  };
+/** `base` under this run's durable name, dead-letter subject, stream and dead-letter stream. */
+function underRun(base: ConsumerDefinition, names: Names, durable: string, deadLetterSubject: string, concurrency: number): ConsumerDefinition {
+  return { ...base, name: durable, deadLetterSubject, jetStream: { stream: names.stream, deadLetterStream: names.deadLetterStream, concurrency } };
 }
+
+/** The gateway's upsert consumer under this run's names. */
+const definitionOf = (names: Names) => underRun(profileUpsertConsumer, names, names.durable, names.deadLetterSubject, 8);
+
+/** merchant-management's outcome consumer under this run's names. */
+const outcomeDefinitionOf = (names: Names) => underRun(profileOutcomeConsumer, names, names.outcomeDurable, names.outcomeDeadLetterSubject, 4);
 
 /** Keeps the application's warnings and errors, shown when a test fails to converge. */
 class CapturingLogger implements LoggerService {
@@ -138,6 +144,8 @@ async function startStandalone(servers: string, names: Names, streamSubjects: re
   const moduleRef = await Test.createTestingModule({ imports: [StandaloneModule.register(options)] })
     .overrideProvider(PROFILE_UPSERT_CONSUMER)
     .useValue(definition)
+    .overrideProvider(PROFILE_OUTCOME_CONSUMER)
+    .useValue(outcomeDefinitionOf(names))
     .overrideProvider(TRANSACTION_WEBHOOK_CONSUMER)
     .useValue(webhooks.definition)
     .overrideProvider(ORDER_UPDATES_CONSUMER)
@@ -270,6 +278,24 @@ async function createDevice(mm: Pbo, mchId: string, extParams?: Record<string, u
   return created.profileId;
 }
 
+/** Waits until merchant-management shows the device's profile sync in `state` (the outcome travels back over NATS); answers it. */
+async function syncSettles(h: Harness, mm: ApiClient, deviceId: string, state: string): Promise<Record<string, unknown>> {
+  let sync: Record<string, unknown> | null = null;
+  try {
+    await waitForDelivery(
+      `device ${deviceId} profile ${state}`,
+      async () => {
+        sync = dataOf<{ profileSync: Record<string, unknown> | null }>(await mm.get(`/api/openapi/v1/device/${deviceId}`)).profileSync;
+        return sync?.state === state;
+      },
+      20_000,
+    );
+  } catch (error) {
+    throw new Error(`${String(error)}\nit shows ${JSON.stringify(sync)}\napp log:\n${h.logger.tail()}`);
+  }
+  return sync as unknown as Record<string, unknown>;
+}
+
 /** Deletes from `stream` the messages after `fromSeq` whose Nats-Msg-Id is one of `msgIds` (bounded by `timeoutMs`). */
 async function deleteMessages(jsm: JetStreamManager, stream: string, fromSeq: number, msgIds: Set<string>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -300,17 +326,23 @@ describe("merchant-management → payment-gateway profile sync over the machine'
     await ensureStream(jsm, { name: EVENT_STREAM, subjects: [...STREAMED_SUBJECTS] });
     firstSeq = (await jsm.streams.info(EVENT_STREAM)).state.last_seq + 1;
     await jsm.consumers.add(EVENT_STREAM, { ...durableConsumerConfig(definitionOf(names)), deliver_policy: DeliverPolicy.New });
+    await jsm.consumers.add(EVENT_STREAM, { ...durableConsumerConfig(outcomeDefinitionOf(names)), deliver_policy: DeliverPolicy.New });
     h = await startStandalone(NATS_URL, names, STREAMED_SUBJECTS);
   });
 
   afterAll(async () => {
     const published = h
-      ? await h.db.query<{ id: string }>('SELECT id::text AS id FROM merchant_management.outbox WHERE published_at IS NOT NULL')
+      ? await h.db.query<{ id: string }>(
+          `SELECT id::text AS id FROM merchant_management.outbox WHERE published_at IS NOT NULL
+           UNION ALL SELECT id::text FROM payment_gateway.outbox WHERE published_at IS NOT NULL AND subject = $1`,
+          [GATEWAY_PROFILE_OUTCOME_V1],
+        )
       : { rows: [] };
     await h?.close();
     if (jsm) {
-      // Only what this run created: its durable consumer, its dead-letter stream and its messages in the platform's stream.
+      // Only what this run created: its durable consumers, its dead-letter stream and its messages in the platform's stream.
       await jsm.consumers.delete(names.stream, names.durable).catch(() => undefined);
+      await jsm.consumers.delete(names.stream, names.outcomeDurable).catch(() => undefined);
       await jsm.streams.delete(names.deadLetterStream).catch(() => undefined);
       await deleteMessages(jsm, EVENT_STREAM, firstSeq, new Set(published.rows.map((row) => row.id)), 15_000);
     }
@@ -398,6 +430,40 @@ describe("merchant-management → payment-gateway profile sync over the machine'
     // 3 × 201 upserts published and each recorded once by the gateway's inbox.
     expect(await deliveryCounts(h, profileIds)).toEqual({ outbox: 603, unpublished: 0, inbox: 603, inboxRows: 603 });
   });
+  it('should show REJECTED a device whose profile the gateway refused, list it to its PBO only, and APPLIED after the fix and a replay', async () => {
+    const { mm } = await h.newPbo();
+    const other = await h.newPbo();
+    const acquirer = await createCardAcquirer(mm, ['01'], { profileName: 'Acquirer A', enablerMsgFormat: 'ISO8583' });
+    const merchant = await createMerchant(mm);
+    await bind(mm, merchant.mchId, acquirer.id, 'MIDOFBINDING');
+    const created = dataOf<{ id: string; profileId: string }>(
+      await mm.post('/api/openapi/v1/device', { mchId: merchant.mchId, extParams: { acquirers: { [String(acquirer.id)]: { acqMid: 'MID000000000042', acqTid: 'T0000042' } } } }),
+    );
+    await syncSettles(h, mm, created.id, 'APPLIED');
+
+    // A TID the gateway's contract refuses, as data stored before the edge checked it would be.
+    const storeTid = (tid: string) =>
+      h.db.query(`UPDATE merchant_management.device SET ext_params = jsonb_set(ext_params, ARRAY['acquirers', $2, 'acqTid'], to_jsonb($3::text)) WHERE profile_id = $1`, [
+        created.profileId,
+        String(acquirer.id),
+        tid,
+      ]);
+    await storeTid('T'.repeat(40));
+    dataOf(await mm.post(`/api/openapi/v1/profileSync/${created.id}/replay`, {}));
+    const rejected = await syncSettles(h, mm, created.id, 'REJECTED');
+    expect(rejected).toMatchObject({ version: 2, reason: expect.stringContaining('acceptances[0].primaryTid must be shorter than or equal to 32 characters') });
+
+    const listed = dataOf<{ records: Array<{ deviceId: string; profileSync: unknown }> }>(await mm.get('/api/openapi/v1/profileSync?state=REJECTED'));
+    expect(listed.records).toEqual([expect.objectContaining({ deviceId: created.id, profileSync: rejected })]);
+    expect(dataOf<{ records: unknown[] }>(await other.mm.get('/api/openapi/v1/profileSync')).records).toEqual([]);
+    const foreign = await other.mm.post(`/api/openapi/v1/profileSync/${created.id}/replay`, {});
+    expect({ status: foreign.status, code: foreign.body.code }).toEqual({ status: 404, code: 14000 });
+
+    await storeTid('T0000043');
+    dataOf(await mm.post(`/api/openapi/v1/profileSync/${created.id}/replay`, {}));
+    expect(await syncSettles(h, mm, created.id, 'APPLIED')).toMatchObject({ version: 3, reason: null });
+    expect([...(await gatewayVersions(h, [created.profileId])).values()]).toEqual([3]);
+  });
 });
 
 describe('profile sync across a NATS outage in the middle of a burst of payment-config changes', () => {
@@ -410,7 +476,7 @@ describe('profile sync across a NATS outage in the middle of a burst of payment-
     storeDir = mkdtempSync(join(tmpdir(), 'softpos-nats-fault-'));
     server = new NatsServerProcess(await freePort(), storeDir);
     await server.start();
-    h = await startStandalone(server.url, names, [GATEWAY_PROFILE_UPSERT_V1]);
+    h = await startStandalone(server.url, names, [GATEWAY_PROFILE_UPSERT_V1, GATEWAY_PROFILE_OUTCOME_V1]);
   });
 
   afterAll(async () => {

@@ -7,3 +7,4 @@ export type { Pbo } from './pbo/pbo';
 export { PboModule } from './pbo/pbo.module';
 export { pboModuleWithDatabase } from './database.module';
 export { PboService } from './pbo/pbo.service';
+export { PROFILE_OUTCOME_CONSUMER, profileOutcomeConsumer } from './profile-sync/profile-outcome.consumer';

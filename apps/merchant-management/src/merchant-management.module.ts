@@ -36,6 +36,11 @@ import { PaymentConfigRepository } from './payment-config/persistence/payment-co
 import { CurrentController } from './pbo/current.controller';
 import { GroupVerificationController } from './pbo/group-verification.controller';
 import { PboModule } from './pbo/pbo.module';
+import { ProfileSyncRepository } from './profile-sync/persistence/profile-sync.repository';
+import { PROFILE_OUTCOME_CONSUMER, profileOutcomeConsumer } from './profile-sync/profile-outcome.consumer';
+import { ProfileOutcomeController } from './profile-sync/profile-outcome.controller';
+import { ProfileSyncController } from './profile-sync/profile-sync.controller';
+import { ProfileSyncService } from './profile-sync/profile-sync.service';
 
 /**
  * The merchant-management bounded context: PBOs, EMV configs, acquirer profiles, merchants and
@@ -56,11 +61,14 @@ import { PboModule } from './pbo/pbo.module';
     PaymentConfigController,
     MerchantController,
     DeviceController,
+    ProfileSyncController,
     DeviceAppController,
     HealthController,
     // NATS request/reply (docs/architecture.md, "Where a new handler goes").
     DeviceVerificationController,
     GroupVerificationController,
+    // The gateway's outcomes of profile upserts (JetStream durable consumer, in process in standalone).
+    ProfileOutcomeController,
     // Legacy /api/v2 (docs/decisions.md, "Legacy /api/v2"): thin controllers over the same services.
     EmvV2Controller,
     AcquirerV2Controller,
@@ -86,6 +94,9 @@ import { PboModule } from './pbo/pbo.module';
     DeviceAdminService,
     CodeThrottleRepository,
     DeviceAppService,
+    ProfileSyncRepository,
+    ProfileSyncService,
+    { provide: PROFILE_OUTCOME_CONSUMER, useValue: profileOutcomeConsumer },
     // The gateway namespace devices are sent to (GATEWAY_NAMESPACE, default demo).
     { provide: GATEWAY_NAMESPACE, useExisting: GATEWAY_NAMESPACE_SETTING },
   ],

@@ -12,6 +12,7 @@ import { ProfileService } from './profile/profile.service';
 import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from './profile-sync/profile-upsert.consumer';
 import { ProfileUpsertController } from './profile-sync/profile-upsert.controller';
 import { ProfileSyncService } from './profile-sync/profile-sync.service';
+import { ProfileOutcomeRepository } from './profile-sync/persistence/profile-outcome.repository';
 import { SignOnService } from './sign-on/sign-on.service';
 import { GatewayErrorFormat } from './shared/error-format';
 import { GATEWAY_NAMESPACE } from './shared/namespace';
@@ -58,6 +59,7 @@ import { WEBHOOK_CONTROLLERS, webhookDeliveryPruneRule, webhookProviders } from 
     HostClient,
     SignOnService,
     Inbox,
+    ProfileOutcomeRepository,
     ProfileSyncService,
     { provide: PROFILE_UPSERT_CONSUMER, useValue: profileUpsertConsumer },
     TransactionRepository,

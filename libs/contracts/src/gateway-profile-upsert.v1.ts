@@ -23,6 +23,9 @@ export const GATEWAY_PROFILE_LIMITS = {
   deviceId: 64,
 } as const;
 
+/** A gateway profile id as merchant-management assigns it (`prof_…`). */
+export const GATEWAY_PROFILE_ID_PATTERN = /^prof_[A-Za-z0-9_-]{1,64}$/;
+
 /** Payment method names as the gateway speaks them (`VISA`, `MASTERCARD`, …). */
 export const GATEWAY_PAYMENT_NAMES: readonly PaymentMethodName[] = Object.values(PAYMENT_METHODS);
 
@@ -97,7 +100,7 @@ export class GatewayProfileUpsertV1 {
   /** Assigned by merchant-management (`prof_…`); the gateway uses it as the profile id. */
   @ApiProperty({ example: 'prof_01J9ZK3W6Q8X' })
   @IsString()
-  @Matches(/^prof_[A-Za-z0-9_-]{1,64}$/, { message: '$property must look like prof_<id>' })
+  @Matches(GATEWAY_PROFILE_ID_PATTERN, { message: '$property must look like prof_<id>' })
   profileId: string;
 
   @ApiProperty({ minimum: 1, example: 3 })

@@ -13,6 +13,9 @@ export const EVENT_STREAM = 'SOFTPOS_EVENTS';
 /** merchant-management → payment-gateway: create or replace a gateway profile ({@link GatewayProfileUpsertV1}). */
 export const GATEWAY_PROFILE_UPSERT_V1 = 'gateway.profile.upsert.v1';
 
+/** payment-gateway → merchant-management: what became of one profile upsert, APPLIED or REJECTED ({@link GatewayProfileOutcomeV1}). */
+export const GATEWAY_PROFILE_OUTCOME_V1 = 'gateway.profile.outcome.v1';
+
 /** payment-gateway → transactions (and the gateway's own webhook sender): a transaction changed ({@link GatewayTransactionUpdatedV1}). */
 export const GATEWAY_TRANSACTION_UPDATED_V1 = 'gateway.transaction.updated.v1';
 
@@ -23,7 +26,7 @@ export const TXN_BATCH_SETTLED_V1 = 'txn.batch.settled.v1';
  * The subjects {@link EVENT_STREAM} captures. Request/reply subjects must never be in a stream:
  * JetStream would answer the request with a PubAck before the real responder does.
  */
-export const STREAMED_SUBJECTS = [GATEWAY_PROFILE_UPSERT_V1, GATEWAY_TRANSACTION_UPDATED_V1, TXN_BATCH_SETTLED_V1] as const;
+export const STREAMED_SUBJECTS = [GATEWAY_PROFILE_UPSERT_V1, GATEWAY_PROFILE_OUTCOME_V1, GATEWAY_TRANSACTION_UPDATED_V1, TXN_BATCH_SETTLED_V1] as const;
 
 // --- Core NATS request/reply (queue groups, deadlines), not stored ---
 

@@ -134,6 +134,38 @@ describe('ActivationProfileService', () => {
     });
   });
 
+  describe('replay', () => {
+    it("should push each named device's current profile with the next version and its lifecycle, whatever its status, under the merchant's update lock", async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...Object.values(DeviceStatus).filter((value): value is DeviceStatus => typeof value === 'number')), async (status) => {
+          const { repository, service } = setUp();
+          repository.devices.set('d1', profiledDeviceOf(GROUP, MERCHANT, 'd1', { deviceStatus: status }));
+          repository.devices.set('d2', profiledDeviceOf(GROUP, MERCHANT, 'd2'));
+          await pushedOnce(service, repository, 'd1');
+          await pushedOnce(service, repository, 'd2');
+
+          const replayed = await service.replay(GROUP, MERCHANT, ['d1']);
+
+          expect(replayed).toEqual([{ uuid: 'd1', profileVersion: 2 }]);
+          expect(repository.locks).toEqual([`update:${MERCHANT}`]);
+          expect(repository.upserts).toHaveLength(1);
+          const takesPayments = status === DeviceStatus.Pending || status === DeviceStatus.Active;
+          expect(repository.upserts[0]).toMatchObject({ profileId: repository.devices.get('d1')!.profileId, version: 2, entityStatus: takesPayments ? 'ACTIVE' : 'DISABLED' });
+          // The other device of the merchant is left alone.
+          expect(repository.devices.get('d2')).toMatchObject({ profileVersion: 1 });
+        }),
+      );
+    });
+
+    it('should skip a named device that has no profile', async () => {
+      const { repository, service } = setUp();
+      repository.devices.set('d1', profiledDeviceOf(GROUP, MERCHANT, 'd1', { methodList: ['04'] }));
+
+      expect(await service.replay(GROUP, MERCHANT, ['d1'])).toEqual([]);
+      expect(repository.upserts).toEqual([]);
+    });
+  });
+
   describe('repushAcquirer', () => {
     it('should lock and re-push every merchant of the PBO bound to the profile, in uuid order', async () => {
       const { repository, service } = setUp();

@@ -167,6 +167,31 @@ export class ActivationProfileService {
   }
 
   /**
+   * Replay (docs/decisions.md, "Profile sync state"): pushes the current profile of each of
+   * `deviceUuids` (devices of one merchant) again with the next version, whatever their status (a
+   * decommissioned device's push carries DISABLED), in the caller's unit of work; a device
+   * without a profile is skipped. Takes the merchant's update lock as a re-push does. Answers the
+   * devices pushed and their new versions.
+   */
+  async replay(groupId: string, merchantUuid: string, deviceUuids: readonly string[]): Promise<Array<{ uuid: string; profileVersion: number }>> {
+    await this.repository.lockMerchant(groupId, merchantUuid, 'update');
+    const devices = await this.repository.devicesOfMerchantForUpdate(groupId, merchantUuid, deviceUuids);
+    if (devices.length === 0) return [];
+    const source = await this.source(groupId, merchantUuid);
+    const changed: { uuid: string; values: ProfileValues }[] = [];
+    const upserts: GatewayProfileUpsertV1[] = [];
+    for (const device of devices) {
+      if (!device.profileId) continue;
+      const { values, upsert } = this.recompute(source, device, {}, { strict: false, forcePush: true });
+      if (upsert) upserts.push(upsert);
+      changed.push({ uuid: device.uuid, values });
+    }
+    await this.repository.enqueueUpserts(upserts);
+    await this.repository.updateProfiles(groupId, changed);
+    return changed.map(({ uuid, values }) => ({ uuid, profileVersion: values.profileVersion as number }));
+  }
+
+  /**
    * After a change of an acquirer profile's fields that shape an acceptance: re-pushes the devices
    * of every merchant bound to it, each merchant locked in turn (in uuid order).
    */

@@ -39,6 +39,7 @@ export class DeviceAppController {
   @Post('activate')
   @HttpCode(200)
   @ApiOperation({ summary: 'Activate a phone with its activation code', description: 'No bearer token: the activation code is the credential.', security: [] })
+  @ApiResponse({ status: 409, description: "code 10000: the code was used, has expired or its device was decommissioned, or the gateway refused the device's profile (its profileSync is REJECTED: fix and replay it first)", type: EnvelopeDto })
   @ApiResponse({ status: 429, description: 'code 16000: too many failed attempts from this client', type: EnvelopeDto })
   @ApiResponse({ status: 409, description: 'code 10000: the activation code was already used', type: EnvelopeDto })
   @ApiResponse({ status: 404, description: 'code 14000: no such activation code (or not one that can be activated)', type: EnvelopeDto })

@@ -1,6 +1,7 @@
 import { Clock, DeviceClaims, DomainError, ErrorCode, IdGenerator } from '@app/common';
 import { UnitOfWork } from '@app/database';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { profileSyncOf } from '../device/device';
 import { DeviceService, newDeviceId } from '../device/device.service';
 import { DeviceRepository } from '../device/persistence/device.repository';
 import { ACTIVATABLE_STATUSES, DeviceStatus } from '../shared/device-status';
@@ -31,6 +32,10 @@ export interface DeviceConfig {
   /** A renewed device token. */
   deviceToken: string;
 }
+
+/** What the phone sees when the gateway refused its device's profile (the reason is the operator's to read, not the phone's). */
+export const PROFILE_REJECTED_MESSAGE =
+  "this device's payment profile was refused by the payment gateway; ask your provider to correct it and push it again, then activate again";
 
 /** What the phone app does: activate with a code (docs/architecture.md, flow 4) and pull its configuration. */
 @Injectable()
@@ -66,6 +71,7 @@ export class DeviceAppService {
     }
     if (!/^\d{12}$/.test(activationCode)) throw this.fail(clientKey, attempts, DomainError.validation('activationCode must be 12 digits'));
     let refusal: DomainError | undefined;
+    let validCode = false;
     const activated = await this.uow.run(async () => {
       const device = await this.repository.find(this.devices.keyOfCode(activationCode), true);
       if (!device) {
@@ -79,6 +85,12 @@ export class DeviceAppService {
       const now = this.clock.now();
       if (device.expiresAt.getTime() < now.getTime()) {
         refusal = DomainError.conflict('activation code has expired');
+        return undefined;
+      }
+      // The gateway refused this device's profile: a token for it could not pay (docs/decisions.md, "Profile sync state").
+      if (profileSyncOf(device)?.state === 'REJECTED') {
+        refusal = DomainError.conflict(PROFILE_REJECTED_MESSAGE);
+        validCode = true;
         return undefined;
       }
       const appVersion = typeof deviceInfo?.appVersion === 'string' ? deviceInfo.appVersion.slice(0, 32) : device.appVersion;
@@ -96,7 +108,11 @@ export class DeviceAppService {
       await this.repository.update(device.groupId, device.uuid, values);
       return { ...device, ...values };
     });
-    if (!activated) throw this.fail(clientKey, attempts, refusal!);
+    if (!activated) {
+      // A valid code whose profile the gateway refused is not a guess: not counted against the client.
+      if (validCode) await this.throttle.release(clientKey, window);
+      throw this.fail(clientKey, attempts, refusal!);
+    }
     await this.throttle.release(clientKey, window);
     const context = await this.devices.context(activated);
     const emv = this.devices.resolvedEmv(context);

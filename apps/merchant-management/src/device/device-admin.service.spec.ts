@@ -7,6 +7,7 @@ import { DeviceStatus } from '../shared/device-status';
 import { InMemoryFailureWindows } from '../shared/testing/in-memory-failure-windows';
 import { ADMIN_FAILURE_LIMIT, DeviceAdminService } from './device-admin.service';
 import { AdminThrottleKey, DeviceAdminThrottleRepository } from './persistence/device-admin-throttle.repository';
+import { NO_PROFILE_SYNC } from './device';
 import { DeviceRepository } from './persistence/device.repository';
 import { GROUP, OTHER_GROUP } from './testing/device-fixture';
 import { InMemoryDeviceRepository } from './testing/in-memory-device.repository';
@@ -54,6 +55,7 @@ async function setUp() {
       profileId: null,
       profileVersion: 0,
       acceptances: [],
+      ...NO_PROFILE_SYNC,
       activesAt: NOW,
       expiresAt: NOW,
       deviceInfo: null,

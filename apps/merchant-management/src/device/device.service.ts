@@ -130,7 +130,8 @@ export class DeviceService {
     return { device, source: await this.profiles.source(device.groupId, device.merchantUuid) };
   }
 
-  private view(device: Device, mchId: string): DeviceView {
+  /** A device as the APIs show it: with its merchant's mchId and its code opened. */
+  view(device: Device, mchId: string): DeviceView {
     return { device, mchId, activationCode: this.codeOf(device) };
   }
 

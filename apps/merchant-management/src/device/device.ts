@@ -1,3 +1,4 @@
+import { GatewayProfileOutcome } from '@app/contracts';
 import { AcceptanceSnapshot } from '../activation-profile/acceptance';
 
 /**
@@ -34,6 +35,14 @@ export interface Device {
   profileVersion: number;
   /** The acceptances last pushed to the gateway. */
   acceptances: AcceptanceSnapshot[];
+  /** The version the gateway's last outcome is about (0: none yet); see profileSyncOf. */
+  profileSyncVersion: number;
+  /** The gateway's last outcome; null while none arrived. */
+  profileSyncOutcome: GatewayProfileOutcome | null;
+  /** Why the gateway refused the profile; null unless REJECTED. */
+  profileSyncReason: string | null;
+  /** When the gateway decided its last outcome. */
+  profileSyncedAt: Date | null;
   activesAt: Date | null;
   /** A pending code cannot be used after this instant. */
   expiresAt: Date;
@@ -41,4 +50,44 @@ export interface Device {
   deviceInfo: Record<string, unknown> | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A device's profile sync fields before the gateway's first outcome. */
+export const NO_PROFILE_SYNC: Pick<Device, 'profileSyncVersion' | 'profileSyncOutcome' | 'profileSyncReason' | 'profileSyncedAt'> = {
+  profileSyncVersion: 0,
+  profileSyncOutcome: null,
+  profileSyncReason: null,
+  profileSyncedAt: null,
+};
+
+/**
+ * Where a device's gateway profile stands (docs/decisions.md, "Profile sync state"): PENDING while
+ * the latest push awaits the gateway's outcome, APPLIED once the gateway stored it, REJECTED when
+ * it refused it for good (with its reason).
+ */
+export const PROFILE_SYNC_STATES = ['PENDING', 'APPLIED', 'REJECTED'] as const;
+export type ProfileSyncState = (typeof PROFILE_SYNC_STATES)[number];
+
+export interface ProfileSync {
+  state: ProfileSyncState;
+  /** The latest version pushed (the one the state is about). */
+  version: number;
+  /** The gateway's reason; null unless REJECTED. */
+  reason: string | null;
+  /** When the gateway decided; null while PENDING. */
+  decidedAt: Date | null;
+}
+
+/** The sync state of a device's profile; null when it has none (no acquirer matched: nothing is pushed). */
+export function profileSyncOf(device: Pick<Device, 'profileId' | 'profileVersion' | 'profileSyncVersion' | 'profileSyncOutcome' | 'profileSyncReason' | 'profileSyncedAt'>): ProfileSync | null {
+  if (device.profileId === null) return null;
+  if (device.profileSyncOutcome === null || device.profileSyncVersion < device.profileVersion) {
+    return { state: 'PENDING', version: device.profileVersion, reason: null, decidedAt: null };
+  }
+  return {
+    state: device.profileSyncOutcome,
+    version: device.profileVersion,
+    reason: device.profileSyncOutcome === 'REJECTED' ? device.profileSyncReason : null,
+    decidedAt: device.profileSyncedAt,
+  };
 }

@@ -1,6 +1,6 @@
 import { formatTimestamp, maskedSecret } from '@app/common';
-import { CreatedCodeDto, DeviceDto } from './dto/device.dto';
-import { Device } from './device';
+import { CreatedCodeDto, DeviceDto, ProfileSyncDto } from './dto/device.dto';
+import { Device, ProfileSync, profileSyncOf } from './device';
 
 /** What the device service answers about a device: the stored device, its merchant's mchId and its code in clear. */
 export interface DeviceView {
@@ -88,6 +88,7 @@ export function toDeviceDto(view: DeviceView): DeviceDto {
     deviceToken: JSON.stringify({ activationCode }),
     methodList: JSON.stringify(methodMidTids(device)),
     profileId: device.profileId,
+    profileSync: toProfileSyncDto(profileSyncOf(device)),
     emvParams: device.emvParams ? JSON.stringify(device.emvParams) : null,
     extParams: device.extParams ? JSON.stringify(device.extParams) : null,
     operatingMode: device.operatingMode,
@@ -98,6 +99,11 @@ export function toDeviceDto(view: DeviceView): DeviceDto {
   };
   if (device.deviceId !== null) dto.isDevice = true;
   return dto;
+}
+
+/** The v1 shape of a device's profile sync state. */
+export function toProfileSyncDto(sync: ProfileSync | null): ProfileSyncDto | null {
+  return sync && { state: sync.state, version: sync.version, reason: sync.reason, decidedAt: formatTimestamp(sync.decidedAt) };
 }
 
 /** The v1 answer to creating an activation code. */

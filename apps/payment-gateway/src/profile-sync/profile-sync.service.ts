@@ -1,5 +1,5 @@
-import { canonicalJson, DomainError } from '@app/common';
-import { GatewayAcceptanceV1, GatewayProfileUpsertV1 } from '@app/contracts';
+import { canonicalJson, Clock, DomainError } from '@app/common';
+import { GatewayAcceptanceV1, GatewayProfileOutcomeV1, GatewayProfileUpsertV1, outcomeReason, ProfileOutcomeKey } from '@app/contracts';
 import { Inbox } from '@app/messaging/consumer';
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
@@ -7,6 +7,7 @@ import { newAcceptanceId } from '../shared/ids';
 import { AcceptanceRepository, NewAcceptance, SyncedAcceptanceFields } from '../profile/persistence/acceptance.repository';
 import { ProfileEntity } from '../profile/persistence/profile.entity';
 import { BoundAcceptance, NewProfile, ProfileDevice, ProfileFields, ProfileRepository, ProfileVersionRow } from '../profile/persistence/profile.repository';
+import { ProfileOutcomeRepository } from './persistence/profile-outcome.repository';
 
 /** What became of one upsert message. */
 export type UpsertOutcome = 'applied' | 'stale' | 'duplicate';
@@ -101,38 +102,70 @@ export class ProfileSyncService {
     private readonly profiles: ProfileRepository,
     private readonly acceptances: AcceptanceRepository,
     private readonly inbox: Inbox,
+    private readonly outcomes: ProfileOutcomeRepository,
+    private readonly clock: Clock,
   ) {}
 
   /**
-   * Creates or replaces the profile and binds exactly the listed acceptances. Throws a
-   * DomainError (never retried) when the profile belongs to another group.
+   * Creates or replaces the profile and binds exactly the listed acceptances; an applied upsert
+   * queues its APPLIED outcome in the same transaction. Throws a DomainError (never retried) when
+   * the profile belongs to another group.
    */
   apply(upsert: GatewayProfileUpsertV1, receipt: UpsertReceipt): Promise<UpsertOutcome> {
     return this.profiles.transaction(async (manager) => {
-      if (!(await this.inbox.record(manager, receipt))) return 'duplicate';
-      const current = await this.profiles.lockById(manager, upsert.profileId);
-      if (current) return this.replace(manager, upsert, current);
-      const created = await this.profiles.insertIfAbsent(manager, {
-        id: upsert.profileId,
-        groupId: upsert.groupId,
-        version: upsert.version,
-        ...(await this.profileFields(manager, upsert)),
-        ...deviceOf(upsert),
-      });
-      if (created) {
-        await this.bindAcceptances(manager, upsert, []);
-        return 'applied';
-      }
-      // Another upsert of this new profile committed first: replace what it stored.
-      const winner = await this.profiles.lockById(manager, upsert.profileId);
-      if (!winner) throw new Error(`profile ${upsert.profileId} was neither inserted nor found`);
-      return this.replace(manager, upsert, winner);
+      const outcome = await this.applyIn(manager, upsert, receipt);
+      if (outcome === 'applied') await this.outcomes.enqueue(manager, [this.outcomeOf(upsert, 'APPLIED', null)]);
+      return outcome;
     });
+  }
+
+  /**
+   * Tells merchant-management that the upsert named by `key` will never be applied (it breaks the
+   * contract, names another group's profile, or failed every delivery): a REJECTED outcome with
+   * `reason`, in a transaction of its own.
+   */
+  reject(key: ProfileOutcomeKey, reason: string): Promise<void> {
+    return this.outcomes.enqueueAlone(this.outcomeOf(key, 'REJECTED', outcomeReason(reason)));
+  }
+
+  private outcomeOf(key: ProfileOutcomeKey, outcome: GatewayProfileOutcomeV1['outcome'], reason: string | null): GatewayProfileOutcomeV1 {
+    return {
+      profileId: key.profileId,
+      version: key.version,
+      groupId: key.groupId,
+      ...(key.deviceId === undefined ? {} : { deviceId: key.deviceId }),
+      outcome,
+      reason,
+      decidedAt: this.clock.now().toISOString(),
+    };
+  }
+
+  private async applyIn(manager: EntityManager, upsert: GatewayProfileUpsertV1, receipt: UpsertReceipt): Promise<UpsertOutcome> {
+    if (!(await this.inbox.record(manager, receipt))) return 'duplicate';
+    const current = await this.profiles.lockById(manager, upsert.profileId);
+    if (current) return this.replace(manager, upsert, current);
+    const created = await this.profiles.insertIfAbsent(manager, {
+      id: upsert.profileId,
+      groupId: upsert.groupId,
+      version: upsert.version,
+      ...(await this.profileFields(manager, upsert)),
+      ...deviceOf(upsert),
+    });
+    if (created) {
+      await this.bindAcceptances(manager, upsert, []);
+      return 'applied';
+    }
+    // Another upsert of this new profile committed first: replace what it stored.
+    const winner = await this.profiles.lockById(manager, upsert.profileId);
+    if (!winner) throw new Error(`profile ${upsert.profileId} was neither inserted nor found`);
+    return this.replace(manager, upsert, winner);
   }
 
   private async replace(manager: EntityManager, upsert: GatewayProfileUpsertV1, current: ProfileEntity): Promise<UpsertOutcome> {
     if (current.groupId !== upsert.groupId) {
-      throw DomainError.ownerInvalid(`profile ${upsert.profileId} belongs to group ${current.groupId}, not ${upsert.groupId}`);
+      // The refusal reaches the upsert's PBO (its REJECTED outcome): the holder's group stays in this log only.
+      this.logger.warn(`upsert of profile ${upsert.profileId} for group ${upsert.groupId} refused: group ${current.groupId} holds it`);
+      throw DomainError.ownerInvalid(`profile ${upsert.profileId} belongs to another group`);
     }
     if (current.version >= upsert.version) return 'stale';
     await this.profiles.update(manager, upsert.profileId, { ...(await this.profileFields(manager, upsert)), ...deviceOf(upsert), version: upsert.version });
@@ -246,6 +279,10 @@ export class ProfileSyncService {
       const writes: AcceptanceWrites = { inserts: [], updates: new Map(), bindings: new Map() };
       for (const row of [...creates, ...replaces]) planAcceptances(items[newest.get(row.id) as number].upsert, bound.get(row.id) ?? [], writes);
       await this.writeAcceptances(manager, writes);
+      await this.outcomes.enqueue(
+        manager,
+        items.filter((_item, index) => outcomes[index] === 'applied').map((item) => this.outcomeOf(item.upsert, 'APPLIED', null)),
+      );
       return outcomes;
     });
   }

@@ -56,7 +56,7 @@ export interface ConsumerDefinition {
   redeliveryDelayMs?: (failures: number) => number;
   /** Needed when the application runs on JetStream. */
   jetStream?: {
-    /** The stream that captures `subject` (ensured by the publishing side). */
+    /** The stream that captures `subject` (ensured by the publishing side; the consumer adds its subject when missing, or creates the stream, so it may start first). */
     stream: string;
     /** The stream that keeps dead letters; created (file storage) or extended to capture `deadLetterSubject`. */
     deadLetterStream: string;

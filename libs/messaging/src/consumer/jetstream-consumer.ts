@@ -128,7 +128,7 @@ export class JetStreamConsumer implements MessageConsumer {
     return settings;
   }
 
-  /** Ensures the dead-letter stream and the durable consumer, then starts pulling. */
+  /** Ensures the dead-letter stream, that its stream captures its subject, and the durable consumer, then starts pulling. */
   async start(): Promise<void> {
     if (this.loop) return;
     const settings = this.settings;
@@ -138,6 +138,9 @@ export class JetStreamConsumer implements MessageConsumer {
       subjects: [this.definition.deadLetterSubject],
       maxAgeMs: settings.deadLetterMaxAgeMs ?? 30 * 24 * 3600_000,
     });
+    // The publishing side ensures its stream too; a consumer that starts first (a context whose
+    // producer has not run yet) must not fail for want of its subject.
+    await ensureStream(jsm, { name: settings.stream, subjects: [this.definition.subject] }, true);
     await ensureDurableConsumer(jsm, settings.stream, this.definition);
     const consumer = await this.connection.jetstream().consumers.get(settings.stream, this.definition.name);
     const concurrency = settings.concurrency ?? 8;

@@ -46,9 +46,10 @@ export function subjectMatches(pattern: string, subject: string): boolean {
 /**
  * Creates the stream (file storage) or, when it exists, adds the subjects it does not capture yet
  * and sets the duplicate window. Never removes subjects: several apps ensure the same stream, each
- * with what it publishes.
+ * with what it publishes. `subjectsOnly`: an existing stream's settings are its publisher's and
+ * stay as they are (a consumer making sure its subject is captured).
  */
-export async function ensureStream(jsm: JetStreamManager, options: JetStreamStreamOptions): Promise<StreamInfo> {
+export async function ensureStream(jsm: JetStreamManager, options: JetStreamStreamOptions, subjectsOnly = false): Promise<StreamInfo> {
   const duplicateWindow = nanos(options.duplicateWindowMs ?? 120_000);
   const maxAge = nanos(options.maxAgeMs ?? 7 * 24 * 3600_000);
   let existing: StreamInfo;
@@ -68,8 +69,8 @@ export async function ensureStream(jsm: JetStreamManager, options: JetStreamStre
   const current = existing.config.subjects ?? [];
   // The server refuses overlapping subjects in one stream, so a subject already matched by a wildcard is not added.
   const missing = options.subjects.filter((subject) => !current.some((pattern) => subjectMatches(pattern, subject)));
-  if (missing.length === 0 && existing.config.duplicate_window === duplicateWindow) return existing;
-  return jsm.streams.update(options.name, { ...existing.config, subjects: [...current, ...missing], duplicate_window: duplicateWindow });
+  if (missing.length === 0 && (subjectsOnly || existing.config.duplicate_window === duplicateWindow)) return existing;
+  return jsm.streams.update(options.name, { ...existing.config, subjects: [...current, ...missing], ...(subjectsOnly ? {} : { duplicate_window: duplicateWindow }) });
 }
 
 /**

@@ -241,6 +241,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/openapi/v1/profileSync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The PBO's devices whose gateway profile is not APPLIED: PENDING (awaiting the gateway) or REJECTED (refused, with the reason); pageSize -1 returns all */
+        get: operations["ProfileSyncController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/openapi/v1/profileSync/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Push the current profile of every not-APPLIED device of the PBO (or those the filter names) to the gateway again */
+        post: operations["ProfileSyncController_replayAll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/openapi/v1/profileSync/{deviceId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Push one device's current profile to the gateway again (device id, CD- code id or bare code); it is PENDING with its next version */
+        post: operations["ProfileSyncController_replayOne"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sdk/v1/activate": {
         parameters: {
             query?: never;
@@ -755,6 +806,19 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        ProfileSyncDto: {
+            /**
+             * @description PENDING: the latest push awaits the gateway; APPLIED: the gateway stored it; REJECTED: the gateway refused it (see reason); replay it once the cause is fixed
+             * @enum {string}
+             */
+            state: "PENDING" | "APPLIED" | "REJECTED";
+            /** @description the version of the latest push, which the state is about */
+            version: number;
+            /** @description the gateway's reason; null unless REJECTED */
+            reason: string | null;
+            /** @description when the gateway decided (as the other timestamps, UTC); null while PENDING */
+            decidedAt: string | null;
+        };
         DeviceDto: {
             /** @description device id once activated, else the CD- code id */
             deviceId: string;
@@ -774,6 +838,8 @@ export interface components {
             /** @description JSON-encoded map: payment method code to {mid, tid} of the acceptance that carries it */
             methodList: string;
             profileId: string | null;
+            /** @description v1 only: where the gateway profile stands; null when the device has no profile (no acquirer matched) */
+            profileSync: components["schemas"]["ProfileSyncDto"] | null;
             /** @description JSON-encoded */
             emvParams: string | null;
             /** @description JSON-encoded */
@@ -862,6 +928,32 @@ export interface components {
             extParams?: string | null;
             /** @description JSON-encoded EMV terminal parameters (string values) */
             emvParams?: string | null;
+        };
+        ProfileSyncDeviceDto: {
+            /** @description device id once activated, else the CD- code id */
+            deviceId: string;
+            uuid: string;
+            mchId: string;
+            groupId: string;
+            deviceType: string | null;
+            deviceStatus: number;
+            deviceUpdate: number;
+            /** @description the gateway profile id (prof_…) */
+            profileId: string;
+            profileSync: components["schemas"]["ProfileSyncDto"];
+        };
+        ProfileSyncReplayResultDto: {
+            /** @description devices whose profile was pushed again (each now PENDING with its next version) */
+            replayed: number;
+        };
+        ProfileSyncReplayDto: {
+            /**
+             * @description only PENDING or only REJECTED devices; both when omitted
+             * @enum {string}
+             */
+            state?: "PENDING" | "REJECTED";
+            /** @description only this merchant's devices */
+            mchId?: string;
         };
         ActivationResultDto: {
             emvParams: {
@@ -3463,6 +3555,158 @@ export interface operations {
             };
         };
     };
+    ProfileSyncController_list: {
+        parameters: {
+            query?: {
+                pageNumber?: number;
+                /** @description -1 returns every record on one page */
+                pageSize?: number;
+                /** @description only PENDING or only REJECTED devices; both when omitted */
+                state?: "PENDING" | "REJECTED";
+                /** @description only this merchant's devices */
+                mchId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SUCCESS, one page of records (pageSize -1: all of them) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        msg: "SUCCESS";
+                        /** @enum {integer} */
+                        code: 0;
+                        data: {
+                            total: number;
+                            /** @description page number */
+                            current: number;
+                            hasNext: boolean;
+                            records: components["schemas"]["ProfileSyncDeviceDto"][];
+                        };
+                    };
+                };
+            };
+            /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+        };
+    };
+    ProfileSyncController_replayAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileSyncReplayDto"];
+            };
+        };
+        responses: {
+            /** @description SUCCESS */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        msg: "SUCCESS";
+                        /** @enum {integer} */
+                        code: 0;
+                        data: components["schemas"]["ProfileSyncReplayResultDto"];
+                    };
+                };
+            };
+            /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+        };
+    };
+    ProfileSyncController_replayOne: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deviceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SUCCESS */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        msg: "SUCCESS";
+                        /** @enum {integer} */
+                        code: 0;
+                        data: components["schemas"]["ProfileSyncDeviceDto"];
+                    };
+                };
+            };
+            /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 14000: no such device of the PBO (another PBO's answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the device has no gateway profile (no acquirer matches it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 16000: too many lookups of activation codes that are not the PBO's own */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+        };
+    };
     DeviceAppController_activate: {
         parameters: {
             query?: never;
@@ -3509,7 +3753,11 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 10000: the activation code was already used */
+            /**
+             * @description code 10000: the activation code was already used
+             *
+             *     code 10000: the code was used, has expired or its device was decommissioned, or the gateway refused the device's profile (its profileSync is REJECTED: fix and replay it first)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -37,17 +37,20 @@ export class ActivationProfileRepository {
     return { merchant, bindings };
   }
 
-  /** A merchant's devices that still get pushes (all but decommissioned), locked for update. */
-  async devicesOfMerchantForUpdate(groupId: string, merchantUuid: string): Promise<ProfiledDevice[]> {
+  /**
+   * A merchant's devices that still get pushes (all but decommissioned), locked for update; with
+   * `only`, exactly those of its devices, whatever their status (a replay).
+   */
+  async devicesOfMerchantForUpdate(groupId: string, merchantUuid: string, only?: readonly string[]): Promise<ProfiledDevice[]> {
     return this.uow.manager.query(
       `SELECT d.uuid, d.group_id AS "groupId", d.device_status AS "deviceStatus", d.device_id AS "deviceId", d.device_alias AS "deviceAlias", d.device_name AS "deviceName",
               d.method_list AS "methodList", d.ext_params AS "extParams", d.emv_params AS "emvParams",
               d.profile_id AS "profileId", d.profile_version AS "profileVersion", d.acceptances
          FROM device d
-        WHERE d.merchant_uuid = $1 AND d.group_id = $2 AND d.device_status <> $3
+        WHERE d.merchant_uuid = $1 AND d.group_id = $2 AND ${only ? 'd.uuid = ANY($3::uuid[])' : 'd.device_status <> $3'}
         ORDER BY d.uuid
           FOR UPDATE`,
-      [merchantUuid, groupId, DeviceStatus.Decommissioned],
+      [merchantUuid, groupId, only ? [...only] : DeviceStatus.Decommissioned],
     );
   }
 

@@ -29,9 +29,9 @@ export class InMemoryActivationProfileRepository implements Pick<ActivationProfi
     return { merchant, bindings: this.bindings.get(merchantUuid) ?? [] };
   }
 
-  async devicesOfMerchantForUpdate(groupId: string, merchantUuid: string): Promise<ProfiledDevice[]> {
+  async devicesOfMerchantForUpdate(groupId: string, merchantUuid: string, only?: readonly string[]): Promise<ProfiledDevice[]> {
     return [...this.devices.values()]
-      .filter((d) => d.merchantUuid === merchantUuid && d.groupId === groupId && d.deviceStatus !== DeviceStatus.Decommissioned)
+      .filter((d) => d.merchantUuid === merchantUuid && d.groupId === groupId && (only ? only.includes(d.uuid) : d.deviceStatus !== DeviceStatus.Decommissioned))
       .map((d) => ({ ...d }));
   }
 

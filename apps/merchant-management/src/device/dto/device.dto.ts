@@ -3,6 +3,7 @@ import { GATEWAY_PROFILE_LIMITS } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { OPERATING_MODES } from '../../shared/device-status';
+import { PROFILE_SYNC_STATES, ProfileSyncState } from '../device';
 
 const nullable = () => ValidateIf((_object, value) => value !== null);
 
@@ -98,6 +99,21 @@ export class CreatedCodeDto {
   @ApiProperty({ type: String, nullable: true, example: 'prof_3kT9…' }) profileId: string | null;
 }
 
+/** Where the device's gateway profile stands (docs/decisions.md, "Profile sync state"). */
+export class ProfileSyncDto {
+  @ApiProperty({ enum: PROFILE_SYNC_STATES, description: 'PENDING: the latest push awaits the gateway; APPLIED: the gateway stored it; REJECTED: the gateway refused it (see reason); replay it once the cause is fixed' })
+  state: ProfileSyncState;
+
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'the version of the latest push, which the state is about' })
+  version: number;
+
+  @ApiProperty({ type: String, nullable: true, description: "the gateway's reason; null unless REJECTED" })
+  reason: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'when the gateway decided (as the other timestamps, UTC); null while PENDING' })
+  decidedAt: string | null;
+}
+
 export class DeviceDto {
   @ApiProperty({ description: 'device id once activated, else the CD- code id' }) deviceId: string;
   @ApiProperty() uuid: string;
@@ -113,6 +129,8 @@ export class DeviceDto {
   @ApiProperty({ description: 'JSON-encoded {"activationCode": "…"}' }) deviceToken: string;
   @ApiProperty({ description: 'JSON-encoded map: payment method code to {mid, tid} of the acceptance that carries it' }) methodList: string;
   @ApiProperty({ type: String, nullable: true }) profileId: string | null;
+  @ApiProperty({ type: ProfileSyncDto, nullable: true, description: 'v1 only: where the gateway profile stands; null when the device has no profile (no acquirer matched)' })
+  profileSync: ProfileSyncDto | null;
   @ApiProperty({ type: String, nullable: true, description: 'JSON-encoded' }) emvParams: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'JSON-encoded' }) extParams: string | null;
   @ApiProperty() operatingMode: string;

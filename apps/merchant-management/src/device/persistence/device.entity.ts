@@ -1,3 +1,4 @@
+import { GatewayProfileOutcome } from '@app/contracts';
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
 import { AcceptanceSnapshot } from '../../activation-profile/acceptance';
 import { MerchantEntity } from '../../merchant/persistence/merchant.entity';
@@ -14,6 +15,7 @@ import { Device } from '../device';
 @Unique('uq_device_device_id', ['deviceId'])
 @Index('ix_device_merchant_created', ['merchantUuid', 'createdAt'])
 @Index('ix_device_group', ['groupId'])
+@Index('ix_device_profile', ['profileId'])
 @Check('ck_device_status', 'device_status BETWEEN 0 AND 4')
 export class DeviceEntity extends Timestamped implements Device {
   @PrimaryColumn({ type: 'uuid' })
@@ -89,6 +91,22 @@ export class DeviceEntity extends Timestamped implements Device {
   /** The acceptances last pushed to the gateway. */
   @Column({ type: 'jsonb', default: () => "'[]'" })
   acceptances: AcceptanceSnapshot[];
+
+  /** The version the gateway's last outcome is about (0: none yet); below profileVersion, the latest push awaits its outcome. */
+  @Column({ type: 'integer', default: 0 })
+  profileSyncVersion: number;
+
+  /** The gateway's last outcome (APPLIED or REJECTED); null while none arrived. */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  profileSyncOutcome: GatewayProfileOutcome | null;
+
+  /** Why the gateway refused the profile; null unless REJECTED. */
+  @Column({ type: 'varchar', length: 512, nullable: true })
+  profileSyncReason: string | null;
+
+  /** When the gateway decided its last outcome. */
+  @Column({ type: 'timestamptz', nullable: true })
+  profileSyncedAt: Date | null;
 
   @Column({ type: 'timestamptz', nullable: true })
   activesAt: Date | null;

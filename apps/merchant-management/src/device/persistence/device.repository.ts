@@ -5,7 +5,10 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { Device } from '../device';
 import { DeviceEntity } from './device.entity';
 
-export type DeviceValues = Omit<Device, 'createdAt' | 'updatedAt'>;
+/** The fields only the gateway's outcomes write (a new device starts with none). */
+export type ProfileSyncField = 'profileSyncVersion' | 'profileSyncOutcome' | 'profileSyncReason' | 'profileSyncedAt';
+
+export type DeviceValues = Omit<Device, 'createdAt' | 'updatedAt' | ProfileSyncField>;
 
 /** How a caller named a device: by its activation code (CD- id or bare code) or its device id. */
 export type DeviceKey = { codeLookup: string } | { deviceId: string };

@@ -1,5 +1,5 @@
 import { PageRequest } from '@app/common';
-import { Device } from '../device';
+import { Device, NO_PROFILE_SYNC } from '../device';
 import { DeviceKey, DeviceRepository, DeviceValues } from '../persistence/device.repository';
 
 /** A unique violation as PostgreSQL reports it (what `isUniqueViolation` reads). */
@@ -37,7 +37,7 @@ export class InMemoryDeviceRepository implements Pick<DeviceRepository, keyof De
 
   async insert(values: DeviceValues): Promise<void> {
     if ([...this.rows.values()].some((d) => d.codeLookup === values.codeLookup)) throw uniqueViolation('uq_device_code_lookup');
-    this.rows.set(values.uuid, { ...values, createdAt: new Date(0), updatedAt: new Date(0) });
+    this.rows.set(values.uuid, { ...values, ...NO_PROFILE_SYNC, createdAt: new Date(0), updatedAt: new Date(0) });
   }
 
   async update(groupId: string, uuid: string, values: Partial<DeviceValues>): Promise<void> {
