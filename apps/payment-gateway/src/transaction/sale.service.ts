@@ -6,7 +6,6 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { acceptanceSelection } from '../profile/acceptance-selection';
 import { hostMerchantOf, hostTargetOf } from '../profile/host-target';
 import { effectiveStatus } from '../profile/persistence/profile.entity';
-import { ProfileRepository } from '../profile/persistence/profile.repository';
 import { PROFILE_ID_PATTERN } from '../shared/ids';
 import { requireOwned } from '../shared/ownership';
 import { paymentMethodOfAid } from './card/payment-method';
@@ -15,6 +14,7 @@ import { askAuthorization, askUntilKnown, notDeliveredOutcome, outcomeOfReply, S
 import { IdempotencyScope } from './persistence/idempotency.repository';
 import { IdempotencyService, requestHashOf } from './idempotency.service';
 import { TransactionRepository } from './persistence/transaction.repository';
+import { SaleProfiles } from './sale-profiles';
 import { SaleRecorder } from './sale-recorder';
 import type { SaleRequest } from './sale-request';
 import { pendingAction, type Transaction, type TransactionAction } from './transaction';
@@ -50,7 +50,7 @@ export class SaleService {
   private readonly logger = new Logger('Sale');
 
   constructor(
-    private readonly profiles: ProfileRepository,
+    private readonly saleProfiles: SaleProfiles,
     private readonly transactions: TransactionRepository,
     private readonly idempotency: IdempotencyService,
     private readonly recorder: SaleRecorder,
@@ -124,14 +124,15 @@ export class SaleService {
 
     const profileId = request.profileId;
     if (!PROFILE_ID_PATTERN.test(profileId)) throw DomainError.notFound(`profile ${profileId} does not exist`);
-    const profile = requireOwned(await this.profiles.findById(profileId), device.groupId, `profile ${profileId}`);
+    const found = await this.saleProfiles.get(profileId);
+    const profile = requireOwned(found?.profile ?? null, device.groupId, `profile ${profileId}`);
     // The device token names the profile merchant-management gave the device (activation, config
     // pull): the profile's own device key is merchant-management's device uuid, which the token does not carry.
     if (device.profileId !== profileId) throw DomainError.ownerInvalid(`profile ${profileId} belongs to another device`);
     if (effectiveStatus(profile) === 'DISABLED') throw DomainError.validation(`profile ${profileId} is DISABLED`);
     if (profile.currency !== currency.alpha)
       throw DomainError.validation(`amount.currency ${currency.alpha} is not the currency ${profile.currency} of profile ${profileId}`);
-    const bound = await this.profiles.boundAcceptances(profile.id);
+    const bound = found!.acceptances;
     const selection = acceptanceSelection(bound);
     const acceptance = bound.find((candidate) => selection[candidate.id]?.includes(paymentMethod));
     if (!acceptance) throw DomainError.validation(`profile ${profileId} has no acceptance for ${paymentMethod}`);

@@ -24,6 +24,12 @@ export interface TransactionSettings {
   closeSweepIntervalMs: number;
   /** What the host connector may take to reconcile a batch (uploads included): the settle request's `timeoutMs` (at most 60 s). */
   settleTimeoutMs: number;
+  /**
+   * How long a replica answers sales from the profile and acceptances it read (docs/decisions.md,
+   * "bench:sale: a cheaper sale"): a change made through this replica is seen at once, one made
+   * through another replica after at most this long. 0 reads them for every sale.
+   */
+  profileCacheTtlMs: number;
 }
 
 export const DEFAULT_TRANSACTION_SETTINGS: TransactionSettings = {
@@ -37,6 +43,7 @@ export const DEFAULT_TRANSACTION_SETTINGS: TransactionSettings = {
   authorizationValidityMs: 7 * 24 * 60 * 60 * 1000,
   closeSweepIntervalMs: 60_000,
   settleTimeoutMs: 45_000,
+  profileCacheTtlMs: 1_000,
 };
 
 /** Nest injection token of the {@link TransactionSettings}: the defaults, or those given to `PaymentGatewayModule.register`. */
