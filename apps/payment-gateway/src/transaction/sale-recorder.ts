@@ -11,6 +11,51 @@ import { terminalKeyOf, type Transaction, type TransactionAction } from './trans
 import { TransactionChangeWriter } from './transaction-change-writer';
 import { toGatewayTransaction } from './transaction.mapping';
 
+/**
+ * What the host's outcome of a PENDING sale changes: status and sums, and its NEW action. An
+ * approval is in `batchNo` (the terminal's open batch); a sale books it on its action too, a
+ * pre-authorisation books nothing until its capture.
+ */
+function outcomeChanges(
+  transaction: Transaction,
+  outcome: SaleOutcome,
+  batchNo: string | null,
+  now: Date,
+): { changes: TransactionChanges; actionChanges: ActionChanges } {
+  const response = outcome.response;
+  const approvedMinor = outcome.tranStatus === 'APPROVED' ? (response?.approvedAmount?.minor ?? transaction.amountMinor) : null;
+  const hostFields = {
+    trace: response?.stan ?? '',
+    rrn: response?.rrn?.slice(0, 64) ?? null,
+    approvalCode: response?.approvalCode?.slice(0, 16) ?? null,
+  };
+  return {
+    changes: {
+      ...hostFields,
+      tranStatus: outcome.tranStatus,
+      approvedMinor,
+      // A sale captures what was approved; an authorisation captures later.
+      capturedMinor: transaction.tranType === 'SALE' && approvedMinor !== null ? approvedMinor : '0',
+      batchNo,
+      iccResponse: response?.iccResponse ?? null,
+      updatedAt: now,
+    },
+    actionChanges: {
+      ...hostFields,
+      actionStatus: outcome.actionStatus,
+      reason: outcome.reason,
+      hostRespCode: response?.hostRespCode ?? null,
+      hostRespMessage: outcome.hostRespMessage.slice(0, 256),
+      hostMti: response?.mti ?? null,
+      hostStan: response?.stan ?? null,
+      hostTransmittedAt: response?.transmittedAt ?? null,
+      batchNo: transaction.tranType === 'SALE' ? batchNo : null,
+      nextCheckAt: null,
+      updatedAt: now,
+    },
+  };
+}
+
 /** The answers of a sale request, as the Idempotency-Key keeps them. */
 export const SALE_CREATED_STATUS = 201;
 
@@ -40,40 +85,41 @@ export class SaleRecorder {
     return this.uow.run(async () => {
       const { transaction, actions, first } = await this.lockPending(tranId);
       if (transaction.tranStatus !== 'PENDING' || !first) return this.answer(transaction, actions, scope);
-      const now = this.clock.now();
-      const response = outcome.response;
-      const approvedMinor = outcome.tranStatus === 'APPROVED' ? (response?.approvedAmount?.minor ?? transaction.amountMinor) : null;
-      const batchNo = outcome.tranStatus === 'APPROVED' ? await this.batches.openBatchNo(terminalKeyOf(transaction)) : null;
-      const hostFields = {
-        trace: response?.stan ?? '',
-        rrn: response?.rrn?.slice(0, 64) ?? null,
-        approvalCode: response?.approvalCode?.slice(0, 16) ?? null,
-      };
-      const changes: TransactionChanges = {
-        ...hostFields,
-        tranStatus: outcome.tranStatus,
-        approvedMinor,
-        // A sale captures what was approved; an authorisation captures later.
-        capturedMinor: transaction.tranType === 'SALE' && approvedMinor !== null ? approvedMinor : '0',
-        batchNo,
-        iccResponse: response?.iccResponse ?? null,
-        updatedAt: now,
-      };
-      const actionChanges: ActionChanges = {
-        ...hostFields,
-        actionStatus: outcome.actionStatus,
-        reason: outcome.reason,
-        hostRespCode: response?.hostRespCode ?? null,
-        hostRespMessage: outcome.hostRespMessage.slice(0, 256),
-        hostMti: response?.mti ?? null,
-        hostStan: response?.stan ?? null,
-        hostTransmittedAt: response?.transmittedAt ?? null,
-        // A sale books its approval in the batch; a pre-authorisation books nothing until its capture.
-        batchNo: transaction.tranType === 'SALE' ? batchNo : null,
-        nextCheckAt: null,
-        updatedAt: now,
-      };
+      const approved = outcome.tranStatus === 'APPROVED';
+      const batchNo = approved ? await this.batches.openBatchNo(terminalKeyOf(transaction)) : null;
+      const { changes, actionChanges } = outcomeChanges(transaction, outcome, batchNo, this.clock.now());
       return this.write(transaction, changes, actions, first, actionChanges, scope);
+    });
+  }
+
+  /**
+   * {@link record} for the sale path, which has just written `written` (PENDING, version 1, its
+   * NEW action pending) and knows its rows: one statement takes the terminal's batch and writes the
+   * outcome while the sale is still as written, without reading it back; then its event and
+   * answer. When it is not (the resolver came first) or the terminal has no batch row yet (its
+   * first approval), {@link record} decides in the same unit of work.
+   */
+  recordWritten(written: { transaction: Transaction; action: TransactionAction }, outcome: SaleOutcome, scope?: IdempotencyScope): Promise<GatewayTransactionV1> {
+    return this.uow.run(async () => {
+      const { transaction, action } = written;
+      const approved = outcome.tranStatus === 'APPROVED';
+      const now = this.clock.now();
+      // The statement writes the batch it takes itself.
+      const { changes: { batchNo: _tranBatch, ...changes }, actionChanges: { batchNo: _actionBatch, ...actionChanges } } = outcomeChanges(transaction, outcome, null, now);
+      const booked = await this.transactions.updateFirstOutcome(
+        transaction.id,
+        changes,
+        action.id,
+        actionChanges,
+        approved ? { terminal: terminalKeyOf(transaction), actionBooks: transaction.tranType === 'SALE' } : undefined,
+      );
+      if (!booked) return this.record(transaction.id, outcome, scope);
+      const outcomeRows = outcomeChanges(transaction, outcome, booked.batchNo, now);
+      const announced = await this.writer.announce(
+        { ...transaction, ...outcomeRows.changes, version: transaction.version + 1 },
+        [{ ...action, ...outcomeRows.actionChanges }],
+      );
+      return this.answer(announced.transaction, announced.actions, scope, announced.view);
     });
   }
 

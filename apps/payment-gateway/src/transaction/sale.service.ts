@@ -65,29 +65,42 @@ export class SaleService {
   async create(device: DeviceClaims, request: SaleRequest, idempotencyKey?: string): Promise<GatewayTransactionV1> {
     const scope: IdempotencyScope | undefined =
       idempotencyKey === undefined ? undefined : { groupId: device.groupId, deviceId: device.deviceId, idempotencyKey };
-    if (scope) {
-      const claim = await this.idempotency.claim(scope, requestHashOf(request));
+    const requestHash = scope ? requestHashOf(request) : '';
+    // The checks that need no write come first (the profile is kept in memory): most requests are
+    // new and valid, and one statement then writes the sale and takes its Idempotency-Key.
+    let sale: PreparedSale | undefined;
+    let refusal: unknown;
+    try {
+      sale = await this.prepare(device, request);
+    } catch (error) {
+      if (!scope) throw error;
+      refusal = error;
+    }
+    if (!sale || !(await this.transactions.insertNew(sale.transaction, sale.action, scope && { scope, requestHash }))) {
+      // A refused request with a key, or a key already taken: the rules of Idempotency-Key decide
+      // first (a repeat is answered as before, another body 422, one in flight 409), then the refusal.
+      const claim = await this.idempotency.claim(scope!, requestHash);
       if (claim.kind === 'abandoned') return this.views.current(claim.tranId);
       if (claim.kind === 'answered') {
         // A sale answered PENDING has an outcome since, perhaps: the answer is what it now is.
         return claim.body.tranStatus === 'PENDING' && claim.tranId ? this.views.current(claim.tranId) : (claim.body as unknown as GatewayTransactionV1);
       }
-    }
-    let sale: PreparedSale;
-    try {
-      sale = await this.prepare(device, request);
-      await this.uow.run(async () => {
-        await this.transactions.insert(sale.transaction);
-        await this.transactions.insertAction(sale.action);
-        if (scope) await this.idempotency.attach(scope, sale.transaction.id);
-      });
-    } catch (error) {
-      if (scope) await this.idempotency.release(scope).catch((release: unknown) => this.logger.warn(`Idempotency-Key not freed: ${errorMessage(release)}`));
-      throw error;
+      try {
+        if (!sale) throw refusal;
+        const taken = sale;
+        await this.uow.run(async () => {
+          await this.transactions.insert(taken.transaction);
+          await this.transactions.insertAction(taken.action);
+          await this.idempotency.attach(scope!, taken.transaction.id);
+        });
+      } catch (error) {
+        await this.idempotency.release(scope!).catch((release: unknown) => this.logger.warn(`Idempotency-Key not freed: ${errorMessage(release)}`));
+        throw error;
+      }
     }
     const outcome = await this.decide(sale);
     if (typeof outcome === 'string') return this.recorder.keepPending(sale.transaction.id, outcome, scope);
-    return this.recorder.record(sale.transaction.id, outcome, scope);
+    return this.recorder.recordWritten(sale, outcome, scope);
   }
 
   /** Asks the host, once more under the same requestId after an unknown outcome: the outcome, or why it is still unknown. */

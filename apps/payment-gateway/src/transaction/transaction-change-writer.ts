@@ -32,10 +32,19 @@ export class TransactionChangeWriter {
     const rowChanges = { ...changes, version };
     await this.transactions.update(transaction.id, rowChanges);
     if (action) await this.transactions.updateAction(action.id, action.changes);
-    const updated = { ...transaction, ...rowChanges };
-    const updatedActions = actions.map((each) => (action && each.id === action.id ? { ...each, ...action.changes } : each));
+    return this.announce(
+      { ...transaction, ...rowChanges },
+      actions.map((each) => (action && each.id === action.id ? { ...each, ...action.changes } : each)),
+    );
+  }
+
+  /**
+   * The event of a change already written (by a writer that wrote the rows its own way, in the
+   * same open unit of work): `gateway.transaction.updated.v1` at the transaction's version, through the outbox.
+   */
+  async announce(updated: Transaction, updatedActions: TransactionAction[]): Promise<WrittenTransaction> {
     const view = toGatewayTransaction(updated, updatedActions);
-    await this.transactions.enqueueUpdated({ version, groupId: updated.groupId, merchantId: updated.merchantId, transaction: view });
-    return { transaction: updated, actions: updatedActions, view, version };
+    await this.transactions.enqueueUpdated({ version: updated.version, groupId: updated.groupId, merchantId: updated.merchantId, transaction: view });
+    return { transaction: updated, actions: updatedActions, view, version: updated.version };
   }
 }

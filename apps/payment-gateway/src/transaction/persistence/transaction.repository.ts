@@ -4,7 +4,9 @@ import { OutboxWriter } from '@app/messaging';
 import { Injectable } from '@nestjs/common';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { GatewayActionType } from '@app/contracts';
-import type { KeptActionRequest, Transaction, TransactionAction } from '../transaction';
+import type { KeptActionRequest, TerminalKey, Transaction, TransactionAction } from '../transaction';
+import type { IdempotencyScope } from './idempotency.repository';
+import { rowJson, setClause } from './row-sql';
 import { TransactionActionEntity } from './transaction-action.entity';
 import { PaymentTransactionEntity } from './transaction.entity';
 
@@ -34,6 +36,78 @@ export class TransactionRepository {
     private readonly uow: TypeOrmUnitOfWork,
     private readonly outbox: OutboxWriter,
   ) {}
+
+  /**
+   * Writes a new transaction and its first action in one statement; with `claim`, only when its
+   * Idempotency-Key is free, taking the key for the transaction in that same statement (the key's
+   * row names it at once). Answers false, having written nothing, when the key was taken.
+   */
+  async insertNew(transaction: Transaction, action: TransactionAction, claim?: { scope: IdempotencyScope; requestHash: string }): Promise<boolean> {
+    const manager = this.uow.manager;
+    const row = rowJson(manager, PaymentTransactionEntity, transaction);
+    const actionRow = rowJson(manager, TransactionActionEntity, action);
+    const params: unknown[] = [row.json, actionRow.json];
+    let claimed = '';
+    let onlyIfClaimed = '';
+    if (claim) {
+      params.push(claim.scope.groupId, claim.scope.deviceId, claim.scope.idempotencyKey, claim.requestHash, transaction.createdAt, transaction.id);
+      claimed = `claimed AS (
+         INSERT INTO idempotency_key (group_id, device_id, idempotency_key, request_hash, created_at, claimed_at, tran_id) VALUES ($3, $4, $5, $6, $7, $7, $8)
+         ON CONFLICT DO NOTHING RETURNING tran_id),`;
+      onlyIfClaimed = 'WHERE EXISTS (SELECT 1 FROM claimed)';
+    }
+    const written: unknown[] = await manager.query(
+      `WITH ${claimed} created AS (
+         INSERT INTO payment_transaction (${row.columns}) SELECT ${row.columns} FROM jsonb_populate_record(NULL::payment_transaction, $1::jsonb) ${onlyIfClaimed} RETURNING id)
+       INSERT INTO transaction_action (${actionRow.columns}) SELECT ${actionRow.columns} FROM jsonb_populate_record(NULL::transaction_action, $2::jsonb)
+       WHERE EXISTS (SELECT 1 FROM created) RETURNING id`,
+      params,
+    );
+    return written.length === 1;
+  }
+
+  /**
+   * Writes the first outcome of a sale as {@link update} and {@link updateAction} would, in one
+   * statement, only while it is as its request wrote it (version 1, PENDING, its NEW action
+   * pending): another writer (the resolver) may have come first. `batchOf` takes the batch number
+   * of `terminal` under a share lock held until the unit of work ends, and only if the terminal has
+   * its batch row: the number is written on the transaction and, with `actionBooks`, on the action.
+   * Answers the batch number written (null without `batchOf`), or undefined when nothing was written.
+   */
+  async updateFirstOutcome(
+    tranId: string,
+    changes: TransactionChanges,
+    actionId: string,
+    actionChanges: ActionChanges,
+    batchOf?: { terminal: TerminalKey; actionBooks: boolean },
+  ): Promise<{ batchNo: string | null } | undefined> {
+    const manager = this.uow.manager;
+    const params: unknown[] = [tranId, actionId];
+    const transactionSet = setClause(manager, PaymentTransactionEntity, { ...changes, version: 2 }, params);
+    const actionSet = setClause(manager, TransactionActionEntity, actionChanges, params);
+    let batch = '';
+    let batchSet = '';
+    let actionBatchSet = '';
+    if (batchOf) {
+      const { groupId, hostMessageFormat, mid, tid, currency } = batchOf.terminal;
+      params.push(groupId, hostMessageFormat, mid, tid, currency);
+      const at = params.length - 4;
+      batch = `batch AS (SELECT batch_no FROM terminal_batch WHERE group_id = $${at} AND host_message_format = $${at + 1} AND mid = $${at + 2} AND tid = $${at + 3} AND currency = $${at + 4} FOR SHARE),`;
+      batchSet = ', batch_no = (SELECT batch_no FROM batch)';
+      if (batchOf.actionBooks) actionBatchSet = ', batch_no = (SELECT batch_no FROM updated)';
+    }
+    const rows: Array<{ batch_no: string | null }> = await manager.query(
+      `WITH ${batch} updated AS (
+         UPDATE payment_transaction SET ${transactionSet}${batchSet}
+         WHERE id = $1 AND version = 1 AND tran_status = 'PENDING'${batchOf ? ' AND EXISTS (SELECT 1 FROM batch)' : ''}
+           AND EXISTS (SELECT 1 FROM transaction_action WHERE id = $2 AND tran_id = $1 AND action_status = 'PENDING')
+         RETURNING batch_no),
+       action AS (UPDATE transaction_action SET ${actionSet}${actionBatchSet} WHERE id = $2 AND EXISTS (SELECT 1 FROM updated) RETURNING id)
+       SELECT updated.batch_no FROM updated, action`,
+      params,
+    );
+    return rows.length === 1 ? { batchNo: rows[0].batch_no } : undefined;
+  }
 
   async insert(transaction: Transaction): Promise<void> {
     await this.uow.manager.getRepository(PaymentTransactionEntity).insert(transaction as QueryDeepPartialEntity<PaymentTransactionEntity>);
