@@ -1,6 +1,7 @@
 import { Clock } from '@app/common';
 import { GatewayTransactionV1 } from '@app/contracts';
 import { UnitOfWork } from '@app/database';
+import { OutboxRelay, uuidV7 } from '@app/messaging';
 import { Injectable } from '@nestjs/common';
 import { SaleOutcome } from './host-outcome';
 import { IdempotencyScope } from './persistence/idempotency.repository';
@@ -8,7 +9,7 @@ import { IdempotencyService } from './idempotency.service';
 import { TerminalBatchRepository } from './persistence/terminal-batch.repository';
 import { ActionChanges, TransactionChanges, TransactionRepository } from './persistence/transaction.repository';
 import { terminalKeyOf, type Transaction, type TransactionAction } from './transaction';
-import { TransactionChangeWriter } from './transaction-change-writer';
+import { eventOf, TransactionChangeWriter } from './transaction-change-writer';
 import { toGatewayTransaction } from './transaction.mapping';
 
 /**
@@ -74,6 +75,7 @@ export class SaleRecorder {
     private readonly idempotency: IdempotencyService,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly relay: OutboxRelay,
   ) {}
 
   /**
@@ -94,33 +96,31 @@ export class SaleRecorder {
 
   /**
    * {@link record} for the sale path, which has just written `written` (PENDING, version 1, its
-   * NEW action pending) and knows its rows: one statement takes the terminal's batch and writes the
-   * outcome while the sale is still as written, without reading it back; then its event and
-   * answer. When it is not (the resolver came first) or the terminal has no batch row yet (its
-   * first approval), {@link record} decides in the same unit of work.
+   * NEW action pending) and knows its rows: one statement, atomic without a transaction around
+   * it, takes the terminal's batch and writes the outcome, its event and the kept answer while the
+   * sale is still as written, without reading it back. When it is not (the resolver came first)
+   * or the terminal has no batch row yet (its first approval), {@link record} decides as before.
    */
-  recordWritten(written: { transaction: Transaction; action: TransactionAction }, outcome: SaleOutcome, scope?: IdempotencyScope): Promise<GatewayTransactionV1> {
-    return this.uow.run(async () => {
-      const { transaction, action } = written;
-      const approved = outcome.tranStatus === 'APPROVED';
-      const now = this.clock.now();
-      // The statement writes the batch it takes itself.
-      const { changes: { batchNo: _tranBatch, ...changes }, actionChanges: { batchNo: _actionBatch, ...actionChanges } } = outcomeChanges(transaction, outcome, null, now);
-      const booked = await this.transactions.updateFirstOutcome(
-        transaction.id,
-        changes,
-        action.id,
-        actionChanges,
-        approved ? { terminal: terminalKeyOf(transaction), actionBooks: transaction.tranType === 'SALE' } : undefined,
-      );
-      if (!booked) return this.record(transaction.id, outcome, scope);
-      const outcomeRows = outcomeChanges(transaction, outcome, booked.batchNo, now);
-      const announced = await this.writer.announce(
-        { ...transaction, ...outcomeRows.changes, version: transaction.version + 1 },
-        [{ ...action, ...outcomeRows.actionChanges }],
-      );
-      return this.answer(announced.transaction, announced.actions, scope, announced.view);
+  async recordWritten(written: { transaction: Transaction; action: TransactionAction }, outcome: SaleOutcome, scope?: IdempotencyScope): Promise<GatewayTransactionV1> {
+    const { transaction, action } = written;
+    const approved = outcome.tranStatus === 'APPROVED';
+    // The rows, event and answer as they will be, but for the batch number, which the statement takes and writes in all of them.
+    const { changes, actionChanges } = outcomeChanges(transaction, outcome, null, this.clock.now());
+    const { view, event } = eventOf({ ...transaction, ...changes, version: transaction.version + 1 }, [{ ...action, ...actionChanges }]);
+    const { batchNo: _tranBatch, ...rowChanges } = changes;
+    const { batchNo: _actionBatch, ...actionRowChanges } = actionChanges;
+    const booked = await this.transactions.writeFirstOutcome({
+      tranId: transaction.id,
+      changes: rowChanges,
+      actionId: action.id,
+      actionChanges: actionRowChanges,
+      batchOf: approved ? { terminal: terminalKeyOf(transaction), actionBooks: transaction.tranType === 'SALE' } : undefined,
+      event: { id: uuidV7(), payload: event },
+      answer: scope && { scope, status: SALE_CREATED_STATUS, body: view },
     });
+    if (!booked) return this.record(transaction.id, outcome, scope);
+    this.relay.notify();
+    return { ...view, batchNo: booked.batchNo };
   }
 
   /**

@@ -67,43 +67,60 @@ export class TransactionRepository {
   }
 
   /**
-   * Writes the first outcome of a sale as {@link update} and {@link updateAction} would, in one
-   * statement, only while it is as its request wrote it (version 1, PENDING, its NEW action
-   * pending): another writer (the resolver) may have come first. `batchOf` takes the batch number
-   * of `terminal` under a share lock held until the unit of work ends, and only if the terminal has
-   * its batch row: the number is written on the transaction and, with `actionBooks`, on the action.
-   * Answers the batch number written (null without `batchOf`), or undefined when nothing was written.
+   * Writes the first outcome of a sale, its event and its kept answer in one statement (so
+   * atomically, without a transaction around it), only while the sale is as its request wrote it
+   * (version 1, PENDING, its NEW action pending): another writer (the resolver) may have come
+   * first. With `batchOf`, the terminal's batch number is taken under a share lock (as
+   * `TerminalBatchRepository.openBatchNo`), only if the terminal has its batch row, and written on
+   * the transaction, on the action (`actionBooks`), and as `batchNo` of the event's transaction and
+   * of the answer. Answers the batch number written (null without `batchOf`), or undefined when
+   * nothing was written. The caller wakes the outbox relay.
    */
-  async updateFirstOutcome(
-    tranId: string,
-    changes: TransactionChanges,
-    actionId: string,
-    actionChanges: ActionChanges,
-    batchOf?: { terminal: TerminalKey; actionBooks: boolean },
-  ): Promise<{ batchNo: string | null } | undefined> {
+  async writeFirstOutcome(first: {
+    tranId: string;
+    changes: TransactionChanges;
+    actionId: string;
+    actionChanges: ActionChanges;
+    batchOf?: { terminal: TerminalKey; actionBooks: boolean };
+    event: { id: string; payload: GatewayTransactionUpdatedV1 };
+    answer?: { scope: IdempotencyScope; status: number; body: object };
+  }): Promise<{ batchNo: string | null } | undefined> {
     const manager = this.uow.manager;
-    const params: unknown[] = [tranId, actionId];
-    const transactionSet = setClause(manager, PaymentTransactionEntity, { ...changes, version: 2 }, params);
-    const actionSet = setClause(manager, TransactionActionEntity, actionChanges, params);
-    let batch = '';
-    let batchSet = '';
-    let actionBatchSet = '';
-    if (batchOf) {
-      const { groupId, hostMessageFormat, mid, tid, currency } = batchOf.terminal;
-      params.push(groupId, hostMessageFormat, mid, tid, currency);
-      const at = params.length - 4;
-      batch = `batch AS (SELECT batch_no FROM terminal_batch WHERE group_id = $${at} AND host_message_format = $${at + 1} AND mid = $${at + 2} AND tid = $${at + 3} AND currency = $${at + 4} FOR SHARE),`;
-      batchSet = ', batch_no = (SELECT batch_no FROM batch)';
-      if (batchOf.actionBooks) actionBatchSet = ', batch_no = (SELECT batch_no FROM updated)';
+    const params: unknown[] = [first.tranId, first.actionId];
+    const param = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const transactionSet = setClause(manager, PaymentTransactionEntity, { ...first.changes, version: 2 }, params);
+    const actionSet = setClause(manager, TransactionActionEntity, first.actionChanges, params);
+    const ctes: string[] = [];
+    if (first.batchOf) {
+      const { groupId, hostMessageFormat, mid, tid, currency } = first.batchOf.terminal;
+      ctes.push(
+        `batch AS (SELECT batch_no FROM terminal_batch WHERE group_id = ${param(groupId)} AND host_message_format = ${param(hostMessageFormat)} AND mid = ${param(mid)} AND tid = ${param(tid)} AND currency = ${param(currency)} FOR SHARE)`,
+      );
+    }
+    ctes.push(`updated AS (
+         UPDATE payment_transaction SET ${transactionSet}${first.batchOf ? ', batch_no = (SELECT batch_no FROM batch)' : ''}
+         WHERE id = $1 AND version = 1 AND tran_status = 'PENDING'${first.batchOf ? ' AND EXISTS (SELECT 1 FROM batch)' : ''}
+           AND EXISTS (SELECT 1 FROM transaction_action WHERE id = $2 AND tran_id = $1 AND action_status = 'PENDING')
+         RETURNING batch_no, to_jsonb(batch_no) AS batch_json)`);
+    ctes.push(
+      `acted AS (UPDATE transaction_action SET ${actionSet}${first.batchOf?.actionBooks ? ', batch_no = (SELECT batch_no FROM updated)' : ''} WHERE id = $2 AND EXISTS (SELECT 1 FROM updated) RETURNING id)`,
+    );
+    ctes.push(`event AS (
+         INSERT INTO outbox (id, subject, payload) SELECT ${param(first.event.id)}::uuid, ${param(GATEWAY_TRANSACTION_UPDATED_V1)},
+           jsonb_set(${param(JSON.stringify(first.event.payload))}::jsonb, '{transaction,batchNo}', COALESCE(updated.batch_json, 'null'::jsonb))
+         FROM updated, acted RETURNING id)`);
+    if (first.answer) {
+      const { scope, status, body } = first.answer;
+      ctes.push(`answered AS (
+         UPDATE idempotency_key SET response_status = ${param(status)}, response_body = jsonb_set(${param(JSON.stringify(body))}::jsonb, '{batchNo}', COALESCE(updated.batch_json, 'null'::jsonb))
+         FROM updated, acted WHERE group_id = ${param(scope.groupId)} AND device_id = ${param(scope.deviceId)} AND idempotency_key = ${param(scope.idempotencyKey)} RETURNING 1)`);
     }
     const rows: Array<{ batch_no: string | null }> = await manager.query(
-      `WITH ${batch} updated AS (
-         UPDATE payment_transaction SET ${transactionSet}${batchSet}
-         WHERE id = $1 AND version = 1 AND tran_status = 'PENDING'${batchOf ? ' AND EXISTS (SELECT 1 FROM batch)' : ''}
-           AND EXISTS (SELECT 1 FROM transaction_action WHERE id = $2 AND tran_id = $1 AND action_status = 'PENDING')
-         RETURNING batch_no),
-       action AS (UPDATE transaction_action SET ${actionSet}${actionBatchSet} WHERE id = $2 AND EXISTS (SELECT 1 FROM updated) RETURNING id)
-       SELECT updated.batch_no FROM updated, action`,
+      `WITH ${ctes.join(',\n')}
+       SELECT updated.batch_no FROM updated, acted, event${first.answer ? ', (SELECT count(*) FROM answered) AS answered' : ''}`,
       params,
     );
     return rows.length === 1 ? { batchNo: rows[0].batch_no } : undefined;
