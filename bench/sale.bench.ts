@@ -37,7 +37,7 @@ import autocannon from 'autocannon';
 import { connect, DeliverPolicy, JetStreamManager, NatsConnection } from 'nats';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Pool } from 'pg';
 import { authorizePayload, networkPayload } from '../apps/host-connector/test/factories';
@@ -470,6 +470,8 @@ interface BenchOptions {
 
 /** `--cpu-prof <dir>`: each sale server writes a CPU profile of its life there when stopped (bench/sale-server.ts). */
 const CPU_PROF_DIR = process.argv.includes('--cpu-prof') ? process.argv[process.argv.indexOf('--cpu-prof') + 1] : undefined;
+// Made here: a server told to stop could not write its profile into a directory that does not exist.
+if (CPU_PROF_DIR) mkdirSync(CPU_PROF_DIR, { recursive: true });
 
 function startServer(mode: string, databaseUrl: string, settings: SaleServerSettings): Promise<ChildServer> {
   return startChildServer(
