@@ -7,7 +7,8 @@
  *   NATS        merchant-management, payment-gateway, transactions and host-connector each in its
  *               own process, talking over the NATS JetStream server at NATS_URL;
  * against the connector's own `host.authorize.v1` rate over NATS to the same simulator, measured
- * in the same run (the baseline). Rewrites the bench:sale section of docs/benchmarks.md.
+ * in the same run (the baseline), and the CPU time (/proc) an approved sale costs the platform's
+ * processes and PostgreSQL's backends. Rewrites the bench:sale section of docs/benchmarks.md.
  *   npm run bench:sale [-- --seconds 10 --warm-up 3 --connections 32 --devices 8 --cpu-prof <dir>]
  * NATS at NATS_URL (default nats://127.0.0.1:4222); PostgreSQL at DATABASE_URL, else an embedded
  * server (scripts/with-database.ts). Everything is set up through the API (the PBO row excepted:
@@ -36,6 +37,7 @@ import autocannon from 'autocannon';
 import { connect, DeliverPolicy, JetStreamManager, NatsConnection } from 'nats';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Pool } from 'pg';
 import { authorizePayload, networkPayload } from '../apps/host-connector/test/factories';
@@ -93,6 +95,8 @@ interface SaleResult {
   /** Orders checked through GET /api/v2/order?transactionId=…, and how many were listed there. */
   apiChecked: number;
   apiListed: number;
+  /** CPU ms per approved sale, from the load's start to the last order listed: the platform's processes, and PostgreSQL's backends of the run's database. */
+  cpuMsPerSale: { processes: number; postgres: number };
 }
 
 /**
@@ -127,6 +131,50 @@ class OrderWatch {
 
   async close(): Promise<void> {
     await this.client.end();
+  }
+}
+
+/** CPU time (user + system, ms) of processes, from /proc: what a figure costs on a machine shared with other work, where rates say little. */
+function cpuMsOf(pids: Iterable<number>): Map<number, number> {
+  const ticksPerSecond = 100; // USER_HZ, 100 on Linux
+  const cpu = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      // The fields after the command name (which may hold spaces), from state: utime is the 12th, stime the 13th.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpu.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond);
+    } catch {
+      // Gone (or not Linux): not counted.
+    }
+  }
+  return cpu;
+}
+
+/** The CPU the platform's processes and the run database's PostgreSQL backends spend between `start()` and `stop()`. */
+class CpuMeter {
+  private before = new Map<number, number>();
+  private pgBefore = new Map<number, number>();
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly pids: number[],
+  ) {}
+
+  private async backends(): Promise<number[]> {
+    const rows = (await this.pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows;
+    return rows.map((row) => row.pid);
+  }
+
+  async start(): Promise<void> {
+    this.before = cpuMsOf(this.pids);
+    this.pgBefore = cpuMsOf(await this.backends());
+  }
+
+  /** CPU ms spent since start(): by the processes, and by the backends (one connected since counts from 0). */
+  async stop(): Promise<{ processesMs: number; postgresMs: number }> {
+    const spent = (now: Map<number, number>, before: Map<number, number>) => [...now].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
+    return { processesMs: spent(cpuMsOf(this.pids), this.before), postgresMs: spent(cpuMsOf(await this.backends()), this.pgBefore) };
   }
 }
 
@@ -257,6 +305,7 @@ async function measureSales(
   isoUrl: string,
   run: string,
   options: BenchOptions,
+  pids: number[],
 ): Promise<SaleResult> {
   const { pbo, tills } = await onboard(pool, ports, isoUrl, `${mode.slice(0, 2)}${run}`, options.devices);
   console.log(`[${mode}] ${tills.length} devices activated, their profiles at the gateway`);
@@ -276,8 +325,11 @@ async function measureSales(
   // Then the warm-up (JIT, pools) under the measured load; a machine so loaded that no sale is answered within it still goes on to the figure.
   if (options.warmUp > 0) await drained(watch, (await load(ports.gateway, tills, options.connections, { seconds: options.warmUp }, counter)).approved.keys());
   // Smoke mode: a fixed number of sales (a duration of a second could end before the first, slow one is answered).
+  const cpu = new CpuMeter(pool, pids);
+  await cpu.start();
   const measured = await load(ports.gateway, tills, options.connections, SMOKE ? { sales: options.connections * 3 } : { seconds: options.seconds }, counter);
   const unlisted = await drained(watch, measured.approved.keys());
+  const spent = await cpu.stop();
   const latencies: number[] = [];
   let lastListed = measured.startedAt;
   for (const [tranId, sentAt] of measured.approved) {
@@ -308,6 +360,7 @@ async function measureSales(
     unlisted: unlisted.length,
     apiChecked: sample.length,
     apiListed,
+    cpuMsPerSale: { processes: spent.processesMs / measured.approved.size, postgres: spent.postgresMs / measured.approved.size },
   };
   const failed = Object.entries(result.failures)
     .map(([key, count]) => `${key} × ${count}`)
@@ -315,13 +368,19 @@ async function measureSales(
   console.log(
     `[${mode}] ${Math.round(result.perSec)} approved sales/s, request → order listed p50 ${result.p50.toFixed(1)} ms p99 ${result.p99.toFixed(1)} ms ` +
       `(HTTP answer p50 ${result.httpP50} ms p99 ${result.httpP99} ms); ${result.approved} approved, ${result.unlisted} never listed, ` +
-      `${result.apiListed}/${result.apiChecked} found by GET /api/v2/order?transactionId${failed ? `; not approved: ${failed}` : ''}`,
+      `${result.apiListed}/${result.apiChecked} found by GET /api/v2/order?transactionId; CPU per sale ${result.cpuMsPerSale.processes.toFixed(1)} ms in the processes + ${result.cpuMsPerSale.postgres.toFixed(1)} ms in PostgreSQL${failed ? `; not approved: ${failed}` : ''}`,
   );
   return result;
 }
 
 /** The connector's own rate: host.authorize.v1 over NATS to the same simulator, as the gateway asks it, same in-flight count. */
-async function connectorBaseline(caller: NatsRequestReply, prefix: string, run: string, options: BenchOptions): Promise<PhaseResult> {
+async function connectorBaseline(
+  caller: NatsRequestReply,
+  prefix: string,
+  run: string,
+  options: BenchOptions,
+  cpu: CpuMeter,
+): Promise<PhaseResult & { cpuMsPerAuthorize: { processes: number; postgres: number } }> {
   const tids = Array.from({ length: options.devices }, (_, i) => `B${run.slice(-5).toUpperCase()}${String(i).padStart(2, '0')}`.slice(0, 8));
   for (const tid of tids) {
     const reply = (await caller.request(`${prefix}.${HOST_SIGNON_V1}`, networkPayload({ tid }), { timeoutMs: 10_000 })) as HostResponseV1;
@@ -334,7 +393,10 @@ async function connectorBaseline(caller: NatsRequestReply, prefix: string, run: 
   };
   let seq = 0;
   if (options.warmUp > 0) await phase('connector warm-up (not counted)', options.connections, options.warmUp, () => authorize(seq++));
-  return phase(`host.authorize, ${options.connections} in flight`, options.connections, options.seconds, () => authorize(seq++));
+  await cpu.start();
+  const result = await phase(`host.authorize, ${options.connections} in flight`, options.connections, options.seconds, () => authorize(seq++));
+  const spent = await cpu.stop();
+  return { ...result, cpuMsPerAuthorize: { processes: spent.processesMs / result.ok, postgres: spent.postgresMs / result.ok } };
 }
 
 interface NatsSetup {
@@ -408,6 +470,8 @@ interface BenchOptions {
 
 /** `--cpu-prof <dir>`: each sale server writes a CPU profile of its life there when stopped (bench/sale-server.ts). */
 const CPU_PROF_DIR = process.argv.includes('--cpu-prof') ? process.argv[process.argv.indexOf('--cpu-prof') + 1] : undefined;
+// Made here: a server told to stop could not write its profile into a directory that does not exist.
+if (CPU_PROF_DIR) mkdirSync(CPU_PROF_DIR, { recursive: true });
 
 function startServer(mode: string, databaseUrl: string, settings: SaleServerSettings): Promise<ChildServer> {
   return startChildServer(
@@ -448,7 +512,7 @@ async function main(): Promise<void> {
       try {
         await watch.install();
         const port = standaloneServer.port;
-        standalone = await measureSales('standalone', pool, watch, { mm: port, gateway: port, orders: port }, isoUrl, run, options);
+        standalone = await measureSales('standalone', pool, watch, { mm: port, gateway: port, orders: port }, isoUrl, run, options, [standaloneServer.child.pid!]);
       } finally {
         await stopChild(standaloneServer);
       }
@@ -477,8 +541,9 @@ async function main(): Promise<void> {
         ];
         started.push(transactions, gateway, mm);
         children.push(...started);
-        const baseline = await connectorBaseline(new NatsRequestReply(connection), setup.nats.subjectPrefix, run, options);
-        const nats = await measureSales('nats', pool, watch, { mm: mm.port, gateway: gateway.port, orders: transactions.port }, isoUrl, run, options);
+        const baseline = await connectorBaseline(new NatsRequestReply(connection), setup.nats.subjectPrefix, run, options, new CpuMeter(pool, [connector.child.pid!]));
+        const pids = [connector, transactions, gateway, mm].map((server) => server.child.pid!);
+        const nats = await measureSales('nats', pool, watch, { mm: mm.port, gateway: gateway.port, orders: transactions.port }, isoUrl, run, options, pids);
         return { standalone, nats, baseline };
       } finally {
         for (const server of started.reverse()) await stopChild(server);
@@ -503,20 +568,21 @@ async function main(): Promise<void> {
   }
 }
 
-function writeReport(standalone: SaleResult, nats: SaleResult, baseline: PhaseResult, options: BenchOptions): void {
+function writeReport(standalone: SaleResult, nats: SaleResult, baseline: PhaseResult & { cpuMsPerAuthorize: { processes: number; postgres: number } }, options: BenchOptions): void {
+  const cpu = (spent: { processes: number; postgres: number }) => `${spent.processes.toFixed(1)} + ${spent.postgres.toFixed(1)}`;
   const row = (label: string, result: SaleResult) =>
-    `| ${label} | ${Math.round(result.perSec)} | ${result.p50.toFixed(1)} / ${result.p99.toFixed(1)} | ${result.httpP50} / ${result.httpP99} | ${(result.perSec / baseline.perSec).toFixed(2)} |`;
+    `| ${label} | ${Math.round(result.perSec)} | ${result.p50.toFixed(1)} / ${result.p99.toFixed(1)} | ${result.httpP50} / ${result.httpP99} | ${(result.perSec / baseline.perSec).toFixed(2)} | ${cpu(result.cpuMsPerSale)} |`;
   const met = nats.perSec >= TARGET_PER_SEC && nats.p99 < TARGET_P99_MS;
   writeBenchmarkSection(
     'sale',
     [
       `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}; autocannon, ${options.connections} connections over ${options.devices} activated devices, ${options.seconds} s per figure after a ${options.warmUp} s warm-up.`,
       '',
-      '| mode | approved sales/s (to the order listed) | request → order listed p50 / p99 ms | HTTP answer p50 / p99 ms | ratio to the connector |',
-      '|---|---|---|---|---|',
+      '| mode | approved sales/s (to the order listed) | request → order listed p50 / p99 ms | HTTP answer p50 / p99 ms | ratio to the connector | CPU ms per sale: processes + PostgreSQL |',
+      '|---|---|---|---|---|---|',
       row('standalone (one process, in-process transport)', standalone),
       row('NATS (merchant-management, payment-gateway, transactions, host-connector: four processes)', nats),
-      `| baseline: host.authorize.v1 over NATS to the same connector and simulator, ${options.connections} in flight | ${Math.round(baseline.perSec)} | | ${baseline.p50.toFixed(1)} / ${baseline.p99.toFixed(1)} | 1 |`,
+      `| baseline: host.authorize.v1 over NATS to the same connector and simulator, ${options.connections} in flight | ${Math.round(baseline.perSec)} | | ${baseline.p50.toFixed(1)} / ${baseline.p99.toFixed(1)} | 1 | ${cpu(baseline.cpuMsPerAuthorize)} (the connector) |`,
       '',
       `Target over NATS: ${TARGET_PER_SEC} sales/s with p99 under ${TARGET_P99_MS} ms: ${met ? 'met' : `not met (${Math.round(nats.perSec)} sales/s, p99 ${nats.p99.toFixed(0)} ms)`}.`,
       '',
@@ -524,7 +590,9 @@ function writeReport(standalone: SaleResult, nats: SaleResult, baseline: PhaseRe
         "Each sale is a `POST /{ns}/api/v1/transaction` under a device's token with a fresh Idempotency-Key and the EMV of the Visa test card (`testCardEmv`) for an amount the simulator approves. " +
         'Its latency runs from the request being sent to the order committing in transactions.orders: a trigger installed by the bench in its scratch database notifies at commit (PostgreSQL delivers a notification when its transaction commits, which is when `GET /api/v2/order` can list it); 20 of the approved sales are also looked up with `GET /api/v2/order?transactionId=…`. ' +
         "The rate is the approved sales over the time from the first request to the last of their orders listed. Over NATS the four contexts run as the distributed deployment runs them, with the run's own request/reply subject prefix, stream and durable consumers on the shared NATS server. " +
-        'The baseline is the connector alone: `host.authorize.v1` requests over NATS (as the gateway asks) to the same connector process and simulator, same in-flight count, in the same run; the sale ratios read against it. The machine was shared with other work while measuring: read the ratios rather than the absolute figures.',
+        'The baseline is the connector alone: `host.authorize.v1` requests over NATS (as the gateway asks) to the same connector process and simulator, same in-flight count, in the same run; the sale ratios read against it. ' +
+        "CPU per sale: user and system time (/proc) of the platform's processes (standalone: the one; NATS: the four, the simulator excluded) and of PostgreSQL's backends of the run's database, from the load's start to the last order listed, over the approved sales; on a machine shared with other work it says what a sale costs where rates and latencies say how busy the machine was. " +
+        'The machine was shared with other work while measuring: read the ratios and the CPU per sale rather than the absolute rates.',
     ],
     "Approved sales per second and the latency from the SDK request to the order being listed, standalone and over NATS, with the host simulator as the acquirer over TCP, against the connector's own authorize rate measured in the same run. Run `npm run bench:sale` (NATS at `NATS_URL`, default nats://127.0.0.1:4222; PostgreSQL at `DATABASE_URL`, else an embedded server).",
   );

@@ -31,6 +31,7 @@ import { TransactionRepository } from './transaction/persistence/transaction.rep
 import { SaleController } from './transaction/sale.controller';
 import { SaleRecorder } from './transaction/sale-recorder';
 import { SaleService } from './transaction/sale.service';
+import { SaleProfiles } from './transaction/sale-profiles';
 import { TransactionController } from './transaction/transaction.controller';
 import { TransactionViews } from './transaction/transaction-views';
 import { DEFAULT_TRANSACTION_SETTINGS, TRANSACTION_SETTINGS } from './transaction/transaction-settings';
@@ -68,6 +69,7 @@ import { WEBHOOK_CONTROLLERS, webhookDeliveryPruneRule, webhookProviders } from 
     IdempotencyService,
     SaleRecorder,
     TransactionViews,
+    SaleProfiles,
     SaleService,
     PendingSaleResolver,
     TransactionChangeWriter,

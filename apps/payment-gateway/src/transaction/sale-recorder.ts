@@ -1,6 +1,7 @@
 import { Clock } from '@app/common';
 import { GatewayTransactionV1 } from '@app/contracts';
 import { UnitOfWork } from '@app/database';
+import { OutboxRelay, uuidV7 } from '@app/messaging';
 import { Injectable } from '@nestjs/common';
 import { SaleOutcome } from './host-outcome';
 import { IdempotencyScope } from './persistence/idempotency.repository';
@@ -8,8 +9,55 @@ import { IdempotencyService } from './idempotency.service';
 import { TerminalBatchRepository } from './persistence/terminal-batch.repository';
 import { ActionChanges, TransactionChanges, TransactionRepository } from './persistence/transaction.repository';
 import { terminalKeyOf, type Transaction, type TransactionAction } from './transaction';
-import { TransactionChangeWriter } from './transaction-change-writer';
+import { eventOf, TransactionChangeWriter } from './transaction-change-writer';
 import { toGatewayTransaction } from './transaction.mapping';
+
+/**
+ * What the host's outcome of a PENDING sale changes: status and sums, and its NEW action. An
+ * approval is in `batchNo` (the terminal's open batch); a sale books it on its action too, a
+ * pre-authorisation books nothing until its capture.
+ */
+function outcomeChanges(
+  transaction: Transaction,
+  outcome: SaleOutcome,
+  batchNo: string | null,
+  now: Date,
+): { changes: TransactionChanges; actionChanges: ActionChanges } {
+  const response = outcome.response;
+  const approvedMinor = outcome.tranStatus === 'APPROVED' ? (response?.approvedAmount?.minor ?? transaction.amountMinor) : null;
+  const hostFields = {
+    trace: response?.stan ?? '',
+    rrn: response?.rrn?.slice(0, 64) ?? null,
+    approvalCode: response?.approvalCode?.slice(0, 16) ?? null,
+  };
+  return {
+    changes: {
+      ...hostFields,
+      tranStatus: outcome.tranStatus,
+      approvedMinor,
+      // A sale captures what was approved; an authorisation captures later.
+      capturedMinor: transaction.tranType === 'SALE' && approvedMinor !== null ? approvedMinor : '0',
+      batchNo,
+      iccResponse: response?.iccResponse ?? null,
+      updatedAt: now,
+    },
+    actionChanges: {
+      ...hostFields,
+      actionStatus: outcome.actionStatus,
+      reason: outcome.reason,
+      hostRespCode: response?.hostRespCode ?? null,
+      hostRespMessage: outcome.hostRespMessage.slice(0, 256),
+      hostMti: response?.mti ?? null,
+      hostStan: response?.stan ?? null,
+      hostTransmittedAt: response?.transmittedAt ?? null,
+      hostOrderId: response?.orderId ?? null,
+      // A sale books its approval in the batch; a pre-authorisation books nothing until its capture.
+      batchNo: transaction.tranType === 'SALE' ? batchNo : null,
+      nextCheckAt: null,
+      updatedAt: now,
+    },
+  };
+}
 
 /** The answers of a sale request, as the Idempotency-Key keeps them. */
 export const SALE_CREATED_STATUS = 201;
@@ -29,6 +77,7 @@ export class SaleRecorder {
     private readonly idempotency: IdempotencyService,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly relay: OutboxRelay,
   ) {}
 
   /**
@@ -40,42 +89,41 @@ export class SaleRecorder {
     return this.uow.run(async () => {
       const { transaction, actions, first } = await this.lockPending(tranId);
       if (transaction.tranStatus !== 'PENDING' || !first) return this.answer(transaction, actions, scope);
-      const now = this.clock.now();
-      const response = outcome.response;
-      const approvedMinor = outcome.tranStatus === 'APPROVED' ? (response?.approvedAmount?.minor ?? transaction.amountMinor) : null;
-      const batchNo = outcome.tranStatus === 'APPROVED' ? await this.batches.openBatchNo(terminalKeyOf(transaction)) : null;
-      const hostFields = {
-        trace: response?.stan ?? '',
-        rrn: response?.rrn?.slice(0, 64) ?? null,
-        approvalCode: response?.approvalCode?.slice(0, 16) ?? null,
-      };
-      const changes: TransactionChanges = {
-        ...hostFields,
-        tranStatus: outcome.tranStatus,
-        approvedMinor,
-        // A sale captures what was approved; an authorisation captures later.
-        capturedMinor: transaction.tranType === 'SALE' && approvedMinor !== null ? approvedMinor : '0',
-        batchNo,
-        iccResponse: response?.iccResponse ?? null,
-        updatedAt: now,
-      };
-      const actionChanges: ActionChanges = {
-        ...hostFields,
-        actionStatus: outcome.actionStatus,
-        reason: outcome.reason,
-        hostRespCode: response?.hostRespCode ?? null,
-        hostRespMessage: outcome.hostRespMessage.slice(0, 256),
-        hostMti: response?.mti ?? null,
-        hostStan: response?.stan ?? null,
-        hostTransmittedAt: response?.transmittedAt ?? null,
-        hostOrderId: response?.orderId ?? null,
-        // A sale books its approval in the batch; a pre-authorisation books nothing until its capture.
-        batchNo: transaction.tranType === 'SALE' ? batchNo : null,
-        nextCheckAt: null,
-        updatedAt: now,
-      };
+      const approved = outcome.tranStatus === 'APPROVED';
+      const batchNo = approved ? await this.batches.openBatchNo(terminalKeyOf(transaction)) : null;
+      const { changes, actionChanges } = outcomeChanges(transaction, outcome, batchNo, this.clock.now());
       return this.write(transaction, changes, actions, first, actionChanges, scope);
     });
+  }
+
+  /**
+   * {@link record} for the sale path, which has just written `written` (PENDING, version 1, its
+   * NEW action pending) and knows its rows: one statement, atomic without a transaction around
+   * it, takes the terminal's batch and writes the outcome, its event and the kept answer while the
+   * sale is still as written, without reading it back. When it is not (the resolver came first)
+   * or the terminal has no batch row yet (its first approval), {@link record} decides as before.
+   */
+  async recordWritten(written: { transaction: Transaction; action: TransactionAction }, outcome: SaleOutcome, scope?: IdempotencyScope): Promise<GatewayTransactionV1> {
+    const { transaction, action } = written;
+    const approved = outcome.tranStatus === 'APPROVED';
+    // The rows, event and answer as they will be, but for the batch number, which the statement takes and writes in all of them.
+    const { changes, actionChanges } = outcomeChanges(transaction, outcome, null, this.clock.now());
+    const { view, event } = eventOf({ ...transaction, ...changes, version: transaction.version + 1 }, [{ ...action, ...actionChanges }]);
+    const { batchNo: _tranBatch, ...rowChanges } = changes;
+    const { batchNo: _actionBatch, ...actionRowChanges } = actionChanges;
+    const booked = await this.transactions.writeFirstOutcome({
+      tranId: transaction.id,
+      changes: rowChanges,
+      actionId: action.id,
+      actionChanges: actionRowChanges,
+      batchOf: approved ? { terminal: terminalKeyOf(transaction), actionBooks: transaction.tranType === 'SALE' } : undefined,
+      event: { id: uuidV7(), payload: event },
+      answer: scope && { scope, status: SALE_CREATED_STATUS, body: view },
+    });
+    if (!booked) return this.record(transaction.id, outcome, scope);
+    this.relay.notify();
+    const actionBooks = approved && transaction.tranType === 'SALE';
+    return { ...view, batchNo: booked.batchNo, actions: actionBooks ? view.actions.map((entry) => ({ ...entry, batchNo: booked.batchNo })) : view.actions };
   }
 
   /**

@@ -6,7 +6,6 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { acceptanceSelection } from '../profile/acceptance-selection';
 import { hostMerchantOf, hostTargetOf } from '../profile/host-target';
 import { effectiveStatus } from '../profile/persistence/profile.entity';
-import { ProfileRepository } from '../profile/persistence/profile.repository';
 import { PROFILE_ID_PATTERN } from '../shared/ids';
 import { requireOwned } from '../shared/ownership';
 import { paymentMethodOfAid } from './card/payment-method';
@@ -15,6 +14,7 @@ import { askAuthorization, askUntilKnown, notDeliveredOutcome, outcomeOfReply, S
 import { IdempotencyScope } from './persistence/idempotency.repository';
 import { IdempotencyService, requestHashOf } from './idempotency.service';
 import { TransactionRepository } from './persistence/transaction.repository';
+import { SaleProfiles } from './sale-profiles';
 import { SaleRecorder } from './sale-recorder';
 import type { SaleRequest } from './sale-request';
 import { pendingAction, type Transaction, type TransactionAction } from './transaction';
@@ -50,7 +50,7 @@ export class SaleService {
   private readonly logger = new Logger('Sale');
 
   constructor(
-    private readonly profiles: ProfileRepository,
+    private readonly saleProfiles: SaleProfiles,
     private readonly transactions: TransactionRepository,
     private readonly idempotency: IdempotencyService,
     private readonly recorder: SaleRecorder,
@@ -66,29 +66,42 @@ export class SaleService {
   async create(device: DeviceClaims, request: SaleRequest, serviceRequestId: string, idempotencyKey?: string): Promise<GatewayTransactionV1> {
     const scope: IdempotencyScope | undefined =
       idempotencyKey === undefined ? undefined : { groupId: device.groupId, deviceId: device.deviceId, idempotencyKey };
-    if (scope) {
-      const claim = await this.idempotency.claim(scope, requestHashOf(request));
+    const requestHash = scope ? requestHashOf(request) : '';
+    // The checks that need no write come first (the profile is kept in memory): most requests are
+    // new and valid, and one statement then writes the sale and takes its Idempotency-Key.
+    let sale: PreparedSale | undefined;
+    let refusal: unknown;
+    try {
+      sale = await this.prepare(device, request, serviceRequestId);
+    } catch (error) {
+      if (!scope) throw error;
+      refusal = error;
+    }
+    if (!sale || !(await this.transactions.insertNew(sale.transaction, sale.action, scope && { scope, requestHash }))) {
+      // A refused request with a key, or a key already taken: the rules of Idempotency-Key decide
+      // first (a repeat is answered as before, another body 422, one in flight 409), then the refusal.
+      const claim = await this.idempotency.claim(scope!, requestHash);
       if (claim.kind === 'abandoned') return this.views.current(claim.tranId);
       if (claim.kind === 'answered') {
         // A sale answered PENDING has an outcome since, perhaps: the answer is what it now is.
         return claim.body.tranStatus === 'PENDING' && claim.tranId ? this.views.current(claim.tranId) : (claim.body as unknown as GatewayTransactionV1);
       }
-    }
-    let sale: PreparedSale;
-    try {
-      sale = await this.prepare(device, request, serviceRequestId);
-      await this.uow.run(async () => {
-        await this.transactions.insert(sale.transaction);
-        await this.transactions.insertAction(sale.action);
-        if (scope) await this.idempotency.attach(scope, sale.transaction.id);
-      });
-    } catch (error) {
-      if (scope) await this.idempotency.release(scope).catch((release: unknown) => this.logger.warn(`Idempotency-Key not freed: ${errorMessage(release)}`));
-      throw error;
+      try {
+        if (!sale) throw refusal;
+        const taken = sale;
+        await this.uow.run(async () => {
+          await this.transactions.insert(taken.transaction);
+          await this.transactions.insertAction(taken.action);
+          await this.idempotency.attach(scope!, taken.transaction.id);
+        });
+      } catch (error) {
+        await this.idempotency.release(scope!).catch((release: unknown) => this.logger.warn(`Idempotency-Key not freed: ${errorMessage(release)}`));
+        throw error;
+      }
     }
     const outcome = await this.decide(sale);
     if (typeof outcome === 'string') return this.recorder.keepPending(sale.transaction.id, outcome, scope);
-    return this.recorder.record(sale.transaction.id, outcome, scope);
+    return this.recorder.recordWritten(sale, outcome, scope);
   }
 
   /** Asks the host, once more under the same requestId after an unknown outcome: the outcome, or why it is still unknown. */
@@ -114,7 +127,8 @@ export class SaleService {
 
     const profileId = request.profileId;
     if (!PROFILE_ID_PATTERN.test(profileId)) throw DomainError.notFound(`profile ${profileId} does not exist`);
-    const profile = requireOwned(await this.profiles.findById(profileId), device.groupId, `profile ${profileId}`);
+    const found = await this.saleProfiles.get(profileId);
+    const profile = requireOwned(found?.profile ?? null, device.groupId, `profile ${profileId}`);
     // The device token names the profile merchant-management gave the device (activation, config
     // pull): the profile's own device key is merchant-management's device uuid, which the token does not carry.
     if (device.profileId !== profileId) throw DomainError.ownerInvalid(`profile ${profileId} belongs to another device`);
@@ -124,7 +138,7 @@ export class SaleService {
     if (effectiveStatus(profile) === 'DISABLED') throw DomainError.validation(`profile ${profileId} is DISABLED`);
     if (profile.currency !== currency.alpha)
       throw DomainError.validation(`amount.currency ${currency.alpha} is not the currency ${profile.currency} of profile ${profileId}`);
-    const bound = await this.profiles.boundAcceptances(profile.id);
+    const bound = found!.acceptances;
     const selection = acceptanceSelection(bound);
     const acceptance = bound.find((candidate) => selection[candidate.id]?.includes(paymentMethod));
     if (!acceptance) throw DomainError.validation(`profile ${profileId} has no acceptance for ${paymentMethod}`);

@@ -1,4 +1,4 @@
-import { GatewayTransactionV1 } from '@app/contracts';
+import { GatewayTransactionUpdatedV1, GatewayTransactionV1 } from '@app/contracts';
 import { Injectable } from '@nestjs/common';
 import { ActionChanges, TransactionChanges, TransactionRepository } from './persistence/transaction.repository';
 import type { Transaction, TransactionAction } from './transaction';
@@ -10,6 +10,12 @@ export interface WrittenTransaction {
   actions: TransactionAction[];
   view: GatewayTransactionV1;
   version: number;
+}
+
+/** What the API shows of a transaction as a change left it, and the change's event (at the transaction's version). */
+export function eventOf(updated: Transaction, updatedActions: readonly TransactionAction[]): { view: GatewayTransactionV1; event: GatewayTransactionUpdatedV1 } {
+  const view = toGatewayTransaction(updated, updatedActions);
+  return { view, event: { version: updated.version, groupId: updated.groupId, merchantId: updated.merchantId, transaction: view } };
 }
 
 /**
@@ -32,10 +38,19 @@ export class TransactionChangeWriter {
     const rowChanges = { ...changes, version };
     await this.transactions.update(transaction.id, rowChanges);
     if (action) await this.transactions.updateAction(action.id, action.changes);
-    const updated = { ...transaction, ...rowChanges };
-    const updatedActions = actions.map((each) => (action && each.id === action.id ? { ...each, ...action.changes } : each));
-    const view = toGatewayTransaction(updated, updatedActions);
-    await this.transactions.enqueueUpdated({ version, groupId: updated.groupId, merchantId: updated.merchantId, transaction: view });
-    return { transaction: updated, actions: updatedActions, view, version };
+    return this.announce(
+      { ...transaction, ...rowChanges },
+      actions.map((each) => (action && each.id === action.id ? { ...each, ...action.changes } : each)),
+    );
+  }
+
+  /**
+   * The event of a change already written (by a writer that wrote the rows its own way, in the
+   * same open unit of work): `gateway.transaction.updated.v1` at the transaction's version, through the outbox.
+   */
+  async announce(updated: Transaction, updatedActions: TransactionAction[]): Promise<WrittenTransaction> {
+    const { view, event } = eventOf(updated, updatedActions);
+    await this.transactions.enqueueUpdated(event);
+    return { transaction: updated, actions: updatedActions, view, version: updated.version };
   }
 }

@@ -28,6 +28,12 @@ export interface TransactionSettings {
   closeSweepIntervalMs: number;
   /** TRANSACTION_SETTLE_TIMEOUT_MS: what the host connector may take to reconcile a batch (uploads included): the settle request's `timeoutMs` (at most 60 s). */
   settleTimeoutMs: number;
+  /**
+   * TRANSACTION_PROFILE_CACHE_TTL_MS: how long a replica answers sales from the profile and acceptances it read (docs/decisions.md,
+   * "bench:sale: a cheaper sale"): a change made through this replica is seen at once, one made
+   * through another replica after at most this long. 0 reads them for every sale.
+   */
+  profileCacheTtlMs: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -47,6 +53,7 @@ export const transactionVariables = {
   TRANSACTION_AUTHORIZATION_VALIDITY_MS: integer(7 * DAY_MS, 60_000, 31 * DAY_MS),
   TRANSACTION_CLOSE_SWEEP_MS: integer(60_000, 10, DAY_MS),
   TRANSACTION_SETTLE_TIMEOUT_MS: integer(45_000, 100, 60_000),
+  TRANSACTION_PROFILE_CACHE_TTL_MS: integer(1000, 0, 60_000),
   ...hostConnectorTimingVariables,
 };
 
@@ -88,6 +95,7 @@ export function transactionSettingsFrom(values: TransactionVariableValues): Tran
     authorizationValidityMs: values.TRANSACTION_AUTHORIZATION_VALIDITY_MS,
     closeSweepIntervalMs: values.TRANSACTION_CLOSE_SWEEP_MS,
     settleTimeoutMs: values.TRANSACTION_SETTLE_TIMEOUT_MS,
+    profileCacheTtlMs: values.TRANSACTION_PROFILE_CACHE_TTL_MS,
   };
 }
 

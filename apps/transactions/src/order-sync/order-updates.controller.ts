@@ -1,9 +1,9 @@
 import { DomainError } from '@app/common';
-import { GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionUpdatedV1 } from '@app/contracts';
-import { consumedBy, EventContext, MessagingController, PoisonMessageError } from '@app/messaging';
+import { decodeContract, GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionUpdatedV1 } from '@app/contracts';
+import { batchOf, ConsumedMessage, consumedBy, EventBatchContext, EventContext, MessagingController, PoisonMessageError } from '@app/messaging';
 import { Logger } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
-import { OrderUpdateService } from '../order-update/order-update.service';
+import { OrderUpdateService, ReceivedOrderUpdate } from '../order-update/order-update.service';
 import { ORDER_UPDATES_CONSUMER, orderUpdatesConsumer } from './order-updates.consumer';
 
 /**
@@ -27,5 +27,21 @@ export class OrderUpdatesController {
       if (error instanceof DomainError) throw new PoisonMessageError(error.message);
       throw error;
     }
+  }
+
+  /**
+   * Applies a batch set-based, all or nothing: each payload decoded once against its contract,
+   * then one transaction for all. A payload that breaks its contract, a version the domain
+   * refuses, or one naming another PBO's transaction makes this throw with nothing written: the
+   * consumer then hands each message to {@link updated}, which dead-letters the bad one alone.
+   */
+  @EventPattern(batchOf(consumedBy(GATEWAY_TRANSACTION_UPDATED_V1, orderUpdatesConsumer.name)), { consumer: ORDER_UPDATES_CONSUMER })
+  async updatedBatch(@Payload() messages: ConsumedMessage[], @Ctx() context: EventBatchContext): Promise<void> {
+    const items: ReceivedOrderUpdate[] = messages.map((message) => ({
+      update: decodeContract(GatewayTransactionUpdatedV1, message.payload),
+      receipt: context.receiptOf(message),
+    }));
+    const outcomes = await this.updates.applyBatch(items);
+    this.logger.debug(`batch of ${items.length}: ${outcomes.filter((outcome) => outcome === 'applied').length} applied`);
   }
 }

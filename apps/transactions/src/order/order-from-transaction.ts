@@ -15,6 +15,8 @@ export interface TransactionVersion {
 export interface OrderVersion {
   order: Order;
   actions: NewOrderAction[];
+  /** The name of the acceptance (acquirer profile) the transaction went through: its settlement batch's profileName. */
+  profileName: string | null;
 }
 
 /**
@@ -90,7 +92,7 @@ export function orderFromTransaction(update: TransactionVersion): OrderVersion {
     hostRespMessage: action.hostRespMessage,
     createdAt: instant(action.createdAt, `actions[${position}].createdAt`),
   }));
-  return { order, actions };
+  return { order, actions, profileName: transaction.acceptanceName ?? null };
 }
 
 /**

@@ -37,10 +37,26 @@ export interface ProfilePosition {
 
 @Injectable()
 export class ProfileRepository {
+  private readonly writeListeners: Array<() => void> = [];
+
   constructor(@InjectGatewayDataSource() private readonly dataSource: DataSource) {}
 
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+  /**
+   * Runs a write of profiles, acceptances or bindings in one transaction (every writer of them
+   * comes through here: the API and the upsert consumer), then tells the {@link onWrite} listeners,
+   * whether it committed or not (a failed COMMIT may still have committed).
+   */
+  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await this.dataSource.transaction(work);
+    } finally {
+      for (const listener of this.writeListeners) listener();
+    }
+  }
+
+  /** Calls `listener` after each {@link transaction} ends: what a process keeps of profiles (the sale's cache) is dropped there. */
+  onWrite(listener: () => void): void {
+    this.writeListeners.push(listener);
   }
 
   /** By id, whatever the owner (the service applies the tenancy rule). */

@@ -4,7 +4,9 @@ import { OutboxWriter } from '@app/messaging';
 import { Injectable } from '@nestjs/common';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { GatewayActionType } from '@app/contracts';
-import type { KeptActionRequest, Transaction, TransactionAction } from '../transaction';
+import type { KeptActionRequest, TerminalKey, Transaction, TransactionAction } from '../transaction';
+import type { IdempotencyScope } from './idempotency.repository';
+import { rowJson, setClause } from './row-sql';
 import { TransactionActionEntity } from './transaction-action.entity';
 import { PaymentTransactionEntity } from './transaction.entity';
 
@@ -34,6 +36,101 @@ export class TransactionRepository {
     private readonly uow: TypeOrmUnitOfWork,
     private readonly outbox: OutboxWriter,
   ) {}
+
+  /**
+   * Writes a new transaction and its first action in one statement; with `claim`, only when its
+   * Idempotency-Key is free, taking the key for the transaction in that same statement (the key's
+   * row names it at once). Answers false, having written nothing, when the key was taken.
+   */
+  async insertNew(transaction: Transaction, action: TransactionAction, claim?: { scope: IdempotencyScope; requestHash: string }): Promise<boolean> {
+    const manager = this.uow.manager;
+    const row = rowJson(manager, PaymentTransactionEntity, transaction);
+    const actionRow = rowJson(manager, TransactionActionEntity, action);
+    const params: unknown[] = [row.json, actionRow.json];
+    let claimed = '';
+    let onlyIfClaimed = '';
+    if (claim) {
+      params.push(claim.scope.groupId, claim.scope.deviceId, claim.scope.idempotencyKey, claim.requestHash, transaction.createdAt, transaction.id);
+      claimed = `claimed AS (
+         INSERT INTO idempotency_key (group_id, device_id, idempotency_key, request_hash, created_at, claimed_at, tran_id) VALUES ($3, $4, $5, $6, $7, $7, $8)
+         ON CONFLICT DO NOTHING RETURNING tran_id),`;
+      onlyIfClaimed = 'WHERE EXISTS (SELECT 1 FROM claimed)';
+    }
+    const written: unknown[] = await manager.query(
+      `WITH ${claimed} created AS (
+         INSERT INTO payment_transaction (${row.columns}) SELECT ${row.columns} FROM jsonb_populate_record(NULL::payment_transaction, $1::jsonb) ${onlyIfClaimed} RETURNING id)
+       INSERT INTO transaction_action (${actionRow.columns}) SELECT ${actionRow.columns} FROM jsonb_populate_record(NULL::transaction_action, $2::jsonb)
+       WHERE EXISTS (SELECT 1 FROM created) RETURNING id`,
+      params,
+    );
+    return written.length === 1;
+  }
+
+  /**
+   * Writes the first outcome of a sale, its event and its kept answer in one statement (so
+   * atomically, without a transaction around it), only while the sale is as its request wrote it
+   * (version 1, PENDING, its NEW action pending): another writer (the resolver) may have come
+   * first. With `batchOf`, the terminal's batch number is taken under a share lock (as
+   * `TerminalBatchRepository.openBatchNo`), only if the terminal has its batch row, and written on
+   * the transaction, on the action (`actionBooks`), and as `batchNo` of the event's transaction and
+   * of the answer. Answers the batch number written (null without `batchOf`), or undefined when
+   * nothing was written. The caller wakes the outbox relay.
+   */
+  async writeFirstOutcome(first: {
+    tranId: string;
+    changes: TransactionChanges;
+    actionId: string;
+    actionChanges: ActionChanges;
+    batchOf?: { terminal: TerminalKey; actionBooks: boolean };
+    event: { id: string; payload: GatewayTransactionUpdatedV1 };
+    answer?: { scope: IdempotencyScope; status: number; body: object };
+  }): Promise<{ batchNo: string | null } | undefined> {
+    const manager = this.uow.manager;
+    const params: unknown[] = [first.tranId, first.actionId];
+    const param = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const transactionSet = setClause(manager, PaymentTransactionEntity, { ...first.changes, version: 2 }, params);
+    const actionSet = setClause(manager, TransactionActionEntity, first.actionChanges, params);
+    const ctes: string[] = [];
+    // The batch number taken, written into a JSON document: as the transaction's, and as its NEW
+    // action's (the only action of the document) when that action books in the batch (a sale).
+    const bookBatch = (json: string, transactionPath: string, actionPath: string) => {
+      const withTransaction = `jsonb_set(${json}, '${transactionPath}', COALESCE(updated.batch_json, 'null'::jsonb))`;
+      return first.batchOf?.actionBooks ? `jsonb_set(${withTransaction}, '${actionPath}', COALESCE(updated.batch_json, 'null'::jsonb))` : withTransaction;
+    };
+    if (first.batchOf) {
+      const { groupId, hostMessageFormat, mid, tid, currency } = first.batchOf.terminal;
+      ctes.push(
+        `batch AS (SELECT batch_no FROM terminal_batch WHERE group_id = ${param(groupId)} AND host_message_format = ${param(hostMessageFormat)} AND mid = ${param(mid)} AND tid = ${param(tid)} AND currency = ${param(currency)} FOR SHARE)`,
+      );
+    }
+    ctes.push(`updated AS (
+         UPDATE payment_transaction SET ${transactionSet}${first.batchOf ? ', batch_no = (SELECT batch_no FROM batch)' : ''}
+         WHERE id = $1 AND version = 1 AND tran_status = 'PENDING'${first.batchOf ? ' AND EXISTS (SELECT 1 FROM batch)' : ''}
+           AND EXISTS (SELECT 1 FROM transaction_action WHERE id = $2 AND tran_id = $1 AND action_status = 'PENDING')
+         RETURNING batch_no, to_jsonb(batch_no) AS batch_json)`);
+    ctes.push(
+      `acted AS (UPDATE transaction_action SET ${actionSet}${first.batchOf?.actionBooks ? ', batch_no = (SELECT batch_no FROM updated)' : ''} WHERE id = $2 AND EXISTS (SELECT 1 FROM updated) RETURNING id)`,
+    );
+    ctes.push(`event AS (
+         INSERT INTO outbox (id, subject, payload) SELECT ${param(first.event.id)}::uuid, ${param(GATEWAY_TRANSACTION_UPDATED_V1)},
+           ${bookBatch(`${param(JSON.stringify(first.event.payload))}::jsonb`, '{transaction,batchNo}', '{transaction,actions,0,batchNo}')}
+         FROM updated, acted RETURNING id)`);
+    if (first.answer) {
+      const { scope, status, body } = first.answer;
+      ctes.push(`answered AS (
+         UPDATE idempotency_key SET response_status = ${param(status)}, response_body = ${bookBatch(`${param(JSON.stringify(body))}::jsonb`, '{batchNo}', '{actions,0,batchNo}')}
+         FROM updated, acted WHERE group_id = ${param(scope.groupId)} AND device_id = ${param(scope.deviceId)} AND idempotency_key = ${param(scope.idempotencyKey)} RETURNING 1)`);
+    }
+    const rows: Array<{ batch_no: string | null }> = await manager.query(
+      `WITH ${ctes.join(',\n')}
+       SELECT updated.batch_no FROM updated, acted, event${first.answer ? ', (SELECT count(*) FROM answered) AS answered' : ''}`,
+      params,
+    );
+    return rows.length === 1 ? { batchNo: rows[0].batch_no } : undefined;
+  }
 
   async insert(transaction: Transaction): Promise<void> {
     await this.uow.manager.getRepository(PaymentTransactionEntity).insert(transaction as QueryDeepPartialEntity<PaymentTransactionEntity>);

@@ -14,4 +14,9 @@ export class InboxRepository {
   record(entry: InboxEntry): Promise<boolean> {
     return this.inbox.record(this.uow.manager, entry);
   }
+
+  /** Records the messages in one statement; answers the ids of those not processed before. Inside `UnitOfWork.run` only. */
+  recordMany(entries: InboxEntry[]): Promise<Set<string>> {
+    return this.inbox.recordMany(this.uow.manager, entries);
+  }
 }

@@ -10,6 +10,12 @@ import { OrderEntity } from './order.entity';
 /** What became of an order written by version: taken, older than (or as old as) the stored one, or a tranId another PBO's order holds. */
 export type OrderWrite = { outcome: 'applied' } | { outcome: 'stale' } | { outcome: 'other-group'; groupId: string };
 
+/** What became of orders written together: the tranIds applied, and those another PBO's order holds (with its groupId). */
+export interface OrderWrites {
+  applied: Set<string>;
+  otherGroup: Map<string, string>;
+}
+
 /** An action to store, before it has this context's number. */
 export type NewOrderAction = Omit<OrderAction, 'id'>;
 
@@ -40,38 +46,80 @@ export class OrderRepository {
    * consumer and an action's reply) end with the highest version whatever their order.
    */
   async upsert(order: Order): Promise<OrderWrite> {
+    const written = await this.upsertMany([order]);
+    if (written.applied.has(order.tranId)) return { outcome: 'applied' };
+    const groupId = written.otherGroup.get(order.tranId);
+    return groupId === undefined ? { outcome: 'stale' } : { outcome: 'other-group', groupId };
+  }
+
+  /**
+   * {@link upsert} for orders of distinct tranIds in one statement: answers the tranIds applied and,
+   * of those not applied, the ones another PBO's order holds (with its group); the rest were stale.
+   */
+  async upsertMany(orders: readonly Order[]): Promise<OrderWrites> {
+    const written: OrderWrites = { applied: new Set(), otherGroup: new Map() };
+    if (orders.length === 0) return written;
     const columns = this.manager.connection.getMetadata(OrderEntity).columns.filter((column) => column.propertyName !== 'syncedAt');
     const names = columns.map((column) => `"${column.databaseName}"`);
-    const values = columns.map((column) => order[column.propertyName as keyof Order] ?? null);
+    const values: unknown[] = [];
+    // In tranId order: concurrent batches lock the rows they share in the same order, never waiting on each other in a circle.
+    const rows = [...orders].sort((a, b) => (a.tranId < b.tranId ? -1 : a.tranId > b.tranId ? 1 : 0)).map((order) => {
+      const placeholders = columns.map((column) => {
+        values.push(order[column.propertyName as keyof Order] ?? null);
+        return `$${values.length}`;
+      });
+      return `(${placeholders.join(', ')})`;
+    });
     const updates = columns
       .filter((column) => !KEPT_ON_UPDATE.has(column.propertyName))
       .map((column) => `"${column.databaseName}" = EXCLUDED."${column.databaseName}"`);
-    const rows: unknown[] = await this.manager.query(
-      `INSERT INTO orders (${names.join(', ')}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')})
+    const applied: Array<{ tran_id: string }> = await this.manager.query(
+      `INSERT INTO orders (${names.join(', ')}) VALUES ${rows.join(', ')}
        ON CONFLICT (tran_id) DO UPDATE SET ${updates.join(', ')}, settle_state = ${SETTLE_STATE_MOVES_UP}, synced_at = now()
        WHERE orders.version < EXCLUDED.version AND orders.group_id = EXCLUDED.group_id
        RETURNING tran_id`,
       values,
     );
-    if (rows.length === 1) return { outcome: 'applied' };
-    const stored = await this.manager.getRepository(OrderEntity).findOne({ where: { tranId: order.tranId }, select: { groupId: true } });
-    if (stored && stored.groupId !== order.groupId) return { outcome: 'other-group', groupId: stored.groupId };
-    return { outcome: 'stale' };
+    for (const row of applied) written.applied.add(row.tran_id);
+    const rest = orders.filter((order) => !written.applied.has(order.tranId));
+    if (rest.length === 0) return written;
+    const stored: Array<{ tran_id: string; group_id: string }> = await this.manager.query('SELECT tran_id, group_id FROM orders WHERE tran_id = ANY($1::text[])', [
+      rest.map((order) => order.tranId),
+    ]);
+    const groupOf = new Map(stored.map((row) => [row.tran_id, row.group_id]));
+    for (const order of rest) {
+      const groupId = groupOf.get(order.tranId);
+      if (groupId !== undefined && groupId !== order.groupId) written.otherGroup.set(order.tranId, groupId);
+    }
+    return written;
   }
 
-  /** Stores the order's actions by actionId (new ones inserted, known ones updated), keeping their numbers. */
-  async upsertActions(actions: NewOrderAction[]): Promise<void> {
+  /** Stores the orders' actions by actionId (new ones inserted, known ones updated), keeping their numbers: one statement, whatever their number. */
+  async upsertActions(actions: readonly NewOrderAction[]): Promise<void> {
     if (actions.length === 0) return;
-    await this.manager
-      .createQueryBuilder()
-      .insert()
-      .into(OrderActionEntity)
-      .values(actions)
-      .orUpdate(
-        ['position', 'action_type', 'action_status', 'trace', 'amount_minor', 'currency', 'batch_no', 'reason', 'host_resp_code', 'host_resp_message'],
-        ['action_id'],
-      )
-      .execute();
+    const column = <K extends keyof NewOrderAction>(key: K): Array<NewOrderAction[K]> => actions.map((action) => action[key]);
+    await this.manager.query(
+      `INSERT INTO order_action (action_id, tran_id, position, action_type, action_status, trace, amount_minor, currency, reason, host_resp_code, host_resp_message, created_at, batch_no)
+       SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::smallint[], $4::varchar[], $5::varchar[], $6::varchar[], $7::bigint[], $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::timestamptz[], $13::varchar[])
+       ON CONFLICT (action_id) DO UPDATE SET position = EXCLUDED.position, action_type = EXCLUDED.action_type, action_status = EXCLUDED.action_status,
+         trace = EXCLUDED.trace, amount_minor = EXCLUDED.amount_minor, currency = EXCLUDED.currency, reason = EXCLUDED.reason,
+         host_resp_code = EXCLUDED.host_resp_code, host_resp_message = EXCLUDED.host_resp_message, batch_no = EXCLUDED.batch_no`,
+      [
+        column('actionId'),
+        column('tranId'),
+        column('position'),
+        column('actionType'),
+        column('actionStatus'),
+        column('trace'),
+        column('amountMinor'),
+        column('currency'),
+        column('reason'),
+        column('hostRespCode'),
+        column('hostRespMessage'),
+        column('createdAt'),
+        column('batchNo'),
+      ],
+    );
   }
 
   /** By tranId, whatever the owner. */
