@@ -1,4 +1,4 @@
-import { ApiEnvelope, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopeErrors, ApiEnvelopePage, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { deviceIdentity, DeviceView, toProfileSyncDto } from '../device/device.view';
@@ -13,6 +13,7 @@ import { ProfileSyncService } from './profile-sync.service';
  */
 @ApiTags('profile sync (v1)')
 @PboApi()
+@ApiEnvelopeErrors(400)
 @Controller('api/openapi/v1/profileSync')
 export class ProfileSyncController {
   constructor(private readonly sync: ProfileSyncService) {}

@@ -55,6 +55,7 @@ describe('paymentGatewayConfig', () => {
     ['WEBHOOK_BACKOFF_MAX_MS', '5000', 'WEBHOOK_BACKOFF_MAX_MS must be from WEBHOOK_BACKOFF_MS (10000)'],
     ['TRANSACTION_RESOLVER_BACKOFF_MAX_MS', '1000', 'TRANSACTION_RESOLVER_BACKOFF_MAX_MS must be from TRANSACTION_RESOLVER_BACKOFF_MS (5000)'],
     ['TRANSACTION_SETTLE_TIMEOUT_MS', '60001', 'TRANSACTION_SETTLE_TIMEOUT_MS must be from 100 to 60000, got 60001'],
+    ['TRANSACTION_PROFILE_CACHE_TTL_MS', '60001', 'TRANSACTION_PROFILE_CACHE_TTL_MS must be from 0 to 60000, got 60001'],
     ['TRANSACTION_HOST_TIMEOUT_MS', 'soon', 'TRANSACTION_HOST_TIMEOUT_MS must be a whole number, got "soon"'],
     ['TRANSACTION_AUTHORIZATION_VALIDITY_MS', '0', 'TRANSACTION_AUTHORIZATION_VALIDITY_MS must be from 60000'],
   ])('should refuse a bad %s, naming it', (name, value, message) => {
@@ -73,6 +74,7 @@ describe('paymentGatewayConfig', () => {
       authorizationValidityMs: 7 * 86_400_000,
       closeSweepIntervalMs: 60_000,
       settleTimeoutMs: 45_000,
+      profileCacheTtlMs: 1000,
     });
   });
 
@@ -89,6 +91,7 @@ describe('paymentGatewayConfig', () => {
       TRANSACTION_AUTHORIZATION_VALIDITY_MS: '3600000',
       TRANSACTION_CLOSE_SWEEP_MS: '1000',
       TRANSACTION_SETTLE_TIMEOUT_MS: '60000',
+      TRANSACTION_PROFILE_CACHE_TTL_MS: '0',
     }).config.gateway;
 
     expect(transactions).toEqual({
@@ -102,6 +105,7 @@ describe('paymentGatewayConfig', () => {
       authorizationValidityMs: 3_600_000,
       closeSweepIntervalMs: 1000,
       settleTimeoutMs: 60_000,
+      profileCacheTtlMs: 0,
     });
   });
 

@@ -3593,6 +3593,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
                 headers: {
@@ -3632,6 +3641,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
                 headers: {
@@ -3667,6 +3685,15 @@ export interface operations {
                         code: 0;
                         data: components["schemas"]["ProfileSyncDeviceDto"];
                     };
+                };
+            };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
