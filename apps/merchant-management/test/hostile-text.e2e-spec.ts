@@ -1,6 +1,6 @@
 import { ApiClient, EnvelopeBody, HttpResponse, queryDatabase } from '@app/testing';
 import fc from 'fast-check';
-import { merchantBody } from './factories';
+import { acquirerBody, createEmv, emvBody, merchantBody } from './factories';
 import { MerchantManagementTestApp, startMerchantManagement } from './support';
 
 /**
@@ -67,6 +67,32 @@ describe('merchant-management: hostile text and shapes are refused at the edge',
         expectRefusal(named, `a field name ${hostile.says}`);
       }),
       { numRuns: 10 },
+    );
+  });
+
+  it('should hold JSON carried inside a string field (EMV params, methodList, connExtraParams) to the body rules: a 400 naming the field, never a 500, nothing written', async () => {
+    const visa = await createEmv(client, { paymentMethod: '01' });
+    const rows = async () => Number((await queryDatabase<{ n: string }>(app.database.url, `SELECT (SELECT count(*) FROM merchant_management.emv_config) + (SELECT count(*) FROM merchant_management.acquirer_profile) AS n`))[0].n);
+    // Text the outer body carries safely (JSON escapes), which turns hostile once the field's own JSON is parsed.
+    const hostileJson = fc.oneof(
+      hostileText.map((hostile) => ({ json: (inner: string) => JSON.stringify({ [inner]: `a${hostile.char}b` }), says: hostile.says })),
+      fc.integer({ min: 40, max: 1500 }).map((depth) => ({ json: (inner: string) => `{"${inner}":${'['.repeat(depth)}${']'.repeat(depth)}}`, says: 'nests deeper than' })),
+    );
+    const cases = [
+      { field: 'params', path: `${V1}/emv`, body: (text: string) => ({ ...emvBody(), params: text }), inner: 'appVersion' },
+      { field: 'connExtraParams', path: `${V1}/acquirer`, body: (text: string) => acquirerBody({ '01': [visa] }, { connExtraParams: text }), inner: 'k' },
+      { field: 'methodList', path: `${V1}/acquirer`, body: (text: string) => acquirerBody({ '01': [visa] }, { methodList: text }), inner: '01' },
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...cases), hostileJson, async (target, hostile) => {
+        const before = await rows();
+        const response = await client.post(target.path, target.body(hostile.json(target.inner)));
+        expect({ status: response.status, code: response.body.code }).toEqual({ status: 400, code: 10000 });
+        expect(response.body.msg).toMatch(new RegExp(`^${target.field} `));
+        expect(response.body.msg).toContain(hostile.says);
+        expect(await rows()).toBe(before);
+      }),
+      { numRuns: 30 },
     );
   });
 

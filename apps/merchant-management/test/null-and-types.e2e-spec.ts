@@ -236,6 +236,7 @@ describe('merchant-management: null and wrong JSON types in every field of every
         emvParams: { terminalType: '22' },
       }),
       'POST /api/openapi/v1/device/code': () => ({ deviceId: device.id, email: 'aisyah@example.com' }),
+      'POST /api/openapi/v1/profileSync/replay': () => ({ state: 'PENDING', mchId: merchant.mchId }),
       'PUT /api/openapi/v1/device/{deviceId}': () => ({
         deviceAlias: 'Till 1',
         deviceName: 'Till',

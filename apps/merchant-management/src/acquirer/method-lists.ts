@@ -1,4 +1,4 @@
-import { DomainError } from '@app/common';
+import { DomainError, parseEmbeddedJson } from '@app/common';
 import { isPaymentMethodCode, PAYMENT_METHOD_CODES } from '@app/contracts';
 import { MethodList } from './acquirer-profile';
 
@@ -12,11 +12,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** Decodes a JSON-encoded field (v1 sends maps as strings); 10000 naming the field otherwise. */
 export function decodeJsonField(value: unknown, field: string): unknown {
   if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    throw DomainError.validation(`${field} must be a JSON-encoded object`);
-  }
+  const parsed = parseEmbeddedJson(value);
+  if ('problem' in parsed) throw DomainError.validation(`${field} ${parsed.problem}`);
+  return parsed.value;
 }
 
 function requireMethodKey(key: string, field: string): void {

@@ -1,4 +1,4 @@
-import { DomainError, parseJsonObject } from '@app/common';
+import { decodeJsonObjectText, DomainError } from '@app/common';
 import { countryOfNumeric, HOST_MID_PATTERN, HOST_MID_RULE, HOST_TID_PATTERN, HOST_TID_RULE, isPaymentMethodCode } from '@app/contracts';
 
 /** EMV terminal parameter keys a device may carry (v1 plus the legacy Amex reader keys). */
@@ -85,9 +85,7 @@ export function checkEmvParams(value: unknown, field = 'emvParams'): Record<stri
 /** An object field of PUT device as given (legacy), or decoded from its JSON text (v1). */
 export function decodedObject(value: Record<string, unknown> | string, field: string): Record<string, unknown> {
   if (typeof value !== 'string') return value;
-  const parsed = parseJsonObject(value);
-  if (!parsed) throw DomainError.validation(`${field} must be a JSON-encoded object`);
-  return parsed;
+  return decodeJsonObjectText(value, field);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { canonicalJson, DomainError, Page, PageRequest, parseJsonObject, toPage } from '@app/common';
+import { canonicalJson, decodeJsonObjectText, DomainError, Page, PageRequest, toPage } from '@app/common';
 import { isForeignKeyViolation, UnitOfWork } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import { ActivationProfileService } from '../activation-profile/activation-profile.service';
@@ -19,9 +19,7 @@ export interface EmvConfigCommand {
 
 /** Parses the v1 `params` string (already checked to be a JSON object by the DTO). */
 export function parseParamsString(params: string): Record<string, unknown> {
-  const parsed = parseJsonObject(params);
-  if (!parsed) throw DomainError.validation('params must be a JSON-encoded object');
-  return parsed;
+  return decodeJsonObjectText(params, 'params');
 }
 
 @Injectable()
