@@ -24,8 +24,8 @@ const ROUTES: Record<string, Route> = {
 };
 
 /**
- * Oracles (issue 14, class 7): a bare 12-digit activation code is a secret, so another PBO's
- * code answers exactly as an unknown one on every route that takes one (status, content type and
+ * Oracles (issue 14, class 7): a 12-digit activation code is a secret, bare or as a `CD-` id, so
+ * another PBO's code answers exactly as an unknown one on every route that takes one (status, content type and
  * body, the code itself aside), and a PBO's lookups of codes that are not its own are throttled.
  */
 describe('activation codes of another PBO', () => {
@@ -49,29 +49,40 @@ describe('activation codes of another PBO', () => {
   }
 
   function answer(response: { status: number; body: unknown; headers: Headers }, code: string): string {
-    return JSON.stringify({ status: response.status, type: response.headers.get('content-type'), body: JSON.stringify(response.body).split(code).join('<code>') });
+    return JSON.stringify({
+      status: response.status,
+      type: response.headers.get('content-type'),
+      body: JSON.stringify(response.body).split(code).join('<code>'),
+    });
   }
 
-  it('should answer another PBO\'s code on every route exactly as an unknown code, and change nothing of it', async () => {
+  it("should answer another PBO's code on every route exactly as an unknown code, and change nothing of it", async () => {
     const unknownCode = fc.stringMatching(/^[0-9]{12}$/);
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...Object.keys(ROUTES)), fc.constantFrom('pending', 'active', 'idle') as fc.Arbitrary<'pending' | 'active' | 'idle'>, unknownCode, async (label, state, unknown) => {
-        const theirs = await foreignCode(state);
-        fc.pre(unknown !== theirs);
-        // A PBO of its own each time: two lookups that find nothing stay far below the throttle.
-        const attacker = await app.newPbo();
-        const mchId = (await createMerchant(attacker, { country: 'MY' })).mchId;
-        const before = dataOf<Device>(await owner.pbo.get(`${V1}/device/${theirs}`));
+      fc.asyncProperty(
+        fc.constantFrom(...Object.keys(ROUTES)),
+        fc.constantFrom('pending', 'active', 'idle') as fc.Arbitrary<'pending' | 'active' | 'idle'>,
+        unknownCode,
+        // The code bare, or as the `CD-` id the owner's device list shows for a pending device: the same secret.
+        fc.constantFrom('', 'CD-'),
+        async (label, state, unknown, prefix) => {
+          const theirs = await foreignCode(state);
+          fc.pre(unknown !== theirs);
+          // A PBO of its own each time: two lookups that find nothing stay far below the throttle.
+          const attacker = await app.newPbo();
+          const mchId = (await createMerchant(attacker, { country: 'MY' })).mchId;
+          const before = dataOf<Device>(await owner.pbo.get(`${V1}/device/${theirs}`));
 
-        const [method, path, body] = ROUTES[label](theirs, mchId);
-        const foreign = await attacker.request(method, path, body);
-        const [, unknownPath, unknownBody] = ROUTES[label](unknown, mchId);
-        const missing = await attacker.request(method, unknownPath, unknownBody);
+          const [method, path, body] = ROUTES[label](`${prefix}${theirs}`, mchId);
+          const foreign = await attacker.request(method, path, body);
+          const [, unknownPath, unknownBody] = ROUTES[label](`${prefix}${unknown}`, mchId);
+          const missing = await attacker.request(method, unknownPath, unknownBody);
 
-        expect(answer(foreign, theirs)).toBe(answer(missing, unknown));
-        expect(foreign.status).toBeLessThan(500);
-        expect(dataOf<Device>(await owner.pbo.get(`${V1}/device/${theirs}`))).toEqual(before);
-      }),
+          expect(answer(foreign, theirs)).toBe(answer(missing, unknown));
+          expect(foreign.status).toBeLessThan(500);
+          expect(dataOf<Device>(await owner.pbo.get(`${V1}/device/${theirs}`))).toEqual(before);
+        },
+      ),
       { numRuns: 40 },
     );
   });

@@ -145,11 +145,11 @@ describe('e-mailing activation codes over SMTP', () => {
     expect(smtp.received).toHaveLength(before);
   });
 
-  it("should refuse another PBO's device with 13000 (403) and send nothing", async () => {
+  it("should answer another PBO's code as an unknown one, 14000 (404), and send nothing", async () => {
     const created = await newCode(pbo, merchant);
     const other = await app.newPbo();
     const before = smtp.received.length;
-    expectError(await mailCode(other, created.id, recipient()), 403, 13000);
+    expectError(await mailCode(other, created.id, recipient()), 404, 14000);
     expect(smtp.received).toHaveLength(before);
   });
 

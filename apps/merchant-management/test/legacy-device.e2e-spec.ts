@@ -521,12 +521,12 @@ describe('legacy devices /api/v2/device', () => {
       expect(await readV1(pbo, created.id)).toEqual(before);
     });
 
-    it("should refuse another PBO's device with 403 and 13000 and change nothing", async () => {
+    it("should answer another PBO's code (a CD- id) as an unknown one, 404 and 14000, and change nothing", async () => {
       const { pbo: owner, merchant } = await boundMerchant();
       const other = await app.newPbo();
       const created = await createLegacyDevice(owner, merchant.mchId);
       const before = await readV1(owner, created.id);
-      expectEnvelope(await other.put(`${V2}/device/${created.id}`, { activateCodeAlias: 'mine now' }), 403, 13000);
+      expectEnvelope(await other.put(`${V2}/device/${created.id}`, { activateCodeAlias: 'mine now' }), 404, 14000);
       expect(await readV1(owner, created.id)).toEqual(before);
     });
   });
@@ -569,11 +569,11 @@ describe('legacy devices /api/v2/device', () => {
       expectEnvelope(await pbo.delete(`${V2}/device/${deviceId}?deviceStatus=4`), 400, 10000, /^deviceStatus must be 2/);
     });
 
-    it("should refuse another PBO's code with 403 and 13000 and keep it", async () => {
+    it("should answer another PBO's code as an unknown one, 404 and 14000, and keep it", async () => {
       const { pbo: owner, merchant } = await boundMerchant();
       const other = await app.newPbo();
       const created = await createLegacyDevice(owner, merchant.mchId);
-      expectEnvelope(await other.delete(`${V2}/device/${created.id}`), 403, 13000);
+      expectEnvelope(await other.delete(`${V2}/device/${created.id}`), 404, 14000);
       expect(await readV1(owner, created.id)).not.toBeNull();
     });
 

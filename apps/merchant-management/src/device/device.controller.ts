@@ -3,13 +3,31 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { DeviceService } from './device.service';
 import { toCreatedCodeDto, toDeviceDto } from './device.view';
-import { CreatedCodeDto, DeviceCodeEmailDto, DeviceCreateDto, DeviceDeleteQueryDto, DeviceDto, DeviceEmvDto, DeviceListQueryDto, DeviceUpdateDto } from './dto/device.dto';
+import {
+  CreatedCodeDto,
+  DeviceCodeEmailDto,
+  DeviceCreateDto,
+  DeviceDeleteQueryDto,
+  DeviceDto,
+  DeviceEmvDto,
+  DeviceListQueryDto,
+  DeviceUpdateDto,
+} from './dto/device.dto';
 
 @ApiTags('devices (v1)')
 @PboApi()
 @ApiEnvelopeErrors(400, 404, 409)
-@ApiResponse({ status: 403, description: 'code 13000: the device or merchant belongs to another PBO', type: EnvelopeDto })
-@ApiResponse({ status: 429, description: 'code 16000: too many lookups of activation codes that are not the PBO\'s own; a bare code of another PBO answers as an unknown one', type: EnvelopeDto })
+@ApiResponse({
+  status: 403,
+  description:
+    "code 13000: the device (by device id) or merchant belongs to another PBO; another PBO's activation code, bare or as a CD- id, answers as an unknown one",
+  type: EnvelopeDto,
+})
+@ApiResponse({
+  status: 429,
+  description: "code 16000: too many lookups of activation codes that are not the PBO's own; a bare code of another PBO answers as an unknown one",
+  type: EnvelopeDto,
+})
 @Controller('api/openapi/v1/device')
 export class DeviceController {
   constructor(private readonly devices: DeviceService) {}

@@ -90,15 +90,16 @@ export class DeviceService {
   }
 
   /**
-   * The device a path id names, as the tenancy rule sees it: a bare 12-digit activation code is
-   * a secret, so it is looked up among the PBO's own devices only and another PBO's answers as no
-   * device at all (the same single query, so not even the time differs); a `CD-` id or a device id
-   * is looked up whatever the owner, for {@link requireOwned} to tell 13000 from 14000.
+   * The device a path id names, as the tenancy rule sees it: an activation code is a secret,
+   * bare or as a `CD-` id (which is the code itself), so it is looked up among the PBO's own
+   * devices only and another PBO's answers as no device at all (the same single query, so not
+   * even the time differs); a device id is looked up whatever the owner, for {@link requireOwned}
+   * to tell 13000 from 14000.
    */
   private async lookup(groupId: string, id: string, lock = false): Promise<Device | null> {
     const key = this.keyOf(id);
     if (!key) return null;
-    if (/^\d{12}$/.test(id)) return this.repository.findOwned(groupId, key, lock);
+    if (activationCodeOf(id) !== undefined) return this.repository.findOwned(groupId, key, lock);
     return this.repository.find(key, lock);
   }
 

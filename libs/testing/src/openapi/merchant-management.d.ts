@@ -2936,7 +2936,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 13000: the device or merchant belongs to another PBO */
+            /** @description code 13000: the device (by device id) or merchant belongs to another PBO; another PBO's activation code, bare or as a CD- id, answers as an unknown one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3020,7 +3020,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 13000: the device or merchant belongs to another PBO */
+            /** @description code 13000: the device (by device id) or merchant belongs to another PBO; another PBO's activation code, bare or as a CD- id, answers as an unknown one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3103,7 +3103,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 13000: the device or merchant belongs to another PBO */
+            /** @description code 13000: the device (by device id) or merchant belongs to another PBO; another PBO's activation code, bare or as a CD- id, answers as an unknown one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3185,7 +3185,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 13000: the device or merchant belongs to another PBO */
+            /** @description code 13000: the device (by device id) or merchant belongs to another PBO; another PBO's activation code, bare or as a CD- id, answers as an unknown one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3267,7 +3267,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 13000: the device or merchant belongs to another PBO */
+            /** @description code 13000: the device (by device id) or merchant belongs to another PBO; another PBO's activation code, bare or as a CD- id, answers as an unknown one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3352,7 +3352,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 13000: the device or merchant belongs to another PBO */
+            /** @description code 13000: the device (by device id) or merchant belongs to another PBO; another PBO's activation code, bare or as a CD- id, answers as an unknown one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3436,7 +3436,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 13000: the device or merchant belongs to another PBO */
+            /** @description code 13000: the device (by device id) or merchant belongs to another PBO; another PBO's activation code, bare or as a CD- id, answers as an unknown one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3517,7 +3517,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 13000: the device or merchant belongs to another PBO */
+            /** @description code 13000: the device (by device id) or merchant belongs to another PBO; another PBO's activation code, bare or as a CD- id, answers as an unknown one */
             403: {
                 headers: {
                     [name: string]: unknown;
