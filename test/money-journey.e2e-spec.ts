@@ -1,4 +1,5 @@
-import { cardDataIn, dumpSchemas, startTestApp, TestApp, textsOf } from '@app/testing';
+import { developmentFieldCipher } from '@app/common';
+import { cardDataIn, dumpSchemas, openedSealedTexts, startTestApp, TestApp, textsOf, trackDataIn } from '@app/testing';
 import { HostSandbox, hostSandboxSettingsFrom, StandaloneModule, startHostSandbox } from '../apps/standalone/src';
 import { describeMoneyJourneys, JOURNEY_FORMATS, JOURNEY_PAN, TRANSACTIONS_PER_JOURNEY } from './money-journey';
 
@@ -31,5 +32,14 @@ describe('money moves: from onboarding to a settled batch, over HTTP', () => {
     const transactions = TRANSACTIONS_PER_JOURNEY * JOURNEY_FORMATS.length;
     expect([rowsOf('payment_gateway.payment_transaction'), rowsOf('transactions.orders')]).toEqual([transactions, transactions]);
     expect(cardDataIn(textsOf(dumps), [JOURNEY_PAN])).toEqual([]);
+  });
+
+  it('should keep no track 2 (tag 57) in any table even with every sealed value opened with the data key (PCI DSS 3.3.1)', async () => {
+    const tables = textsOf(await dumpSchemas(app.database.url));
+    const cipher = developmentFieldCipher();
+    const opened = openedSealedTexts(tables, (sealed) => cipher.open(sealed));
+    // The sweep reads what the connector sealed for follow-ups (the authorisation captured, whose own row no settlement ends), not nothing.
+    expect(opened.some(({ label, text }) => label.startsWith('host_connector.kept_card') && text.includes(JOURNEY_PAN))).toBe(true);
+    expect(trackDataIn([...tables, ...opened], [JOURNEY_PAN])).toEqual([]);
   });
 });
