@@ -1,6 +1,6 @@
 import { cardDataIn, dumpSchemas, startTestApp, TestApp, textsOf } from '@app/testing';
 import { HostSandbox, hostSandboxSettingsFrom, StandaloneModule, startHostSandbox } from '../apps/standalone/src';
-import { describeMoneyJourneys, JOURNEY_FORMATS, JOURNEY_PAN, TRANSACTIONS_PER_JOURNEY } from './money-journey';
+import { describeMoneyJourneys, JOURNEY_FORMATS, JOURNEY_PAN, TRANSACTIONS_PER_JOURNEY, trackDataInTablesOpened } from './money-journey';
 
 /**
  * Money moves, the whole journey over HTTP as a PBO and a phone would take it, in standalone
@@ -31,5 +31,12 @@ describe('money moves: from onboarding to a settled batch, over HTTP', () => {
     const transactions = TRANSACTIONS_PER_JOURNEY * JOURNEY_FORMATS.length;
     expect([rowsOf('payment_gateway.payment_transaction'), rowsOf('transactions.orders')]).toEqual([transactions, transactions]);
     expect(cardDataIn(textsOf(dumps), [JOURNEY_PAN])).toEqual([]);
+  });
+
+  it('should keep no track 2 (tag 57) in any table even with every sealed value opened with the data key (PCI DSS 3.3.1)', async () => {
+    const { findings, keptCardOpened } = await trackDataInTablesOpened(app);
+    // The sweep reads what the connector sealed for follow-ups (the authorisation captured, whose own row no settlement ends), not nothing.
+    expect(keptCardOpened).toBe(true);
+    expect(findings).toEqual([]);
   });
 });

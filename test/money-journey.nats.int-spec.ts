@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HostSandbox, hostSandboxSettingsFrom, StandaloneModule, startHostSandbox } from '../apps/standalone/src';
-import { describeMoneyJourneys, JOURNEY_FORMATS, JOURNEY_PAN, TRANSACTIONS_PER_JOURNEY } from './money-journey';
+import { describeMoneyJourneys, JOURNEY_FORMATS, JOURNEY_PAN, TRANSACTIONS_PER_JOURNEY, trackDataInTablesOpened } from './money-journey';
 
 /**
  * The money journeys with the contexts talking over NATS JetStream instead of in memory (a
@@ -67,6 +67,13 @@ describe('money moves over NATS JetStream: no card data in the tables, the logs 
 
   it('should keep no full card number nor track 2 in any table, log line or NATS message after the journeys', async () => {
     expect(cardDataIn(await everything(), [JOURNEY_PAN])).toEqual([]);
+  });
+
+  it('should keep no track 2 (tag 57) in any table even with every sealed value opened with the data key (PCI DSS 3.3.1)', async () => {
+    // Tables only: a host.authorize.v1 message carries the card sealed for the trip, as it must.
+    const { findings, keptCardOpened } = await trackDataInTablesOpened(app);
+    expect(keptCardOpened).toBe(true);
+    expect(findings).toEqual([]);
   });
 
   it('should find a card number planted in a log line, a message on a subject and a stored message (the sweep can fail)', async () => {

@@ -1,5 +1,18 @@
 import { TEST_CARDS } from '@app/host-protocol';
-import { ApiClient, bodyFrom, envelopeData, paymentGatewayClient, TestApp, transactionsClient, waitFor } from '@app/testing';
+import { developmentFieldCipher } from '@app/common';
+import {
+  ApiClient,
+  bodyFrom,
+  dumpSchemas,
+  envelopeData,
+  openedSealedTexts,
+  paymentGatewayClient,
+  TestApp,
+  textsOf,
+  trackDataIn,
+  transactionsClient,
+  waitFor,
+} from '@app/testing';
 import { activateTill, ADMIN_PASSWORD, GatewayTransaction, NAMESPACE, onboardMerchant, OrderDetail, orderOf as orderWhen, tap as tapWith, Till } from './money-support';
 
 /**
@@ -110,4 +123,20 @@ export function describeMoneyJourneys(app: () => TestApp): void {
       for (const tranId of [sale.tranId, auth.tranId]) expect((await orderOf(tranId, (order) => order.settleState === 1)).settleState).toBe(1);
     });
   });
+}
+
+/**
+ * Every table of every schema with every sealed value in it opened with the data key (the
+ * development key the test app runs with): where track 2 of the journeys' card (tag 57) shows up,
+ * and whether the connector's kept card, opened, was read at all (PCI DSS 3.3.1: the PAN may be
+ * kept sealed for follow-ups, the track never, not even sealed).
+ */
+export async function trackDataInTablesOpened(app: TestApp): Promise<{ findings: string[]; keptCardOpened: boolean }> {
+  const tables = textsOf(await dumpSchemas(app.database.url));
+  const cipher = developmentFieldCipher();
+  const opened = openedSealedTexts(tables, (sealed) => cipher.open(sealed));
+  return {
+    findings: trackDataIn([...tables, ...opened], [JOURNEY_PAN]),
+    keptCardOpened: opened.some(({ label, text }) => label.startsWith('host_connector.kept_card') && text.includes(JOURNEY_PAN)),
+  };
 }

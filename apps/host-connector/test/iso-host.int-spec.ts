@@ -361,7 +361,9 @@ describe('host-connector: ISO 8583 host', () => {
 
       expect(reply).toMatchObject({ result: 'APPROVED', mti: '0200' });
       const [refund] = received('0200').slice(-1);
-      expect(refund.fields).toMatchObject({ 2: PAN, 3: '200000', 14: '2712', 22: '071', 37: sale.rrn });
+      // Card-not-present after authorisation (PCI DSS 3.3.1): the kept PAN and expiry, entry mode 010, no track 2, no chip data.
+      expect(refund.fields).toMatchObject({ 2: PAN, 3: '200000', 14: '2712', 22: '010', 37: sale.rrn });
+      expect(refund.fields[35]).toBeUndefined();
       expect(refund.fields[55]).toBeUndefined();
     });
 
@@ -395,7 +397,7 @@ describe('host-connector: ISO 8583 host', () => {
       expect(iccOf(reversal)).toBe(ICC_9F02);
     });
 
-    it('should send a void as the reversal of the sale by default: 0400, the sale’s processing code, field 55, the sale in 90', async () => {
+    it('should send a void as the reversal of the sale by default: 0400, the sale’s processing code, the kept card without field 55, the sale in 90', async () => {
       const target = terminal();
       const sale = await approved(target);
 
@@ -404,8 +406,8 @@ describe('host-connector: ISO 8583 host', () => {
       expect(reply).toMatchObject({ result: 'APPROVED', mti: '0400' });
       expect(received('0200')).toHaveLength(1);
       const [voided] = received('0400');
-      expect(voided.fields).toMatchObject({ 2: PAN, 3: '000000', 4: '000000001000' });
-      expect(iccOf(voided)).toBe(ICC_9F02);
+      expect(voided.fields).toMatchObject({ 2: PAN, 3: '000000', 4: '000000001000', 22: '010' });
+      expect(voided.fields[55]).toBeUndefined();
       expect(String(voided.fields[90]).slice(0, 20)).toBe(`0200${sale.stan}${sale.transmittedAt}`);
     });
 

@@ -268,7 +268,8 @@ export class HostAuthorizeRequestV1 extends HostRequestBaseV1 {
  * `host.reverse.v1` (0400, 0420 for an advice; processing code of the original), `host.void.v1`
  * (ISO 8583: as the format's `host.voidAs` says, a reversal of the original by default),
  * `host.refund.v1` (0200, processing code 20), `host.capture.v1` (0220). The connector adds the
- * original's card data when the format asks for it (`host.followUpCardData`): the caller never
+ * original's card as it kept it after authorisation (PAN, expiry, PAN sequence number; never
+ * track 2 or chip data) when the format asks for it (`host.followUpCardData`): the caller never
  * sends card data on a follow-up.
  */
 export class HostFollowUpRequestV1 extends HostRequestBaseV1 {

@@ -135,3 +135,20 @@ export function cardDataOf(items: readonly TlvItem[], format: string): CardData 
   const iccData = encodeTlv(items.filter((item) => ICC_TAG_SET.has(item.tag)));
   return { pan, track2, expiry, panSequence, iccData };
 }
+
+/**
+ * What the connector may keep of a card after authorisation for the transaction's follow-ups
+ * (PCI DSS 3.3.1: no sensitive authentication data after authorisation, even encrypted): the PAN
+ * (field 2), the expiry (field 14) and the PAN sequence number (5F34, field 23). Never track 2
+ * (57), never the cryptogram or any other field 55 data.
+ */
+export interface FollowUpCard {
+  pan: string;
+  expiry: string | null;
+  panSequence: string | null;
+}
+
+/** The {@link FollowUpCard} of card data read with {@link readCardData}: only what may be kept. */
+export function followUpCardOf(card: CardData): FollowUpCard {
+  return { pan: card.pan, expiry: card.expiry, panSequence: card.panSequence };
+}

@@ -8,6 +8,7 @@ import {
   HostTotalsV1,
 } from '@app/contracts';
 import { Iso8583Message, MessageSpec } from '@app/iso8583';
+import type { FollowUpCard } from './card-data';
 import type { JsonHostRules } from './json/json-host-rules';
 
 /** One host operation: a `host.<operation>.v1` subject. */
@@ -61,11 +62,19 @@ export interface WireContext {
   /** 0401 instead of 0400 for a repeated reversal. */
   repeat?: boolean;
   /**
-   * A follow-up's original card data (the authorisation's `card.emvTlv`, hex), which the
-   * connector kept sealed: the ISO dialect sends it on the follow-ups its format's
-   * `host.followUpCardData` names. Never logged.
+   * A reversal sent for its original's timeout, in the same process right after it: the
+   * original's own card data (the authorisation's `card.emvTlv`, hex) from memory, never from the
+   * database. The ISO dialect sends it on a reversal its format's `host.followUpCardData` names,
+   * with field 35 and field 55 as the original carried them. Never logged.
    */
   originalCard?: string;
+  /**
+   * A follow-up's original card as the connector kept it sealed after authorisation: PAN, expiry,
+   * PAN sequence number, nothing else (PCI DSS 3.3.1). The ISO dialect sends it (fields 2, 14, 23,
+   * and 22 = the format's `host.followUpEntryMode`) on the follow-ups `host.followUpCardData`
+   * names. Never logged.
+   */
+  keptCard?: FollowUpCard;
 }
 
 /** The host's answer, reduced to what a caller needs. */

@@ -92,10 +92,18 @@ export interface HostSpecJson {
    */
   voidAs?: VoidMessage;
   /**
-   * Follow-ups that carry the original's card data (fields 2, 14, 22, 23, 35; a reversal and a void
-   * sent as one also field 55), which card-present hosts match on. Default: all four.
+   * Follow-ups that carry the original's card as the connector keeps it after authorisation
+   * (fields 2, 14, 23 and 22 = `followUpEntryMode`; never 35 or 55, PCI DSS 3.3.1), which
+   * card-present hosts match on. Default: all four.
    */
   followUpCardData?: FollowUpOperation[];
+  /**
+   * Field 22 of a follow-up built from the kept card (PAN and expiry, no chip or track data): the
+   * card-not-present entry mode the host expects. Default `010` (01 PAN entered manually, 0 PIN
+   * capability unspecified); `790` for hosts that want "key-entered after chip" (Visa 79), `012`
+   * for a terminal without PIN entry.
+   */
+  followUpEntryMode?: string;
 }
 
 export type ReconciliationLayout = 'terminal' | 'acquirer';
@@ -133,6 +141,7 @@ export interface HostRules {
   readonly batchUpload: boolean;
   readonly voidAs: VoidMessage;
   readonly followUpCardData: readonly FollowUpOperation[];
+  readonly followUpEntryMode: string;
 }
 
 /**
@@ -140,7 +149,7 @@ export interface HostRules {
  * (partial, amount in field 4), 11, 16; reversals acknowledged by 00 and 94; the working key on sign-on,
  * exchanged (0800, field 70 = 101) right after a sign-on that brought none; terminal-style reconciliation (920000, totals
  * in 74–89), out of balance 95, answered with a batch upload; a void is a reversal of the
- * original; every follow-up carries the original's card data.
+ * original; every follow-up carries the original's kept card (PAN, expiry), entry mode 010.
  */
 export const DEFAULT_HOST_RULES: HostRules = Object.freeze({
   approvalCodes: Object.freeze(['00', '08', '10', '11', '16']),
@@ -155,6 +164,7 @@ export const DEFAULT_HOST_RULES: HostRules = Object.freeze({
   batchUpload: true,
   voidAs: 'reversal',
   followUpCardData: Object.freeze([...FOLLOW_UP_OPERATIONS]),
+  followUpEntryMode: '010',
 });
 
 const RECONCILIATION_LAYOUTS: readonly ReconciliationLayout[] = ['terminal', 'acquirer'];
@@ -222,6 +232,7 @@ const HOST_KEYS = [
   'batchUpload',
   'voidAs',
   'followUpCardData',
+  'followUpEntryMode',
 ];
 const RESPONSE_CODE = /^[0-9A-Za-z]{2}$/;
 const FIELD_KEYS = ['description', 'type', 'length', 'lengthType', 'encoding', 'prefixEncoding', 'prefixCounts', 'pad', 'format'];
@@ -331,6 +342,9 @@ function compileHost(raw: unknown, fields: ReadonlyMap<number, CompiledField>): 
   const cardData = json.followUpCardData ?? DEFAULT_HOST_RULES.followUpCardData;
   if (!Array.isArray(cardData) || !cardData.every((operation) => FOLLOW_UP_OPERATIONS.includes(operation)))
     throw specError('spec host followUpCardData', `must be a list of ${FOLLOW_UP_OPERATIONS.join(', ')}`);
+  const followUpEntryMode = json.followUpEntryMode ?? DEFAULT_HOST_RULES.followUpEntryMode;
+  if (typeof followUpEntryMode !== 'string' || !/^[0-9]{3}$/.test(followUpEntryMode))
+    throw specError('spec host followUpEntryMode', 'must be 3 digits (field 22)');
   return Object.freeze({
     approvalCodes,
     partialApprovalCode: partial,
@@ -340,6 +354,7 @@ function compileHost(raw: unknown, fields: ReadonlyMap<number, CompiledField>): 
     keyExchangeCode,
     voidAs,
     followUpCardData: Object.freeze([...new Set(cardData)]),
+    followUpEntryMode,
     ...compileReconciliation(json, fields),
   });
 }
@@ -352,7 +367,8 @@ function compileReconciliation(
   if (!RECONCILIATION_LAYOUTS.includes(layout)) throw specError('spec host reconciliationLayout', `must be ${RECONCILIATION_LAYOUTS.join(' or ')}`);
   const totals = json.reconciliationTotals ?? DEFAULT_HOST_RULES.reconciliationTotals;
   if (!RECONCILIATION_TOTALS.includes(totals)) throw specError('spec host reconciliationTotals', `must be ${RECONCILIATION_TOTALS.join(' or ')}`);
-  if (layout === 'acquirer' && totals !== 'fields74to89') throw specError('spec host reconciliationTotals', 'an acquirer-style reconciliation carries its totals in fields74to89');
+  if (layout === 'acquirer' && totals !== 'fields74to89')
+    throw specError('spec host reconciliationTotals', 'an acquirer-style reconciliation carries its totals in fields74to89');
   const outOfBalanceCode = json.outOfBalanceCode ?? DEFAULT_HOST_RULES.outOfBalanceCode;
   if (typeof outOfBalanceCode !== 'string' || !RESPONSE_CODE.test(outOfBalanceCode) || outOfBalanceCode === '00')
     throw specError('spec host outOfBalanceCode', 'must be a 2-character response code other than 00');
@@ -360,9 +376,14 @@ function compileReconciliation(
   if (typeof batchUpload !== 'boolean') throw specError('spec host batchUpload', 'must be true or false');
   // Checked when the file speaks of reconciliation; otherwise a spec without the fields refuses settle when it is built.
   const named = json.reconciliationLayout !== undefined || json.reconciliationTotals !== undefined || json.batchUpload !== undefined;
-  const missing = !named ? [] : [...RECONCILIATION_FIELDS[layout], ...RECONCILIATION_FIELDS[totals], ...(batchUpload ? [3, 4, 90] : [])].filter((number) => !fields.has(number));
+  const missing = !named
+    ? []
+    : [...RECONCILIATION_FIELDS[layout], ...RECONCILIATION_FIELDS[totals], ...(batchUpload ? [3, 4, 90] : [])].filter((number) => !fields.has(number));
   if (missing.length > 0)
-    throw specError('spec host reconciliationLayout', `a ${layout}-style reconciliation${batchUpload ? ' with batch upload' : ''} needs field ${[...new Set(missing)].join(', ')} in the spec`);
+    throw specError(
+      'spec host reconciliationLayout',
+      `a ${layout}-style reconciliation${batchUpload ? ' with batch upload' : ''} needs field ${[...new Set(missing)].join(', ')} in the spec`,
+    );
   return { reconciliationLayout: layout, reconciliationTotals: totals, outOfBalanceCode, batchUpload };
 }
 

@@ -87,7 +87,10 @@ export interface TableFingerprint {
  * that compares the database before and after each of many requests: the fuzz suite). The tables
  * are listed once, when it is made; `exclude` leaves tables out by name.
  */
-export async function schemaFingerprinter(connection: Queryable, options: { schemas?: readonly string[]; exclude?: RegExp } = {}): Promise<() => Promise<TableFingerprint[]>> {
+export async function schemaFingerprinter(
+  connection: Queryable,
+  options: { schemas?: readonly string[]; exclude?: RegExp } = {},
+): Promise<() => Promise<TableFingerprint[]>> {
   const tables = (await tablesOf(connection, options.schemas)).filter(({ table }) => !options.exclude?.test(table));
   const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
   const sql = tables
@@ -102,4 +105,43 @@ export async function schemaFingerprinter(connection: Queryable, options: { sche
 /** Table dumps as the labelled texts {@link cardDataIn} reads: `schema.table (n rows)`, a row per line. */
 export function textsOf(dumps: readonly TableDump[]): Array<{ label: string; text: string }> {
   return dumps.map(({ schema, table, rows }) => ({ label: `${schema}.${table} (${rows.length} rows)`, text: rows.join('\n') }));
+}
+
+/** A FieldCipher-sealed value as it sits in a row: `v1.<iv>.<tag>.<ciphertext>`, base64url parts. */
+const SEALED_VALUE = /v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
+
+/**
+ * The sealed values in `texts` opened with `open` (the FieldCipher's, under the data key the app
+ * sealed them with), labelled `label (opened)`: what a sweep reads to prove that what is kept
+ * sealed holds no track data either. A value `open` refuses (sealed under another key, or not a
+ * sealed value after all) is left out; a caller that expects some asserts on how many it got.
+ */
+export function openedSealedTexts(texts: Iterable<{ label: string; text: string }>, open: (sealed: string) => string): Array<{ label: string; text: string }> {
+  const opened: Array<{ label: string; text: string }> = [];
+  for (const { label, text } of texts) {
+    for (const sealed of text.match(SEALED_VALUE) ?? []) {
+      try {
+        opened.push({ label: `${label} (opened)`, text: open(sealed) });
+      } catch {
+        // Not one of this key's sealed values.
+      }
+    }
+  }
+  return opened;
+}
+
+/**
+ * Where track 2 of any of `pans` (its track 2 equivalent, tag 57, as text with `=` or as the hex
+ * of its packed BCD with the `D` separator) shows up in `texts`, as `label: track 2 of a PAN
+ * ending nnnn` lines; empty when nowhere. The PAN alone is no finding here: it is what a connector
+ * may keep sealed for follow-ups (PCI DSS 3.3.1 forbids the track, not the PAN).
+ */
+export function trackDataIn(texts: Iterable<{ label: string; text: string }>, pans: readonly string[]): string[] {
+  const findings: string[] = [];
+  for (const { label, text } of texts) {
+    for (const pan of pans) {
+      if ([`${pan}=`, `${pan}D`, `${pan}d`].some((form) => text.includes(form))) findings.push(`${label}: track 2 of a PAN ending ${pan.slice(-4)}`);
+    }
+  }
+  return findings;
 }

@@ -1,10 +1,11 @@
 import { errorMessage } from '@app/common';
-import { HostFollowUpRequestV1 } from '@app/contracts';
-import { HostOperation, HostProtocolError, HostRequestOf, IsoDialect } from '@app/host-protocol';
+import { HostFollowUpRequestV1, HostSettleRequestV1 } from '@app/contracts';
+import { FollowUpCard, followUpCardOf, HostAnswer, HostOperation, HostProtocolError, HostRequestOf, IsoDialect, readCardData } from '@app/host-protocol';
 import { FOLLOW_UP_OPERATIONS, Iso8583Error, Iso8583Message } from '@app/iso8583';
 import { Injectable } from '@nestjs/common';
 import { CardKey, KeptCardRepository } from '../card-data/persistence/kept-card.repository';
 import { wireContextOf } from '../protocol/wire';
+import { groupScopeOf } from '../routing/group-scope';
 import { HostAddress } from '../routing/host-address';
 import { IsoSessionPool } from '../sessions/iso-session-pool';
 import { StanRepository } from '../stan/persistence/stan.repository';
@@ -13,11 +14,25 @@ import { ExchangeOptions, HostExchange } from './host-exchange';
 const FOLLOW_UPS: ReadonlySet<HostOperation> = new Set(FOLLOW_UP_OPERATIONS);
 
 /**
- * ISO 8583 over the host's persistent TCP session: STAN, message, wire, answer. Keeps the card
- * data of what it sends (sealed) and gives follow-ups their original's.
+ * How long the card data of an unanswered authorisation stays in memory for the reversal sent at
+ * once for its timeout (the reversal queue's first attempt comes within a second or two); later
+ * attempts, and a reversal after a restart, carry the kept card only.
+ */
+const UNANSWERED_CARD_MS = 60_000;
+
+const keyText = (key: CardKey): string => JSON.stringify([key.groupId, key.format, key.mid, key.tid, key.stan, key.transmittedAt]);
+
+/**
+ * ISO 8583 over the host's persistent TCP session: STAN, message, wire, answer. Keeps what a
+ * follow-up may carry of the card of what it sends (PAN, expiry, PAN sequence number, sealed; PCI
+ * DSS 3.3.1), gives follow-ups their original's, and deletes it once the transaction can no longer
+ * be followed up: declined, reversal acknowledged, void approved, batch settled.
  */
 @Injectable()
 export class IsoHostClient {
+  /** The full card data (EMV TLV, hex) of authorisations that got no answer, by {@link keyText}: only in memory, only for {@link UNANSWERED_CARD_MS}. */
+  private readonly unanswered = new Map<string, string>();
+
   constructor(
     private readonly pool: IsoSessionPool,
     private readonly stans: StanRepository,
@@ -37,12 +52,25 @@ export class IsoHostClient {
       return { kind: 'not-sent', reason: `${managed.session.label} is marked down after ${managed.missedEchoes} unanswered echoes` };
     }
     const stan = options.stan ?? (await this.stans.next(address.format, address.endpoint, request.target.tid));
-    const keyOf = (sent: { stan: string; transmittedAt: string }): CardKey => ({ format: address.format, endpoint: address.endpoint, tid: request.target.tid, ...sent });
-    // A follow-up gets its original's card data, kept sealed since the original was sent; an authorisation brings its own.
+    const { target } = request;
+    const keyOf = (sent: { stan: string; transmittedAt: string }): CardKey => ({
+      groupId: groupScopeOf(target),
+      format: address.format,
+      mid: target.mid,
+      tid: target.tid,
+      stan: sent.stan,
+      transmittedAt: sent.transmittedAt,
+    });
+    // A follow-up gets its original's card as kept since the original was sent; the reversal sent
+    // at once for an unanswered authorisation gets the authorisation's own card data from memory.
     const original = FOLLOW_UPS.has(operation) ? (request as HostFollowUpRequestV1).original : undefined;
-    const originalCard = original === undefined ? undefined : await this.cards.find(keyOf(original));
-    const context = { ...wireContextOf(request, stan, options.at ?? new Date(), options.repeat), ...(originalCard !== undefined ? { originalCard } : {}) };
-    const card = operation === 'authorize' ? (request as HostRequestOf['authorize']).card.emvTlv : operation === 'reverse' ? undefined : originalCard;
+    const keptCard = original === undefined ? undefined : await this.cards.find(keyOf(original));
+    const originalCard = original !== undefined && operation === 'reverse' ? this.takeUnanswered(keyOf(original)) : undefined;
+    const context = {
+      ...wireContextOf(request, stan, options.at ?? new Date(), options.repeat),
+      ...(keptCard !== undefined ? { keptCard } : {}),
+      ...(originalCard !== undefined ? { originalCard } : {}),
+    };
     let message: Iso8583Message;
     let payload: Buffer;
     let matchKey: string;
@@ -54,6 +82,11 @@ export class IsoHostClient {
       throw error;
     }
     const sent = { mti: message.mti, stan, transmittedAt: context.transmittedAt };
+    const emvTlv = operation === 'authorize' ? (request as HostRequestOf['authorize']).card.emvTlv : undefined;
+    // What this message's own follow-ups may carry: an authorisation's card reduced to PAN and
+    // expiry (it was read to build the message, so it reads), a refund's, capture's or void's the original's.
+    const card: FollowUpCard | undefined =
+      emvTlv !== undefined ? followUpCardOf(readCardData(emvTlv, address.format)) : operation === 'reverse' ? undefined : keptCard;
     await options.beforeSend?.(sent);
     // Kept before sending, like the recovery record: a reversal of this message may need it.
     if (card !== undefined) await this.cards.keep(keyOf(sent), card);
@@ -61,8 +94,11 @@ export class IsoHostClient {
     if (operation === 'echo') this.pool.noteEcho(managed, result.kind === 'answered', result.kind === 'answered' ? undefined : result.reason);
     switch (result.kind) {
       case 'not-sent':
+        // Never on the wire: nothing can follow it up.
+        if (card !== undefined) await this.cards.forget(keyOf(sent));
         return { kind: 'not-sent', reason: result.reason };
       case 'no-answer':
+        if (emvTlv !== undefined) this.holdUnanswered(keyOf(sent), emvTlv);
         return { kind: 'no-answer', sent, reason: result.reason };
       case 'answered': {
         let answer;
@@ -71,10 +107,51 @@ export class IsoHostClient {
         } catch (error) {
           return { kind: 'no-answer', sent, reason: `unreadable answer from ${managed.session.label}: ${errorMessage(error)}` };
         }
-        // A declined authorisation has no follow-up and needs no reversal: its card data goes at once.
-        if (operation === 'authorize' && !answer.approved) await this.cards.forget(keyOf(sent));
+        const ended = this.endedBy(operation, request, answer, original, sent);
+        if (operation === 'authorize' && !answer.approved) ended.push(sent);
+        if (ended.length > 0) await this.cards.forget(...ended.map(keyOf));
         return { kind: 'answered', sent, answer };
       }
     }
+  }
+
+  /**
+   * The transactions an answer ends the follow-ups of, whose kept card goes at once: the original
+   * of an acknowledged reversal or an approved void (and the void itself), every transaction of a
+   * batch the host settled. A declined authorisation's is added by the caller.
+   */
+  private endedBy(
+    operation: HostOperation,
+    request: HostRequestOf[HostOperation],
+    answer: HostAnswer,
+    original: { stan: string; transmittedAt: string } | undefined,
+    sent: { stan: string; transmittedAt: string },
+  ): Array<{ stan: string; transmittedAt: string }> {
+    if (!answer.approved) return [];
+    switch (operation) {
+      case 'reverse':
+        return original === undefined ? [] : [original];
+      case 'void':
+        // The voided transaction, and the void's own copy (kept in case it had to be reversed).
+        return original === undefined ? [sent] : [original, sent];
+      case 'settle':
+      case 'settleclose':
+        return ((request as HostSettleRequestV1).transactions ?? []).map((transaction) => transaction.original);
+      default:
+        return [];
+    }
+  }
+
+  private holdUnanswered(key: CardKey, emvTlv: string): void {
+    const text = keyText(key);
+    this.unanswered.set(text, emvTlv);
+    setTimeout(() => this.unanswered.delete(text), UNANSWERED_CARD_MS).unref();
+  }
+
+  private takeUnanswered(key: CardKey): string | undefined {
+    const text = keyText(key);
+    const emvTlv = this.unanswered.get(text);
+    this.unanswered.delete(text);
+    return emvTlv;
   }
 }

@@ -119,6 +119,7 @@ describe('spec host section', () => {
       batchUpload: true,
       voidAs: 'reversal',
       followUpCardData: ['reverse', 'void', 'refund', 'capture'],
+      followUpEntryMode: '010',
     });
   });
 
@@ -138,6 +139,8 @@ describe('spec host section', () => {
     [{ voidAs: '0400' }, /voidAs/],
     [{ followUpCardData: ['authorize'] }, /followUpCardData/],
     [{ followUpCardData: 'refund' }, /followUpCardData/],
+    [{ followUpEntryMode: '07' }, /followUpEntryMode/],
+    [{ followUpEntryMode: 71 }, /followUpEntryMode/],
   ])('should refuse the host section %j', (host, message) => {
     expect(() => dialectWith(host)).toThrow(message);
   });

@@ -1,6 +1,6 @@
 import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostMessageFormat, HostSettleRequestV1, HostTargetV1 } from '@app/contracts';
 import { FollowUpOperation, Iso8583Error, Iso8583Message, MessageSpec, pack } from '@app/iso8583';
-import { CardData, readCardData } from '../card-data';
+import { CardData, FollowUpCard, readCardData } from '../card-data';
 import { HostAnswer, HostBatchUploadRequest, HostOperation, HostProtocolError, HostRequestOf, IsoDialect, PackedRequest, WireContext } from '../dialect';
 import { approves, responseMessage } from '../response-codes';
 import {
@@ -80,6 +80,13 @@ export class IsoHostDialect implements IsoDialect {
       if (cardData.track2 !== null) put(35, cardData.track2);
       if (withIcc && cardData.iccData.length > 0) put(55, cardData.iccData);
     };
+    // A follow-up after authorisation: only what may be kept (PCI DSS 3.3.1), entered as the host expects a card-not-present follow-up.
+    const putKeptCard = (card: FollowUpCard): void => {
+      put(2, card.pan);
+      if (card.expiry !== null) put(14, card.expiry);
+      put(22, this.spec.host.followUpEntryMode);
+      if (card.panSequence !== null) put(23, card.panSequence);
+    };
 
     const processingCode = processingCodeOf(operation, request, this.spec.host);
     if (processingCode !== null) put(3, processingCode);
@@ -104,9 +111,13 @@ export class IsoHostDialect implements IsoDialect {
       case 'reverse': {
         const { amount, original, merchant } = request as HostFollowUpRequestV1;
         const reversal = sentAsReversal(operation, this.spec.host);
-        // What hosts match a follow-up on: the original's card (a reversal also its chip data, field 55).
-        if (context.originalCard !== undefined && this.spec.host.followUpCardData.includes(operation as FollowUpOperation))
-          putCard(readCardData(context.originalCard, this.format), reversal);
+        // What hosts match a follow-up on: the original's card. A reversal for its original's timeout,
+        // sent from memory, carries the original's own card and chip data (35, 55); every other
+        // follow-up only the card kept after authorisation (2, 14, 23; never 35 or 55).
+        if (this.spec.host.followUpCardData.includes(operation as FollowUpOperation)) {
+          if (context.originalCard !== undefined && operation === 'reverse') putCard(readCardData(context.originalCard, this.format), reversal);
+          else if (context.keptCard !== undefined) putKeptCard(context.keptCard);
+        }
         put(4, amount.minor.padStart(12, '0'));
         put(12, context.localTime);
         put(13, context.localDate);

@@ -87,26 +87,54 @@ describe('ISO dialect: voids, pre-authorisations and completions', () => {
 describe("ISO dialect: the original's card data on follow-ups", () => {
   const sale = original({ mti: '0200', context: wireContext() }, { rrn: '501500000001', approvalCode: 'A1B2C3' }, 'SALE');
 
-  it('should carry the card (2, 14, 22, 35) on exactly the follow-ups the spec names, and chip data (55) on reversals only', () => {
+  const keptCard = fc.record({
+    pan: fc.stringMatching(/^[0-9]{12,19}$/),
+    expiry: fc.option(fc.stringMatching(/^[0-9]{2}(0[1-9]|1[0-2])$/), { nil: null }),
+    panSequence: fc.option(fc.stringMatching(/^[0-9]{3}$/), { nil: null }),
+  });
+  const entryMode = fc.stringMatching(/^[0-9]{3}$/);
+
+  it("should carry the kept card (2, 14, 23, 22 = the spec's follow-up entry mode) on exactly the follow-ups the spec names, never track 2 (35) or chip data (55)", () => {
     fc.assert(
       fc.property(
         fc.subarray([...FOLLOW_UP_OPERATIONS]),
         fc.constantFrom<FollowUpOperation>(...FOLLOW_UP_OPERATIONS),
         fc.constantFrom('reversal', '0200'),
-        (withCard, operation, voidAs) => {
-          const context = { ...wireContext(), originalCard: cardTlvHex() };
-          const message = dialectWith({ followUpCardData: withCard, voidAs }).buildRequest(operation, followUpRequest(terminal, sale), context);
+        keptCard,
+        entryMode,
+        (withCard, operation, voidAs, card, mode) => {
+          const context = { ...wireContext(), keptCard: card };
+          const message = dialectWith({ followUpCardData: withCard, voidAs, followUpEntryMode: mode }).buildRequest(
+            operation,
+            followUpRequest(terminal, sale),
+            context,
+          );
           const carries = withCard.includes(operation);
-          expect(message.fields[2]).toBe(carries ? TEST_PAN : undefined);
-          expect(message.fields[35]).toBe(carries ? TRACK2 : undefined);
-          expect(message.fields[22] !== undefined).toBe(carries);
-          const reversal = operation === 'reverse' || (operation === 'void' && voidAs === 'reversal');
-          expect(message.fields[55] !== undefined).toBe(carries && reversal);
+          expect(message.fields[2]).toBe(carries ? card.pan : undefined);
+          expect(message.fields[14]).toBe(carries && card.expiry !== null ? card.expiry : undefined);
+          expect(message.fields[22]).toBe(carries ? mode : undefined);
+          expect(message.fields[23]).toBe(carries && card.panSequence !== null ? card.panSequence : undefined);
+          expect(message.fields[35]).toBeUndefined();
+          expect(message.fields[55]).toBeUndefined();
           // The references stay: the host still finds the original by 37, 38 and 90.
           expect(message.fields).toMatchObject({ 37: '501500000001', 38: 'A1B2C3' });
           expect(String(message.fields[90]).slice(0, 10)).toBe(`0200${sale.stan}`);
         },
       ),
+    );
+  });
+
+  it("should carry the original's own card and chip data (35, 55) on a reversal sent from memory for its timeout, and on no other follow-up", () => {
+    fc.assert(
+      fc.property(fc.constantFrom<FollowUpOperation>(...FOLLOW_UP_OPERATIONS), keptCard, (operation, card) => {
+        const context = { ...wireContext(), originalCard: cardTlvHex(), keptCard: card };
+        const message = dialectWith().buildRequest(operation, followUpRequest(terminal, sale), context);
+        const fromMemory = operation === 'reverse';
+        expect(message.fields[2]).toBe(fromMemory ? TEST_PAN : card.pan);
+        expect(message.fields[35]).toBe(fromMemory ? TRACK2 : undefined);
+        expect(message.fields[55] !== undefined).toBe(fromMemory);
+        expect(message.fields[22]).toBe(fromMemory ? '071' : '010');
+      }),
     );
   });
 

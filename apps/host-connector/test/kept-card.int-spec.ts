@@ -1,0 +1,251 @@
+import { HOST_AUTHORIZE_V1, HOST_REFUND_V1, HOST_REVERSE_V1, HOST_SETTLE_V1, HOST_VOID_V1 } from '@app/contracts';
+import { developmentFieldCipher } from '@app/common';
+import { encodeTlv, Iso8583Message } from '@app/iso8583';
+import { cardDataIn, dumpSchemas, openedSealedTexts, textsOf, trackDataIn, waitFor } from '@app/testing';
+import fc from 'fast-check';
+import { HOST_CONNECTOR_SCHEMA } from '../src/database';
+import { authorizePayload, followUpPayload, settlePayload } from './factories';
+import { ConnectorHarness, startConnector } from './harness';
+import { answerTo, IsoPeer } from './iso-peer';
+
+/**
+ * What the connector keeps of a card for follow-ups (issue 16, PCI DSS 3.3.1): after
+ * authorisation only PAN, expiry and PAN sequence number, sealed; never track 2 (tag 57) or the
+ * cryptogram, not even sealed; deleted when the transaction can no longer be followed up.
+ */
+
+/** A chip card as the SDK reads it: PAN, track 2 equivalent, expiry, PAN sequence number, cryptogram. */
+interface ChipCard {
+  pan: string;
+  /** YYMM */
+  expiry: string;
+  /** 0 to 99 */
+  panSequence: number;
+  /** Service code and discretionary data after the expiry in track 2. */
+  discretionary: string;
+  cryptogram: string;
+}
+
+const chipCard: fc.Arbitrary<ChipCard> = fc.record({
+  pan: fc.stringMatching(/^4[0-9]{12,18}$/),
+  expiry: fc.stringMatching(/^[2-9][0-9](0[1-9]|1[0-2])$/),
+  panSequence: fc.integer({ min: 0, max: 99 }),
+  discretionary: fc.stringMatching(/^[0-9]{3,13}$/),
+  cryptogram: fc.uint8Array({ minLength: 8, maxLength: 8 }).map((bytes) => Buffer.from(bytes).toString('hex').toUpperCase()),
+});
+
+const bcd = (digits: string) => Buffer.from(digits.length % 2 === 1 ? `${digits}F` : digits, 'hex');
+const track2Hex = (card: ChipCard) => `${card.pan}D${card.expiry}${card.discretionary}`;
+
+function emvTlvOf(card: ChipCard): string {
+  return encodeTlv([
+    { tag: '5A', value: bcd(card.pan) },
+    { tag: '57', value: bcd(track2Hex(card)) },
+    { tag: '5F24', value: Buffer.from(`${card.expiry}31`, 'hex') },
+    { tag: '5F34', value: Buffer.from(String(card.panSequence).padStart(2, '0'), 'hex') },
+    { tag: '9F26', value: Buffer.from(card.cryptogram, 'hex') },
+    { tag: '9F02', value: Buffer.from('000000001000', 'hex') },
+  ])
+    .toString('hex')
+    .toUpperCase();
+}
+
+/** A follow-up built from the kept card: PAN, expiry, entry mode 010 (the ISO8583 preset's `followUpEntryMode`), never track 2 or chip data. */
+function expectKeptCardOnly(message: Iso8583Message, card: ChipCard): void {
+  expect(message.fields).toMatchObject({ 2: card.pan, 14: card.expiry, 22: '010', 23: String(card.panSequence).padStart(3, '0') });
+  expect(message.fields[35]).toBeUndefined();
+  expect(message.fields[55]).toBeUndefined();
+}
+
+let tidSequence = 0;
+const freshTid = () => `K${String(process.pid % 1000).padStart(3, '0')}${String(++tidSequence).padStart(4, '0')}`;
+
+describe('host-connector: card data kept for follow-ups', () => {
+  let connector: ConnectorHarness;
+  let peer: IsoPeer;
+
+  beforeAll(async () => {
+    connector = await startConnector();
+    peer = await IsoPeer.start();
+  });
+
+  afterAll(async () => {
+    await peer?.close();
+    await connector?.close();
+  });
+
+  beforeEach(() => {
+    peer.handler = (message) => answerTo(message);
+  });
+
+  const received = (tid: string, mti: string): Iso8583Message[] => peer.received.filter((message) => message.mti === mti && message.fields[41] === tid);
+  const keptRows = (tid: string) => connector.query<{ sealed_card: string }>(`SELECT sealed_card FROM host_connector.kept_card WHERE tid = $1`, [tid]);
+  const terminal = (tid: string) => ({ hostMessageFormat: 'ISO8583' as const, connUrl: peer.url, tid });
+  /** Every row of the connector's tables, with every sealed value in them opened with the data key. */
+  async function tablesOpened(): Promise<{ tables: Array<{ label: string; text: string }>; opened: Array<{ label: string; text: string }> }> {
+    const tables = textsOf(await dumpSchemas(connector.database.url, [HOST_CONNECTOR_SCHEMA]));
+    const cipher = developmentFieldCipher();
+    return { tables, opened: openedSealedTexts(tables, (sealed) => cipher.open(sealed)) };
+  }
+
+  async function sale(tid: string, card: ChipCard) {
+    const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1000', terminal(tid), { card: { emvTlv: emvTlvOf(card), entryMode: 'NFC' } }));
+    expect(reply).toMatchObject({ result: 'APPROVED' });
+    return { kind: 'SALE', mti: reply.mti, stan: reply.stan, transmittedAt: reply.transmittedAt, rrn: reply.rrn, approvalCode: reply.approvalCode };
+  }
+
+  it('should keep PAN, expiry and PAN sequence number only, send a refund days later with them and no track 2 or chip data, and keep nothing once the batch is settled', async () => {
+    await fc.assert(
+      fc.asyncProperty(chipCard, fc.integer({ min: 1, max: 29 }), async (card, daysLater) => {
+        const tid = freshTid();
+        const original = await sale(tid, card);
+        const [authorisation] = received(tid, '0200');
+        // The authorisation itself carries the track and the chip data, as it must.
+        expect(authorisation.fields[35]).toBe(`${card.pan}=${card.expiry}${card.discretionary}`);
+        expect(authorisation.fields[55]).toBeDefined();
+
+        // Sealed, and once opened only what a follow-up may carry.
+        const rows = await keptRows(tid);
+        expect(rows).toHaveLength(1);
+        expect(rows[0].sealed_card).toMatch(/^v1\./);
+        expect(JSON.parse(developmentFieldCipher().open(rows[0].sealed_card))).toEqual({
+          pan: card.pan,
+          expiry: card.expiry,
+          panSequence: String(card.panSequence).padStart(3, '0'),
+        });
+
+        // Days later (the row aged as time would age it; the database's clock is not the test's).
+        await connector.query(`UPDATE host_connector.kept_card SET expires_at = expires_at - $2 * interval '1 day' WHERE tid = $1`, [tid, daysLater]);
+        const refundReply = await connector.ask(HOST_REFUND_V1, followUpPayload('400', terminal(tid), { original }));
+        expect(refundReply).toMatchObject({ result: 'APPROVED' });
+        const [refund] = received(tid, '0200').slice(1);
+        expect(refund.fields[3]).toBe('200000');
+        expectKeptCardOnly(refund, card);
+
+        // Before settlement: PANs sealed, never a track, not even opened.
+        const before = await tablesOpened();
+        expect(before.opened.length).toBeGreaterThanOrEqual(2);
+        expect(trackDataIn([...before.tables, ...before.opened], [card.pan])).toEqual([]);
+        expect(cardDataIn(before.tables, [card.pan])).toEqual([]);
+        expect(before.opened.some(({ text }) => text.includes(card.cryptogram))).toBe(false);
+
+        // The batch settled: neither the sale nor the refund can be followed up, nothing of the card is kept.
+        const refundOriginal = {
+          kind: 'REFUND',
+          mti: '0200',
+          stan: refundReply.stan,
+          transmittedAt: refundReply.transmittedAt,
+          rrn: refundReply.rrn,
+          approvalCode: refundReply.approvalCode,
+        };
+        const settled = await connector.ask(HOST_SETTLE_V1, {
+          ...settlePayload(terminal(tid)),
+          totals: { saleCount: 1, saleMinor: '1000', refundCount: 1, refundMinor: '400' },
+          transactions: [
+            { kind: 'SALE', amountMinor: '1000', original },
+            { kind: 'REFUND', amountMinor: '400', original: refundOriginal },
+          ],
+        });
+        expect(settled).toMatchObject({ result: 'APPROVED' });
+        expect(await keptRows(tid)).toHaveLength(0);
+        const after = await tablesOpened();
+        expect(cardDataIn([...after.tables, ...after.opened], [card.pan])).toEqual([]);
+        expect(connector.logger.lines.filter((line) => line.includes(card.pan))).toEqual([]);
+      }),
+      { numRuns: 5 },
+    );
+  });
+
+  it('should keep the cards of a batch the host refuses to settle: its transactions can still be followed up', async () => {
+    const card = fc.sample(chipCard, 1)[0];
+    const tid = freshTid();
+    const original = await sale(tid, card);
+    peer.handler = (message) => answerTo(message, message.mti === '0500' ? '96' : '00');
+
+    const refused = await connector.ask(HOST_SETTLE_V1, { ...settlePayload(terminal(tid)), transactions: [{ kind: 'SALE', amountMinor: '1000', original }] });
+
+    expect(refused).not.toMatchObject({ result: 'APPROVED' });
+    expect(await keptRows(tid)).toHaveLength(1);
+  });
+
+  it("should delete the card kept for a sale once its void is approved, the void's own with it", async () => {
+    const card = fc.sample(chipCard, 1)[0];
+    const tid = freshTid();
+    const original = await sale(tid, card);
+
+    const reply = await connector.ask(HOST_VOID_V1, followUpPayload('1000', terminal(tid), { original }));
+
+    expect(reply).toMatchObject({ result: 'APPROVED' });
+    expectKeptCardOnly(received(tid, '0400')[0], card);
+    expect(await keptRows(tid)).toHaveLength(0);
+  });
+
+  it('should keep the card of a sale whose void the host declines', async () => {
+    const card = fc.sample(chipCard, 1)[0];
+    const tid = freshTid();
+    const original = await sale(tid, card);
+    peer.handler = (message) => answerTo(message, message.mti === '0400' ? '12' : '00');
+
+    await connector.ask(HOST_VOID_V1, followUpPayload('1000', terminal(tid), { original }));
+
+    expect(await keptRows(tid)).not.toHaveLength(0);
+  });
+
+  it('should reverse an unanswered sale at once with its own track 2 and chip data from memory, then keep nothing once the reversal is acknowledged', async () => {
+    const card = fc.sample(chipCard, 1)[0];
+    const tid = freshTid();
+    peer.handler = (message) => (message.mti === '0200' ? null : answerTo(message));
+
+    const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1000', terminal(tid), { card: { emvTlv: emvTlvOf(card), entryMode: 'NFC' } }));
+
+    expect(reply).toMatchObject({ result: 'REVERSED' });
+    await waitFor('the reversal acknowledged', async () => received(tid, '0400').length > 0 && (await keptRows(tid)).length === 0);
+    const [reversal] = received(tid, '0400');
+    expect(reversal.fields).toMatchObject({ 2: card.pan, 35: `${card.pan}=${card.expiry}${card.discretionary}`, 22: '071' });
+    expect(
+      Buffer.from(reversal.fields[55] as Buffer)
+        .toString('hex')
+        .toUpperCase(),
+    ).toContain(card.cryptogram);
+  });
+
+  it('should send a later reversal (of an approved sale) with the kept card only: no track 2, no chip data', async () => {
+    const card = fc.sample(chipCard, 1)[0];
+    const tid = freshTid();
+    const original = await sale(tid, card);
+
+    const reply = await connector.ask(HOST_REVERSE_V1, followUpPayload('1000', terminal(tid), { original }));
+
+    expect(reply).toMatchObject({ result: 'APPROVED' });
+    expectKeptCardOnly(received(tid, '0400')[0], card);
+    expect(await keptRows(tid)).toHaveLength(0);
+  });
+
+  it("should find a sale's card after a restart on another host port (the standalone simulator's), keyed by the terminal and the sale", async () => {
+    const card = fc.sample(chipCard, 1)[0];
+    const tid = freshTid();
+    const original = await sale(tid, card);
+    await connector.close({ drop: false });
+    await peer.close();
+    peer = await IsoPeer.start();
+    connector = await startConnector({ database: connector.database });
+
+    const reply = await connector.ask(HOST_REFUND_V1, followUpPayload('400', terminal(tid), { original }));
+
+    expect(reply).toMatchObject({ result: 'APPROVED' });
+    expectKeptCardOnly(received(tid, '0200')[0], card);
+  });
+
+  it("should not give one terminal's follow-up another terminal's card, even naming the same STAN and time", async () => {
+    const card = fc.sample(chipCard, 1)[0];
+    const tid = freshTid();
+    const original = await sale(tid, card);
+    const other = freshTid();
+
+    await connector.ask(HOST_REFUND_V1, followUpPayload('400', terminal(other), { original }));
+
+    const [refund] = received(other, '0200');
+    expect(refund.fields[2]).toBeUndefined();
+    expect(refund.fields[35]).toBeUndefined();
+  });
+});
