@@ -394,7 +394,7 @@ export interface components {
              */
             supportedPayments: ("VISA" | "MASTERCARD" | "UNIONPAY" | "AMEX" | "JCB" | "DISCOVER")[];
             /**
-             * @description card acceptor id (field 42): 1 to 15 letters, digits or spaces
+             * @description card acceptor id (field 42): 1 to 15 letters, digits or spaces, not spaces only
              * @example 000001234567890
              */
             primaryMid?: string | null;
