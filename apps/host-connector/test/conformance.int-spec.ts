@@ -107,7 +107,7 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
 
       const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
 
-      expect(reply).toMatchObject({ result: 'REVERSED', hostRespCode: null, partial: false, approvedAmount: null });
+      expect(reply).toMatchObject({ result: 'REVERSED', reversedFor: 'UNUSABLE_APPROVAL', hostRespCode: null, partial: false, approvedAmount: null });
       expect(reply.hostRespMessage).toBe(`${reason}; a reversal is queued and repeated until the host acknowledges it`);
       await waitFor('the reversal to be acknowledged', async () => (await reversalsOf(payload.requestId))[0]?.status === 'ACKNOWLEDGED');
       expect(host.received.map((request) => request[0])).toEqual(['0200', '0400']);
@@ -131,7 +131,7 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
 
           const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
 
-          expect(reply).toMatchObject({ result: 'REVERSED', partial: false, approvedAmount: null });
+          expect(reply).toMatchObject({ result: 'REVERSED', reversedFor: 'UNUSABLE_APPROVAL', partial: false, approvedAmount: null });
           expect(reply.hostRespMessage).toBe(`approved ${approved}, more than the ${asked} asked; a reversal is queued and repeated until the host acknowledges it`);
           await waitFor('the reversal to be acknowledged', async () => (await reversalsOf(payload.requestId))[0]?.status === 'ACKNOWLEDGED');
           expect(reversals).toEqual([approved.toString().padStart(12, '0')]);
@@ -230,7 +230,9 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
       host.handler = (request) => (request[0] === '0200' ? null : answerOf(request, ++reversals === 1 ? '12' : '94'));
       const payload = authorizePayload('1400', iso(), { timeoutMs: 300 });
 
-      expect((await connector.ask(HOST_AUTHORIZE_V1, payload)).result).toBe('REVERSED');
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+      expect(reply.result).toBe('REVERSED');
+      expect(reply.reversedFor).toBeUndefined();
       await waitFor('the 94 to be recorded', async () => (await rowOf(payload.requestId))?.last_resp_code === '94');
 
       const row = await rowOf(payload.requestId);

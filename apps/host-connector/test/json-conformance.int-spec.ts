@@ -222,7 +222,7 @@ describe('host-connector conformance: JSON hosts scripted in the test', () => {
 
       const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
 
-      expect(reply).toMatchObject({ result: 'REVERSED', partial: false, approvedAmount: null });
+      expect(reply).toMatchObject({ result: 'REVERSED', reversedFor: 'UNUSABLE_APPROVAL', partial: false, approvedAmount: null });
       expect(reply.hostRespMessage).toBe('approved 1234, more than the 1000 asked; a reversal is queued and repeated until the host acknowledges it');
       await waitFor('the reversal to be acknowledged', async () => (await reversalOf(payload.requestId))?.status === 'ACKNOWLEDGED');
       expect(script.reverses(host.received[1], script.refOf(host.received[0]))).toBe(true);

@@ -233,7 +233,7 @@ export class HostRequestService {
       const reversal = reversalOf(operation, request, sent);
       await this.reversals.enqueue(route, partial.approved === null ? reversal : { ...reversal, amount: partial.approved }, partial.reason);
       this.logger.warn(`${operation} ${request.requestId} (TID ${request.target.tid} STAN ${sent.stan}): ${partial.reason}; reversal queued`);
-      return replyWithout(request.requestId, 'REVERSED', `${partial.reason}; a reversal is queued and repeated until the host acknowledges it`, sent);
+      return { ...replyWithout(request.requestId, 'REVERSED', `${partial.reason}; a reversal is queued and repeated until the host acknowledges it`, sent), reversedFor: 'UNUSABLE_APPROVAL' };
     }
     const approvedAmount = partial.kind === 'partial' ? partial.amount : null;
     return {
