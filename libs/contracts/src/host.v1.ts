@@ -378,7 +378,8 @@ export class HostNetworkRequestV1 extends HostRequestBaseV1 {}
  * What became of the request:
  * - APPROVED / DECLINED: the host answered with a code its format counts as approval (ISO 8583:
  *   the spec's `host.approvalCodes`, by default 00, 08, 10, 11, 16; a reversal: its
- *   `reversalAcknowledgedCodes`, by default 00) or with another code. A partial approval is
+ *   `reversalAcknowledgedCodes`, by default 00 and 94, a 94 only while no earlier attempt of the
+ *   reversal was refused) or with another code. A partial approval is
  *   APPROVED with `partial` true and the `approvedAmount`;
  * - REVERSED: the host did not answer in time (or answered with no outcome that can be shown, an
  *   approval the merchant cannot be told of: `reversedFor`); the connector queued a reversal and
