@@ -98,18 +98,46 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
     });
 
     it.each([
-      ['an amount of 0', { 4: '000000000000' }, 'approved an amount of 0 of the 2500 asked'],
-      ['an amount in another currency', { 4: '000000001000', 49: '840' }, 'approved 1000 in currency 840, not the 458 asked'],
-    ])('should reverse a 10 that approves %s, never showing it as money taken', async (_case, fields, reason) => {
+      ['an amount of 0', { 4: '000000000000' }, 'approved an amount of 0 of the 2500 asked', ['000000002500', '458']],
+      ['an amount in another currency', { 4: '000000001000', 49: '840' }, 'approved 1000 in currency 840, not the 458 asked', ['000000001000', '840']],
+      ['more than the amount asked', { 4: '000000002534' }, 'approved 2534, more than the 2500 asked', ['000000002534', '458']],
+    ])('should reverse a 10 that approves %s, never showing it as money taken, undoing what the host booked', async (_case, fields, reason, [amount, currency]) => {
       host.handler = (request) => (request[0] === '0400' ? answerOf(request, '00') : answerOf(request, '10', { ...fields, 38: 'PRT003' }));
       const payload = authorizePayload('2500', iso());
 
       const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
 
-      expect(reply).toMatchObject({ result: 'REVERSED', hostRespCode: null, partial: false, approvedAmount: null });
+      expect(reply).toMatchObject({ result: 'REVERSED', reversedFor: 'UNUSABLE_APPROVAL', hostRespCode: null, partial: false, approvedAmount: null });
       expect(reply.hostRespMessage).toBe(`${reason}; a reversal is queued and repeated until the host acknowledges it`);
       await waitFor('the reversal to be acknowledged', async () => (await reversalsOf(payload.requestId))[0]?.status === 'ACKNOWLEDGED');
       expect(host.received.map((request) => request[0])).toEqual(['0200', '0400']);
+      expect([host.received[1][4], host.received[1][49]]).toEqual([amount, currency]);
+    });
+
+    it('should reverse any 10 approving more than asked, for the amount approved, and never show it APPROVED', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.bigInt({ min: 1n, max: 999_999_998n }), fc.bigInt({ min: 1n, max: 999_999_999n }), async (asked, over) => {
+          const approved = asked + over > 999_999_999n ? 999_999_999n : asked + over;
+          fc.pre(approved > asked);
+          const reversals: Array<string | undefined> = [];
+          host.handler = (request) => {
+            if (request[0] !== '0200') {
+              reversals.push(request[4]);
+              return answerOf(request, '00');
+            }
+            return answerOf(request, '10', { 4: approved.toString().padStart(12, '0') });
+          };
+          const payload = authorizePayload(asked.toString(), iso());
+
+          const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+          expect(reply).toMatchObject({ result: 'REVERSED', reversedFor: 'UNUSABLE_APPROVAL', partial: false, approvedAmount: null });
+          expect(reply.hostRespMessage).toBe(`approved ${approved}, more than the ${asked} asked; a reversal is queued and repeated until the host acknowledges it`);
+          await waitFor('the reversal to be acknowledged', async () => (await reversalsOf(payload.requestId))[0]?.status === 'ACKNOWLEDGED');
+          expect(reversals).toEqual([approved.toString().padStart(12, '0')]);
+        }),
+        { numRuns: 8 },
+      );
     });
 
     it('should show 10 for the whole amount as a full approval', async () => {
@@ -185,6 +213,66 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
       expect((await reversalsOf(payload.requestId))[0]).toMatchObject({ status: 'PENDING', last_resp_code: '12', ack_resp_code: null });
       expect(host.received.map((request) => request[0]).slice(0, 3)).toEqual(['0200', '0400', '0401']);
     });
+  });
+
+  describe('duplicate acknowledgements (94)', () => {
+    type Step = 'silent' | '00' | '94' | '12' | '25' | '96';
+    /** The attempt that acknowledges: the first 00, or a 94 while every earlier attempt went unanswered (the host may have applied the first). */
+    const acknowledgingAttempt = (steps: Step[]): number => steps.findIndex((step, i) => step === '00' || (step === '94' && steps.slice(0, i).every((earlier) => earlier === 'silent')));
+    const rowOf = async (requestId: string) =>
+      (await connector.query<ReversalRow & { last_error: string | null }>(
+        `SELECT status, attempts, ack_resp_code, last_resp_code, last_error FROM host_connector.reversal WHERE request_id = $1`,
+        [requestId],
+      ))[0];
+
+    it('should keep a reversal refused with 12 open when its repeat (0401) is answered 94, and say why', async () => {
+      let reversals = 0;
+      host.handler = (request) => (request[0] === '0200' ? null : answerOf(request, ++reversals === 1 ? '12' : '94'));
+      const payload = authorizePayload('1400', iso(), { timeoutMs: 300 });
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+      expect(reply.result).toBe('REVERSED');
+      expect(reply.reversedFor).toBeUndefined();
+      await waitFor('the 94 to be recorded', async () => (await rowOf(payload.requestId))?.last_resp_code === '94');
+
+      const row = await rowOf(payload.requestId);
+      expect(row).toMatchObject({ status: 'PENDING', ack_resp_code: null, last_resp_code: '94' });
+      expect(row.last_error).toContain('the host answered 94 (Duplicate transmission), a duplicate of an attempt it answered 12 before, which refused it: not an acknowledgement');
+      expect(connector.logger.lines.some((line) => line.includes('answered 12 before, which refused it'))).toBe(true);
+    });
+
+    it('should acknowledge a reversal at its first 00, or at a 94 only while no earlier attempt was answered', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.constantFrom<Step>('silent', '00', '94', '12', '25', '96'), { minLength: 1, maxLength: 4 }), async (steps) => {
+          const attempts: string[] = [];
+          let saleStan: string | undefined;
+          // After the script, the host refuses (12) every further attempt, and the reversals left open by earlier runs.
+          host.handler = (request) => {
+            if (request[0] === '0200') {
+              saleStan = request[11];
+              return null;
+            }
+            if (String(request[90]).slice(4, 10) !== saleStan) return answerOf(request, '12');
+            attempts.push(request[0]);
+            const step = steps[attempts.length - 1] ?? '12';
+            return step === 'silent' ? null : answerOf(request, step);
+          };
+          const payload = authorizePayload('1400', iso(), { timeoutMs: 300 });
+
+          expect((await connector.ask(HOST_AUTHORIZE_V1, payload)).result).toBe('REVERSED');
+          const at = acknowledgingAttempt(steps);
+          if (at >= 0) {
+            await waitFor('the reversal to be acknowledged', async () => (await rowOf(payload.requestId))?.status === 'ACKNOWLEDGED', 20_000);
+            expect(await rowOf(payload.requestId)).toMatchObject({ status: 'ACKNOWLEDGED', attempts: at + 1, ack_resp_code: steps[at] });
+            expect(attempts).toEqual(['0400', ...Array<string>(at).fill('0401')]);
+          } else {
+            await waitFor('every scripted attempt and one more', async () => (await rowOf(payload.requestId))?.attempts > steps.length, 20_000);
+            expect(await rowOf(payload.requestId)).toMatchObject({ status: 'PENDING', ack_resp_code: null });
+          }
+        }),
+        { numRuns: 10 },
+      );
+    }, 300_000);
   });
 
   describe('late answers (an approval after the request ended without one)', () => {

@@ -216,6 +216,18 @@ describe('host-connector conformance: JSON hosts scripted in the test', () => {
       expect(await reversalOf(payload.requestId)).toBeUndefined();
     });
 
+    it('should reverse a partial approval of more than the amount asked, never showing it as money taken', async () => {
+      host.script = (request, index) => ({ status: 200, body: index === 0 ? script.answer(request, 'approved', '10', 1234) : script.answer(request, 'approved', '00') });
+      const payload = sale('1000');
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+      expect(reply).toMatchObject({ result: 'REVERSED', reversedFor: 'UNUSABLE_APPROVAL', partial: false, approvedAmount: null });
+      expect(reply.hostRespMessage).toBe('approved 1234, more than the 1000 asked; a reversal is queued and repeated until the host acknowledges it');
+      await waitFor('the reversal to be acknowledged', async () => (await reversalOf(payload.requestId))?.status === 'ACKNOWLEDGED');
+      expect(script.reverses(host.received[1], script.refOf(host.received[0]))).toBe(true);
+    });
+
     it('should reverse a partial approval whose amount the answer leaves out: what was charged is unknown', async () => {
       host.script = (request, index) =>
         index === 0
@@ -287,6 +299,17 @@ describe('host-connector conformance: JSON hosts scripted in the test', () => {
 
       expect(await reversalOf(payload.requestId)).toMatchObject({ status: 'ACKNOWLEDGED', ack_resp_code: code });
       expect(host.received).toHaveLength(2);
+    });
+
+    it.each(ACKNOWLEDGING)('should keep a reversal refused with 12 open when the repeat is declined with %s: the host refused the reversal it calls a duplicate', async (code) => {
+      host.script = (request, index) => (index === 0 ? 'silent' : { status: 200, body: script.answer(request, 'declined', index === 1 ? '12' : code) });
+      const payload = sale('1000', { timeoutMs: 300 });
+
+      expect(await connector.ask(HOST_AUTHORIZE_V1, payload)).toMatchObject({ result: 'REVERSED' });
+      await waitFor('the repeat to be answered', async () => (await reversalOf(payload.requestId))?.last_resp_code === code);
+
+      expect(await reversalOf(payload.requestId)).toMatchObject({ status: 'PENDING', ack_resp_code: null, last_resp_code: code });
+      expect(connector.logger.lines.some((line) => line.includes(`a duplicate of an attempt it answered 12 before, which refused it`))).toBe(true);
     });
 
     it('should not take an acknowledging code as the approval of a sale', async () => {

@@ -118,42 +118,63 @@ describe('host-connector: JSON reversals answered "not found", then "already rev
 
   afterAll(() => connector.close());
 
-  const ANSWERS: Record<JsonHostFormat, (code: '25' | '94') => unknown> = {
-    MPGS_AP: (code) => ({ result: 'FAILURE', response: { gatewayCode: 'DECLINED', acquirerCode: code } }),
-    POMELO_JSON: (code) => ({ transaction_id: 'x', status: 'REJECTED', status_detail: 'REVERSAL', response_code: code, message: 'reversal' }),
-    EZ_AIO: (code) => ({ txnRef: 'x', respCode: code, respMessage: 'reversal', txnStatus: 'DECLINED' }),
-    EZ_WALLET: (code) => ({ id: 'x', state: 'DECLINED', reason: code === '25' ? 'ORIGINAL_NOT_FOUND' : 'ALREADY_REVERSED' }),
+  const ANSWERS: Record<JsonHostFormat, (code: '25' | '94' | '00') => unknown> = {
+    MPGS_AP: (code) =>
+      code === '00'
+        ? {
+            result: 'SUCCESS',
+            response: { gatewayCode: 'APPROVED', acquirerCode: code },
+            transaction: { id: 'x', receipt: '612345678901', authorizationCode: 'APR123' },
+          }
+        : { result: 'FAILURE', response: { gatewayCode: 'DECLINED', acquirerCode: code } },
+    POMELO_JSON: (code) => ({
+      transaction_id: 'x',
+      status: code === '00' ? 'APPROVED' : 'REJECTED',
+      status_detail: 'REVERSAL',
+      response_code: code,
+      message: 'reversal',
+    }),
+    EZ_AIO: (code) => ({ txnRef: 'x', respCode: code, respMessage: 'reversal', txnStatus: code === '00' ? 'APPROVED' : 'DECLINED' }),
+    EZ_WALLET: (code) =>
+      code === '00' ? { id: 'x', state: 'SUCCEEDED' } : { id: 'x', state: 'DECLINED', reason: code === '25' ? 'ORIGINAL_NOT_FOUND' : 'ALREADY_REVERSED' },
   };
 
-  it.each(Object.keys(ANSWERS) as JsonHostFormat[])('%s: should keep the reversal open on 25 and show it ACKNOWLEDGED with 94, one id throughout', async (format) => {
-    let alreadyReversed = false;
-    const host = await startJsonHost((seen, response) => {
-      // The sale hangs; each reversal is answered "not found" until the test lets the host say "already reversed".
-      if (host.seen.indexOf(seen) === 0) return;
-      json(response, 200, ANSWERS[format](alreadyReversed ? '94' : '25'));
-    });
-    const reversalOf = async (requestId: string) =>
-      (
-        await connector.query<{ status: string; ack_resp_code: string | null; last_resp_code: string | null }>(
-          `SELECT status, ack_resp_code, last_resp_code FROM host_connector.reversal WHERE request_id = $1`,
-          [requestId],
-        )
-      )[0];
-    try {
-      const payload = authorizePayload('1000', { hostMessageFormat: format, connUrl: host.url }, { timeoutMs: 300 });
+  it.each(Object.keys(ANSWERS) as JsonHostFormat[])(
+    '%s: should keep the reversal open on 25, and on the "already reversed" (94) that follows it, and show it ACKNOWLEDGED once approved, one id throughout',
+    async (format) => {
+      let answer: '25' | '94' | '00' = '25';
+      const host = await startJsonHost((seen, response) => {
+        // The sale hangs; each reversal is answered "not found", then "already reversed", then approved, as the test moves on.
+        if (host.seen.indexOf(seen) === 0) return;
+        json(response, 200, ANSWERS[format](answer));
+      });
+      const reversalOf = async (requestId: string) =>
+        (
+          await connector.query<{ status: string; ack_resp_code: string | null; last_resp_code: string | null }>(
+            `SELECT status, ack_resp_code, last_resp_code FROM host_connector.reversal WHERE request_id = $1`,
+            [requestId],
+          )
+        )[0];
+      try {
+        const payload = authorizePayload('1000', { hostMessageFormat: format, connUrl: host.url }, { timeoutMs: 300 });
 
-      expect(await connector.ask(HOST_AUTHORIZE_V1, payload)).toMatchObject({ result: 'REVERSED' });
-      await waitFor('the reversal to be repeated after 25', async () => host.seen.length >= 3);
-      expect(await reversalOf(payload.requestId)).toMatchObject({ status: 'PENDING', last_resp_code: '25', ack_resp_code: null });
-      alreadyReversed = true;
-      await waitFor('the reversal to be acknowledged', async () => (await reversalOf(payload.requestId))?.status === 'ACKNOWLEDGED');
+        expect(await connector.ask(HOST_AUTHORIZE_V1, payload)).toMatchObject({ result: 'REVERSED' });
+        await waitFor('the reversal to be repeated after 25', async () => host.seen.length >= 3);
+        expect(await reversalOf(payload.requestId)).toMatchObject({ status: 'PENDING', last_resp_code: '25', ack_resp_code: null });
+        // The host refused the reversal: its "already reversed" now names the refused one, which undid nothing.
+        answer = '94';
+        await waitFor('the 94 to be recorded', async () => (await reversalOf(payload.requestId))?.last_resp_code === '94');
+        expect(await reversalOf(payload.requestId)).toMatchObject({ status: 'PENDING', ack_resp_code: null });
+        answer = '00';
+        await waitFor('the reversal to be acknowledged', async () => (await reversalOf(payload.requestId))?.status === 'ACKNOWLEDGED');
 
-      expect(await reversalOf(payload.requestId)).toMatchObject({ status: 'ACKNOWLEDGED', ack_resp_code: '94' });
-      const [, ...reversals] = host.seen;
-      for (const repeat of reversals) expect({ url: repeat.url, body: repeat.body }).toEqual({ url: reversals[0].url, body: reversals[0].body });
-    } finally {
-      host.server.closeAllConnections();
-      host.server.close();
-    }
-  });
+        expect(await reversalOf(payload.requestId)).toMatchObject({ status: 'ACKNOWLEDGED', ack_resp_code: '00' });
+        const [, ...reversals] = host.seen;
+        for (const repeat of reversals) expect({ url: repeat.url, body: repeat.body }).toEqual({ url: reversals[0].url, body: reversals[0].body });
+      } finally {
+        host.server.closeAllConnections();
+        host.server.close();
+      }
+    },
+  );
 });

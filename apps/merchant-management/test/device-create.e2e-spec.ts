@@ -89,7 +89,7 @@ describe('devices and activation codes (v1)', () => {
       await fc.assert(
         fc.asyncProperty(
           fc.oneof(
-            invalidMid().map((value) => ({ field: 'acqMid', value, rule: /must be 1 to 15 letters, digits or spaces \(field 42\)$/ })),
+            invalidMid().map((value) => ({ field: 'acqMid', value, rule: /must be 1 to 15 letters, digits or spaces, not spaces only \(field 42\)$/ })),
             invalidTid().map((value) => ({ field: 'acqTid', value, rule: /must be 1 to 8 letters or digits \(field 41\)$/ })),
           ),
           async ({ field, value, rule }) => {

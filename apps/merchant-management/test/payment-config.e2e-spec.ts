@@ -220,7 +220,7 @@ describe('merchant payment config (/api/openapi/v1/mchInfo/payment/{mchId})', ()
       const merchant = await createMerchant(pbo);
       await fc.assert(
         fc.asyncProperty(invalidMid(), async (mid) => {
-          await expectRefused(await pbo.post(paymentPath(merchant.mchId), bindBody(profile, ['01'], { mid })), 400, 10000, /^mid must be 1 to 15 letters, digits or spaces \(field 42\)$/);
+          await expectRefused(await pbo.post(paymentPath(merchant.mchId), bindBody(profile, ['01'], { mid })), 400, 10000, /^mid must be 1 to 15 letters, digits or spaces, not spaces only \(field 42\)$/);
         }),
         { numRuns: 25 },
       );

@@ -170,7 +170,7 @@ describe('gateway profiles', () => {
         fc.asyncProperty(invalidMid(), fc.boolean(), async (mid, replace) => {
           const body = profileBody({ acceptances: [acceptanceBody({ primaryMid: mid })] });
           const response = replace ? await pbo.put(`/profiles/${created.profileId}`, body) : await pbo.post('/profiles', body);
-          expectProblem(response, 400, /^acceptances\[0\]\.primaryMid must be 1 to 15 letters, digits or spaces \(field 42\)$/);
+          expectProblem(response, 400, /^acceptances\[0\]\.primaryMid must be 1 to 15 letters, digits or spaces, not spaces only \(field 42\)$/);
         }),
         { numRuns: 25 },
       );

@@ -168,7 +168,7 @@ describe('POST /transaction: refusals, tenancy and Idempotency-Key', () => {
         await terminal.sale(saleBody(terminal)),
         400,
         new RegExp(
-          `^acceptance ${profile.id} of profile ${terminal.profileId} cannot take payments: primaryTid must be 1 to 8 letters or digits to take payments$`,
+          `^acceptance ${profile.id} of profile ${terminal.profileId} cannot take payments: primaryTid must be 1 to 8 letters or digits \\(field 41\\) to take payments$`,
         ),
       );
     });

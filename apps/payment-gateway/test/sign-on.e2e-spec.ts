@@ -141,7 +141,7 @@ describe('profile sign-on', () => {
 
     const result = bodyOf<ProfileSignOnView>(await pbo.post(`/profiles/${profile.profileId}/signOn`, undefined));
 
-    expect(result.acptSignOns).toEqual([expect.objectContaining({ resultReason: 'InvalidAcceptance', hostRespCode: '', hostRespMessage: 'primaryTid must be 1 to 8 letters or digits to sign on' })]);
+    expect(result.acptSignOns).toEqual([expect.objectContaining({ resultReason: 'InvalidAcceptance', hostRespCode: '', hostRespMessage: 'primaryTid must be 1 to 8 letters or digits (field 41) to sign on' })]);
     expect(received).toEqual([]);
   });
 

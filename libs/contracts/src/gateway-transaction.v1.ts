@@ -111,7 +111,7 @@ export class GatewayActionV1 {
   @Type(() => GatewayAmountV1)
   amount: GatewayAmountV1;
 
-  /** `HostSuccess`, `HostDeclined`, `HostTimeout`, `HostUnavailable`, … */
+  /** `HostSuccess`, `HostDeclined`, `HostTimeout`, `HostApprovalReversed`, `HostUnavailable`, … */
   @IsString()
   @MaxLength(64)
   reason: string;

@@ -34,11 +34,14 @@ export function isJsonHostFormat(format: string): format is JsonHostFormat {
   return (JSON_HOST_FORMATS as readonly string[]).includes(format);
 }
 
-/** Card acceptor id (field 42) and terminal id (field 41) as hosts take them. */
-export const HOST_MID_PATTERN = /^[A-Za-z0-9 ]{1,15}$/;
+/**
+ * Card acceptor id (field 42) and terminal id (field 41) as hosts take them. A MID needs one letter
+ * or digit: one of spaces only is all padding on the wire (ans 15 is space-filled), no MID at all.
+ */
+export const HOST_MID_PATTERN = /^(?=.*[A-Za-z0-9])[A-Za-z0-9 ]{1,15}$/;
 export const HOST_TID_PATTERN = /^[A-Za-z0-9]{1,8}$/;
 /** How a refusal of either names the rule (`$property` is class-validator's placeholder for the field). */
-export const HOST_MID_RULE = 'must be 1 to 15 letters, digits or spaces (field 42)';
+export const HOST_MID_RULE = 'must be 1 to 15 letters, digits or spaces, not spaces only (field 42)';
 export const HOST_TID_RULE = 'must be 1 to 8 letters or digits (field 41)';
 /** Acquiring institution id (field 32, n..11). */
 export const HOST_ACQUIRER_ID_PATTERN = /^[0-9]{1,11}$/;

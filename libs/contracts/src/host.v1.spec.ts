@@ -100,3 +100,27 @@ describe('host request contracts: the PBO of the target', () => {
     );
   });
 });
+
+describe('host request contracts: the MID of the target', () => {
+  // Generated here: libs/contracts imports no other lib (the shared arbitraries are in @app/testing, used by the API tests).
+  const spaces = (max: number) => fc.integer({ min: 0, max }).map((n) => ' '.repeat(n));
+  const alnum = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789');
+
+  it('should accept a MID with one letter or digit among spaces, wherever it stands', () => {
+    fc.assert(
+      fc.property(spaces(7), alnum, spaces(7), (before, char, after) => {
+        expect(violation(HostAuthorizeRequestV1, authorize({ target: { ...target, mid: `${before}${char}${after}` } }))).toBe('accepted');
+      }),
+    );
+  });
+
+  it('should refuse a MID of spaces only, of any length, saying what a MID is', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 20 }), (length) => {
+        expect(violation(HostAuthorizeRequestV1, authorize({ target: { ...target, mid: ' '.repeat(length) } }))).toMatch(
+          /target\.mid must be 1 to 15 letters, digits or spaces, not spaces only \(field 42\)/,
+        );
+      }),
+    );
+  });
+});

@@ -379,13 +379,24 @@ export class HostNetworkRequestV1 extends HostRequestBaseV1 {}
  * What became of the request:
  * - APPROVED / DECLINED: the host answered with a code its format counts as approval (ISO 8583:
  *   the spec's `host.approvalCodes`, by default 00, 08, 10, 11, 16; a reversal: its
- *   `reversalAcknowledgedCodes`, by default 00) or with another code. A partial approval is
+ *   `reversalAcknowledgedCodes`, by default 00 and 94, a 94 only while no earlier attempt of the
+ *   reversal was refused) or with another code. A partial approval is
  *   APPROVED with `partial` true and the `approvedAmount`;
- * - REVERSED: the host did not answer in time; the connector queued a reversal and keeps sending it until acknowledged;
+ * - REVERSED: the host did not answer in time (or answered with no outcome that can be shown, an
+ *   approval the merchant cannot be told of: `reversedFor`); the connector queued a reversal and
+ *   keeps sending it until acknowledged;
  * - HOST_UNAVAILABLE: nothing was sent (no connection, host marked down, address not allowed);
  * - REJECTED: the request itself is invalid (bad payload, unknown format); `hostRespMessage` says why.
  */
 export const HOST_RESULTS = ['APPROVED', 'DECLINED', 'REVERSED', 'HOST_UNAVAILABLE', 'REJECTED'] as const;
+
+/**
+ * Why a REVERSED request was reversed: NO_ANSWER (no answer in time, an unreadable one, or one that
+ * leaves the outcome unknown), UNUSABLE_APPROVAL (the host approved an amount the merchant cannot be
+ * shown as taken: 0, more than asked, or in another currency).
+ */
+export const HOST_REVERSAL_CAUSES = ['NO_ANSWER', 'UNUSABLE_APPROVAL'] as const;
+export type HostReversalCauseV1 = (typeof HOST_REVERSAL_CAUSES)[number];
 export type HostResultV1 = (typeof HOST_RESULTS)[number];
 
 /**
@@ -462,6 +473,11 @@ export class HostResponseV1 {
   @IsOptional()
   @IsBoolean()
   partial?: boolean;
+
+  /** On REVERSED: why (`HOST_REVERSAL_CAUSES`); absent on other results, and from older connectors: read as NO_ANSWER. */
+  @IsOptional()
+  @IsIn(HOST_REVERSAL_CAUSES)
+  reversedFor?: HostReversalCauseV1;
 
   /** A partial approval's approved amount; null (or absent, from older connectors) on a full approval and on any other result. */
   @IsOptional()

@@ -131,11 +131,16 @@ export function jsonDialectFor(format: HostMessageFormat): JsonDialect {
 /**
  * What acknowledges a reversal in a format, as its spec file says (`host.reversalAcknowledgedCodes`
  * of an ISO spec; a JSON spec's approving words, and its declining words with
- * `reversalAcknowledgedCodes`), in words for the reversal worker's log.
+ * `reversalAcknowledgedCodes`; a code other than 00, or a declining word, only while no earlier
+ * attempt was refused), in words for the reversal worker's log.
  */
 export function reversalAcknowledgementOf(dialect: HostDialect): string {
-  if (dialect.kind === 'iso') return `${dialect.format} acknowledges a reversal with ${dialect.spec.host.reversalAcknowledgedCodes.join(', ')}`;
+  const unlessRefused = ' while no earlier attempt was refused';
+  if (dialect.kind === 'iso') {
+    const duplicates = dialect.spec.host.reversalAcknowledgedCodes.filter((code) => code !== '00');
+    return `${dialect.format} acknowledges a reversal with 00${duplicates.length === 0 ? '' : `, or ${duplicates.join(', ')}${unlessRefused}`}`;
+  }
   const { approvedStatuses, declinedStatuses, reversalAcknowledgedCodes } = dialect.rules;
-  const declined = reversalAcknowledgedCodes.length === 0 ? '' : `, or ${declinedStatuses.join(' / ')} with ${reversalAcknowledgedCodes.join(', ')}`;
+  const declined = reversalAcknowledgedCodes.length === 0 ? '' : `, or ${declinedStatuses.join(' / ')} with ${reversalAcknowledgedCodes.join(', ')}${unlessRefused}`;
   return `${dialect.format} acknowledges a reversal with ${approvedStatuses.join(' / ')}${declined}`;
 }

@@ -87,6 +87,14 @@ export interface HostAnswer {
    * format's status word): for a reversal, whether it acknowledged it.
    */
   approved: boolean;
+  /**
+   * A reversal acknowledged only by saying the host has it already (ISO: an acknowledging code
+   * other than 00, by default 94 duplicate transmission; JSON: a declining status word with one of
+   * `reversalAcknowledgedCodes`). It stands only when no earlier attempt of that reversal was
+   * refused: after a refusal the duplicate refers to the refused one, and the reversal worker keeps
+   * the reversal open.
+   */
+  acknowledgedAsDuplicate?: true;
   rrn: string | null;
   approvalCode: string | null;
   /**

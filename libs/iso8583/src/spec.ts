@@ -62,7 +62,7 @@ export interface HostSpecJson {
   partialApprovalCode?: string | null;
   /** The answer's field holding the approved amount of a partial approval. Default 4. */
   partialAmountField?: number;
-  /** Codes of a 0410 that acknowledge a reversal; any other code leaves it open and retried. Default `00 94`. */
+  /** Codes of a 0410 that acknowledge a reversal (a code other than 00 only while no earlier attempt was refused); any other code leaves it open and retried. Default `00 94`. */
   reversalAcknowledgedCodes?: string[];
   /** How the host issues the terminal's working key. Default `signOn`; see {@link WorkingKeyIssue}. */
   workingKey?: WorkingKeyIssue;

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 
 /**
  * MIDs and TIDs as a host takes them (field 42: 1 to 15 letters, digits or spaces; field 41: 1 to
- * 8 letters or digits) and ones it cannot: too long, empty, or with any other character.
+ * 8 letters or digits; each with one letter or digit at least) and ones it cannot: too long, empty,
+ * spaces only, or with any other character.
  */
 const ALNUM = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'];
 
@@ -24,6 +25,8 @@ function invalid(maxLength: number, space: boolean): fc.Arbitrary<string> {
     fc.array(fc.constantFrom(...ALNUM), { minLength: maxLength + 1, maxLength: maxLength + 20 }).map((chars) => chars.join('')),
     // Empty.
     fc.constant(''),
+    // Spaces only, where the field takes spaces: padding, no id.
+    ...(space ? [fc.integer({ min: 1, max: maxLength }).map((n) => ' '.repeat(n))] : []),
     // A character the field does not take, anywhere in a value short enough.
     fc.tuple(valid(maxLength - 1, space), foreign, fc.nat()).map(([base, char, at]) => {
       const position = at % (base.length + 1);

@@ -19,7 +19,12 @@ import { replyWithout } from './host-response';
 const FINAL_RESULTS: ReadonlySet<HostResultV1> = new Set(['APPROVED', 'DECLINED', 'REVERSED']);
 const REPEAT_POLL_MS = 100;
 
-type PartialApproval = { kind: 'full' } | { kind: 'partial'; amount: HostAmountV1 } | { kind: 'unusable'; reason: string };
+/**
+ * What the host approved of the amount asked. `unusable`: an approval that cannot be shown as
+ * money taken; `approved` is what the host booked when the answer names an amount the reversal can
+ * undo (more than asked, or another currency), null when it booked nothing (0).
+ */
+type PartialApproval = { kind: 'full' } | { kind: 'partial'; amount: HostAmountV1 } | { kind: 'unusable'; reason: string; approved: HostAmountV1 | null };
 const FULL: PartialApproval = { kind: 'full' };
 
 /**
@@ -222,11 +227,13 @@ export class HostRequestService {
     }
     const partial = result === 'APPROVED' ? this.partialAmountOf(operation, request, answer) : FULL;
     if (partial.kind === 'unusable' && REVERSIBLE_OPERATIONS.has(operation) && route.kind === 'remote') {
-      // An approval of an amount we cannot read as part of the one asked (nothing, or another
-      // currency) cannot be shown to the merchant as money taken or not: it is undone at the host.
-      await this.reversals.enqueue(route, reversalOf(operation, request, sent), partial.reason);
+      // An approval of an amount we cannot read as part of the one asked (nothing, more than asked,
+      // or another currency) cannot be shown to the merchant as money taken or not: it is undone at
+      // the host, for the amount the host booked when it named one.
+      const reversal = reversalOf(operation, request, sent);
+      await this.reversals.enqueue(route, partial.approved === null ? reversal : { ...reversal, amount: partial.approved }, partial.reason);
       this.logger.warn(`${operation} ${request.requestId} (TID ${request.target.tid} STAN ${sent.stan}): ${partial.reason}; reversal queued`);
-      return replyWithout(request.requestId, 'REVERSED', `${partial.reason}; a reversal is queued and repeated until the host acknowledges it`, sent);
+      return { ...replyWithout(request.requestId, 'REVERSED', `${partial.reason}; a reversal is queued and repeated until the host acknowledges it`, sent), reversedFor: 'UNUSABLE_APPROVAL' };
     }
     const approvedAmount = partial.kind === 'partial' ? partial.amount : null;
     return {
@@ -251,9 +258,10 @@ export class HostRequestService {
 
   /**
    * What the host approved of the request's amount: all of it (no approved amount in the answer,
-   * or one at least the amount asked), a part (less, in the request's currency when the answer
-   * names none), or nothing we can honour: an approval of zero, or of an amount in another
-   * currency, which says neither that the card was charged what the merchant asked nor how much.
+   * or exactly the amount asked), a part (less, in the request's currency when the answer names
+   * none), or nothing we can honour: an approval of zero, of more than asked, or of an amount in
+   * another currency, which says neither that the card was charged what the merchant asked nor how
+   * much.
    */
   private partialAmountOf<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], answer: HostAnswer): PartialApproval {
     // The dialect says which answers approve part (it reads an approved amount only for requests that carry one).
@@ -261,13 +269,10 @@ export class HostRequestService {
     if (answer.approvedAmount === undefined || requested === undefined) return FULL;
     const approved = { minor: answer.approvedAmount.minor, currency: answer.approvedAmount.currency ?? requested.currency };
     if (approved.currency !== requested.currency)
-      return { kind: 'unusable', reason: `approved ${approved.minor} in currency ${approved.currency}, not the ${requested.currency} asked` };
-    if (BigInt(approved.minor) === 0n) return { kind: 'unusable', reason: `approved an amount of 0 of the ${requested.minor} asked` };
-    if (BigInt(approved.minor) >= BigInt(requested.minor)) {
-      if (BigInt(approved.minor) > BigInt(requested.minor))
-        this.logger.warn(`${operation} ${request.requestId}: partial approval of ${approved.minor}, more than the ${requested.minor} asked; read as a full approval`);
-      return FULL;
-    }
+      return { kind: 'unusable', reason: `approved ${approved.minor} in currency ${approved.currency}, not the ${requested.currency} asked`, approved };
+    if (BigInt(approved.minor) === 0n) return { kind: 'unusable', reason: `approved an amount of 0 of the ${requested.minor} asked`, approved: null };
+    if (BigInt(approved.minor) > BigInt(requested.minor)) return { kind: 'unusable', reason: `approved ${approved.minor}, more than the ${requested.minor} asked`, approved };
+    if (BigInt(approved.minor) === BigInt(requested.minor)) return FULL;
     return { kind: 'partial', amount: approved };
   }
 

@@ -39,8 +39,8 @@ describe('hostTargetOf', () => {
   });
 
   it('should say why an acceptance cannot be asked, ending with the purpose', () => {
-    expect(hostTargetOf(acceptance({ primaryTid: null }), 'grp_a', 'take payments')).toBe('primaryTid must be 1 to 8 letters or digits to take payments');
-    expect(hostTargetOf(acceptance({ primaryMid: 'MID-WITH-DASHES' }), 'grp_a', 'sign on')).toBe('primaryMid must be 1 to 15 letters or digits to sign on');
+    expect(hostTargetOf(acceptance({ primaryTid: null }), 'grp_a', 'take payments')).toBe('primaryTid must be 1 to 8 letters or digits (field 41) to take payments');
+    expect(hostTargetOf(acceptance({ primaryMid: 'MID-WITH-DASHES' }), 'grp_a', 'sign on')).toBe('primaryMid must be 1 to 15 letters, digits or spaces, not spaces only (field 42) to sign on');
     expect(hostTargetOf(acceptance({ extraParams: { acqInstId: 'BANK' } }), 'grp_a', 'take payments')).toBe(
       'extraParams.acqInstId must be 1 to 11 digits to take payments',
     );

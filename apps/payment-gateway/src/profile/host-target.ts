@@ -2,7 +2,9 @@ import {
   HOST_ACQUIRER_ID_PATTERN,
   HOST_MESSAGE_FORMATS,
   HOST_MID_PATTERN,
+  HOST_MID_RULE,
   HOST_TID_PATTERN,
+  HOST_TID_RULE,
   HostMerchantV1,
   HostMessageFormat,
   HostTargetV1,
@@ -17,8 +19,8 @@ import type { ProfileEntity } from './persistence/profile.entity';
 export function hostTargetOf(acceptance: BoundAcceptance, groupId: string, purpose: string): HostTargetV1 | string {
   if (!(HOST_MESSAGE_FORMATS as readonly string[]).includes(acceptance.hostMessageFormat))
     return `host format ${acceptance.hostMessageFormat} has no host connector`;
-  if (!acceptance.primaryMid || !HOST_MID_PATTERN.test(acceptance.primaryMid)) return `primaryMid must be 1 to 15 letters or digits to ${purpose}`;
-  if (!acceptance.primaryTid || !HOST_TID_PATTERN.test(acceptance.primaryTid)) return `primaryTid must be 1 to 8 letters or digits to ${purpose}`;
+  if (!acceptance.primaryMid || !HOST_MID_PATTERN.test(acceptance.primaryMid)) return `primaryMid ${HOST_MID_RULE} to ${purpose}`;
+  if (!acceptance.primaryTid || !HOST_TID_PATTERN.test(acceptance.primaryTid)) return `primaryTid ${HOST_TID_RULE} to ${purpose}`;
   // Field 32: the acquiring institution id, when the acceptance names one.
   const acquirerId = acceptance.extraParams?.acqInstId;
   if (acquirerId !== undefined && (typeof acquirerId !== 'string' || !HOST_ACQUIRER_ID_PATTERN.test(acquirerId)))

@@ -26,6 +26,14 @@ describe('sale outcomes', () => {
     expect(outcomeOfReply(reply(result))).toEqual({ tranStatus, actionStatus, reason, hostRespMessage: `message of ${result}`, response: reply(result) });
   });
 
+  it('should record a reply REVERSED for an unusable approval with reason HostApprovalReversed, and one reversed for no answer (or from an older connector) as HostTimeout', () => {
+    const approvalReversed = { ...reply('REVERSED'), reversedFor: 'UNUSABLE_APPROVAL' as const };
+    expect(outcomeOfReply(approvalReversed)).toMatchObject({ tranStatus: 'REVERSED', actionStatus: 'FAILED', reason: 'HostApprovalReversed' });
+    expect(outcomeOfReply({ ...reply('REVERSED'), reversedFor: 'NO_ANSWER' })).toMatchObject({ tranStatus: 'REVERSED', reason: 'HostTimeout' });
+    // The cause says nothing on another result.
+    expect(outcomeOfReply({ ...reply('APPROVED'), reversedFor: 'UNUSABLE_APPROVAL' })).toMatchObject({ reason: 'HostSuccess' });
+  });
+
   it('should record a request nobody received as declined by an unavailable host connector', () => {
     expect(notDeliveredOutcome('nobody')).toEqual({
       tranStatus: 'DECLINED',

@@ -55,7 +55,7 @@ export async function askUntilKnown(ask: (waitMs: number) => Promise<HostAsk>, t
 }
 
 /** Why the NEW action of a sale ended as it did (`reason` of spec 3's Action). */
-export type SaleReason = 'HostSuccess' | 'HostDeclined' | 'HostTimeout' | 'HostUnavailable' | 'HostRejected' | 'HostConnectorUnavailable';
+export type SaleReason = 'HostSuccess' | 'HostDeclined' | 'HostTimeout' | 'HostApprovalReversed' | 'HostUnavailable' | 'HostRejected' | 'HostConnectorUnavailable';
 
 /** What a sale's outcome writes: the transaction's status, its first action's, and the host's answer when there was one. */
 export interface SaleOutcome {
@@ -79,7 +79,9 @@ const OUTCOME_OF_RESULT: Record<HostResultV1, Pick<SaleOutcome, 'tranStatus' | '
 
 /** The outcome of a reply that settles the sale. */
 export function outcomeOfReply(response: HostResponseV1): SaleOutcome {
-  return { ...OUTCOME_OF_RESULT[response.result], hostRespMessage: response.hostRespMessage, response };
+  // The host answered with an approval the merchant cannot be shown (0, more than asked, another currency): reversed, not timed out.
+  const reversedApproval = response.result === 'REVERSED' && response.reversedFor === 'UNUSABLE_APPROVAL';
+  return { ...OUTCOME_OF_RESULT[response.result], ...(reversedApproval ? { reason: 'HostApprovalReversed' as const } : {}), hostRespMessage: response.hostRespMessage, response };
 }
 
 /** The outcome of a request nobody received: declined, nothing sent. */

@@ -120,7 +120,7 @@ export interface TransactionAction {
   amountMinor: string;
   currency: string;
   trace: string;
-  /** `HostSuccess`, `HostDeclined`, `HostTimeout`, `HostUnavailable`, `HostRejected`, `HostConnectorUnavailable`, or `Pending`. */
+  /** `HostSuccess`, `HostDeclined`, `HostTimeout`, `HostApprovalReversed`, `HostUnavailable`, `HostRejected`, `HostConnectorUnavailable`, or `Pending`. */
   reason: string;
   hostRespCode: string | null;
   hostRespMessage: string | null;

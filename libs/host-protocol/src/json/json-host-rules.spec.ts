@@ -148,8 +148,8 @@ describe('JSON formats: answers read by the spec file (JsonHostRules)', () => {
   });
 
   it('should say in words what acknowledges a reversal, for the reversal worker to log', () => {
-    expect(reversalAcknowledgementOf(dialectLookup()('MPGS_AP'))).toBe('MPGS_AP acknowledges a reversal with SUCCESS, or FAILURE with 94');
-    expect(reversalAcknowledgementOf(dialectLookup()('ISO8583'))).toBe('ISO8583 acknowledges a reversal with 00, 94');
+    expect(reversalAcknowledgementOf(dialectLookup()('MPGS_AP'))).toBe('MPGS_AP acknowledges a reversal with SUCCESS, or FAILURE with 94 while no earlier attempt was refused');
+    expect(reversalAcknowledgementOf(dialectLookup()('ISO8583'))).toBe('ISO8583 acknowledges a reversal with 00, or 94 while no earlier attempt was refused');
   });
 });
 

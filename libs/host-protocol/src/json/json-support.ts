@@ -187,6 +187,8 @@ export interface JsonOutcome {
   approved: boolean;
   /** Approved for part of the amount (`partialApprovalCode`): the format's answer carries the amount approved. */
   partial: boolean;
+  /** A reversal acknowledged by a declining word with one of `reversalAcknowledgedCodes` (94: already reversed): `HostAnswer.acknowledgedAsDuplicate`. */
+  duplicate: boolean;
 }
 
 /** The operations whose approval can be for part of their amount. */
@@ -197,8 +199,9 @@ const PARTIAL_OPERATIONS: ReadonlySet<HostOperation> = new Set(['authorize', 'ca
  * (`JsonHostRules`): its status word approves, declines (a declining word whose code is one of
  * `unknownOutcomeCodes` does not) or leaves the outcome unknown; any other word is an unreadable
  * answer. A reversal is acknowledged by an approving word, or by a declining one whose code is in
- * `reversalAcknowledgedCodes` (94: already reversed); by nothing else (25 original not found, an
- * unknown outcome): the reversal worker keeps it open and repeats it. An unknown outcome of an
+ * `reversalAcknowledgedCodes` (94: already reversed), which stands only when no earlier attempt of
+ * the reversal was refused (`duplicate`, checked by the reversal worker); by nothing else (25
+ * original not found, an unknown outcome): the reversal worker keeps it open and repeats it. An unknown outcome of an
  * authorisation, capture, refund or void throws `HostProtocolError`, so the connector reverses it as
  * unanswered, unless it came with HTTP 4xx: the host refused the request as written, nothing moved.
  */
@@ -218,8 +221,8 @@ export function readJsonOutcome(
   if (verdict === 'unknown' && MONEY_MOVING.has(operation) && !(httpStatus >= 400 && httpStatus < 500)) {
     throw new HostProtocolError(format, `the host answered ${word} ${code} (HTTP ${httpStatus}) without saying whether the ${operation} moved money`);
   }
-  const approved = verdict === 'approved' || (operation === 'reverse' && verdict === 'declined' && rules.reversalAcknowledgedCodes.includes(code));
-  return { approved, partial: verdict === 'approved' && PARTIAL_OPERATIONS.has(operation) && code === rules.partialApprovalCode };
+  const duplicate = operation === 'reverse' && verdict === 'declined' && rules.reversalAcknowledgedCodes.includes(code);
+  return { approved: verdict === 'approved' || duplicate, duplicate, partial: verdict === 'approved' && PARTIAL_OPERATIONS.has(operation) && code === rules.partialApprovalCode };
 }
 
 /** Operations whose failure leaves the money unknown (a reversal's failure leaves it open and retried instead). */
@@ -277,7 +280,12 @@ export abstract class JsonDialectBase implements JsonDialect {
     approvedAmount: () => NonNullable<HostAnswer['approvedAmount']>,
   ): HostAnswer {
     const outcome = readJsonOutcome(this.format, this.rules, operation, word, answer.hostRespCode, httpStatus);
-    return { ...answer, approved: outcome.approved, ...(outcome.partial ? { approvedAmount: approvedAmount() } : {}) };
+    return {
+      ...answer,
+      approved: outcome.approved,
+      ...(outcome.duplicate ? { acknowledgedAsDuplicate: true as const } : {}),
+      ...(outcome.partial ? { approvedAmount: approvedAmount() } : {}),
+    };
   }
 
   protected abstract authorizeRequest(request: HostAuthorizeRequestV1, context: WireContext): JsonHttpRequest;

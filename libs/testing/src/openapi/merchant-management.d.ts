@@ -702,7 +702,7 @@ export interface components {
             acquirerProfileId: string;
             /** @example MYR */
             currency: string;
-            /** @description merchant id at the acquirer host (field 42), when different from the PBO default: 1 to 15 letters, digits or spaces; null clears it */
+            /** @description merchant id at the acquirer host (field 42), when different from the PBO default: 1 to 15 letters, digits or spaces, not spaces only; null clears it */
             mid?: string | null;
             /** @description defaults to every method of the acquirer profile */
             paymentMethods?: components["schemas"]["PaymentMethodWriteDto"][] | null;

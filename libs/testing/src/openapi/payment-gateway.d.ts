@@ -394,7 +394,7 @@ export interface components {
              */
             supportedPayments: ("VISA" | "MASTERCARD" | "UNIONPAY" | "AMEX" | "JCB" | "DISCOVER")[];
             /**
-             * @description card acceptor id (field 42): 1 to 15 letters, digits or spaces
+             * @description card acceptor id (field 42): 1 to 15 letters, digits or spaces, not spaces only
              * @example 000001234567890
              */
             primaryMid?: string | null;
@@ -571,7 +571,7 @@ export interface components {
             requestId: string;
             amount: components["schemas"]["TransactionAmountDto"];
             /**
-             * @description HostSuccess, HostDeclined, HostTimeout (not answered in time: reversed), HostUnavailable, HostRejected, HostConnectorUnavailable (nothing was sent), Pending
+             * @description HostSuccess, HostDeclined, HostTimeout (not answered in time: reversed), HostApprovalReversed (approved for an amount that cannot be taken: 0, more than asked or another currency; reversed), HostUnavailable, HostRejected, HostConnectorUnavailable (nothing was sent), Pending
              * @example HostSuccess
              */
             reason: string;

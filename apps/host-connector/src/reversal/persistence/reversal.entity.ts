@@ -63,8 +63,9 @@ export class ReversalEntity {
 
   /**
    * The host's last response code to this reversal: a code that does not acknowledge (the
-   * format's `reversalAcknowledgedCodes`, default 00) leaves the reversal PENDING and retried.
-   * Null until the host answers.
+   * format's `reversalAcknowledgedCodes`, ISO default 00 and 94) leaves the reversal PENDING and
+   * retried. Null until the host answers; once set, a duplicate acknowledgement (94) no longer
+   * acknowledges, as it refers to an attempt the host refused.
    */
   @Column({ type: 'varchar', length: 4, nullable: true })
   lastRespCode: string | null;

@@ -15,7 +15,7 @@ export type ReversalAttemptOutcome =
 /** A row as the worker reads it. */
 export type DueReversal = Pick<
   ReversalEntity,
-  'id' | 'requestId' | 'format' | 'hostUrl' | 'tid' | 'stan' | 'request' | 'attempts' | 'transmissions' | 'createdAt'
+  'id' | 'requestId' | 'format' | 'hostUrl' | 'tid' | 'stan' | 'request' | 'attempts' | 'transmissions' | 'createdAt' | 'lastRespCode'
 >;
 
 interface DueRow {
@@ -29,6 +29,7 @@ interface DueRow {
   attempts: number;
   transmissions: number;
   created_at: Date;
+  last_resp_code: string | null;
 }
 
 @Injectable()
@@ -70,7 +71,7 @@ export class ReversalRepository {
   async workNextDue(attempt: (reversal: DueReversal) => Promise<ReversalAttemptOutcome>): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       const rows: DueRow[] = await manager.query(
-        `SELECT id, request_id, format, host_url, tid, stan, request, attempts, transmissions, created_at FROM reversal
+        `SELECT id, request_id, format, host_url, tid, stan, request, attempts, transmissions, created_at, last_resp_code FROM reversal
           WHERE status = 'PENDING' AND next_attempt_at <= now()
           ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
       );
@@ -87,6 +88,7 @@ export class ReversalRepository {
         attempts: row.attempts,
         transmissions: row.transmissions,
         createdAt: row.created_at,
+        lastRespCode: row.last_resp_code,
       });
       await this.record(manager, row.id, outcome);
       return true;

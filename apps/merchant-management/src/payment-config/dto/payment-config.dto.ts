@@ -47,7 +47,7 @@ export class PaymentConfigWriteDto {
   @IsIsoCurrency()
   currency: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'merchant id at the acquirer host (field 42), when different from the PBO default: 1 to 15 letters, digits or spaces; null clears it', pattern: HOST_MID_PATTERN.source })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'merchant id at the acquirer host (field 42), when different from the PBO default: 1 to 15 letters, digits or spaces, not spaces only; null clears it', pattern: HOST_MID_PATTERN.source })
   @IsOptional()
   @IsString()
   @Matches(HOST_MID_PATTERN, { message: `$property ${HOST_MID_RULE}` })

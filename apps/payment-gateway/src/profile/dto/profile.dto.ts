@@ -66,7 +66,7 @@ export class AcceptanceRequestDto {
   @IsIn(GATEWAY_PAYMENT_NAMES, { each: true, message: `$property must hold payment method names: ${GATEWAY_PAYMENT_NAMES.join(', ')}` })
   supportedPayments: PaymentMethodName[];
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: '000001234567890', pattern: HOST_MID_PATTERN.source, description: 'card acceptor id (field 42): 1 to 15 letters, digits or spaces' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: '000001234567890', pattern: HOST_MID_PATTERN.source, description: 'card acceptor id (field 42): 1 to 15 letters, digits or spaces, not spaces only' })
   @IsOptional()
   @IsString()
   @Matches(HOST_MID_PATTERN, { message: `$property ${HOST_MID_RULE}` })

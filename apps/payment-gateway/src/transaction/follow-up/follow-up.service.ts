@@ -88,6 +88,8 @@ export function refusalOfAction(action: TransactionAction): GatewayRefusalV1 | n
       if (action.reason === 'HostDeclined') return null;
       if (action.reason === 'HostTimeout')
         return { status: 504, detail: `the host did not answer the ${noun} ${action.id} in time; it was reversed: ${host}`.slice(0, 512) };
+      if (action.reason === 'HostApprovalReversed')
+        return { status: 502, detail: `the host approved the ${noun} ${action.id} for an amount that cannot be taken; it was reversed: ${host}`.slice(0, 512) };
       return { status: 502, detail: `the ${noun} ${action.id} did not reach the host (${action.reason}): ${host}`.slice(0, 512) };
   }
 }

@@ -19,7 +19,7 @@ describe('legacy device input onto the v1 model', () => {
     it('should refuse in methodList.all and in flat extParams every MID and TID a host cannot take, naming the field', () => {
       fc.assert(
         fc.property(invalidMid().filter((mid) => mid !== ''), invalidTid().filter((tid) => tid !== ''), validMid(), validTid(), (badMid, badTid, mid, tid) => {
-          expect(messageOf(() => parseLegacyMethodList(JSON.stringify({ all: { mid: badMid, tid } })))).toMatch(/^methodList\.all\.mid (must be 1 to 15 letters, digits or spaces \(field 42\)|must be a string of 1 to 64 characters)$/);
+          expect(messageOf(() => parseLegacyMethodList(JSON.stringify({ all: { mid: badMid, tid } })))).toMatch(/^methodList\.all\.mid (must be 1 to 15 letters, digits or spaces, not spaces only \(field 42\)|must be a string of 1 to 64 characters)$/);
           expect(messageOf(() => parseLegacyMethodList(JSON.stringify({ all: { mid, tid: badTid } })))).toMatch(/^methodList\.all\.tid (must be 1 to 8 letters or digits \(field 41\)|must be a string of 1 to 64 characters)$/);
           expect(messageOf(() => parseLegacyExtParams({ acqMid: badMid }))).toMatch(/^extParams\.acqMid /);
           expect(messageOf(() => parseLegacyExtParams({ acqTid: badTid }))).toMatch(/^extParams\.acqTid /);
