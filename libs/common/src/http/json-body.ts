@@ -19,16 +19,27 @@ export const MAX_BODY_VALUES = 10_000;
  */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') throw DomainError.validation('the request body is empty: send a JSON value or no content type');
+  const parsed = parseGuardedJson(text);
+  if ('invalid' in parsed) throw DomainError.validation(`the request body is not valid JSON: ${parsed.invalid}`);
+  if ('unsafe' in parsed) throw DomainError.validation(parsed.unsafe.replace(/^payload/, 'the request body'));
+  return parsed.value;
+}
+
+/**
+ * JSON text read by the edge's rules, for a body and for JSON carried inside a string field alike
+ * (`parseEmbeddedJson`): prototype keys refused while parsing, then {@link unsafeShapeOf} with
+ * {@link MAX_BODY_VALUES}. The value, why it is not JSON (`invalid`), or why it must not go on
+ * (`unsafe`, its path starting `payload`).
+ */
+export function parseGuardedJson(text: string): { value: unknown } | { invalid: string } | { unsafe: string } {
   let value: unknown;
   try {
     value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (error) {
-    const reason = error instanceof SyntaxError ? error.message : 'it carries a prototype key (__proto__ or constructor.prototype)';
-    throw DomainError.validation(`the request body is not valid JSON: ${reason}`);
+    return { invalid: error instanceof SyntaxError ? error.message : 'it carries a prototype key (__proto__ or constructor.prototype)' };
   }
-  const problem = unsafeShapeOf(value, { maxValues: MAX_BODY_VALUES });
-  if (problem !== undefined) throw DomainError.validation(problem.replace(/^payload/, 'the request body'));
-  return value;
+  const unsafe = unsafeShapeOf(value, { maxValues: MAX_BODY_VALUES });
+  return unsafe === undefined ? { value } : { unsafe };
 }
 
 /** Path parameters and query values: the same text rules as the body, each named as the parameter is. */

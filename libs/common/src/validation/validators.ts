@@ -1,7 +1,6 @@
-import { unsafeShapeOf } from '@app/contracts';
 import { ValidateIf, ValidationArguments, ValidationOptions, registerDecorator } from 'class-validator';
-import * as secureJson from 'secure-json-parse';
 import { DomainError } from '../errors';
+import { parseGuardedJson } from '../http/json-body';
 
 function simple(name: string, test: (value: unknown) => boolean, message: string, options?: ValidationOptions) {
   return (target: object, propertyName: string) =>
@@ -32,9 +31,6 @@ export const IsJsonObjectString =
       validator: { validate: (value: unknown) => parseJsonObject(value) !== undefined },
     });
 
-/** Most values a JSON text inside a string field may hold (the body's own limit: one field cannot hold more than its body). */
-const MAX_EMBEDDED_VALUES = 10_000;
-
 /**
  * JSON carried inside a string field (the v1 API sends maps as strings: EMV params, methodList,
  * connExtraParams, extParams): parsed as a request body is, so that it meets the body's rules
@@ -43,14 +39,10 @@ const MAX_EMBEDDED_VALUES = 10_000;
  * what is wrong with it (to follow the field's name).
  */
 export function parseEmbeddedJson(text: string): { value: unknown } | { problem: string } {
-  let value: unknown;
-  try {
-    value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
-  } catch {
-    return { problem: 'must be a JSON-encoded object' };
-  }
-  const problem = unsafeShapeOf(value, { maxValues: MAX_EMBEDDED_VALUES });
-  return problem === undefined ? { value } : { problem: `holds JSON that cannot be taken: ${problem.replace(/^payload/, 'the value')}` };
+  const parsed = parseGuardedJson(text);
+  if ('invalid' in parsed) return { problem: 'must be a JSON-encoded object' };
+  if ('unsafe' in parsed) return { problem: `holds JSON that cannot be taken: ${parsed.unsafe.replace(/^payload/, 'the value')}` };
+  return parsed;
 }
 
 /** A plain JSON object (not an array, not null). */
