@@ -50,13 +50,19 @@ export interface Till {
   deviceId: string;
 }
 
-export async function onboardMerchant(app: TestApp, format: string): Promise<Acquiring> {
+/** What `onboardMerchant` writes over its acquirer profile's and merchant's fields. */
+export interface OnboardingOverrides {
+  acquirer?: Record<string, unknown>;
+  merchant?: Record<string, unknown>;
+}
+
+export async function onboardMerchant(app: TestApp, format: string, overrides: OnboardingOverrides = {}): Promise<Acquiring> {
   const created = await app.app.get(PboService).create({ name: unique('PBO '), timeZone: 'Asia/Kuala_Lumpur' });
   const pbo = await app.clientFor(created.groupId);
   const emvId = await createEmv(pbo, { paymentMethod: '01' });
   const acquirerName = unique('Acquirer ');
-  const acquirer = await createAcquirer(pbo, { '01': [emvId] }, { profileName: acquirerName, connMessageFormat: format, enablerMsgFormat: null, connUrl: null });
-  const merchant = await createMerchant(pbo, { country: 'MY', timeZone: 'Asia/Kuala_Lumpur', mcc: '5814' });
+  const acquirer = await createAcquirer(pbo, { '01': [emvId] }, { profileName: acquirerName, connMessageFormat: format, enablerMsgFormat: null, connUrl: null, ...overrides.acquirer });
+  const merchant = await createMerchant(pbo, { country: 'MY', timeZone: 'Asia/Kuala_Lumpur', mcc: '5814', ...overrides.merchant });
   expectSuccess(
     await merchantManagementClient(pbo).POST('/api/openapi/v1/mchInfo/payment/{mchId}', {
       params: { path: { mchId: merchant.mchId } },
@@ -71,8 +77,17 @@ export function newTid(): string {
   return `T${randomDigits(7)}`;
 }
 
-/** Creates a device of the merchant on `mid`/`tid`, activates it as the phone app does and waits for its profile at the gateway. */
-export async function activateTill(app: TestApp, acquiring: Acquiring, terminal: { mid: string; tid: string }, alias = 'Till 1'): Promise<Till> {
+/**
+ * Creates a device of the merchant on `mid`/`tid` (with `fields`, more of its fields for the
+ * acquirer), activates it as the phone app does and waits for its profile at the gateway.
+ */
+export async function activateTill(
+  app: TestApp,
+  acquiring: Acquiring,
+  terminal: { mid: string; tid: string },
+  alias = 'Till 1',
+  fields: Record<string, string> = {},
+): Promise<Till> {
   const { pbo } = acquiring;
   const code = envelopeData(
     await merchantManagementClient(pbo).POST('/api/openapi/v1/device', {
@@ -80,14 +95,20 @@ export async function activateTill(app: TestApp, acquiring: Acquiring, terminal:
         mchId: acquiring.mchId,
         deviceAlias: alias,
         deviceAdmin: ADMIN_PASSWORD,
-        extParams: { acquirers: { [acquiring.acquirer]: { acqMid: terminal.mid, acqTid: terminal.tid } } },
+        extParams: { acquirers: { [acquiring.acquirer]: { acqMid: terminal.mid, acqTid: terminal.tid, ...fields } } },
       },
     }),
   );
+  const till = await activated(app, pbo, code.activationCode);
+  expect(till.profileId).toBe(code.profileId);
+  return till;
+}
+
+/** Activates the device of `activationCode` as the phone app does and waits for its profile at the gateway. */
+export async function activated(app: TestApp, pbo: ApiClient, activationCode: string): Promise<Till> {
   const activation = envelopeData(
-    await merchantManagementClient(app.anonymous).POST('/api/sdk/v1/activate', { body: { activationCode: code.activationCode } }),
+    await merchantManagementClient(app.anonymous).POST('/api/sdk/v1/activate', { body: { activationCode } }),
   );
-  expect(activation.profileId).toBe(code.profileId);
   const profileId = activation.profileId!;
   await waitFor(
     'the device profile at the gateway',

@@ -3,6 +3,7 @@ import { isForeignKeyViolation, isUniqueViolation, UnitOfWork } from '@app/datab
 import { Injectable } from '@nestjs/common';
 import { ActivationProfileService } from '../activation-profile/activation-profile.service';
 import { EmvConfigRepository } from '../emv/persistence/emv-config.repository';
+import { checkAcceptanceParams } from '../shared/acceptance-params';
 import { PboService } from '../pbo/pbo.service';
 import { storedEnablerParams } from '../shared/enabler-params';
 import { requireOwned } from '../shared/ownership';
@@ -94,6 +95,7 @@ export class AcquirerService {
     const pbo = await this.pbos.require(groupId);
     if (command.acqType === 'qr' && !pbo.qrEnabled) throw DomainError.validation('acqType qr needs the PBO\'s QR support, which is not enabled');
     checkMethodAndEmvLists(command.acqType, command.methodList, command.emvList);
+    checkAcceptanceParams(command.connExtraParams, 'connExtraParams');
     try {
       return await this.uow.run(async () => {
         // One writer per PBO at a time for group-wide rules (one default profile per acqType).
@@ -129,6 +131,7 @@ export class AcquirerService {
   }
 
   async update(groupId: string, id: number, command: UpdateAcquirerCommand): Promise<void> {
+    checkAcceptanceParams(command.connExtraParams, 'connExtraParams');
     try {
       await this.uow.run(async () => {
         await this.pbos.lock(groupId);
@@ -154,9 +157,9 @@ export class AcquirerService {
         if (command.enablerParams !== undefined) values.enablerParams = storedEnablerParams(command.enablerParams);
         await this.repository.update(groupId, id, values);
         if (command.emvList) await this.repository.replaceEmvList(id, command.emvList);
-        // Fields that shape an acceptance (name, host format, connection, enabler fields) reach
-        // every device of every merchant bound to the profile.
-        const shaping: (keyof AcquirerFields)[] = ['profileName', 'connMessageFormat', 'enablerMsgFormat', 'enablerParams', 'connUrl'];
+        // Fields that shape an acceptance (name, host format, connection, enabler fields, the
+        // acceptance parameters of connExtraParams) reach every device of every merchant bound to the profile.
+        const shaping: (keyof AcquirerFields)[] = ['profileName', 'connMessageFormat', 'enablerMsgFormat', 'enablerParams', 'connUrl', 'connExtraParams'];
         if (shaping.some((key) => command[key] !== undefined)) await this.profiles.repushAcquirer(groupId, id);
       });
     } catch (error) {

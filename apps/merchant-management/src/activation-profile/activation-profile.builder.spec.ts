@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import { checkAcceptanceParams } from '../shared/acceptance-params';
 import { BindingRecord } from './binding-record';
 import { buildAcceptances, defaultEmvParams, enablerFields, hasTerminalCountry, hostMessageFormatOf } from './activation-profile.builder';
 import { bindingOf } from './testing/in-memory-activation-profile.repository';
@@ -57,5 +59,41 @@ describe('activation profile', () => {
     expect(defaultEmvParams({ country: null, currency: 'EUR', timeZone: 'Etc/GMT+5' }).terminalCountryCode).toBeUndefined();
     expect(hasTerminalCountry({ country: null, currency: 'EUR', timeZone: 'UTC' }, { terminalCountryCode: '0276' })).toBe(true);
     expect(hasTerminalCountry({ country: null, currency: 'EUR', timeZone: 'UTC' }, null)).toBe(false);
+  });
+
+  describe('acceptance parameters the host is told (acqInstId: field 32, subMchDba: field 43)', () => {
+    // As JSON holds them: a key is there with a text, or not there.
+    const value = fc.stringMatching(/^[0-9A-Za-z ]{1,20}$/);
+    const params = fc.record({ acqInstId: value, subMchDba: value, jwtSecret: value }, { requiredKeys: [] });
+
+    it('should give the gateway each of acqInstId and subMchDba from the device, else the acquirer profile, and nothing else of either', () => {
+      fc.assert(
+        fc.property(params, params, params, fc.boolean(), (acquirer, device, everyAcquirer, withUrl) => {
+          const extParams = { acquirers: { '1': { acqTid: 'T1', ...device } }, allAcquirers: everyAcquirer };
+          const [acceptance] = buildAcceptances([binding(1, ['01'], { connExtraParams: acquirer, connUrl: withUrl ? 'tcp://10.0.0.1:5000' : null })], pbo, {
+            methodList: null,
+            extParams,
+          });
+          const expected: Record<string, string> = withUrl ? { connUrl: 'tcp://10.0.0.1:5000' } : {};
+          for (const name of ['acqInstId', 'subMchDba'] as const) {
+            // Fields kept for every acquirer are over the acquirer's own entry (as acqMid / acqTid).
+            const chosen = everyAcquirer[name] ?? device[name] ?? acquirer[name];
+            if (chosen !== undefined) expected[name] = chosen;
+          }
+          expect(acceptance.extraParams).toEqual(expected);
+        }),
+      );
+    });
+
+    it('should refuse an acqInstId that is not 1 to 11 digits or a blank subMchDba, naming the field', () => {
+      expect(() => checkAcceptanceParams({ acqInstId: 'BANK-1' }, 'connExtraParams')).toThrow(
+        'connExtraParams.acqInstId must be 1 to 11 digits (the acquiring institution id, field 32)',
+      );
+      expect(() => checkAcceptanceParams({ acqInstId: 60012345 }, 'connExtraParams')).toThrow('connExtraParams.acqInstId must be 1 to 11 digits');
+      expect(() => checkAcceptanceParams({ acqInstId: '123456789012' }, 'x')).toThrow('x.acqInstId must be 1 to 11 digits');
+      expect(() => checkAcceptanceParams({ subMchDba: '   ' }, 'x')).toThrow('x.subMchDba must be 1 to 64 characters without control characters, not blank');
+      expect(() => checkAcceptanceParams({ subMchDba: 'Kopi\nStall' }, 'x')).toThrow('x.subMchDba must be');
+      expect(() => checkAcceptanceParams({ acqInstId: '60012345', subMchDba: 'Kopi Stall', clientId: 7 }, 'x')).not.toThrow();
+    });
   });
 });

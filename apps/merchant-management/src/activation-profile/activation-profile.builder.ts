@@ -3,6 +3,7 @@ import { countryNumeric, countryOfCurrency, countryOfTimeZone, currencyInfo, Pay
 import { AcceptanceSnapshot, PboSettings, ProfileMerchant } from './acceptance';
 import { BindingRecord } from './binding-record';
 import { effectiveEnablerFields } from '../shared/enabler-params';
+import { acceptanceParamsOf } from '../shared/acceptance-params';
 
 export { enablerFields } from '../shared/enabler-params';
 
@@ -72,7 +73,8 @@ export function buildAcceptances(bindings: BindingRecord[], pbo: PboSettings, de
       supportedPayments: paymentMethodCodes.map((code) => paymentMethodName(code as PaymentMethodCode)),
       primaryMid: text(fields.acqMid) ?? profileBindings.map((b) => b.mid).find((mid) => mid) ?? pbo.defaultMid ?? null,
       primaryTid: text(fields.acqTid),
-      extraParams: first.connUrl ? { connUrl: first.connUrl } : {},
+      // The acquiring institution id and sub-merchant the host is told (fields 32, 43): the device's, else the acquirer profile's.
+      extraParams: { ...(first.connUrl ? { connUrl: first.connUrl } : {}), ...acceptanceParamsOf(fields, first.connExtraParams) },
     });
   }
   return acceptances;

@@ -12,6 +12,8 @@ export interface BindingRecord {
   enablerMsgFormat: string | null;
   enablerParams: string | null;
   connUrl: string | null;
+  /** The acquirer profile's connExtraParams (its `acqInstId` and `subMchDba` reach the gateway). */
+  connExtraParams: Record<string, unknown> | null;
   methods: { paymentMethodCode: string; allows: string[]; emvs: { emvId: number; emvName: string; aid: string | null }[] }[];
 }
 
@@ -24,7 +26,7 @@ export const BINDINGS_JSON_OF_MERCHANT = `COALESCE((
            'bindingId', b.id, 'merchantUuid', b.merchant_uuid, 'acquirerProfileId', b.acquirer_profile_id,
            'profileName', a.profile_name, 'acqType', a.acq_type, 'currency', b.currency, 'mid', b.mid,
            'connMessageFormat', a.conn_message_format, 'enablerMsgFormat', a.enabler_msg_format,
-           'enablerParams', a.enabler_params, 'connUrl', a.conn_url,
+           'enablerParams', a.enabler_params, 'connUrl', a.conn_url, 'connExtraParams', a.conn_extra_params,
            'methods', COALESCE((
              SELECT json_agg(json_build_object(
                       'paymentMethodCode', pm.payment_method_code, 'allows', pm.allows,

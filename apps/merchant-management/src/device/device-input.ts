@@ -1,5 +1,6 @@
 import { decodeJsonObjectText, DomainError } from '@app/common';
 import { countryOfNumeric, HOST_MID_PATTERN, HOST_MID_RULE, HOST_TID_PATTERN, HOST_TID_RULE, isPaymentMethodCode } from '@app/contracts';
+import { ACCEPTANCE_PARAM_RULES } from '../shared/acceptance-params';
 
 /** EMV terminal parameter keys a device may carry (v1 plus the legacy Amex reader keys). */
 export const EMV_PARAM_KEYS = [
@@ -24,16 +25,23 @@ export function parseMethodCodes(value: string, field = 'methodList'): string[] 
   return [...new Set(codes)].sort();
 }
 
-/** The acquirer fields that go on the wire as they are: the MID (field 42) and TID (field 41) a host signs on with. */
-const HOST_ID_FIELDS: Record<string, [RegExp, string]> = { acqMid: [HOST_MID_PATTERN, HOST_MID_RULE], acqTid: [HOST_TID_PATTERN, HOST_TID_RULE] };
+/**
+ * The acquirer fields that go on the wire: the MID (field 42) and TID (field 41) a host signs on
+ * with, the acquiring institution id (32) and the sub-merchant (43).
+ */
+const HOST_FIELDS: Readonly<Record<string, readonly [RegExp, string]>> = {
+  acqMid: [HOST_MID_PATTERN, HOST_MID_RULE],
+  acqTid: [HOST_TID_PATTERN, HOST_TID_RULE],
+  ...ACCEPTANCE_PARAM_RULES,
+};
 
 /**
- * A per-acquirer field value: a string of at most 64 characters, and for `acqMid` / `acqTid`
- * what a host takes (`HOST_MID_PATTERN`, `HOST_TID_PATTERN`); 10000 naming `path` otherwise.
+ * A per-acquirer field value: a string of at most 64 characters, and for `acqMid`, `acqTid`,
+ * `acqInstId` and `subMchDba` what a host takes; 10000 naming `path` otherwise.
  */
 export function checkAcquirerField(name: string, value: unknown, path: string): string {
   if (typeof value !== 'string' || value.length > 64) throw DomainError.validation(`${path} must be a string of at most 64 characters`);
-  const rule = HOST_ID_FIELDS[name];
+  const rule = HOST_FIELDS[name];
   if (rule !== undefined && !rule[0].test(value)) throw DomainError.validation(`${path} ${rule[1]}`);
   return value;
 }

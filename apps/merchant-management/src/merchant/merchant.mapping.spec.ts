@@ -30,6 +30,7 @@ function binding(profileId: number, currency: string, codes: string[]): BindingR
     enablerMsgFormat: 'MOCK',
     enablerParams: null,
     connUrl: null,
+    connExtraParams: null,
     methods: codes.map((code) => ({ paymentMethodCode: code, allows: [], emvs: [{ emvId: Number(code), emvName: `e${code}`, aid: null }] })),
   };
 }

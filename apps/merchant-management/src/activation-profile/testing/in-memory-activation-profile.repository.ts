@@ -89,6 +89,7 @@ export function bindingOf(merchantUuid: string, acquirerProfileId: number, codes
     enablerMsgFormat: null,
     enablerParams: null,
     connUrl: null,
+    connExtraParams: null,
     methods: codes.map((code) => ({ paymentMethodCode: code, allows: [], emvs: [{ emvId: 1, emvName: 'visa', aid: 'A0000000031010' }] })),
     ...overrides,
   };

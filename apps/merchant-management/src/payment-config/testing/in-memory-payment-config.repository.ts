@@ -45,6 +45,7 @@ export class InMemoryPaymentConfigRepository implements Pick<PaymentConfigReposi
           enablerMsgFormat: profile.enablerMsgFormat,
           enablerParams: profile.enablerParams,
           connUrl: profile.connUrl,
+          connExtraParams: profile.connExtraParams,
           methods: b.methods.map((m) => ({ paymentMethodCode: m.paymentMethodCode, allows: m.allows, emvs: m.emvIds.map((emvId) => ({ emvId, emvName: `emv ${emvId}`, aid: null })) })),
         };
       });
