@@ -47,6 +47,8 @@ function failure(result: unknown): string | null {
 export class IndependentHost {
   /** Every request as iso_8583 read it. */
   readonly received: Iso8583JsFields[] = [];
+  /** Every request as it came (without its length header), for what iso_8583 cannot read (binary field 55): `raw[i]` is `received[i]`. */
+  readonly raw: Buffer[] = [];
   /** What iso_8583 could not read or write: a test expects none. */
   readonly errors: string[] = [];
   private readonly sockets = new Set<Socket>();
@@ -112,6 +114,7 @@ export class IndependentHost {
     }
     const fields = request as Iso8583JsFields;
     this.received.push(fields);
+    this.raw.push(Buffer.from(payload));
     this.lastSocket = socket;
     const answer = this.handler(fields, this);
     if (answer === null) return;
