@@ -7,7 +7,7 @@ interface Upsert {
   version: number;
   merchantName: string;
   activeSdkId?: string;
-  acceptances: { acptName: string; supportedPayments: string[] }[];
+  acceptances: { acptName: string; supportedPayments: string[]; extraParams: Record<string, unknown> }[];
 }
 
 describe('re-push of activation profiles on payment-config changes (flow 3)', () => {
@@ -62,6 +62,18 @@ describe('re-push of activation profiles on payment-config changes (flow 3)', ()
     const { pbo, visa, merchant, code } = await setup();
     dataOf(await pbo.put(`/api/openapi/v1/mchInfo/payment/${merchant.mchId}`, { acquirerProfileId: String(visa.id), currency: 'MYR' }));
     expect((await upserts(code.profileId)).map((p) => p.version)).toEqual([1]);
+  });
+
+  it("should push the acquirer profile's acqInstId and subMchDba to its devices when its connExtraParams change, and nothing else of them", async () => {
+    const { pbo, visa, code } = await setup();
+    dataOf(await pbo.put(`/api/openapi/v1/acquirer/${visa.id}`, { connExtraParams: JSON.stringify({ acqInstId: '60012345', subMchDba: 'Kopi Stall', apiKey: 'secret' }) }));
+    dataOf(await pbo.put(`/api/openapi/v1/acquirer/${visa.id}`, { connExtraParams: JSON.stringify({ apiKey: 'secret' }) }));
+    const pushed = await upserts(code.profileId);
+    expect(pushed.map((p) => [p.version, p.acceptances.map((a) => a.extraParams)])).toEqual([
+      [1, [{}]],
+      [2, [{ acqInstId: '60012345', subMchDba: 'Kopi Stall' }]],
+      [3, [{}]],
+    ]);
   });
 
   it("should push the merchant's new name to its devices' profiles", async () => {
