@@ -584,7 +584,7 @@ export interface components {
             connUrl?: string | null;
             /** @description callback URL for asynchronous notifications from the acquirer */
             notifyUrl?: string | null;
-            /** @description JSON-encoded object of extra connection parameters */
+            /** @description JSON-encoded object of extra connection parameters; acqInstId (1 to 11 digits: the acquiring institution id, field 32) and subMchDba (a sub-merchant named in field 43) reach the host for every device without its own */
             connExtraParams?: string | null;
             /**
              * @description overrides the PBO-level gateway message format
@@ -634,7 +634,7 @@ export interface components {
             connUrl?: string | null;
             /** @description callback URL for asynchronous notifications from the acquirer */
             notifyUrl?: string | null;
-            /** @description JSON-encoded object of extra connection parameters */
+            /** @description JSON-encoded object of extra connection parameters; acqInstId (1 to 11 digits: the acquiring institution id, field 32) and subMchDba (a sub-merchant named in field 43) reach the host for every device without its own */
             connExtraParams?: string | null;
             /**
              * @description overrides the PBO-level gateway message format
@@ -880,7 +880,7 @@ export interface components {
             /** @description admin password of the device; stored hashed, shown as ****** */
             deviceAdmin?: string | null;
             /**
-             * @description {acquirers: {<profileId>: {<field>: <value>}}, allAcquirers: {<field>: <value>}}: acquirers keyed by profiles bound to the merchant; allAcquirers holds fields for every acquirer bound now or later, and wins over the per-acquirer ones
+             * @description {acquirers: {<profileId>: {<field>: <value>}}, allAcquirers: {<field>: <value>}}: acquirers keyed by profiles bound to the merchant; allAcquirers holds fields for every acquirer bound now or later, and wins over the per-acquirer ones. acqMid/acqTid are the MID/TID (fields 42/41); acqInstId (1 to 11 digits, field 32) and subMchDba (the sub-merchant named in field 43) reach the host over the acquirer profile's connExtraParams
              * @example {
              *       "acquirers": {
              *         "1": {
@@ -1132,7 +1132,7 @@ export interface components {
             emvList?: {
                 [key: string]: number[];
             };
-            /** @description extra connection parameters */
+            /** @description extra connection parameters; acqInstId (1 to 11 digits: the acquiring institution id, field 32) and subMchDba (a sub-merchant named in field 43) reach the host for every device without its own */
             connExtraParams?: {
                 [key: string]: unknown;
             };
@@ -1437,7 +1437,7 @@ export interface components {
              */
             methodList?: string | null;
             /**
-             * @description JSON object or JSON-encoded object: flat fields such as {"acqMid": "…", "acqTid": "…"} are kept for every acquirer the merchant is bound to, now or later (v1 extParams.allAcquirers); an "acquirers" key holds per-acquirer fields as in v1; null is the same as leaving it out
+             * @description JSON object or JSON-encoded object: flat fields such as {"acqMid": "…", "acqTid": "…"} are kept for every acquirer the merchant is bound to, now or later (v1 extParams.allAcquirers); an "acquirers" key holds per-acquirer fields as in v1; acqInstId (1 to 11 digits, field 32) and subMchDba (the sub-merchant named in field 43) reach the host; null is the same as leaving it out
              * @example {
              *       "acqMid": "000000000000001",
              *       "acqTid": "00000001"
@@ -1462,7 +1462,7 @@ export interface components {
             };
             /** @description JSON-encoded map {"all": {"mid": "…", "tid": "…"}}: every bound method, with that MID/TID (acqMid/acqTid) for every acquirer bound now or later; or comma-separated payment method codes (01,02); null means every bound method */
             methodList?: string | null;
-            /** @description JSON object or JSON-encoded object: flat fields such as {"acqMid": "…", "acqTid": "…"} are kept for every acquirer the merchant is bound to, now or later (v1 extParams.allAcquirers); an "acquirers" key holds per-acquirer fields as in v1; replaces the stored extParams; null clears */
+            /** @description JSON object or JSON-encoded object: flat fields such as {"acqMid": "…", "acqTid": "…"} are kept for every acquirer the merchant is bound to, now or later (v1 extParams.allAcquirers); an "acquirers" key holds per-acquirer fields as in v1; acqInstId (1 to 11 digits, field 32) and subMchDba (the sub-merchant named in field 43) reach the host; replaces the stored extParams; null clears */
             extParams?: (string | null) | {
                 [key: string]: unknown;
             };

@@ -45,7 +45,7 @@ export class DeviceCreateDto {
     nullable: true,
     additionalProperties: true,
     description:
-      '{acquirers: {<profileId>: {<field>: <value>}}, allAcquirers: {<field>: <value>}}: acquirers keyed by profiles bound to the merchant; allAcquirers holds fields for every acquirer bound now or later, and wins over the per-acquirer ones',
+      '{acquirers: {<profileId>: {<field>: <value>}}, allAcquirers: {<field>: <value>}}: acquirers keyed by profiles bound to the merchant; allAcquirers holds fields for every acquirer bound now or later, and wins over the per-acquirer ones. acqMid/acqTid are the MID/TID (fields 42/41); acqInstId (1 to 11 digits, field 32) and subMchDba (the sub-merchant named in field 43) reach the host over the acquirer profile\'s connExtraParams',
     example: { acquirers: { '1': { acqMid: '000000000000001', acqTid: '00000001' } } },
   })
   @IsOptional()

@@ -33,7 +33,7 @@ export class LegacyAcquirerCreateDto extends OmitType(AcquirerCreateDto, ['metho
   @IsPlainObject()
   emvList?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'extra connection parameters' })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'extra connection parameters; acqInstId (1 to 11 digits: the acquiring institution id, field 32) and subMchDba (a sub-merchant named in field 43) reach the host for every device without its own' })
   @IsOptional()
   @IsPlainObject()
   connExtraParams?: Record<string, unknown> | null;

@@ -26,7 +26,7 @@ const IsObjectOrJsonObjectString = () =>
 const METHOD_LIST_DESCRIPTION =
   'JSON-encoded map {"all": {"mid": "…", "tid": "…"}}: every bound method, with that MID/TID (acqMid/acqTid) for every acquirer bound now or later; or comma-separated payment method codes (01,02)';
 const EXT_PARAMS_DESCRIPTION =
-  'JSON object or JSON-encoded object: flat fields such as {"acqMid": "…", "acqTid": "…"} are kept for every acquirer the merchant is bound to, now or later (v1 extParams.allAcquirers); an "acquirers" key holds per-acquirer fields as in v1';
+  'JSON object or JSON-encoded object: flat fields such as {"acqMid": "…", "acqTid": "…"} are kept for every acquirer the merchant is bound to, now or later (v1 extParams.allAcquirers); an "acquirers" key holds per-acquirer fields as in v1; acqInstId (1 to 11 digits, field 32) and subMchDba (the sub-merchant named in field 43) reach the host';
 
 /** `POST /api/v2/device`: generate an activation code. An optional field sent as null is as if left out. */
 export class LegacyDeviceCreateDto {
