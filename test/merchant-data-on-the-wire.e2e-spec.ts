@@ -1,5 +1,6 @@
 import { Iso8583JsFields } from '@app/iso8583/test/iso-8583-js';
 import { dataOf, startTestApp, TestApp, unique } from '@app/testing';
+import { localOf } from '../apps/host-connector/test/wire-reading';
 import { HostSandbox, hostSandboxSettingsFrom, StandaloneModule, startHostSandbox } from '../apps/standalone/src';
 import { activated, activateTill, ADMIN_PASSWORD, Acquiring, newTid, onboardMerchant, tap, Till } from './money-support';
 import { WireTap } from './wire-tap';
@@ -9,18 +10,8 @@ const MERCHANT = { mchName: 'Kopi Corner Sdn Bhd', contactAddress: '1 Jalan Ampa
 /** Field 43 as ISO 8583:1987 lays it out: name in 25, city in 13, country alpha-2 in 2, space-padded. */
 const field43 = (name: string, city: string, country: string) => `${name.padEnd(25)}${city.padEnd(13)}${country}`;
 
-/** Kuala Lumpur keeps UTC+8 all year: fields 12/13 are field 7 (UTC, MMDDhhmmss) eight hours on. */
-function klLocalOf(transmittedAt: string, now = new Date()): { time: string; date: string } {
-  const [month, day, hour, minute, second] = (transmittedAt.match(/\d\d/g) ?? []).map(Number);
-  // Field 7 has no year: the one of now, or the one before when field 7 is December and now is January.
-  const year = now.getUTCFullYear() - (month === 12 && now.getUTCMonth() === 0 ? 1 : 0);
-  const local = new Date(Date.UTC(year, month - 1, day, hour, minute, second) + 8 * 3_600_000);
-  const two = (value: number) => String(value).padStart(2, '0');
-  return {
-    time: `${two(local.getUTCHours())}${two(local.getUTCMinutes())}${two(local.getUTCSeconds())}`,
-    date: `${two(local.getUTCMonth() + 1)}${two(local.getUTCDate())}`,
-  };
-}
+/** Fields 12/13 in Kuala Lumpur, which keeps UTC+8 all year: field 7 (UTC, MMDDhhmmss) eight hours on, by hand. */
+const klLocalOf = (transmittedAt: string) => localOf(transmittedAt, 8 * 60);
 
 /**
  * Merchant data from merchant-management to the bytes the acquirer host receives (issue 16, item
@@ -73,7 +64,7 @@ describe('merchant data from merchant-management reaches the host: fields 12, 13
     // The facilitator's name cut to 12 (`Kopi Corner `, trimmed), a star, the sub-merchant.
     expect(sale[43]).toBe(field43('Kopi Corner*Kopi Stall 7', 'Kuala Lumpur', 'MY'));
     expect([sale[32], sale[18], sale[19], sale[41], sale[42]]).toEqual(['60012345', '5814', '458', tid, 'MID000000000042']);
-    expect({ time: sale[12], date: sale[13] }).toEqual(klLocalOf(sale[7]));
+    expect({ 12: sale[12], 13: sale[13] }).toEqual(klLocalOf(sale[7]));
     // The simulator read the same with its own code.
     expect(hosts.simulator!.cardAcceptorSeen('ISO8583', tid)).toMatchObject({ acquirerId: '60012345', name: 'Kopi Corner*Kopi Stall 7' });
   });
@@ -101,7 +92,7 @@ describe('merchant data from merchant-management reaches the host: fields 12, 13
     const sale = saleReceived(tid);
     expect(sale[43]).toBe(field43('Kopi Corner*Warung Ali', 'Kuala Lumpur', 'MY'));
     expect([sale[32], sale[18], sale[19], sale[42]]).toEqual(['7001', '5814', '458', 'MID000000000043']);
-    expect({ time: sale[12], date: sale[13] }).toEqual(klLocalOf(sale[7]));
+    expect({ 12: sale[12], 13: sale[13] }).toEqual(klLocalOf(sale[7]));
   });
 
   it('should refuse an acqInstId or subMchDba the host could not take where it is written, naming the field (10000)', async () => {
