@@ -4,9 +4,10 @@ import { OutboxWriter } from '@app/messaging';
 import { Injectable } from '@nestjs/common';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { GatewayActionType } from '@app/contracts';
-import type { KeptActionRequest, TerminalKey, Transaction, TransactionAction } from '../transaction';
+import { type KeptActionRequest, type TerminalKey, terminalKeyOf, type Transaction, type TransactionAction } from '../transaction';
 import type { IdempotencyScope } from './idempotency.repository';
 import { rowJson, setClause } from './row-sql';
+import { lockedTerminalSql, TERMINAL_NOT_HELD } from './terminal-batch.repository';
 import { TransactionActionEntity } from './transaction-action.entity';
 import { PaymentTransactionEntity } from './transaction.entity';
 
@@ -38,32 +39,52 @@ export class TransactionRepository {
   ) {}
 
   /**
-   * Writes a new transaction and its first action in one statement; with `claim`, only when its
-   * Idempotency-Key is free, taking the key for the transaction in that same statement (the key's
-   * row names it at once). Answers false, having written nothing, when the key was taken.
+   * Writes a new transaction and its first action in one statement, unless a settlement holds its
+   * terminal (read under a share lock of the terminal's row, as settlement takes it exclusively
+   * to hold it: a sale is either written before the hold, so the settlement waits for it, or sees
+   * the hold); with `claim`, only when its Idempotency-Key is free, taking the key for the
+   * transaction in that same statement (the key's row names it at once). Answers what it did:
+   * `written`, or nothing written because the key was `taken` or the terminal held at `now` (until when).
    */
-  async insertNew(transaction: Transaction, action: TransactionAction, claim?: { scope: IdempotencyScope; requestHash: string }): Promise<boolean> {
+  async insertNew(
+    transaction: Transaction,
+    action: TransactionAction,
+    now: Date,
+    claim?: { scope: IdempotencyScope; requestHash: string },
+  ): Promise<'written' | 'taken' | { heldUntil: Date }> {
     const manager = this.uow.manager;
     const row = rowJson(manager, PaymentTransactionEntity, transaction);
     const actionRow = rowJson(manager, TransactionActionEntity, action);
     const params: unknown[] = [row.json, actionRow.json];
+    const param = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const terminal = `terminal AS (${lockedTerminalSql(terminalKeyOf(transaction), param)})`;
+    const free = `free AS (SELECT 1 WHERE ${TERMINAL_NOT_HELD('terminal', `${param(now)}::timestamptz`)})`;
     let claimed = '';
-    let onlyIfClaimed = '';
+    let onlyIfClaimed = 'WHERE EXISTS (SELECT 1 FROM free)';
     if (claim) {
-      params.push(claim.scope.groupId, claim.scope.deviceId, claim.scope.idempotencyKey, claim.requestHash, transaction.createdAt, transaction.id);
+      const { groupId, deviceId, idempotencyKey } = claim.scope;
       claimed = `claimed AS (
-         INSERT INTO idempotency_key (group_id, device_id, idempotency_key, request_hash, created_at, claimed_at, tran_id) VALUES ($3, $4, $5, $6, $7, $7, $8)
+         INSERT INTO idempotency_key (group_id, device_id, idempotency_key, request_hash, created_at, claimed_at, tran_id)
+         SELECT ${param(groupId)}::varchar, ${param(deviceId)}::varchar, ${param(idempotencyKey)}::varchar, ${param(claim.requestHash)}::varchar,
+           ${param(transaction.createdAt)}::timestamptz, ${`$${params.length}`}::timestamptz, ${param(transaction.id)}::varchar
+         WHERE EXISTS (SELECT 1 FROM free)
          ON CONFLICT DO NOTHING RETURNING tran_id),`;
       onlyIfClaimed = 'WHERE EXISTS (SELECT 1 FROM claimed)';
     }
-    const written: unknown[] = await manager.query(
-      `WITH ${claimed} created AS (
-         INSERT INTO payment_transaction (${row.columns}) SELECT ${row.columns} FROM jsonb_populate_record(NULL::payment_transaction, $1::jsonb) ${onlyIfClaimed} RETURNING id)
-       INSERT INTO transaction_action (${actionRow.columns}) SELECT ${actionRow.columns} FROM jsonb_populate_record(NULL::transaction_action, $2::jsonb)
-       WHERE EXISTS (SELECT 1 FROM created) RETURNING id`,
+    const [result]: Array<{ written: number; held_until: Date | null }> = await manager.query(
+      `WITH ${terminal}, ${free}, ${claimed} created AS (
+         INSERT INTO payment_transaction (${row.columns}) SELECT ${row.columns} FROM jsonb_populate_record(NULL::payment_transaction, $1::jsonb) ${onlyIfClaimed} RETURNING id),
+       acted AS (
+         INSERT INTO transaction_action (${actionRow.columns}) SELECT ${actionRow.columns} FROM jsonb_populate_record(NULL::transaction_action, $2::jsonb)
+         WHERE EXISTS (SELECT 1 FROM created) RETURNING id)
+       SELECT (SELECT count(*) FROM acted)::int AS written, (SELECT settle_hold_until FROM terminal WHERE NOT EXISTS (SELECT 1 FROM free)) AS held_until`,
       params,
     );
-    return written.length === 1;
+    if (result.written === 1) return 'written';
+    return result.held_until === null ? 'taken' : { heldUntil: result.held_until };
   }
 
   /**
@@ -101,9 +122,8 @@ export class TransactionRepository {
       return first.batchOf?.actionBooks ? `jsonb_set(${withTransaction}, '${actionPath}', COALESCE(updated.batch_json, 'null'::jsonb))` : withTransaction;
     };
     if (first.batchOf) {
-      const { groupId, hostMessageFormat, mid, tid, currency } = first.batchOf.terminal;
       ctes.push(
-        `batch AS (SELECT batch_no FROM terminal_batch WHERE group_id = ${param(groupId)} AND host_message_format = ${param(hostMessageFormat)} AND mid = ${param(mid)} AND tid = ${param(tid)} AND currency = ${param(currency)} FOR SHARE)`,
+        `batch AS (${lockedTerminalSql(first.batchOf.terminal, param)})`,
       );
     }
     ctes.push(`updated AS (
