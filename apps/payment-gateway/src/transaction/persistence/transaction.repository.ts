@@ -1,5 +1,5 @@
 import { TypeOrmUnitOfWork } from '@app/database';
-import { GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionUpdatedV1 } from '@app/contracts';
+import { GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionUpdatedV1, GatewayTransactionV1 } from '@app/contracts';
 import { OutboxWriter } from '@app/messaging';
 import { Injectable } from '@nestjs/common';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -93,9 +93,10 @@ export class TransactionRepository {
    * (version 1, PENDING, its NEW action pending): another writer (the resolver) may have come
    * first. With `batchOf`, the terminal's batch number is taken under a share lock (as
    * `TerminalBatchRepository.openBatchNo`), only if the terminal has its batch row, and written on
-   * the transaction, on the action (`actionBooks`), and as `batchNo` of the event's transaction and
-   * of the answer. Answers the batch number written (null without `batchOf`), or undefined when
-   * nothing was written. The caller wakes the outbox relay.
+   * the transaction and on the action (`actionBooks`). The event is the one document all the rest
+   * is read from: the batch number is set in it once (its transaction's `batchNo`, and its NEW
+   * action's when that books), the kept answer is its transaction, and so is what this answers
+   * (undefined when nothing was written). The caller wakes the outbox relay.
    */
   async writeFirstOutcome(first: {
     tranId: string;
@@ -104,8 +105,8 @@ export class TransactionRepository {
     actionChanges: ActionChanges;
     batchOf?: { terminal: TerminalKey; actionBooks: boolean };
     event: { id: string; payload: GatewayTransactionUpdatedV1 };
-    answer?: { scope: IdempotencyScope; status: number; body: object };
-  }): Promise<{ batchNo: string | null } | undefined> {
+    answer?: { scope: IdempotencyScope; status: number };
+  }): Promise<GatewayTransactionV1 | undefined> {
     const manager = this.uow.manager;
     const params: unknown[] = [first.tranId, first.actionId];
     const param = (value: unknown) => {
@@ -115,17 +116,7 @@ export class TransactionRepository {
     const transactionSet = setClause(manager, PaymentTransactionEntity, { ...first.changes, version: 2 }, params);
     const actionSet = setClause(manager, TransactionActionEntity, first.actionChanges, params);
     const ctes: string[] = [];
-    // The batch number taken, written into a JSON document: as the transaction's, and as its NEW
-    // action's (the only action of the document) when that action books in the batch (a sale).
-    const bookBatch = (json: string, transactionPath: string, actionPath: string) => {
-      const withTransaction = `jsonb_set(${json}, '${transactionPath}', COALESCE(updated.batch_json, 'null'::jsonb))`;
-      return first.batchOf?.actionBooks ? `jsonb_set(${withTransaction}, '${actionPath}', COALESCE(updated.batch_json, 'null'::jsonb))` : withTransaction;
-    };
-    if (first.batchOf) {
-      ctes.push(
-        `batch AS (${lockedTerminalSql(first.batchOf.terminal, param)})`,
-      );
-    }
+    if (first.batchOf) ctes.push(`batch AS (${lockedTerminalSql(first.batchOf.terminal, param)})`);
     ctes.push(`updated AS (
          UPDATE payment_transaction SET ${transactionSet}${first.batchOf ? ', batch_no = (SELECT batch_no FROM batch)' : ''}
          WHERE id = $1 AND version = 1 AND tran_status = 'PENDING'${first.batchOf ? ' AND EXISTS (SELECT 1 FROM batch)' : ''}
@@ -134,22 +125,26 @@ export class TransactionRepository {
     ctes.push(
       `acted AS (UPDATE transaction_action SET ${actionSet}${first.batchOf?.actionBooks ? ', batch_no = (SELECT batch_no FROM updated)' : ''} WHERE id = $2 AND EXISTS (SELECT 1 FROM updated) RETURNING id)`,
     );
+    // The event with the batch number taken: its transaction's, and its NEW action's (the only action of the document) when that books in the batch (a sale).
+    const withTransactionBatch = `jsonb_set(${param(JSON.stringify(first.event.payload))}::jsonb, '{transaction,batchNo}', COALESCE(updated.batch_json, 'null'::jsonb))`;
+    const document = first.batchOf?.actionBooks
+      ? `jsonb_set(${withTransactionBatch}, '{transaction,actions,0,batchNo}', COALESCE(updated.batch_json, 'null'::jsonb))`
+      : withTransactionBatch;
+    ctes.push(`booked AS (SELECT ${document} AS payload FROM updated, acted)`);
     ctes.push(`event AS (
-         INSERT INTO outbox (id, subject, payload) SELECT ${param(first.event.id)}::uuid, ${param(GATEWAY_TRANSACTION_UPDATED_V1)},
-           ${bookBatch(`${param(JSON.stringify(first.event.payload))}::jsonb`, '{transaction,batchNo}', '{transaction,actions,0,batchNo}')}
-         FROM updated, acted RETURNING id)`);
+         INSERT INTO outbox (id, subject, payload) SELECT ${param(first.event.id)}::uuid, ${param(GATEWAY_TRANSACTION_UPDATED_V1)}, booked.payload FROM booked RETURNING id)`);
     if (first.answer) {
-      const { scope, status, body } = first.answer;
+      const { scope, status } = first.answer;
       ctes.push(`answered AS (
-         UPDATE idempotency_key SET response_status = ${param(status)}, response_body = ${bookBatch(`${param(JSON.stringify(body))}::jsonb`, '{batchNo}', '{actions,0,batchNo}')}
-         FROM updated, acted WHERE group_id = ${param(scope.groupId)} AND device_id = ${param(scope.deviceId)} AND idempotency_key = ${param(scope.idempotencyKey)} RETURNING 1)`);
+         UPDATE idempotency_key SET response_status = ${param(status)}, response_body = booked.payload->'transaction'
+         FROM booked WHERE group_id = ${param(scope.groupId)} AND device_id = ${param(scope.deviceId)} AND idempotency_key = ${param(scope.idempotencyKey)} RETURNING 1)`);
     }
-    const rows: Array<{ batch_no: string | null }> = await manager.query(
+    const rows: Array<{ transaction: GatewayTransactionV1 }> = await manager.query(
       `WITH ${ctes.join(',\n')}
-       SELECT updated.batch_no FROM updated, acted, event${first.answer ? ', (SELECT count(*) FROM answered) AS answered' : ''}`,
+       SELECT booked.payload->'transaction' AS transaction FROM booked, event${first.answer ? ', (SELECT count(*) FROM answered) AS answered' : ''}`,
       params,
     );
-    return rows.length === 1 ? { batchNo: rows[0].batch_no } : undefined;
+    return rows[0]?.transaction;
   }
 
   async insert(transaction: Transaction): Promise<void> {
