@@ -91,6 +91,9 @@ function decimalTotals(totals: BatchTotalsMinor, currency: string): GatewayBatch
 /**
  * `gateway.batch.settle.v1` (issue 13): closes a terminal's batch and reconciles it with the host.
  *
+ * 0. The terminal is held (its batch row's `settle_hold_*`): no sale or follow-up of it starts a
+ *    host request until the host's answer is recorded, and the terminal's requests already with
+ *    the host are waited for (docs/decisions.md, "Settling while traffic flows").
  * 1. Under the terminal's batch row locked exclusively (approvals and follow-ups hold it shared,
  *    so none is half way in the batch), with no void in flight on the batch: the batch number
  *    advances (new approvals go to the next batch), the batch's transactions become SETTLING
