@@ -411,17 +411,23 @@ export class GatewayTransactionV1 {
   updatedAt: string | null;
 }
 
+/** The rules of a PBO's id (`groupId`) in the money contracts. */
+export function IsPboId(): PropertyDecorator {
+  return (target, key) => [IsString(), IsNotEmpty(), MaxLength(64)].forEach((rule) => rule(target, key));
+}
+
+/** The rules of a merchant-management merchant's id, null for profiles made through the gateway API. */
+export function IsMerchantIdOrNull(): PropertyDecorator {
+  return (target, key) => [NullableButPresent(), IsString(), MaxLength(64)].forEach((rule) => rule(target, key));
+}
+
 /** The PBO and merchant an event of money is about. */
 export abstract class MerchantEventV1 {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
+  @IsPboId()
   groupId: string;
 
   /** The merchant-management merchant of the device (from its profile); null for profiles made through the gateway API. */
-  @NullableButPresent()
-  @IsString()
-  @MaxLength(64)
+  @IsMerchantIdOrNull()
   merchantId: string | null;
 }
 
@@ -533,24 +539,13 @@ export class GatewayTransactionReplyV1 {
 }
 
 /**
- * `gateway.batch.settle.v1`: close a terminal's batch and reconcile it with its host. The gateway
- * owns the terminal's batch number: it closes the batch under the lock that voids take, so no
- * void or follow-up of the batch can race the settlement, totals it from its own transactions,
- * asks `host.settle.v1` and marks them SETTLED or SETTLE_FAILED.
+ * A PBO's terminal batch as the gateway keys it: the terminal's MID, TID and currency (the host
+ * format is the terminal's own) and the batch number. The settle request names a batch by it,
+ * and `txn.batch.settled.v1` reports on one by it.
  */
-export class GatewayBatchSettleRequestV1 {
-  @IsString()
-  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: '$property must be 1 to 64 letters, digits, _ or -' })
-  requestId: string;
-
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
+export abstract class GatewayTerminalBatchV1 {
+  @IsPboId()
   groupId: string;
-
-  @IsString()
-  @MaxLength(80)
-  acceptanceId: string;
 
   @IsString()
   @MaxLength(32)
@@ -563,9 +558,27 @@ export class GatewayBatchSettleRequestV1 {
   @IsIsoCurrency()
   currency: string;
 
+  /** The terminal's batch number, as the gateway and the acquirer know it. */
   @IsString()
   @Matches(/^[0-9]{6}$/)
   batchNo: string;
+}
+
+/**
+ * `gateway.batch.settle.v1`: close a terminal's batch and reconcile it with its host. The gateway
+ * owns the terminal's batch number: it closes the batch under the lock that voids take, so no
+ * void or follow-up of the batch can race the settlement, totals it from its own transactions,
+ * asks `host.settle.v1` and marks them SETTLED or SETTLE_FAILED.
+ */
+export class GatewayBatchSettleRequestV1 extends GatewayTerminalBatchV1 {
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: '$property must be 1 to 64 letters, digits, _ or -' })
+  requestId: string;
+
+  /** Any acceptance of the terminal names it (its MID and TID). */
+  @IsString()
+  @MaxLength(80)
+  acceptanceId: string;
 }
 
 /** Counts and decimal amounts of a batch by kind (sales and captures are payments). */

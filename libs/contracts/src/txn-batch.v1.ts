@@ -2,41 +2,30 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsDefined, IsIn, IsObject, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { GatewayBatchTotalsV1, MerchantEventV1 } from './gateway-transaction.v1';
+import { GatewayBatchTotalsV1, GatewayTerminalBatchV1, IsMerchantIdOrNull } from './gateway-transaction.v1';
 import { HOST_MESSAGE_FORMATS } from './host-formats';
 import { HOST_RECONCILIATIONS, HostReconciliationV1 } from './host.v1';
-import { IsIsoCurrency, NullableButPresent } from './validation';
+import { NullableButPresent } from './validation';
 
 /**
  * Payload of {@link TXN_BATCH_SETTLED_V1}: a settlement batch of the transactions context settled
  * (its host reconciled it), published through that context's outbox in the transaction that
- * records the outcome. The batch is the gateway's terminal batch: (group, host format, MID, TID,
- * currency, batchNo). Amounts are decimal strings in the currency's exponent.
+ * records the outcome. The batch is the gateway's terminal batch, named as the settle request
+ * names it ({@link GatewayTerminalBatchV1}: group, MID, TID, currency, batchNo), with its host
+ * format. Amounts are decimal strings in the currency's exponent.
  */
-export class TxnBatchSettledV1 extends MerchantEventV1 {
+export class TxnBatchSettledV1 extends GatewayTerminalBatchV1 {
+  /** The merchant-management merchant of the batch's first order; null for profiles made through the gateway API. */
+  @IsMerchantIdOrNull()
+  merchantId: string | null;
+
   /** The public id (`B` and 15 digits) of `/api/v2/settlement`. */
   @IsString()
   @Matches(/^B[1-9][0-9]{14}$/)
   batchId: string;
 
-  /** The terminal's batch number, as the gateway and the acquirer know it. */
-  @IsString()
-  @Matches(/^[0-9]{6}$/)
-  batchNo: string;
-
   @IsIn(HOST_MESSAGE_FORMATS)
   hostMessageFormat: string;
-
-  @IsString()
-  @MaxLength(32)
-  mid: string;
-
-  @IsString()
-  @MaxLength(32)
-  tid: string;
-
-  @IsIsoCurrency()
-  currency: string;
 
   /** The acquirer profile's name; null when not known. */
   @NullableButPresent()

@@ -74,6 +74,8 @@ describe('paymentGatewayConfig', () => {
       authorizationValidityMs: 7 * 86_400_000,
       closeSweepIntervalMs: 60_000,
       settleTimeoutMs: 45_000,
+      settleWaitMs: 10_000,
+      settleDrainMs: 25_000,
       profileCacheTtlMs: 1000,
     });
   });
@@ -91,6 +93,8 @@ describe('paymentGatewayConfig', () => {
       TRANSACTION_AUTHORIZATION_VALIDITY_MS: '3600000',
       TRANSACTION_CLOSE_SWEEP_MS: '1000',
       TRANSACTION_SETTLE_TIMEOUT_MS: '60000',
+      TRANSACTION_SETTLE_WAIT_MS: '0',
+      TRANSACTION_SETTLE_DRAIN_MS: '120000',
       TRANSACTION_PROFILE_CACHE_TTL_MS: '0',
     }).config.gateway;
 
@@ -105,6 +109,8 @@ describe('paymentGatewayConfig', () => {
       authorizationValidityMs: 3_600_000,
       closeSweepIntervalMs: 1000,
       settleTimeoutMs: 60_000,
+      settleWaitMs: 0,
+      settleDrainMs: 120_000,
       profileCacheTtlMs: 0,
     });
   });

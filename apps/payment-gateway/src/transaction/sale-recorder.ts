@@ -106,24 +106,23 @@ export class SaleRecorder {
   async recordWritten(written: { transaction: Transaction; action: TransactionAction }, outcome: SaleOutcome, scope?: IdempotencyScope): Promise<GatewayTransactionV1> {
     const { transaction, action } = written;
     const approved = outcome.tranStatus === 'APPROVED';
-    // The rows, event and answer as they will be, but for the batch number, which the statement takes and writes in all of them.
+    // The rows and the event as they will be, but for the batch number, which the statement takes and sets in the event (the answer is the event's transaction).
     const { changes, actionChanges } = outcomeChanges(transaction, outcome, null, this.clock.now());
-    const { view, event } = eventOf({ ...transaction, ...changes, version: transaction.version + 1 }, [{ ...action, ...actionChanges }]);
+    const { event } = eventOf({ ...transaction, ...changes, version: transaction.version + 1 }, [{ ...action, ...actionChanges }]);
     const { batchNo: _tranBatch, ...rowChanges } = changes;
     const { batchNo: _actionBatch, ...actionRowChanges } = actionChanges;
-    const booked = await this.transactions.writeFirstOutcome({
+    const view = await this.transactions.writeFirstOutcome({
       tranId: transaction.id,
       changes: rowChanges,
       actionId: action.id,
       actionChanges: actionRowChanges,
       batchOf: approved ? { terminal: terminalKeyOf(transaction), actionBooks: transaction.tranType === 'SALE' } : undefined,
       event: { id: uuidV7(), payload: event },
-      answer: scope && { scope, status: SALE_CREATED_STATUS, body: view },
+      answer: scope && { scope, status: SALE_CREATED_STATUS },
     });
-    if (!booked) return this.record(transaction.id, outcome, scope);
+    if (!view) return this.record(transaction.id, outcome, scope);
     this.relay.notify();
-    const actionBooks = approved && transaction.tranType === 'SALE';
-    return { ...view, batchNo: booked.batchNo, actions: actionBooks ? view.actions.map((entry) => ({ ...entry, batchNo: booked.batchNo })) : view.actions };
+    return view;
   }
 
   /**

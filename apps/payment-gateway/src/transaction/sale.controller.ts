@@ -34,7 +34,11 @@ export class SaleController {
     description: 'invalid input, EMV data (detail names the tag), amount or currency; a DISABLED profile; no acceptance for the payment method',
   })
   @ApiProblem({ status: 403, description: "the profile is another device's or another PBO's" })
-  @ApiProblem({ status: 409, description: 'a request with the same Idempotency-Key is still in flight' })
+  @ApiProblem({
+    status: 409,
+    description:
+      "a request with the same Idempotency-Key is still in flight; or the terminal's batch is being settled with its host longer than a sale waits for it (Retry-After; nothing sent, send it again)",
+  })
   @ApiProblem({ status: 422, description: 'the Idempotency-Key was used with another body' })
   async create(
     @CurrentDevice() device: DeviceClaims,

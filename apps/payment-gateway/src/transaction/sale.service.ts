@@ -17,7 +17,9 @@ import { TransactionRepository } from './persistence/transaction.repository';
 import { SaleProfiles } from './sale-profiles';
 import { SaleRecorder } from './sale-recorder';
 import type { SaleRequest } from './sale-request';
-import { pendingAction, type Transaction, type TransactionAction } from './transaction';
+import { isHeld, TerminalBatchRepository } from './persistence/terminal-batch.repository';
+import { heldRefusal, TerminalHeldError, waitingWhileSettling } from './settlement/terminal-hold';
+import { pendingAction, terminalKeyOf, type Transaction, type TransactionAction } from './transaction';
 import { firstCheckAt, TRANSACTION_SETTINGS, TransactionSettings } from './transaction-settings';
 import { TransactionViews } from './transaction-views';
 
@@ -52,6 +54,7 @@ export class SaleService {
   constructor(
     private readonly saleProfiles: SaleProfiles,
     private readonly transactions: TransactionRepository,
+    private readonly batches: TerminalBatchRepository,
     private readonly idempotency: IdempotencyService,
     private readonly recorder: SaleRecorder,
     private readonly views: TransactionViews,
@@ -77,7 +80,20 @@ export class SaleService {
       if (!scope) throw error;
       refusal = error;
     }
-    if (!sale || !(await this.transactions.insertNew(sale.transaction, sale.action, scope && { scope, requestHash }))) {
+    // A settlement holding the sale's terminal is waited for (its batch must not change while it reconciles with the host).
+    const prepared = sale;
+    const written =
+      prepared &&
+      (await waitingWhileSettling(
+        async () => {
+          const done = await this.transactions.insertNew(prepared.transaction, prepared.action, this.clock.now(), scope && { scope, requestHash });
+          if (typeof done === 'object') throw new TerminalHeldError(terminalKeyOf(prepared.transaction), done.heldUntil);
+          return done;
+        },
+        this.settings.settleWaitMs,
+        this.clock,
+      ));
+    if (!sale || written !== 'written') {
       // A refused request with a key, or a key already taken: the rules of Idempotency-Key decide
       // first (a repeat is answered as before, another body 422, one in flight 409), then the refusal.
       const claim = await this.idempotency.claim(scope!, requestHash);
@@ -90,6 +106,10 @@ export class SaleService {
         if (!sale) throw refusal;
         const taken = sale;
         await this.uow.run(async () => {
+          // The rare path of a key taken over: a settlement holding the terminal refuses it at once (409, retryable).
+          const terminal = terminalKeyOf(taken.transaction);
+          const row = await this.batches.lockShared(terminal);
+          if (isHeld(row, this.clock.now())) throw heldRefusal(terminal, row.settleHoldUntil, this.clock.now());
           await this.transactions.insert(taken.transaction);
           await this.transactions.insertAction(taken.action);
           await this.idempotency.attach(scope!, taken.transaction.id);

@@ -29,6 +29,16 @@ export interface TransactionSettings {
   /** TRANSACTION_SETTLE_TIMEOUT_MS: what the host connector may take to reconcile a batch (uploads included): the settle request's `timeoutMs` (at most 60 s). */
   settleTimeoutMs: number;
   /**
+   * TRANSACTION_SETTLE_WAIT_MS: how long a sale or follow-up of a terminal a settlement holds
+   * waits for it before it is refused 409 with Retry-After (nothing sent).
+   */
+  settleWaitMs: number;
+  /**
+   * TRANSACTION_SETTLE_DRAIN_MS: how long a settlement waits for the terminal's sales and
+   * follow-ups already with the host before it is refused 409 with Retry-After (nothing closed).
+   */
+  settleDrainMs: number;
+  /**
    * TRANSACTION_PROFILE_CACHE_TTL_MS: how long a replica answers sales from the profile and acceptances it read (docs/decisions.md,
    * "bench:sale: a cheaper sale"): a change made through this replica is seen at once, one made
    * through another replica after at most this long. 0 reads them for every sale.
@@ -53,6 +63,8 @@ export const transactionVariables = {
   TRANSACTION_AUTHORIZATION_VALIDITY_MS: integer(7 * DAY_MS, 60_000, 31 * DAY_MS),
   TRANSACTION_CLOSE_SWEEP_MS: integer(60_000, 10, DAY_MS),
   TRANSACTION_SETTLE_TIMEOUT_MS: integer(45_000, 100, 60_000),
+  TRANSACTION_SETTLE_WAIT_MS: integer(10_000, 0, 60_000),
+  TRANSACTION_SETTLE_DRAIN_MS: integer(25_000, 0, 120_000),
   TRANSACTION_PROFILE_CACHE_TTL_MS: integer(1000, 0, 60_000),
   ...hostConnectorTimingVariables,
 };
@@ -95,6 +107,8 @@ export function transactionSettingsFrom(values: TransactionVariableValues): Tran
     authorizationValidityMs: values.TRANSACTION_AUTHORIZATION_VALIDITY_MS,
     closeSweepIntervalMs: values.TRANSACTION_CLOSE_SWEEP_MS,
     settleTimeoutMs: values.TRANSACTION_SETTLE_TIMEOUT_MS,
+    settleWaitMs: values.TRANSACTION_SETTLE_WAIT_MS,
+    settleDrainMs: values.TRANSACTION_SETTLE_DRAIN_MS,
     profileCacheTtlMs: values.TRANSACTION_PROFILE_CACHE_TTL_MS,
   };
 }

@@ -1330,7 +1330,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description a request with the same Idempotency-Key is still in flight */
+            /** @description a request with the same Idempotency-Key is still in flight; or the terminal's batch is being settled with its host longer than a sale waits for it (Retry-After; nothing sent, send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1520,7 +1520,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight */
+            /** @description the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight, or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1623,7 +1623,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight */
+            /** @description the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight, or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1726,7 +1726,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight */
+            /** @description the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight, or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;

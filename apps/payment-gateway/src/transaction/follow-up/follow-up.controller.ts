@@ -27,7 +27,10 @@ function followUpResponses(): MethodDecorator {
     for (const [status, description] of [
       [400, 'invalid amount (decimals, zero), Idempotency-Key or body'],
       [403, "the transaction is another PBO's"],
-      [409, 'the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight'],
+      [
+        409,
+        "the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight, or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again)",
+      ],
       [422, 'the Idempotency-Key was used for another request on this transaction'],
       [502, 'the host could not be reached (unavailable, no host connector, the request rejected before sending); recorded as a FAILED action'],
       [504, 'the host did not answer in time (reversed), or the outcome is not known yet (the action stays PENDING until the gateway learns it)'],

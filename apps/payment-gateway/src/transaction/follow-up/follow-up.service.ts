@@ -17,7 +17,8 @@ import { HostClient } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { requireOwned } from '../../shared/ownership';
 import { askConnector, askUntilKnown, HostAsk, notDeliveredOutcome, outcomeOfReply, SaleOutcome, settlesRepeat } from '../host-outcome';
-import { TerminalBatchRepository } from '../persistence/terminal-batch.repository';
+import { isHeld, TerminalBatchRepository } from '../persistence/terminal-batch.repository';
+import { TerminalHeldError, waitingWhileSettling } from '../settlement/terminal-hold';
 import { ActionChanges, LeasedAction, TransactionRepository } from '../persistence/transaction.repository';
 import { hostOriginalOf } from '../host-reference';
 import { refusingWith } from '../refusal';
@@ -52,6 +53,8 @@ interface LockedTransaction {
   transaction: Transaction;
   actions: TransactionAction[];
   openBatchNo: string | undefined;
+  /** Until when a settlement holds the terminal (no new host request may start), if one does. */
+  heldUntil: Date | undefined;
 }
 
 type Started = { kind: 'started'; action: TransactionAction; hostRequest: HostFollowUpRequestV1 } | { kind: 'answered'; reply: GatewayTransactionReplyV1 };
@@ -134,7 +137,8 @@ export class FollowUpService {
   /** Business refusals are answered (`refusal`), never thrown; what is no refusal (a failure) is thrown. */
   perform(command: FollowUpCommand): Promise<GatewayTransactionReplyV1> {
     return refusingWith(async () => {
-      const started = await this.start(command);
+      // A settlement holding the terminal is waited for (its batch must not change while it reconciles with the host).
+      const started = await waitingWhileSettling(() => this.start(command), this.settings.settleWaitMs, this.clock);
       if (started.kind === 'answered') return started.reply;
       const { action, hostRequest } = started;
       const { hostTimeoutMs, replyMarginMs, reaskWaitMs } = this.settings;
@@ -188,12 +192,13 @@ export class FollowUpService {
       if (!TRAN_ID_PATTERN.test(command.tranId)) throw DomainError.notFound(`transaction ${command.tranId} does not exist`);
       const found = requireOwned(await this.transactions.findById(command.tranId), command.groupId, `transaction ${command.tranId}`);
       const amountMinor = command.amount === undefined ? undefined : this.minorOf(command.amount, found.currency);
-      const { transaction, actions, openBatchNo } = await this.lock(found);
+      const { transaction, actions, openBatchNo, heldUntil } = await this.lock(found);
       const repeat = actions.find((action) => action.clientRequestId === command.requestId);
       if (repeat) {
         this.requireSameRequest(command, amountMinor, repeat, transaction.currency);
         return { kind: 'answered', reply: this.replyOf(transaction, actions, repeat, transaction.version) };
       }
+      if (heldUntil) throw new TerminalHeldError(terminalKeyOf(transaction), heldUntil);
       const now = this.clock.now();
       const context = { openBatchNo, now, authorizationValidityMs: this.settings.authorizationValidityMs };
       const plan = this.plan(command.kind, transaction, actions, amountMinor, context);
@@ -354,10 +359,15 @@ export class FollowUpService {
    * (exclusive). The terminal of a transaction never changes, so it is read before the lock.
    */
   private async lock(found: Transaction): Promise<LockedTransaction> {
-    const openBatchNo = await this.batches.lockShared(terminalKeyOf(found));
+    const terminal = await this.batches.lockShared(terminalKeyOf(found));
     const transaction = await this.transactions.lockById(found.id);
     if (!transaction) throw new Error(`transaction ${found.id} disappeared`);
-    return { transaction, actions: await this.transactions.actionsOf(found.id), openBatchNo };
+    return {
+      transaction,
+      actions: await this.transactions.actionsOf(found.id),
+      openBatchNo: terminal?.batchNo,
+      heldUntil: isHeld(terminal, this.clock.now()) ? terminal.settleHoldUntil : undefined,
+    };
   }
 
   private replyOf(transaction: Transaction, actions: readonly TransactionAction[], action: TransactionAction, version: number): GatewayTransactionReplyV1 {

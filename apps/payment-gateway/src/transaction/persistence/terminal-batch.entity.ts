@@ -25,6 +25,14 @@ export class TerminalBatchEntity {
   @Column({ type: 'varchar', length: 6, default: '000001' })
   batchNo: string;
 
+  /** The settlement holding the terminal (no sale or follow-up of it starts a host request), while {@link settleHoldUntil} is ahead. */
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  settleHoldId: string | null;
+
+  /** Until when that settlement holds the terminal (a settlement that died lets go then). */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  settleHoldUntil: Date | null;
+
   @Column({ type: 'timestamptz', precision: 3, default: () => 'now()' })
   createdAt: Date;
 

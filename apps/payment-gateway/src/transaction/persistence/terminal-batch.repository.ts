@@ -5,6 +5,30 @@ import type { TerminalKey } from '../transaction';
 const KEY = 'group_id = $1 AND host_message_format = $2 AND mid = $3 AND tid = $4 AND currency = $5';
 const keyParams = (key: TerminalKey): string[] => [key.groupId, key.hostMessageFormat, key.mid, key.tid, key.currency];
 
+/** A terminal's row as a lock read it: its open batch, and the settlement holding it (if any). */
+export interface TerminalBatchRow {
+  batchNo: string;
+  settleHoldId: string | null;
+  settleHoldUntil: Date | null;
+}
+
+/** Whether a settlement holds the terminal at `now` (no sale or follow-up of it may start a host request). */
+export function isHeld(row: TerminalBatchRow | undefined, now: Date): row is TerminalBatchRow & { settleHoldUntil: Date } {
+  return row?.settleHoldUntil != null && row.settleHoldUntil > now;
+}
+
+/**
+ * The condition, in SQL, that no settlement holds a terminal at `now` (`terminal` a CTE or table
+ * of its row with `settle_hold_until`): the one statement of a new sale writes only under it.
+ */
+export const TERMINAL_NOT_HELD = (terminal: string, now: string): string =>
+  `NOT EXISTS (SELECT 1 FROM ${terminal} WHERE settle_hold_until > ${now})`;
+
+/** The terminal's row in SQL, locked shared, for one statement (parameters from `param`). */
+export function lockedTerminalSql(key: TerminalKey, param: (value: unknown) => string): string {
+  return `SELECT batch_no, settle_hold_until FROM terminal_batch WHERE group_id = ${param(key.groupId)} AND host_message_format = ${param(key.hostMessageFormat)} AND mid = ${param(key.mid)} AND tid = ${param(key.tid)} AND currency = ${param(key.currency)} FOR SHARE`;
+}
+
 /** Terminal batch numbers (the gateway owns them): one row per terminal and currency. */
 @Injectable()
 export class TerminalBatchRepository {
@@ -17,28 +41,28 @@ export class TerminalBatchRepository {
    */
   async openBatchNo(key: TerminalKey): Promise<string> {
     const open = await this.lockShared(key);
-    if (open !== undefined) return open;
+    if (open !== undefined) return open.batchNo;
     // The terminal's first approval makes its row; one racing it waits for that insert to commit.
     await this.uow.manager.query(
       `INSERT INTO terminal_batch (group_id, host_message_format, mid, tid, currency) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
       keyParams(key),
     );
-    return (await this.lockShared(key))!;
+    return (await this.lockShared(key))!.batchNo;
   }
 
   /**
-   * The terminal's open batch number under a share lock held until the unit of work ends (as
-   * {@link openBatchNo}, without making the row): undefined for a terminal that never approved
-   * anything. Follow-ups take it before their transaction's row lock, in the order settlement
-   * takes its locks (terminal, then transactions), so the two never deadlock.
+   * The terminal's row under a share lock held until the unit of work ends (as {@link openBatchNo},
+   * without making the row): undefined for a terminal that never approved anything. Follow-ups
+   * take it before their transaction's row lock, in the order settlement takes its locks
+   * (terminal, then transactions), so the two never deadlock.
    */
-  lockShared(key: TerminalKey): Promise<string | undefined> {
-    return this.lockedBatchNo(key, 'FOR SHARE');
+  lockShared(key: TerminalKey): Promise<TerminalBatchRow | undefined> {
+    return this.lockedRow(key, 'FOR SHARE');
   }
 
-  /** The terminal's open batch number under an exclusive lock: settlement's, which waits for every approval and follow-up holding the share lock. */
-  lockExclusive(key: TerminalKey): Promise<string | undefined> {
-    return this.lockedBatchNo(key, 'FOR UPDATE');
+  /** The terminal's row under an exclusive lock: settlement's, which waits for every approval and follow-up holding the share lock. */
+  lockExclusive(key: TerminalKey): Promise<TerminalBatchRow | undefined> {
+    return this.lockedRow(key, 'FOR UPDATE');
   }
 
   /** Opens the terminal's next batch (the row must be locked exclusively). */
@@ -46,8 +70,25 @@ export class TerminalBatchRepository {
     await this.uow.manager.query(`UPDATE terminal_batch SET batch_no = $6, updated_at = $7 WHERE ${KEY}`, [...keyParams(key), nextBatchNo, now]);
   }
 
-  private async lockedBatchNo(key: TerminalKey, lock: 'FOR SHARE' | 'FOR UPDATE'): Promise<string | undefined> {
-    const rows: Array<{ batch_no: string }> = await this.uow.manager.query(`SELECT batch_no FROM terminal_batch WHERE ${KEY} ${lock}`, keyParams(key));
-    return rows[0]?.batch_no;
+  /** The settlement `holdId` holds the terminal until `until` (the row must be locked exclusively). */
+  async hold(key: TerminalKey, holdId: string, until: Date): Promise<void> {
+    await this.uow.manager.query(`UPDATE terminal_batch SET settle_hold_id = $6, settle_hold_until = $7 WHERE ${KEY}`, [...keyParams(key), holdId, until]);
+  }
+
+  /** The settlement `holdId` lets go of the terminal (nothing changes when another holds it since). */
+  async release(key: TerminalKey, holdId: string): Promise<void> {
+    await this.uow.manager.query(`UPDATE terminal_batch SET settle_hold_id = NULL, settle_hold_until = NULL WHERE ${KEY} AND settle_hold_id = $6`, [
+      ...keyParams(key),
+      holdId,
+    ]);
+  }
+
+  private async lockedRow(key: TerminalKey, lock: 'FOR SHARE' | 'FOR UPDATE'): Promise<TerminalBatchRow | undefined> {
+    const rows: Array<{ batch_no: string; settle_hold_id: string | null; settle_hold_until: Date | null }> = await this.uow.manager.query(
+      `SELECT batch_no, settle_hold_id, settle_hold_until FROM terminal_batch WHERE ${KEY} ${lock}`,
+      keyParams(key),
+    );
+    const row = rows[0];
+    return row && { batchNo: row.batch_no, settleHoldId: row.settle_hold_id, settleHoldUntil: row.settle_hold_until };
   }
 }

@@ -1,12 +1,13 @@
 import { TypeOrmUnitOfWork } from '@app/database';
-import { GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionUpdatedV1 } from '@app/contracts';
+import { GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionUpdatedV1, GatewayTransactionV1 } from '@app/contracts';
 import { OutboxWriter } from '@app/messaging';
 import { Injectable } from '@nestjs/common';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { GatewayActionType } from '@app/contracts';
-import type { KeptActionRequest, TerminalKey, Transaction, TransactionAction } from '../transaction';
+import { type KeptActionRequest, type TerminalKey, terminalKeyOf, type Transaction, type TransactionAction } from '../transaction';
 import type { IdempotencyScope } from './idempotency.repository';
 import { rowJson, setClause } from './row-sql';
+import { lockedTerminalSql, TERMINAL_NOT_HELD } from './terminal-batch.repository';
 import { TransactionActionEntity } from './transaction-action.entity';
 import { PaymentTransactionEntity } from './transaction.entity';
 
@@ -38,32 +39,52 @@ export class TransactionRepository {
   ) {}
 
   /**
-   * Writes a new transaction and its first action in one statement; with `claim`, only when its
-   * Idempotency-Key is free, taking the key for the transaction in that same statement (the key's
-   * row names it at once). Answers false, having written nothing, when the key was taken.
+   * Writes a new transaction and its first action in one statement, unless a settlement holds its
+   * terminal (read under a share lock of the terminal's row, as settlement takes it exclusively
+   * to hold it: a sale is either written before the hold, so the settlement waits for it, or sees
+   * the hold); with `claim`, only when its Idempotency-Key is free, taking the key for the
+   * transaction in that same statement (the key's row names it at once). Answers what it did:
+   * `written`, or nothing written because the key was `taken` or the terminal held at `now` (until when).
    */
-  async insertNew(transaction: Transaction, action: TransactionAction, claim?: { scope: IdempotencyScope; requestHash: string }): Promise<boolean> {
+  async insertNew(
+    transaction: Transaction,
+    action: TransactionAction,
+    now: Date,
+    claim?: { scope: IdempotencyScope; requestHash: string },
+  ): Promise<'written' | 'taken' | { heldUntil: Date }> {
     const manager = this.uow.manager;
     const row = rowJson(manager, PaymentTransactionEntity, transaction);
     const actionRow = rowJson(manager, TransactionActionEntity, action);
     const params: unknown[] = [row.json, actionRow.json];
+    const param = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const terminal = `terminal AS (${lockedTerminalSql(terminalKeyOf(transaction), param)})`;
+    const free = `free AS (SELECT 1 WHERE ${TERMINAL_NOT_HELD('terminal', `${param(now)}::timestamptz`)})`;
     let claimed = '';
-    let onlyIfClaimed = '';
+    let onlyIfClaimed = 'WHERE EXISTS (SELECT 1 FROM free)';
     if (claim) {
-      params.push(claim.scope.groupId, claim.scope.deviceId, claim.scope.idempotencyKey, claim.requestHash, transaction.createdAt, transaction.id);
+      const { groupId, deviceId, idempotencyKey } = claim.scope;
       claimed = `claimed AS (
-         INSERT INTO idempotency_key (group_id, device_id, idempotency_key, request_hash, created_at, claimed_at, tran_id) VALUES ($3, $4, $5, $6, $7, $7, $8)
+         INSERT INTO idempotency_key (group_id, device_id, idempotency_key, request_hash, created_at, claimed_at, tran_id)
+         SELECT ${param(groupId)}::varchar, ${param(deviceId)}::varchar, ${param(idempotencyKey)}::varchar, ${param(claim.requestHash)}::varchar,
+           ${param(transaction.createdAt)}::timestamptz, ${`$${params.length}`}::timestamptz, ${param(transaction.id)}::varchar
+         WHERE EXISTS (SELECT 1 FROM free)
          ON CONFLICT DO NOTHING RETURNING tran_id),`;
       onlyIfClaimed = 'WHERE EXISTS (SELECT 1 FROM claimed)';
     }
-    const written: unknown[] = await manager.query(
-      `WITH ${claimed} created AS (
-         INSERT INTO payment_transaction (${row.columns}) SELECT ${row.columns} FROM jsonb_populate_record(NULL::payment_transaction, $1::jsonb) ${onlyIfClaimed} RETURNING id)
-       INSERT INTO transaction_action (${actionRow.columns}) SELECT ${actionRow.columns} FROM jsonb_populate_record(NULL::transaction_action, $2::jsonb)
-       WHERE EXISTS (SELECT 1 FROM created) RETURNING id`,
+    const [result]: Array<{ written: number; held_until: Date | null }> = await manager.query(
+      `WITH ${terminal}, ${free}, ${claimed} created AS (
+         INSERT INTO payment_transaction (${row.columns}) SELECT ${row.columns} FROM jsonb_populate_record(NULL::payment_transaction, $1::jsonb) ${onlyIfClaimed} RETURNING id),
+       acted AS (
+         INSERT INTO transaction_action (${actionRow.columns}) SELECT ${actionRow.columns} FROM jsonb_populate_record(NULL::transaction_action, $2::jsonb)
+         WHERE EXISTS (SELECT 1 FROM created) RETURNING id)
+       SELECT (SELECT count(*) FROM acted)::int AS written, (SELECT settle_hold_until FROM terminal WHERE NOT EXISTS (SELECT 1 FROM free)) AS held_until`,
       params,
     );
-    return written.length === 1;
+    if (result.written === 1) return 'written';
+    return result.held_until === null ? 'taken' : { heldUntil: result.held_until };
   }
 
   /**
@@ -72,9 +93,10 @@ export class TransactionRepository {
    * (version 1, PENDING, its NEW action pending): another writer (the resolver) may have come
    * first. With `batchOf`, the terminal's batch number is taken under a share lock (as
    * `TerminalBatchRepository.openBatchNo`), only if the terminal has its batch row, and written on
-   * the transaction, on the action (`actionBooks`), and as `batchNo` of the event's transaction and
-   * of the answer. Answers the batch number written (null without `batchOf`), or undefined when
-   * nothing was written. The caller wakes the outbox relay.
+   * the transaction and on the action (`actionBooks`). The event is the one document all the rest
+   * is read from: the batch number is set in it once (its transaction's `batchNo`, and its NEW
+   * action's when that books), the kept answer is its transaction, and so is what this answers
+   * (undefined when nothing was written). The caller wakes the outbox relay.
    */
   async writeFirstOutcome(first: {
     tranId: string;
@@ -83,8 +105,8 @@ export class TransactionRepository {
     actionChanges: ActionChanges;
     batchOf?: { terminal: TerminalKey; actionBooks: boolean };
     event: { id: string; payload: GatewayTransactionUpdatedV1 };
-    answer?: { scope: IdempotencyScope; status: number; body: object };
-  }): Promise<{ batchNo: string | null } | undefined> {
+    answer?: { scope: IdempotencyScope; status: number };
+  }): Promise<GatewayTransactionV1 | undefined> {
     const manager = this.uow.manager;
     const params: unknown[] = [first.tranId, first.actionId];
     const param = (value: unknown) => {
@@ -94,18 +116,7 @@ export class TransactionRepository {
     const transactionSet = setClause(manager, PaymentTransactionEntity, { ...first.changes, version: 2 }, params);
     const actionSet = setClause(manager, TransactionActionEntity, first.actionChanges, params);
     const ctes: string[] = [];
-    // The batch number taken, written into a JSON document: as the transaction's, and as its NEW
-    // action's (the only action of the document) when that action books in the batch (a sale).
-    const bookBatch = (json: string, transactionPath: string, actionPath: string) => {
-      const withTransaction = `jsonb_set(${json}, '${transactionPath}', COALESCE(updated.batch_json, 'null'::jsonb))`;
-      return first.batchOf?.actionBooks ? `jsonb_set(${withTransaction}, '${actionPath}', COALESCE(updated.batch_json, 'null'::jsonb))` : withTransaction;
-    };
-    if (first.batchOf) {
-      const { groupId, hostMessageFormat, mid, tid, currency } = first.batchOf.terminal;
-      ctes.push(
-        `batch AS (SELECT batch_no FROM terminal_batch WHERE group_id = ${param(groupId)} AND host_message_format = ${param(hostMessageFormat)} AND mid = ${param(mid)} AND tid = ${param(tid)} AND currency = ${param(currency)} FOR SHARE)`,
-      );
-    }
+    if (first.batchOf) ctes.push(`batch AS (${lockedTerminalSql(first.batchOf.terminal, param)})`);
     ctes.push(`updated AS (
          UPDATE payment_transaction SET ${transactionSet}${first.batchOf ? ', batch_no = (SELECT batch_no FROM batch)' : ''}
          WHERE id = $1 AND version = 1 AND tran_status = 'PENDING'${first.batchOf ? ' AND EXISTS (SELECT 1 FROM batch)' : ''}
@@ -114,22 +125,26 @@ export class TransactionRepository {
     ctes.push(
       `acted AS (UPDATE transaction_action SET ${actionSet}${first.batchOf?.actionBooks ? ', batch_no = (SELECT batch_no FROM updated)' : ''} WHERE id = $2 AND EXISTS (SELECT 1 FROM updated) RETURNING id)`,
     );
+    // The event with the batch number taken: its transaction's, and its NEW action's (the only action of the document) when that books in the batch (a sale).
+    const withTransactionBatch = `jsonb_set(${param(JSON.stringify(first.event.payload))}::jsonb, '{transaction,batchNo}', COALESCE(updated.batch_json, 'null'::jsonb))`;
+    const document = first.batchOf?.actionBooks
+      ? `jsonb_set(${withTransactionBatch}, '{transaction,actions,0,batchNo}', COALESCE(updated.batch_json, 'null'::jsonb))`
+      : withTransactionBatch;
+    ctes.push(`booked AS (SELECT ${document} AS payload FROM updated, acted)`);
     ctes.push(`event AS (
-         INSERT INTO outbox (id, subject, payload) SELECT ${param(first.event.id)}::uuid, ${param(GATEWAY_TRANSACTION_UPDATED_V1)},
-           ${bookBatch(`${param(JSON.stringify(first.event.payload))}::jsonb`, '{transaction,batchNo}', '{transaction,actions,0,batchNo}')}
-         FROM updated, acted RETURNING id)`);
+         INSERT INTO outbox (id, subject, payload) SELECT ${param(first.event.id)}::uuid, ${param(GATEWAY_TRANSACTION_UPDATED_V1)}, booked.payload FROM booked RETURNING id)`);
     if (first.answer) {
-      const { scope, status, body } = first.answer;
+      const { scope, status } = first.answer;
       ctes.push(`answered AS (
-         UPDATE idempotency_key SET response_status = ${param(status)}, response_body = ${bookBatch(`${param(JSON.stringify(body))}::jsonb`, '{batchNo}', '{actions,0,batchNo}')}
-         FROM updated, acted WHERE group_id = ${param(scope.groupId)} AND device_id = ${param(scope.deviceId)} AND idempotency_key = ${param(scope.idempotencyKey)} RETURNING 1)`);
+         UPDATE idempotency_key SET response_status = ${param(status)}, response_body = booked.payload->'transaction'
+         FROM booked WHERE group_id = ${param(scope.groupId)} AND device_id = ${param(scope.deviceId)} AND idempotency_key = ${param(scope.idempotencyKey)} RETURNING 1)`);
     }
-    const rows: Array<{ batch_no: string | null }> = await manager.query(
+    const rows: Array<{ transaction: GatewayTransactionV1 }> = await manager.query(
       `WITH ${ctes.join(',\n')}
-       SELECT updated.batch_no FROM updated, acted, event${first.answer ? ', (SELECT count(*) FROM answered) AS answered' : ''}`,
+       SELECT booked.payload->'transaction' AS transaction FROM booked, event${first.answer ? ', (SELECT count(*) FROM answered) AS answered' : ''}`,
       params,
     );
-    return rows.length === 1 ? { batchNo: rows[0].batch_no } : undefined;
+    return rows[0]?.transaction;
   }
 
   async insert(transaction: Transaction): Promise<void> {

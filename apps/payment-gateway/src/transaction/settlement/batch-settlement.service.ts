@@ -1,4 +1,4 @@
-import { Clock, DomainError, ErrorCode, IdGenerator } from '@app/common';
+import { Clock, DomainError, ErrorCode, errorMessage, IdGenerator } from '@app/common';
 import {
   currencyExponent,
   currencyInfo,
@@ -19,7 +19,7 @@ import { HostClient } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { requireOwned } from '../../shared/ownership';
 import { askConnector } from '../host-outcome';
-import { TerminalBatchRepository } from '../persistence/terminal-batch.repository';
+import { isHeld, TerminalBatchRepository, type TerminalBatchRow } from '../persistence/terminal-batch.repository';
 import { TransactionRepository } from '../persistence/transaction.repository';
 import { refusingWith } from '../refusal';
 import { isKeptAuthorization, TerminalKey, terminalKeyOf, type Transaction } from '../transaction';
@@ -28,9 +28,36 @@ import { TRANSACTION_SETTINGS, TransactionSettings } from '../transaction-settin
 import { batchContents, nextBatchNo } from './batch-contents';
 import type { BatchSettlement, BatchTotalsMinor } from './batch-settlement';
 import { BatchSettlementRepository } from './persistence/batch-settlement.repository';
+import { drained, heldByAnother } from './terminal-hold';
 
 /** What the claim of a settlement found: a batch to reconcile with the host now, or an outcome to answer again. */
 type Claim = { kind: 'claimed'; settlement: BatchSettlement } | { kind: 'answered'; reply: GatewayBatchSettleReplyV1 };
+
+/** A settlement's hold of its terminal (`terminal_batch.settle_hold_id`). */
+interface TerminalHold {
+  key: TerminalKey;
+  id: string;
+}
+
+/**
+ * What a settlement request does with the batch it names (the terminal's row locked): `close` the
+ * open batch; `answer` a closed batch's outcome again (SETTLED, or SETTLE_FAILED to its own
+ * requestId); `retry` a failed one under another requestId; `take-over` one SETTLING whose request
+ * ran out of time; `busy` while that request may still finish; `never-closed` an older number.
+ */
+type SettleStep = 'close' | 'answer' | 'retry' | 'take-over' | 'busy' | 'never-closed';
+
+function stepOf(request: GatewayBatchSettleRequestV1, openBatchNo: string, settlement: BatchSettlement | null, now: Date): SettleStep {
+  if (!settlement) return request.batchNo === openBatchNo ? 'close' : 'never-closed';
+  switch (settlement.state) {
+    case 'SETTLED':
+      return 'answer';
+    case 'SETTLE_FAILED':
+      return settlement.requestId === request.requestId ? 'answer' : 'retry';
+    case 'SETTLING':
+      return settlement.claimedUntil !== null && settlement.claimedUntil > now ? 'busy' : 'take-over';
+  }
+}
 
 /** A reply that settles nothing: the request was refused. */
 export function refusedSettleReply(refusal: GatewayRefusalV1): GatewayBatchSettleReplyV1 {
@@ -64,6 +91,9 @@ function decimalTotals(totals: BatchTotalsMinor, currency: string): GatewayBatch
 /**
  * `gateway.batch.settle.v1` (issue 13): closes a terminal's batch and reconciles it with the host.
  *
+ * 0. The terminal is held (its batch row's `settle_hold_*`): no sale or follow-up of it starts a
+ *    host request until the host's answer is recorded, and the terminal's requests already with
+ *    the host are waited for (docs/decisions.md, "Settling while traffic flows").
  * 1. Under the terminal's batch row locked exclusively (approvals and follow-ups hold it shared,
  *    so none is half way in the batch), with no void in flight on the batch: the batch number
  *    advances (new approvals go to the next batch), the batch's transactions become SETTLING
@@ -98,39 +128,94 @@ export class BatchSettlementService {
   /** Business refusals are answered (`refusal`), never thrown. */
   settle(request: GatewayBatchSettleRequestV1): Promise<GatewayBatchSettleReplyV1> {
     return refusingWith(async () => {
-      const claim = await this.claim(request);
-      if (claim.kind === 'answered') return claim.reply;
-      const { settlement } = claim;
-      const hostRequest = settlement.hostRequest;
-      const asked = await askConnector(HOST_SETTLE_V1, hostRequest.requestId, () =>
-        this.host.settle(hostRequest, { timeoutMs: this.settings.settleTimeoutMs + this.settings.replyMarginMs }),
-      );
-      if (asked.kind === 'reply') return this.record(settlement.id, asked.response);
-      // Nothing learnt: the next settlement of the batch takes it over at once and asks the same request again.
-      await this.uow.run(() => this.settlements.update(settlement.id, { claimedUntil: this.clock.now(), updatedAt: this.clock.now() }));
-      const what = `batch ${settlement.batchNo} of terminal ${settlement.tid}`;
-      this.logger.warn(`settlement of ${what}: ${asked.detail}`);
-      if (asked.kind === 'not-delivered') throw new DomainError(ErrorCode.Upstream, `${asked.detail}; ${what} stays SETTLING: settle it again`);
-      throw new DomainError(ErrorCode.UpstreamTimeout, `the outcome of settling ${what} is not known yet (${asked.detail}); settle it again to learn it`);
+      const hold = await this.hold(request);
+      try {
+        if (hold) await drained(hold.key, () => this.uow.run(() => this.settlements.inFlightOn(hold.key)), this.settings.settleDrainMs, this.clock);
+        const claim = await this.claim(request, hold);
+        if (claim.kind === 'answered') return claim.reply;
+        return await this.reconcile(claim.settlement);
+      } finally {
+        if (hold)
+          await this.uow
+            .run(() => this.batches.release(hold.key, hold.id))
+            .catch((error: unknown) => this.logger.warn(`terminal ${hold.key.mid}/${hold.key.tid} not let go (its hold lapses by itself): ${errorMessage(error)}`));
+      }
     }, refusedSettleReply);
   }
 
-  private claim(request: GatewayBatchSettleRequestV1): Promise<Claim> {
+  /** Asks the host to reconcile the claimed batch and records its answer. */
+  private async reconcile(settlement: BatchSettlement): Promise<GatewayBatchSettleReplyV1> {
+    const hostRequest = settlement.hostRequest;
+    const asked = await askConnector(HOST_SETTLE_V1, hostRequest.requestId, () =>
+      this.host.settle(hostRequest, { timeoutMs: this.settings.settleTimeoutMs + this.settings.replyMarginMs }),
+    );
+    if (asked.kind === 'reply') return this.record(settlement.id, asked.response);
+    // Nothing learnt: the next settlement of the batch takes it over at once and asks the same request again.
+    await this.uow.run(() => this.settlements.update(settlement.id, { claimedUntil: this.clock.now(), updatedAt: this.clock.now() }));
+    const what = `batch ${settlement.batchNo} of terminal ${settlement.tid}`;
+    this.logger.warn(`settlement of ${what}: ${asked.detail}`);
+    if (asked.kind === 'not-delivered') throw new DomainError(ErrorCode.Upstream, `${asked.detail}; ${what} stays SETTLING: settle it again`);
+    throw new DomainError(ErrorCode.UpstreamTimeout, `the outcome of settling ${what} is not known yet (${asked.detail}); settle it again to learn it`);
+  }
+
+  /** The terminal the request names (tenancy checked), its row locked exclusively, and the settlement of the batch it names. */
+  private async lockTerminal(request: GatewayBatchSettleRequestV1): Promise<{ key: TerminalKey; terminal: Transaction; row: TerminalBatchRow; settlement: BatchSettlement | null }> {
+    const newest = await this.settlements.newestOfTerminal(request.acceptanceId, request.mid, request.tid, request.currency);
+    const terminal = requireOwned(newest, request.groupId, `terminal ${request.mid}/${request.tid} (${request.currency}) of acceptance ${request.acceptanceId}`);
+    const key = terminalKeyOf(terminal);
+    const row = await this.batches.lockExclusive(key);
+    if (row === undefined) throw DomainError.notFound(`terminal ${request.mid}/${request.tid} (${request.currency}) has no batch`);
+    return { key, terminal, row, settlement: await this.settlements.lockByBatch(key, request.batchNo) };
+  }
+
+  /**
+   * Holds the terminal when the request will ask its host (it closes the open batch, or reconciles
+   * a closed one again): from now until the host's answer is recorded no sale or follow-up of it
+   * starts a host request (they wait, {@link TransactionSettings.settleWaitMs}). Undefined when the
+   * request is answered without the host. Another settlement holding it: 409, retryable.
+   */
+  private hold(request: GatewayBatchSettleRequestV1): Promise<TerminalHold | undefined> {
     return this.uow.run(async () => {
-      const newest = await this.settlements.newestOfTerminal(request.acceptanceId, request.mid, request.tid, request.currency);
-      const terminal = requireOwned(
-        newest,
-        request.groupId,
-        `terminal ${request.mid}/${request.tid} (${request.currency}) of acceptance ${request.acceptanceId}`,
-      );
-      const key = terminalKeyOf(terminal);
-      const openBatchNo = await this.batches.lockExclusive(key);
-      if (openBatchNo === undefined) throw DomainError.notFound(`terminal ${request.mid}/${request.tid} (${request.currency}) has no batch`);
-      const settlement = await this.settlements.lockByBatch(key, request.batchNo);
-      if (request.batchNo === openBatchNo && !settlement) return this.close(request, terminal, key, openBatchNo);
-      if (!settlement)
-        throw DomainError.notFound(`batch ${request.batchNo} of terminal ${request.mid}/${request.tid} was never closed; its open batch is ${openBatchNo}`);
-      return this.reclaim(request, settlement);
+      const { key, row, settlement } = await this.lockTerminal(request);
+      const now = this.clock.now();
+      const step = stepOf(request, row.batchNo, settlement, now);
+      if (step !== 'close' && step !== 'retry' && step !== 'take-over') return undefined;
+      if (isHeld(row, now)) throw heldByAnother(key, row.settleHoldUntil, now);
+      const id = `hold_${this.ids.bytes(16).toString('base64url')}`;
+      const { settleDrainMs, settleTimeoutMs, replyMarginMs } = this.settings;
+      await this.batches.hold(key, id, new Date(now.getTime() + settleDrainMs + settleTimeoutMs + replyMarginMs));
+      return { key, id };
+    });
+  }
+
+  /** Under the terminal's row locked exclusively (and held by `hold`, when the host is to be asked): the batch closed or taken, or its outcome. */
+  private claim(request: GatewayBatchSettleRequestV1, hold: TerminalHold | undefined): Promise<Claim> {
+    return this.uow.run(async () => {
+      const { key, terminal, row, settlement } = await this.lockTerminal(request);
+      const now = this.clock.now();
+      const step = stepOf(request, row.batchNo, settlement, now);
+      const what = `batch ${request.batchNo} of terminal ${request.mid}/${request.tid}`;
+      // The host is asked only under this request's hold: one that lapsed may be another's now, or another request came between.
+      if (step !== 'answer' && step !== 'never-closed' && step !== 'busy' && (hold === undefined || row.settleHoldId !== hold.id))
+        throw DomainError.conflict(`terminal ${request.mid}/${request.tid} is not held for settling ${what} (another request came between); settle again`);
+      switch (step) {
+        case 'close':
+          return this.close(request, terminal, key, row.batchNo);
+        case 'never-closed':
+          throw DomainError.notFound(`${what} was never closed; its open batch is ${row.batchNo}`);
+        case 'busy':
+          throw DomainError.conflict(`${what} is being settled; ask again later`);
+        case 'answer':
+          return { kind: 'answered', reply: await this.replyOf(settlement!) };
+        case 'retry':
+          return this.retry(request, settlement!, now);
+        case 'take-over': {
+          // The request before did not finish: the same host request again, which the connector answers once.
+          const claimedUntil = this.claimEnd(now);
+          await this.settlements.update(settlement!.id, { requestId: request.requestId, claimedUntil, updatedAt: now });
+          return { kind: 'claimed', settlement: { ...settlement!, requestId: request.requestId, claimedUntil } };
+        }
+      }
     });
   }
 
@@ -193,45 +278,28 @@ export class BatchSettlementService {
     return { kind: 'claimed', settlement };
   }
 
-  /** A batch closed before: its outcome again, or the settlement taken over (or, once failed, tried again). */
-  private async reclaim(request: GatewayBatchSettleRequestV1, settlement: BatchSettlement): Promise<Claim> {
-    const now = this.clock.now();
-    const what = `batch ${settlement.batchNo} of terminal ${settlement.mid}/${settlement.tid}`;
-    switch (settlement.state) {
-      case 'SETTLED':
-        return { kind: 'answered', reply: await this.replyOf(settlement) };
-      case 'SETTLE_FAILED': {
-        if (settlement.requestId === request.requestId) return { kind: 'answered', reply: await this.replyOf(settlement) };
-        // Another request reconciles a failed batch again, under a host request of its own.
-        const attempts = settlement.attempts + 1;
-        const retried: BatchSettlement = {
-          ...settlement,
-          state: 'SETTLING',
-          requestId: request.requestId,
-          attempts,
-          hostRequest: { ...settlement.hostRequest, requestId: `${settlement.id}-${attempts}` },
-          claimedUntil: this.claimEnd(now),
-          updatedAt: now,
-        };
-        await this.settlements.update(settlement.id, {
-          state: retried.state,
-          requestId: retried.requestId,
-          attempts,
-          hostRequest: retried.hostRequest,
-          claimedUntil: retried.claimedUntil,
-          updatedAt: now,
-        });
-        await this.markBatch(settlement, 'SETTLE_FAILED', 'SETTLING');
-        return { kind: 'claimed', settlement: retried };
-      }
-      case 'SETTLING': {
-        if (settlement.claimedUntil !== null && settlement.claimedUntil > now) throw DomainError.conflict(`${what} is being settled; ask again later`);
-        // The request before did not finish: the same host request again, which the connector answers once.
-        const claimedUntil = this.claimEnd(now);
-        await this.settlements.update(settlement.id, { requestId: request.requestId, claimedUntil, updatedAt: now });
-        return { kind: 'claimed', settlement: { ...settlement, requestId: request.requestId, claimedUntil } };
-      }
-    }
+  /** A failed batch reconciled again by another request, under a host request of its own. */
+  private async retry(request: GatewayBatchSettleRequestV1, settlement: BatchSettlement, now: Date): Promise<Claim> {
+    const attempts = settlement.attempts + 1;
+    const retried: BatchSettlement = {
+      ...settlement,
+      state: 'SETTLING',
+      requestId: request.requestId,
+      attempts,
+      hostRequest: { ...settlement.hostRequest, requestId: `${settlement.id}-${attempts}` },
+      claimedUntil: this.claimEnd(now),
+      updatedAt: now,
+    };
+    await this.settlements.update(settlement.id, {
+      state: retried.state,
+      requestId: retried.requestId,
+      attempts,
+      hostRequest: retried.hostRequest,
+      claimedUntil: retried.claimedUntil,
+      updatedAt: now,
+    });
+    await this.markBatch(settlement, 'SETTLE_FAILED', 'SETTLING');
+    return { kind: 'claimed', settlement: retried };
   }
 
   /** Records the host's answer on the batch and its transactions, unless another request recorded it first. */

@@ -10,9 +10,11 @@ import { BatchSettlementEntity } from './batch-settlement.entity';
 
 export type BatchSettlementChanges = Partial<Omit<BatchSettlement, 'id' | 'groupId' | 'createdAt'>>;
 
-/** A terminal's transactions of one batch, as settlement reads them (the key's columns on payment_transaction). */
-const BATCH_OF =
-  't.groupId = :groupId AND t.hostMessageFormat = :hostMessageFormat AND t.primaryMid = :mid AND t.primaryTid = :tid AND t.currency = :currency AND t.batchNo = :batchNo';
+/** A terminal's transactions (the key's columns on payment_transaction). */
+const TERMINAL_OF = 't.groupId = :groupId AND t.hostMessageFormat = :hostMessageFormat AND t.primaryMid = :mid AND t.primaryTid = :tid AND t.currency = :currency';
+
+/** A terminal's transactions of one batch, as settlement reads them. */
+const BATCH_OF = `${TERMINAL_OF} AND t.batchNo = :batchNo`;
 
 /**
  * Settled batches, and what settlement reads of a terminal's batch: its transactions (locked),
@@ -101,6 +103,20 @@ export class BatchSettlementRepository {
     return found;
   }
 
+  /**
+   * How many host requests of the terminal are in flight: its PENDING actions (sales, follow-ups),
+   * whichever batch their transaction is in. Settlement waits for none before it takes the totals.
+   */
+  async inFlightOn(key: TerminalKey): Promise<number> {
+    return this.uow.manager
+      .getRepository(TransactionActionEntity)
+      .createQueryBuilder('a')
+      .innerJoin(PaymentTransactionEntity, 't', 't.id = a.tranId')
+      .where("a.actionStatus = 'PENDING'")
+      .andWhere(TERMINAL_OF, key)
+      .getCount();
+  }
+
   /** The refunds the host approved into the terminal's batch (of any of its transactions, whichever batch those are in). */
   refundsBookedIn(key: TerminalKey, batchNo: string): Promise<TransactionAction[]> {
     return this.uow.manager
@@ -108,10 +124,7 @@ export class BatchSettlementRepository {
       .createQueryBuilder('a')
       .innerJoin(PaymentTransactionEntity, 't', 't.id = a.tranId')
       .where("a.actionType = 'REFUND' AND a.actionStatus = 'SUCCESS' AND a.batchNo = :batchNo", { batchNo })
-      .andWhere(
-        't.groupId = :groupId AND t.hostMessageFormat = :hostMessageFormat AND t.primaryMid = :mid AND t.primaryTid = :tid AND t.currency = :currency',
-        key,
-      )
+      .andWhere(TERMINAL_OF, key)
       .orderBy('a.createdAt', 'ASC')
       .addOrderBy('a.id', 'ASC')
       .getMany();
