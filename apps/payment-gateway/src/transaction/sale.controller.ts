@@ -34,7 +34,11 @@ export class SaleController {
     description: 'invalid input, EMV data (detail names the tag), amount or currency; a DISABLED profile; no acceptance for the payment method',
   })
   @ApiProblem({ status: 403, description: "the profile is another device's or another PBO's" })
-  @ApiProblem({ status: 409, description: 'a request with the same Idempotency-Key is still in flight' })
+  @ApiProblem({
+    status: 409,
+    description:
+      'urn:softpos:problem:card-read-used: the card read (PAN, ATC 9F36, cryptogram 9F26) was used by an earlier transaction, whatever its outcome (tap the card again; the same Idempotency-Key answers the earlier result instead); urn:softpos:problem:conflict: a request with the same Idempotency-Key is still in flight',
+  })
   @ApiProblem({ status: 422, description: 'the Idempotency-Key was used with another body' })
   async create(
     @CurrentDevice() device: DeviceClaims,

@@ -1,6 +1,6 @@
-import { Clock, DeviceClaims, DomainError, errorMessage, IdGenerator } from '@app/common';
+import { Clock, DeviceClaims, DomainError, errorMessage, FIELD_CIPHER, FieldCipher, IdGenerator } from '@app/common';
 import { currencyExponent, currencyInfo, decimalToMinor, GatewayTransactionV1, HostAuthorizeRequestV1 } from '@app/contracts';
-import { UnitOfWork } from '@app/database';
+import { isUniqueViolation, UnitOfWork } from '@app/database';
 import { HostClient } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { acceptanceSelection } from '../profile/acceptance-selection';
@@ -13,6 +13,7 @@ import { readSaleEmv } from './card/sale-emv';
 import { askAuthorization, askUntilKnown, notDeliveredOutcome, outcomeOfReply, SaleOutcome } from './host-outcome';
 import { IdempotencyScope } from './persistence/idempotency.repository';
 import { IdempotencyService, requestHashOf } from './idempotency.service';
+import { CARD_READ_INDEX } from './persistence/transaction.entity';
 import { TransactionRepository } from './persistence/transaction.repository';
 import { SaleProfiles } from './sale-profiles';
 import { SaleRecorder } from './sale-recorder';
@@ -60,6 +61,7 @@ export class SaleService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     @Inject(TRANSACTION_SETTINGS) private readonly settings: TransactionSettings,
+    @Inject(FIELD_CIPHER) private readonly cipher: FieldCipher,
   ) {}
 
   /** `serviceRequestId` (`req_…`, the request's x-service-request-id) becomes the NEW action's requestId. */
@@ -77,7 +79,10 @@ export class SaleService {
       if (!scope) throw error;
       refusal = error;
     }
-    if (!sale || !(await this.transactions.insertNew(sale.transaction, sale.action, scope && { scope, requestHash }))) {
+    // With a key, the key's rules come first: a repeat under it writes nothing (the statement inserts
+    // the transaction only when it took the key), so it is answered the stored result, never refused
+    // as a used card read; a new key or none meets the card read's unique index.
+    if (!sale || !(await this.cardReadChecked(sale, () => this.transactions.insertNew(sale!.transaction, sale!.action, scope && { scope, requestHash })))) {
       // A refused request with a key, or a key already taken: the rules of Idempotency-Key decide
       // first (a repeat is answered as before, another body 422, one in flight 409), then the refusal.
       const claim = await this.idempotency.claim(scope!, requestHash);
@@ -89,11 +94,13 @@ export class SaleService {
       try {
         if (!sale) throw refusal;
         const taken = sale;
-        await this.uow.run(async () => {
-          await this.transactions.insert(taken.transaction);
-          await this.transactions.insertAction(taken.action);
-          await this.idempotency.attach(scope!, taken.transaction.id);
-        });
+        await this.cardReadChecked(taken, () =>
+          this.uow.run(async () => {
+            await this.transactions.insert(taken.transaction);
+            await this.transactions.insertAction(taken.action);
+            await this.idempotency.attach(scope!, taken.transaction.id);
+          }),
+        );
       } catch (error) {
         await this.idempotency.release(scope!).catch((release: unknown) => this.logger.warn(`Idempotency-Key not freed: ${errorMessage(release)}`));
         throw error;
@@ -102,6 +109,24 @@ export class SaleService {
     const outcome = await this.decide(sale);
     if (typeof outcome === 'string') return this.recorder.keepPending(sale.transaction.id, outcome, scope);
     return this.recorder.recordWritten(sale, outcome, scope);
+  }
+
+  /**
+   * Runs the write of a new sale; a card read an earlier transaction used (the unique index on its
+   * digest, platform-wide, so two identical reads at once meet it too and only one reaches the
+   * host) becomes 409 `card-read-used`. The earlier transaction is named only to its own PBO.
+   */
+  private async cardReadChecked<T>(sale: PreparedSale, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isUniqueViolation(error, CARD_READ_INDEX)) throw error;
+      const earlier = await this.transactions.findByCardRead(sale.transaction.cardRead!);
+      const named = earlier && earlier.groupId === sale.transaction.groupId ? ` by transaction ${earlier.id}` : '';
+      throw DomainError.cardReadUsed(
+        `emvData: this card read (PAN, ATC 9F36 and cryptogram 9F26) was already used${named}; a card makes a new cryptogram for every transaction: tap the card again`,
+      );
+    }
   }
 
   /** Asks the host, once more under the same requestId after an unknown outcome: the outcome, or why it is still unknown. */
@@ -186,6 +211,7 @@ export class SaleService {
       tvr: emv.tvr,
       tsi: emv.tsi,
       atc: emv.atc,
+      cardRead: emv.cardRead((identity) => this.cipher.lookup(identity)),
       posReference,
       trace: '',
       description: request.description ?? null,
