@@ -147,7 +147,13 @@ describe('POST /transaction: a card read is used once', () => {
         expect(received.length).toBe(before + 1);
         const [{ count }] = await app.query<{ count: number }>(
           `SELECT count(*)::int AS count FROM payment_gateway.payment_transaction WHERE group_id = $1 AND tc = $2`,
-          [terminal.groupId, read.elements.find((element) => element.tag === '9F26')!.value.toString('hex').toUpperCase()],
+          [
+            terminal.groupId,
+            read.elements
+              .find((element) => element.tag === '9F26')!
+              .value.toString('hex')
+              .toUpperCase(),
+          ],
         );
         expect(count).toBe(1);
       }),
