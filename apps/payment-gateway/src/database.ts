@@ -15,6 +15,8 @@ import { TransactionAcceptanceName1763900008000 } from './migrations/17639000080
 import { ActionHostOrderId1763900008600 } from './migrations/1763900008600-action-host-order-id';
 import { ProfileActiveSdkId1763900008700 } from './migrations/1763900008700-profile-active-sdk-id';
 import { TerminalSettleHold1763900008800 } from './migrations/1763900008800-terminal-settle-hold';
+import { TransactionCardRead1764800000000 } from './migrations/1764800000000-transaction-card-read';
+import { ActionClientRequestId801764800001000 } from './migrations/1764800001000-action-client-request-id-80';
 import { BatchSettlementEntity } from './transaction/settlement/persistence/batch-settlement.entity';
 import { IdempotencyKeyEntity } from './transaction/persistence/idempotency-key.entity';
 import { TerminalBatchEntity } from './transaction/persistence/terminal-batch.entity';
@@ -59,5 +61,7 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     ActionHostOrderId1763900008600,
     ProfileActiveSdkId1763900008700,
     TerminalSettleHold1763900008800,
+    TransactionCardRead1764800000000,
+    ActionClientRequestId801764800001000,
   ],
 };

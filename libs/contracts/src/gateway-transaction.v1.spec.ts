@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { contractViolation, decodeContract } from './decode-contract';
-import { GatewayActionV1 } from './gateway-transaction.v1';
+import { GatewayActionV1, GatewayVoidRequestV1 } from './gateway-transaction.v1';
 
 function action(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -39,6 +39,26 @@ describe('GatewayActionV1.batchNo', () => {
     fc.assert(
       fc.property(notABatch, (batchNo) => {
         expect(contractViolation(GatewayActionV1, action({ batchNo }))).toMatch(/batchNo/);
+      }),
+    );
+  });
+});
+
+describe('a follow-up request id', () => {
+  const request = (requestId: unknown) => ({ requestId, groupId: 'grp_1', tranId: `tran_${'a'.repeat(22)}` });
+
+  it("should carry the transactions context's <kind>-<Idempotency-Key> for every key the one rule takes (1 to 64)", () => {
+    fc.assert(
+      fc.property(fc.constantFrom('void', 'refund', 'capture'), fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/), (kind, key) => {
+        expect(decodeContract(GatewayVoidRequestV1, request(`${kind}-${key}`)).requestId).toBe(`${kind}-${key}`);
+      }),
+    );
+  });
+
+  it('should refuse, by name, an empty one, one longer than 80, or one with another character', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.constant(''), fc.stringMatching(/^[A-Za-z0-9_-]{81,90}$/), fc.constantFrom('a b', 'a.b', 'é')), (requestId) => {
+        expect(contractViolation(GatewayVoidRequestV1, request(requestId))).toMatch(/requestId/);
       }),
     );
   });

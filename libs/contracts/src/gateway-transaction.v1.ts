@@ -450,9 +450,12 @@ export class GatewayTransactionUpdatedV1 extends MerchantEventV1 {
 
 /** Who asks for a follow-up, and which transaction. */
 abstract class GatewayTransactionRequestBaseV1 {
-  /** Idempotency: the same requestId for the same transaction answers the first outcome again. */
+  /**
+   * Idempotency: the same requestId for the same transaction answers the first outcome again. Up
+   * to 80: the transactions context sends `<void|refund|capture>-<Idempotency-Key>` (a key of 64).
+   */
   @IsString()
-  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: '$property must be 1 to 64 letters, digits, _ or -' })
+  @Matches(/^[A-Za-z0-9_-]{1,80}$/, { message: '$property must be 1 to 80 letters, digits, _ or -' })
   requestId: string;
 
   /** The PBO asking; the transaction must be its own. */

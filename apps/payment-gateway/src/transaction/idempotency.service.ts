@@ -8,9 +8,6 @@ import { IdempotencyRepository, IdempotencyScope } from './persistence/idempoten
 /** How long a key is kept (DECISIONS.md, "Transactions"). */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3_600_000;
 
-/** `Idempotency-Key`: 1 to 64 letters, digits, `_` or `-`. */
-export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-
 /** What a request with an Idempotency-Key does. */
 export type IdempotencyClaim =
   /** The key is this request's: go on. */

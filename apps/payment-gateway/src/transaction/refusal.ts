@@ -22,6 +22,7 @@ function refusalStatusOf(code: ErrorCode): GatewayRefusalV1['status'] | undefine
     case ErrorCode.NotFound:
       return 404;
     case ErrorCode.Conflict:
+    case ErrorCode.CardReadUsed:
       return 409;
     case ErrorCode.Unprocessable:
       return 422;

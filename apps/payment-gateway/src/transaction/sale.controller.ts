@@ -1,13 +1,12 @@
-import { ApiProblem, CurrentDevice, DeviceClaims, DomainError, ServiceRequestId } from '@app/common';
+import { ApiIdempotencyKey, ApiProblem, CurrentDevice, DeviceClaims, IdempotencyKey, ServiceRequestId } from '@app/common';
 import { GatewayTransactionV1 } from '@app/contracts';
-import { Body, Controller, Headers, HttpCode, Post, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { GatewayDeviceApi } from '../shared/gateway-api';
 import { GATEWAY_ROUTE_PREFIX } from '../shared/namespace';
 import { SaleRequestDto } from './dto/sale-request.dto';
 import { TransactionDto } from './dto/transaction.dto';
-import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.service';
 import { SaleService } from './sale.service';
 
 @ApiTags('gateway transactions (v1)')
@@ -23,11 +22,7 @@ export class SaleController {
     description:
       'Answered 201 with the transaction whatever the host said (APPROVED, DECLINED, REVERSED), and PENDING when its outcome could not be learnt in time: the gateway keeps asking, never declining for want of an answer.',
   })
-  @ApiHeader({
-    name: 'idempotency-key',
-    required: false,
-    description: '1 to 64 letters, digits, _ or -; per device, kept 24 h: the same key and body answer the stored transaction',
-  })
+  @ApiIdempotencyKey('per device, kept 24 h: the same key and body answer the stored transaction')
   @ApiCreatedResponse({ type: TransactionDto, headers: { Location: { description: '/transaction/<tranId>', schema: { type: 'string' } } } })
   @ApiProblem({
     status: 400,
@@ -37,7 +32,7 @@ export class SaleController {
   @ApiProblem({
     status: 409,
     description:
-      "a request with the same Idempotency-Key is still in flight; or the terminal's batch is being settled with its host longer than a sale waits for it (Retry-After; nothing sent, send it again)",
+      'urn:softpos:problem:card-read-used: the card read (PAN, ATC 9F36, cryptogram 9F26) was used by an earlier transaction, whatever its outcome (tap the card again; the same Idempotency-Key answers the earlier result instead); urn:softpos:problem:conflict: a request with the same Idempotency-Key is still in flight; or the terminal\'s batch is being settled with its host longer than a sale waits for it (Retry-After; nothing sent, send it again)',
   })
   @ApiProblem({ status: 422, description: 'the Idempotency-Key was used with another body' })
   async create(
@@ -45,11 +40,8 @@ export class SaleController {
     @Body() body: SaleRequestDto,
     @Res({ passthrough: true }) reply: FastifyReply,
     @ServiceRequestId() serviceRequestId: string,
-    @Headers('idempotency-key') idempotencyKey?: string,
+    @IdempotencyKey() idempotencyKey?: string,
   ): Promise<GatewayTransactionV1> {
-    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
-      throw DomainError.validation('Idempotency-Key must be 1 to 64 letters, digits, _ or -');
-    }
     const transaction = await this.sales.create(device, body, serviceRequestId, idempotencyKey);
     // As profile creation does (spec 3, section 1 rule 4): where the created object is read.
     void reply.header('location', `/transaction/${transaction.tranId}`);

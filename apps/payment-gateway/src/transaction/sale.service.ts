@@ -1,6 +1,6 @@
-import { Clock, DeviceClaims, DomainError, errorMessage, IdGenerator } from '@app/common';
+import { Clock, DeviceClaims, DomainError, errorMessage, FIELD_CIPHER, FieldCipher, IdGenerator } from '@app/common';
 import { currencyExponent, currencyInfo, decimalToMinor, GatewayTransactionV1, HostAuthorizeRequestV1 } from '@app/contracts';
-import { UnitOfWork } from '@app/database';
+import { isUniqueViolation, UnitOfWork } from '@app/database';
 import { HostClient } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { acceptanceSelection } from '../profile/acceptance-selection';
@@ -13,6 +13,7 @@ import { readSaleEmv } from './card/sale-emv';
 import { askAuthorization, askUntilKnown, notDeliveredOutcome, outcomeOfReply, SaleOutcome } from './host-outcome';
 import { IdempotencyScope } from './persistence/idempotency.repository';
 import { IdempotencyService, requestHashOf } from './idempotency.service';
+import { CARD_READ_INDEX } from './persistence/transaction.entity';
 import { TransactionRepository } from './persistence/transaction.repository';
 import { SaleProfiles } from './sale-profiles';
 import { SaleRecorder } from './sale-recorder';
@@ -63,6 +64,7 @@ export class SaleService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     @Inject(TRANSACTION_SETTINGS) private readonly settings: TransactionSettings,
+    @Inject(FIELD_CIPHER) private readonly cipher: FieldCipher,
   ) {}
 
   /** `serviceRequestId` (`req_…`, the request's x-service-request-id) becomes the NEW action's requestId. */
@@ -81,12 +83,17 @@ export class SaleService {
       refusal = error;
     }
     // A settlement holding the sale's terminal is waited for (its batch must not change while it reconciles with the host).
+    // With a key, the key's rules come first: a repeat under it writes nothing (the statement inserts
+    // the transaction only when it took the key), so it is answered the stored result, never refused
+    // as a used card read; a new key or none meets the card read's unique index.
     const prepared = sale;
     const written =
       prepared &&
       (await waitingWhileSettling(
         async () => {
-          const done = await this.transactions.insertNew(prepared.transaction, prepared.action, this.clock.now(), scope && { scope, requestHash });
+          const done = await this.cardReadChecked(prepared, () =>
+            this.transactions.insertNew(prepared.transaction, prepared.action, this.clock.now(), scope && { scope, requestHash }),
+          );
           if (typeof done === 'object') throw new TerminalHeldError(terminalKeyOf(prepared.transaction), done.heldUntil);
           return done;
         },
@@ -105,15 +112,17 @@ export class SaleService {
       try {
         if (!sale) throw refusal;
         const taken = sale;
-        await this.uow.run(async () => {
-          // The rare path of a key taken over: a settlement holding the terminal refuses it at once (409, retryable).
-          const terminal = terminalKeyOf(taken.transaction);
-          const row = await this.batches.lockShared(terminal);
-          if (isHeld(row, this.clock.now())) throw heldRefusal(terminal, row.settleHoldUntil, this.clock.now());
-          await this.transactions.insert(taken.transaction);
-          await this.transactions.insertAction(taken.action);
-          await this.idempotency.attach(scope!, taken.transaction.id);
-        });
+        await this.cardReadChecked(taken, () =>
+          this.uow.run(async () => {
+            // The rare path of a key taken over: a settlement holding the terminal refuses it at once (409, retryable).
+            const terminal = terminalKeyOf(taken.transaction);
+            const row = await this.batches.lockShared(terminal);
+            if (isHeld(row, this.clock.now())) throw heldRefusal(terminal, row.settleHoldUntil, this.clock.now());
+            await this.transactions.insert(taken.transaction);
+            await this.transactions.insertAction(taken.action);
+            await this.idempotency.attach(scope!, taken.transaction.id);
+          }),
+        );
       } catch (error) {
         await this.idempotency.release(scope!).catch((release: unknown) => this.logger.warn(`Idempotency-Key not freed: ${errorMessage(release)}`));
         throw error;
@@ -122,6 +131,24 @@ export class SaleService {
     const outcome = await this.decide(sale);
     if (typeof outcome === 'string') return this.recorder.keepPending(sale.transaction.id, outcome, scope);
     return this.recorder.recordWritten(sale, outcome, scope);
+  }
+
+  /**
+   * Runs the write of a new sale; a card read an earlier transaction used (the unique index on its
+   * digest, platform-wide, so two identical reads at once meet it too and only one reaches the
+   * host) becomes 409 `card-read-used`. The earlier transaction is named only to its own PBO.
+   */
+  private async cardReadChecked<T>(sale: PreparedSale, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isUniqueViolation(error, CARD_READ_INDEX)) throw error;
+      const earlier = await this.transactions.findByCardRead(sale.transaction.cardRead!);
+      const named = earlier && earlier.groupId === sale.transaction.groupId ? ` by transaction ${earlier.id}` : '';
+      throw DomainError.cardReadUsed(
+        `emvData: this card read (PAN, ATC 9F36 and cryptogram 9F26) was already used${named}; a card makes a new cryptogram for every transaction: tap the card again`,
+      );
+    }
   }
 
   /** Asks the host, once more under the same requestId after an unknown outcome: the outcome, or why it is still unknown. */
@@ -206,6 +233,7 @@ export class SaleService {
       tvr: emv.tvr,
       tsi: emv.tsi,
       atc: emv.atc,
+      cardRead: emv.cardRead((identity) => this.cipher.lookup(identity)),
       posReference,
       trace: '',
       description: request.description ?? null,

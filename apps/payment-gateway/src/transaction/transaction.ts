@@ -56,6 +56,11 @@ export interface Transaction {
   tsi: string | null;
   /** Application transaction counter (9F36), hex. */
   atc: string;
+  /**
+   * The card read's keyed digest (card, ATC, cryptogram; {@link cardReadDigest}) of a sale or an
+   * authorisation, unique platform-wide; absent on other rows and on those stored before it was kept.
+   */
+  cardRead?: string | null;
   posReference: string | null;
   /** The STAN of the host's answer to the first action; empty while none. */
   trace: string;

@@ -1,15 +1,11 @@
-import { ApiEnvelope, ApiEnvelopeErrors, Envelope, EnvelopeDto, GroupId, ok, PboApi } from '@app/common';
-import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiEnvelope, ApiEnvelopeErrors, ApiIdempotencyKey, Envelope, EnvelopeDto, GroupId, IdempotencyKey, ok, PboApi } from '@app/common';
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CaptureDto, CaptureResultDto, RefundDto, RefundResultDto, VoidDto, VoidResultDto } from './dto/order-action.dto';
 import { OrderActionService } from './order-action.service';
 
-// On each method, named as @Headers reads it: the document then holds one optional header, not a second required one.
-const IDEMPOTENCY_KEY_HEADER = ApiHeader({
-  name: 'idempotency-key',
-  required: false,
-  description: 'optional, 1 to 48 letters, digits, _ or -: a retry with the same key (after a timeout) gets the first outcome instead of acting twice',
-});
+// On each method: the one rule of every route that reads the header (libs/common idempotency-key.ts).
+const IDEMPOTENCY_KEY_HEADER = ApiIdempotencyKey('a retry with the same key (after a timeout) gets the first outcome instead of acting twice');
 
 /** Void, refund and capture of an order (spec 2 section 4), through the gateway that owns the transaction. */
 @ApiTags('orders (legacy v2)')
@@ -43,7 +39,7 @@ export class OrderActionController {
     @GroupId() groupId: string,
     @Param('transactionId') transactionId: string,
     @Body() body: VoidDto,
-    @Headers('idempotency-key') idempotencyKey?: string,
+    @IdempotencyKey() idempotencyKey?: string,
   ): Promise<Envelope<VoidResultDto>> {
     return ok(await this.actions.void(groupId, transactionId, body.adminPwd, idempotencyKey));
   }
@@ -58,7 +54,7 @@ export class OrderActionController {
     @GroupId() groupId: string,
     @Param('transactionId') transactionId: string,
     @Body() body: RefundDto,
-    @Headers('idempotency-key') idempotencyKey?: string,
+    @IdempotencyKey() idempotencyKey?: string,
   ): Promise<Envelope<RefundResultDto>> {
     return ok(await this.actions.refund(groupId, transactionId, body, idempotencyKey));
   }
@@ -72,7 +68,7 @@ export class OrderActionController {
     @GroupId() groupId: string,
     @Param('transactionId') transactionId: string,
     @Body() body: CaptureDto,
-    @Headers('idempotency-key') idempotencyKey?: string,
+    @IdempotencyKey() idempotencyKey?: string,
   ): Promise<Envelope<CaptureResultDto>> {
     return ok(await this.actions.capture(groupId, transactionId, body.amount, idempotencyKey));
   }

@@ -32,6 +32,11 @@ export class DomainError extends Error {
     return new DomainError(ErrorCode.Unprocessable, message);
   }
 
+  /** 409 `urn:softpos:problem:card-read-used`: the card read (card, ATC, cryptogram) was used by an earlier transaction. */
+  static cardReadUsed(message: string): DomainError {
+    return new DomainError(ErrorCode.CardReadUsed, message);
+  }
+
   static notFound(message: string): DomainError {
     return new DomainError(ErrorCode.NotFound, message);
   }

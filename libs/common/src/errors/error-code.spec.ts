@@ -5,6 +5,7 @@ describe('envelope error mapping', () => {
     [ErrorCode.Validation, 10000, 400],
     [ErrorCode.Conflict, 10000, 409],
     [ErrorCode.Unprocessable, 10000, 422],
+    [ErrorCode.CardReadUsed, 10000, 409],
     [ErrorCode.PayloadTooLarge, 10000, 413],
     [ErrorCode.Unauthenticated, 11000, 401],
     [ErrorCode.OwnerInvalid, 13000, 403],

@@ -10,6 +10,8 @@ export enum ErrorCode {
   Conflict = 'CONFLICT',
   /** The request repeats an earlier one's key with another content (an Idempotency-Key reused for another body). HTTP 422, code 10000. */
   Unprocessable = 'UNPROCESSABLE',
+  /** A single-use credential presented again: a card read (card, ATC, cryptogram) an earlier transaction used. HTTP 409, code 10000. */
+  CardReadUsed = 'CARD_READ_USED',
   /** Body larger than the limit. HTTP 413, code 10000. */
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
   /** Missing, malformed, expired or wrongly signed token. HTTP 401. */
@@ -46,6 +48,8 @@ export function envelopeErrorOf(code: ErrorCode): EnvelopeError {
       return { code: 10000, status: 409 };
     case ErrorCode.Unprocessable:
       return { code: 10000, status: 422 };
+    case ErrorCode.CardReadUsed:
+      return { code: 10000, status: 409 };
     case ErrorCode.PayloadTooLarge:
       return { code: 10000, status: 413 };
     case ErrorCode.Unauthenticated:

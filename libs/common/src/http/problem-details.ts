@@ -45,6 +45,8 @@ export function problemTypeOf(code: ErrorCode): { type: string; title: string } 
       return { type: 'urn:softpos:problem:conflict', title: 'Conflict' };
     case ErrorCode.Unprocessable:
       return { type: 'urn:softpos:problem:unprocessable', title: 'Unprocessable request' };
+    case ErrorCode.CardReadUsed:
+      return { type: 'urn:softpos:problem:card-read-used', title: 'Card read already used' };
     case ErrorCode.PayloadTooLarge:
       return { type: 'urn:softpos:problem:payload-too-large', title: 'Payload too large' };
     case ErrorCode.Unauthenticated:

@@ -1269,7 +1269,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 64 letters, digits, _ or -; per device, kept 24 h: the same key and body answer the stored transaction */
+                /** @description 1 to 64 letters, digits, _ or -: per device, kept 24 h: the same key and body answer the stored transaction */
                 "idempotency-key"?: string;
             };
             path: {
@@ -1330,7 +1330,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description a request with the same Idempotency-Key is still in flight; or the terminal's batch is being settled with its host longer than a sale waits for it (Retry-After; nothing sent, send it again) */
+            /** @description urn:softpos:problem:card-read-used: the card read (PAN, ATC 9F36, cryptogram 9F26) was used by an earlier transaction, whatever its outcome (tap the card again; the same Idempotency-Key answers the earlier result instead); urn:softpos:problem:conflict: a request with the same Idempotency-Key is still in flight; or the terminal's batch is being settled with its host longer than a sale waits for it (Retry-After; nothing sent, send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -759,7 +759,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description optional, 1 to 48 letters, digits, _ or -: a retry with the same key (after a timeout) gets the first outcome instead of acting twice */
+                /** @description 1 to 64 letters, digits, _ or -: a retry with the same key (after a timeout) gets the first outcome instead of acting twice */
                 "idempotency-key"?: string;
             };
             path: {
@@ -866,7 +866,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description optional, 1 to 48 letters, digits, _ or -: a retry with the same key (after a timeout) gets the first outcome instead of acting twice */
+                /** @description 1 to 64 letters, digits, _ or -: a retry with the same key (after a timeout) gets the first outcome instead of acting twice */
                 "idempotency-key"?: string;
             };
             path: {
@@ -973,7 +973,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description optional, 1 to 48 letters, digits, _ or -: a retry with the same key (after a timeout) gets the first outcome instead of acting twice */
+                /** @description 1 to 64 letters, digits, _ or -: a retry with the same key (after a timeout) gets the first outcome instead of acting twice */
                 "idempotency-key"?: string;
             };
             path: {

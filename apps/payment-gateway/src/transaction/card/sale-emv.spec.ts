@@ -3,7 +3,7 @@ import { readCardData, TEST_CARD_SCHEMES, TEST_CARDS, testCardEmv as kernelTestC
 import { encodeTlv, TlvItem } from '@app/iso8583';
 import fc from 'fast-check';
 import { tagLabel } from './emv-data-elements';
-import { REQUIRED_EMV_OBJECTS, readSaleEmv, SignedSale } from './sale-emv';
+import { cardReadIdentity, REQUIRED_EMV_OBJECTS, readSaleEmv, SignedSale } from './sale-emv';
 import { cardReadHex, cardReads, luhnPans, mutationsOf, TEST_CURRENCIES, testCardObjects, testTrack2Hex, TEST_VISA_PAN } from './testing/test-card';
 
 const hexOf = (objects: TlvItem[]): string => encodeTlv(objects).toString('hex').toUpperCase();
@@ -57,6 +57,28 @@ describe('readSaleEmv', () => {
       account: { accountBin: TEST_VISA_PAN.slice(0, 6), accountLast4: TEST_VISA_PAN.slice(-4) },
       aid: 'A0000000031010',
     });
+  });
+
+  it('should name a read by its card, counter and cryptogram alone, however it is encoded', () => {
+    fc.assert(
+      fc.property(cardReads(), fc.integer({ min: 1, max: 0xffff }), (read, atc) => {
+        const identityOf = (elements: TlvItem[], wrap: typeof read.wrap): string => readSaleEmv(cardReadHex(elements, wrap), read.sale).cardRead((identity) => identity);
+        const valueOf = (tag: string): string => read.elements.find((element) => element.tag === tag)!.value.toString('hex').toUpperCase();
+        const otherAtc = (atc === read.elements.find((element) => element.tag === '9F36')!.value.readUInt16BE(0) ? (atc % 0xffff) + 1 : atc)
+          .toString(16)
+          .padStart(4, '0');
+        const recounted = read.elements.map((element) => (element.tag === '9F36' ? { tag: '9F36', value: Buffer.from(otherAtc, 'hex') } : element));
+
+        const identity = identityOf(read.elements, read.wrap);
+
+        expect(identity).toBe(cardReadIdentity(read.pan, valueOf('9F36'), valueOf('9F26')));
+        // Another order, no template: the same read.
+        expect(identityOf([...read.elements].reverse(), null)).toBe(identity);
+        // Another counter: another read.
+        expect(identityOf(recounted, read.wrap)).not.toBe(identity);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('should take every valid card read, and read the card number the host connector reads from it', () => {

@@ -41,6 +41,17 @@ export const REQUIRED_EMV_OBJECTS: readonly RequiredObject[] = [
 export interface SaleEmv extends Pick<Transaction, 'aid' | 'appName' | 'tc' | 'tvr' | 'tsi' | 'atc' | 'issCountryCode'> {
   account: MaskedAccount;
   cvmPerformed: CvmPerformed;
+  /** The read's identity, digested by `digest` (a keyed HMAC): the PAN never leaves here in clear. */
+  cardRead(digest: (identity: string) => string): string;
+}
+
+/**
+ * What makes a card read single-use: the card (PAN), its counter (9F36) and its cryptogram (9F26).
+ * A chip raises its ATC and computes a new ARQC for every transaction, so the same three twice are
+ * one read sent twice (a retry without its Idempotency-Key, or a replay).
+ */
+export function cardReadIdentity(pan: string, atc: string, cryptogram: string): string {
+  return `card-read:v1:${pan}:${atc.toUpperCase()}:${cryptogram.toUpperCase()}`;
 }
 
 /** What the request asks the card to have signed: the amount as given, in minor units, and its currency. */
@@ -143,15 +154,18 @@ export function readSaleEmv(emvData: string, sale: SignedSale): SaleEmv {
   const pan = checkConsistency(objects);
   checkSigned(objects, sale);
   const tsi = objects.get('9B');
+  const atc = hex(objects.get('9F36')!);
+  const tc = hex(objects.get('9F26')!);
   return {
     account: maskAccount(pan),
     aid: hex(objects.get('4F') ?? objects.get('9F06')!),
     appName: printable(objects.get('50')) ?? printable(objects.get('9F12')),
-    tc: hex(objects.get('9F26')!),
+    tc,
     tvr: hex(objects.get('95')!),
     tsi: tsi ? hex(tsi) : null,
-    atc: hex(objects.get('9F36')!),
+    atc,
     issCountryCode: numericCode(objects.get('5F28')),
     cvmPerformed: cvmPerformedOf(objects.get('9F34')!, objects.get('9F6C')),
+    cardRead: (digest) => digest(cardReadIdentity(pan, atc, tc)),
   };
 }

@@ -1,21 +1,16 @@
-import { ApiProblem, DomainError, GroupId, IdGenerator, ServiceRequestId } from '@app/common';
+import { ApiIdempotencyKey, ApiProblem, DomainError, GroupId, IdempotencyKey, IdGenerator, ServiceRequestId } from '@app/common';
 import { ContractViolationError, decodeContract, GatewayTransactionReplyV1, GatewayTransactionV1 } from '@app/contracts';
-import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { GatewayApi } from '../../shared/gateway-api';
 import { GATEWAY_ROUTE_PREFIX } from '../../shared/namespace';
 import { TransactionDto } from '../dto/transaction.dto';
-import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency.service';
 import { errorOfRefusal } from '../refusal';
 import { CaptureRequestDto, RefundRequestDto } from './dto/follow-up-request.dto';
 import { FollowUpService, FollowUpTarget } from './follow-up.service';
 
-// Named as @Headers reads it, so the document holds one optional header, not a second required one.
-const IDEMPOTENCY_KEY_HEADER = ApiHeader({
-  name: 'idempotency-key',
-  required: false,
-  description: '1 to 64 letters, digits, _ or -: the request id, per transaction; the same key answers the first outcome again (absent: a new one)',
-});
+// The one rule of every route that reads the header (libs/common idempotency-key.ts).
+const IDEMPOTENCY_KEY_HEADER = ApiIdempotencyKey('the request id, per transaction; the same key answers the first outcome again (absent: a new one)');
 
 /** A decline is the host's answer to a complete request, not a failure to retry. */
 const DECLINED_TOO =
@@ -71,7 +66,7 @@ export class FollowUpController {
     @GroupId() groupId: string,
     @Param('tranId') tranId: string,
     @ServiceRequestId() serviceRequestId: string,
-    @Headers('idempotency-key') idempotencyKey?: string,
+    @IdempotencyKey() idempotencyKey?: string,
   ): Promise<GatewayTransactionV1> {
     return this.answer(await this.followUps.void(this.targetOf(groupId, tranId, serviceRequestId, idempotencyKey)));
   }
@@ -88,7 +83,7 @@ export class FollowUpController {
     @Param('tranId') tranId: string,
     @Body() body: RefundRequestDto,
     @ServiceRequestId() serviceRequestId: string,
-    @Headers('idempotency-key') idempotencyKey?: string,
+    @IdempotencyKey() idempotencyKey?: string,
   ): Promise<GatewayTransactionV1> {
     return this.answer(await this.followUps.refund(this.targetOf(groupId, tranId, serviceRequestId, idempotencyKey), body.amount, body.reason));
   }
@@ -106,15 +101,13 @@ export class FollowUpController {
     // Optional: no body captures all of it; a body is held to its class like any other.
     @Body() body: unknown,
     @ServiceRequestId() serviceRequestId: string,
-    @Headers('idempotency-key') idempotencyKey?: string,
+    @IdempotencyKey() idempotencyKey?: string,
   ): Promise<GatewayTransactionV1> {
     const request = body === undefined ? new CaptureRequestDto() : optionalBodyOf(CaptureRequestDto, body);
     return this.answer(await this.followUps.capture(this.targetOf(groupId, tranId, serviceRequestId, idempotencyKey), request.amount));
   }
 
   private targetOf(groupId: string, tranId: string, serviceRequestId: string, idempotencyKey: string | undefined): FollowUpTarget {
-    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey))
-      throw DomainError.validation('Idempotency-Key must be 1 to 64 letters, digits, _ or -');
     return { groupId, tranId, serviceRequestId, requestId: idempotencyKey ?? `http-${this.ids.bytes(16).toString('base64url')}` };
   }
 

@@ -84,7 +84,7 @@ export class TransactionActionEntity implements TransactionAction {
   @Column({ type: 'varchar', length: 6, nullable: true })
   batchNo: string | null;
 
-  @Column({ type: 'varchar', length: 64, nullable: true })
+  @Column({ type: 'varchar', length: 80, nullable: true })
   clientRequestId: string | null;
 
   @Column({ type: 'timestamptz', precision: 3, nullable: true })

@@ -2,6 +2,9 @@ import type { GatewaySettleState, GatewayTranStatus, GatewayTranType } from '@ap
 import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { Transaction } from '../transaction';
 
+/** The unique index that refuses a card read used before (its violation is the refusal). */
+export const CARD_READ_INDEX = 'ux_payment_transaction_card_read';
+
 /** A transaction (spec 3) with its sums; its actions are {@link TransactionActionEntity} rows. */
 @Entity({ name: 'payment_transaction' })
 // GET /transaction/posReference/{posReference}: the PBO's newest with that reference.
@@ -10,6 +13,8 @@ import type { Transaction } from '../transaction';
 @Index('ix_payment_transaction_batch', ['groupId', 'hostMessageFormat', 'primaryMid', 'primaryTid', 'currency', 'batchNo'], { where: 'batch_no IS NOT NULL' })
 // The close of authorisations not captured in time: the open ones, oldest first.
 @Index('ix_payment_transaction_open_auth', ['createdAt'], { where: "tran_type = 'AUTH' AND tran_status = 'APPROVED' AND captured_minor = 0" })
+// A card read (card, ATC, cryptogram) is used once, platform-wide: a repeat is a replay or a duplicate, never sent to the host again.
+@Index(CARD_READ_INDEX, ['cardRead'], { unique: true, where: 'card_read IS NOT NULL' })
 // A settlement request names its terminal by acceptance, MID, TID and currency.
 @Index('ix_payment_transaction_terminal', ['acceptanceId', 'primaryMid', 'primaryTid', 'currency', 'createdAt'])
 @Check('ck_payment_transaction_tran_type', "tran_type IN ('SALE', 'AUTH', 'CAPTURE', 'VOID', 'REFUND', 'REVERSAL')")
@@ -100,6 +105,9 @@ export class PaymentTransactionEntity implements Transaction {
 
   @Column({ type: 'varchar', length: 8 })
   atc: string;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  cardRead: string | null;
 
   @Column({ type: 'varchar', length: 64, nullable: true })
   posReference: string | null;

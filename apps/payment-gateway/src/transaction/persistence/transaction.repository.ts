@@ -160,6 +160,11 @@ export class TransactionRepository {
     return this.uow.manager.getRepository(PaymentTransactionEntity).findOneBy({ id });
   }
 
+  /** The transaction that used a card read (its digest), whatever the owner (the caller applies the tenancy rule). */
+  findByCardRead(cardRead: string): Promise<Pick<Transaction, 'id' | 'groupId'> | null> {
+    return this.uow.manager.getRepository(PaymentTransactionEntity).findOne({ select: { id: true, groupId: true }, where: { cardRead } });
+  }
+
   /** By id, locked (`FOR UPDATE`) until the unit of work ends. */
   lockById(id: string): Promise<Transaction | null> {
     return this.uow.manager.getRepository(PaymentTransactionEntity).createQueryBuilder('t').where('t.id = :id', { id }).setLock('pessimistic_write').getOne();

@@ -481,3 +481,18 @@ export function mutationsOf(read: CardRead): fc.Arbitrary<CardReadMutation> {
   ];
   return fc.oneof(...classes);
 }
+
+/**
+ * {@link cardReads} that are each a new tap: the generator may draw the same card, counter (9F36)
+ * and cryptogram (9F26) twice, which the gateway refuses as a read used before (409
+ * card-read-used). Each call has its own memory of the reads drawn.
+ */
+export function freshCardReads(currencies: readonly TestCurrency[] = TEST_CURRENCIES): fc.Arbitrary<CardRead> {
+  const seen = new Set<string>();
+  return cardReads(currencies).filter((read) => {
+    const identity = [read.pan, ...['9F36', '9F26'].map((tag) => read.elements.find((element) => element.tag === tag)?.value.toString('hex'))].join(':');
+    if (seen.has(identity)) return false;
+    seen.add(identity);
+    return true;
+  });
+}
