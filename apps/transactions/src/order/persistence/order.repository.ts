@@ -3,7 +3,7 @@ import { TypeOrmUnitOfWork } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { streamNewestFirst, StreamedRows } from '../../shared/persistence/snapshot-stream';
-import { Order, OrderAction, OrderFilter, SettleState, SETTLE_STATES, TerminalBatch } from '../order';
+import { Order, OrderAction, OrderFilter, SettleState, SETTLE_STATES } from '../order';
 import { OrderActionEntity } from './order-action.entity';
 import { OrderEntity } from './order.entity';
 
@@ -162,29 +162,6 @@ export class OrderRepository {
       `UPDATE orders SET settle_state = $3, synced_at = now() WHERE group_id = $1 AND tran_id = ANY($2) AND ${rank('settle_state')} < ${rank('$3::smallint')}`,
       [groupId, tranIds, settleState],
     );
-  }
-
-  /**
-   * The orders of a terminal batch, oldest first (a settlement report's lines): those whose
-   * transaction is in it and those with a refund booked in it (a refund after its sale's batch
-   * closed books in the next one).
-   */
-  inBatch(batch: TerminalBatch): Promise<Order[]> {
-    const { groupId, hostMessageFormat, primaryMid, primaryTid, currency, batchNo } = batch;
-    return this.manager
-      .getRepository(OrderEntity)
-      .createQueryBuilder('o')
-      .where(
-        'o.groupId = :groupId AND o.hostMessageFormat = :hostMessageFormat AND o.primaryMid = :primaryMid AND o.primaryTid = :primaryTid AND o.currency = :currency',
-        { groupId, hostMessageFormat, primaryMid, primaryTid, currency },
-      )
-      .andWhere(
-        `(o.batchNo = :batchNo OR EXISTS (SELECT 1 FROM order_action a WHERE a.tran_id = o.tran_id AND a.batch_no = :batchNo AND a.action_type = 'REFUND' AND a.action_status = 'SUCCESS'))`,
-        { batchNo },
-      )
-      .orderBy('o.createdAt', 'ASC')
-      .addOrderBy('o.tranId', 'ASC')
-      .getMany();
   }
 
   private filtered(manager: EntityManager, groupId: string, filter: OrderFilter): SelectQueryBuilder<OrderEntity> {
