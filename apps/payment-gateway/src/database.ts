@@ -14,6 +14,7 @@ import { AcceptanceHostUrl1763900007000 } from './migrations/1763900007000-accep
 import { TransactionAcceptanceName1763900008000 } from './migrations/1763900008000-transaction-acceptance-name';
 import { ActionHostOrderId1763900008600 } from './migrations/1763900008600-action-host-order-id';
 import { ProfileActiveSdkId1763900008700 } from './migrations/1763900008700-profile-active-sdk-id';
+import { TransactionTimeZone1763900013300 } from './migrations/1763900013300-transaction-time-zone';
 import { BatchSettlementEntity } from './transaction/settlement/persistence/batch-settlement.entity';
 import { IdempotencyKeyEntity } from './transaction/persistence/idempotency-key.entity';
 import { TerminalBatchEntity } from './transaction/persistence/terminal-batch.entity';
@@ -57,5 +58,6 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     TransactionAcceptanceName1763900008000,
     ActionHostOrderId1763900008600,
     ProfileActiveSdkId1763900008700,
+    TransactionTimeZone1763900013300,
   ],
 };

@@ -62,6 +62,28 @@ describe('receipts and settlement reports by e-mail', () => {
       expect(html).toContain('476173******0119');
     });
 
+    it("should print the merchant's local time with its zone named, and label the cryptogram an ARQC, in the text and the HTML", async () => {
+      const sale = await app.gateway.take(pbo.groupId, {
+        ...approvedSale({ minor: 800, createdAt: new Date(Date.UTC(2026, 0, 31, 20, 5, 9)) }),
+        timeZone: 'Asia/Kuala_Lumpur',
+      });
+      await app.settled();
+      const email = recipient();
+
+      dataOf(await pbo.post(`/api/v2/order/email/${sale.tranId}`, { email }));
+
+      const [mail] = to(email);
+      const text = mail.parsed.text ?? '';
+      const html = String(mail.parsed.html);
+      // 20:05:09 UTC is the next day at 04:05:09 in Kuala Lumpur.
+      expect(text).toMatch(/^Date {2,}2026-02-01 04:05:09 Asia\/Kuala_Lumpur \(UTC\+08:00\)$/m);
+      expect(html).toContain('2026-02-01 04:05:09 Asia/Kuala_Lumpur (UTC+08:00)');
+      expect(text).not.toContain('UTC\n');
+      expect(text).toMatch(new RegExp(`^ARQC {2,}${sale.tc}$`, 'm'));
+      expect(html).toMatch(new RegExp(`ARQC</t[hd]>\\s*<td>${sale.tc}<`));
+      expect(text).not.toMatch(/^TC /m);
+    });
+
     it('should send the receipt of a declined sale too', async () => {
       const sale = await app.gateway.take(pbo.groupId, declinedSale({ minor: 990 }));
       await app.settled();

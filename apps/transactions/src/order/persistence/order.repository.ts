@@ -169,6 +169,7 @@ export class OrderRepository {
     if (filter.createdFrom) query.andWhere('o.createdAt >= :createdFrom', { createdFrom: filter.createdFrom });
     if (filter.createdUntil) query.andWhere('o.createdAt < :createdUntil', { createdUntil: filter.createdUntil });
     if (filter.tranId !== undefined) query.andWhere('o.tranId = :tranId', { tranId: filter.tranId });
+    if (filter.batchNo !== undefined) query.andWhere('o.batchNo = :batchNo', { batchNo: filter.batchNo });
     if (filter.rrn !== undefined) query.andWhere('o.rrn = :rrn', { rrn: filter.rrn });
     if (filter.sdkId !== undefined) query.andWhere('o.sdkId = :sdkId', { sdkId: filter.sdkId });
     if (filter.state !== undefined) query.andWhere('o.state = :state', { state: filter.state });
