@@ -1,5 +1,6 @@
 import { TXN_BATCH_SETTLED_V1 } from '@app/contracts';
-import { ApiClient, envelopeData, queryDatabase, startTestApp, TestApp, transactionsClient, waitFor } from '@app/testing';
+import { ApiClient, envelopeData, expectSuccess, queryDatabase, startTestApp, TestApp, transactionsClient, unique, waitFor } from '@app/testing';
+import { SmtpTestServer, startSmtpTestServer } from '@app/testing/smtp-test-server';
 import type { components as TransactionsComponents } from '@app/testing/openapi/transactions';
 import fc from 'fast-check';
 import { HostSandbox, hostSandboxSettingsFrom, StandaloneModule, startHostSandbox } from '../apps/standalone/src';
@@ -29,21 +30,67 @@ const totalsOf = (batch: Totals): Totals => ({
   voidAmt: batch.voidAmt,
 });
 
+/** One line of a settlement report's CSV: the batch and the kind, amount, action and order of a booking. */
+interface CsvLine {
+  batchNo: string;
+  kind: string;
+  amount: string;
+  actionId: string;
+  tranId: string;
+}
+
 describe('settlement batches agree with the gateway over HTTP', () => {
   let hosts: HostSandbox;
+  let smtp: SmtpTestServer;
   let app: TestApp;
   let acquiring: Acquiring;
 
   beforeAll(async () => {
     hosts = await startHostSandbox(hostSandboxSettingsFrom({ HOST_ECHO_INTERVAL_MS: '0', HOST_TIMEOUT_MS: '2000' }));
-    app = await startTestApp((options) => StandaloneModule.register(options, hosts.config));
+    smtp = await startSmtpTestServer();
+    app = await startTestApp((options) => StandaloneModule.register(options, hosts.config), {
+      mail: { transport: 'smtp', url: `smtp://127.0.0.1:${smtp.port}` },
+    });
     acquiring = await onboardMerchant(app, 'ISO8583');
   });
 
   afterAll(async () => {
     await app?.close();
+    await smtp?.close();
     await hosts?.close();
   });
+
+  /** The lines of the CSV the settlement report of `batchId` attaches, received by the SMTP server. */
+  async function reportLines(batchId: string): Promise<CsvLine[]> {
+    const email = `${unique('owner-')}@merchant.example`;
+    expectSuccess(await tx().POST('/api/v2/settlement/email', { body: { batchIds: JSON.stringify([{ batchId }]), email, mchId: acquiring.mchId } }));
+    const mail = smtp.received.find((received) => received.envelope.to.includes(email))!;
+    const [header, ...rows] = mail.parsed.attachments[0].content.toString('utf8').trimEnd().split('\r\n');
+    const columns = header.split(',');
+    // No field of these lines holds a comma or a quote (amounts, ids, digits, a masked PAN and a generated merchant name).
+    return rows.map((row) => {
+      const fields = row.split(',');
+      const field = (name: string) => fields[columns.indexOf(name)];
+      return { batchNo: field('batchNo'), kind: field('kind'), amount: field('amount'), actionId: field('actionId'), tranId: field('tranId') };
+    });
+  }
+
+  /** What the CSV lines sum to, per kind, as the batch's totals (payments are SALE and CAPTURE lines). */
+  function csvTotals(lines: CsvLine[]): Totals {
+    const of = (kinds: string[]) => lines.filter((line) => kinds.includes(line.kind));
+    const amount = (picked: CsvLine[]) => Math.round(picked.reduce((sum, line) => sum + Math.round(Number(line.amount) * 100), 0)) / 100;
+    const payments = of(['SALE', 'CAPTURE']);
+    const refunds = of(['REFUND']);
+    const voids = of(['VOID']);
+    return {
+      paymentCount: payments.length,
+      paymentAmt: amount(payments),
+      refundCount: refunds.length,
+      refundAmt: amount(refunds),
+      voidCount: voids.length,
+      voidAmt: amount(voids),
+    };
+  }
 
   const tx = () => transactionsClient(acquiring.pbo);
 
@@ -102,6 +149,14 @@ describe('settlement batches agree with the gateway over HTTP', () => {
     expect(second).toMatchObject({ reconciliation: 'BALANCED', ...ZERO, refundCount: 1, refundAmt: 5, difference: ZERO });
     expect(second.transactions).toEqual([{ transType: 'REFUND', paymentMethod: 'VISA', count: 1, amount: 5 }]);
     expect((await orderOf(acquiring.pbo, sale.tranId)).settleState).toBe(1);
+
+    // Each report lists what its batch booked: the sale in the first, the refund in the next one only.
+    const refundActionId = refunded.actions.find((action) => action.actionType === 'REFUND')!.actionId;
+    const saleActionId = refunded.actions.find((action) => action.actionType === 'NEW')!.actionId;
+    expect(await reportLines(first.batchId)).toEqual([{ batchNo: sale.batchNo, kind: 'SALE', amount: '20.00', actionId: saleActionId, tranId: sale.tranId }]);
+    expect(await reportLines(second.batchId)).toEqual([
+      { batchNo: refundBatchNo, kind: 'REFUND', amount: '5.00', actionId: refundActionId, tranId: sale.tranId },
+    ]);
   });
 
   it('should count the void of a partly captured authorisation at its captured amount, and settle balanced with no difference', async () => {
@@ -127,6 +182,25 @@ describe('settlement batches agree with the gateway over HTTP', () => {
     const settled = await settle(batch.batchId);
     expect(settled).toMatchObject({ reconciliation: 'BALANCED', difference: ZERO, hostTotals: { paymentCount: 1, paymentAmt: 12, voidCount: 0, voidAmt: 0 } });
     expect(totalsOf(settled)).toEqual(totalsOf(open));
+  });
+
+  it('should count the void of an authorisation never captured nowhere: it moved no money', async () => {
+    const { tid, till } = await newTerminal();
+    const auth = await tap(till, '40.00', 'AUTH');
+    const sale = await tap(till, '8.00');
+    await orderOf(acquiring.pbo, auth.tranId);
+    expect(envelopeData(await voidOrder(auth.tranId))).toMatchObject({ state: 4 });
+    await orderOf(acquiring.pbo, sale.tranId);
+    await orderOf(acquiring.pbo, auth.tranId, (order) => order.state === 4);
+
+    const [batch] = await batchesWhen(tid, (batches) => batches.length === 1 && batches[0].paymentCount === 1);
+    const open = await detail(batch.batchId);
+    expect(totalsOf(open)).toEqual({ ...ZERO, paymentCount: 1, paymentAmt: 8 });
+    expect(open.transactions).toEqual([{ transType: 'SALE', paymentMethod: 'VISA', count: 1, amount: 8 }]);
+    const settled = await settle(batch.batchId);
+    expect(settled).toMatchObject({ reconciliation: 'BALANCED', difference: ZERO });
+    expect(totalsOf(settled)).toEqual(totalsOf(open));
+    expect(csvTotals(await reportLines(batch.batchId))).toEqual(totalsOf(settled));
   });
 
   it('should make one batch of two devices on one MID/TID, and settle both devices orders with it at once', async () => {
@@ -246,10 +320,15 @@ describe('settlement batches agree with the gateway over HTTP', () => {
           const { tid, till } = await newTerminal();
           const taken: string[] = [];
           const compared = new Set<string>();
+          const refundBatchOf = new Map<string, string>();
 
           /** Settles the terminal's open batch, if it holds anything, checking that what we counted is what the gateway settled. */
           async function settleOpenBatch(): Promise<void> {
             await caughtUp(acquiring.pbo, taken);
+            // Where the gateway booked each refund: a refund after its sale's batch settled is in a later batch's report only.
+            for (const tranId of taken)
+              for (const action of (await gatewayTransaction(acquiring.pbo, tranId)).actions)
+                if (action.actionType === 'REFUND' && action.actionStatus === 'SUCCESS') refundBatchOf.set(action.actionId, action.batchNo!);
             for (const batch of await batchesOf(tid)) {
               if (batch.state !== 0) continue;
               const counted = await detail(batch.batchId);
@@ -259,6 +338,11 @@ describe('settlement batches agree with the gateway over HTTP', () => {
               expect(minorTotals(counted)).toEqual(await gatewayBatch(tid, batch.acquirerRefNo));
               expect(totalsOf(after)).toEqual(totalsOf(counted));
               expect(after.difference).toEqual(ZERO);
+              // The report's CSV lists what the batch booked: its lines sum per kind to the batch's stored totals.
+              const lines = await reportLines(batch.batchId);
+              expect(csvTotals(lines)).toEqual(totalsOf(after));
+              expect(new Set(lines.map((line) => line.batchNo))).toEqual(new Set(lines.length === 0 ? [] : [batch.acquirerRefNo]));
+              for (const line of lines.filter((each) => each.kind === 'REFUND')) expect(refundBatchOf.get(line.actionId)).toBe(batch.acquirerRefNo);
               compared.add(batch.acquirerRefNo);
             }
           }

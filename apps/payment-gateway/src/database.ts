@@ -15,6 +15,7 @@ import { TransactionAcceptanceName1763900008000 } from './migrations/17639000080
 import { ActionHostOrderId1763900008600 } from './migrations/1763900008600-action-host-order-id';
 import { ProfileActiveSdkId1763900008700 } from './migrations/1763900008700-profile-active-sdk-id';
 import { TerminalSettleHold1763900008800 } from './migrations/1763900008800-terminal-settle-hold';
+import { TransactionTimeZone1763900013300 } from './migrations/1763900013300-transaction-time-zone';
 import { TransactionCardRead1764800000000 } from './migrations/1764800000000-transaction-card-read';
 import { ActionClientRequestId801764800001000 } from './migrations/1764800001000-action-client-request-id-80';
 import { BatchSettlementEntity } from './transaction/settlement/persistence/batch-settlement.entity';
@@ -61,6 +62,7 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     ActionHostOrderId1763900008600,
     ProfileActiveSdkId1763900008700,
     TerminalSettleHold1763900008800,
+    TransactionTimeZone1763900013300,
     TransactionCardRead1764800000000,
     ActionClientRequestId801764800001000,
   ],

@@ -127,12 +127,14 @@ describe('the money rules under random runs of follow-ups and settlements', () =
       const inBatch = transactions.filter((row) => row.batch_no === settlement.batch_no);
       const payments = inBatch.filter((row) => row.tran_status !== 'VOIDED' && BigInt(row.captured_minor) > 0n);
       const voided = inBatch.filter((row) => row.tran_status === 'VOIDED');
+      // A void counts only of booked money: a voided authorisation never captured moved none.
+      const voidsOfBooked = voided.filter((row) => BigInt(row.captured_minor) > 0n);
       expect([settlement.batch_no, settlement.state, settlement.totals.paymentCount, settlement.totals.paymentMinor, settlement.totals.voidCount]).toEqual([
         settlement.batch_no,
         'SETTLED',
         payments.length,
         payments.reduce((sum, row) => sum + BigInt(row.captured_minor), 0n).toString(),
-        voided.length,
+        voidsOfBooked.length,
       ]);
       for (const row of voided) {
         const voidAction = actions.find((action) => action.tran_id === row.id && action.action_type === 'VOID' && action.action_status === 'SUCCESS')!;

@@ -63,6 +63,7 @@ describe('POST /transaction: sales through the host connector', () => {
         profileId: terminal.profileId,
         acceptanceId: acceptance.acptId,
         acceptanceName: acceptance.acptName,
+        timeZone: 'Asia/Kuala_Lumpur',
         sdkId: terminal.deviceId,
         posReference: 'ORDER-1',
         description: null,

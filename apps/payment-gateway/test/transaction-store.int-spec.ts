@@ -19,6 +19,7 @@ function pendingSale(groupId: string, now: Date): { transaction: Transaction; ac
     profileId: 'prof_test',
     acceptanceId: 'acpt_test',
     acceptanceName: 'Acquirer test',
+    timeZone: null,
     sdkId: 'dev-test',
     tranType: 'SALE',
     tranStatus: 'PENDING',

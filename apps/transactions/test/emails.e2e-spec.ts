@@ -62,6 +62,28 @@ describe('receipts and settlement reports by e-mail', () => {
       expect(html).toContain('476173******0119');
     });
 
+    it("should print the merchant's local time with its zone named, and label the cryptogram an ARQC, in the text and the HTML", async () => {
+      const sale = await app.gateway.take(pbo.groupId, {
+        ...approvedSale({ minor: 800, createdAt: new Date(Date.UTC(2026, 0, 31, 20, 5, 9)) }),
+        timeZone: 'Asia/Kuala_Lumpur',
+      });
+      await app.settled();
+      const email = recipient();
+
+      dataOf(await pbo.post(`/api/v2/order/email/${sale.tranId}`, { email }));
+
+      const [mail] = to(email);
+      const text = mail.parsed.text ?? '';
+      const html = String(mail.parsed.html);
+      // 20:05:09 UTC is the next day at 04:05:09 in Kuala Lumpur.
+      expect(text).toMatch(/^Date {2,}2026-02-01 04:05:09 Asia\/Kuala_Lumpur \(UTC\+08:00\)$/m);
+      expect(html).toContain('2026-02-01 04:05:09 Asia/Kuala_Lumpur (UTC+08:00)');
+      expect(text).not.toContain('UTC\n');
+      expect(text).toMatch(new RegExp(`^ARQC {2,}${sale.tc}$`, 'm'));
+      expect(html).toMatch(new RegExp(`ARQC</t[hd]>\\s*<td>${sale.tc}<`));
+      expect(text).not.toMatch(/^TC /m);
+    });
+
     it('should send the receipt of a declined sale too', async () => {
       const sale = await app.gateway.take(pbo.groupId, declinedSale({ minor: 990 }));
       await app.settled();
@@ -127,7 +149,7 @@ describe('receipts and settlement reports by e-mail', () => {
       return { batchId: page.records.find((record) => record.acquirerTid === shop.primaryTid)!.batchId, tranIds };
     }
 
-    it('should send the report of the listed batches with every order in an attached CSV, formulas neutralised', async () => {
+    it('should send the report of the listed batches with every booking in an attached CSV, formulas neutralised', async () => {
       const first = await batchWith([1000, 2000]);
       const second = await batchWith([550]);
       const email = recipient();
@@ -150,12 +172,17 @@ describe('receipts and settlement reports by e-mail', () => {
       ]);
       const lines = mail.parsed.attachments[0].content.toString('utf8').trimEnd().split('\r\n');
       expect(lines[0]).toBe(
-        'batchId,batchNo,acquirerMid,acquirerTid,tranId,createdAt,tranType,tranStatus,paymentMethod,accountMasked,currency,amount,capturedAmount,refundedAmount,approvalCode,rrn,trace,settleState,mchName',
+        'batchId,batchNo,acquirerMid,acquirerTid,kind,amount,bookedAt,actionId,tranId,tranType,tranStatus,createdAt,paymentMethod,accountMasked,currency,approvedAmount,capturedAmount,refundedAmount,approvalCode,rrn,trace,mchName',
       );
-      expect(lines.slice(1).map((line) => [line.split(',')[0], line.split(',')[4], line.split(',')[11]])).toEqual([
-        [first.batchId, first.tranIds[0], '10.00'],
-        [first.batchId, first.tranIds[1], '20.00'],
-        [second.batchId, second.tranIds[0], '5.50'],
+      expect(
+        lines
+          .slice(1)
+          .map((line) => line.split(','))
+          .map((fields) => [fields[0], fields[4], fields[5], fields[8]]),
+      ).toEqual([
+        [first.batchId, 'SALE', '10.00', first.tranIds[0]],
+        [first.batchId, 'SALE', '20.00', first.tranIds[1]],
+        [second.batchId, 'SALE', '5.50', second.tranIds[0]],
       ]);
       // A spreadsheet opening the file must not run the merchant name as a formula.
       expect(lines[1].endsWith(',"\'=HYPERLINK(""http://evil.example"")"')).toBe(true);

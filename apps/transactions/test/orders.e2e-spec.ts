@@ -97,6 +97,9 @@ describe('orders (legacy v2)', () => {
       {
         tranId: sale.tranId,
         amount: { currency: 'MYR', value: Number(sale.amount.value) },
+        approvedAmount: { currency: 'MYR', value: Number(sale.amount.value) },
+        capturedAmount: { currency: 'MYR', value: Number(sale.amount.value) },
+        refundedAmount: { currency: 'MYR', value: 0 },
         approvalCode: sale.approvalCode,
         batchNo: '000001',
         cvmPerformed: 'NO_CVM',
@@ -141,11 +144,34 @@ describe('orders (legacy v2)', () => {
     expect(record.amount).toEqual({ currency, value: shown });
   });
 
+  it('should show what a partial approval approved and charged beside what was asked, and no approval of a declined sale', async () => {
+    const asked = approvedSale({ minor: 10_000 });
+    const partial = await app.gateway.take(other.groupId, { ...asked, approvedAmount: { currency: 'MYR', value: '60.00' }, capturedAmount: '60.00' });
+    await app.settled();
+
+    const [record] = dataOf(await list(other, `?transactionId=${partial.tranId}`)).records;
+    expect([record.amount, record.approvedAmount, record.capturedAmount, record.refundedAmount]).toEqual([
+      { currency: 'MYR', value: 100 },
+      { currency: 'MYR', value: 60 },
+      { currency: 'MYR', value: 60 },
+      { currency: 'MYR', value: 0 },
+    ]);
+    const detail = dataOf(await other.get<OrderRecord>(`/api/v2/order/${partial.tranId}`));
+    expect(detail.approvedAmount).toEqual({ currency: 'MYR', value: 60 });
+
+    const [declined] = dataOf(await list(pbo, `?transactionId=${sales[5].tranId}`)).records;
+    expect([declined.approvedAmount, declined.capturedAmount]).toEqual([null, { currency: 'MYR', value: 0 }]);
+  });
+
   it('should filter by each filter of spec 2', async () => {
     const ids = async (query: string) => dataOf(await list(pbo, `${query}&pageSize=-1`)).records.map((record) => record.tranId);
     const declined = sales[5];
 
-    expect(await ids(`?acquirerRefNo=${sales[2].rrn}`)).toEqual([sales[2].tranId]);
+    // acquirerRefNo is the terminal batch number, as a settlement batch shows it; rrn the host's reference of one order.
+    expect(await ids(`?acquirerRefNo=000001`)).toEqual(newestFirst().filter((tranId) => tranId !== declined.tranId));
+    expect(await ids(`?acquirerRefNo=000001&deviceId=${shop.sdkId}&state=3`)).toEqual([]);
+    expect(await ids(`?acquirerRefNo=000002`)).toEqual([]);
+    expect(await ids(`?rrn=${sales[2].rrn}`)).toEqual([sales[2].tranId]);
     expect(await ids(`?deviceId=${shop.sdkId}`)).toEqual(newestFirst());
     expect(await ids(`?state=3`)).toEqual([declined.tranId]);
     expect(await ids(`?state=3&deviceId=${shop.sdkId}`)).toEqual([declined.tranId]);
@@ -269,6 +295,11 @@ describe('orders (legacy v2)', () => {
       createdEnd: fc.constantFrom('2026-00-10', '20260101', '2026-01-01T10:00:00+24:00', '2026-01-01 10:00:00Z', 'now'),
       transactionId: fc.string({ maxLength: 100 }).filter((value) => !TRAN_ID_PATTERN.test(value)),
       acquirerRefNo: fc.oneof(
+        fc.constant(''),
+        fc.string({ maxLength: 20 }).filter((value) => !/^[0-9]{6}$/.test(value)),
+        fc.constantFrom('00001', '0000001', '00000a', '１２３４５６'),
+      ),
+      rrn: fc.oneof(
         fc.constant(''),
         fc.string({ minLength: 65, maxLength: 100 }),
         fc.string({ unit: 'binary', maxLength: 20 }).filter((value) => /[^\x20-\x7e]/.test(value)),

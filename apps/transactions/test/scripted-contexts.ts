@@ -242,7 +242,8 @@ export class ScriptedGateway {
         currency,
       );
     const payments = inBatch.filter((held) => held.transaction.tranStatus !== 'VOIDED' && minor(held.transaction.capturedAmount, currency) > 0n);
-    const voids = inBatch.filter((held) => held.transaction.tranStatus === 'VOIDED');
+    // The gateway's rule: a voided authorisation never captured moved no money and counts as no void.
+    const voids = inBatch.filter((held) => held.transaction.tranStatus === 'VOIDED' && minor(held.transaction.capturedAmount, currency) > 0n);
     const refunds = inBatch.flatMap((held) => held.transaction.actions.filter((a) => a.actionType === 'REFUND' && a.actionStatus === 'SUCCESS'));
     const totals: GatewayBatchTotalsV1 = {
       paymentCount: payments.length,
@@ -250,7 +251,7 @@ export class ScriptedGateway {
       refundCount: refunds.length,
       refundAmount: sum(refunds.map((refund) => minor(refund.amount.value, currency))),
       voidCount: voids.length,
-      voidAmount: sum(voids.map((held) => minor(held.transaction.approvedAmount?.value ?? '0', currency))),
+      voidAmount: sum(voids.map((held) => minor(held.transaction.capturedAmount, currency))),
     };
     const hostTotals = this.hostTotals(totals);
     const balanced = hostTotals.paymentAmount === totals.paymentAmount && hostTotals.refundAmount === totals.refundAmount;

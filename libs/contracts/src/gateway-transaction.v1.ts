@@ -20,7 +20,7 @@ import {
 import { HOST_MESSAGE_FORMATS } from './host-formats';
 import { HOST_RECONCILIATIONS, HostReconciliationV1 } from './host.v1';
 import { DECIMAL_AMOUNT_PATTERN } from './money';
-import { IsIsoCurrency, NullableButPresent } from './validation';
+import { IsIanaTimeZone, IsIsoCurrency, NullableButPresent } from './validation';
 
 /**
  * The payment gateway's transactions as other contexts see them (`docs/decisions.md`,
@@ -287,6 +287,15 @@ export class GatewayTransactionV1 {
   @IsString()
   @MaxLength(128)
   acceptanceName?: string | null;
+
+  /**
+   * The profile's IANA time zone when the transaction was taken (the merchant's, which
+   * merchant-management pushes): a receipt prints the merchant's local time in it. Null when the
+   * profile had none (UTC); optional so that payloads written before it still decode.
+   */
+  @IsOptional()
+  @IsIanaTimeZone()
+  timeZone?: string | null;
 
   @IsString()
   @IsNotEmpty()

@@ -213,6 +213,7 @@ export class SaleService {
       profileId: profile.id,
       acceptanceId: acceptance.id,
       acceptanceName: acceptance.acptName,
+      timeZone: profile.timeZone,
       sdkId: device.deviceId,
       tranType: request.tranType,
       tranStatus: 'PENDING',

@@ -58,6 +58,7 @@ export function toGatewayTransaction(transaction: Transaction, actions: readonly
     profileId: transaction.profileId,
     acceptanceId: transaction.acceptanceId,
     acceptanceName: transaction.acceptanceName,
+    timeZone: transaction.timeZone,
     sdkId: transaction.sdkId,
     posReference: transaction.posReference,
     trace: transaction.trace,

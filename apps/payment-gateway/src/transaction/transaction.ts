@@ -23,6 +23,8 @@ export interface Transaction {
   acceptanceId: string;
   /** The acceptance's name when the sale was taken (the acquirer profile's name in merchant-management); null for transactions from before it was kept. */
   acceptanceName: string | null;
+  /** The profile's IANA time zone when the sale was taken (the merchant's local time); null when the profile has none (UTC). */
+  timeZone: string | null;
   /** The device that took it (its token's subject). */
   sdkId: string;
   tranType: GatewayTranType;

@@ -74,6 +74,7 @@ export function orderFromTransaction(update: TransactionVersion): OrderVersion {
     linkedTranId: transaction.linkedTranId,
     callbackUrl: transaction.callbackUrl,
     posReference: transaction.posReference,
+    timeZone: transaction.timeZone ?? null,
     createdAt: instant(transaction.createdAt, 'createdAt'),
     updatedAt: transaction.updatedAt === null ? null : instant(transaction.updatedAt, 'updatedAt'),
   };

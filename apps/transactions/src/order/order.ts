@@ -100,6 +100,8 @@ export interface Order {
   linkedTranId: string | null;
   callbackUrl: string | null;
   posReference: string | null;
+  /** The IANA time zone the transaction was taken in (its profile's, the merchant's); null for orders from before it was carried (UTC). */
+  timeZone: string | null;
   /** The gateway's createdAt (the list's order and its createdStart / createdEnd filters). */
   createdAt: Date;
   /** The gateway's updatedAt; null until the transaction first changed. */
@@ -149,6 +151,8 @@ export interface OrderFilter {
   createdFrom?: Date;
   createdUntil?: Date;
   tranId?: string;
+  /** The terminal batch number (spec 2's `acquirerRefNo`, as a settlement batch shows it). */
+  batchNo?: string;
   rrn?: string;
   sdkId?: string;
   settleState?: SettleState;

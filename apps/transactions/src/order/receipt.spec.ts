@@ -2,12 +2,42 @@ import fc from 'fast-check';
 import { approvedSale, declinedSale, terminal, updated } from '../../test/factories';
 import { GatewayTranStatus, minorToDecimal } from '@app/contracts';
 import { orderFromTransaction } from './order-from-transaction';
-import { renderReceipt } from './receipt';
+import { receiptTime, renderReceipt } from './receipt';
 
 function receiptOf(merchantName: string, merchantAddr: string | null = null) {
   const { order, actions } = orderFromTransaction(updated({ ...approvedSale({ terminal: terminal({ merchantName }), minor: 1250 }), merchantAddr }, 1, 'g'));
   return renderReceipt({ ...order, actions: actions.map((action, id) => ({ ...action, id })) });
 }
+
+describe('receiptTime', () => {
+  it("should print the merchant's wall clock with the zone and its offset named, for any instant and zone", () => {
+    const zones = ['Asia/Kuala_Lumpur', 'Asia/Kolkata', 'America/New_York', 'Europe/London', 'Pacific/Chatham', 'Australia/Adelaide'];
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2090-01-01T00:00:00Z'), noInvalidDate: true }),
+        fc.constantFrom(...zones),
+        (instant, zone) => {
+          const printed = receiptTime(instant, zone);
+          const match = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d) ([A-Za-z_/]+) \(UTC([+-])(\d\d):(\d\d)\)$/.exec(printed);
+          expect(match).not.toBeNull();
+          const [, y, mo, d, h, mi, s, named, sign, oh, om] = match!;
+          expect(named).toBe(zone);
+          // The wall clock less its offset is the instant (to the second).
+          const offsetMs = (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om)) * 60_000;
+          expect(Date.UTC(+y, +mo - 1, +d, +h, +mi, +s) - offsetMs).toBe(Math.floor(instant.getTime() / 1000) * 1000);
+        },
+      ),
+    );
+  });
+
+  it('should print UTC when the order carries no zone, or one this runtime does not know', () => {
+    const instant = new Date(Date.UTC(2026, 0, 31, 8, 15));
+    expect(receiptTime(instant, null)).toBe('2026-01-31 08:15:00 UTC');
+    expect(receiptTime(instant, 'UTC')).toBe('2026-01-31 08:15:00 UTC');
+    expect(receiptTime(instant, 'Mars/Olympus_Mons')).toBe('2026-01-31 08:15:00 UTC');
+    expect(receiptTime(instant, 'Asia/Kuala_Lumpur')).toBe('2026-01-31 16:15:00 Asia/Kuala_Lumpur (UTC+08:00)');
+  });
+});
 
 describe('renderReceipt', () => {
   it('should never let a merchant name or address become markup, nor break a header or a line', () => {
@@ -19,6 +49,12 @@ describe('renderReceipt', () => {
         for (const line of receipt.text.split('\n')) expect(line).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
       }),
     );
+  });
+
+  it('should label the cryptogram an ARQC (what 9F27 said of it), never a TC', () => {
+    const receipt = receiptOf('Shop');
+    expect(receipt.text).toMatch(/^ARQC {2,}[0-9A-F]{16}$/m);
+    expect(receipt.text).not.toMatch(/^TC /m);
   });
 
   it('should show the amount in the currency exponent and the card masked, never more of it', () => {

@@ -9,10 +9,58 @@ export interface RenderedReceipt {
   html: string;
 }
 
-/** `2026-01-31 08:15:00 UTC` */
-function when(value: Date): string {
-  return `${value.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+const LOCAL_TIME = new Map<string, Intl.DateTimeFormat>();
+
+function localTimeFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = LOCAL_TIME.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'longOffset',
+    });
+    LOCAL_TIME.set(timeZone, format);
+  }
+  return format;
 }
+
+/**
+ * An instant as the merchant's clock showed it, the zone named: `2026-01-31 16:15:00
+ * Asia/Kuala_Lumpur (UTC+08:00)`; `2026-01-31 08:15:00 UTC` when the order carries no zone (taken
+ * before it was carried) or one this runtime does not know.
+ */
+export function receiptTime(value: Date, timeZone: string | null): string {
+  let parts: Record<string, string>;
+  try {
+    parts = Object.fromEntries(
+      localTimeFormat(timeZone ?? 'UTC')
+        .formatToParts(value)
+        .map((part) => [part.type, part.value]),
+    );
+  } catch {
+    return receiptTime(value, null);
+  }
+  const clock = `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+  if (timeZone === null || timeZone === 'UTC') return `${clock} UTC`;
+  // longOffset names the offset from GMT ("GMT+08:00"; "GMT+00:00" or "GMT" at zero, by ICU version).
+  const offset = parts.timeZoneName === 'GMT' ? 'UTC+00:00' : parts.timeZoneName.replace(/^GMT/, 'UTC');
+  return `${clock} ${timeZone} (${offset})`;
+}
+
+/**
+ * What the application cryptogram of an order is. The card gives it in its first GENERATE AC,
+ * with 9F27 saying which: the gateway takes a sale only when 9F27 says ARQC (bits 8-7 = 10, an
+ * online request; an AAC or a TC is refused, docs/decisions.md "The card read is checked as EMV
+ * defines it"), and keeps that cryptogram (9F26) as `tc`, spec 2's field name. So every order's
+ * cryptogram is an ARQC: no second GENERATE AC (its TC) nor the issuer's ARPC reaches the gateway.
+ */
+export const ORDER_CRYPTOGRAM_LABEL = 'ARQC';
 
 /** What a receipt says of the money: its headline amount and its rows, from what the order holds. */
 export interface ReceiptMoney {
@@ -54,7 +102,7 @@ export function renderReceipt(order: OrderWithActions): RenderedReceipt {
     ['Merchant', order.merchantName],
     ...(order.merchantAddr ? ([['Address', order.merchantAddr]] as Array<[string, string]>) : []),
     ['MID / TID', `${order.primaryMid} / ${order.primaryTid}`],
-    ['Date', when(order.createdAt)],
+    ['Date', receiptTime(order.createdAt, order.timeZone)],
     ['Type', order.tranType],
     ['Status', order.tranStatus],
     ...money,
@@ -66,7 +114,7 @@ export function renderReceipt(order: OrderWithActions): RenderedReceipt {
     ['Trace', order.trace || '-'],
     ['Batch', order.batchNo ?? '-'],
     ['AID', order.appName ? `${order.aid} ${order.appName}` : order.aid],
-    ['TC', order.tc],
+    [ORDER_CRYPTOGRAM_LABEL, order.tc],
     ['TVR / TSI', `${order.tvr} / ${order.tsi ?? '-'}`],
     ['Transaction', order.tranId],
   ];

@@ -1,22 +1,23 @@
-import { Order } from '../order/order';
 import { csvText } from '../shared/csv';
 import { escapeHtml, labelledRows, oneLine } from '../shared/html';
 import { formatMoney, formatUtc, minorToGatewayAmount } from '../shared/legacy';
-import { BATCH_STATES, BatchState, BatchView } from './settlement';
+import { BATCH_STATES, BatchLine, BatchState, BatchView } from './settlement';
 
-/** A batch of the report with its orders. */
+/** A batch of the report with what was booked in it. */
 export interface ReportedBatch {
   batch: BatchView;
-  orders: Order[];
+  lines: BatchLine[];
 }
 
-/** The settlement report as an e-mail carries it: a summary (text and HTML) and the orders as CSV. */
+/** The settlement report as an e-mail carries it: a summary (text and HTML) and the bookings as CSV. */
 export interface RenderedSettlementReport {
   subject: string;
   text: string;
   html: string;
   csv: string;
 }
+
+const CSV_NOTE = 'Every payment, refund and void booked in these batches is a line of the attached CSV file.';
 
 const STATE_NAMES: Record<BatchState, string> = {
   [BATCH_STATES.OPEN]: 'open',
@@ -25,36 +26,43 @@ const STATE_NAMES: Record<BatchState, string> = {
   [BATCH_STATES.SETTLING]: 'settling',
 };
 
-/** The header of the CSV attachment: one line per order of the listed batches. */
+/**
+ * The header of the CSV attachment: one line per booking of the listed batches (a payment, a
+ * refund, a void), so that per `kind` the lines of a batch sum to its totals (payments are SALE
+ * and CAPTURE). `amount` is what the line booked; the order's own sums follow it.
+ */
 export const SETTLEMENT_CSV_HEADER = [
   'batchId',
   'batchNo',
   'acquirerMid',
   'acquirerTid',
+  'kind',
+  'amount',
+  'bookedAt',
+  'actionId',
   'tranId',
-  'createdAt',
   'tranType',
   'tranStatus',
+  'createdAt',
   'paymentMethod',
   'accountMasked',
   'currency',
-  'amount',
+  'approvedAmount',
   'capturedAmount',
   'refundedAmount',
   'approvalCode',
   'rrn',
   'trace',
-  'settleState',
   'mchName',
 ];
 
 /**
  * `POST /api/v2/settlement/email`: per batch its terminal, state and totals (payments, refunds,
- * voids; the host's and the difference once settled), and every order of the batches as CSV.
+ * voids; the host's and the difference once settled), and every booking of the batches as CSV.
  */
 export function renderSettlementReport(mchId: string, reported: ReportedBatch[]): RenderedSettlementReport {
   const merchant = oneLine(reported[0]?.batch.merchantName ?? mchId);
-  const sections = reported.map(({ batch, orders }) => {
+  const sections = reported.map(({ batch, lines }) => {
     const totals = batch.shownTotals;
     const rows: Array<[string, string]> = [
       ['Batch', `${batch.batchId} (terminal batch ${batch.batchNo})`],
@@ -65,34 +73,37 @@ export function renderSettlementReport(mchId: string, reported: ReportedBatch[])
       ['Payments', `${totals.paymentCount}, ${formatMoney(totals.paymentMinor, batch.currency)}`],
       ['Refunds', `${totals.refundCount}, ${formatMoney(totals.refundMinor, batch.currency)}`],
       ['Voids', `${totals.voidCount}, ${formatMoney(totals.voidMinor, batch.currency)}`],
-      ['Orders', String(orders.length)],
+      ['Bookings', String(lines.length)],
     ];
     if (batch.hostTotals) rows.push(['Host payments', `${batch.hostTotals.paymentCount}, ${formatMoney(batch.hostTotals.paymentMinor, batch.currency)}`]);
     if (batch.reconciliation) rows.push(['Reconciliation', batch.reconciliation]);
     return labelledRows(rows);
   });
-  const csvRows = reported.flatMap(({ batch, orders }) =>
-    orders.map((order) => {
-      const amount = (minor: string) => minorToGatewayAmount(minor, order.currency);
+  const csvRows = reported.flatMap(({ batch, lines }) =>
+    lines.map(({ kind, amountMinor, bookedAt, actionId, trace, order }) => {
+      const amount = (minor: string | null) => (minor === null ? null : minorToGatewayAmount(minor, order.currency));
       return [
         batch.batchId,
         batch.batchNo,
         order.primaryMid,
         order.primaryTid,
+        kind,
+        amount(amountMinor),
+        formatUtc(bookedAt),
+        actionId,
         order.tranId,
-        formatUtc(order.createdAt),
         order.tranType,
         order.tranStatus,
+        formatUtc(order.createdAt),
         order.paymentMethod,
         order.accountMasked,
         order.currency,
-        amount(order.approvedMinor ?? order.amountMinor),
+        amount(order.approvedMinor),
         amount(order.capturedMinor),
         amount(order.refundedMinor),
         order.approvalCode,
         order.rrn,
-        order.trace,
-        order.settleState,
+        trace,
         order.merchantName,
       ];
     }),
@@ -100,8 +111,8 @@ export function renderSettlementReport(mchId: string, reported: ReportedBatch[])
   const heading = `Settlement report of ${merchant} (merchant ${oneLine(mchId)})`;
   return {
     subject: `${heading}: ${reported.length} batch${reported.length === 1 ? '' : 'es'}`,
-    text: [heading, '', ...sections.flatMap((section) => [section.text, '']), 'Every order of these batches is in the attached CSV file.', ''].join('\n'),
-    html: `<!DOCTYPE html><html><body><h1>${escapeHtml(heading)}</h1>${sections.map((section) => section.html).join('<hr>')}<p>Every order of these batches is in the attached CSV file.</p></body></html>`,
+    text: [heading, '', ...sections.flatMap((section) => [section.text, '']), CSV_NOTE, ''].join('\n'),
+    html: `<!DOCTYPE html><html><body><h1>${escapeHtml(heading)}</h1>${sections.map((section) => section.html).join('<hr>')}<p>${escapeHtml(CSV_NOTE)}</p></body></html>`,
     csv: csvText(SETTLEMENT_CSV_HEADER, csvRows),
   };
 }

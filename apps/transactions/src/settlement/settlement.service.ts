@@ -87,10 +87,10 @@ export class SettlementService {
 
   /**
    * `POST /api/v2/settlement/email`: the report of the listed batches (each the PBO's and, when it
-   * names its merchant, `mchId`'s) to `email`, the orders attached as CSV.
+   * names its merchant, `mchId`'s) to `email`, what was booked in them attached as CSV.
    */
   async emailReport(groupId: string, command: { batchIds: string[]; email: string; mchId: string }): Promise<void> {
-    // Every batch, its totals and its orders from one snapshot; the mail is sent after it ends.
+    // Every batch, its totals and its bookings from one snapshot; the mail is sent after it ends.
     const reported = await this.uow.snapshot(async () => {
       const batches: ReportedBatch[] = [];
       for (const batchId of new Set(command.batchIds)) {
@@ -98,7 +98,7 @@ export class SettlementService {
         if (batch.merchantId !== null && batch.merchantId !== command.mchId)
           throw DomainError.ownerInvalid(`owner info invalid: batch ${batchId} belongs to another merchant`);
         const [view] = await this.withTotals([batch]);
-        batches.push({ batch: view, orders: await this.orders.inBatch(batch) });
+        batches.push({ batch: view, lines: await this.batches.lines(batch.id) });
       }
       return batches;
     });

@@ -1,5 +1,5 @@
 import type { HostReconciliationV1 } from '@app/contracts';
-import type { TerminalBatch } from '../order/order';
+import type { Order, TerminalBatch } from '../order/order';
 
 /** Settlement batch `state` numbers (DECISIONS.md, "Codes and enumerations"). */
 export const BATCH_STATES = { OPEN: 0, SETTLED: 1, SETTLE_FAILED: 2, SETTLING: 3 } as const;
@@ -58,6 +58,21 @@ export interface SettlementBatch extends TerminalBatch {
 /** A batch with its totals as shown: stored once settled, else counted from its orders. */
 export interface BatchView extends SettlementBatch {
   shownTotals: BatchTotals;
+}
+
+/** What a line of a batch booked: a sale's approval or an authorisation's capture (payments), a refund, a void of booked money. */
+export type BatchLineKind = 'SALE' | 'CAPTURE' | 'REFUND' | 'VOID';
+
+/** One booking of a batch (a line of the report's CSV). */
+export interface BatchLine {
+  batchId: number;
+  kind: BatchLineKind;
+  /** The action that booked it; null only for orders stored without it. */
+  actionId: string | null;
+  trace: string;
+  bookedAt: Date;
+  amountMinor: string;
+  order: Order;
 }
 
 /** One line of a batch's summary: per kind (SALE, CAPTURE, REFUND, VOID) and payment method. */

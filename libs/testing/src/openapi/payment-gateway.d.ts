@@ -674,6 +674,11 @@ export interface components {
              */
             acceptanceName: string | null;
             /**
+             * @description the profile's IANA time zone when the transaction was taken (the merchant's local time); null when it had none (UTC)
+             * @example Asia/Kuala_Lumpur
+             */
+            timeZone: string | null;
+            /**
              * @description the device that took it
              * @example 6f1c2a9e-0000-4000-8000-000000000001
              */

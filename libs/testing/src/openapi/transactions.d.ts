@@ -199,7 +199,14 @@ export interface components {
         LegacyOrderDto: {
             /** @example tran_0123456789abcdefghijkl */
             tranId: string;
+            /** @description what was asked (the requested amount) */
             amount: components["schemas"]["LegacyAmountDto"];
+            /** @description what the host approved: less than `amount` after a partial approval (the real charge of a sale, the hold of an authorisation); null unless approved (beyond spec 2) */
+            approvedAmount: components["schemas"]["LegacyAmountDto"] | null;
+            /** @description what was charged: a sale its approved amount, an authorisation what was captured (0 until it is); a void does not change it (beyond spec 2) */
+            capturedAmount: components["schemas"]["LegacyAmountDto"];
+            /** @description what was refunded so far (beyond spec 2) */
+            refundedAmount: components["schemas"]["LegacyAmountDto"];
             approvalCode: string | null;
             /** @description the terminal's batch number (6 digits) */
             batchNo: string | null;
@@ -257,7 +264,14 @@ export interface components {
         LegacyOrderDetailDto: {
             /** @example tran_0123456789abcdefghijkl */
             tranId: string;
+            /** @description what was asked (the requested amount) */
             amount: components["schemas"]["LegacyAmountDto"];
+            /** @description what the host approved: less than `amount` after a partial approval (the real charge of a sale, the hold of an authorisation); null unless approved (beyond spec 2) */
+            approvedAmount: components["schemas"]["LegacyAmountDto"] | null;
+            /** @description what was charged: a sale its approved amount, an authorisation what was captured (0 until it is); a void does not change it (beyond spec 2) */
+            capturedAmount: components["schemas"]["LegacyAmountDto"];
+            /** @description what was refunded so far (beyond spec 2) */
+            refundedAmount: components["schemas"]["LegacyAmountDto"];
             approvalCode: string | null;
             /** @description the terminal's batch number (6 digits) */
             batchNo: string | null;
@@ -406,7 +420,7 @@ export interface components {
             acquirerMid: string;
             acquirerTid: string;
             /**
-             * @description the terminal's batch number, as the acquirer knows the batch
+             * @description the terminal's batch number, as the acquirer knows the batch; `GET /api/v2/order?acquirerRefNo=` takes the same value (its orders' batchNo)
              * @example 000001
              */
             acquirerRefNo: string;
@@ -497,7 +511,7 @@ export interface components {
             acquirerMid: string;
             acquirerTid: string;
             /**
-             * @description the terminal's batch number, as the acquirer knows the batch
+             * @description the terminal's batch number, as the acquirer knows the batch; `GET /api/v2/order?acquirerRefNo=` takes the same value (its orders' batchNo)
              * @example 000001
              */
             acquirerRefNo: string;
@@ -541,8 +555,10 @@ export interface operations {
                 createdEnd?: string;
                 /** @description the gateway transaction id (tranId) */
                 transactionId?: string;
-                /** @description the acquirer's reference (rrn) */
+                /** @description the terminal batch number (6 digits) the acquirer knows the order's batch by: the settlement batch's `acquirerRefNo`, the order's `batchNo` (one meaning in both places; with `deviceId` it lists one terminal's batch) */
                 acquirerRefNo?: string;
+                /** @description the host's retrieval reference number of the order (`rrn`, exactly; beyond spec 2) */
+                rrn?: string;
                 /** @description the device that took the transaction (sdkId) */
                 deviceId?: string;
                 /** @description 0 WAIT_FOR_SETTLE, 1 SETTLED, 2 SETTLE_FAILED */

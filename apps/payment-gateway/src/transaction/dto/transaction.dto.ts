@@ -89,6 +89,13 @@ export class TransactionDto implements GatewayTransactionV1 {
   @ApiProperty({ example: 'acpt_3hV0cQ9mX2rT8wK1yB6nZg' }) acceptanceId: string;
   @ApiProperty({ type: String, nullable: true, example: 'Maybank VISA/MC', description: "the acceptance's name (the acquirer profile's) when the transaction was taken" })
   acceptanceName: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'Asia/Kuala_Lumpur',
+    description: "the profile's IANA time zone when the transaction was taken (the merchant's local time); null when it had none (UTC)",
+  })
+  timeZone: string | null;
   @ApiProperty({ example: '6f1c2a9e-0000-4000-8000-000000000001', description: 'the device that took it' }) sdkId: string;
   @ApiProperty({ type: String, nullable: true }) posReference: string | null;
   @ApiProperty({ example: '000123', description: 'STAN of the host answer; empty while none' }) trace: string;

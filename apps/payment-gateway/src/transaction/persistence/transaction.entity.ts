@@ -40,6 +40,9 @@ export class PaymentTransactionEntity implements Transaction {
   @Column({ type: 'varchar', length: 128, nullable: true })
   acceptanceName: string | null;
 
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  timeZone: string | null;
+
   @Column({ type: 'varchar', length: 64 })
   sdkId: string;
 

@@ -33,7 +33,8 @@ function success(actions: readonly TransactionAction[], type: TransactionAction[
 /**
  * Totals a closed batch by the rules the hosts keep (docs/decisions.md, "Void, refund, capture and
  * settle in the gateway"): a sale books its approved amount, a captured authorisation its capture,
- * both payments; a voided one books nothing and counts as a void of what was voided; a refund
+ * both payments; a voided one books nothing and counts as a void of what was voided (a voided
+ * authorisation never captured counts nowhere: nothing of it was booked); a refund
  * books in the batch open when the host approved it, whichever batch its sale is in (`refunds`:
  * those booked in this batch). An authorisation not captured yet books nothing and rolls over.
  */
@@ -49,6 +50,8 @@ export function batchContents(transactions: readonly BatchTransaction[], refunds
     }
     settled.push(transaction);
     if (transaction.tranStatus === 'VOIDED') {
+      // The void of an authorisation never captured took back nothing booked: it moved no money and counts nowhere.
+      if (BigInt(transaction.capturedMinor) === 0n) continue;
       const voided = success(actions, 'VOID');
       totals.voidCount += 1;
       totals.voidMinor = sum(totals.voidMinor, voided?.amountMinor ?? transaction.capturedMinor);

@@ -43,6 +43,7 @@ export function testTransaction(overrides: Partial<Transaction>): Transaction {
     profileId: 'prof_x',
     acceptanceId: 'acpt_x',
     acceptanceName: 'Acquirer X',
+    timeZone: 'Asia/Kuala_Lumpur',
     sdkId: 'dev',
     tranType: 'SALE',
     tranStatus: 'APPROVED',

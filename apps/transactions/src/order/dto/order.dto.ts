@@ -14,11 +14,21 @@ export class OrderListQueryDto extends LegacyListQueryDto {
   @Matches(TRAN_ID_PATTERN, { message: '$property must look like tran_<22 characters>' })
   transactionId?: string;
 
-  @ApiPropertyOptional({ description: "the acquirer's reference (rrn)", maxLength: 64 })
+  @ApiPropertyOptional({
+    description:
+      "the terminal batch number (6 digits) the acquirer knows the order's batch by: the settlement batch's `acquirerRefNo`, the order's `batchNo` (one meaning in both places; with `deviceId` it lists one terminal's batch)",
+    example: '000001',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[0-9]{6}$/, { message: '$property must be a terminal batch number of 6 digits' })
+  acquirerRefNo?: string;
+
+  @ApiPropertyOptional({ description: "the host's retrieval reference number of the order (`rrn`, exactly; beyond spec 2)", maxLength: 64 })
   @IsOptional()
   @IsString()
   @Matches(/^[\x20-\x7e]{1,64}$/, { message: '$property must be 1 to 64 printable ASCII characters' })
-  acquirerRefNo?: string;
+  rrn?: string;
 
   @ApiPropertyOptional({ description: 'the device that took the transaction (sdkId)', maxLength: 64 })
   @IsOptional()
@@ -46,7 +56,8 @@ export class OrderListQueryDto extends LegacyListQueryDto {
     return {
       ...this.createdRange(),
       tranId: this.transactionId,
-      rrn: this.acquirerRefNo,
+      batchNo: this.acquirerRefNo,
+      rrn: this.rrn,
       sdkId: this.deviceId,
       settleState: this.settleState as SettleState | undefined,
       state: this.state as OrderState | undefined,
@@ -68,10 +79,23 @@ export class LegacyAmountDto {
   @ApiProperty({ example: 12.5, description: "a number in the currency's ISO 4217 exponent" }) value: number;
 }
 
-/** An order as spec 2 lists it, plus `state`, `settleState`, `createdAt` and `updatedAt`. */
+/** An order as spec 2 lists it, plus `approvedAmount`, `capturedAmount`, `refundedAmount`, `state`, `settleState`, `createdAt` and `updatedAt`. */
 export class LegacyOrderDto {
   @ApiProperty({ example: 'tran_0123456789abcdefghijkl' }) tranId: string;
-  @ApiProperty({ type: LegacyAmountDto }) amount: LegacyAmountDto;
+  @ApiProperty({ type: LegacyAmountDto, description: 'what was asked (the requested amount)' }) amount: LegacyAmountDto;
+  @ApiProperty({
+    type: LegacyAmountDto,
+    nullable: true,
+    description:
+      'what the host approved: less than `amount` after a partial approval (the real charge of a sale, the hold of an authorisation); null unless approved (beyond spec 2)',
+  })
+  approvedAmount: LegacyAmountDto | null;
+  @ApiProperty({
+    type: LegacyAmountDto,
+    description: 'what was charged: a sale its approved amount, an authorisation what was captured (0 until it is); a void does not change it (beyond spec 2)',
+  })
+  capturedAmount: LegacyAmountDto;
+  @ApiProperty({ type: LegacyAmountDto, description: 'what was refunded so far (beyond spec 2)' }) refundedAmount: LegacyAmountDto;
   @ApiProperty({ type: String, nullable: true }) approvalCode: string | null;
   @ApiProperty({ type: String, nullable: true, description: "the terminal's batch number (6 digits)" }) batchNo: string | null;
   @ApiProperty() cvmPerformed: string;
@@ -123,9 +147,13 @@ export class LegacyOrderDetailDto extends LegacyOrderDto {
 }
 
 export function toLegacyOrder(order: Order): LegacyOrderDto {
+  const amount = (minor: string): LegacyAmountDto => ({ currency: order.currency, value: minorToAmount(minor, order.currency) });
   return {
     tranId: order.tranId,
-    amount: { currency: order.currency, value: minorToAmount(order.amountMinor, order.currency) },
+    amount: amount(order.amountMinor),
+    approvedAmount: order.approvedMinor === null ? null : amount(order.approvedMinor),
+    capturedAmount: amount(order.capturedMinor),
+    refundedAmount: amount(order.refundedMinor),
     approvalCode: order.approvalCode,
     batchNo: order.batchNo,
     cvmPerformed: order.cvmPerformed,

@@ -10,6 +10,7 @@ import { Order, OrderState, SettleState } from '../order';
 @Entity({ name: 'orders' })
 @Index('ix_orders_group_created', ['groupId', 'createdAt', 'tranId'])
 @Index('ix_orders_group_rrn', ['groupId', 'rrn'], { where: 'rrn IS NOT NULL' })
+@Index('ix_orders_group_batch_no', ['groupId', 'batchNo', 'createdAt'], { where: 'batch_no IS NOT NULL' })
 @Index('ix_orders_group_device', ['groupId', 'sdkId', 'createdAt'])
 @Index('ix_orders_group_state', ['groupId', 'state', 'createdAt'])
 @Index('ix_orders_group_settle_state', ['groupId', 'settleState', 'createdAt'])
@@ -133,6 +134,9 @@ export class OrderEntity implements Order {
 
   @Column({ type: 'varchar', length: 256, nullable: true })
   posReference: string | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  timeZone: string | null;
 
   /** The gateway's createdAt, to the millisecond. */
   @Column({ type: 'timestamptz', precision: 3 })

@@ -3,7 +3,7 @@ import { TypeOrmUnitOfWork } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { streamNewestFirst, StreamedRows } from '../../shared/persistence/snapshot-stream';
-import { Order, OrderAction, OrderFilter, SettleState, SETTLE_STATES, TerminalBatch } from '../order';
+import { Order, OrderAction, OrderFilter, SettleState, SETTLE_STATES } from '../order';
 import { OrderActionEntity } from './order-action.entity';
 import { OrderEntity } from './order.entity';
 
@@ -164,34 +164,12 @@ export class OrderRepository {
     );
   }
 
-  /**
-   * The orders of a terminal batch, oldest first (a settlement report's lines): those whose
-   * transaction is in it and those with a refund booked in it (a refund after its sale's batch
-   * closed books in the next one).
-   */
-  inBatch(batch: TerminalBatch): Promise<Order[]> {
-    const { groupId, hostMessageFormat, primaryMid, primaryTid, currency, batchNo } = batch;
-    return this.manager
-      .getRepository(OrderEntity)
-      .createQueryBuilder('o')
-      .where(
-        'o.groupId = :groupId AND o.hostMessageFormat = :hostMessageFormat AND o.primaryMid = :primaryMid AND o.primaryTid = :primaryTid AND o.currency = :currency',
-        { groupId, hostMessageFormat, primaryMid, primaryTid, currency },
-      )
-      .andWhere(
-        `(o.batchNo = :batchNo OR EXISTS (SELECT 1 FROM order_action a WHERE a.tran_id = o.tran_id AND a.batch_no = :batchNo AND a.action_type = 'REFUND' AND a.action_status = 'SUCCESS'))`,
-        { batchNo },
-      )
-      .orderBy('o.createdAt', 'ASC')
-      .addOrderBy('o.tranId', 'ASC')
-      .getMany();
-  }
-
   private filtered(manager: EntityManager, groupId: string, filter: OrderFilter): SelectQueryBuilder<OrderEntity> {
     const query = manager.getRepository(OrderEntity).createQueryBuilder('o').where('o.groupId = :groupId', { groupId });
     if (filter.createdFrom) query.andWhere('o.createdAt >= :createdFrom', { createdFrom: filter.createdFrom });
     if (filter.createdUntil) query.andWhere('o.createdAt < :createdUntil', { createdUntil: filter.createdUntil });
     if (filter.tranId !== undefined) query.andWhere('o.tranId = :tranId', { tranId: filter.tranId });
+    if (filter.batchNo !== undefined) query.andWhere('o.batchNo = :batchNo', { batchNo: filter.batchNo });
     if (filter.rrn !== undefined) query.andWhere('o.rrn = :rrn', { rrn: filter.rrn });
     if (filter.sdkId !== undefined) query.andWhere('o.sdkId = :sdkId', { sdkId: filter.sdkId });
     if (filter.state !== undefined) query.andWhere('o.state = :state', { state: filter.state });

@@ -108,7 +108,11 @@ export class LegacyBatchDto extends LegacyTotalsDto {
   @ApiProperty({ example: 'MYR' }) currency: string;
   @ApiProperty() acquirerMid: string;
   @ApiProperty() acquirerTid: string;
-  @ApiProperty({ description: "the terminal's batch number, as the acquirer knows the batch", example: '000001' }) acquirerRefNo: string;
+  @ApiProperty({
+    description: "the terminal's batch number, as the acquirer knows the batch; `GET /api/v2/order?acquirerRefNo=` takes the same value (its orders' batchNo)",
+    example: '000001',
+  })
+  acquirerRefNo: string;
   @ApiProperty({ type: String, nullable: true, description: "the host's response code to the settlement" }) acquirerCode: string | null;
   @ApiProperty({ description: '0 open, 1 settled, 2 settle failed, 3 settling' }) state: number;
   @ApiProperty({ example: '2026-01-31T08:15:00Z' }) createdAt: string;

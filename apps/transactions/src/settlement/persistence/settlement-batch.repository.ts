@@ -3,11 +3,12 @@ import { TXN_BATCH_SETTLED_V1, TxnBatchSettledV1 } from '@app/contracts';
 import { TypeOrmUnitOfWork } from '@app/database';
 import { OutboxWriter } from '@app/messaging';
 import { Injectable } from '@nestjs/common';
-import { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { ORDER_STATES, TerminalBatch } from '../../order/order';
+import { Order, ORDER_STATES, TerminalBatch } from '../../order/order';
+import { OrderEntity } from '../../order/persistence/order.entity';
 import { streamNewestFirst, StreamedRows } from '../../shared/persistence/snapshot-stream';
-import { BatchFilter, BatchSummaryLine, BatchTotals, SettlementBatch } from '../settlement';
+import { BatchFilter, BatchLine, BatchLineKind, BatchSummaryLine, BatchTotals, SettlementBatch } from '../settlement';
 import { SettlementBatchEntity } from './settlement-batch.entity';
 
 /** A batch as it is first seen, with the first order that books in it. */
@@ -24,25 +25,56 @@ export interface NewBatch extends TerminalBatch {
 /** Order `o` is of the terminal of batch `b` (the gateway's terminal key), in SQL. */
 const TERMINAL_OF_BATCH =
   'o.group_id = b.group_id AND o.host_message_format = b.host_message_format AND o.primary_mid = b.primary_mid AND o.primary_tid = b.primary_tid AND o.currency = b.currency';
-/**
- * The orders whose transaction is in batch `b` (the gateway's transaction batchNo: where a sale's
- * approval or an authorisation's capture booked), each with `v`, its successful void if any.
- */
-const ORDERS_OF_BATCH = `orders o LEFT JOIN LATERAL (
-    SELECT v.amount_minor FROM order_action v WHERE v.tran_id = o.tran_id AND v.action_type = 'VOID' AND v.action_status = 'SUCCESS' ORDER BY v.position LIMIT 1
-  ) v ON true
-  WHERE ${TERMINAL_OF_BATCH} AND o.batch_no = b.batch_no`;
-/**
- * The refunds booked in batch `b` (`a`, with its order `o`): each in the batch open when the host
- * approved it, whichever batch its sale is in, as the gateway totals them.
- */
-const REFUNDS_OF_BATCH = `order_action a JOIN orders o ON o.tran_id = a.tran_id
-  WHERE a.batch_no = b.batch_no AND a.action_type = 'REFUND' AND a.action_status = 'SUCCESS' AND ${TERMINAL_OF_BATCH}`;
+/** The orders whose transaction is in batch `b` (the gateway's transaction batchNo: where a sale's approval or an authorisation's capture booked). */
+const ORDERS_OF_BATCH = `settlement_batch b JOIN orders o ON ${TERMINAL_OF_BATCH} AND o.batch_no = b.batch_no`;
 /** A payment, as the gateway books it: an approved (or refunded) sale, or an authorisation's capture, not voided. */
 const IS_PAYMENT = `o.state IN (${ORDER_STATES.APPROVED}, ${ORDER_STATES.REFUNDED}) AND o.captured_minor > 0`;
-const IS_VOID = `o.state = ${ORDER_STATES.VOIDED}`;
-/** What a void took back: its own amount (a captured authorisation's capture, else the approval), as the gateway counts it. */
-const VOIDED_MINOR = 'COALESCE(v.amount_minor, o.captured_minor)';
+/**
+ * A void of booked money, as the gateway counts it: a voided sale, or a voided authorisation that
+ * was captured. The void of an authorisation never captured moved no money: it counts nowhere.
+ */
+const IS_VOID_OF_BOOKED = `o.state = ${ORDER_STATES.VOIDED} AND o.captured_minor > 0`;
+/** The first successful action of type `type` (SQL) of order `o`, as `alias`. */
+const successfulAction = (alias: string, type: string) =>
+  `LEFT JOIN LATERAL (
+    SELECT ${alias}.action_id, ${alias}.trace, ${alias}.amount_minor, ${alias}.created_at FROM order_action ${alias}
+     WHERE ${alias}.tran_id = o.tran_id AND ${alias}.action_type = ${type} AND ${alias}.action_status = 'SUCCESS' ORDER BY ${alias}.position LIMIT 1
+  ) ${alias} ON true`;
+
+/**
+ * What batch `b` booked, one line per booking, by the gateway's rules (`batchContents`): the
+ * payments of the transactions in it (a sale's approval or an authorisation's capture, at its
+ * captured amount, with the action that booked it), the voids of the transactions in it (at the
+ * void action's amount: a captured authorisation voids its capture), and the refunds booked in
+ * it, whichever batch their sale is in. Totals, the detail's summary and the report's CSV are all
+ * read from these lines, so the CSV's sums are the batch's totals.
+ */
+const BATCH_LINES = `
+  SELECT b.id AS batch_id, CASE WHEN o.tran_type = 'SALE' THEN 'SALE' ELSE 'CAPTURE' END AS kind, o.tran_id, k.action_id, COALESCE(k.trace, o.trace) AS trace,
+         COALESCE(k.created_at, o.created_at) AS booked_at, o.captured_minor AS amount_minor
+    FROM ${ORDERS_OF_BATCH} ${successfulAction('k', "CASE WHEN o.tran_type = 'SALE' THEN 'NEW' ELSE 'CAPTURE' END")}
+   WHERE ${IS_PAYMENT}
+  UNION ALL
+  SELECT b.id, 'VOID', o.tran_id, v.action_id, COALESCE(v.trace, o.trace), COALESCE(v.created_at, o.updated_at, o.created_at), COALESCE(v.amount_minor, o.captured_minor)
+    FROM ${ORDERS_OF_BATCH} ${successfulAction('v', "'VOID'")}
+   WHERE ${IS_VOID_OF_BOOKED}
+  UNION ALL
+  SELECT b.id, 'REFUND', o.tran_id, a.action_id, a.trace, a.created_at, a.amount_minor
+    FROM settlement_batch b
+    JOIN order_action a ON a.batch_no = b.batch_no AND a.action_type = 'REFUND' AND a.action_status = 'SUCCESS'
+    JOIN orders o ON o.tran_id = a.tran_id AND ${TERMINAL_OF_BATCH}`;
+
+interface LineRow {
+  batch_id: string;
+  kind: BatchLineKind;
+  tran_id: string;
+  action_id: string | null;
+  trace: string;
+  booked_at: Date;
+  amount_minor: string;
+}
+
+const IS_PAYMENT_LINE = "l.kind IN ('SALE', 'CAPTURE')";
 
 interface TotalsRow {
   id: string;
@@ -146,17 +178,13 @@ export class SettlementBatchRepository {
   async countedTotals(ids: number[]): Promise<Map<number, BatchTotals>> {
     if (ids.length === 0) return new Map();
     const rows: TotalsRow[] = await this.manager.query(
-      `SELECT b.id, p.payment_count, p.payment_minor, r.refund_count, r.refund_minor, p.void_count, p.void_minor
-         FROM settlement_batch b
-        CROSS JOIN LATERAL (
-          SELECT count(*) FILTER (WHERE ${IS_PAYMENT})::int AS payment_count,
-                 COALESCE(sum(o.captured_minor) FILTER (WHERE ${IS_PAYMENT}), 0)::text AS payment_minor,
-                 count(*) FILTER (WHERE ${IS_VOID})::int AS void_count,
-                 COALESCE(sum(${VOIDED_MINOR}) FILTER (WHERE ${IS_VOID}), 0)::text AS void_minor
-            FROM ${ORDERS_OF_BATCH}) p
-        CROSS JOIN LATERAL (
-          SELECT count(*)::int AS refund_count, COALESCE(sum(a.amount_minor), 0)::text AS refund_minor FROM ${REFUNDS_OF_BATCH}) r
-        WHERE b.id = ANY($1)`,
+      `SELECT l.batch_id AS id,
+              count(*) FILTER (WHERE ${IS_PAYMENT_LINE})::int AS payment_count, COALESCE(sum(l.amount_minor) FILTER (WHERE ${IS_PAYMENT_LINE}), 0)::text AS payment_minor,
+              count(*) FILTER (WHERE l.kind = 'REFUND')::int AS refund_count, COALESCE(sum(l.amount_minor) FILTER (WHERE l.kind = 'REFUND'), 0)::text AS refund_minor,
+              count(*) FILTER (WHERE l.kind = 'VOID')::int AS void_count, COALESCE(sum(l.amount_minor) FILTER (WHERE l.kind = 'VOID'), 0)::text AS void_minor
+         FROM (${BATCH_LINES}) l
+        WHERE l.batch_id = ANY($1)
+        GROUP BY l.batch_id`,
       [ids],
     );
     return new Map(
@@ -177,19 +205,34 @@ export class SettlementBatchRepository {
   /** The batch's payments, refunds and voids per kind and payment method (spec 2 detail `transactions`). */
   async summary(id: number): Promise<BatchSummaryLine[]> {
     const rows: Array<{ trans_type: string; payment_method: string; count: number; amount_minor: string }> = await this.manager.query(
-      `SELECT kind AS trans_type, payment_method, sum(n)::int AS count, sum(amount)::text AS amount_minor FROM (
-         SELECT CASE WHEN o.tran_type = 'SALE' THEN 'SALE' ELSE 'CAPTURE' END AS kind, o.payment_method, 1 AS n, o.captured_minor AS amount
-           FROM settlement_batch b, ${ORDERS_OF_BATCH} AND b.id = $1 AND ${IS_PAYMENT}
-         UNION ALL
-         SELECT 'REFUND', o.payment_method, 1, a.amount_minor
-           FROM settlement_batch b, ${REFUNDS_OF_BATCH} AND b.id = $1
-         UNION ALL
-         SELECT 'VOID', o.payment_method, 1, ${VOIDED_MINOR}
-           FROM settlement_batch b, ${ORDERS_OF_BATCH} AND b.id = $1 AND ${IS_VOID}
-       ) lines GROUP BY kind, payment_method ORDER BY kind, payment_method`,
+      `SELECT l.kind AS trans_type, o.payment_method, count(*)::int AS count, sum(l.amount_minor)::text AS amount_minor
+         FROM (${BATCH_LINES}) l JOIN orders o ON o.tran_id = l.tran_id
+        WHERE l.batch_id = $1
+        GROUP BY l.kind, o.payment_method ORDER BY l.kind, o.payment_method`,
       [id],
     );
     return rows.map((row) => ({ transType: row.trans_type, paymentMethod: row.payment_method, count: row.count, amountMinor: row.amount_minor }));
+  }
+
+  /** Every booking of the batch (the report's CSV), in the order they were booked. */
+  async lines(id: number): Promise<BatchLine[]> {
+    const rows: LineRow[] = await this.manager.query(`SELECT l.* FROM (${BATCH_LINES}) l WHERE l.batch_id = $1 ORDER BY l.booked_at, l.tran_id, l.kind`, [id]);
+    const tranIds = [...new Set(rows.map((row) => row.tran_id))];
+    const orders = new Map(
+      (tranIds.length === 0 ? [] : await this.manager.getRepository(OrderEntity).findBy({ tranId: In(tranIds) })).map((order) => [
+        order.tranId,
+        order as Order,
+      ]),
+    );
+    return rows.map((row) => ({
+      batchId: Number(row.batch_id),
+      kind: row.kind,
+      actionId: row.action_id,
+      trace: row.trace,
+      bookedAt: row.booked_at,
+      amountMinor: row.amount_minor,
+      order: orders.get(row.tran_id)!,
+    }));
   }
 
   private filtered(manager: EntityManager, groupId: string, filter: BatchFilter): SelectQueryBuilder<SettlementBatchEntity> {
