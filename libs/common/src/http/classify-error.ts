@@ -21,6 +21,7 @@ function codeOfStatus(status: number): ErrorCode {
   if (status === HttpStatus.UNAUTHORIZED) return ErrorCode.Unauthenticated;
   if (status === HttpStatus.FORBIDDEN) return ErrorCode.OwnerInvalid;
   if (status === HttpStatus.PAYLOAD_TOO_LARGE) return ErrorCode.PayloadTooLarge;
+  if (status === HttpStatus.UNSUPPORTED_MEDIA_TYPE) return ErrorCode.UnsupportedMediaType;
   if (status === HttpStatus.TOO_MANY_REQUESTS) return ErrorCode.RateLimited;
   if (status === HttpStatus.CONFLICT) return ErrorCode.Conflict;
   if (status >= 400 && status < 500) return ErrorCode.Validation;

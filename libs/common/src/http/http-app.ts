@@ -8,6 +8,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { flag, integer, oneOf, text, ValuesOf } from '../config/env-schema';
 import { DomainError } from '../errors';
 import { StrictValidationPipe } from '../validation';
+import { handleClientError } from './client-error';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
 import { errorFormatsOf } from './error-formats';
 import { installHostileInputGuards } from './json-body';
@@ -117,6 +118,11 @@ export function configureHttpApp(app: NestFastifyApplication, options: Pick<Http
   // over ours (Fastify refuses the second): ours is the only JSON parser.
   (app.getHttpAdapter() as unknown as { registerJsonContentParser: () => void }).registerJsonContentParser = () => undefined;
   installResponseHeaders(fastify);
+  // Requests Node's HTTP parser refuses never reach Fastify's routing: Fastify's own handler
+  // answered them in its own JSON; ours answers in the path's error format.
+  const server = app.getHttpServer();
+  server.removeAllListeners('clientError');
+  server.on('clientError', handleClientError(errorFormatsOf(app.getHttpAdapter())));
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   // Nest routes Fastify's own errors (JSON parsing, content type, body size) through the
   // global filter too, so they leave in the same envelope.

@@ -6,3 +6,4 @@ export * from './error-formats';
 export * from './request-id';
 export * from './problem-details';
 export * from './json-body';
+export * from './client-error';
