@@ -1,5 +1,6 @@
+import { signPboToken, UNSUPPORTED_MEDIA_TYPE_MESSAGE } from '@app/common';
 import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
-import { startTestApp, TestApp } from '@app/testing';
+import { startTestApp, TEST_AUTH, TestApp } from '@app/testing';
 import fc from 'fast-check';
 import { connect } from 'node:net';
 import { StandaloneModule } from '../apps/standalone/src';
@@ -143,6 +144,27 @@ describe('the HTTP server answers requests its parser refuses in our formats', (
 
     const badByte = await sendRaw(port, bytes(head('GET /api/openapi/v1/mchInfo HTTP/1.1', ''), 'x-probe: a', 0x7f, '\r\n\r\n'));
     expect(JSON.parse(badByte.body)).toEqual({ code: 10000, msg: 'the request is not valid HTTP/1.1: its request line or a header is malformed' });
+  });
+
+  it('should refuse a body that is not JSON with 415 in the path format, whatever its Content-Type says, without echoing it', async () => {
+    const token = await signPboToken(TEST_AUTH, 'grp_media', 600);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom({ path: GATEWAY_PATH, format: 'problem' }, { path: '/api/openapi/v1/mchInfo', format: 'envelope' }, { path: '/api/v2/settlement/settle', format: 'envelope' }),
+        fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x', 'image/png'),
+        marker,
+        async ({ path, format }, type, mark) => {
+          const response = await fetch(`${app.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': `${type}; x=${mark}` }, body: `{"a":"${mark}"}` });
+          const text = await response.text();
+
+          expect(response.status).toBe(415);
+          expect(text).not.toContain(mark);
+          if (format === 'problem') expect(JSON.parse(text)).toMatchObject({ type: 'urn:softpos:problem:unsupported-media-type', status: 415, detail: UNSUPPORTED_MEDIA_TYPE_MESSAGE });
+          else expect(JSON.parse(text)).toEqual({ code: 10000, msg: UNSUPPORTED_MEDIA_TYPE_MESSAGE });
+        },
+      ),
+      { numRuns: 20 },
+    );
   });
 
   it('should still serve well-formed requests on new connections afterwards', async () => {

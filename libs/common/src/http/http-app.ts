@@ -8,6 +8,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { flag, integer, oneOf, text, ValuesOf } from '../config/env-schema';
 import { DomainError } from '../errors';
 import { StrictValidationPipe } from '../validation';
+import { UNSUPPORTED_MEDIA_TYPE_MESSAGE } from './classify-error';
 import { handleClientError } from './client-error';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
 import { errorFormatsOf } from './error-formats';
@@ -101,7 +102,7 @@ export async function createHttpApp(rootModule: Type<unknown> | ReturnType<typeo
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as Type<unknown>, adapter, {
     logger: options.logger === false ? false : typeof options.logger === 'object' ? options.logger : logLevelsFrom(options.logLevel ?? 'log'),
     abortOnError: false,
-    // Bodies are JSON only: no urlencoded parser, so a form post is refused (415, code 10000).
+    // Bodies are JSON only: no urlencoded parser, so a form post is refused (415, code 10000; documented by buildOpenApiDocument).
     bodyParser: false,
   });
   configureHttpApp(app, { shutdownHooks: options.shutdownHooks });
@@ -167,7 +168,30 @@ export function buildOpenApiDocument(app: INestApplication, title: string, descr
     .addServer('/', 'the server this document is served from')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .build();
-  return SwaggerModule.createDocument(app, config, { operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}` });
+  const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}` });
+  documentUnsupportedMediaType(document);
+  return document;
+}
+
+const BODY_METHODS = ['post', 'put', 'patch', 'delete'] as const;
+
+/**
+ * Every operation a body can be sent to answers 415 (code 10000) for a body that is not JSON, in
+ * the format of the operation's own 400 (or other 4xx): documented here once rather than on each handler.
+ */
+function documentUnsupportedMediaType(document: OpenAPIObject): void {
+  for (const item of Object.values(document.paths)) {
+    for (const method of BODY_METHODS) {
+      const operation = item[method];
+      if (!operation || operation.responses['415']) continue;
+      const errors = Object.entries(operation.responses).filter(([status]) => /^4\d\d$/.test(status));
+      const invalid = (operation.responses['400'] ?? errors.map(([, response]) => response).find((response) => response !== undefined && 'content' in response)) as { content?: unknown } | undefined;
+      operation.responses['415'] = {
+        description: `a body sent with a Content-Type other than application/json (code 10000 in the envelope): "${UNSUPPORTED_MEDIA_TYPE_MESSAGE}"`,
+        ...(invalid?.content ? { content: invalid.content } : {}),
+      } as (typeof operation.responses)[string];
+    }
+  }
 }
 
 export function serveOpenApi(app: INestApplication, document: OpenAPIObject): void {
