@@ -1,6 +1,7 @@
 import { signPboToken, UNSUPPORTED_MEDIA_TYPE_MESSAGE } from '@app/common';
 import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
 import { startTestApp, TEST_AUTH, TestApp } from '@app/testing';
+import { LoggerService } from '@nestjs/common';
 import fc from 'fast-check';
 import { connect } from 'node:net';
 import { StandaloneModule } from '../apps/standalone/src';
@@ -101,9 +102,13 @@ const defect: fc.Arbitrary<Defect> = fc.oneof(
 describe('the HTTP server answers requests its parser refuses in our formats', () => {
   let app: TestApp;
   let port: number;
+  /** Every line the app logs, at every level. */
+  const lines: string[] = [];
+  const keep = (...parts: unknown[]) => void lines.push(parts.map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join(' '));
+  const logs: LoggerService = { log: keep, error: keep, warn: keep, debug: keep, verbose: keep, fatal: keep };
 
   beforeAll(async () => {
-    app = await startTestApp((options) => StandaloneModule.register(options));
+    app = await startTestApp((options) => StandaloneModule.register(options), {}, logs);
     port = Number(new URL(app.baseUrl).port);
   });
 
@@ -164,6 +169,28 @@ describe('the HTTP server answers requests its parser refuses in our formats', (
         },
       ),
       { numRuns: 20 },
+    );
+  });
+
+  it('should refuse a signed token whose groupId holds a control character with 401, before any lookup or log line holds it', async () => {
+    // The logger is the app's (startup lines arrived), so a line holding the claim would be seen.
+    expect(lines.length).toBeGreaterThan(0);
+    const control = fc.oneof(fc.integer({ min: 0x00, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f })).map((code) => String.fromCharCode(code));
+    await fc.assert(
+      fc.asyncProperty(marker, control, fc.nat({ max: 12 }), fc.constantFrom(GATEWAY_PATH, '/api/openapi/v1/mchInfo', '/api/v2/order'), async (mark, char, at, path) => {
+        const groupId = `${mark.slice(0, at)}${char}${mark.slice(at)}`;
+        const token = await signPboToken(TEST_AUTH, groupId, 600);
+        const before = lines.length;
+
+        const response = await fetch(`${app.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+        const text = await response.text();
+
+        expect(response.status).toBe(401);
+        expect(text).toContain('bearer token carries a groupId that cannot be a group');
+        expect(text).not.toContain(mark);
+        expect(lines.slice(before).filter((line) => line.includes(char) || line.includes(mark))).toEqual([]);
+      }),
+      { numRuns: 30 },
     );
   });
 

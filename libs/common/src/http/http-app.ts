@@ -169,27 +169,47 @@ export function buildOpenApiDocument(app: INestApplication, title: string, descr
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .build();
   const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}` });
-  documentUnsupportedMediaType(document);
+  documentEdgeErrors(document);
   return document;
 }
 
 const BODY_METHODS = ['post', 'put', 'patch', 'delete'] as const;
 
+type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
+
+/** `status` documented on `operation` unless it is already, in the format of its first documented error among `formatOf`. */
+function documentResponse(operation: Operation, status: string, description: string, formatOf: string[]): void {
+  if (operation.responses[status]) return;
+  const errors = Object.entries(operation.responses).filter(([code]) => /^4\d\d$/.test(code));
+  const source = [...formatOf.map((code) => operation.responses[code]), ...errors.map(([, response]) => response)].find((response) => response !== undefined && 'content' in response) as
+    | { content?: unknown }
+    | undefined;
+  operation.responses[status] = { description, ...(source?.content ? { content: source.content } : {}) } as Operation['responses'][string];
+}
+
 /**
- * Every operation a body can be sent to answers 415 (code 10000) for a body that is not JSON, in
- * the format of the operation's own 400 (or other 4xx): documented here once rather than on each handler.
+ * Answers of the edge that every operation of a kind gives, documented here once rather than on
+ * each handler, in the format of the operation's own errors: 415 (code 10000) for a body that is
+ * not JSON on every operation a body can be sent to; 502 (code 15000) on every operation behind a
+ * token, when the PBO directory (merchant-management's `mms.group.verify.v1`) does not answer
+ * while the token's group is checked and the group is not known from the last five minutes.
  */
-function documentUnsupportedMediaType(document: OpenAPIObject): void {
+function documentEdgeErrors(document: OpenAPIObject): void {
   for (const item of Object.values(document.paths)) {
-    for (const method of BODY_METHODS) {
+    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
       const operation = item[method];
-      if (!operation || operation.responses['415']) continue;
-      const errors = Object.entries(operation.responses).filter(([status]) => /^4\d\d$/.test(status));
-      const invalid = (operation.responses['400'] ?? errors.map(([, response]) => response).find((response) => response !== undefined && 'content' in response)) as { content?: unknown } | undefined;
-      operation.responses['415'] = {
-        description: `a body sent with a Content-Type other than application/json (code 10000 in the envelope): "${UNSUPPORTED_MEDIA_TYPE_MESSAGE}"`,
-        ...(invalid?.content ? { content: invalid.content } : {}),
-      } as (typeof operation.responses)[string];
+      if (!operation) continue;
+      if ((BODY_METHODS as readonly string[]).includes(method)) {
+        documentResponse(operation, '415', `a body sent with a Content-Type other than application/json (code 10000 in the envelope): "${UNSUPPORTED_MEDIA_TYPE_MESSAGE}"`, ['400']);
+      }
+      if (operation.security?.some((requirement) => Object.keys(requirement).length > 0)) {
+        documentResponse(
+          operation,
+          '502',
+          "the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope)",
+          ['401'],
+        );
+      }
     }
   }
 }
