@@ -1,5 +1,6 @@
 import { ApiClient, createAcquirer, createEmv, createMerchant, dataOf, gatewayBase, queryDatabase, startTestApp, TestApp, unique, waitFor } from '@app/testing';
 import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
+import { AddressInfo, createServer, Server, Socket } from 'node:net';
 import { PboService } from '../apps/merchant-management/src';
 import { DEVELOPMENT_ZMK, encryptKeyUnderZmk, generateWorkingKey, keyCheckValue } from '@app/host-protocol';
 import { answerOf, IndependentHost } from '../apps/host-connector/test/independent-host';
@@ -126,6 +127,52 @@ describe('standalone: profile sign-on through the host connector to the host sim
       expect(keys).toEqual([{ source: 'KEY_EXCHANGE', key_check_value: check }]);
     } finally {
       await host.close();
+    }
+  });
+
+  it('should answer a sign-on to a closed port, to a port that closes on connect and to one that talks nonsense alike, so no port is told from another', async () => {
+    // Open ports that are no host: one closes every connection at once, one answers garbage.
+    const sockets = new Set<Socket>();
+    const track = (socket: Socket) => (sockets.add(socket), socket.on('close', () => sockets.delete(socket)));
+    const closer = createServer((socket) => socket.destroy());
+    const talker = createServer((socket) => track(socket).write('SSH-2.0-OpenSSH_9.6\r\n'));
+    const portOf = async (server: Server) => {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return (server.address() as AddressInfo).port;
+    };
+    const open = [await portOf(closer), await portOf(talker)];
+    try {
+      const targets = [
+        { method: '01', name: 'closed port', url: 'tcp://127.0.0.1:1' },
+        { method: '02', name: 'port that closes', url: `tcp://127.0.0.1:${open[0]}` },
+        { method: '03', name: 'port that talks nonsense', url: `tcp://127.0.0.1:${open[1]}` },
+      ];
+      const merchant = await createMerchant(pbo);
+      const acquirers: Record<string, { acqMid: string; acqTid: string }> = {};
+      for (const [index, target] of targets.entries()) {
+        const acquirer = await createAcquirer(
+          pbo,
+          { [target.method]: [await createEmv(pbo, { paymentMethod: target.method })] },
+          { profileName: target.name, connMessageFormat: 'ISO8583', enablerMsgFormat: null, connUrl: target.url },
+        );
+        dataOf(await pbo.post(`/api/openapi/v1/mchInfo/payment/${merchant.mchId}`, { acquirerProfileId: String(acquirer), currency: 'MYR' }));
+        acquirers[acquirer] = { acqMid: 'MID000000000044', acqTid: `TPRB000${index}` };
+      }
+      const device = dataOf<{ profileId: string }>(await pbo.post('/api/openapi/v1/device', { mchId: merchant.mchId, deviceAlias: 'Till 3', extParams: { acquirers } }));
+      await waitFor('the acceptances at the gateway', async () => (((await pbo.get(`${GATEWAY_BASE}/profiles/${device.profileId}`)).body as { acceptances?: unknown[] }).acceptances ?? []).length >= 3, 30_000);
+
+      const response = await pbo.post(`${GATEWAY_BASE}/profiles/${device.profileId}/signOn`, undefined);
+
+      expect(response.status).toBe(200);
+      const signOns = (response.body as unknown as { acptSignOns: AcceptanceSignOn[] }).acptSignOns;
+      expect(signOns.map(({ resultReason, hostRespCode, hostRespMessage }) => ({ resultReason, hostRespCode, hostRespMessage }))).toEqual(
+        targets.map(() => ({ resultReason: 'HostUnavailable', hostRespCode: '', hostRespMessage: 'the acquirer host could not be reached' })),
+      );
+    } finally {
+      // The connector keeps its sessions: close the listeners, then the connections it still holds.
+      const closed = [closer, talker].map((server) => new Promise((resolve) => server.close(resolve)));
+      for (const socket of sockets) socket.destroy();
+      await Promise.all(closed);
     }
   });
 });

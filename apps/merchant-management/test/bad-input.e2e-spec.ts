@@ -40,7 +40,7 @@ function namesWrongField(field: string, kind: Kind): RegExp {
 }
 
 /** How a case's defect shows in `msg` (docs/decisions.md, "Envelope and errors"). */
-type Kind = 'syntax' | 'type' | 'missing' | 'unknown' | 'code' | 'size';
+type Kind = 'syntax' | 'media' | 'type' | 'missing' | 'unknown' | 'code' | 'size';
 
 interface BadRequest {
   name: string;
@@ -92,8 +92,8 @@ const COMMON_CASES: BadRequest[] = [
   { name: 'a JSON number body', kind: 'syntax', body: () => '42' },
   { name: 'a JSON null body', kind: 'syntax', body: () => 'null' },
   { name: 'an empty body with content-type json', kind: 'syntax', body: () => '' },
-  { name: 'a text/plain body', kind: 'syntax', body: (valid) => JSON.stringify(valid), headers: { 'content-type': 'text/plain' } },
-  { name: 'a form-encoded body', kind: 'syntax', body: () => 'mchName=Kedai&currency=MYR', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+  { name: 'a text/plain body', kind: 'media', body: (valid) => JSON.stringify(valid), headers: { 'content-type': 'text/plain' } },
+  { name: 'a form-encoded body', kind: 'media', body: () => 'mchName=Kedai&currency=MYR', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
   fieldCase('unknown', 'an unknown field', 'nickname', 'Ali'),
   { name: 'a body over 1 MiB', kind: 'size', body: (valid) => ({ ...valid, contactAddress: OVERSIZED_TEXT }) },
 ];
@@ -214,6 +214,8 @@ interface WriteEndpoint {
 function expectedMessage(request: BadRequest): RegExp {
   // No field to name: the message says what the body should have been.
   if (request.kind === 'syntax') return /json|media type|content.type/i;
+  // Never the Content-Type the client sent.
+  if (request.kind === 'media') return /^the request body must be JSON, sent with Content-Type: application\/json$/;
   if (request.kind === 'size') return /\S/;
   if (!request.field) throw new Error(`case ${request.name} names no field`);
   if (request.kind === 'missing') return new RegExp(`^${escapeRegExp(request.field)} is required`);
@@ -341,7 +343,7 @@ describe('bad input on the v1 write endpoints', () => {
   describe.each(endpoints)('$name', (endpoint) => {
     it.each([...COMMON_CASES, ...endpoint.cases])('should refuse $name with code 10000', async (request) => {
       const response = await endpoint.client().request(endpoint.method, endpoint.path(), request.body(endpoint.valid()), request.headers);
-      expectErrorEnvelope(response, request.kind === 'size' ? 413 : 400, 10000, expectedMessage(request));
+      expectErrorEnvelope(response, request.kind === 'size' ? 413 : request.kind === 'media' ? 415 : 400, 10000, expectedMessage(request));
     });
   });
 
@@ -350,7 +352,7 @@ describe('bad input on the v1 write endpoints', () => {
       const pbo = await app.newPbo();
       const form = new URLSearchParams(merchantBody() as Record<string, string>).toString();
       const response = await pbo.request('POST', `${V1}/mchInfo`, form, { 'content-type': 'application/x-www-form-urlencoded' });
-      expectErrorEnvelope(response, 400, 10000, /json|media type|content.type/i);
+      expectErrorEnvelope(response, 415, 10000, /^the request body must be JSON/);
       expect((await rowsOf(app.database.url, pbo.groupId)).merchant).toEqual([]);
     });
   });

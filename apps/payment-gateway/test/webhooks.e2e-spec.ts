@@ -1,9 +1,11 @@
 import { Env } from '@app/common';
 import { GATEWAY_TRANSACTION_UPDATED_V1 } from '@app/contracts';
 import { InProcessTransport, MESSAGE_PUBLISHER, MessagePublisher } from '@app/messaging';
+import { freePort } from '@app/database';
 import { bodyOf, queryDatabase, TestApp, unique, waitFor } from '@app/testing';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
+import { AddressInfo, createServer } from 'node:net';
 import { WebhookDeliveryWorker } from '../src/webhook/delivery/webhook-delivery.worker';
 import { transactionUpdatedPayload, tranId } from './factories';
 import { expectProblem, GATEWAY_BASE, GatewayClient, gatewayOptionsFrom, startGateway } from './support';
@@ -151,6 +153,30 @@ describe('webhooks (callbackUrl)', () => {
       expect(delivery.lastError).toBe("HTTP 418 I'm a Teapot");
       const rows = await queryDatabase(testApp.database.url, 'SELECT * FROM payment_gateway.webhook_delivery WHERE tran_id = $1', [event.transaction.tranId]);
       expect(JSON.stringify(rows)).not.toContain('receiver body');
+    });
+
+    it('should record a refused or reset connection as a category, never the socket text that names the address and port', async () => {
+      const pbo = await newPbo();
+      // The receiver's host, on ports where nothing listens, and where the peer resets the connection.
+      const closed = await freePort();
+      const resetter = createServer((socket) => socket.resetAndDestroy());
+      await new Promise<void>((resolve) => resetter.listen(0, '127.0.0.1', resolve));
+      const reset = (resetter.address() as AddressInfo).port;
+      try {
+        for (const port of [closed, reset]) {
+          const url = new URL(receiver.url('/gone'));
+          url.port = String(port);
+          const event = finalSale(pbo, url.toString());
+
+          await publish(event);
+          await waitFor('a failed attempt', async () => ((await deliveriesOf(pbo, `?tranId=${String(event.transaction.tranId)}`)).data[0]?.attempts ?? 0) >= 1);
+          const [delivery] = (await deliveriesOf(pbo, `?tranId=${String(event.transaction.tranId)}`)).data;
+
+          expect(delivery.lastError).toMatch(/^(gave up after \d+ attempts: )?connection failed$/);
+        }
+      } finally {
+        await new Promise((resolve) => resetter.close(resolve));
+      }
     });
 
     it('should give up on a receiver that never answers, FAILED with the timeout, once the give-up time has passed', async () => {

@@ -110,7 +110,10 @@ export function unsafeShapeOf(payload: unknown, limits: ShapeLimits = {}): strin
     }
     if (typeof value !== 'object' || value === null) continue;
     if (depth > MAX_PAYLOAD_DEPTH) return `payload nests deeper than ${MAX_PAYLOAD_DEPTH} levels`;
-    for (const key of Object.keys(value)) {
+    const keys = Object.keys(value);
+    // Every value still on the stack and every child will be counted: refuse now rather than push them.
+    if (limits.maxValues !== undefined && values + stack.length + keys.length > limits.maxValues) return `payload holds more than ${limits.maxValues} values`;
+    for (const key of keys) {
       const keyPath = path ? `${path}.${key}` : key;
       const keyProblem = unsafeTextOf(key);
       if (keyProblem !== undefined) return `a field name ${keyProblem}`;

@@ -8,6 +8,7 @@ import { BoundAcceptance, ProfileRepository } from '../profile/persistence/profi
 import { PROFILE_ID_PATTERN } from '../shared/ids';
 import { requireOwned } from '../shared/ownership';
 import { AcceptanceSignOnDto, ProfileSignOnDto, SignOnResultReason } from './profile-sign-on.dto';
+import { callerHostMessage } from '../shared/host-reply';
 
 /** How long the host connector may wait for a host; the request itself waits a little longer. */
 export const SIGN_ON_HOST_TIMEOUT_MS = 10_000;
@@ -58,7 +59,7 @@ export class SignOnService {
     const request: HostNetworkRequestV1 = { requestId: `son_${randomUUID()}`, target, timeoutMs: SIGN_ON_HOST_TIMEOUT_MS };
     try {
       const reply = await this.host.signOn(request, { timeoutMs: SIGN_ON_HOST_TIMEOUT_MS + REQUEST_MARGIN_MS });
-      return { ...base, resultReason: REASON_OF_RESULT[reply.result], hostRespCode: reply.hostRespCode ?? '', hostRespMessage: reply.hostRespMessage };
+      return { ...base, resultReason: REASON_OF_RESULT[reply.result], hostRespCode: reply.hostRespCode ?? '', hostRespMessage: callerHostMessage(reply) };
     } catch (error) {
       if (error instanceof ContractViolationError) {
         // What answered is not a working host connector: the caller sees what a connector failure looks like.

@@ -1,5 +1,6 @@
 import { ContractViolationError, HOST_AUTHORIZE_V1, HostAuthorizeRequestV1, HostResponseV1, HostResultV1 } from '@app/contracts';
 import { HostClient, RequestReplyError } from '@app/messaging';
+import { callerHostMessage } from '../shared/host-reply';
 
 /** What asking the host connector gave. */
 export type HostAsk =
@@ -81,7 +82,7 @@ const OUTCOME_OF_RESULT: Record<HostResultV1, Pick<SaleOutcome, 'tranStatus' | '
 export function outcomeOfReply(response: HostResponseV1): SaleOutcome {
   // The host answered with an approval the merchant cannot be shown (0, more than asked, another currency): reversed, not timed out.
   const reversedApproval = response.result === 'REVERSED' && response.reversedFor === 'UNUSABLE_APPROVAL';
-  return { ...OUTCOME_OF_RESULT[response.result], ...(reversedApproval ? { reason: 'HostApprovalReversed' as const } : {}), hostRespMessage: response.hostRespMessage, response };
+  return { ...OUTCOME_OF_RESULT[response.result], ...(reversedApproval ? { reason: 'HostApprovalReversed' as const } : {}), hostRespMessage: callerHostMessage(response), response };
 }
 
 /** The outcome of a request nobody received: declined, nothing sent. */

@@ -31,6 +31,9 @@ function refusalStatusOf(code: ErrorCode): GatewayRefusalV1['status'] | undefine
     case ErrorCode.UpstreamTimeout:
       return 504;
     case ErrorCode.PayloadTooLarge:
+    case ErrorCode.UnsupportedMediaType:
+    case ErrorCode.HeadersTooLarge:
+    case ErrorCode.RequestTimeout:
     case ErrorCode.Unauthenticated:
     case ErrorCode.RateLimited:
     case ErrorCode.MethodNotAllowed:

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DomainError } from '../errors';
 import { ErrorCode } from '../errors/error-code';
-import { GroupDirectory, KnownGroups, KnownGroupsSettings } from './known-groups';
+import { GroupDirectory, isUsableGroupId, KnownGroups, KnownGroupsSettings, printable } from './known-groups';
 
 /** A directory whose groups come and go and which can stop answering; counts its lookups. */
 class ScriptedDirectory implements GroupDirectory {
@@ -140,5 +140,33 @@ describe('KnownGroups', () => {
     await outcomeOf(known, 'a');
 
     expect(directory.lookups - before).toBe(1);
+  });
+});
+
+describe('group ids from tokens', () => {
+  const control = fc.oneof(fc.integer({ min: 0x00, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f })).map((code) => String.fromCharCode(code));
+
+  it('should refuse a group id holding a control character without asking the directory, even a group it knows', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ minLength: 1, maxLength: 20 }), control, async (text, char) => {
+        const directory = new ScriptedDirectory();
+        const groupId = `${text}${char}`;
+        directory.groups.add(groupId);
+        expect(await outcomeOf(new KnownGroups(directory), groupId)).toBe('refused');
+        expect(directory.lookups).toBe(0);
+      }),
+    );
+  });
+
+  it('should print any text without a control character or lone surrogate, and leave printable text as it is', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (text) => {
+        expect(printable(text)).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+        expect(printable(text)).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+        expect(isUsableGroupId(text)).toBe(text.length > 0 && text.length <= 64 && printable(text) === text);
+      }),
+    );
+    expect(printable('grp_ä 1')).toBe('grp_ä 1');
+    expect(printable('a\u0000b\n')).toBe('a\\u0000b\\u000a');
   });
 });

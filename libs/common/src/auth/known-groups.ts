@@ -7,6 +7,28 @@ export interface GroupDirectory {
   exists(groupId: string): Promise<boolean>;
 }
 
+/** A character a group id never holds: a control character (C0, DEL, C1), or a lone UTF-16 surrogate. */
+const UNUSABLE_IN_GROUP_ID = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Whether a token's `groupId` claim can name a group: text of 1 to 64 characters, none of them a
+ * control character or a lone surrogate. A signed token may carry anything (an identity provider's
+ * bug, a stolen signing key): such a claim is refused before it is looked up or logged.
+ */
+export function isUsableGroupId(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= 64 && !UNUSABLE_IN_GROUP_ID.test(value);
+}
+
+/**
+ * `text` as a log line may carry it: control characters, DEL, C1 and lone surrogates escaped
+ * (`\u0000`), so a value from a token or a request cannot forge or break log lines; at most `max`
+ * characters.
+ */
+export function printable(text: string, max = 128): string {
+  const clipped = text.length > max ? `${text.slice(0, max)}…` : text;
+  return clipped.replace(new RegExp(UNUSABLE_IN_GROUP_ID.source, 'g'), (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Injection token of the process's {@link GroupDirectory}. */
 export const GROUP_DIRECTORY = Symbol('GROUP_DIRECTORY');
 /** Injection token of the process's {@link KnownGroups}. */
@@ -55,6 +77,8 @@ export class KnownGroups {
 
   /** Resolves when the group exists; throws `refusal` (the token's own 401) when it does not. */
   async require(groupId: string, refusal: () => DomainError): Promise<void> {
+    // Both token kinds pass here: a claim that cannot be a group is refused before the lookup and its logs.
+    if (!isUsableGroupId(groupId)) throw refusal();
     if (!(await this.exists(groupId))) throw refusal();
   }
 
@@ -76,12 +100,12 @@ export class KnownGroups {
       exists = await this.directory.exists(groupId);
     } catch (error) {
       if (previous?.exists && this.settings.now() - previous.at < this.settings.staleIfErrorMs) {
-        this.logger.warn(`group ${groupId}: the group directory did not answer (${errorMessage(error)}); taken as known ${this.settings.now() - previous.at} ms ago`);
+        this.logger.warn(`group ${printable(groupId)}: the group directory did not answer (${errorMessage(error)}); taken as known ${this.settings.now() - previous.at} ms ago`);
         // Not asked again for every request while the directory is down: once per ttlMs.
         previous.checkedAt = this.settings.now();
         return true;
       }
-      this.logger.error(`group ${groupId}: the group directory did not answer: ${errorMessage(error)}`);
+      this.logger.error(`group ${printable(groupId)}: the group directory did not answer: ${errorMessage(error)}`);
       throw new DomainError(ErrorCode.Upstream, 'the PBO directory (merchant-management) did not answer; try again');
     }
     this.answers.delete(groupId);

@@ -1,6 +1,7 @@
 import { createRemoteJWKSet, jwtVerify, SignJWT, JWTPayload, errors as joseErrors } from 'jose';
 import { DomainError } from '../errors';
 import { AuthConfig } from './auth.config';
+import { isUsableGroupId } from './known-groups';
 
 /** Claims of a PBO bearer token. */
 export interface PboClaims {
@@ -83,9 +84,9 @@ export class TokenVerifier {
       throw DomainError.unauthenticated('bearer token is invalid');
     }
     const groupId = payload.groupId;
-    if (typeof groupId !== 'string' || groupId.length === 0 || groupId.length > 64) {
-      throw DomainError.unauthenticated('bearer token carries no groupId');
-    }
+    if (typeof groupId !== 'string' || groupId.length === 0) throw DomainError.unauthenticated('bearer token carries no groupId');
+    // Never echoed: the text says what is wrong, not what the claim holds.
+    if (!isUsableGroupId(groupId)) throw DomainError.unauthenticated('bearer token carries a groupId that cannot be a group (over 64 characters, or a control character)');
     return { groupId };
   }
 }

@@ -14,6 +14,12 @@ export enum ErrorCode {
   CardReadUsed = 'CARD_READ_USED',
   /** Body larger than the limit. HTTP 413, code 10000. */
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
+  /** A body whose Content-Type the operation does not take (only JSON is). HTTP 415, code 10000. */
+  UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',
+  /** Request line and headers larger than the HTTP server takes. HTTP 431, code 10000. */
+  HeadersTooLarge = 'HEADERS_TOO_LARGE',
+  /** The request did not arrive completely in the HTTP server's time. HTTP 408, code 10000. */
+  RequestTimeout = 'REQUEST_TIMEOUT',
   /** Missing, malformed, expired or wrongly signed token. HTTP 401. */
   Unauthenticated = 'UNAUTHENTICATED',
   /** The object exists but belongs to another PBO or merchant. HTTP 403. */
@@ -52,6 +58,12 @@ export function envelopeErrorOf(code: ErrorCode): EnvelopeError {
       return { code: 10000, status: 409 };
     case ErrorCode.PayloadTooLarge:
       return { code: 10000, status: 413 };
+    case ErrorCode.UnsupportedMediaType:
+      return { code: 10000, status: 415 };
+    case ErrorCode.HeadersTooLarge:
+      return { code: 10000, status: 431 };
+    case ErrorCode.RequestTimeout:
+      return { code: 10000, status: 408 };
     case ErrorCode.Unauthenticated:
       return { code: 11000, status: 401 };
     case ErrorCode.OwnerInvalid:

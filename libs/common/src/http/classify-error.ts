@@ -9,6 +9,9 @@ interface ErrorWithStatus {
 
 const logger = new Logger('Errors');
 
+/** What a body of another media type than JSON is told (415, code 10000), whatever it was. */
+export const UNSUPPORTED_MEDIA_TYPE_MESSAGE = 'the request body must be JSON, sent with Content-Type: application/json';
+
 /** What any error means to a client: a domain code and a message that is safe to show. */
 export interface ClassifiedError {
   code: ErrorCode;
@@ -21,6 +24,7 @@ function codeOfStatus(status: number): ErrorCode {
   if (status === HttpStatus.UNAUTHORIZED) return ErrorCode.Unauthenticated;
   if (status === HttpStatus.FORBIDDEN) return ErrorCode.OwnerInvalid;
   if (status === HttpStatus.PAYLOAD_TOO_LARGE) return ErrorCode.PayloadTooLarge;
+  if (status === HttpStatus.UNSUPPORTED_MEDIA_TYPE) return ErrorCode.UnsupportedMediaType;
   if (status === HttpStatus.TOO_MANY_REQUESTS) return ErrorCode.RateLimited;
   if (status === HttpStatus.CONFLICT) return ErrorCode.Conflict;
   if (status >= 400 && status < 500) return ErrorCode.Validation;
@@ -69,6 +73,9 @@ function constraintRefusal(exception: unknown): ClassifiedError | undefined {
  */
 export function classifyError(exception: unknown, errorId: () => string = randomUUID): ClassifiedError {
   if (exception instanceof DomainError) return { code: exception.code, message: exception.message };
+  // One text, whichever layer refused the Content-Type (Fastify's own text names the one the client sent).
+  const status = exception instanceof HttpException ? exception.getStatus() : (exception as ErrorWithStatus | undefined)?.statusCode;
+  if (status === HttpStatus.UNSUPPORTED_MEDIA_TYPE) return { code: ErrorCode.UnsupportedMediaType, message: UNSUPPORTED_MEDIA_TYPE_MESSAGE };
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     const code = codeOfStatus(status);

@@ -1,5 +1,4 @@
 import type { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyRequest } from 'fastify';
 
 /** An error as one wire format renders it: status, headers and the serialised body. */
 export interface RenderedError {
@@ -10,8 +9,12 @@ export interface RenderedError {
   body: string;
 }
 
-/** Renders any error thrown while serving `request` in one wire format. */
-export type ErrorRenderer = (exception: unknown, request: FastifyRequest) => RenderedError;
+/**
+ * Renders any error thrown while serving `request` in one wire format. The request is only an
+ * identity (its request id is keyed on it): a request the HTTP parser refused has no
+ * FastifyRequest, and its error object stands in.
+ */
+export type ErrorRenderer = (exception: unknown, request: object) => RenderedError;
 
 interface Rule {
   segments: string[];

@@ -8,6 +8,8 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { flag, integer, oneOf, text, ValuesOf } from '../config/env-schema';
 import { DomainError } from '../errors';
 import { StrictValidationPipe } from '../validation';
+import { UNSUPPORTED_MEDIA_TYPE_MESSAGE } from './classify-error';
+import { handleClientError } from './client-error';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
 import { errorFormatsOf } from './error-formats';
 import { installHostileInputGuards } from './json-body';
@@ -100,7 +102,7 @@ export async function createHttpApp(rootModule: Type<unknown> | ReturnType<typeo
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as Type<unknown>, adapter, {
     logger: options.logger === false ? false : typeof options.logger === 'object' ? options.logger : logLevelsFrom(options.logLevel ?? 'log'),
     abortOnError: false,
-    // Bodies are JSON only: no urlencoded parser, so a form post is refused (415, code 10000).
+    // Bodies are JSON only: no urlencoded parser, so a form post is refused (415, code 10000; documented by buildOpenApiDocument).
     bodyParser: false,
   });
   configureHttpApp(app, { shutdownHooks: options.shutdownHooks });
@@ -117,6 +119,11 @@ export function configureHttpApp(app: NestFastifyApplication, options: Pick<Http
   // over ours (Fastify refuses the second): ours is the only JSON parser.
   (app.getHttpAdapter() as unknown as { registerJsonContentParser: () => void }).registerJsonContentParser = () => undefined;
   installResponseHeaders(fastify);
+  // Requests Node's HTTP parser refuses never reach Fastify's routing: Fastify's own handler
+  // answered them in its own JSON; ours answers in the path's error format.
+  const server = app.getHttpServer();
+  server.removeAllListeners('clientError');
+  server.on('clientError', handleClientError(errorFormatsOf(app.getHttpAdapter())));
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   // Nest routes Fastify's own errors (JSON parsing, content type, body size) through the
   // global filter too, so they leave in the same envelope.
@@ -161,7 +168,50 @@ export function buildOpenApiDocument(app: INestApplication, title: string, descr
     .addServer('/', 'the server this document is served from')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .build();
-  return SwaggerModule.createDocument(app, config, { operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}` });
+  const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}` });
+  documentEdgeErrors(document);
+  return document;
+}
+
+const BODY_METHODS = ['post', 'put', 'patch', 'delete'] as const;
+
+type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
+
+/** `status` documented on `operation` unless it is already, in the format of its first documented error among `formatOf`. */
+function documentResponse(operation: Operation, status: string, description: string, formatOf: string[]): void {
+  if (operation.responses[status]) return;
+  const errors = Object.entries(operation.responses).filter(([code]) => /^4\d\d$/.test(code));
+  const source = [...formatOf.map((code) => operation.responses[code]), ...errors.map(([, response]) => response)].find((response) => response !== undefined && 'content' in response) as
+    | { content?: unknown }
+    | undefined;
+  operation.responses[status] = { description, ...(source?.content ? { content: source.content } : {}) } as Operation['responses'][string];
+}
+
+/**
+ * Answers of the edge that every operation of a kind gives, documented here once rather than on
+ * each handler, in the format of the operation's own errors: 415 (code 10000) for a body that is
+ * not JSON on every operation a body can be sent to; 502 (code 15000) on every operation behind a
+ * token, when the PBO directory (merchant-management's `mms.group.verify.v1`) does not answer
+ * while the token's group is checked and the group is not known from the last five minutes.
+ */
+function documentEdgeErrors(document: OpenAPIObject): void {
+  for (const item of Object.values(document.paths)) {
+    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
+      const operation = item[method];
+      if (!operation) continue;
+      if ((BODY_METHODS as readonly string[]).includes(method)) {
+        documentResponse(operation, '415', `a body sent with a Content-Type other than application/json (code 10000 in the envelope): "${UNSUPPORTED_MEDIA_TYPE_MESSAGE}"`, ['400']);
+      }
+      if (operation.security?.some((requirement) => Object.keys(requirement).length > 0)) {
+        documentResponse(
+          operation,
+          '502',
+          "the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope)",
+          ['401'],
+        );
+      }
+    }
+  }
 }
 
 export function serveOpenApi(app: INestApplication, document: OpenAPIObject): void {

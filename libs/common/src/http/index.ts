@@ -7,3 +7,4 @@ export * from './request-id';
 export * from './problem-details';
 export * from './json-body';
 export * from './idempotency-key';
+export * from './client-error';

@@ -49,6 +49,12 @@ export function problemTypeOf(code: ErrorCode): { type: string; title: string } 
       return { type: 'urn:softpos:problem:card-read-used', title: 'Card read already used' };
     case ErrorCode.PayloadTooLarge:
       return { type: 'urn:softpos:problem:payload-too-large', title: 'Payload too large' };
+    case ErrorCode.UnsupportedMediaType:
+      return { type: 'urn:softpos:problem:unsupported-media-type', title: 'Unsupported media type' };
+    case ErrorCode.HeadersTooLarge:
+      return { type: 'urn:softpos:problem:headers-too-large', title: 'Request headers too large' };
+    case ErrorCode.RequestTimeout:
+      return { type: 'urn:softpos:problem:request-timeout', title: 'Request timed out' };
     case ErrorCode.Unauthenticated:
       return { type: 'urn:softpos:problem:unauthenticated', title: 'Unauthenticated' };
     case ErrorCode.OwnerInvalid:

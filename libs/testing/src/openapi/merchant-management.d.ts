@@ -1511,6 +1511,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     CurrentController_post: {
@@ -1539,6 +1548,24 @@ export interface operations {
             };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1631,6 +1658,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     EmvController_create: {
@@ -1706,6 +1742,24 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     EmvController_get: {
@@ -1772,6 +1826,15 @@ export interface operations {
             };
             /** @description code 10000: the change conflicts with the object's state or with another object */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1856,6 +1919,24 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     EmvController_delete: {
@@ -1921,6 +2002,24 @@ export interface operations {
             };
             /** @description code 10000: the change conflicts with the object's state or with another object */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1995,6 +2094,15 @@ export interface operations {
             };
             /** @description code 14000: no such object */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2077,6 +2185,24 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     AcquirerController_get: {
@@ -2134,6 +2260,15 @@ export interface operations {
             };
             /** @description code 14000: no such object */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2208,6 +2343,24 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     AcquirerController_delete: {
@@ -2273,6 +2426,24 @@ export interface operations {
             };
             /** @description code 10000: the acquirer is used by a merchant */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2354,6 +2525,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     PaymentConfigController_replace: {
@@ -2414,6 +2594,24 @@ export interface operations {
             };
             /** @description code 14000: no such object */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2497,6 +2695,24 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     PaymentConfigController_unbind: {
@@ -2556,6 +2772,24 @@ export interface operations {
             };
             /** @description code 14000: no such object */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2634,6 +2868,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     MerchantController_create: {
@@ -2684,6 +2927,24 @@ export interface operations {
             };
             /** @description code 14000: no such object */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2755,6 +3016,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     MerchantController_replace: {
@@ -2807,6 +3077,24 @@ export interface operations {
             };
             /** @description code 14000: no such object */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2870,6 +3158,24 @@ export interface operations {
             };
             /** @description code 10000: the merchant still has a payment config */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2972,6 +3278,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     DeviceController_create: {
@@ -3047,8 +3362,26 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 16000: too many lookups of activation codes that are not the PBO's own; a bare code of another PBO answers as an unknown one */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3130,8 +3463,26 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 16000: too many lookups of activation codes that are not the PBO's own; a bare code of another PBO answers as an unknown one */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3221,6 +3572,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     DeviceController_get: {
@@ -3296,6 +3656,15 @@ export interface operations {
             };
             /** @description code 16000: too many lookups of activation codes that are not the PBO's own; a bare code of another PBO answers as an unknown one */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3379,8 +3748,26 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 16000: too many lookups of activation codes that are not the PBO's own; a bare code of another PBO answers as an unknown one */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3463,8 +3850,26 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 16000: too many lookups of activation codes that are not the PBO's own; a bare code of another PBO answers as an unknown one */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3544,8 +3949,26 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 16000: too many lookups of activation codes that are not the PBO's own; a bare code of another PBO answers as an unknown one */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3611,6 +4034,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     ProfileSyncController_replayAll: {
@@ -3652,6 +4084,24 @@ export interface operations {
             };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3723,8 +4173,26 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 16000: too many lookups of activation codes that are not the PBO's own */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3793,6 +4261,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 16000: too many failed attempts from this client */
             429: {
                 headers: {
@@ -3830,6 +4307,15 @@ export interface operations {
             };
             /** @description code 11000: missing, expired or invalid device token, or the device is no longer active */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3922,6 +4408,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     EmvV2Controller_create: {
@@ -3990,6 +4485,24 @@ export interface operations {
             };
             /** @description code 10000: the change conflicts with the object's state or with another object */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4074,6 +4587,24 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     EmvV2Controller_delete: {
@@ -4139,6 +4670,24 @@ export interface operations {
             };
             /** @description code 10000: the change conflicts with the object's state or with another object */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4213,6 +4762,15 @@ export interface operations {
             };
             /** @description code 14000: no such object */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4295,6 +4853,24 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     AcquirerV2Controller_update: {
@@ -4356,6 +4932,24 @@ export interface operations {
             };
             /** @description code 14000: no such object */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4436,6 +5030,24 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     PaymentConfigV2Controller_unbindMethod: {
@@ -4494,6 +5106,24 @@ export interface operations {
             };
             /** @description code 14000: no such merchant, or the method is not bound */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4577,6 +5207,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     MerchantV2Controller_create: {
@@ -4643,6 +5282,24 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     MerchantV2Controller_get: {
@@ -4700,6 +5357,15 @@ export interface operations {
             };
             /** @description code 14000: no such merchant */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4775,6 +5441,24 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     MerchantV2Controller_delete: {
@@ -4840,6 +5524,24 @@ export interface operations {
             };
             /** @description code 10000: the merchant still has a payment config or activation code */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4942,6 +5644,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     DeviceV2Controller_create: {
@@ -5017,8 +5728,26 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 16000: too many lookups of activation codes that are not the PBO's own; a bare code of another PBO answers as an unknown one */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5102,8 +5831,26 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 16000: too many lookups of activation codes that are not the PBO's own; a bare code of another PBO answers as an unknown one */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5186,8 +5933,26 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 16000: too many lookups of activation codes that are not the PBO's own; a bare code of another PBO answers as an unknown one */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -868,6 +868,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
         };
     };
     ProfileController_create: {
@@ -945,6 +954,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
         };
     };
     ProfileController_getByProviderReference: {
@@ -992,6 +1019,15 @@ export interface operations {
             };
             /** @description another namespace, or no such object */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1055,6 +1091,15 @@ export interface operations {
             };
             /** @description another namespace, or no such object */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1138,6 +1183,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
         };
     };
     ProfileController_signOn: {
@@ -1194,6 +1257,24 @@ export interface operations {
             };
             /** @description another namespace, or no such object */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1261,6 +1342,24 @@ export interface operations {
             };
             /** @description another namespace, or no such object */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1344,8 +1443,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
             /** @description the Idempotency-Key was used with another body */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1396,6 +1513,15 @@ export interface operations {
             };
             /** @description another namespace, or no such object */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1455,6 +1581,15 @@ export interface operations {
             };
             /** @description another namespace, or no such object */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1527,6 +1662,15 @@ export interface operations {
             };
             /** @description the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight, or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1637,6 +1781,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
             /** @description the Idempotency-Key was used for another request on this transaction */
             422: {
                 headers: {
@@ -1740,6 +1893,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
             /** @description the Idempotency-Key was used for another request on this transaction */
             422: {
                 headers: {
@@ -1829,6 +1991,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
         };
     };
     WebhookController_rotateSecret: {
@@ -1875,6 +2046,24 @@ export interface operations {
             };
             /** @description another namespace, or no such object */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1945,6 +2134,15 @@ export interface operations {
             };
             /** @description another namespace, or no such object */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

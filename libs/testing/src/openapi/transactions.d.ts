@@ -629,6 +629,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     OrderController_detail: {
@@ -686,6 +695,15 @@ export interface operations {
             };
             /** @description code 14000: no such order */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -753,6 +771,15 @@ export interface operations {
             };
             /** @description code 14000: no such order */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -842,6 +869,15 @@ export interface operations {
             };
             /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, or the host declined it (msg names the host's code; the order lists the declined action) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -956,6 +992,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 16000: too many wrong admin passwords for the device (Retry-After) */
             429: {
                 headers: {
@@ -1063,6 +1108,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 15000: the host could not be reached, or another context failed (504: timed out). A decline by the host is a 409 */
             502: {
                 headers: {
@@ -1145,6 +1199,15 @@ export interface operations {
             };
             /** @description code 14000: no such batch */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1236,6 +1299,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 15000: the gateway or the host failed (504: timed out; the batch stays settling, settle again to learn the outcome) */
             502: {
                 headers: {
@@ -1319,6 +1391,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 15000: the mail server refused or could not be reached (504 when it timed out) */
             502: {
                 headers: {
@@ -1394,6 +1475,15 @@ export interface operations {
             };
             /** @description code 14000: no such batch */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

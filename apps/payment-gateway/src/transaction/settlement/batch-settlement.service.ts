@@ -29,6 +29,7 @@ import { batchContents, nextBatchNo } from './batch-contents';
 import type { BatchSettlement, BatchTotalsMinor } from './batch-settlement';
 import { BatchSettlementRepository } from './persistence/batch-settlement.repository';
 import { drained, heldByAnother } from './terminal-hold';
+import { callerHostMessage } from '../../shared/host-reply';
 
 /** What the claim of a settlement found: a batch to reconcile with the host now, or an outcome to answer again. */
 type Claim = { kind: 'claimed'; settlement: BatchSettlement } | { kind: 'answered'; reply: GatewayBatchSettleReplyV1 };
@@ -316,7 +317,7 @@ export class BatchSettlementService {
         hostTotals: response.hostTotals ? totalsOfHost(response.hostTotals) : null,
         reconciliation: response.reconciliation ?? null,
         hostRespCode: response.hostRespCode,
-        hostRespMessage: response.hostRespMessage.slice(0, 512),
+        hostRespMessage: callerHostMessage(response).slice(0, 512),
         claimedUntil: null,
         settledAt: outcome === 'SETTLED' ? now : null,
         updatedAt: now,

@@ -2,14 +2,19 @@
 export const DELIVERY_STATES = ['PENDING', 'DELIVERED', 'FAILED', 'SUPERSEDED'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
-/** What one attempt came to. */
+/**
+ * What one attempt came to. `reason` is what the delivery records and the PBO reads: a category
+ * (`connection failed`, `no answer within … ms`, a status line, why the destination is refused),
+ * never a socket's or resolver's text, which named internal addresses and told a refused port from
+ * a silent one; `detail`, when there is more, goes only to the log.
+ */
 export type AttemptOutcome =
   /** The receiver answered 2xx. */
   | { kind: 'delivered'; status: number; statusLine: string }
   /** The receiver answered something else (a redirect included, which is never followed), or none came: worth trying again. */
-  | { kind: 'failed'; reason: string; status: number | null }
+  | { kind: 'failed'; reason: string; status: number | null; detail?: string }
   /** The destination is one the gateway never delivers to (not public, not http(s)): no attempt will do better. */
-  | { kind: 'refused'; reason: string };
+  | { kind: 'refused'; reason: string; detail?: string };
 
 /** The schedule of attempts (WEBHOOK_BACKOFF_MS, WEBHOOK_BACKOFF_MAX_MS, WEBHOOK_GIVE_UP_MS). */
 export interface RetrySchedule {

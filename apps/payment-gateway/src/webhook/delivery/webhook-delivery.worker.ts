@@ -94,7 +94,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
       const check = await checkDestination(delivery.callbackUrl, this.config.allowList, (hostname) =>
         before(this.resolve(hostname), deadline, `resolving ${hostname}`),
       );
-      if (!check.ok) return check.permanent ? { kind: 'refused', reason: check.reason } : { kind: 'failed', reason: check.reason, status: null };
+      if (!check.ok) return check.permanent ? { kind: 'refused', reason: check.reason, detail: check.detail } : { kind: 'failed', reason: check.reason, status: null, detail: check.detail };
       const { secret } = await this.secrets.current(delivery.groupId);
       const signedAt = Math.floor(this.clock.now().getTime() / 1000);
       return await this.sender.send({
@@ -112,7 +112,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
         signal: this.stopping.signal,
       });
     } catch (error) {
-      return { kind: 'failed', reason: errorMessage(error), status: null };
+      return { kind: 'failed', reason: 'the attempt failed', status: null, detail: errorMessage(error) };
     }
   }
 }
@@ -128,6 +128,6 @@ function describe(outcome: AttemptOutcome): string {
       return outcome.statusLine;
     case 'failed':
     case 'refused':
-      return outcome.reason;
+      return outcome.detail ? `${outcome.reason} (${outcome.detail})` : outcome.reason;
   }
 }

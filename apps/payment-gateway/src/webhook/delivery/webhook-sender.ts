@@ -72,7 +72,7 @@ export class WebhookSender {
       });
       // Listened to at once: destroying the request (deadline, abort) may emit an error of its own, which settle then ignores.
       request.on('error', (error) =>
-        settle({ kind: 'failed', status: null, reason: `${url.protocol.slice(0, -1)} to ${destination.address}:${destination.port}: ${errorMessage(error)}` }),
+        settle({ kind: 'failed', status: null, reason: 'connection failed', detail: `${url.protocol.slice(0, -1)} to ${destination.address}:${destination.port}: ${errorMessage(error)}` }),
       );
       const timer = setTimeout(
         () => {

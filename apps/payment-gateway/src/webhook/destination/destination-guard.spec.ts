@@ -159,10 +159,12 @@ describe('the webhook destination guard', () => {
         ];
         const resolve: Resolver = () => Promise.resolve(blockedFirst ? addresses.reverse() : addresses);
         const result = await verdict('https://hooks.merchant.example/x', NOTHING_ALLOWED, resolve);
+        // The PBO reads the kind, never the address the gateway's resolver answered (the log gets it).
         expect(result).toMatchObject({
           ok: false,
           permanent: true,
-          reason: expect.stringContaining(`hooks.merchant.example resolves to ${dotted(blocked.value)}`) as string,
+          reason: `hooks.merchant.example resolves to an address (${blocked.kind}): not a public address, and not in WEBHOOK_ALLOWED_HOSTS`,
+          detail: `hooks.merchant.example resolves to ${dotted(blocked.value)}`,
         });
       }),
     );
@@ -226,7 +228,8 @@ describe('the webhook destination guard', () => {
     expect(await verdict('https://hooks.example/', NOTHING_ALLOWED, failing)).toEqual({
       ok: false,
       permanent: false,
-      reason: expect.stringContaining('ENOTFOUND') as string,
+      reason: 'hooks.example could not be resolved',
+      detail: 'getaddrinfo ENOTFOUND hooks.example',
     });
   });
 

@@ -26,7 +26,8 @@ export interface CheckedDestination {
  * gateway will never deliver to: another scheme, credentials, an address that is not public) end
  * the delivery at once; others (the name does not resolve now) are retried.
  */
-export type DestinationCheck = { ok: true; destination: CheckedDestination } | { ok: false; permanent: boolean; reason: string };
+/** `reason` is shown to the PBO (never a resolver's text or the address a name resolved to); `detail` is for the log. */
+export type DestinationCheck = { ok: true; destination: CheckedDestination } | { ok: false; permanent: boolean; reason: string; detail?: string };
 
 /**
  * Checks a callbackUrl before an attempt: http or https without credentials, and every address
@@ -37,7 +38,7 @@ export type DestinationCheck = { ok: true; destination: CheckedDestination } | {
  * here, never resolving the name again (no DNS rebinding between check and connection).
  */
 export async function checkDestination(callbackUrl: string, allowList: AllowList, resolve: Resolver): Promise<DestinationCheck> {
-  const refuse = (reason: string): DestinationCheck => ({ ok: false, permanent: true, reason });
+  const refuse = (reason: string, detail?: string): DestinationCheck => ({ ok: false, permanent: true, reason, ...(detail ? { detail } : {}) });
   let url: URL;
   try {
     url = new URL(callbackUrl);
@@ -54,7 +55,7 @@ export async function checkDestination(callbackUrl: string, allowList: AllowList
     try {
       addresses = await resolve(hostname);
     } catch (error) {
-      return { ok: false, permanent: false, reason: `${hostname} could not be resolved: ${errorMessage(error)}` };
+      return { ok: false, permanent: false, reason: `${hostname} could not be resolved`, detail: errorMessage(error) };
     }
     if (addresses.length === 0) return { ok: false, permanent: false, reason: `${hostname} has no address` };
   } else {
@@ -65,8 +66,9 @@ export async function checkDestination(callbackUrl: string, allowList: AllowList
   for (const { address } of addresses) {
     const kind = classifyAddress(address);
     if (kind !== 'public' && !allowList.allows(address, port)) {
-      const where = literal === 0 ? `${hostname} resolves to ${address}` : address;
-      return refuse(`${where} (${kind}): not a public address, and not in WEBHOOK_ALLOWED_HOSTS`);
+      // A name's address is the gateway's resolver's answer (maybe an internal one): only its kind is shown.
+      const where = literal === 0 ? `${hostname} resolves to an address` : address;
+      return refuse(`${where} (${kind}): not a public address, and not in WEBHOOK_ALLOWED_HOSTS`, literal === 0 ? `${hostname} resolves to ${address}` : undefined);
     }
   }
   return { ok: true, destination: { url, hostname, port, ...addresses[0] } };

@@ -1,0 +1,54 @@
+import { unsafeShapeOf } from '@app/contracts';
+import fc from 'fast-check';
+import { MAX_BODY_VALUES, parseGuardedJson } from './json-body';
+
+/** Text where a naive comma count would go wrong: commas, quotes and backslashes inside strings. */
+const trickyText = fc.string({ unit: fc.constantFrom(',', '"', '\\', '\\"', 'a', 'é', '\u2028', ' '), maxLength: 40 });
+
+/** What the reader answers when it parses first and only then counts (the rule the early count must keep). */
+function parsedThenCounted(text: string): { value: unknown } | { unsafe: string } {
+  const value: unknown = JSON.parse(text);
+  const unsafe = unsafeShapeOf(value, { maxValues: MAX_BODY_VALUES });
+  return unsafe === undefined ? { value } : { unsafe };
+}
+
+describe('parseGuardedJson: values counted before parsing', () => {
+  it('should answer every JSON text as parsing then counting does, strings full of commas included', () => {
+    const tricky = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, trickyText, fc.integer(), fc.array(tie('value'), { maxLength: 8 }), fc.dictionary(trickyText, tie('value'), { maxKeys: 6 })),
+    })).value;
+    fc.assert(
+      fc.property(tricky, (value) => {
+        const text = JSON.stringify(value);
+        expect(parseGuardedJson(text)).toEqual(parsedThenCounted(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it(`should refuse exactly the arrays and objects of more than ${MAX_BODY_VALUES} values, however many commas their strings hold`, () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: MAX_BODY_VALUES - 4, max: MAX_BODY_VALUES + 4 }),
+        fc.boolean(),
+        fc.nat({ max: 30_000 }),
+        trickyText,
+        (count, asObject, commasInString, text) => {
+          // The container itself is one value: `count` children make count + 1.
+          const children = Array.from({ length: count - 1 }, (_, i) => (i % 2 === 0 ? i : text));
+          children.push(','.repeat(commasInString));
+          const value = asObject ? Object.fromEntries(children.map((child, i) => [`k${i},"`, child])) : children;
+          const answer = parseGuardedJson(JSON.stringify(value));
+          if (count + 1 > MAX_BODY_VALUES) expect(answer).toEqual({ unsafe: `payload holds more than ${MAX_BODY_VALUES} values` });
+          else expect(answer).toEqual({ value });
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('should accept a string of any number of commas, and still say why broken JSON is broken', () => {
+    expect(parseGuardedJson(JSON.stringify({ a: ','.repeat(50_000) }))).toEqual({ value: { a: ','.repeat(50_000) } });
+    expect(parseGuardedJson('{"a": "unterminated')).toEqual({ invalid: expect.stringMatching(/JSON/) as string });
+  });
+});
