@@ -315,6 +315,31 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
       );
     });
 
+    it('should reverse a late partial approval (10) for the amount the host approved, in field 4 and 49, as the timely path does', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.bigInt({ min: 2n, max: 999_999_999n }), fc.bigInt({ min: 1n, max: 999_999_999n }), fc.constantFrom<string | null>(null, '840'), async (asked, approved, currency) => {
+          fc.pre(approved !== asked);
+          host.received.length = 0;
+          host.handler = (request) => (request[0] === '0200' ? null : answerOf(request, '00'));
+          const payload = authorizePayload(asked.toString(), iso(), { timeoutMs: 300 });
+
+          expect(await connector.ask(HOST_AUTHORIZE_V1, payload)).toMatchObject({ result: 'REVERSED', hostRespCode: null });
+          await waitFor('the timeout’s reversal to be acknowledged', async () => (await reversalRowsOf(payload.requestId))[0]?.status === 'ACKNOWLEDGED');
+          const [sale] = host.received;
+          const fields: Record<number, string> = { 4: approved.toString().padStart(12, '0') };
+          if (currency !== null) fields[49] = currency;
+          host.send(answerOf(sale, '10', fields));
+
+          await waitFor('the late approval to be reversed', async () => (await reversalRowsOf(payload.requestId)).filter((row) => row.status === 'ACKNOWLEDGED').length === 2);
+          expect((await reversalRowsOf(payload.requestId))[1].reason).toBe('late approval 10 of authorize answered REVERSED');
+          const [timeout, late] = host.received.filter((request) => request[0] === '0400');
+          expect([timeout[4], timeout[49]]).toEqual([asked.toString().padStart(12, '0'), '458']);
+          expect([late[4], late[49], String(late[90]).slice(0, 20)]).toEqual([approved.toString().padStart(12, '0'), currency ?? '458', `0200${sale[11]}${sale[7]}`]);
+        }),
+        { numRuns: 5 },
+      );
+    });
+
     it('should reverse an approval that follows the host’s own decline of the same message, keeping the reply DECLINED', async () => {
       host.handler = (request) => answerOf(request, request[0] === '0200' ? '05' : '00');
       const payload = authorizePayload('1800', iso());
