@@ -47,6 +47,8 @@ export interface TerminalOptions {
   acceptances?: Array<Record<string, unknown>>;
   /** The acceptance's extraParams. */
   extraParams?: Record<string, unknown>;
+  /** Profile fields of the upsert in place of the factory's (`timeZone: undefined`: an upsert without one). */
+  profile?: Record<string, unknown>;
 }
 
 export interface SaleTestApp extends GatewayTestApp {
@@ -69,6 +71,7 @@ function extend(app: GatewayTestApp, hosts?: HostSandbox): SaleTestApp {
     const mid = options.mid ?? `MID${unique()}`.slice(0, 15).toUpperCase();
     const tid = options.tid ?? uniqueTid();
     const upsert = upsertPayload({
+      ...options.profile,
       groupId,
       deviceId,
       currency: options.currency ?? 'MYR',

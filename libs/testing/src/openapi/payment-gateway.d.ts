@@ -447,7 +447,7 @@ export interface components {
              */
             currency: string;
             /**
-             * @description IANA time zone of the merchant: the local date and time hosts are sent; omitted or null, hosts get UTC
+             * @description IANA time zone of the merchant: the local date and time hosts are sent. Required when an acceptance's hostMessageFormat sends local time (the ISO 8583 formats, POMELO_JSON, EZ_AIO, EZ_WALLET): 400 naming timeZone otherwise
              * @example Asia/Kuala_Lumpur
              */
             timeZone?: string | null;
