@@ -1,5 +1,5 @@
 import { developmentFieldCipher } from '@app/common';
-import { HOST_AUTHORIZE_V1, HOST_SETTLE_V1, HOST_SIGNON_V1 } from '@app/contracts';
+import { decodeContract, HOST_AUTHORIZE_V1, HOST_SETTLE_V1, HOST_SIGNON_V1, HostReversalUpdatedV1 } from '@app/contracts';
 import { DEVELOPMENT_ZMK, encryptKeyUnderZmk, generateWorkingKey, keyCheckValue } from '@app/host-protocol';
 import { uniqueTid } from '@app/host-protocol/testing/factories';
 import { waitFor } from '@app/testing';
@@ -200,6 +200,27 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
         expect(reversal[4]).toBe('000000001300');
         expect(reversal[41]).toBe(sale[41]);
       }
+    });
+
+    it('should announce each state of a reversal refused with 12 twice, then acknowledged with 00 (host.reversal.updated.v1 in the outbox)', async () => {
+      let reversals = 0;
+      host.handler = (request) => (request[0] === '0200' ? null : answerOf(request, ++reversals <= 2 ? '12' : '00'));
+      const payload = authorizePayload('1500', iso(), { timeoutMs: 300 });
+
+      expect(await connector.ask(HOST_AUTHORIZE_V1, payload)).toMatchObject({ result: 'REVERSED' });
+      await waitFor('the reversal to be acknowledged', async () => (await reversalsOf(payload.requestId))[0]?.status === 'ACKNOWLEDGED', 20_000);
+
+      const events = await connector.query<{ payload: Record<string, unknown> }>(
+        `SELECT payload FROM host_connector.outbox WHERE subject = 'host.reversal.updated.v1' AND payload->>'requestId' = $1 ORDER BY id`,
+        [payload.requestId],
+      );
+      expect(events.map((event) => [event.payload.state, event.payload.attempts, event.payload.lastResponseCode])).toEqual([
+        ['PENDING', 0, null],
+        ['PENDING', 1, '12'],
+        ['PENDING', 2, '12'],
+        ['ACKNOWLEDGED', 3, '00'],
+      ]);
+      expect(new Set(events.map((event) => decodeContract(HostReversalUpdatedV1, event.payload).reversalId)).size).toBe(1);
     });
 
     it('should keep a reversal answered 12 (0410) PENDING with its code, and repeat it', async () => {

@@ -13,6 +13,7 @@ import { ProfileRetired1763900006000 } from './migrations/1763900006000-profile-
 import { AcceptanceHostUrl1763900007000 } from './migrations/1763900007000-acceptance-host-url';
 import { TransactionAcceptanceName1763900008000 } from './migrations/1763900008000-transaction-acceptance-name';
 import { ActionHostOrderId1763900008600 } from './migrations/1763900008600-action-host-order-id';
+import { ActionReversal1763900008800 } from './migrations/1763900008800-action-reversal';
 import { ProfileActiveSdkId1763900008700 } from './migrations/1763900008700-profile-active-sdk-id';
 import { BatchSettlementEntity } from './transaction/settlement/persistence/batch-settlement.entity';
 import { IdempotencyKeyEntity } from './transaction/persistence/idempotency-key.entity';
@@ -57,5 +58,6 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     TransactionAcceptanceName1763900008000,
     ActionHostOrderId1763900008600,
     ProfileActiveSdkId1763900008700,
+    ActionReversal1763900008800,
   ],
 };

@@ -111,9 +111,11 @@ function extend(app: GatewayTestApp, hosts?: HostSandbox): SaleTestApp {
  */
 export async function startGatewayWithConnector(
   settings: Partial<TransactionSettings> = {},
-  options: { simulator?: boolean; platform?: Partial<TestPlatformOptions> } = {},
+  options: { simulator?: boolean; platform?: Partial<TestPlatformOptions>; hostSettings?: Record<string, string> } = {},
 ): Promise<SaleTestApp> {
-  const hosts = await startHostSandbox(hostSandboxSettingsFrom({ HOST_ECHO_INTERVAL_MS: '0', HOST_SIMULATOR: options.simulator === false ? 'off' : 'on' }));
+  const hosts = await startHostSandbox(
+    hostSandboxSettingsFrom({ HOST_ECHO_INTERVAL_MS: '0', HOST_SIMULATOR: options.simulator === false ? 'off' : 'on', ...options.hostSettings }),
+  );
   try {
     const app = await startTestApp(
       (platform): DynamicModule => ({

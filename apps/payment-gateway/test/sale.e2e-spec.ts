@@ -1,5 +1,5 @@
 import { decodeContract, GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionUpdatedV1 } from '@app/contracts';
-import { bodyOf } from '@app/testing';
+import { bodyOf, waitFor } from '@app/testing';
 import { TEST_VISA_PAN } from '../src/transaction/card/testing/test-card';
 import { ProfileWithAcptView } from './factories';
 import { Logger } from '@nestjs/common';
@@ -105,6 +105,8 @@ describe('POST /transaction: sales through the host connector', () => {
           extraData: null,
           // The sale's approval books in the terminal's open batch.
           batchNo: '000001',
+          // Nothing was reversed.
+          reversal: null,
           createdAt: sale.createdAt,
           updatedAt: sale.updatedAt,
         },
@@ -153,7 +155,11 @@ describe('POST /transaction: sales through the host connector', () => {
           hostReference: expect.objectContaining({ mti: '0200' }) as object,
         }),
       ]);
-      expect(await eventsOf(sale.tranId)).toEqual([expect.objectContaining({ transaction: sale })]);
+      // The connector's reversal reaches the action; the host (MOCK: the connector itself) acknowledges it.
+      await waitFor('the reversal acknowledged on the transaction', async () => bodyOf<TransactionView>(await terminal.pbo.get(`/transaction/${sale.tranId}`)).actions[0].reversal?.state === 'ACKNOWLEDGED');
+      const events = await eventsOf(sale.tranId);
+      expect(events).toContainEqual(expect.objectContaining({ transaction: sale }));
+      expect(events.at(-1)!.transaction).toMatchObject({ tranStatus: 'REVERSED', actions: [{ reversal: { state: 'ACKNOWLEDGED', lastResponseCode: '00' } }] });
     });
   });
 
