@@ -1,4 +1,5 @@
 import { ContextDatabaseDefinition } from '@app/database';
+import { createOutboxMigration, OutboxMessage } from '@app/messaging';
 import { HostConnector1764100000000 } from './migrations/1764100000000-host-connector';
 import { WorkingKeyExchange1764200000000 } from './migrations/1764200000000-working-key-exchange';
 import { RequestLogRecovery1764300000000 } from './migrations/1764300000000-request-log-recovery';
@@ -17,12 +18,14 @@ import { StanCounterEntity } from './stan/persistence/stan-counter.entity';
 
 export { HOST_CONNECTOR_CONNECTION, HOST_CONNECTOR_SCHEMA };
 
-/** host-connector's schema: STAN counters, working keys, the reversal queue, the request log and sealed card data kept for follow-ups. */
+/** host-connector's schema: STAN counters, working keys, the reversal queue, the request log, sealed card data kept for follow-ups and the outbox of its reversal events. */
 export const hostConnectorDatabase: ContextDatabaseDefinition = {
   name: HOST_CONNECTOR_CONNECTION,
   schema: HOST_CONNECTOR_SCHEMA,
-  entities: [StanCounterEntity, WorkingKeyEntity, ReversalEntity, RequestLogEntity, KeptCardEntity],
+  entities: [StanCounterEntity, WorkingKeyEntity, ReversalEntity, RequestLogEntity, KeptCardEntity, OutboxMessage],
   migrations: [HostConnector1764100000000, WorkingKeyExchange1764200000000, RequestLogRecovery1764300000000, ReversalLastResponseCode1764410000000, WorkingKeyAcquirer1764416000000,
     KeptCard1764420000000, WorkingKeyMissing1764430000000, WorkingKeyGroup1764447000000, KeptCardFollowUp1764460000000,
+    // host.reversal.updated.v1 leaves through it (docs/decisions.md, "A reversal's state reaches the transaction").
+    createOutboxMigration(HOST_CONNECTOR_SCHEMA, 1764470000000),
   ],
 };

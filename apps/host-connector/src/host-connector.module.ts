@@ -1,4 +1,5 @@
 import { DatabaseModule, databaseProbeProvider, PruneRule, RetentionModule } from '@app/database';
+import { OutboxModule, outboxPruneRule } from '@app/messaging';
 import { DynamicModule, Module } from '@nestjs/common';
 import { HostConnectorConfig } from './config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from './config/config.token';
@@ -61,7 +62,11 @@ export class HostConnectorModule {
       module: HostConnectorModule,
       imports: [
         DatabaseModule.forContext(hostConnectorDatabase),
-        RetentionModule.forContext({ connection: hostConnectorDatabase.name, rules: () => hostConnectorPruneRules(config.retentionMs) }),
+        OutboxModule.forContext({ connection: hostConnectorDatabase.name }),
+        RetentionModule.forContext({
+          connection: hostConnectorDatabase.name,
+          rules: (retention) => [...hostConnectorPruneRules(config.retentionMs), outboxPruneRule(retention.messagesMs)],
+        }),
       ],
       controllers: [HostRequestController],
       providers: [

@@ -1,5 +1,5 @@
 import { developmentFieldCipher } from '@app/common';
-import { HOST_AUTHORIZE_V1, HOST_CAPTURE_V1, HOST_REVERSE_V1, HOST_SETTLE_V1, HOST_SIGNON_V1 } from '@app/contracts';
+import { decodeContract, HOST_AUTHORIZE_V1, HOST_CAPTURE_V1, HOST_REVERSE_V1, HOST_SETTLE_V1, HOST_SIGNON_V1, HostReversalUpdatedV1 } from '@app/contracts';
 import { DEVELOPMENT_ZMK, encryptKeyUnderZmk, generateWorkingKey, ICC_REQUEST_TAGS, keyCheckValue } from '@app/host-protocol';
 import { uniqueTid } from '@app/host-protocol/testing/factories';
 import { waitFor } from '@app/testing';
@@ -203,6 +203,27 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
       }
     });
 
+    it('should announce each state of a reversal refused with 12 twice, then acknowledged with 00 (host.reversal.updated.v1 in the outbox)', async () => {
+      let reversals = 0;
+      host.handler = (request) => (request[0] === '0200' ? null : answerOf(request, ++reversals <= 2 ? '12' : '00'));
+      const payload = authorizePayload('1500', iso(), { timeoutMs: 300 });
+
+      expect(await connector.ask(HOST_AUTHORIZE_V1, payload)).toMatchObject({ result: 'REVERSED' });
+      await waitFor('the reversal to be acknowledged', async () => (await reversalsOf(payload.requestId))[0]?.status === 'ACKNOWLEDGED', 20_000);
+
+      const events = await connector.query<{ payload: Record<string, unknown> }>(
+        `SELECT payload FROM host_connector.outbox WHERE subject = 'host.reversal.updated.v1' AND payload->>'requestId' = $1 ORDER BY id`,
+        [payload.requestId],
+      );
+      expect(events.map((event) => [event.payload.state, event.payload.attempts, event.payload.lastResponseCode])).toEqual([
+        ['PENDING', 0, null],
+        ['PENDING', 1, '12'],
+        ['PENDING', 2, '12'],
+        ['ACKNOWLEDGED', 3, '00'],
+      ]);
+      expect(new Set(events.map((event) => decodeContract(HostReversalUpdatedV1, event.payload).reversalId)).size).toBe(1);
+    });
+
     it('should keep a reversal answered 12 (0410) PENDING with its code, and repeat it', async () => {
       host.handler = (request) => (request[0] === '0200' ? null : answerOf(request, '12'));
       const payload = authorizePayload('1400', iso(), { timeoutMs: 300 });
@@ -313,6 +334,31 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
           }
         }),
         { numRuns: 6 },
+      );
+    });
+
+    it('should reverse a late partial approval (10) for the amount the host approved, in field 4 and 49, as the timely path does', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.bigInt({ min: 2n, max: 999_999_999n }), fc.bigInt({ min: 1n, max: 999_999_999n }), fc.constantFrom<string | null>(null, '840'), async (asked, approved, currency) => {
+          fc.pre(approved !== asked);
+          host.received.length = 0;
+          host.handler = (request) => (request[0] === '0200' ? null : answerOf(request, '00'));
+          const payload = authorizePayload(asked.toString(), iso(), { timeoutMs: 300 });
+
+          expect(await connector.ask(HOST_AUTHORIZE_V1, payload)).toMatchObject({ result: 'REVERSED', hostRespCode: null });
+          await waitFor('the timeout’s reversal to be acknowledged', async () => (await reversalRowsOf(payload.requestId))[0]?.status === 'ACKNOWLEDGED');
+          const [sale] = host.received;
+          const fields: Record<number, string> = { 4: approved.toString().padStart(12, '0') };
+          if (currency !== null) fields[49] = currency;
+          host.send(answerOf(sale, '10', fields));
+
+          await waitFor('the late approval to be reversed', async () => (await reversalRowsOf(payload.requestId)).filter((row) => row.status === 'ACKNOWLEDGED').length === 2);
+          expect((await reversalRowsOf(payload.requestId))[1].reason).toBe('late approval 10 of authorize answered REVERSED');
+          const [timeout, late] = host.received.filter((request) => request[0] === '0400');
+          expect([timeout[4], timeout[49]]).toEqual([asked.toString().padStart(12, '0'), '458']);
+          expect([late[4], late[49], String(late[90]).slice(0, 20)]).toEqual([approved.toString().padStart(12, '0'), currency ?? '458', `0200${sale[11]}${sale[7]}`]);
+        }),
+        { numRuns: 5 },
       );
     });
 

@@ -94,11 +94,16 @@ describe('host-connector: card data kept for follow-ups', () => {
     return { kind: 'SALE', mti: reply.mti, stan: reply.stan, transmittedAt: reply.transmittedAt, rrn: reply.rrn, approvalCode: reply.approvalCode };
   }
 
+  /** The setup of every follow-up case: a chip card (generated unless given) sold on a terminal of its own, and the sale as a follow-up names it. */
+  async function soldOnFreshTerminal(card: ChipCard = fc.sample(chipCard, 1)[0]) {
+    const tid = freshTid();
+    return { card, tid, original: await sale(tid, card) };
+  }
+
   it('should keep PAN, expiry and PAN sequence number only, send a refund days later with them and no track 2 or chip data, and keep nothing once the batch is settled', async () => {
     await fc.assert(
       fc.asyncProperty(chipCard, fc.integer({ min: 1, max: 29 }), async (card, daysLater) => {
-        const tid = freshTid();
-        const original = await sale(tid, card);
+        const { tid, original } = await soldOnFreshTerminal(card);
         const [authorisation] = received(tid, '0200');
         // The authorisation itself carries the track and the chip data, as it must.
         expect(authorisation.fields[35]).toBe(`${card.pan}=${card.expiry}${card.discretionary}`);
@@ -157,9 +162,7 @@ describe('host-connector: card data kept for follow-ups', () => {
   });
 
   it('should keep the cards of a batch the host refuses to settle: its transactions can still be followed up', async () => {
-    const card = fc.sample(chipCard, 1)[0];
-    const tid = freshTid();
-    const original = await sale(tid, card);
+    const { tid, original } = await soldOnFreshTerminal();
     peer.handler = (message) => answerTo(message, message.mti === '0500' ? '96' : '00');
 
     const refused = await connector.ask(HOST_SETTLE_V1, { ...settlePayload(terminal(tid)), transactions: [{ kind: 'SALE', amountMinor: '1000', original }] });
@@ -169,9 +172,7 @@ describe('host-connector: card data kept for follow-ups', () => {
   });
 
   it("should delete the card kept for a sale once its void is approved, the void's own with it", async () => {
-    const card = fc.sample(chipCard, 1)[0];
-    const tid = freshTid();
-    const original = await sale(tid, card);
+    const { card, tid, original } = await soldOnFreshTerminal();
 
     const reply = await connector.ask(HOST_VOID_V1, followUpPayload('1000', terminal(tid), { original }));
 
@@ -181,9 +182,7 @@ describe('host-connector: card data kept for follow-ups', () => {
   });
 
   it('should keep the card of a sale whose void the host declines', async () => {
-    const card = fc.sample(chipCard, 1)[0];
-    const tid = freshTid();
-    const original = await sale(tid, card);
+    const { tid, original } = await soldOnFreshTerminal();
     peer.handler = (message) => answerTo(message, message.mti === '0400' ? '12' : '00');
 
     await connector.ask(HOST_VOID_V1, followUpPayload('1000', terminal(tid), { original }));
@@ -210,9 +209,7 @@ describe('host-connector: card data kept for follow-ups', () => {
   });
 
   it('should send a later reversal (of an approved sale) with the kept card only: no track 2, no chip data', async () => {
-    const card = fc.sample(chipCard, 1)[0];
-    const tid = freshTid();
-    const original = await sale(tid, card);
+    const { card, tid, original } = await soldOnFreshTerminal();
 
     const reply = await connector.ask(HOST_REVERSE_V1, followUpPayload('1000', terminal(tid), { original }));
 
@@ -222,9 +219,7 @@ describe('host-connector: card data kept for follow-ups', () => {
   });
 
   it("should find a sale's card after a restart on another host port (the standalone simulator's), keyed by the terminal and the sale", async () => {
-    const card = fc.sample(chipCard, 1)[0];
-    const tid = freshTid();
-    const original = await sale(tid, card);
+    const { card, tid, original } = await soldOnFreshTerminal();
     await connector.close({ drop: false });
     await peer.close();
     peer = await IsoPeer.start();
@@ -237,9 +232,7 @@ describe('host-connector: card data kept for follow-ups', () => {
   });
 
   it("should not give one terminal's follow-up another terminal's card, even naming the same STAN and time", async () => {
-    const card = fc.sample(chipCard, 1)[0];
-    const tid = freshTid();
-    const original = await sale(tid, card);
+    const { original } = await soldOnFreshTerminal();
     const other = freshTid();
 
     await connector.ask(HOST_REFUND_V1, followUpPayload('400', terminal(other), { original }));

@@ -18,6 +18,7 @@ import { TerminalSettleHold1763900008800 } from './migrations/1763900008800-term
 import { TransactionTimeZone1763900013300 } from './migrations/1763900013300-transaction-time-zone';
 import { TransactionCardRead1764800000000 } from './migrations/1764800000000-transaction-card-read';
 import { ActionClientRequestId801764800001000 } from './migrations/1764800001000-action-client-request-id-80';
+import { ActionReversal1764800002000 } from './migrations/1764800002000-action-reversal';
 import { BatchSettlementEntity } from './transaction/settlement/persistence/batch-settlement.entity';
 import { IdempotencyKeyEntity } from './transaction/persistence/idempotency-key.entity';
 import { TerminalBatchEntity } from './transaction/persistence/terminal-batch.entity';
@@ -65,5 +66,6 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     TransactionTimeZone1763900013300,
     TransactionCardRead1764800000000,
     ActionClientRequestId801764800001000,
+    ActionReversal1764800002000,
   ],
 };

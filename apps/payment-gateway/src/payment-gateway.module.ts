@@ -35,6 +35,9 @@ import { SaleProfiles } from './transaction/sale-profiles';
 import { TransactionController } from './transaction/transaction.controller';
 import { TransactionViews } from './transaction/transaction-views';
 import { DEFAULT_TRANSACTION_SETTINGS, TRANSACTION_SETTINGS } from './transaction/transaction-settings';
+import { REVERSAL_STATE_CONSUMER, reversalStateConsumer } from './transaction/reversal/reversal-state.consumer';
+import { ReversalStateController } from './transaction/reversal/reversal-state.controller';
+import { ReversalStates } from './transaction/reversal/reversal-states.service';
 import { WEBHOOK_CONTROLLERS, webhookDeliveryPruneRule, webhookProviders } from './webhook/webhook.providers';
 
 /**
@@ -47,7 +50,7 @@ import { WEBHOOK_CONTROLLERS, webhookDeliveryPruneRule, webhookProviders } from 
  */
 @Module({
   imports: [DatabaseModule.forContext(paymentGatewayDatabase), OutboxModule.forContext({ connection: PAYMENT_GATEWAY_CONNECTION })],
-  controllers: [ProfileController, ProfileUpsertController, SaleController, TransactionController, FollowUpController, TransactionRequestController],
+  controllers: [ProfileController, ProfileUpsertController, SaleController, TransactionController, FollowUpController, TransactionRequestController, ReversalStateController],
   providers: [
     { provide: GATEWAY_NAMESPACE, useExisting: GATEWAY_NAMESPACE_SETTING },
     ...unitOfWorkProviders(PAYMENT_GATEWAY_CONNECTION),
@@ -77,6 +80,8 @@ import { WEBHOOK_CONTROLLERS, webhookDeliveryPruneRule, webhookProviders } from 
     BatchSettlementRepository,
     BatchSettlementService,
     AuthorizationCloser,
+    ReversalStates,
+    { provide: REVERSAL_STATE_CONSUMER, useValue: reversalStateConsumer },
   ],
 })
 export class PaymentGatewayModule {

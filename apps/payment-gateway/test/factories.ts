@@ -24,6 +24,7 @@ export function profileBody(overrides: Record<string, unknown> = {}): Record<str
     mcc: '5814',
     countryCode: 'MY',
     currency: 'MYR',
+    timeZone: 'Asia/Kuala_Lumpur',
     acceptances: [acceptanceBody()],
     ...overrides,
   };

@@ -1,3 +1,4 @@
+import { LOCAL_TIME_FORMATS } from '@app/contracts';
 import { invalidMid, invalidTid, unique, validMid, validTid } from '@app/testing';
 import fc from 'fast-check';
 import { acceptanceBody, createProfile, ProblemView, ProfilePageView, ProfileView, ProfileWithAcptView, profileBody } from './factories';
@@ -150,12 +151,39 @@ describe('gateway profiles', () => {
   });
 
   describe('timeZone', () => {
-    it("should store the merchant's IANA time zone, show it, and clear it on a replace that omits it", async () => {
+    it("should store the merchant's IANA time zone, show it, and clear it on a replace that omits it when no acceptance sends local time", async () => {
       const created = await createProfile(pbo, { timeZone: 'Asia/Kuala_Lumpur' });
       expect(created.timeZone).toBe('Asia/Kuala_Lumpur');
       expect(bodyOf<ProfileWithAcptView>(await pbo.get(`/profiles/${created.profileId}`)).timeZone).toBe('Asia/Kuala_Lumpur');
-      const replaced = bodyOf<ProfileWithAcptView>(await pbo.put(`/profiles/${created.profileId}`, profileBody()));
+      const replaced = bodyOf<ProfileWithAcptView>(await pbo.put(`/profiles/${created.profileId}`, profileBody({ timeZone: undefined, acceptances: [acceptanceBody({ hostMessageFormat: 'MPGS_AP' })] })));
       expect(replaced.timeZone).toBeNull();
+    });
+
+    it('should refuse a create or replace without timeZone, naming it and the acceptance, when an acceptance sends hosts local time, and store nothing', async () => {
+      const created = await createProfile(pbo);
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...LOCAL_TIME_FORMATS),
+          fc.constantFrom('MOCK', 'MPGS_AP'),
+          fc.nat({ max: 2 }),
+          fc.constantFrom(undefined, null),
+          fc.boolean(),
+          async (format, other, others, timeZone, replace) => {
+            const acceptances = [...Array.from({ length: others }, () => acceptanceBody({ hostMessageFormat: other })), acceptanceBody({ hostMessageFormat: format })];
+            const body = profileBody({ timeZone, acceptances });
+            const response = replace ? await pbo.put(`/profiles/${created.profileId}`, body) : await pbo.post('/profiles', body);
+            expectProblem(response, 400, new RegExp(`^timeZone is required: acceptances\\[${others}\\] is ${format}, which sends hosts the merchant's local date and time`));
+            expect(bodyOf<ProfileWithAcptView>(await pbo.get(`/profiles/${created.profileId}`))).toMatchObject({ timeZone: 'Asia/Kuala_Lumpur', profileName: created.profileName });
+          },
+        ),
+        { numRuns: 12 },
+      );
+    });
+
+    it('should take a profile without timeZone whose acceptances send no local time (MOCK, MPGS_AP, none)', async () => {
+      for (const acceptances of [[], [acceptanceBody({ hostMessageFormat: 'MOCK' })], [acceptanceBody({ hostMessageFormat: 'MPGS_AP' })]]) {
+        expect(await createProfile(pbo, { timeZone: null, acceptances })).toMatchObject({ timeZone: null });
+      }
     });
 
     it('should refuse a time zone that is not IANA with 400 naming timeZone', async () => {

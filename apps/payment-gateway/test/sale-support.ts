@@ -47,6 +47,8 @@ export interface TerminalOptions {
   acceptances?: Array<Record<string, unknown>>;
   /** The acceptance's extraParams. */
   extraParams?: Record<string, unknown>;
+  /** Profile fields of the upsert in place of the factory's (`timeZone: undefined`: an upsert without one). */
+  profile?: Record<string, unknown>;
 }
 
 export interface SaleTestApp extends GatewayTestApp {
@@ -69,6 +71,7 @@ function extend(app: GatewayTestApp, hosts?: HostSandbox): SaleTestApp {
     const mid = options.mid ?? `MID${unique()}`.slice(0, 15).toUpperCase();
     const tid = options.tid ?? uniqueTid();
     const upsert = upsertPayload({
+      ...options.profile,
       groupId,
       deviceId,
       currency: options.currency ?? 'MYR',
@@ -108,9 +111,11 @@ function extend(app: GatewayTestApp, hosts?: HostSandbox): SaleTestApp {
  */
 export async function startGatewayWithConnector(
   settings: Partial<TransactionSettings> = {},
-  options: { simulator?: boolean; platform?: Partial<TestPlatformOptions> } = {},
+  options: { simulator?: boolean; platform?: Partial<TestPlatformOptions>; hostSettings?: Record<string, string> } = {},
 ): Promise<SaleTestApp> {
-  const hosts = await startHostSandbox(hostSandboxSettingsFrom({ HOST_ECHO_INTERVAL_MS: '0', HOST_SIMULATOR: options.simulator === false ? 'off' : 'on' }));
+  const hosts = await startHostSandbox(
+    hostSandboxSettingsFrom({ HOST_ECHO_INTERVAL_MS: '0', HOST_SIMULATOR: options.simulator === false ? 'off' : 'on', ...options.hostSettings }),
+  );
   try {
     const app = await startTestApp(
       (platform): DynamicModule => ({

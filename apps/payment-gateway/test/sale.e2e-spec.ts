@@ -1,8 +1,9 @@
 import { decodeContract, GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionUpdatedV1 } from '@app/contracts';
-import { bodyOf } from '@app/testing';
+import { bodyOf, waitFor } from '@app/testing';
 import { TEST_VISA_PAN } from '../src/transaction/card/testing/test-card';
 import { ProfileWithAcptView } from './factories';
-import { saleBody, SaleTestApp, startGatewayWithConnector, Terminal, TransactionView } from './sale-support';
+import { Logger } from '@nestjs/common';
+import { recordingLogger, saleBody, SaleTestApp, startGatewayWithConnector, Terminal, TransactionView } from './sale-support';
 
 /**
  * The sale path end to end in one process: the gateway asks `host.authorize.v1` of the host
@@ -105,6 +106,8 @@ describe('POST /transaction: sales through the host connector', () => {
           extraData: null,
           // The sale's approval books in the terminal's open batch.
           batchNo: '000001',
+          // Nothing was reversed.
+          reversal: null,
           createdAt: sale.createdAt,
           updatedAt: sale.updatedAt,
         },
@@ -153,7 +156,11 @@ describe('POST /transaction: sales through the host connector', () => {
           hostReference: expect.objectContaining({ mti: '0200' }) as object,
         }),
       ]);
-      expect(await eventsOf(sale.tranId)).toEqual([expect.objectContaining({ transaction: sale })]);
+      // The connector's reversal reaches the action; the host (MOCK: the connector itself) acknowledges it.
+      await waitFor('the reversal acknowledged on the transaction', async () => bodyOf<TransactionView>(await terminal.pbo.get(`/transaction/${sale.tranId}`)).actions[0].reversal?.state === 'ACKNOWLEDGED');
+      const events = await eventsOf(sale.tranId);
+      expect(events).toContainEqual(expect.objectContaining({ transaction: sale }));
+      expect(events.at(-1)!.transaction).toMatchObject({ tranStatus: 'REVERSED', actions: [{ reversal: { state: 'ACKNOWLEDGED', lastResponseCode: '00' } }] });
     });
   });
 
@@ -231,5 +238,32 @@ describe('POST /transaction: sales through the host connector', () => {
     const sale = bodyOf<TransactionView>(await terminal.sale(saleBody(terminal, { value: '1250', currency: 'JPY' })), 201);
 
     expect(sale).toMatchObject({ tranStatus: 'APPROVED', amount: { value: '1250', currency: 'JPY' }, capturedAmount: '1250', refundedAmount: '0' });
+  });
+
+  describe('a profile stored without timeZone (upserted by a producer that sends none)', () => {
+    const { lines, logger } = recordingLogger();
+    beforeAll(() => Logger.overrideLogger(logger));
+    afterAll(() => Logger.overrideLogger(false));
+
+    /** hhmmss `hours` from the UTC time in field 7 (MMDDhhmmss) of the same message. */
+    const shiftedBy = (transmittedAt: string, hours: number) => {
+      const hour = (Number(transmittedAt.slice(4, 6)) + hours) % 24;
+      return `${String(hour).padStart(2, '0')}${transmittedAt.slice(6, 10)}`;
+    };
+
+    it.each([
+      ['MY', 8, 'the local time of Asia/Kuala_Lumpur'],
+      ['US', 0, 'UTC'],
+      [null, 0, 'UTC'],
+    ])('should send the host (field 12) the local time of countryCode %s’s zone, else UTC, and log the fallback', async (countryCode, hours, sent) => {
+      const terminal = await app.newTerminal({ hostMessageFormat: 'ISO8583', profile: { timeZone: undefined, countryCode } });
+
+      const sale = bodyOf<TransactionView>(await terminal.sale(saleBody(terminal)), 201);
+
+      expect(sale.tranStatus).toBe('APPROVED');
+      const { transmittedAt } = sale.actions[0].hostReference!;
+      expect(app.hosts!.simulator!.cardAcceptorSeen('ISO8583', terminal.tid)?.localTime).toBe(shiftedBy(transmittedAt, hours));
+      expect(lines.filter((line) => line.includes(`sale on profile ${terminal.profileId}: no timeZone`)).map((line) => line.includes(`: hosts are sent ${sent}`))).toEqual([true]);
+    });
   });
 });

@@ -44,6 +44,7 @@ describe('profile sign-on', () => {
       profileName: profile.profileName,
       merchantName: profile.merchantName,
       currency: profile.currency,
+      timeZone: profile.timeZone,
       acceptances: [
         {
           acptId: acceptance.acptId,

@@ -18,7 +18,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { HOST_MESSAGE_FORMATS } from './host-formats';
-import { HOST_RECONCILIATIONS, HostReconciliationV1 } from './host.v1';
+import { HOST_RECONCILIATIONS, HostReconciliationV1, HostReversalStateV1 } from './host.v1';
 import { DECIMAL_AMOUNT_PATTERN } from './money';
 import { IsIanaTimeZone, IsIsoCurrency, NullableButPresent } from './validation';
 
@@ -73,6 +73,13 @@ export class GatewayHostReferenceV1 {
   @Matches(/^[0-9]{10}$/)
   transmittedAt: string;
 }
+
+/**
+ * The host connector's reversal of what an action asked (a timeout, an approval it could not take,
+ * a late approval): PENDING while the host has not acknowledged it (the acquirer may still hold the
+ * money), ACKNOWLEDGED once it has.
+ */
+export class GatewayReversalV1 extends HostReversalStateV1 {}
 
 /** One action of a transaction (spec 3 Action): the first is NEW, then CAPTURE, VOID, REFUND, REVERSAL. */
 export class GatewayActionV1 {
@@ -163,6 +170,13 @@ export class GatewayActionV1 {
   @IsOptional()
   @IsObject()
   extraData?: Record<string, unknown> | null;
+
+  /** The connector's reversal of this action's host request, as the connector last reported it; null when none (optional: producers before it left it out). */
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GatewayReversalV1)
+  reversal?: GatewayReversalV1 | null;
 
   @IsString()
   createdAt: string;

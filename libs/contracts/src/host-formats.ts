@@ -22,6 +22,18 @@ export const SVC_ENABLER = 'SVC_ENABLER';
 export const ACQUIRER_MESSAGE_FORMATS = [...HOST_MESSAGE_FORMATS, SVC_ENABLER] as const;
 export type AcquirerMessageFormat = (typeof ACQUIRER_MESSAGE_FORMATS)[number];
 
+/**
+ * The formats whose requests carry the merchant's local date and time (ISO 8583 fields 12 and 13;
+ * POMELO_JSON, EZ_AIO and EZ_WALLET's local time and date): a merchant without a time zone would
+ * be sent another clock's. MPGS_AP sends none; MOCK is answered in process. Checked against what
+ * each dialect builds (libs/host-protocol local-time.spec.ts).
+ */
+export const LOCAL_TIME_FORMATS: readonly HostMessageFormat[] = [...ISO_HOST_FORMATS, 'POMELO_JSON', 'EZ_AIO', 'EZ_WALLET'];
+
+export function sendsLocalTime(format: string): boolean {
+  return (LOCAL_TIME_FORMATS as readonly string[]).includes(format);
+}
+
 export function isHostMessageFormat(format: string): format is HostMessageFormat {
   return (HOST_MESSAGE_FORMATS as readonly string[]).includes(format);
 }

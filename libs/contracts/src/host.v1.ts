@@ -526,3 +526,46 @@ export class HostResponseV1 {
   @Matches(/^[0-9]{4}$/, { message: '$property must be MMDD' })
   settlementDate?: string;
 }
+
+/** Where a reversal the connector owes a host stands: still being repeated, or acknowledged by the host. */
+export const HOST_REVERSAL_STATES = ['PENDING', 'ACKNOWLEDGED'] as const;
+export type HostReversalState = (typeof HOST_REVERSAL_STATES)[number];
+
+/** Where a reversal stands: the part of {@link HostReversalUpdatedV1} the gateway shows on an action (`GatewayReversalV1`). */
+export class HostReversalStateV1 {
+  @IsIn(HOST_REVERSAL_STATES)
+  state: HostReversalState;
+
+  /** Attempts made so far (0 when just queued). */
+  @IsInt()
+  @Min(0)
+  attempts: number;
+
+  /** The host's code to the last answered attempt (00 or 94 when acknowledged, 12, 25, 96… when refused); null while none was answered. */
+  @NullableButPresent()
+  @IsString()
+  @Matches(/^[A-Za-z0-9]{1,4}$/, { message: '$property must be a host response code' })
+  lastResponseCode: string | null;
+}
+
+/**
+ * `host.reversal.updated.v1` (host-connector → payment-gateway, through the connector's outbox):
+ * a reversal of a request was queued, or one of its attempts ended (docs/decisions.md, "A reversal's
+ * state reaches the transaction"). One per change, in order per reversal; `attempts` only grows.
+ */
+export class HostReversalUpdatedV1 extends HostReversalStateV1 {
+  /** The reversed request's requestId (the gateway's action id). */
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: '$property must be 1 to 64 letters, digits, _ or -' })
+  requestId: string;
+
+  /** The reversal's own id: a request may be reversed twice (a late approval after an acknowledged reversal). */
+  @IsString()
+  @Matches(/^[0-9a-f-]{36}$/, { message: '$property must be a UUID' })
+  reversalId: string;
+
+  /** When the reversal was queued (ISO 8601): of two reversals of one request, the later one is the one that stands. */
+  @IsString()
+  @Matches(/^\d{4}-\d{2}-\d{2}T/, { message: '$property must be an ISO 8601 instant' })
+  queuedAt: string;
+}

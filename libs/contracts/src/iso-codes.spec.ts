@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { countryNumeric, countryOfCurrency, countryOfNumeric, countryOfTimeZone, currencyInfo, isIsoCountry, isIsoCurrency, nationalCurrencyOf } from './iso-codes';
+import * as countries from 'i18n-iso-countries';
+import { countryNumeric, countryOfCurrency, countryOfNumeric, countryOfTimeZone, currencyInfo, isIsoCountry, isIsoCurrency, nationalCurrencyOf, timeZoneOfCountry } from './iso-codes';
 
 describe('countries and currencies derived from each other', () => {
   it('should name the country of a zone that belongs to one, whatever the alias or case', () => {
@@ -12,6 +13,27 @@ describe('countries and currencies derived from each other', () => {
       fc.property(fc.constantFrom(...Intl.supportedValuesOf('timeZone')), (zone) => {
         const country = countryOfTimeZone(zone);
         expect(country === undefined || isIsoCountry(country)).toBe(true);
+      }),
+    );
+  });
+
+  it("should name a country's zone when its zones keep one clock, and none when they differ or there is no country", () => {
+    expect(['MY', 'my', 'SG', 'DE', 'MA'].map((country) => timeZoneOfCountry(country, 2026))).toEqual(['Asia/Kuala_Lumpur', 'Asia/Kuala_Lumpur', 'Asia/Singapore', 'Europe/Berlin', 'Africa/Casablanca']);
+    expect(['US', 'AU', 'RU', 'XX', '', null, undefined].map((country) => timeZoneOfCountry(country, 2026))).toEqual(Array(7).fill(undefined));
+  });
+
+  it('should name, for every country and year, a zone of that country that shows the wall clock of all its zones, or none', () => {
+    const clock = (zone: string, instant: Date) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, dateStyle: 'short', timeStyle: 'long' }).format(instant).replace(/ [A-Z]+[+-]?[0-9:]*$/, '');
+    fc.assert(
+      fc.property(fc.constantFrom(...Object.keys(countries.getAlpha2Codes())), fc.integer({ min: 2000, max: 2037 }), fc.constantFrom(0, 6), (country, year, month) => {
+        const zone = timeZoneOfCountry(country, year);
+        if (zone === undefined) return;
+        const locale = new Intl.Locale(`und-${country}`) as Intl.Locale & { timeZones?: string[]; getTimeZones?: () => string[] };
+        const zones = locale.getTimeZones?.() ?? locale.timeZones ?? [];
+        const canonical = (name: string) => new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
+        expect(zones.map(canonical)).toContain(canonical(zone));
+        const instant = new Date(Date.UTC(year, month, 15, 12));
+        for (const other of zones) expect(clock(other, instant)).toBe(clock(zone, instant));
       }),
     );
   });

@@ -101,6 +101,27 @@ export function countryOfTimeZone(zone: string): string | undefined {
   return found?.length === 1 ? found[0] : undefined;
 }
 
+/** The zone's UTC offset at `instant` as Intl names it (`GMT+08:00`; `GMT` for none). */
+function offsetNameAt(zone: string, instant: Date): string {
+  return new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(instant).find((part) => part.type === 'timeZoneName')?.value ?? '';
+}
+
+/**
+ * The IANA zone that tells a country's local time (ISO 3166-1 alpha-2, `MY`: Asia/Kuala_Lumpur),
+ * from the runtime's ICU region data: its one zone, or the first of its zones when they all keep
+ * the same UTC offset in January and in July of `year` (Malaysia's Kuala Lumpur and Kuching);
+ * undefined for a country whose zones differ (the United States), one with none, or no country.
+ */
+export function timeZoneOfCountry(alpha2: string | null | undefined, year: number): string | undefined {
+  if (!alpha2) return undefined;
+  const zones = [...zoneCountries()].filter(([, owners]) => owners.includes(alpha2.toUpperCase())).map(([zone]) => zone);
+  if (zones.length === 0) return undefined;
+  const instants = [new Date(Date.UTC(year, 0, 15)), new Date(Date.UTC(year, 6, 15))];
+  const offsetsOf = (zone: string) => instants.map((instant) => offsetNameAt(zone, instant)).join();
+  const first = offsetsOf(zones[0]);
+  return zones.every((zone) => offsetsOf(zone) === first) ? zones[0] : undefined;
+}
+
 /** Country → the settlement currencies ISO 4217 lists for it by name, built once on first use. */
 let NAMED_CURRENCIES: Map<string, string[]> | undefined;
 

@@ -1,5 +1,8 @@
+import { HOST_MESSAGE_FORMATS, sendsLocalTime } from '@app/contracts';
 import fc from 'fast-check';
+import { dialectFor } from './dialect-for';
 import { localDateTime, wireContextAt } from './local-time';
+import { authorizeRequest, target, wireContext } from './testing/factories';
 
 /** Every zone this runtime knows (Node's full ICU), aliases included. */
 const ZONES = Intl.supportedValuesOf('timeZone');
@@ -72,5 +75,17 @@ describe('local date and time (fields 12 and 13)', () => {
   it('should write midnight as 00, never 24', () => {
     expect(localDateTime(new Date('2026-06-30T16:00:00Z'), 'Asia/Kuala_Lumpur')).toEqual({ date: '0701', time: '000000' });
     expect(localDateTime(new Date('2026-06-30T00:00:00Z'), 'UTC')).toEqual({ date: '0630', time: '000000' });
+  });
+});
+
+describe('which formats send local time (LOCAL_TIME_FORMATS, which the gateway requires a timeZone for)', () => {
+  it.each(HOST_MESSAGE_FORMATS.filter((format) => format !== 'MOCK'))('should list %s exactly when its authorisation changes with the local time and date', (format) => {
+    const request = authorizeRequest({ target: target({ hostMessageFormat: format, connUrl: null }) });
+    const dialect = dialectFor(format);
+    const sent = (localTime: string, localDate: string) => {
+      const context = wireContext({ stan: '000123', localTime, localDate });
+      return dialect.kind === 'iso' ? dialect.packRequest('authorize', request, context).payload.toString('hex') : JSON.stringify(dialect.buildHttpRequest('authorize', request, context));
+    };
+    expect(sent('103000', '0115') !== sent('183000', '0116')).toBe(sendsLocalTime(format));
   });
 });

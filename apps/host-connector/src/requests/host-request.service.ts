@@ -19,13 +19,21 @@ import { replyWithout } from './host-response';
 const FINAL_RESULTS: ReadonlySet<HostResultV1> = new Set(['APPROVED', 'DECLINED', 'REVERSED']);
 const REPEAT_POLL_MS = 100;
 
-/**
- * What the host approved of the amount asked. `unusable`: an approval that cannot be shown as
- * money taken; `approved` is what the host booked when the answer names an amount the reversal can
- * undo (more than asked, or another currency), null when it booked nothing (0).
- */
-type PartialApproval = { kind: 'full' } | { kind: 'partial'; amount: HostAmountV1 } | { kind: 'unusable'; reason: string; approved: HostAmountV1 | null };
+/** What the host approved of the amount asked. `unusable`: an approval that cannot be shown as money taken. */
+type PartialApproval = { kind: 'full' } | { kind: 'partial'; amount: HostAmountV1 } | { kind: 'unusable'; reason: string };
 const FULL: PartialApproval = { kind: 'full' };
+
+/**
+ * The amount a reversal of an approval undoes: what the host approved when its answer names an
+ * amount (a partial approval, more than asked, another currency; in the currency asked when the
+ * answer names none), else the amount asked. An approval of 0 booked nothing to name, so its
+ * reversal names the amount asked. The timely path (an approval it cannot show) and a late
+ * approval ({@link LateAnswers}) reverse through here.
+ */
+export function bookedAmountOf(requested: HostAmountV1, answer: HostAnswer): HostAmountV1 {
+  if (answer.approvedAmount === undefined || BigInt(answer.approvedAmount.minor) === 0n) return requested;
+  return { minor: answer.approvedAmount.minor, currency: answer.approvedAmount.currency ?? requested.currency };
+}
 
 /**
  * A reconciliation the host answered as agreed: it stands only if the totals the host sent back,
@@ -231,7 +239,7 @@ export class HostRequestService {
       // or another currency) cannot be shown to the merchant as money taken or not: it is undone at
       // the host, for the amount the host booked when it named one.
       const reversal = reversalOf(operation, request, sent);
-      await this.reversals.enqueue(route, partial.approved === null ? reversal : { ...reversal, amount: partial.approved }, partial.reason);
+      await this.reversals.enqueue(route, { ...reversal, amount: bookedAmountOf(reversal.amount, answer) }, partial.reason);
       this.logger.warn(`${operation} ${request.requestId} (TID ${request.target.tid} STAN ${sent.stan}): ${partial.reason}; reversal queued`);
       return { ...replyWithout(request.requestId, 'REVERSED', `${partial.reason}; a reversal is queued and repeated until the host acknowledges it`, sent), reversedFor: 'UNUSABLE_APPROVAL' };
     }
@@ -269,9 +277,9 @@ export class HostRequestService {
     if (answer.approvedAmount === undefined || requested === undefined) return FULL;
     const approved = { minor: answer.approvedAmount.minor, currency: answer.approvedAmount.currency ?? requested.currency };
     if (approved.currency !== requested.currency)
-      return { kind: 'unusable', reason: `approved ${approved.minor} in currency ${approved.currency}, not the ${requested.currency} asked`, approved };
-    if (BigInt(approved.minor) === 0n) return { kind: 'unusable', reason: `approved an amount of 0 of the ${requested.minor} asked`, approved: null };
-    if (BigInt(approved.minor) > BigInt(requested.minor)) return { kind: 'unusable', reason: `approved ${approved.minor}, more than the ${requested.minor} asked`, approved };
+      return { kind: 'unusable', reason: `approved ${approved.minor} in currency ${approved.currency}, not the ${requested.currency} asked` };
+    if (BigInt(approved.minor) === 0n) return { kind: 'unusable', reason: `approved an amount of 0 of the ${requested.minor} asked` };
+    if (BigInt(approved.minor) > BigInt(requested.minor)) return { kind: 'unusable', reason: `approved ${approved.minor}, more than the ${requested.minor} asked` };
     if (BigInt(approved.minor) === BigInt(requested.minor)) return FULL;
     return { kind: 'partial', amount: approved };
   }

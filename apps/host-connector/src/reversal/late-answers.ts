@@ -1,9 +1,11 @@
 import { errorMessage } from '@app/common';
+import { HostAnswer } from '@app/host-protocol';
 import { Iso8583Message } from '@app/iso8583';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
 import { RequestLogRepository } from '../request-log/persistence/request-log.repository';
+import { bookedAmountOf } from '../requests/host-request.service';
 import { IsoSessionPool, ManagedSession } from '../sessions/iso-session-pool';
 import { ReversalRepository } from './persistence/reversal.repository';
 import { ReversalQueue } from './reversal-queue';
@@ -65,14 +67,14 @@ export class LateAnswers {
     if (sent === null || !MONEY_MOVING.has(sent.operation)) return;
     const { operation, requestId, response } = sent;
     if (response.result === 'APPROVED') return;
-    let approved: boolean;
+    let answer: HostAnswer;
     try {
-      approved = dialect.parseResponse(operation as 'authorize' | 'capture' | 'refund' | 'void', message).approved;
+      answer = dialect.parseResponse(operation as 'authorize' | 'capture' | 'refund' | 'void', message);
     } catch (error) {
       this.logger.warn(`${label}: late answer to ${operation} ${requestId} (answered ${response.result}) is unreadable, left alone: ${errorMessage(error)}`);
       return;
     }
-    if (!approved) {
+    if (!answer.approved) {
       this.logger.log(`${label}: late ${code} to ${operation} ${requestId}, answered ${response.result}: nothing approved, nothing to undo`);
       return;
     }
@@ -81,7 +83,9 @@ export class LateAnswers {
       return;
     }
     const reason = `late approval ${code} of ${operation} answered ${response.result}`;
-    await this.queue.enqueue({ kind: 'remote', address }, sent.pendingReversal, reason);
+    // A late partial approval booked what it names: the reversal undoes that, as the timely path's does.
+    const reversal = { ...sent.pendingReversal, amount: bookedAmountOf(sent.pendingReversal.amount, answer) };
+    await this.queue.enqueue({ kind: 'remote', address }, reversal, reason);
     this.logger.warn(`${label}: ${reason} (${requestId}): reversal queued`);
   }
 }

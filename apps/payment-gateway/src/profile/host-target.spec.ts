@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { cityOf, hostMerchantOf, hostTargetOf } from './host-target';
+import { cityOf, hostMerchantOf, hostTargetOf, merchantTimeZoneOf } from './host-target';
 import type { BoundAcceptance } from './persistence/profile.repository';
 
 function acceptance(overrides: Partial<BoundAcceptance> = {}): BoundAcceptance {
@@ -58,7 +58,7 @@ describe('hostMerchantOf', () => {
   };
 
   it("should carry the profile's merchant and the acceptance's sub-merchant", () => {
-    expect(hostMerchantOf(profile, acceptance({ extraParams: { subMchDba: 'Kopi Stall' } }))).toEqual({
+    expect(hostMerchantOf(profile, acceptance({ extraParams: { subMchDba: 'Kopi Stall' } }), 'Asia/Kuala_Lumpur')).toEqual({
       timeZone: 'Asia/Kuala_Lumpur',
       name: 'Kopi Corner Sdn Bhd',
       city: 'Kuala Lumpur',
@@ -68,8 +68,8 @@ describe('hostMerchantOf', () => {
     });
   });
 
-  it('should send UTC for a profile without a time zone, and no sub-merchant unless one is named', () => {
-    expect(hostMerchantOf({ ...profile, timeZone: null }, acceptance({ extraParams: { subMchDba: '  ' } }))).toEqual({
+  it('should name no sub-merchant unless one is named', () => {
+    expect(hostMerchantOf(profile, acceptance({ extraParams: { subMchDba: '  ' } }), 'UTC')).toEqual({
       timeZone: 'UTC',
       name: 'Kopi Corner Sdn Bhd',
       city: 'Kuala Lumpur',
@@ -88,5 +88,26 @@ describe('cityOf', () => {
     [`1 Jalan Ampang, ${'K'.repeat(65)}`, null],
   ])('should read %j as %j', (address, city) => {
     expect(cityOf(address)).toBe(city);
+  });
+});
+
+describe('merchantTimeZoneOf', () => {
+  it("should send the profile's own zone, with nothing to log", () => {
+    expect(merchantTimeZoneOf({ timeZone: 'Asia/Kuching', countryCode: 'MY' }, 2026)).toEqual({ zone: 'Asia/Kuching', fallback: null });
+  });
+
+  it("should fall back to the country's zone for a profile stored without one, saying so", () => {
+    expect(merchantTimeZoneOf({ timeZone: null, countryCode: 'MY' }, 2026)).toEqual({
+      zone: 'Asia/Kuala_Lumpur',
+      fallback: 'no timeZone: hosts are sent the local time of Asia/Kuala_Lumpur, the zone of countryCode MY',
+    });
+  });
+
+  it('should fall back to UTC, saying why, without a country or for a country of several offsets', () => {
+    expect(merchantTimeZoneOf({ timeZone: null, countryCode: null }, 2026)).toEqual({ zone: 'UTC', fallback: 'no timeZone and no countryCode: hosts are sent UTC' });
+    expect(merchantTimeZoneOf({ timeZone: null, countryCode: 'US' }, 2026)).toEqual({
+      zone: 'UTC',
+      fallback: 'no timeZone and countryCode US has zones of different offsets: hosts are sent UTC',
+    });
   });
 });

@@ -8,6 +8,7 @@ import {
   HostMerchantV1,
   HostMessageFormat,
   HostTargetV1,
+  timeZoneOfCountry,
 } from '@app/contracts';
 import type { BoundAcceptance } from './persistence/profile.repository';
 import type { ProfileEntity } from './persistence/profile.entity';
@@ -45,17 +46,32 @@ export function cityOf(merchantAddr: string | null): string | null {
 }
 
 /**
+ * The zone a host is sent the merchant's local time in: the profile's. A profile stored without
+ * one (created before the gateway API required it, or upserted by a producer that sends none)
+ * falls back to its country's zone (`timeZoneOfCountry`), else UTC; `fallback` then says so, for
+ * the caller to log.
+ */
+export function merchantTimeZoneOf(profile: Pick<ProfileEntity, 'timeZone' | 'countryCode'>, year: number): { zone: string; fallback: string | null } {
+  if (profile.timeZone !== null) return { zone: profile.timeZone, fallback: null };
+  const country = timeZoneOfCountry(profile.countryCode, year);
+  if (country !== undefined) return { zone: country, fallback: `no timeZone: hosts are sent the local time of ${country}, the zone of countryCode ${profile.countryCode}` };
+  const why = profile.countryCode === null ? 'no countryCode' : `countryCode ${profile.countryCode} has zones of different offsets`;
+  return { zone: 'UTC', fallback: `no timeZone and ${why}: hosts are sent UTC` };
+}
+
+/**
  * The card acceptor as a host sees it (docs/decisions.md, "Merchant data and local time on the
- * wire"): the profile's time zone (UTC when it has none), name, city, country and MCC, and the
- * acceptance's `extraParams.subMchDba` as the sub-merchant of a payment facilitator.
+ * wire"): the merchant's time zone ({@link merchantTimeZoneOf}), the profile's name, city, country
+ * and MCC, and the acceptance's `extraParams.subMchDba` as the sub-merchant of a payment facilitator.
  */
 export function hostMerchantOf(
-  profile: Pick<ProfileEntity, 'timeZone' | 'merchantName' | 'merchantAddr' | 'countryCode' | 'mcc'>,
+  profile: Pick<ProfileEntity, 'merchantName' | 'merchantAddr' | 'countryCode' | 'mcc'>,
   acceptance: BoundAcceptance,
+  timeZone: string,
 ): HostMerchantV1 {
   const subMerchant = acceptance.extraParams?.subMchDba;
   return {
-    timeZone: profile.timeZone ?? 'UTC',
+    timeZone,
     name: profile.merchantName,
     city: cityOf(profile.merchantAddr),
     country: profile.countryCode,

@@ -1,4 +1,5 @@
 import { DomainError } from '@app/common';
+import { sendsLocalTime } from '@app/contracts';
 import { isUniqueViolation } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
@@ -56,6 +57,19 @@ function requireDistinctAcceptanceIds(acceptances: AcceptanceRequestDto[]): void
   });
 }
 
+/**
+ * A profile whose acceptances send hosts the merchant's local date and time needs the merchant's
+ * time zone: without it hosts would be sent UTC's clock (docs/decisions.md, "A profile's time zone").
+ */
+function requireTimeZoneForLocalTime(request: ProfileRequestDto): void {
+  if (request.timeZone != null) return;
+  const index = request.acceptances.findIndex((acceptance) => sendsLocalTime(acceptance.hostMessageFormat));
+  if (index < 0) return;
+  throw DomainError.validation(
+    `timeZone is required: acceptances[${index}] is ${request.acceptances[index].hostMessageFormat}, which sends hosts the merchant's local date and time (an IANA time zone such as Asia/Kuala_Lumpur)`,
+  );
+}
+
 /** The profile API (spec sections 2 to 4): reads, create, replace, status. */
 @Injectable()
 export class ProfileService {
@@ -101,6 +115,7 @@ export class ProfileService {
   /** Creates an ACTIVE profile and upserts and binds its acceptances (spec rule 1). */
   async create(groupId: string, request: ProfileRequestDto): Promise<ProfileWithAcptDto> {
     requireDistinctAcceptanceIds(request.acceptances);
+    requireTimeZoneForLocalTime(request);
     const id = newProfileId();
     try {
       return await this.profiles.transaction(async (manager) => {
@@ -116,6 +131,7 @@ export class ProfileService {
   /** Replaces every field and binds exactly the listed acceptances, upserted (spec rule 2). */
   async replace(groupId: string, profileId: string, request: ProfileRequestDto): Promise<ProfileWithAcptDto> {
     requireDistinctAcceptanceIds(request.acceptances);
+    requireTimeZoneForLocalTime(request);
     this.requireProfileId(profileId);
     try {
       return await this.profiles.transaction(async (manager) => {

@@ -4,7 +4,7 @@ import { isUniqueViolation, UnitOfWork } from '@app/database';
 import { HostClient } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { acceptanceSelection } from '../profile/acceptance-selection';
-import { hostMerchantOf, hostTargetOf } from '../profile/host-target';
+import { hostMerchantOf, hostTargetOf, merchantTimeZoneOf } from '../profile/host-target';
 import { effectiveStatus } from '../profile/persistence/profile.entity';
 import { PROFILE_ID_PATTERN } from '../shared/ids';
 import { requireOwned } from '../shared/ownership';
@@ -193,6 +193,8 @@ export class SaleService {
     if (typeof target === 'string') throw DomainError.validation(`acceptance ${acceptance.id} of profile ${profileId} cannot take payments: ${target}`);
 
     const now = this.clock.now();
+    const timeZone = merchantTimeZoneOf(profile, now.getUTCFullYear());
+    if (timeZone.fallback !== null) this.logger.warn(`sale on profile ${profileId}: ${timeZone.fallback}`);
     const tranId = `tran_${this.ids.bytes(16).toString('base64url')}`;
     const actionId = `act_${this.ids.bytes(16).toString('base64url')}`;
     const hostRequest: HostAuthorizeRequestV1 = {
@@ -202,7 +204,7 @@ export class SaleService {
       kind: request.tranType === 'AUTH' ? 'PREAUTH' : 'SALE',
       amount: { minor: amountMinor, currency: currency.numeric },
       card: { emvTlv: request.emvData, entryMode: 'NFC' },
-      merchant: hostMerchantOf(profile, acceptance),
+      merchant: hostMerchantOf(profile, acceptance, timeZone.zone),
     };
     const { card: _card, ...keptHostRequest } = hostRequest;
     const posReference = request.posReference ?? null;

@@ -21,6 +21,7 @@ function actionView(action: TransactionAction, exponent: number): GatewayActionV
     posReference: action.posReference,
     extraData: action.extraData,
     batchNo: action.batchNo ?? null,
+    reversal: action.reversal ? { state: action.reversal.state, attempts: action.reversal.attempts, lastResponseCode: action.reversal.lastResponseCode } : null,
     createdAt: formatGatewayTimestamp(action.createdAt),
     updatedAt: formatGatewayTimestamp(action.updatedAt),
   };

@@ -6,6 +6,7 @@ import type {
   GatewayTranType,
   HostAuthorizeRequestV1,
   HostFollowUpRequestV1,
+  HostReversalState,
 } from '@app/contracts';
 
 /**
@@ -111,6 +112,15 @@ export function isKeptAuthorization(request: KeptActionRequest): request is Kept
   return !('original' in request);
 }
 
+/** What the gateway keeps of a connector reversal: which one (a request may be reversed twice), where it stands, when it was queued. */
+export interface ActionReversal {
+  reversalId: string;
+  state: HostReversalState;
+  attempts: number;
+  lastResponseCode: string | null;
+  queuedAt: string;
+}
+
 /** One action of a transaction (spec 3 Action): the NEW one first, then follow-ups. */
 export interface TransactionAction {
   /** `act_` + 22 url-safe characters; also the requestId the host connector was asked with (`hostRequest.requestId`). */
@@ -141,6 +151,8 @@ export interface TransactionAction {
   hostOrderId: string | null;
   posReference: string | null;
   extraData: Record<string, unknown> | null;
+  /** The connector's reversal of the action's host request, as `host.reversal.updated.v1` last told it; null (or absent, on actions written before it) when none. */
+  reversal?: ActionReversal | null;
   hostRequest: KeptActionRequest | null;
   /**
    * The terminal batch the action booked money in (a sale's approval, a capture, a refund: what a

@@ -447,7 +447,7 @@ export interface components {
              */
             currency: string;
             /**
-             * @description IANA time zone of the merchant: the local date and time hosts are sent; omitted or null, hosts get UTC
+             * @description IANA time zone of the merchant: the local date and time hosts are sent. Required when an acceptance's hostMessageFormat sends local time (the ISO 8583 formats, POMELO_JSON, EZ_AIO, EZ_WALLET): 400 naming timeZone otherwise
              * @example Asia/Kuala_Lumpur
              */
             timeZone?: string | null;
@@ -550,6 +550,23 @@ export interface components {
              */
             transmittedAt: string;
         };
+        ActionReversalDto: {
+            /**
+             * @description PENDING: not yet acknowledged by the host; ACKNOWLEDGED: the host undid it
+             * @enum {string}
+             */
+            state: "PENDING" | "ACKNOWLEDGED";
+            /**
+             * @description attempts made so far (0: queued, not yet sent)
+             * @example 2
+             */
+            attempts: number;
+            /**
+             * @description the host's code to the last answered attempt (00 or 94 once acknowledged; 12, 25, 96… when refused); null while none was answered
+             * @example 12
+             */
+            lastResponseCode: string | null;
+        };
         TransactionActionDto: {
             /** @example act_3hV0cQ9mX2rT8wK1yB6nZg */
             actionId: string;
@@ -594,6 +611,8 @@ export interface components {
              * @example 000001
              */
             batchNo: string | null;
+            /** @description the host connector's reversal of this action's host request (not answered in time, an approval it could not take, a late approval): PENDING while the host has not acknowledged it (the acquirer may still hold the money; it is repeated until acknowledged), ACKNOWLEDGED once it has; null when none */
+            reversal: components["schemas"]["ActionReversalDto"] | null;
             /** @example 2025-01-31T08:15:30.123000+00:00 */
             createdAt: string;
             updatedAt: string | null;

@@ -1,4 +1,5 @@
-import { uuidV7 } from '@app/messaging';
+import { HOST_REVERSAL_UPDATED_V1, HostReversalUpdatedV1 } from '@app/contracts';
+import { OutboxWriter, uuidV7 } from '@app/messaging';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { InjectHostConnectorDataSource } from '../../shared/inject';
@@ -32,23 +33,39 @@ interface DueRow {
   last_resp_code: string | null;
 }
 
+/** The reversal's state after a change, as `host.reversal.updated.v1` tells it, from the row the change left (RETURNING). */
+const STATE_COLUMNS = `id, request_id, status, attempts, last_resp_code, created_at`;
+
+interface StateRow {
+  id: string;
+  request_id: string;
+  status: HostReversalUpdatedV1['state'];
+  attempts: number;
+  last_resp_code: string | null;
+  created_at: Date;
+}
+
+/**
+ * The reversal queue. Every change of a reversal's state (queued, an attempt answered or not,
+ * acknowledged) writes its `host.reversal.updated.v1` to the connector's outbox in the same
+ * transaction: the gateway shows on the action what the queue holds, never more, never less.
+ */
 @Injectable()
 export class ReversalRepository {
-  constructor(@InjectHostConnectorDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectHostConnectorDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: OutboxWriter,
+  ) {}
 
   /** Queues a reversal, due at once. */
   async enqueue(reversal: NewReversal): Promise<string> {
-    const id = uuidV7();
-    await this.dataSource.getRepository(ReversalEntity).insert({ id, ...reversal, status: 'PENDING', nextAttemptAt: new Date() });
-    return id;
+    return this.insert({ ...reversal, status: 'PENDING', nextAttemptAt: new Date() });
   }
 
   /** Records a reversal that is acknowledged already (the in-process MOCK host). */
   async recordAcknowledged(reversal: NewReversal, respCode: string): Promise<string> {
-    const id = uuidV7();
     const now = new Date();
-    await this.dataSource.getRepository(ReversalEntity).insert({
-      id,
+    return this.insert({
       ...reversal,
       status: 'ACKNOWLEDGED',
       attempts: 1,
@@ -59,7 +76,29 @@ export class ReversalRepository {
       lastRespCode: respCode,
       acknowledgedAt: now,
     });
+  }
+
+  private async insert(row: Omit<Partial<ReversalEntity>, 'id'> & NewReversal): Promise<string> {
+    const id = uuidV7();
+    await this.dataSource.transaction(async (manager) => {
+      await manager.getRepository(ReversalEntity).insert({ id, ...row });
+      await this.announce(manager, (await manager.query(`SELECT ${STATE_COLUMNS} FROM reversal WHERE id = $1`, [id])) as StateRow[]);
+    });
     return id;
+  }
+
+  /** The event of the change that left `rows` (one row), into the outbox of `manager`'s open transaction. */
+  private async announce(manager: EntityManager, rows: StateRow[]): Promise<void> {
+    const [row] = rows;
+    const event: HostReversalUpdatedV1 = {
+      requestId: row.request_id,
+      reversalId: row.id,
+      state: row.status,
+      attempts: row.attempts,
+      lastResponseCode: row.last_resp_code,
+      queuedAt: row.created_at.toISOString(),
+    };
+    await this.outbox.enqueue(manager, HOST_REVERSAL_UPDATED_V1, event);
   }
 
   /**
@@ -97,18 +136,20 @@ export class ReversalRepository {
 
   private async record(manager: EntityManager, id: string, outcome: ReversalAttemptOutcome): Promise<void> {
     if (outcome.kind === 'acknowledged') {
-      await manager.query(
+      const [acknowledged] = (await manager.query(
         `UPDATE reversal SET status = 'ACKNOWLEDGED', attempts = attempts + 1, transmissions = transmissions + 1, last_attempt_at = now(),
-           ack_resp_code = $2, last_resp_code = $2, acknowledged_at = now(), last_error = NULL WHERE id = $1`,
+           ack_resp_code = $2, last_resp_code = $2, acknowledged_at = now(), last_error = NULL WHERE id = $1 RETURNING ${STATE_COLUMNS}`,
         [id, outcome.respCode],
-      );
+      )) as [StateRow[], number];
+      await this.announce(manager, acknowledged);
       return;
     }
-    await manager.query(
+    const [failed] = (await manager.query(
       `UPDATE reversal SET attempts = attempts + 1, transmissions = transmissions + $2, last_attempt_at = now(), next_attempt_at = $3, last_error = $4,
-         last_resp_code = COALESCE($5, last_resp_code) WHERE id = $1`,
+         last_resp_code = COALESCE($5, last_resp_code) WHERE id = $1 RETURNING ${STATE_COLUMNS}`,
       [id, outcome.transmitted ? 1 : 0, outcome.nextAttemptAt, outcome.error.slice(0, 500), outcome.respCode],
-    );
+    )) as [StateRow[], number];
+    await this.announce(manager, failed);
   }
 
   /** Whether a reversal of this request is queued (or done) already. */

@@ -133,7 +133,13 @@ export class ProfileRequestDto {
   @IsIsoCurrency()
   currency: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'Asia/Kuala_Lumpur', description: "IANA time zone of the merchant: the local date and time hosts are sent; omitted or null, hosts get UTC" })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'Asia/Kuala_Lumpur',
+    description:
+      "IANA time zone of the merchant: the local date and time hosts are sent. Required when an acceptance's hostMessageFormat sends local time (the ISO 8583 formats, POMELO_JSON, EZ_AIO, EZ_WALLET): 400 naming timeZone otherwise",
+  })
   @IsOptional()
   @IsString()
   @IsIanaTimeZone()

@@ -5,6 +5,9 @@ import {
   GATEWAY_TRAN_STATUSES,
   GATEWAY_TRAN_TYPES,
   GatewayActionV1,
+  GatewayReversalV1,
+  HOST_REVERSAL_STATES,
+  HostReversalState,
   GatewayTransactionV1,
 } from '@app/contracts';
 import type { GatewayActionStatus, GatewayActionType, GatewaySettleState, GatewayTranStatus, GatewayTranType } from '@app/contracts';
@@ -23,6 +26,13 @@ export class HostReferenceDto {
 }
 
 /** Spec 3 Action, with the host's references. */
+export class ActionReversalDto implements GatewayReversalV1 {
+  @ApiProperty({ enum: HOST_REVERSAL_STATES, description: 'PENDING: not yet acknowledged by the host; ACKNOWLEDGED: the host undid it' }) state: HostReversalState;
+  @ApiProperty({ example: 2, description: 'attempts made so far (0: queued, not yet sent)' }) attempts: number;
+  @ApiProperty({ type: String, nullable: true, example: '12', description: "the host's code to the last answered attempt (00 or 94 once acknowledged; 12, 25, 96… when refused); null while none was answered" })
+  lastResponseCode: string | null;
+}
+
 export class TransactionActionDto implements GatewayActionV1 {
   @ApiProperty({ example: 'act_3hV0cQ9mX2rT8wK1yB6nZg' }) actionId: string;
   @ApiProperty({ example: 'tran_Xq3vJ0a9T1mB7cR2sD5eWg' }) tranId: string;
@@ -56,6 +66,13 @@ export class TransactionActionDto implements GatewayActionV1 {
     description: "the terminal's batch the action booked money in (a sale's approval, a capture, a refund: the batch open when the host approved it); null for what books nothing (a pre-authorisation, a void, a failure)",
   })
   batchNo: string | null;
+  @ApiProperty({
+    type: ActionReversalDto,
+    nullable: true,
+    description:
+      "the host connector's reversal of this action's host request (not answered in time, an approval it could not take, a late approval): PENDING while the host has not acknowledged it (the acquirer may still hold the money; it is repeated until acknowledged), ACKNOWLEDGED once it has; null when none",
+  })
+  reversal: ActionReversalDto | null;
   @ApiProperty({ example: '2025-01-31T08:15:30.123000+00:00' }) createdAt: string;
   @ApiProperty({ type: String, nullable: true }) updatedAt: string | null;
 }

@@ -1,6 +1,6 @@
 import type { GatewayActionStatus, GatewayActionType } from '@app/contracts';
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import type { KeptActionRequest, TransactionAction } from '../transaction';
+import type { ActionReversal, KeptActionRequest, TransactionAction } from '../transaction';
 import { PaymentTransactionEntity } from './transaction.entity';
 
 /** One action of a transaction: NEW, then CAPTURE, VOID, REFUND, REVERSAL, each with its host answer. */
@@ -76,6 +76,10 @@ export class TransactionActionEntity implements TransactionAction {
 
   @Column({ type: 'jsonb', nullable: true })
   extraData: Record<string, unknown> | null;
+
+  /** The connector's reversal of the action's host request, as it last reported it; null when none. */
+  @Column({ type: 'jsonb', nullable: true })
+  reversal: ActionReversal | null;
 
   /** The host request without card data (target, amount, merchant), to ask again under the same requestId. */
   @Column({ type: 'jsonb', nullable: true })

@@ -182,6 +182,11 @@ export class TransactionRepository {
       .getOne();
   }
 
+  /** An action by its id (also the requestId its host request went with), whatever the owner. */
+  findActionById(id: string): Promise<TransactionAction | null> {
+    return this.uow.manager.getRepository(TransactionActionEntity).findOneBy({ id });
+  }
+
   /** The actions of a transaction, oldest first. */
   actionsOf(tranId: string): Promise<TransactionAction[]> {
     return this.uow.manager.getRepository(TransactionActionEntity).find({ where: { tranId }, order: { createdAt: 'ASC', id: 'ASC' } });
