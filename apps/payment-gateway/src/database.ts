@@ -4,6 +4,7 @@ import { createInboxMigration, InboxMessage } from '@app/messaging/consumer';
 import { AcceptanceEntity } from './profile/persistence/acceptance.entity';
 import { ProfileAcceptanceEntity } from './profile/persistence/profile-acceptance.entity';
 import { ProfileEntity } from './profile/persistence/profile.entity';
+import { TerminalIdentityEntity } from './profile/persistence/terminal-identity.entity';
 import { Profiles1763900001000 } from './migrations/1763900001000-profiles';
 import { ProfileTimeZone1763900002000 } from './migrations/1763900002000-profile-time-zone';
 import { Webhooks1763900004000 } from './migrations/1763900004000-webhooks';
@@ -14,6 +15,7 @@ import { AcceptanceHostUrl1763900007000 } from './migrations/1763900007000-accep
 import { TransactionAcceptanceName1763900008000 } from './migrations/1763900008000-transaction-acceptance-name';
 import { ActionHostOrderId1763900008600 } from './migrations/1763900008600-action-host-order-id';
 import { ProfileActiveSdkId1763900008700 } from './migrations/1763900008700-profile-active-sdk-id';
+import { TerminalIdentity1763900008800 } from './migrations/1763900008800-terminal-identity';
 import { BatchSettlementEntity } from './transaction/settlement/persistence/batch-settlement.entity';
 import { IdempotencyKeyEntity } from './transaction/persistence/idempotency-key.entity';
 import { TerminalBatchEntity } from './transaction/persistence/terminal-batch.entity';
@@ -33,6 +35,7 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     ProfileEntity,
     AcceptanceEntity,
     ProfileAcceptanceEntity,
+    TerminalIdentityEntity,
     InboxMessage,
     PaymentTransactionEntity,
     TransactionActionEntity,
@@ -57,5 +60,6 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     TransactionAcceptanceName1763900008000,
     ActionHostOrderId1763900008600,
     ProfileActiveSdkId1763900008700,
+    TerminalIdentity1763900008800,
   ],
 };
