@@ -63,7 +63,9 @@ export function hostKeyOf(format: string, hostUrl: string | null): string {
   if (hostUrl === null || hostUrl.trim() === '') return '';
   if (!(isIsoHostFormat(format) || isJsonHostFormat(format))) return '';
   try {
-    return parseHostUrl(format, hostUrl.trim()).url;
+    const address = parseHostUrl(format, hostUrl.trim());
+    // `tcp:` is no special scheme to the URL parser, which keeps its host name's case; DNS does not.
+    return address.transport === 'tcp' ? address.url.toLowerCase() : address.url;
   } catch {
     return hostUrl.trim();
   }
