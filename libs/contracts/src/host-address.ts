@@ -70,3 +70,17 @@ export function hostKeyOf(format: string, hostUrl: string | null): string {
     return hostUrl.trim();
   }
 }
+
+/** A terminal at a host: its format, {@link hostKeyOf} and MID/TID (docs/decisions.md, "One owner per terminal identity"). */
+export interface TerminalIdentity {
+  hostMessageFormat: string;
+  hostAddress: string;
+  mid: string;
+  tid: string;
+}
+
+/** How a refused claim of a terminal is told (409, REJECTED): it names the caller's own MID/TID and host, never the owner. */
+export function describeTakenTerminal(claim: TerminalIdentity): string {
+  const host = claim.hostAddress === '' ? `the default ${claim.hostMessageFormat} host` : `${claim.hostMessageFormat} host ${claim.hostAddress}`;
+  return `MID ${claim.mid} / TID ${claim.tid} at ${host} is another PBO's terminal`;
+}

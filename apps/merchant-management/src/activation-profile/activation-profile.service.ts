@@ -1,5 +1,5 @@
 import { canonicalJson, DomainError, IdGenerator } from '@app/common';
-import { GatewayProfileUpsertV1 } from '@app/contracts';
+import { describeTakenTerminal, GatewayProfileUpsertV1, hostKeyOf, TerminalIdentity } from '@app/contracts';
 import { Injectable } from '@nestjs/common';
 import { PboService } from '../pbo/pbo.service';
 import { DeviceStatus } from '../shared/device-status';
@@ -77,7 +77,32 @@ export class ActivationProfileService {
 
   /** Queues the first push of a device created with a profile ({@link initialProfile}). */
   async publishCreated(device: ProfiledDevice, source: ProfileSource): Promise<void> {
-    if (device.profileId) await this.repository.enqueueUpserts([toGatewayProfileUpsert({ ...device, profileId: device.profileId }, source.merchant, device.acceptances, device.profileVersion)]);
+    if (!device.profileId) return;
+    const upsert = toGatewayProfileUpsert({ ...device, profileId: device.profileId }, source.merchant, device.acceptances, device.profileVersion);
+    await this.requireOwnTerminals(upsert);
+    await this.repository.enqueueUpserts([upsert]);
+  }
+
+  /**
+   * Refuses (409) a device whose live profile names a terminal — MID/TID at a host, the format and
+   * address alike (docs/decisions.md, "One owner per terminal identity") — that an older device of
+   * another PBO names: merchant-management holds every PBO's devices, so it tells the operator at
+   * once what the gateway would refuse (race-safely, by its unique index) after the push.
+   */
+  private async requireOwnTerminals(upsert: GatewayProfileUpsertV1): Promise<void> {
+    if (upsert.entityStatus === 'DISABLED') return;
+    const key = (identity: TerminalIdentity) => JSON.stringify([identity.hostMessageFormat, identity.hostAddress, identity.mid, identity.tid]);
+    const wanted: TerminalIdentity[] = upsert.acceptances.flatMap((a) =>
+      a.primaryMid && a.primaryTid ? [{ hostMessageFormat: a.hostMessageFormat, hostAddress: hostKeyOf(a.hostMessageFormat, a.hostUrl ?? null), mid: a.primaryMid, tid: a.primaryTid }] : [],
+    );
+    if (wanted.length === 0) return;
+    const taken = new Set(
+      (await this.repository.terminalsOfOtherPbos(upsert.groupId, upsert.deviceId, wanted)).map((other) =>
+        key({ hostMessageFormat: other.hostMessageFormat, hostAddress: hostKeyOf(other.hostMessageFormat, other.hostUrl), mid: other.mid, tid: other.tid }),
+      ),
+    );
+    const clash = wanted.find((identity) => taken.has(key(identity)));
+    if (clash) throw DomainError.conflict(describeTakenTerminal(clash));
   }
 
   /**
@@ -110,7 +135,10 @@ export class ActivationProfileService {
   /** {@link recompute} for a device change (PUT device), queuing its upsert; answers the profile fields to store. */
   async refreshDevice(source: ProfileSource, device: ProfiledDevice, changes: Partial<ProfiledDevice>, options: RefreshOptions): Promise<ProfileValues> {
     const { values, upsert } = this.recompute(source, device, changes, options);
-    if (upsert) await this.repository.enqueueUpserts([upsert]);
+    if (upsert) {
+      await this.requireOwnTerminals(upsert);
+      await this.repository.enqueueUpserts([upsert]);
+    }
     return values;
   }
 

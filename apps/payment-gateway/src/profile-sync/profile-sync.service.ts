@@ -1,5 +1,5 @@
 import { canonicalJson, Clock, DomainError } from '@app/common';
-import { GatewayAcceptanceV1, GatewayProfileOutcomeV1, GatewayProfileUpsertV1, outcomeReason, ProfileOutcomeKey } from '@app/contracts';
+import { describeTakenTerminal, GatewayAcceptanceV1, GatewayProfileOutcomeV1, GatewayProfileUpsertV1, outcomeReason, ProfileOutcomeKey } from '@app/contracts';
 import { Inbox } from '@app/messaging/consumer';
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
@@ -7,7 +7,7 @@ import { newAcceptanceId } from '../shared/ids';
 import { AcceptanceRepository, NewAcceptance, SyncedAcceptanceFields } from '../profile/persistence/acceptance.repository';
 import { ProfileEntity } from '../profile/persistence/profile.entity';
 import { BoundAcceptance, NewProfile, ProfileDevice, ProfileFields, ProfileRepository, ProfileVersionRow } from '../profile/persistence/profile.repository';
-import { describeTakenTerminal, TerminalClaim, TerminalIdentityRepository } from '../profile/persistence/terminal-identity.repository';
+import { TerminalClaim, TerminalIdentityRepository } from '../profile/persistence/terminal-identity.repository';
 import { ProfileOutcomeRepository } from './persistence/profile-outcome.repository';
 
 /** What became of one upsert message. */

@@ -1,4 +1,5 @@
 import { DomainError } from '@app/common';
+import { describeTakenTerminal } from '@app/contracts';
 import { isUniqueViolation } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
@@ -17,7 +18,7 @@ import { AcceptanceFields, AcceptanceRepository } from './persistence/acceptance
 import { EntityStatus } from './persistence/entity-status';
 import { PROFILE_PROVIDER_REFERENCE_INDEX, ProfileEntity } from './persistence/profile.entity';
 import { ProfileFields, ProfileRepository } from './persistence/profile.repository';
-import { describeTakenTerminal, TerminalClaim, TerminalIdentityRepository } from './persistence/terminal-identity.repository';
+import { TerminalClaim, TerminalIdentityRepository } from './persistence/terminal-identity.repository';
 import { decodeProfileCursor, encodeProfileCursor } from './profile-cursor';
 import { toProfileDto, toProfileWithAcptDto } from './profile.mapping';
 

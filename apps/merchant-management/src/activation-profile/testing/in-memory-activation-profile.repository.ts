@@ -70,6 +70,21 @@ export class InMemoryActivationProfileRepository implements Pick<ActivationProfi
     return flagged;
   }
 
+  /** Devices count as created in the order they were stored. */
+  async terminalsOfOtherPbos(
+    groupId: string,
+    deviceUuid: string,
+    identities: Array<{ hostMessageFormat: string; mid: string; tid: string }>,
+  ): Promise<Array<{ hostMessageFormat: string; hostUrl: string | null; mid: string; tid: string }>> {
+    const all = [...this.devices.values()];
+    const mine = all.findIndex((device) => device.uuid === deviceUuid);
+    return (mine < 0 ? all : all.slice(0, mine))
+      .filter((device) => device.groupId !== groupId && device.deviceStatus !== DeviceStatus.Decommissioned && device.profileId !== null)
+      .flatMap((device) => device.acceptances)
+      .filter((a) => identities.some((i) => i.hostMessageFormat === a.hostMessageFormat && i.mid === a.primaryMid && i.tid === a.primaryTid))
+      .map((a) => ({ hostMessageFormat: a.hostMessageFormat, hostUrl: typeof a.extraParams.connUrl === 'string' ? a.extraParams.connUrl : null, mid: a.primaryMid!, tid: a.primaryTid! }));
+  }
+
   async enqueueUpserts(upserts: GatewayProfileUpsertV1[]): Promise<void> {
     this.upserts.push(...upserts);
   }

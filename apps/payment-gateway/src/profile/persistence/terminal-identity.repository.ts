@@ -1,15 +1,6 @@
-import { hostKeyOf } from '@app/contracts';
+import { hostKeyOf, TerminalIdentity } from '@app/contracts';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-
-/** A terminal at a host: (format, host, MID, TID) (docs/decisions.md, "One owner per terminal identity"). */
-export interface TerminalIdentity {
-  hostMessageFormat: string;
-  /** {@link hostKeyOf}: the normalised address, '' for the format's default. */
-  hostAddress: string;
-  mid: string;
-  tid: string;
-}
 
 /** A terminal identity and the PBO that binds (or owns) it. */
 export interface TerminalClaim extends TerminalIdentity {
@@ -32,12 +23,6 @@ interface AcceptanceIdentityRow {
 
 const identityKey = (identity: TerminalIdentity): string => JSON.stringify([identity.hostMessageFormat, identity.hostAddress, identity.mid, identity.tid]);
 const claimKey = (claim: TerminalClaim): string => JSON.stringify([claim.groupId, identityKey(claim)]);
-
-/** The sentence a refused claim is told with: names the MID and TID (the caller's own), never the owner. */
-export function describeTakenTerminal(claim: TerminalIdentity): string {
-  const host = claim.hostAddress === '' ? `the default ${claim.hostMessageFormat} host` : `${claim.hostMessageFormat} host ${claim.hostAddress}`;
-  return `MID ${claim.mid} / TID ${claim.tid} at ${host} is another PBO's terminal`;
-}
 
 function distinctClaims(rows: AcceptanceIdentityRow[]): TerminalClaim[] {
   const claims = new Map<string, TerminalClaim>();
