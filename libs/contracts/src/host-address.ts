@@ -79,6 +79,15 @@ export interface TerminalIdentity {
   tid: string;
 }
 
+/**
+ * The terminal an acceptance names at its host, or null when it names none: no MID or no TID, or
+ * a format with no host (MOCK is answered in process: nobody's terminal can be taken there).
+ */
+export function terminalIdentityOf(format: string, hostUrl: string | null, mid: string | null, tid: string | null): TerminalIdentity | null {
+  if (!mid || !tid || !(isIsoHostFormat(format) || isJsonHostFormat(format))) return null;
+  return { hostMessageFormat: format, hostAddress: hostKeyOf(format, hostUrl), mid, tid };
+}
+
 /** How a refused claim of a terminal is told (409, REJECTED): it names the caller's own MID/TID and host, never the owner. */
 export function describeTakenTerminal(claim: TerminalIdentity): string {
   const host = claim.hostAddress === '' ? `the default ${claim.hostMessageFormat} host` : `${claim.hostMessageFormat} host ${claim.hostAddress}`;

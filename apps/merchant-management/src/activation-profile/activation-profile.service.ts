@@ -1,5 +1,5 @@
 import { canonicalJson, DomainError, IdGenerator } from '@app/common';
-import { describeTakenTerminal, GatewayProfileUpsertV1, hostKeyOf, TerminalIdentity } from '@app/contracts';
+import { describeTakenTerminal, GatewayProfileUpsertV1, TerminalIdentity, terminalIdentityOf } from '@app/contracts';
 import { Injectable } from '@nestjs/common';
 import { PboService } from '../pbo/pbo.service';
 import { DeviceStatus } from '../shared/device-status';
@@ -92,14 +92,13 @@ export class ActivationProfileService {
   private async requireOwnTerminals(upsert: GatewayProfileUpsertV1): Promise<void> {
     if (upsert.entityStatus === 'DISABLED') return;
     const key = (identity: TerminalIdentity) => JSON.stringify([identity.hostMessageFormat, identity.hostAddress, identity.mid, identity.tid]);
-    const wanted: TerminalIdentity[] = upsert.acceptances.flatMap((a) =>
-      a.primaryMid && a.primaryTid ? [{ hostMessageFormat: a.hostMessageFormat, hostAddress: hostKeyOf(a.hostMessageFormat, a.hostUrl ?? null), mid: a.primaryMid, tid: a.primaryTid }] : [],
-    );
+    const wanted = upsert.acceptances.flatMap((a) => terminalIdentityOf(a.hostMessageFormat, a.hostUrl ?? null, a.primaryMid, a.primaryTid) ?? []);
     if (wanted.length === 0) return;
     const taken = new Set(
-      (await this.repository.terminalsOfOtherPbos(upsert.groupId, upsert.deviceId, wanted)).map((other) =>
-        key({ hostMessageFormat: other.hostMessageFormat, hostAddress: hostKeyOf(other.hostMessageFormat, other.hostUrl), mid: other.mid, tid: other.tid }),
-      ),
+      (await this.repository.terminalsOfOtherPbos(upsert.groupId, upsert.deviceId, wanted)).flatMap((other) => {
+        const identity = terminalIdentityOf(other.hostMessageFormat, other.hostUrl, other.mid, other.tid);
+        return identity ? [key(identity)] : [];
+      }),
     );
     const clash = wanted.find((identity) => taken.has(key(identity)));
     if (clash) throw DomainError.conflict(describeTakenTerminal(clash));

@@ -1,12 +1,12 @@
-import { hostKeyOf } from '@app/contracts';
+import { TerminalIdentity, terminalIdentityOf } from '@app/contracts';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * One owner per terminal identity (issue 14, class 6): `terminal_identity` (format, host, MID, TID)
  * → PBO. Backfilled from the live profiles' acceptances: where PBOs already share an identity,
  * the PBO whose profile binding it is oldest (profile created first) owns it, and the others'
- * next upsert of it is refused. The host is normalised in TypeScript (`hostKeyOf`, the
- * connector's own parser), so the rows are read and written here rather than in one statement.
+ * next upsert of it is refused. The host is normalised in TypeScript (`terminalIdentityOf`, with
+ * the connector's own parser), so the rows are read and written here rather than in one statement.
  */
 export class TerminalIdentity1763900008800 implements MigrationInterface {
   name = 'TerminalIdentity1763900008800';
@@ -20,11 +20,11 @@ export class TerminalIdentity1763900008800 implements MigrationInterface {
        FROM "payment_gateway"."acceptance" a JOIN "payment_gateway"."profile_acceptance" b ON b.acceptance_id = a.id JOIN "payment_gateway"."profile" p ON p.id = b.profile_id
        WHERE NOT p.retired AND a.primary_mid <> '' AND a.primary_tid <> '' ORDER BY p.created_at, p.id`,
     );
-    const owners = new Map<string, { groupId: string; hostMessageFormat: string; hostAddress: string; mid: string; tid: string }>();
+    const owners = new Map<string, TerminalIdentity & { groupId: string }>();
     for (const row of rows) {
-      const claim = { groupId: row.groupId, hostMessageFormat: row.hostMessageFormat, hostAddress: hostKeyOf(row.hostMessageFormat, row.hostUrl), mid: row.mid, tid: row.tid };
-      const key = JSON.stringify([claim.hostMessageFormat, claim.hostAddress, claim.mid, claim.tid]);
-      if (!owners.has(key)) owners.set(key, claim);
+      const identity = terminalIdentityOf(row.hostMessageFormat, row.hostUrl, row.mid, row.tid);
+      const key = JSON.stringify([identity?.hostMessageFormat, identity?.hostAddress, identity?.mid, identity?.tid]);
+      if (identity && !owners.has(key)) owners.set(key, { ...identity, groupId: row.groupId });
     }
     if (owners.size === 0) return;
     await queryRunner.query(

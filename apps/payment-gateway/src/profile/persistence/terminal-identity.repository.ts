@@ -1,4 +1,4 @@
-import { hostKeyOf, TerminalIdentity } from '@app/contracts';
+import { TerminalIdentity, terminalIdentityOf } from '@app/contracts';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
@@ -27,8 +27,8 @@ const claimKey = (claim: TerminalClaim): string => JSON.stringify([claim.groupId
 function distinctClaims(rows: AcceptanceIdentityRow[]): TerminalClaim[] {
   const claims = new Map<string, TerminalClaim>();
   for (const row of rows) {
-    const claim = { groupId: row.groupId, hostMessageFormat: row.hostMessageFormat, hostAddress: hostKeyOf(row.hostMessageFormat, row.hostUrl), mid: row.mid, tid: row.tid };
-    claims.set(claimKey(claim), claim);
+    const identity = terminalIdentityOf(row.hostMessageFormat, row.hostUrl, row.mid, row.tid);
+    if (identity) claims.set(claimKey({ ...identity, groupId: row.groupId }), { ...identity, groupId: row.groupId });
   }
   return [...claims.values()];
 }
