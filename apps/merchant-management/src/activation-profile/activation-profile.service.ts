@@ -218,6 +218,22 @@ export class ActivationProfileService {
     return changed.map(({ uuid, values }) => ({ uuid, profileVersion: values.profileVersion as number }));
   }
 
+  /** Merchants with a device whose profile awaits its activeSdkId re-push (migration 1764100000000). */
+  merchantsAwaitingActiveSdk(limit: number): Promise<Array<{ groupId: string; merchantUuid: string }>> {
+    return this.repository.merchantsAwaitingActiveSdk(limit);
+  }
+
+  /**
+   * Re-pushes (as {@link replay}) the merchant's devices still awaiting their activeSdkId re-push and
+   * clears their mark, in the caller's unit of work; answers the devices pushed. Under the
+   * merchant's update lock, so two replicas never push one device twice for it.
+   */
+  async pushAwaitingActiveSdk(groupId: string, merchantUuid: string): Promise<Array<{ uuid: string; profileVersion: number }>> {
+    await this.repository.lockMerchant(groupId, merchantUuid, 'update');
+    const uuids = await this.repository.takeAwaitingActiveSdk(groupId, merchantUuid);
+    return uuids.length === 0 ? [] : this.replay(groupId, merchantUuid, uuids);
+  }
+
   /**
    * After a change of an acquirer profile's fields that shape an acceptance: re-pushes the devices
    * of every merchant bound to it, each merchant locked in turn (in uuid order).

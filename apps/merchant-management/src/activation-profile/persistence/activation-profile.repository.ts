@@ -77,6 +77,23 @@ export class ActivationProfileRepository {
     );
   }
 
+  /** Merchants with a device awaiting its activeSdkId re-push (see the migration 1764100000000), up to `limit`. */
+  merchantsAwaitingActiveSdk(limit: number): Promise<Array<{ groupId: string; merchantUuid: string }>> {
+    return this.uow.manager.query(
+      `SELECT DISTINCT group_id AS "groupId", merchant_uuid AS "merchantUuid" FROM device WHERE active_sdk_backfill ORDER BY 2 LIMIT $1`,
+      [limit],
+    );
+  }
+
+  /** Clears the mark of the merchant's marked devices and answers them (the caller holds the merchant's update lock). */
+  async takeAwaitingActiveSdk(groupId: string, merchantUuid: string): Promise<string[]> {
+    const [rows]: [Array<{ uuid: string }>, number] = await this.uow.manager.query(
+      `UPDATE device SET active_sdk_backfill = false WHERE group_id = $1 AND merchant_uuid = $2 AND active_sdk_backfill RETURNING uuid`,
+      [groupId, merchantUuid],
+    );
+    return rows.map((row) => row.uuid);
+  }
+
   /** Every merchant of the PBO bound to an acquirer profile, in a stable order so locks are taken alike. */
   async merchantUuidsBoundToProfile(groupId: string, profileId: number): Promise<string[]> {
     const rows: { merchant_uuid: string }[] = await this.uow.manager.query(
