@@ -1,9 +1,9 @@
 import { testCardEmv } from '@app/host-protocol';
 import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
-import { ApiClient, createAcquirer, createEmv, createMerchant, dataOf, gatewayBase, MerchantView, startTestApp, TestApp, unique, waitFor } from '@app/testing';
+import { ApiClient, createAcquirer, createEmv, createMerchant, dataOf, gatewayBase, MerchantView, queryDatabase, startTestApp, TestApp, unique, waitFor } from '@app/testing';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
-import { PboService } from '../apps/merchant-management/src';
+import { PboService, ProfileSyncService } from '../apps/merchant-management/src';
 import { StandaloneModule } from '../apps/standalone/src';
 
 const GATEWAY_BASE = gatewayBase(DEFAULT_GATEWAY_NAMESPACE);
@@ -119,6 +119,34 @@ describe('device lifecycle at the gateway', () => {
     expect(newPhone.profileId).toBe(oldPhone.profileId);
     expectRefusedAsEarlierActivation(await sale(oldPhone));
     expect((await sale(newPhone)).status).toBe(201);
+  });
+
+  it('should take any token of a profile pushed before activeSdkId, and only the current activation once the backfill pushed it again', async () => {
+    const code = await newCode();
+    const oldPhone = await activate(code.activationCode);
+    expect((await pbo.delete(`/api/openapi/v1/device/${oldPhone.deviceId}/idle`)).status).toBe(200);
+    await gatewayShows(oldPhone.profileId, 'DISABLED');
+    const newPhone = await activate(code.activationCode);
+    await gatewayShows(newPhone.profileId, 'ACTIVE');
+    // As before activeSdkId: the gateway's profile names no activation (no sale has read it since
+    // the push, so none is cached), and migration 1764100000000 marked the active device.
+    await queryDatabase(app.database.url, 'UPDATE payment_gateway.profile SET active_sdk_id = NULL WHERE id = $1', [newPhone.profileId]);
+    await queryDatabase(app.database.url, 'UPDATE merchant_management.device SET active_sdk_backfill = true WHERE device_id = $1', [newPhone.deviceId]);
+
+    // The documented rule for such a profile: the token's profileId alone decides.
+    expect((await sale(oldPhone)).status).toBe(201);
+    expect((await sale(newPhone)).status).toBe(201);
+
+    const backfill = app.app.get(ProfileSyncService);
+    expect(await backfill.backfillActiveSdkIds()).toBe(1);
+    await waitFor('the gateway to learn the current activation', async () => {
+      const [row] = await queryDatabase<{ active_sdk_id: string | null }>(app.database.url, 'SELECT active_sdk_id FROM payment_gateway.profile WHERE id = $1', [newPhone.profileId]);
+      return row.active_sdk_id === newPhone.deviceId;
+    });
+    expectRefusedAsEarlierActivation(await sale(oldPhone));
+    expect((await sale(newPhone)).status).toBe(201);
+    // Once: the mark is gone.
+    expect(await backfill.backfillActiveSdkIds()).toBe(0);
   });
 
   it('should take sales exactly while the device is active, whatever the PBO does to it', async () => {

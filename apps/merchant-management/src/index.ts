@@ -8,3 +8,4 @@ export { PboModule } from './pbo/pbo.module';
 export { pboModuleWithDatabase } from './database.module';
 export { PboService } from './pbo/pbo.service';
 export { PROFILE_OUTCOME_CONSUMER, profileOutcomeConsumer } from './profile-sync/profile-outcome.consumer';
+export { ProfileSyncService } from './profile-sync/profile-sync.service';

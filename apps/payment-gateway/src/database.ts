@@ -4,6 +4,7 @@ import { createInboxMigration, InboxMessage } from '@app/messaging/consumer';
 import { AcceptanceEntity } from './profile/persistence/acceptance.entity';
 import { ProfileAcceptanceEntity } from './profile/persistence/profile-acceptance.entity';
 import { ProfileEntity } from './profile/persistence/profile.entity';
+import { TerminalIdentityEntity } from './profile/persistence/terminal-identity.entity';
 import { Profiles1763900001000 } from './migrations/1763900001000-profiles';
 import { ProfileTimeZone1763900002000 } from './migrations/1763900002000-profile-time-zone';
 import { Webhooks1763900004000 } from './migrations/1763900004000-webhooks';
@@ -19,6 +20,7 @@ import { TransactionTimeZone1763900013300 } from './migrations/1763900013300-tra
 import { TransactionCardRead1764800000000 } from './migrations/1764800000000-transaction-card-read';
 import { ActionClientRequestId801764800001000 } from './migrations/1764800001000-action-client-request-id-80';
 import { ActionReversal1764800002000 } from './migrations/1764800002000-action-reversal';
+import { TerminalIdentity1764800003000 } from './migrations/1764800003000-terminal-identity';
 import { BatchSettlementEntity } from './transaction/settlement/persistence/batch-settlement.entity';
 import { IdempotencyKeyEntity } from './transaction/persistence/idempotency-key.entity';
 import { TerminalBatchEntity } from './transaction/persistence/terminal-batch.entity';
@@ -38,6 +40,7 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     ProfileEntity,
     AcceptanceEntity,
     ProfileAcceptanceEntity,
+    TerminalIdentityEntity,
     InboxMessage,
     PaymentTransactionEntity,
     TransactionActionEntity,
@@ -67,5 +70,6 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     TransactionCardRead1764800000000,
     ActionClientRequestId801764800001000,
     ActionReversal1764800002000,
+    TerminalIdentity1764800003000,
   ],
 };

@@ -6,6 +6,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { PAYMENT_GATEWAY_CONNECTION, paymentGatewayDatabase } from './database';
 import { PaymentGatewayOptions } from './payment-gateway.options';
 import { AcceptanceRepository } from './profile/persistence/acceptance.repository';
+import { TerminalIdentityRepository } from './profile/persistence/terminal-identity.repository';
 import { ProfileRepository } from './profile/persistence/profile.repository';
 import { ProfileController } from './profile/profile.controller';
 import { ProfileService } from './profile/profile.service';
@@ -59,6 +60,7 @@ import { WEBHOOK_CONTROLLERS, webhookDeliveryPruneRule, webhookProviders } from 
     GatewayErrorFormat,
     ProfileRepository,
     AcceptanceRepository,
+    TerminalIdentityRepository,
     ProfileService,
     HostClient,
     SignOnService,

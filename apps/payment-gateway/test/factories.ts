@@ -1,3 +1,4 @@
+import { uniqueTid } from '@app/host-protocol/testing/factories';
 import { bodyOf, GatewayClient, ProfileWithAcptView, randomLetters, unique } from '@app/testing';
 
 export type { AcceptanceView, ProblemView, ProfilePageView, ProfileView, ProfileWithAcptView } from '@app/testing';
@@ -8,7 +9,8 @@ export function acceptanceBody(overrides: Record<string, unknown> = {}): Record<
     hostMessageFormat: 'ISO8583',
     supportedPayments: ['VISA', 'MASTERCARD'],
     primaryMid: '000001234567890',
-    primaryTid: '12345678',
+    // A terminal of its own: a MID/TID at a host has one owner PBO (docs/decisions.md, "One owner per terminal identity").
+    primaryTid: uniqueTid(),
     extraParams: { subMchDba: 'Kopi Corner' },
     tags: ['counter-1'],
     ...overrides,
@@ -53,7 +55,7 @@ export function upsertPayload(overrides: Record<string, unknown> = {}): Record<s
         hostMessageFormat: 'ISO8583',
         supportedPayments: ['VISA', 'MASTERCARD'],
         primaryMid: '000001234567890',
-        primaryTid: '12345678',
+        primaryTid: uniqueTid(),
         extraParams: {},
       },
     ],

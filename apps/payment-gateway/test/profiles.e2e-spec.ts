@@ -287,16 +287,17 @@ describe('gateway profiles', () => {
     it('should upsert the passed acceptances and unbind the others', async () => {
       const created = await createProfile(pbo, { acceptances: [acceptanceBody(), acceptanceBody()] });
       const [kept, dropped] = created.acceptances;
+      const fresh = acceptanceBody({ acptName: 'Fresh' });
 
       const replaced = bodyOf<ProfileWithAcptView>(
-        await pbo.put(`/profiles/${created.profileId}`, profileBody({ acceptances: [acceptanceBody({ acptId: kept.acptId, acptName: 'Renamed', primaryTid: 'TIDNEW' }), acceptanceBody({ acptName: 'Fresh' })] })),
+        await pbo.put(`/profiles/${created.profileId}`, profileBody({ acceptances: [acceptanceBody({ acptId: kept.acptId, acptName: 'Renamed', primaryTid: 'TIDNEW' }), fresh] })),
       );
 
       expect(replaced.acceptances[0].acptId).toBe(kept.acptId);
       expect(replaced.acceptances.map((a) => a.acptId)).not.toContain(dropped.acptId);
       expect(replaced.acceptances.map((a) => [a.acptName, a.primaryTid])).toEqual([
         ['Renamed', 'TIDNEW'],
-        ['Fresh', '12345678'],
+        ['Fresh', fresh.primaryTid],
       ]);
     });
 

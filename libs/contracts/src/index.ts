@@ -1,4 +1,5 @@
 export * from './host-formats';
+export * from './host-address';
 export * from './payment-methods';
 export * from './iso-codes';
 export * from './validation';

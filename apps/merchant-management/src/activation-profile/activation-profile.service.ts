@@ -1,5 +1,5 @@
 import { canonicalJson, DomainError, IdGenerator } from '@app/common';
-import { GatewayProfileUpsertV1 } from '@app/contracts';
+import { describeTakenTerminal, GatewayProfileUpsertV1, TerminalIdentity, terminalIdentityOf } from '@app/contracts';
 import { Injectable } from '@nestjs/common';
 import { PboService } from '../pbo/pbo.service';
 import { DeviceStatus } from '../shared/device-status';
@@ -77,7 +77,31 @@ export class ActivationProfileService {
 
   /** Queues the first push of a device created with a profile ({@link initialProfile}). */
   async publishCreated(device: ProfiledDevice, source: ProfileSource): Promise<void> {
-    if (device.profileId) await this.repository.enqueueUpserts([toGatewayProfileUpsert({ ...device, profileId: device.profileId }, source.merchant, device.acceptances, device.profileVersion)]);
+    if (!device.profileId) return;
+    const upsert = toGatewayProfileUpsert({ ...device, profileId: device.profileId }, source.merchant, device.acceptances, device.profileVersion);
+    await this.requireOwnTerminals(upsert);
+    await this.repository.enqueueUpserts([upsert]);
+  }
+
+  /**
+   * Refuses (409) a device whose live profile names a terminal — MID/TID at a host, the format and
+   * address alike (docs/decisions.md, "One owner per terminal identity") — that an older device of
+   * another PBO names: merchant-management holds every PBO's devices, so it tells the operator at
+   * once what the gateway would refuse (race-safely, by its unique index) after the push.
+   */
+  private async requireOwnTerminals(upsert: GatewayProfileUpsertV1): Promise<void> {
+    if (upsert.entityStatus === 'DISABLED') return;
+    const key = (identity: TerminalIdentity) => JSON.stringify([identity.hostMessageFormat, identity.hostAddress, identity.mid, identity.tid]);
+    const wanted = upsert.acceptances.flatMap((a) => terminalIdentityOf(a.hostMessageFormat, a.hostUrl ?? null, a.primaryMid, a.primaryTid) ?? []);
+    if (wanted.length === 0) return;
+    const taken = new Set(
+      (await this.repository.terminalsOfOtherPbos(upsert.groupId, upsert.deviceId, wanted)).flatMap((other) => {
+        const identity = terminalIdentityOf(other.hostMessageFormat, other.hostUrl, other.mid, other.tid);
+        return identity ? [key(identity)] : [];
+      }),
+    );
+    const clash = wanted.find((identity) => taken.has(key(identity)));
+    if (clash) throw DomainError.conflict(describeTakenTerminal(clash));
   }
 
   /**
@@ -110,7 +134,10 @@ export class ActivationProfileService {
   /** {@link recompute} for a device change (PUT device), queuing its upsert; answers the profile fields to store. */
   async refreshDevice(source: ProfileSource, device: ProfiledDevice, changes: Partial<ProfiledDevice>, options: RefreshOptions): Promise<ProfileValues> {
     const { values, upsert } = this.recompute(source, device, changes, options);
-    if (upsert) await this.repository.enqueueUpserts([upsert]);
+    if (upsert) {
+      await this.requireOwnTerminals(upsert);
+      await this.repository.enqueueUpserts([upsert]);
+    }
     return values;
   }
 
@@ -189,6 +216,22 @@ export class ActivationProfileService {
     await this.repository.enqueueUpserts(upserts);
     await this.repository.updateProfiles(groupId, changed);
     return changed.map(({ uuid, values }) => ({ uuid, profileVersion: values.profileVersion as number }));
+  }
+
+  /** Merchants with a device whose profile awaits its activeSdkId re-push (migration 1764100000000). */
+  merchantsAwaitingActiveSdk(limit: number): Promise<Array<{ groupId: string; merchantUuid: string }>> {
+    return this.repository.merchantsAwaitingActiveSdk(limit);
+  }
+
+  /**
+   * Re-pushes (as {@link replay}) the merchant's devices still awaiting their activeSdkId re-push and
+   * clears their mark, in the caller's unit of work; answers the devices pushed. Under the
+   * merchant's update lock, so two replicas never push one device twice for it.
+   */
+  async pushAwaitingActiveSdk(groupId: string, merchantUuid: string): Promise<Array<{ uuid: string; profileVersion: number }>> {
+    await this.repository.lockMerchant(groupId, merchantUuid, 'update');
+    const uuids = await this.repository.takeAwaitingActiveSdk(groupId, merchantUuid);
+    return uuids.length === 0 ? [] : this.replay(groupId, merchantUuid, uuids);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { DomainError, Page, PageRequest, toPage } from '@app/common';
 import { GatewayProfileOutcomeV1 } from '@app/contracts';
 import { UnitOfWork } from '@app/database';
-import { Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ActivationProfileService } from '../activation-profile/activation-profile.service';
 import { Device } from '../device/device';
 import { DeviceService } from '../device/device.service';
@@ -16,8 +16,9 @@ import { ProfileSyncRepository, UnsyncedFilter } from './persistence/profile-syn
  * current profile. Every read and write is scoped to the caller's PBO.
  */
 @Injectable()
-export class ProfileSyncService {
+export class ProfileSyncService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('ProfileSync');
+  private backfill: Promise<number> = Promise.resolve(0);
 
   constructor(
     private readonly repository: ProfileSyncRepository,
@@ -62,6 +63,36 @@ export class ProfileSyncService {
     const merchant = await this.merchants.findByUuid(groupId, found.merchantUuid);
     const device: Device = { ...found, profileVersion: replayed?.profileVersion ?? found.profileVersion };
     return this.devices.view(device, merchant?.mchId ?? '');
+  }
+
+  /**
+   * The activeSdkId backfill (docs/decisions.md, "activeSdkId of profiles pushed before it"):
+   * re-pushes each device marked by migration 1764100000000 (active, with a profile pushed before
+   * the gateway learnt activations) once, one merchant per transaction, so the gateway learns whose
+   * token pays. Runs at start; answers how many devices were pushed.
+   */
+  async backfillActiveSdkIds(): Promise<number> {
+    let pushed = 0;
+    for (;;) {
+      const merchants = await this.uow.run(() => this.profiles.merchantsAwaitingActiveSdk(100));
+      if (merchants.length === 0) break;
+      for (const { groupId, merchantUuid } of merchants) pushed += (await this.uow.run(() => this.profiles.pushAwaitingActiveSdk(groupId, merchantUuid))).length;
+    }
+    if (pushed > 0) this.logger.log(`pushed ${pushed} profile(s) again so that the gateway learns their device's current activation`);
+    return pushed;
+  }
+
+  /** Starts the backfill without holding up the start; a failure is logged, and the marks left are taken at the next start. */
+  onApplicationBootstrap(): void {
+    this.backfill = this.backfillActiveSdkIds().catch((error: unknown) => {
+      this.logger.error(`the activeSdkId backfill stopped: ${error instanceof Error ? error.message : String(error)}`);
+      return 0;
+    });
+  }
+
+  /** Lets a running backfill end before the connections close. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.backfill;
   }
 
   /** Replays every device of the PBO whose profile sync is not APPLIED (narrowed by `filter`), one merchant per transaction; answers how many. */

@@ -1,5 +1,5 @@
 import { canonicalJson, Clock, DomainError } from '@app/common';
-import { GatewayAcceptanceV1, GatewayProfileOutcomeV1, GatewayProfileUpsertV1, outcomeReason, ProfileOutcomeKey } from '@app/contracts';
+import { describeTakenTerminal, GatewayAcceptanceV1, GatewayProfileOutcomeV1, GatewayProfileUpsertV1, outcomeReason, ProfileOutcomeKey } from '@app/contracts';
 import { Inbox } from '@app/messaging/consumer';
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
@@ -7,6 +7,7 @@ import { newAcceptanceId } from '../shared/ids';
 import { AcceptanceRepository, NewAcceptance, SyncedAcceptanceFields } from '../profile/persistence/acceptance.repository';
 import { ProfileEntity } from '../profile/persistence/profile.entity';
 import { BoundAcceptance, NewProfile, ProfileDevice, ProfileFields, ProfileRepository, ProfileVersionRow } from '../profile/persistence/profile.repository';
+import { TerminalClaim, TerminalIdentityRepository } from '../profile/persistence/terminal-identity.repository';
 import { ProfileOutcomeRepository } from './persistence/profile-outcome.repository';
 
 /** What became of one upsert message. */
@@ -104,6 +105,7 @@ export class ProfileSyncService {
     private readonly inbox: Inbox,
     private readonly outcomes: ProfileOutcomeRepository,
     private readonly clock: Clock,
+    private readonly terminals: TerminalIdentityRepository,
   ) {}
 
   /**
@@ -153,6 +155,7 @@ export class ProfileSyncService {
     });
     if (created) {
       await this.bindAcceptances(manager, upsert, []);
+      await this.claimTerminals(manager, [upsert.profileId], []);
       return 'applied';
     }
     // Another upsert of this new profile committed first: replace what it stored.
@@ -168,9 +171,21 @@ export class ProfileSyncService {
       throw DomainError.ownerInvalid(`profile ${upsert.profileId} belongs to another group`);
     }
     if (current.version >= upsert.version) return 'stale';
+    const before = await this.terminals.identitiesOf(manager, { profileIds: [upsert.profileId] }, false);
     await this.profiles.update(manager, upsert.profileId, { ...(await this.profileFields(manager, upsert)), ...deviceOf(upsert), version: upsert.version });
     await this.bindAcceptances(manager, upsert, await this.profiles.boundAcceptances(upsert.profileId, manager));
+    await this.claimTerminals(manager, [upsert.profileId], before);
     return 'applied';
+  }
+
+  /**
+   * Claims the terminal identities the profiles now bind while live and releases those of
+   * `before` nobody of their PBO binds any more (docs/decisions.md, "One owner per terminal
+   * identity"); a terminal of another PBO refuses the upsert (409, never retried: REJECTED).
+   */
+  private async claimTerminals(manager: EntityManager, profileIds: string[], before: TerminalClaim[]): Promise<void> {
+    const refused = await this.terminals.reconcile(manager, before, await this.terminals.identitiesOf(manager, { profileIds }, true));
+    if (refused.length > 0) throw DomainError.conflict(describeTakenTerminal(refused[0]));
   }
 
   /**
@@ -271,6 +286,7 @@ export class ProfileSyncService {
       }
       const created = await this.profiles.insertManyIfAbsent(manager, creates);
       if (created.size !== creates.length) throw new BatchNotApplicable('a profile of the batch was created concurrently');
+      const before = await this.terminals.identitiesOf(manager, { profileIds: replaces.map((row) => row.id) }, false);
       await this.profiles.updateMany(manager, replaces);
       const bound = await this.profiles.boundAcceptancesOf(
         manager,
@@ -279,6 +295,9 @@ export class ProfileSyncService {
       const writes: AcceptanceWrites = { inserts: [], updates: new Map(), bindings: new Map() };
       for (const row of [...creates, ...replaces]) planAcceptances(items[newest.get(row.id) as number].upsert, bound.get(row.id) ?? [], writes);
       await this.writeAcceptances(manager, writes);
+      const after = await this.terminals.identitiesOf(manager, { profileIds: [...creates, ...replaces].map((row) => row.id) }, true);
+      // A terminal of another PBO is a refusal of that upsert alone: the one-by-one path decides it.
+      if ((await this.terminals.reconcile(manager, before, after)).length > 0) throw new BatchNotApplicable('a terminal identity of the batch is another PBO\'s');
       await this.outcomes.enqueue(
         manager,
         items.filter((_item, index) => outcomes[index] === 'applied').map((item) => this.outcomeOf(item.upsert, 'APPLIED', null)),

@@ -46,7 +46,7 @@ export class ProfileController {
   @ApiOperation({ summary: 'Create a profile; acceptances with a known acptId are updated and bound, the others created' })
   @ApiCreatedResponse({ type: ProfileWithAcptDto, headers: { Location: { description: '/profiles/<profileId>', schema: { type: 'string' } } } })
   @ApiProblem({ status: 403, description: 'an acptId belongs to another PBO' })
-  @ApiProblem({ status: 409, description: 'providerReference already used by another profile of the PBO' })
+  @ApiProblem({ status: 409, description: 'providerReference already used by another profile of the PBO, or an acceptance names a MID/TID at a host that another PBO owns (detail names them)' })
   async create(@GroupId() groupId: string, @Body() body: ProfileRequestDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<ProfileWithAcptDto> {
     const profile = await this.profiles.create(groupId, body);
     void reply.header('location', `/profiles/${profile.profileId}`);
@@ -57,7 +57,7 @@ export class ProfileController {
   @ApiOperation({ summary: 'Replace every field; the listed acceptances are upserted and bound, the others unbound ([] unbinds all)' })
   @ApiOkResponse({ type: ProfileWithAcptDto })
   @ApiProblem({ status: 403, description: 'the profile or an acptId belongs to another PBO' })
-  @ApiProblem({ status: 409, description: 'providerReference already used by another profile of the PBO' })
+  @ApiProblem({ status: 409, description: 'providerReference already used by another profile of the PBO, or an acceptance names a MID/TID at a host that another PBO owns (detail names them)' })
   replace(@GroupId() groupId: string, @Param('profileId') profileId: string, @Body() body: ProfileRequestDto): Promise<ProfileWithAcptDto> {
     return this.profiles.replace(groupId, profileId, body);
   }

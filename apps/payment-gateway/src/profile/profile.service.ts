@@ -1,5 +1,5 @@
 import { DomainError } from '@app/common';
-import { sendsLocalTime } from '@app/contracts';
+import { describeTakenTerminal, sendsLocalTime } from '@app/contracts';
 import { isUniqueViolation } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
@@ -18,6 +18,7 @@ import { AcceptanceFields, AcceptanceRepository } from './persistence/acceptance
 import { EntityStatus } from './persistence/entity-status';
 import { PROFILE_PROVIDER_REFERENCE_INDEX, ProfileEntity } from './persistence/profile.entity';
 import { ProfileFields, ProfileRepository } from './persistence/profile.repository';
+import { TerminalClaim, TerminalIdentityRepository } from './persistence/terminal-identity.repository';
 import { decodeProfileCursor, encodeProfileCursor } from './profile-cursor';
 import { toProfileDto, toProfileWithAcptDto } from './profile.mapping';
 
@@ -44,6 +45,11 @@ function acceptanceFields(request: AcceptanceRequestDto): AcceptanceFields {
     extraParams: request.extraParams ?? {},
     tags: request.tags ?? null,
   };
+}
+
+/** The acceptance ids a request names (known or not). */
+function requestedIds(request: ProfileRequestDto): string[] {
+  return request.acceptances.map((acceptance) => acceptance.acptId).filter((id): id is string => id !== undefined);
 }
 
 /** An acceptance may be listed once per request. */
@@ -76,6 +82,7 @@ export class ProfileService {
   constructor(
     private readonly profiles: ProfileRepository,
     private readonly acceptances: AcceptanceRepository,
+    private readonly terminals: TerminalIdentityRepository,
   ) {}
 
   /** A cursor page of the PBO's profiles, oldest first (without acceptances). */
@@ -120,7 +127,9 @@ export class ProfileService {
     try {
       return await this.profiles.transaction(async (manager) => {
         await this.profiles.insert(manager, { id, groupId, version: 0, ...profileFields(request) });
+        const before = await this.terminals.identitiesOf(manager, { acceptanceIds: requestedIds(request) }, false);
         await this.bindAcceptances(manager, groupId, id, request.acceptances);
+        await this.claimTerminals(manager, id, request, before);
         return this.view(manager, id);
       });
     } catch (error) {
@@ -136,8 +145,10 @@ export class ProfileService {
     try {
       return await this.profiles.transaction(async (manager) => {
         requireOwned(await this.profiles.lockById(manager, profileId), groupId, `profile ${profileId}`);
+        const before = await this.terminals.identitiesOf(manager, { profileIds: [profileId], acceptanceIds: requestedIds(request) }, false);
         await this.profiles.update(manager, profileId, profileFields(request));
         await this.bindAcceptances(manager, groupId, profileId, request.acceptances);
+        await this.claimTerminals(manager, profileId, request, before);
         return this.view(manager, profileId);
       });
     } catch (error) {
@@ -191,6 +202,17 @@ export class ProfileService {
       }
     }
     await this.profiles.replaceBindings(manager, profileId, bound);
+  }
+
+  /**
+   * After the acceptances are written: claims the terminal identities that the profile and the
+   * updated acceptances (wherever bound) now carry, releases those they no longer do
+   * (docs/decisions.md, "One owner per terminal identity"); another PBO's terminal is 409.
+   */
+  private async claimTerminals(manager: EntityManager, profileId: string, request: ProfileRequestDto, before: TerminalClaim[]): Promise<void> {
+    const after = await this.terminals.identitiesOf(manager, { profileIds: [profileId], acceptanceIds: requestedIds(request) }, true);
+    const refused = await this.terminals.reconcile(manager, before, after);
+    if (refused.length > 0) throw DomainError.conflict(describeTakenTerminal(refused[0]));
   }
 
   private explain(error: unknown, request: ProfileRequestDto): unknown {

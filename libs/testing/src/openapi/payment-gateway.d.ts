@@ -964,7 +964,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description providerReference already used by another profile of the PBO */
+            /** @description providerReference already used by another profile of the PBO, or an acceptance names a MID/TID at a host that another PBO owns (detail names them) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1193,7 +1193,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description providerReference already used by another profile of the PBO */
+            /** @description providerReference already used by another profile of the PBO, or an acceptance names a MID/TID at a host that another PBO owns (detail names them) */
             409: {
                 headers: {
                     [name: string]: unknown;

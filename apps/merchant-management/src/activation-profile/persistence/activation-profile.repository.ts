@@ -54,6 +54,46 @@ export class ActivationProfileRepository {
     );
   }
 
+  /**
+   * The acceptances of other PBOs' devices (not decommissioned, with a profile) naming one of
+   * these (format, MID, TID), except devices created after `deviceUuid` (the first device holds a
+   * terminal: a pair from before the rule leaves the older one free to change). The host is
+   * compared by the caller (`hostKeyOf`). Acceptance snapshots keep the acquirer's address as
+   * `extraParams.connUrl`.
+   */
+  terminalsOfOtherPbos(
+    groupId: string,
+    deviceUuid: string,
+    identities: Array<{ hostMessageFormat: string; mid: string; tid: string }>,
+  ): Promise<Array<{ hostMessageFormat: string; hostUrl: string | null; mid: string; tid: string }>> {
+    return this.uow.manager.query(
+      `SELECT DISTINCT a->>'hostMessageFormat' AS "hostMessageFormat", a->'extraParams'->>'connUrl' AS "hostUrl", a->>'primaryMid' AS mid, a->>'primaryTid' AS tid
+         FROM device d CROSS JOIN LATERAL jsonb_array_elements(d.acceptances) a
+         JOIN jsonb_to_recordset($3::jsonb) AS v("hostMessageFormat" text, mid text, tid text)
+           ON a->>'hostMessageFormat' = v."hostMessageFormat" AND a->>'primaryMid' = v.mid AND a->>'primaryTid' = v.tid
+        WHERE d.group_id <> $1 AND d.device_status <> $4 AND d.profile_id IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM device me WHERE me.uuid = $2 AND (me.created_at, me.uuid) < (d.created_at, d.uuid))`,
+      [groupId, deviceUuid, JSON.stringify(identities), DeviceStatus.Decommissioned],
+    );
+  }
+
+  /** Merchants with a device awaiting its activeSdkId re-push (see the migration 1764100000000), up to `limit`. */
+  merchantsAwaitingActiveSdk(limit: number): Promise<Array<{ groupId: string; merchantUuid: string }>> {
+    return this.uow.manager.query(
+      `SELECT DISTINCT group_id AS "groupId", merchant_uuid AS "merchantUuid" FROM device WHERE active_sdk_backfill ORDER BY 2 LIMIT $1`,
+      [limit],
+    );
+  }
+
+  /** Clears the mark of the merchant's marked devices and answers them (the caller holds the merchant's update lock). */
+  async takeAwaitingActiveSdk(groupId: string, merchantUuid: string): Promise<string[]> {
+    const [rows]: [Array<{ uuid: string }>, number] = await this.uow.manager.query(
+      `UPDATE device SET active_sdk_backfill = false WHERE group_id = $1 AND merchant_uuid = $2 AND active_sdk_backfill RETURNING uuid`,
+      [groupId, merchantUuid],
+    );
+    return rows.map((row) => row.uuid);
+  }
+
   /** Every merchant of the PBO bound to an acquirer profile, in a stable order so locks are taken alike. */
   async merchantUuidsBoundToProfile(groupId: string, profileId: number): Promise<string[]> {
     const rows: { merchant_uuid: string }[] = await this.uow.manager.query(

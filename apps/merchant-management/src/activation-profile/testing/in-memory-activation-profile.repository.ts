@@ -70,6 +70,39 @@ export class InMemoryActivationProfileRepository implements Pick<ActivationProfi
     return flagged;
   }
 
+  /** Devices marked for the activeSdkId re-push. */
+  readonly awaitingActiveSdk = new Set<string>();
+
+  async merchantsAwaitingActiveSdk(limit: number): Promise<Array<{ groupId: string; merchantUuid: string }>> {
+    const merchants = new Map<string, { groupId: string; merchantUuid: string }>();
+    for (const uuid of this.awaitingActiveSdk) {
+      const device = this.devices.get(uuid);
+      if (device) merchants.set(device.merchantUuid, { groupId: device.groupId, merchantUuid: device.merchantUuid });
+    }
+    return [...merchants.values()].sort((a, b) => a.merchantUuid.localeCompare(b.merchantUuid)).slice(0, limit);
+  }
+
+  async takeAwaitingActiveSdk(groupId: string, merchantUuid: string): Promise<string[]> {
+    const taken = [...this.awaitingActiveSdk].filter((uuid) => this.devices.get(uuid)?.groupId === groupId && this.devices.get(uuid)?.merchantUuid === merchantUuid);
+    for (const uuid of taken) this.awaitingActiveSdk.delete(uuid);
+    return taken;
+  }
+
+  /** Devices count as created in the order they were stored. */
+  async terminalsOfOtherPbos(
+    groupId: string,
+    deviceUuid: string,
+    identities: Array<{ hostMessageFormat: string; mid: string; tid: string }>,
+  ): Promise<Array<{ hostMessageFormat: string; hostUrl: string | null; mid: string; tid: string }>> {
+    const all = [...this.devices.values()];
+    const mine = all.findIndex((device) => device.uuid === deviceUuid);
+    return (mine < 0 ? all : all.slice(0, mine))
+      .filter((device) => device.groupId !== groupId && device.deviceStatus !== DeviceStatus.Decommissioned && device.profileId !== null)
+      .flatMap((device) => device.acceptances)
+      .filter((a) => identities.some((i) => i.hostMessageFormat === a.hostMessageFormat && i.mid === a.primaryMid && i.tid === a.primaryTid))
+      .map((a) => ({ hostMessageFormat: a.hostMessageFormat, hostUrl: typeof a.extraParams.connUrl === 'string' ? a.extraParams.connUrl : null, mid: a.primaryMid!, tid: a.primaryTid! }));
+  }
+
   async enqueueUpserts(upserts: GatewayProfileUpsertV1[]): Promise<void> {
     this.upserts.push(...upserts);
   }

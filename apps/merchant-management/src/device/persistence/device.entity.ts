@@ -108,6 +108,10 @@ export class DeviceEntity extends Timestamped implements Device {
   @Column({ type: 'timestamptz', nullable: true })
   profileSyncedAt: Date | null;
 
+  /** Its gateway profile was pushed before activeSdkId existed: re-pushed once at start, then cleared (migration 1764100000000). */
+  @Column({ type: 'boolean', default: false })
+  activeSdkBackfill?: boolean;
+
   @Column({ type: 'timestamptz', nullable: true })
   activesAt: Date | null;
 

@@ -1,0 +1,142 @@
+import { TerminalIdentity, terminalIdentityOf } from '@app/contracts';
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+
+/** A terminal identity and the PBO that binds (or owns) it. */
+export interface TerminalClaim extends TerminalIdentity {
+  groupId: string;
+}
+
+/** Which acceptances to look at: those bound to these profiles, and these acceptances wherever bound. */
+export interface ClaimScope {
+  profileIds?: readonly string[];
+  acceptanceIds?: readonly string[];
+}
+
+interface AcceptanceIdentityRow {
+  groupId: string;
+  hostMessageFormat: string;
+  hostUrl: string | null;
+  mid: string;
+  tid: string;
+}
+
+const identityKey = (identity: TerminalIdentity): string => JSON.stringify([identity.hostMessageFormat, identity.hostAddress, identity.mid, identity.tid]);
+const claimKey = (claim: TerminalClaim): string => JSON.stringify([claim.groupId, identityKey(claim)]);
+
+function distinctClaims(rows: AcceptanceIdentityRow[]): TerminalClaim[] {
+  const claims = new Map<string, TerminalClaim>();
+  for (const row of rows) {
+    const identity = terminalIdentityOf(row.hostMessageFormat, row.hostUrl, row.mid, row.tid);
+    if (identity) claims.set(claimKey({ ...identity, groupId: row.groupId }), { ...identity, groupId: row.groupId });
+  }
+  return [...claims.values()];
+}
+
+/** The identities as one JSON parameter for `jsonb_to_recordset`. */
+const RECORDSET = `jsonb_to_recordset($1::jsonb) AS v("groupId" text, "hostMessageFormat" text, "hostAddress" text, mid text, tid text)`;
+
+/**
+ * Who owns which terminal identity (`terminal_identity`). Every writer of profiles and acceptances
+ * (the profile API and the upsert consumer) reads the identities its change touches before it
+ * writes and calls {@link reconcile} after, in the same transaction: the identities its live
+ * profiles bind are claimed (refused when another PBO owns one), and those no live profile of
+ * their owner binds any more are released. A claim takes the row's lock (INSERT … ON CONFLICT DO
+ * UPDATE), a release locks its rows before it looks for live bindings in a statement of its own,
+ * so a concurrent claim and release of one identity are serialised and neither is lost.
+ */
+@Injectable()
+export class TerminalIdentityRepository {
+  /**
+   * The identities of the acceptances in `scope` that carry a MID and a TID, each with the
+   * acceptance's PBO; `liveOnly`: only through a profile not retired (a device still in use).
+   */
+  async identitiesOf(manager: EntityManager, scope: ClaimScope, liveOnly: boolean): Promise<TerminalClaim[]> {
+    const profileIds = scope.profileIds ?? [];
+    const acceptanceIds = scope.acceptanceIds ?? [];
+    if (profileIds.length === 0 && acceptanceIds.length === 0) return [];
+    const rows: AcceptanceIdentityRow[] = await manager.query(
+      `SELECT DISTINCT a.group_id AS "groupId", a.host_message_format AS "hostMessageFormat", a.host_url AS "hostUrl", a.primary_mid AS mid, a.primary_tid AS tid
+       FROM acceptance a JOIN profile_acceptance b ON b.acceptance_id = a.id JOIN profile p ON p.id = b.profile_id
+       WHERE (b.profile_id = ANY($1::text[]) OR a.id = ANY($2::text[])) AND a.primary_mid <> '' AND a.primary_tid <> ''${liveOnly ? ' AND NOT p.retired' : ''}`,
+      [profileIds, acceptanceIds],
+    );
+    return distinctClaims(rows);
+  }
+
+  /**
+   * Claims `after` (the identities the change's live profiles now bind) and releases those of
+   * `before` (what they bound before) that no live profile of their owner binds any more. Answers
+   * the claims refused because another PBO owns the identity (then the caller rolls back).
+   */
+  async reconcile(manager: EntityManager, before: TerminalClaim[], after: TerminalClaim[]): Promise<TerminalClaim[]> {
+    const refused = await this.claim(manager, after);
+    if (refused.length > 0) return refused;
+    const kept = new Set(after.map(claimKey));
+    await this.release(
+      manager,
+      before.filter((claim) => !kept.has(claimKey(claim))),
+    );
+    return [];
+  }
+
+  /** Inserts each claim or finds its owner, in key order (two claimers never deadlock on each other); answers the refused ones. */
+  private async claim(manager: EntityManager, claims: TerminalClaim[]): Promise<TerminalClaim[]> {
+    const wanted = new Map<string, TerminalClaim>();
+    const refused: TerminalClaim[] = [];
+    for (const claim of claims) {
+      const first = wanted.get(identityKey(claim));
+      // Two PBOs of one batch want the same terminal: the first listed is tried, the other is refused.
+      if (first && first.groupId !== claim.groupId) refused.push(claim);
+      else wanted.set(identityKey(claim), claim);
+    }
+    if (wanted.size === 0) return refused;
+    const rows = [...wanted.values()].sort((a, b) => (identityKey(a) < identityKey(b) ? -1 : 1));
+    const owners: TerminalClaim[] = await manager.query(
+      `INSERT INTO terminal_identity (host_message_format, host_address, mid, tid, group_id)
+       SELECT v."hostMessageFormat", v."hostAddress", v.mid, v.tid, v."groupId" FROM ${RECORDSET}
+       ORDER BY v."hostMessageFormat", v."hostAddress", v.mid, v.tid
+       ON CONFLICT ON CONSTRAINT pk_terminal_identity DO UPDATE SET group_id = terminal_identity.group_id
+       RETURNING host_message_format AS "hostMessageFormat", host_address AS "hostAddress", mid, tid, group_id AS "groupId"`,
+      [JSON.stringify(rows)],
+    );
+    for (const owner of owners) {
+      const claim = wanted.get(identityKey(owner));
+      if (claim && claim.groupId !== owner.groupId) refused.push(claim);
+    }
+    return refused;
+  }
+
+  /** Deletes the claims among `candidates` that no live profile of their PBO binds any more. */
+  private async release(manager: EntityManager, candidates: TerminalClaim[]): Promise<void> {
+    if (candidates.length === 0) return;
+    const parameter = JSON.stringify(candidates);
+    // First the lock (waits for a claimer of the same rows to end), then the look at live bindings in a new statement, which sees what it committed.
+    const held: TerminalClaim[] = await manager.query(
+      `SELECT t.host_message_format AS "hostMessageFormat", t.host_address AS "hostAddress", t.mid, t.tid, t.group_id AS "groupId"
+       FROM terminal_identity t JOIN ${RECORDSET}
+         ON t.host_message_format = v."hostMessageFormat" AND t.host_address = v."hostAddress" AND t.mid = v.mid AND t.tid = v.tid AND t.group_id = v."groupId"
+       ORDER BY t.host_message_format, t.host_address, t.mid, t.tid FOR UPDATE OF t`,
+      [parameter],
+    );
+    if (held.length === 0) return;
+    const live = new Set(
+      distinctClaims(
+        await manager.query(
+          `SELECT DISTINCT a.group_id AS "groupId", a.host_message_format AS "hostMessageFormat", a.host_url AS "hostUrl", a.primary_mid AS mid, a.primary_tid AS tid
+           FROM acceptance a JOIN profile_acceptance b ON b.acceptance_id = a.id JOIN profile p ON p.id = b.profile_id
+           JOIN ${RECORDSET} ON a.group_id = v."groupId" AND a.host_message_format = v."hostMessageFormat" AND a.primary_mid = v.mid AND a.primary_tid = v.tid
+           WHERE NOT p.retired`,
+          [JSON.stringify(held)],
+        ),
+      ).map(claimKey),
+    );
+    const unbound = held.filter((claim) => !live.has(claimKey(claim)));
+    if (unbound.length === 0) return;
+    await manager.query(
+      `DELETE FROM terminal_identity t USING ${RECORDSET}
+       WHERE t.host_message_format = v."hostMessageFormat" AND t.host_address = v."hostAddress" AND t.mid = v.mid AND t.tid = v.tid AND t.group_id = v."groupId"`,
+      [JSON.stringify(unbound)],
+    );
+  }
+}

@@ -1,0 +1,187 @@
+import { DomainError } from '@app/common';
+import { GATEWAY_PROFILE_OUTCOME_V1, GATEWAY_PROFILE_UPSERT_V1, GatewayProfileOutcomeV1, GatewayProfileUpsertV1 } from '@app/contracts';
+import { uniqueTid } from '@app/host-protocol/testing/factories';
+import { InProcessTransport } from '@app/messaging';
+import { bodyOf, queryDatabase, unique, waitFor } from '@app/testing';
+import fc from 'fast-check';
+import { randomUUID } from 'node:crypto';
+import { ProfileSyncService } from '../src/profile-sync/profile-sync.service';
+import { acceptanceBody, ProblemView, profileBody, upsertPayload } from './factories';
+import { GatewayTestApp, startGateway } from './support';
+
+type Payload = Record<string, unknown>;
+
+/** An acceptance as merchant-management pushes it: the acquirer's address in `hostUrl`. */
+function acceptance(format: string, hostUrl: string | null, mid: string, tid: string): Payload {
+  return { acptName: 'Acquirer', hostMessageFormat: format, supportedPayments: ['VISA'], primaryMid: mid, primaryTid: tid, extraParams: {}, hostUrl };
+}
+
+const newMid = () => `M${unique()}`.toUpperCase().slice(0, 15);
+
+/** Spellings of one TCP host that the connector dials alike (host name case, a trailing slash). */
+const spellingsOf = (host: string, port: number) => [`tcp://${host}:${port}`, `tcp://${host.toUpperCase()}:${port}`, `tcp://${host}:${port}/`];
+
+/**
+ * One owner per terminal identity (docs/decisions.md, "One owner per terminal identity"): a MID/TID
+ * at a host (format and address) belongs to the first PBO whose live profile binds it; another
+ * PBO's upsert with it is REJECTED through gateway.profile.outcome.v1, its profile API call 409.
+ */
+describe('terminal identities have one owner PBO', () => {
+  let app: GatewayTestApp;
+  let transport: InProcessTransport;
+  const outcomes: GatewayProfileOutcomeV1[] = [];
+
+  beforeAll(async () => {
+    app = await startGateway({ messaging: { transport: 'in-process', inProcess: { duplicateWindowMs: 0, redeliveryDelayMs: () => 10 } } });
+    transport = app.app.get(InProcessTransport);
+    transport.subscribe(GATEWAY_PROFILE_OUTCOME_V1, (message) => {
+      outcomes.push(message.payload as GatewayProfileOutcomeV1);
+    });
+  });
+
+  afterAll(() => app?.close());
+
+  /** Publishes the upserts together (the consumer may take them as one batch) and waits until they are handled. */
+  async function publish(...payloads: Payload[]): Promise<void> {
+    for (const payload of payloads) await transport.publish(GATEWAY_PROFILE_UPSERT_V1, payload, { msgId: randomUUID() });
+    await transport.idle();
+  }
+
+  async function outcomeOf(payload: Payload): Promise<GatewayProfileOutcomeV1> {
+    const find = () => outcomes.find((o) => o.profileId === payload.profileId && o.version === payload.version);
+    await waitFor(`the outcome of ${String(payload.profileId)} v${String(payload.version)}`, () => find() !== undefined);
+    return find()!;
+  }
+
+  async function owners(mid: string, tid: string): Promise<string[]> {
+    const rows = await queryDatabase<{ group_id: string }>(app.database.url, 'SELECT group_id FROM payment_gateway.terminal_identity WHERE mid = $1 AND tid = $2', [mid, tid]);
+    return rows.map((row) => row.group_id);
+  }
+
+  async function profileExists(profileId: unknown): Promise<boolean> {
+    return (await queryDatabase(app.database.url, 'SELECT 1 FROM payment_gateway.profile WHERE id = $1', [profileId])).length === 1;
+  }
+
+  const group = () => unique('grp_');
+
+  it("should refuse a second PBO's profile with the same MID/TID at the same host, however the address is spelt, naming the MID/TID and not the owner", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('acq.example', 'host-a.test', '10.1.2.3'), fc.integer({ min: 1, max: 65535 }), fc.nat(2), fc.nat(2), async (host, port, first, second) => {
+        const [mid, tid] = [newMid(), uniqueTid()];
+        const spellings = spellingsOf(host, port);
+        const a = upsertPayload({ groupId: group(), acceptances: [acceptance('ISO8583', spellings[first], mid, tid)] });
+        const b = upsertPayload({ groupId: group(), acceptances: [acceptance('ISO8583', spellings[second], mid, tid)] });
+        await publish(a);
+        await publish(b);
+
+        expect((await outcomeOf(a)).outcome).toBe('APPLIED');
+        const refused = await outcomeOf(b);
+        expect(refused).toMatchObject({ outcome: 'REJECTED', groupId: b.groupId, reason: `MID ${mid} / TID ${tid} at ISO8583 host tcp://${host}:${port} is another PBO's terminal` });
+        expect(JSON.stringify(refused)).not.toContain(String(a.groupId));
+        expect(await profileExists(b.profileId)).toBe(false);
+        expect(await owners(mid, tid)).toEqual([a.groupId]);
+      }),
+      { numRuns: 12 },
+    );
+  });
+
+  it('should let another PBO use another TID, MID, host or format, and the owner use its terminal in any number of profiles', async () => {
+    const [mid, tid, host] = [newMid(), uniqueTid(), 'tcp://acq.example:5000'];
+    const owner = group();
+    const a = upsertPayload({ groupId: owner, acceptances: [acceptance('ISO8583', host, mid, tid)] });
+    await publish(a);
+    const others = [
+      acceptance('ISO8583', host, mid, uniqueTid()),
+      acceptance('ISO8583', host, newMid(), tid),
+      acceptance('ISO8583', 'tcp://acq.example:5001', mid, tid),
+      acceptance('ISO8583', null, mid, tid),
+      acceptance('S2M_8583', host, mid, tid),
+    ].map((other) => upsertPayload({ groupId: group(), acceptances: [other] }));
+    const sameOwner = upsertPayload({ groupId: owner, acceptances: [acceptance('ISO8583', host, mid, tid)] });
+    await publish(...others, sameOwner);
+
+    for (const payload of [a, ...others, sameOwner]) expect([payload.profileId, (await outcomeOf(payload)).outcome]).toEqual([payload.profileId, 'APPLIED']);
+  });
+
+  it("should release the claim when the owner's last live profile with it is retired or unbinds it, and not give it back", async () => {
+    const [mid, tid, host] = [newMid(), uniqueTid(), 'tcp://acq.example:6000'];
+    const owner = group();
+    const first = upsertPayload({ groupId: owner, acceptances: [acceptance('ISO8583', host, mid, tid)] });
+    const second = upsertPayload({ groupId: owner, acceptances: [acceptance('ISO8583', host, mid, tid)] });
+    await publish(first);
+    await publish(second);
+    const claimant = upsertPayload({ groupId: group(), acceptances: [acceptance('ISO8583', host, mid, tid)] });
+
+    // The first device is decommissioned: the second still binds the terminal.
+    await publish({ ...first, version: 2, entityStatus: 'DISABLED' });
+    await publish(claimant);
+    expect((await outcomeOf(claimant)).outcome).toBe('REJECTED');
+    // The second one's acceptance moves to another TID: nobody of the owner binds it any more.
+    await publish({ ...second, version: 2, acceptances: [acceptance('ISO8583', host, mid, uniqueTid())] });
+    expect(await owners(mid, tid)).toEqual([]);
+
+    const retry = { ...claimant, version: 2 };
+    await publish(retry);
+    expect((await outcomeOf(retry)).outcome).toBe('APPLIED');
+    expect(await owners(mid, tid)).toEqual([claimant.groupId]);
+    // The old owner's device is activated again: the terminal is the other PBO's now.
+    const back = { ...first, version: 3, entityStatus: 'ACTIVE' };
+    await publish(back);
+    expect((await outcomeOf(back)).outcome).toBe('REJECTED');
+  });
+
+  it('should let exactly one of two PBOs win a race for one terminal, and the other be refused', async () => {
+    const sync = app.app.get(ProfileSyncService);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 2, max: 4 }), async (contenders) => {
+        const [mid, tid] = [newMid(), uniqueTid()];
+        const payloads = Array.from({ length: contenders }, () => upsertPayload({ groupId: group(), acceptances: [acceptance('ISO8583', 'tcp://race.example:7000', mid, tid)] }));
+        const settled = await Promise.allSettled(
+          payloads.map((payload) => sync.apply(payload as unknown as GatewayProfileUpsertV1, { consumer: 'test', messageId: randomUUID(), subject: GATEWAY_PROFILE_UPSERT_V1 })),
+        );
+
+        const winners = payloads.filter((_payload, index) => settled[index].status === 'fulfilled');
+        expect(winners).toHaveLength(1);
+        for (const result of settled.filter((entry) => entry.status === 'rejected')) {
+          expect((result as PromiseRejectedResult).reason).toBeInstanceOf(DomainError);
+          expect(((result as PromiseRejectedResult).reason as DomainError).message).toContain(`MID ${mid} / TID ${tid}`);
+        }
+        expect(await owners(mid, tid)).toEqual([winners[0].groupId]);
+        for (const payload of payloads) expect(await profileExists(payload.profileId)).toBe(payload === winners[0]);
+      }),
+      { numRuns: 6 },
+    );
+  });
+
+  it('should decide two PBOs of one batch alike: the first applied, the second refused', async () => {
+    const [mid, tid] = [newMid(), uniqueTid()];
+    const a = upsertPayload({ groupId: group(), acceptances: [acceptance('ISO8583', null, mid, tid)] });
+    const b = upsertPayload({ groupId: group(), acceptances: [acceptance('ISO8583', null, mid, tid)] });
+    await publish(a, b);
+
+    expect([(await outcomeOf(a)).outcome, (await outcomeOf(b)).outcome]).toEqual(['APPLIED', 'REJECTED']);
+  });
+
+  it("should answer the profile API 409 naming the MID/TID when the PBO binds another PBO's terminal, and take it once released", async () => {
+    const [mid, tid] = [newMid(), uniqueTid()];
+    const owner = await app.clientOf(group());
+    const other = await app.clientOf(group());
+    const created = bodyOf<{ profileId: string; acceptances: Array<{ acptId: string }> }>(
+      await owner.post('/profiles', profileBody({ acceptances: [acceptanceBody({ primaryMid: mid, primaryTid: tid })] })),
+      201,
+    );
+
+    const refused = await other.post('/profiles', profileBody({ acceptances: [acceptanceBody({ primaryMid: mid, primaryTid: tid })] }));
+    expect(refused.status).toBe(409);
+    expect(bodyOf<ProblemView>(refused, 409).detail).toBe(`MID ${mid} / TID ${tid} at the default ISO8583 host is another PBO's terminal`);
+    // Changing an existing acceptance to the terminal is refused alike.
+    const own = bodyOf<{ profileId: string; acceptances: Array<{ acptId: string }> }>(await other.post('/profiles', profileBody()), 201);
+    const moved = await other.put(`/profiles/${own.profileId}`, profileBody({ acceptances: [acceptanceBody({ acptId: own.acceptances[0].acptId, primaryMid: mid, primaryTid: tid })] }));
+    expect(moved.status).toBe(409);
+
+    // The owner moves its acceptance to another TID: the terminal is free.
+    bodyOf(await owner.put(`/profiles/${created.profileId}`, profileBody({ acceptances: [acceptanceBody({ acptId: created.acceptances[0].acptId, primaryMid: mid, primaryTid: uniqueTid() })] })));
+    bodyOf(await other.put(`/profiles/${own.profileId}`, profileBody({ acceptances: [acceptanceBody({ acptId: own.acceptances[0].acptId, primaryMid: mid, primaryTid: tid })] })));
+    expect(await owners(mid, tid)).toEqual([other.groupId]);
+  });
+});

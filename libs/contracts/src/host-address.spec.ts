@@ -1,0 +1,34 @@
+import fc from 'fast-check';
+import { hostKeyOf, terminalIdentityOf } from './host-address';
+
+const hostName = fc.stringMatching(/^[a-z][a-z0-9-]{0,20}(\.[a-z][a-z0-9-]{0,10}){0,2}$/);
+const port = fc.integer({ min: 1, max: 65535 });
+
+describe('hostKeyOf and terminalIdentityOf: what "the same host" means for a terminal', () => {
+  it('should give every spelling of one TCP host the same key (host name case, a trailing slash), and another port another key', () => {
+    fc.assert(
+      fc.property(hostName, port, port, (host, first, second) => {
+        const key = hostKeyOf('ISO8583', `tcp://${host}:${first}`);
+        expect(key).toBe(`tcp://${host}:${first}`);
+        expect(hostKeyOf('ISO8583', `tcp://${host.toUpperCase()}:${first}/`)).toBe(key);
+        expect(hostKeyOf('ISO8583', ` tcp://${host}:${first} `)).toBe(key);
+        expect(hostKeyOf('ISO8583', `tcp://${host}:${second}`) === key).toBe(first === second);
+      }),
+    );
+  });
+
+  it("should name the format's default '' and keep an address the format cannot take as its text", () => {
+    expect(hostKeyOf('ISO8583', null)).toBe('');
+    expect(hostKeyOf('ISO8583', '  ')).toBe('');
+    expect(hostKeyOf('ISO8583', 'tls://acq.example:443')).toBe('tls://acq.example:443');
+    expect(hostKeyOf('MPGS_AP', 'https://Acq.Example/api/')).toBe('https://acq.example/api');
+  });
+
+  it('should name no terminal for MOCK, an unknown format or a missing MID or TID', () => {
+    expect(terminalIdentityOf('MOCK', null, 'MID1', 'T1')).toBeNull();
+    expect(terminalIdentityOf('SVC_ENABLER', null, 'MID1', 'T1')).toBeNull();
+    expect(terminalIdentityOf('ISO8583', null, null, 'T1')).toBeNull();
+    expect(terminalIdentityOf('ISO8583', null, 'MID1', '')).toBeNull();
+    expect(terminalIdentityOf('ISO8583', 'tcp://Acq:1', 'MID1', 'T1')).toEqual({ hostMessageFormat: 'ISO8583', hostAddress: 'tcp://acq:1', mid: 'MID1', tid: 'T1' });
+  });
+});

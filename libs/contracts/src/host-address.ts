@@ -1,0 +1,95 @@
+import { HostMessageFormat, isIsoHostFormat, isJsonHostFormat } from './host-formats';
+
+/** Where one host format is reached. */
+export interface HostAddress {
+  format: HostMessageFormat;
+  transport: 'tcp' | 'http';
+  /** Normalised: `tcp://host:port`, or the HTTP base URL without a trailing slash. */
+  url: string;
+  hostname: string;
+  port: number;
+  /** `host:port`: with the format and TID, the key of a STAN sequence; with the format, of a TCP session. */
+  endpoint: string;
+}
+
+/** An address that does not fit its format. */
+export class HostAddressError extends Error {
+  constructor(detail: string) {
+    super(detail);
+    this.name = 'HostAddressError';
+  }
+}
+
+/** The transport a host format is spoken over; MOCK has none (in process). */
+export function transportOf(format: HostMessageFormat): 'tcp' | 'http' | 'mock' {
+  if (isIsoHostFormat(format)) return 'tcp';
+  if (isJsonHostFormat(format)) return 'http';
+  return 'mock';
+}
+
+/** Reads `tcp://host:port` (ISO 8583 family) or `http(s)://host[:port][/base]` (JSON family). */
+export function parseHostUrl(format: HostMessageFormat, text: string): HostAddress {
+  const transport = transportOf(format);
+  if (transport === 'mock') throw new HostAddressError(`${format} is answered in process and has no address`);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new HostAddressError(`"${text}" is not a URL`);
+  }
+  if (url.username || url.password) throw new HostAddressError(`${format} address must not carry credentials`);
+  if (transport === 'tcp') {
+    if (url.protocol !== 'tcp:') throw new HostAddressError(`${format} is ISO 8583 over TCP: its address is tcp://host:port, not ${url.protocol}//`);
+    if (!url.port) throw new HostAddressError(`${format} address ${text} needs a port`);
+    if (url.pathname && url.pathname !== '/' && url.pathname !== '') throw new HostAddressError(`${format} address ${text} takes no path`);
+    const port = Number(url.port);
+    return { format, transport, url: `tcp://${url.hostname}:${port}`, hostname: url.hostname, port, endpoint: `${url.hostname}:${port}` };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new HostAddressError(`${format} is JSON over HTTP: its address is http(s)://…, not ${url.protocol}//`);
+  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  const base = `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+  return { format, transport, url: base, hostname: url.hostname, port, endpoint: `${url.hostname}:${port}` };
+}
+
+/**
+ * The host a (format, address) pair reaches, as one text: the connector's normalised URL
+ * (`tcp://host:port`, or the HTTP base URL), `''` for no address (the connector's configured
+ * default of the format, and MOCK, answered in process), the trimmed text itself when it is no
+ * address of the format (the connector refuses it). Two acceptances reach the same host when
+ * their format and this key are equal (docs/decisions.md, "One owner per terminal identity").
+ */
+export function hostKeyOf(format: string, hostUrl: string | null): string {
+  if (hostUrl === null || hostUrl.trim() === '') return '';
+  if (!(isIsoHostFormat(format) || isJsonHostFormat(format))) return '';
+  try {
+    const address = parseHostUrl(format, hostUrl.trim());
+    // `tcp:` is no special scheme to the URL parser, which keeps its host name's case; DNS does not.
+    return address.transport === 'tcp' ? address.url.toLowerCase() : address.url;
+  } catch {
+    return hostUrl.trim();
+  }
+}
+
+/** A terminal at a host: its format, {@link hostKeyOf} and MID/TID (docs/decisions.md, "One owner per terminal identity"). */
+export interface TerminalIdentity {
+  hostMessageFormat: string;
+  hostAddress: string;
+  mid: string;
+  tid: string;
+}
+
+/**
+ * The terminal an acceptance names at its host, or null when it names none: no MID or no TID, or
+ * a format with no host (MOCK is answered in process: nobody's terminal can be taken there).
+ */
+export function terminalIdentityOf(format: string, hostUrl: string | null, mid: string | null, tid: string | null): TerminalIdentity | null {
+  if (!mid || !tid || !(isIsoHostFormat(format) || isJsonHostFormat(format))) return null;
+  return { hostMessageFormat: format, hostAddress: hostKeyOf(format, hostUrl), mid, tid };
+}
+
+/** How a refused claim of a terminal is told (409, REJECTED): it names the caller's own MID/TID and host, never the owner. */
+export function describeTakenTerminal(claim: TerminalIdentity): string {
+  const host = claim.hostAddress === '' ? `the default ${claim.hostMessageFormat} host` : `${claim.hostMessageFormat} host ${claim.hostAddress}`;
+  return `MID ${claim.mid} / TID ${claim.tid} at ${host} is another PBO's terminal`;
+}
