@@ -8,6 +8,7 @@ import { KeptCard1764420000000 } from './migrations/1764420000000-kept-card';
 import { WorkingKeyMissing1764430000000 } from './migrations/1764430000000-working-key-missing';
 import { WorkingKeyGroup1764447000000 } from './migrations/1764447000000-working-key-group';
 import { KeptCardFollowUp1764460000000 } from './migrations/1764460000000-kept-card-follow-up';
+import { ReversalTransmittedAt1764473600000 } from './migrations/1764473600000-reversal-transmitted-at';
 import { KeptCardEntity } from './card-data/persistence/kept-card.entity';
 import { WorkingKeyEntity } from './keys/persistence/working-key.entity';
 import { RequestLogEntity } from './request-log/persistence/request-log.entity';
@@ -24,5 +25,6 @@ export const hostConnectorDatabase: ContextDatabaseDefinition = {
   entities: [StanCounterEntity, WorkingKeyEntity, ReversalEntity, RequestLogEntity, KeptCardEntity],
   migrations: [HostConnector1764100000000, WorkingKeyExchange1764200000000, RequestLogRecovery1764300000000, ReversalLastResponseCode1764410000000, WorkingKeyAcquirer1764416000000,
     KeptCard1764420000000, WorkingKeyMissing1764430000000, WorkingKeyGroup1764447000000, KeptCardFollowUp1764460000000,
+    ReversalTransmittedAt1764473600000,
   ],
 };
