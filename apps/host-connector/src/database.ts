@@ -9,6 +9,7 @@ import { KeptCard1764420000000 } from './migrations/1764420000000-kept-card';
 import { WorkingKeyMissing1764430000000 } from './migrations/1764430000000-working-key-missing';
 import { WorkingKeyGroup1764447000000 } from './migrations/1764447000000-working-key-group';
 import { KeptCardFollowUp1764460000000 } from './migrations/1764460000000-kept-card-follow-up';
+import { ReversalTransmittedAt1764473600000 } from './migrations/1764473600000-reversal-transmitted-at';
 import { KeptCardEntity } from './card-data/persistence/kept-card.entity';
 import { WorkingKeyEntity } from './keys/persistence/working-key.entity';
 import { RequestLogEntity } from './request-log/persistence/request-log.entity';
@@ -27,5 +28,6 @@ export const hostConnectorDatabase: ContextDatabaseDefinition = {
     KeptCard1764420000000, WorkingKeyMissing1764430000000, WorkingKeyGroup1764447000000, KeptCardFollowUp1764460000000,
     // host.reversal.updated.v1 leaves through it (docs/decisions.md, "A reversal's state reaches the transaction").
     createOutboxMigration(HOST_CONNECTOR_SCHEMA, 1764470000000),
+    ReversalTransmittedAt1764473600000,
   ],
 };

@@ -52,6 +52,14 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
 
   const iso = () => ({ hostMessageFormat: 'ISO8583' as const, connUrl: host.url });
 
+  /** The fields a reversal's repeat carries as its first transmission did: STAN, 7, 90, amount, terminal, local time. */
+  const sameMessage = (request: Record<number, string>) => [request[11], request[7], request[90], request[4], request[41], request[12], request[13]];
+  /** Originals a caller's reversal names: a sale, and a completion (an advice). */
+  const originals = {
+    sale: { kind: 'SALE', mti: '0200', stan: '000456', transmittedAt: '0102030405', rrn: '000000456789', approvalCode: 'C1D2E3' },
+    advice: { kind: 'CAPTURE', mti: '0220', stan: '000457', transmittedAt: '0102030406', rrn: '000000456790', approvalCode: 'C1D2E4' },
+  };
+
   const reversalsOf = (requestId: string) =>
     connector.query<ReversalRow>(`SELECT status, attempts, ack_resp_code, last_resp_code FROM host_connector.reversal WHERE request_id = $1`, [requestId]);
 
@@ -235,6 +243,31 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
       expect((await reversalsOf(payload.requestId))[0]).toMatchObject({ status: 'PENDING', last_resp_code: '12', ack_resp_code: null });
       expect(host.received.map((request) => request[0]).slice(0, 3)).toEqual(['0200', '0400', '0401']);
     });
+  });
+
+  describe('a caller’s reversal (host.reverse.v1) the host does not answer', () => {
+    it('should repeat it as 0401 (0421 for an advice) with the STAN, field 7 and 90 it was first sent with, until the host answers', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom('sale', 'advice'), fc.integer({ min: 1, max: 3 }), async (which, silent) => {
+          host.received.length = 0;
+          let reversals = 0;
+          host.handler = (request) => (++reversals <= silent ? null : answerOf(request, '00'));
+          const payload = followUpPayload('2300', iso(), { original: originals[which], timeoutMs: 300 });
+
+          const reply = await connector.ask(HOST_REVERSE_V1, payload);
+
+          const [mti, repeatMti] = which === 'sale' ? ['0400', '0401'] : ['0420', '0421'];
+          await waitFor('the reversal to be acknowledged', async () => (await reversalsOf(payload.requestId))[0]?.status === 'ACKNOWLEDGED', 20_000);
+          const [first, ...repeats] = host.received;
+          expect(reply).toMatchObject({ result: 'REVERSED', hostRespCode: null, mti, stan: first[11], transmittedAt: first[7] });
+          expect(host.received.map((request) => request[0])).toEqual([mti, ...Array<string>(silent).fill(repeatMti)]);
+          expect(first[90].slice(0, 20)).toBe(`${originals[which].mti}${originals[which].stan}${originals[which].transmittedAt}`);
+          for (const repeat of repeats) expect(sameMessage(repeat)).toEqual(sameMessage(first));
+          expect((await reversalsOf(payload.requestId))[0]).toMatchObject({ status: 'ACKNOWLEDGED', attempts: silent, ack_resp_code: '00' });
+        }),
+        { numRuns: 6 },
+      );
+    }, 120_000);
   });
 
   describe('duplicate acknowledgements (94)', () => {
@@ -701,6 +734,39 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
         }),
         { numRuns: 4 },
       );
+    });
+  });
+
+  // Last: a second connector in this process takes over Nest's static logger, which the log assertions above read through `connector.logger`.
+  describe('a caller’s reversal the host does not answer, across a restart', () => {
+    it('should repeat it as 0401 with the same STAN and field 7 from a connector restarted before the host answered', async () => {
+      const first = await startConnector();
+      let restarted: ConnectorHarness | undefined;
+      try {
+        let answering = false;
+        host.handler = (request) => (answering ? answerOf(request, '00') : null);
+        const payload = followUpPayload('2400', iso(), { original: originals.sale, timeoutMs: 300 });
+
+        expect(await first.ask(HOST_REVERSE_V1, payload)).toMatchObject({ result: 'REVERSED', mti: '0400' });
+        await waitFor('a repeat before the restart', () => host.received.length >= 2);
+        await first.close({ drop: false });
+        const beforeRestart = host.received.length;
+        answering = true;
+        restarted = await startConnector({ database: first.database });
+        await waitFor(
+          'the restarted connector to have the reversal acknowledged',
+          async () => (await restarted!.query<ReversalRow>(`SELECT status FROM host_connector.reversal WHERE request_id = $1`, [payload.requestId]))[0]?.status === 'ACKNOWLEDGED',
+        );
+
+        const [sent, ...repeats] = host.received;
+        expect(sent[0]).toBe('0400');
+        expect(repeats.map((request) => request[0])).toEqual(Array<string>(repeats.length).fill('0401'));
+        expect(host.received.length).toBeGreaterThan(beforeRestart);
+        for (const repeat of repeats) expect(sameMessage(repeat)).toEqual(sameMessage(sent));
+      } finally {
+        if (restarted) await restarted.close();
+        else await first.close().catch(() => undefined);
+      }
     });
   });
 });

@@ -1,4 +1,4 @@
-import { HOST_AUTHORIZE_V1, HostResponseV1 } from '@app/contracts';
+import { HOST_AUTHORIZE_V1, HOST_REVERSE_V1, HostResponseV1 } from '@app/contracts';
 import { NatsRequestReply } from '@app/messaging';
 import { ChildServer, connectNatsOrFail, createTestDatabase, NATS_URL, runId, startChildServer, TestDatabase, waitFor } from '@app/testing';
 import { NatsConnection } from 'nats';
@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { HostSimulator, startHostSimulator } from '@app/host-simulator';
 import { RequestLogRepository } from '../src/request-log/persistence/request-log.repository';
 import type { IsoConnectorSettings } from './connector-process';
-import { authorizePayload } from './factories';
+import { authorizePayload, followUpPayload } from './factories';
 import { ConnectorHarness, startConnector, testConfig } from './harness';
+import { answerOf, IndependentHost } from './independent-host';
 
 /**
  * A host connector killed (SIGKILL) while a sale is on the wire: the host may have approved it,
@@ -87,5 +88,52 @@ describe('host-connector: recovery of a request in flight when the connector die
     // the recovered reply: the reversal is under way, so REVERSED stands.
     const late = await survivor.app.get(RequestLogRepository).complete('authorize', { ...repeat, result: 'APPROVED', hostRespCode: '00' });
     expect(late).toMatchObject({ result: 'REVERSED', hostRespCode: null });
+  });
+
+  it('should repeat a caller’s reversal whose connector was killed before the answer as 0401 with its STAN and field 7, and answer its repeat REVERSED', async () => {
+    await survivor?.close({ drop: false });
+    survivor = undefined;
+    // Read by iso_8583 (independent-host.ts): silent until the survivor runs.
+    let answering = false;
+    const host = await IndependentHost.start((request) => (answering ? answerOf(request, '00') : null));
+    try {
+      const settings: IsoConnectorSettings = {
+        natsUrl: NATS_URL,
+        isoUrl: host.url,
+        stream: `HCCRASH_${RUN.toUpperCase()}`,
+        streamSubject: `hccrash.${RUN}.events`,
+        subjectPrefix: `crash.${RUN}`,
+      };
+      child = await startChildServer(join(__dirname, 'connector-process.ts'), [database.url, JSON.stringify(settings)], 'host connector');
+      const original = { kind: 'SALE', mti: '0200', stan: '000789', transmittedAt: '0102030405', rrn: '000000789012', approvalCode: 'D1E2F3' };
+      const payload = followUpPayload('6100', { hostMessageFormat: 'ISO8583', connUrl: null, tid: 'CRASH002' }, { original, timeoutMs: 1500 });
+
+      const inFlight = new NatsRequestReply(nats)
+        .request(`${settings.subjectPrefix}.${HOST_REVERSE_V1}`, payload, { timeoutMs: 1000 })
+        .catch((error: unknown) => error);
+      await waitFor('the reversal to reach the host', () => host.received.length === 1);
+      child.child.kill('SIGKILL');
+      await new Promise((resolve) => child!.child.once('exit', resolve));
+      child = undefined;
+      expect(await inFlight).toBeInstanceOf(Error);
+
+      answering = true;
+      survivor = await startConnector({ database, config: testConfig({ HOST_RECOVERY_GRACE_MS: '0', HOST_REVERSAL_POLL_MS: '100' }) });
+      await waitFor('the repeated reversal to be acknowledged', async () => {
+        const reversals = await survivor!.query<{ status: string }>(`SELECT status FROM host_connector.reversal WHERE request_id = $1`, [payload.requestId]);
+        return reversals.length === 1 && reversals[0].status === 'ACKNOWLEDGED';
+      });
+
+      const [sent, ...repeats] = host.received;
+      expect(sent[0]).toBe('0400');
+      expect(String(sent[90]).slice(0, 20)).toBe(`0200${original.stan}${original.transmittedAt}`);
+      expect(repeats.length).toBeGreaterThanOrEqual(1);
+      for (const repeat of repeats) expect([repeat[0], repeat[11], repeat[7], repeat[90], repeat[4]]).toEqual(['0401', sent[11], sent[7], sent[90], sent[4]]);
+      const repeat = (await survivor.ask(HOST_REVERSE_V1, payload)) as unknown as HostResponseV1;
+      expect(repeat).toMatchObject({ requestId: payload.requestId, result: 'REVERSED', mti: '0400', stan: sent[11], transmittedAt: sent[7] });
+      expect(host.errors).toEqual([]);
+    } finally {
+      await host.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { HOST_AUTHORIZE_V1, HOST_CAPTURE_V1, HOST_REFUND_V1, JSON_HOST_FORMATS, JsonHostFormat } from '@app/contracts';
+import { HOST_AUTHORIZE_V1, HOST_CAPTURE_V1, HOST_REFUND_V1, HOST_REVERSE_V1, JSON_HOST_FORMATS, JsonHostFormat } from '@app/contracts';
 import { waitFor } from '@app/testing';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -310,6 +310,21 @@ describe('host-connector conformance: JSON hosts scripted in the test', () => {
 
       expect(await reversalOf(payload.requestId)).toMatchObject({ status: 'PENDING', ack_resp_code: null, last_resp_code: code });
       expect(connector.logger.lines.some((line) => line.includes(`a duplicate of an attempt it answered 12 before, which refused it`))).toBe(true);
+    });
+
+    it('should send a caller’s reversal the host did not answer again under the reference it was first sent with (the same request)', async () => {
+      host.script = (request, index) => (index === 1 ? 'silent' : { status: 200, body: script.answer(request, 'approved', '00') });
+      const sold = await connector.ask(HOST_AUTHORIZE_V1, sale('1000'));
+      expect(sold).toMatchObject({ result: 'APPROVED' });
+      const original = { kind: 'SALE', mti: sold.mti, stan: sold.stan, transmittedAt: sold.transmittedAt, rrn: sold.rrn, approvalCode: sold.approvalCode, orderId: sold.orderId };
+      const payload = followUpPayload('1000', { hostMessageFormat: format, connUrl: host.url }, { original, timeoutMs: 300 });
+
+      expect(await connector.ask(HOST_REVERSE_V1, payload)).toMatchObject({ result: 'REVERSED', hostRespCode: null });
+      await waitFor('the reversal to be acknowledged', async () => (await reversalOf(payload.requestId))?.status === 'ACKNOWLEDGED');
+
+      const [, sent, again] = host.received;
+      expect(host.received).toHaveLength(3);
+      expect({ method: again.method, url: again.url, body: again.body }).toEqual({ method: sent.method, url: sent.url, body: sent.body });
     });
 
     it('should not take an acknowledging code as the approval of a sale', async () => {

@@ -119,9 +119,13 @@ describe('host-connector: reversals and sessions', () => {
       const reply = await connector.ask(HOST_VOID_V1, payload);
 
       expect(reply.result).toBe('REVERSED');
-      await waitFor('the repeat', () => peer.receivedOf('0400').length === 2);
+      await waitFor('the repeat', () => peer.receivedOf('0401').length === 1);
+      // The void went out as the reversal (0400): it is owed as that message repeated (0401, same STAN and field 7), not a new 0400.
+      const [sent, repeat] = [...peer.receivedOf('0400'), ...peer.receivedOf('0401')];
+      expect(peer.receivedOf('0400')).toHaveLength(1);
+      expect([repeat.fields[11], repeat.fields[7]]).toEqual([sent.fields[11], sent.fields[7]]);
       // Both name the original (followUpPayload's 0200, STAN 000123), never the void itself.
-      for (const message of peer.receivedOf('0400')) expect(String(message.fields[90]).slice(0, 10)).toBe('0200000123');
+      for (const message of [sent, repeat]) expect(String(message.fields[90]).slice(0, 10)).toBe('0200000123');
     });
 
     it('should drop a response nobody waits for, log it masked, and keep the session', async () => {

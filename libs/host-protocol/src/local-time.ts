@@ -40,12 +40,17 @@ export function timeZoneOf(request: AnyHostRequest): string {
 
 const two = (n: number) => String(n).padStart(2, '0');
 
+/** Field 7 at `instant`: MMDDhhmmss in UTC ("GMT", ISO 8583:1987). */
+export function transmissionTimeOf(instant: Date): string {
+  return `${two(instant.getUTCMonth() + 1)}${two(instant.getUTCDate())}${two(instant.getUTCHours())}${two(instant.getUTCMinutes())}${two(instant.getUTCSeconds())}`;
+}
+
 /**
  * The wire context of one outgoing message at `now`: field 7 (MMDDhhmmss) in UTC as ISO 8583
  * says ("GMT"), fields 12 (hhmmss) and 13 (MMDD) on the merchant's wall clock.
  */
 export function wireContextAt(stan: string, now: Date, timeZone: string, repeat = false): WireContext {
-  const transmittedAt = `${two(now.getUTCMonth() + 1)}${two(now.getUTCDate())}${two(now.getUTCHours())}${two(now.getUTCMinutes())}${two(now.getUTCSeconds())}`;
+  const transmittedAt = transmissionTimeOf(now);
   const local = localDateTime(now, timeZone);
   return { stan, transmittedAt, localTime: local.time, localDate: local.date, ...(repeat ? { repeat: true } : {}) };
 }

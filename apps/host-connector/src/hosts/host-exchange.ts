@@ -6,6 +6,12 @@ export interface SentMessage {
   mti: string;
   stan: string;
   transmittedAt: string;
+  /**
+   * The instant the message was built at: field 7 (`transmittedAt`), 12/13 and the JSON formats'
+   * transaction ids all come from it, so sending again at this instant with this STAN sends the
+   * same message (a reversal's repeat).
+   */
+  at: Date;
   /** The host order it was filed under, for a format that has them (MPGS_AP; `JsonDialect.buildHttpRequest`). */
   orderId?: string;
 }

@@ -66,8 +66,9 @@ export class IsoHostClient {
     const original = FOLLOW_UPS.has(operation) ? (request as HostFollowUpRequestV1).original : undefined;
     const keptCard = original === undefined ? undefined : await this.cards.find(keyOf(original));
     const originalCard = original !== undefined && operation === 'reverse' ? this.takeUnanswered(keyOf(original)) : undefined;
+    const at = options.at ?? new Date();
     const context = {
-      ...wireContextOf(request, stan, options.at ?? new Date(), options.repeat),
+      ...wireContextOf(request, stan, at, options.repeat),
       ...(keptCard !== undefined ? { keptCard } : {}),
       ...(originalCard !== undefined ? { originalCard } : {}),
     };
@@ -81,7 +82,7 @@ export class IsoHostClient {
       if (error instanceof HostProtocolError || error instanceof Iso8583Error) return { kind: 'unexpressible', reason: errorMessage(error) };
       throw error;
     }
-    const sent = { mti: message.mti, stan, transmittedAt: context.transmittedAt };
+    const sent = { mti: message.mti, stan, transmittedAt: context.transmittedAt, at };
     const emvTlv = operation === 'authorize' ? (request as HostRequestOf['authorize']).card.emvTlv : undefined;
     // What this message's own follow-ups may carry: an authorisation's card reduced to PAN and
     // expiry (it was read to build the message, so it reads), a refund's, capture's or void's the original's.

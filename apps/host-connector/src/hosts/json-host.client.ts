@@ -34,7 +34,8 @@ export class JsonHostClient {
     options: ExchangeOptions = {},
   ): Promise<HostExchange> {
     const stan = options.stan ?? (await this.stans.next(address.format, address.endpoint, request.target.tid));
-    const context = wireContextOf(request, stan, options.at ?? new Date(), options.repeat);
+    const at = options.at ?? new Date();
+    const context = wireContextOf(request, stan, at, options.repeat);
     let http: ReturnType<JsonDialect['buildHttpRequest']>;
     try {
       http = dialect.buildHttpRequest(operation, request, context);
@@ -42,7 +43,7 @@ export class JsonHostClient {
       if (error instanceof HostProtocolError) return { kind: 'unexpressible', reason: error.message };
       throw error;
     }
-    const sent = { mti: logicalMtiOf(operation, request), stan, transmittedAt: context.transmittedAt, ...(http.orderId !== undefined ? { orderId: http.orderId } : {}) };
+    const sent = { mti: logicalMtiOf(operation, request), stan, transmittedAt: context.transmittedAt, at, ...(http.orderId !== undefined ? { orderId: http.orderId } : {}) };
     const remaining = deadlineAt - Date.now();
     if (remaining <= 0) return { kind: 'not-sent', reason: `${address.format} ${address.url}: the deadline passed before sending` };
     const url = `${address.url}${http.path.startsWith('/') ? '' : '/'}${http.path}`;

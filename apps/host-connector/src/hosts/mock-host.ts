@@ -25,8 +25,9 @@ export class MockHost {
 
   async exchange<O extends HostOperation>(operation: O, request: HostRequestOf[O], deadlineAt: number, options: ExchangeOptions = {}): Promise<HostExchange> {
     const stan = await this.stans.next('MOCK', MOCK_ENDPOINT, request.target.tid);
-    const context = wireContextOf(request, stan, new Date());
-    const sent = { mti: logicalMtiOf(operation, request), stan, transmittedAt: context.transmittedAt };
+    const at = new Date();
+    const context = wireContextOf(request, stan, at);
+    const sent = { mti: logicalMtiOf(operation, request), stan, transmittedAt: context.transmittedAt, at };
     await options.beforeSend?.(sent);
     const outcome = this.outcomeOf(operation, request);
     if (outcome === 'NO_ANSWER') {

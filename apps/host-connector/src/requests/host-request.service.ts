@@ -8,7 +8,7 @@ import { HostRouter } from '../hosts/host-router';
 import { MOCK_ENDPOINT } from '../hosts/mock-host';
 import { KeyExchangeService } from '../keys/key-exchange.service';
 import { WorkingKeyService } from '../keys/working-key.service';
-import { RequestLogRepository } from '../request-log/persistence/request-log.repository';
+import { OwedReversal, RequestLogRepository } from '../request-log/persistence/request-log.repository';
 import { ReversalQueue } from '../reversal/reversal-queue';
 import { groupScopeOf } from '../routing/group-scope';
 import { resolveHostAddress } from '../routing/host-address';
@@ -54,20 +54,25 @@ function agreedOrNot(ours: HostTotalsV1, reply: HostResponseV1, hostTotals: Host
   };
 }
 
-/** The reversal owed for an unanswered request: it names what was sent and what kind it was. A caller's own reversal goes on as it is. */
-function reversalOf<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], sent: SentMessage): HostFollowUpRequestV1 {
-  // A void that went out as a reversal of its original (ISO `host.voidAs`) is owed by repeating that reversal.
-  if (operation === 'reverse' || (operation === 'void' && sent.mti.startsWith('04'))) return request as HostFollowUpRequestV1;
+/**
+ * The reversal owed for an unanswered request: it names what was sent and what kind it was. A
+ * caller's own reversal, and a void that went out as a reversal of its original (ISO
+ * `host.voidAs`), are owed by repeating the message sent (`sent`: its STAN and time).
+ */
+function reversalOf<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], sent: SentMessage): OwedReversal {
+  if (operation === 'reverse' || (operation === 'void' && sent.mti.startsWith('04'))) return { reversal: request as HostFollowUpRequestV1, sent };
   const followUp = request as HostRequestOf['authorize'] | HostFollowUpRequestV1;
   const kind: HostOriginalKindV1 =
     operation === 'authorize' ? (request as HostRequestOf['authorize']).kind : followUpKindOf(operation as 'void' | 'refund' | 'capture', (request as HostFollowUpRequestV1).original);
   return {
-    requestId: request.requestId,
-    target: request.target,
-    amount: followUp.amount,
-    merchant: followUp.merchant,
-    // The order the unanswered request was filed under (MPGS_AP): its reversal goes to the same one.
-    original: { kind, mti: sent.mti, stan: sent.stan, transmittedAt: sent.transmittedAt, rrn: null, approvalCode: null, orderId: sent.orderId ?? null },
+    reversal: {
+      requestId: request.requestId,
+      target: request.target,
+      amount: followUp.amount,
+      merchant: followUp.merchant,
+      // The order the unanswered request was filed under (MPGS_AP): its reversal goes to the same one.
+      original: { kind, mti: sent.mti, stan: sent.stan, transmittedAt: sent.transmittedAt, rrn: null, approvalCode: null, orderId: sent.orderId ?? null },
+    },
   };
 }
 
@@ -134,7 +139,8 @@ export class HostRequestService {
         if (!REVERSIBLE_OPERATIONS.has(operation)) {
           return replyWithout(request.requestId, 'HOST_UNAVAILABLE', `${exchange.reason}; no answer, nothing to reverse`, exchange.sent);
         }
-        await this.reversals.enqueue(route, reversalOf(operation, request, exchange.sent), exchange.reason);
+        const owed = reversalOf(operation, request, exchange.sent);
+        await this.reversals.enqueue(route, owed.reversal, exchange.reason, owed.sent);
         this.logger.warn(`${operation} ${request.requestId} (TID ${request.target.tid} STAN ${exchange.sent.stan}): ${exchange.reason}; reversal queued`);
         return replyWithout(
           request.requestId,
@@ -238,7 +244,8 @@ export class HostRequestService {
       // An approval of an amount we cannot read as part of the one asked (nothing, more than asked,
       // or another currency) cannot be shown to the merchant as money taken or not: it is undone at
       // the host, for the amount the host booked when it named one.
-      const reversal = reversalOf(operation, request, sent);
+      // The host answered: what is owed is a new reversal, never a repeat of an answered message.
+      const { reversal } = reversalOf(operation, request, sent);
       await this.reversals.enqueue(route, { ...reversal, amount: bookedAmountOf(reversal.amount, answer) }, partial.reason);
       this.logger.warn(`${operation} ${request.requestId} (TID ${request.target.tid} STAN ${sent.stan}): ${partial.reason}; reversal queued`);
       return { ...replyWithout(request.requestId, 'REVERSED', `${partial.reason}; a reversal is queued and repeated until the host acknowledges it`, sent), reversedFor: 'UNUSABLE_APPROVAL' };

@@ -6,7 +6,7 @@ export function replyWithout(
   requestId: string,
   result: HostResultV1,
   message: string,
-  sent?: Omit<SentMessage, 'orderId'> & { orderId?: string | null },
+  sent?: Pick<SentMessage, 'mti' | 'stan' | 'transmittedAt'> & { orderId?: string | null },
 ): HostResponseV1 {
   return {
     requestId,

@@ -52,10 +52,12 @@ export class RequestRecovery {
     if (!(await this.reversals.existsFor(request.requestId))) {
       const route: HostRoute =
         request.hostUrl === null ? { kind: 'mock' } : { kind: 'remote', address: parseHostUrl(request.format as HostMessageFormat, request.hostUrl) };
-      await this.queue.enqueue(route, request.pendingReversal, reason);
+      // A request that was the reversal itself may have reached the host: it is repeated (0401, same STAN and time), not sent anew.
+      await this.queue.enqueue(route, request.pendingReversal, reason, request.sentReversal);
     }
     this.logger.warn(`${reason}: reversal queued`);
-    const { original } = request.pendingReversal;
-    return replyWithout(request.requestId, 'REVERSED', `${reason}; a reversal is queued and repeated until the host acknowledges it`, original);
+    // The reply names what was sent, as the handler's own would have: the reversal itself, else the original it reverses.
+    const sent = request.sentReversal ?? request.pendingReversal.original;
+    return replyWithout(request.requestId, 'REVERSED', `${reason}; a reversal is queued and repeated until the host acknowledges it`, sent);
   }
 }

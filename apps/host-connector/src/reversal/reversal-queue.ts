@@ -1,14 +1,23 @@
 import type { HostFollowUpRequestV1 } from '@app/contracts';
 import { Injectable } from '@nestjs/common';
-import { HostRoute } from '../hosts/host-exchange';
+import { HostRoute, SentMessage } from '../hosts/host-exchange';
 import { MOCK_ENDPOINT, MOCK_URL } from '../hosts/mock-host';
 import { StanRepository } from '../stan/persistence/stan.repository';
 import { ReversalRepository } from './persistence/reversal.repository';
 
 /**
- * Puts reversals in the persistent queue the {@link ReversalWorker}s work. The reversal gets its
- * STAN here, once: repeats (0401) go with the same STAN. The in-process MOCK host is recorded as
- * having acknowledged at once.
+ * A reversal that went on the wire before it was queued (a caller's own `host.reverse.v1`, a void
+ * sent as a reversal) and got no answer: what it was sent with. The queue repeats that message.
+ */
+export type SentReversal = Pick<SentMessage, 'stan' | 'at'>;
+
+/**
+ * Puts reversals in the persistent queue the {@link ReversalWorker}s work. A reversal of the
+ * connector's own gets its STAN and transmission time here, once, and goes as 0400 (0420) first;
+ * one already sent (`sent`) keeps the STAN and time it was sent with and is owed as the 1987
+ * repeat (0401/0421) from its first attempt on, as a terminal repeats an unanswered reversal. Every
+ * repeat goes with that STAN and time. The in-process MOCK host is recorded as having acknowledged
+ * at once.
  */
 @Injectable()
 export class ReversalQueue {
@@ -19,30 +28,25 @@ export class ReversalQueue {
     private readonly stans: StanRepository,
   ) {}
 
-  async enqueue(route: HostRoute, reversal: HostFollowUpRequestV1, reason: string): Promise<string> {
+  async enqueue(route: HostRoute, reversal: HostFollowUpRequestV1, reason: string, sent?: SentReversal): Promise<string> {
     const tid = reversal.target.tid;
-    if (route.kind === 'mock') {
-      const stan = await this.stans.next('MOCK', MOCK_ENDPOINT, tid);
-      return this.reversals.recordAcknowledged(
-        { requestId: reversal.requestId, format: 'MOCK', hostUrl: MOCK_URL, tid, stan, request: reversal, reason: reason.slice(0, 200) },
-        '00',
-      );
-    }
-    const { address } = route;
-    const stan = await this.stans.next(address.format, address.endpoint, tid);
-    const id = await this.reversals.enqueue({
+    const [format, endpoint, hostUrl] = route.kind === 'mock' ? ['MOCK', MOCK_ENDPOINT, MOCK_URL] : [route.address.format, route.address.endpoint, route.address.url];
+    const row = {
       requestId: reversal.requestId,
-      format: address.format,
-      hostUrl: address.url,
+      format,
+      hostUrl,
       tid,
-      stan,
+      stan: sent?.stan ?? (await this.stans.next(format, endpoint, tid)),
+      transmittedAt: sent?.at ?? new Date(),
+      transmissions: sent === undefined ? 0 : 1,
       request: reversal,
       reason: reason.slice(0, 200),
-    });
+    };
+    if (route.kind === 'mock') return this.reversals.recordAcknowledged({ ...row, transmissions: row.transmissions + 1 }, '00');
+    const id = await this.reversals.enqueue(row);
     for (const listener of this.listeners) listener();
     return id;
   }
-
   /** Calls `listener` after each enqueue (the worker of this process wakes up). */
   onEnqueued(listener: () => void): () => void {
     this.listeners.add(listener);

@@ -13,7 +13,7 @@ import { ReversalQueue } from './reversal-queue';
 /**
  * Works the reversal queue: each lane takes the next due reversal with FOR UPDATE SKIP LOCKED
  * (so no other lane or replica sends it meanwhile), sends it (0400 the first time it reaches the
- * wire, 0401 after), and either marks it acknowledged (the host answered with what its format's
+ * wire, 0401 after, with the STAN and transmission time kept on the row), and either marks it acknowledged (the host answered with what its format's
  * spec file counts as acknowledging: an ISO spec's `host.reversalAcknowledgedCodes`, default 00 and
  * 94; a JSON spec's approving status words, or a declining one with its `reversalAcknowledgedCodes`,
  * default 94; a duplicate acknowledgement, 94, only while no earlier attempt was refused:
@@ -137,7 +137,7 @@ export class ReversalWorker {
     const exchange = await this.router.exchange(route, 'reverse', reversal.request, Date.now() + this.config.timeoutMs, {
       stan: reversal.stan,
       repeat: reversal.transmissions > 0,
-      at: reversal.createdAt,
+      at: reversal.transmittedAt,
       ignoreDown: true,
     });
     switch (exchange.kind) {

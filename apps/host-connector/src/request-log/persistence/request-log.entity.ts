@@ -58,4 +58,18 @@ export class RequestLogEntity {
 
   @Column({ type: 'varchar', length: 512, nullable: true })
   hostUrl: string | null;
+
+  /**
+   * Written with `pendingReversal` when the request goes out as that reversal itself (a caller's
+   * reversal, a void sent as one): its MTI, STAN and transmission instant. Recovery then repeats
+   * it (0401/0421, same STAN and field 7) rather than sending a new one. Null otherwise.
+   */
+  @Column({ type: 'varchar', length: 4, nullable: true })
+  reversalMti: string | null;
+
+  @Column({ type: 'varchar', length: 6, nullable: true })
+  reversalStan: string | null;
+
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  reversalSentAt: Date | null;
 }

@@ -1,10 +1,22 @@
 import type { HostFollowUpRequestV1, HostResponseV1 } from '@app/contracts';
+import { transmissionTimeOf } from '@app/host-protocol';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { SentMessage } from '../../hosts/host-exchange';
 import { InjectHostConnectorDataSource } from '../../shared/inject';
 
 /** Whether this replica owns a request, or someone handled (or is handling) it already. */
 export type RequestClaim = { kind: 'new' } | { kind: 'done'; response: HostResponseV1 } | { kind: 'in-progress' };
+
+/**
+ * The reversal a reversible request would need, and, when the request went out as that reversal
+ * itself (a caller's `host.reverse.v1`, a void sent as a reversal), what it was sent as: the
+ * reversal owed is then a repeat of that message.
+ */
+export interface OwedReversal {
+  reversal: HostFollowUpRequestV1;
+  sent?: Pick<SentMessage, 'mti' | 'stan' | 'transmittedAt' | 'at'>;
+}
 
 /** A reversible request whose handler stopped after sending and before recording the outcome. */
 export interface AbandonedRequest {
@@ -14,6 +26,8 @@ export interface AbandonedRequest {
   /** Null for the MOCK host. */
   hostUrl: string | null;
   pendingReversal: HostFollowUpRequestV1;
+  /** Set when the request was the reversal itself: what it went out as (recovery repeats it). */
+  sentReversal?: OwedReversal['sent'];
 }
 
 /** A reversible request that went on the wire, as a late answer to it finds it. */
@@ -22,6 +36,18 @@ export interface SentRequest {
   requestId: string;
   response: HostResponseV1;
   pendingReversal: HostFollowUpRequestV1;
+}
+
+interface AbandonedRow {
+  reversal_mti: string | null;
+  reversal_stan: string | null;
+  reversal_sent_at: Date | null;
+}
+
+function sentReversalOf(row: AbandonedRow): Pick<AbandonedRequest, 'sentReversal'> {
+  if (row.reversal_mti === null || row.reversal_stan === null || row.reversal_sent_at === null) return {};
+  const at = row.reversal_sent_at;
+  return { sentReversal: { mti: row.reversal_mti, stan: row.reversal_stan, transmittedAt: transmissionTimeOf(at), at } };
 }
 
 const COMPLETE_SQL = `UPDATE request_log SET result = $3, mti = $4, stan = $5, host_resp_code = $6, response = $7, completed_at = now()
@@ -88,13 +114,11 @@ export class RequestLogRepository {
    * Written just before a reversible request goes on the wire (write-ahead): should this process
    * stop before the outcome is recorded, {@link recoverAbandoned} finds the request and reverses it.
    */
-  async markSending(operation: string, requestId: string, pendingReversal: HostFollowUpRequestV1, hostUrl: string | null): Promise<void> {
-    await this.dataSource.query(`UPDATE request_log SET pending_reversal = $3, host_url = $4 WHERE operation = $1 AND request_id = $2`, [
-      operation,
-      requestId,
-      JSON.stringify(pendingReversal),
-      hostUrl,
-    ]);
+  async markSending(operation: string, requestId: string, owed: OwedReversal, hostUrl: string | null): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE request_log SET pending_reversal = $3, host_url = $4, reversal_mti = $5, reversal_stan = $6, reversal_sent_at = $7 WHERE operation = $1 AND request_id = $2`,
+      [operation, requestId, JSON.stringify(owed.reversal), hostUrl, owed.sent?.mti ?? null, owed.sent?.stan ?? null, owed.sent?.at ?? null],
+    );
   }
 
   /**
@@ -119,9 +143,9 @@ export class RequestLogRepository {
     let recovered = 0;
     for (let i = 0; i < limit; i++) {
       const done = await this.dataSource.transaction(async (manager) => {
-        const rows: { operation: string; request_id: string; format: string; host_url: string | null; pending_reversal: HostFollowUpRequestV1 }[] =
+        const rows: (AbandonedRow & { operation: string; request_id: string; format: string; host_url: string | null; pending_reversal: HostFollowUpRequestV1 })[] =
           await manager.query(
-            `SELECT operation, request_id, format, host_url, pending_reversal FROM request_log
+            `SELECT operation, request_id, format, host_url, pending_reversal, reversal_mti, reversal_stan, reversal_sent_at FROM request_log
               WHERE response IS NULL AND pending_reversal IS NOT NULL AND deadline_at < now() - $1 * interval '1 millisecond'
               ORDER BY deadline_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
             [graceMs],
@@ -134,6 +158,7 @@ export class RequestLogRepository {
           format: row.format,
           hostUrl: row.host_url,
           pendingReversal: row.pending_reversal,
+          ...sentReversalOf(row),
         });
         await manager.query(COMPLETE_SQL, completeParams(row.operation, response));
         return true;

@@ -5,7 +5,8 @@ export type ReversalStatus = 'PENDING' | 'ACKNOWLEDGED';
 
 /**
  * A reversal the connector owes a host: queued when a request got no answer in time, sent
- * (0400, then 0401 repeats) until the host acknowledges it. Holds no card data: the reversal
+ * (0400, then 0401 repeats; only 0401 repeats of a caller's reversal that went unanswered) until
+ * the host acknowledges it. Holds no card data: the reversal
  * request names the original by MTI, STAN and transmission time.
  */
 @Entity({ name: 'reversal' })
@@ -33,6 +34,14 @@ export class ReversalEntity {
   @Column({ type: 'varchar', length: 6 })
   stan: string;
 
+  /**
+   * The transmission instant every attempt carries (field 7, 12/13, the JSON formats' transaction
+   * ids), so that each repeat is the same message: when it was queued, or, for a reversal that went
+   * on the wire before it was queued (a caller's own, a void sent as one), when it was sent then.
+   */
+  @Column({ type: 'timestamptz', precision: 3, default: () => 'now()' })
+  transmittedAt: Date;
+
   /** The reversal as a `host.reverse.v1` request. */
   @Column({ type: 'jsonb' })
   request: HostFollowUpRequestV1;
@@ -48,7 +57,10 @@ export class ReversalEntity {
   @Column({ type: 'integer', default: 0 })
   attempts: number;
 
-  /** Attempts that reached the wire: after the first, the reversal goes as a repeat (0401). */
+  /**
+   * Attempts that reached the wire: after the first, the reversal goes as a repeat (0401). 1 from
+   * the start for a reversal sent before it was queued (a caller's own that got no answer).
+   */
   @Column({ type: 'integer', default: 0 })
   transmissions: number;
 

@@ -5,7 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { InjectHostConnectorDataSource } from '../../shared/inject';
 import { ReversalEntity } from './reversal.entity';
 
-export type NewReversal = Pick<ReversalEntity, 'requestId' | 'format' | 'hostUrl' | 'tid' | 'stan' | 'request' | 'reason'>;
+export type NewReversal = Pick<ReversalEntity, 'requestId' | 'format' | 'hostUrl' | 'tid' | 'stan' | 'transmittedAt' | 'request' | 'reason' | 'transmissions'>;
 
 /** What one attempt came to. */
 export type ReversalAttemptOutcome =
@@ -16,7 +16,7 @@ export type ReversalAttemptOutcome =
 /** A row as the worker reads it. */
 export type DueReversal = Pick<
   ReversalEntity,
-  'id' | 'requestId' | 'format' | 'hostUrl' | 'tid' | 'stan' | 'request' | 'attempts' | 'transmissions' | 'createdAt' | 'lastRespCode'
+  'id' | 'requestId' | 'format' | 'hostUrl' | 'tid' | 'stan' | 'transmittedAt' | 'request' | 'attempts' | 'transmissions' | 'createdAt' | 'lastRespCode'
 >;
 
 interface DueRow {
@@ -26,6 +26,7 @@ interface DueRow {
   host_url: string;
   tid: string;
   stan: string;
+  transmitted_at: Date;
   request: ReversalEntity['request'];
   attempts: number;
   transmissions: number;
@@ -69,7 +70,6 @@ export class ReversalRepository {
       ...reversal,
       status: 'ACKNOWLEDGED',
       attempts: 1,
-      transmissions: 1,
       nextAttemptAt: now,
       lastAttemptAt: now,
       ackRespCode: respCode,
@@ -110,7 +110,7 @@ export class ReversalRepository {
   async workNextDue(attempt: (reversal: DueReversal) => Promise<ReversalAttemptOutcome>): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       const rows: DueRow[] = await manager.query(
-        `SELECT id, request_id, format, host_url, tid, stan, request, attempts, transmissions, created_at, last_resp_code FROM reversal
+        `SELECT id, request_id, format, host_url, tid, stan, transmitted_at, request, attempts, transmissions, created_at, last_resp_code FROM reversal
           WHERE status = 'PENDING' AND next_attempt_at <= now()
           ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
       );
@@ -123,6 +123,7 @@ export class ReversalRepository {
         hostUrl: row.host_url,
         tid: row.tid,
         stan: row.stan,
+        transmittedAt: row.transmitted_at,
         request: row.request,
         attempts: row.attempts,
         transmissions: row.transmissions,
