@@ -33,11 +33,16 @@ class ChecksHere {
     return (this.devices.get(key)?.active ?? 1) - 1;
   }
 
-  /** The caller's check stops asking or holding; every check waiting on the device asks again. */
-  leave(key: string): void {
+  /**
+   * The caller's check stops asking or holding. When it gives a slot back (`freed`), or is the last
+   * here, every check waiting on the device asks again; a check that only asked and was told BUSY
+   * wakes nobody otherwise (waking would have the waiters wake one another without end).
+   */
+  leave(key: string, freed: boolean): void {
     const device = this.devices.get(key);
     if (!device) return;
     device.active--;
+    if (!freed && device.active > 0) return;
     const waiters = device.waiters.splice(0);
     if (device.active === 0) this.devices.delete(key);
     for (const wake of waiters) wake();
@@ -116,7 +121,7 @@ export class DeviceAdminService {
     try {
       return await this.checkInSlot(key, window, device, adminPwd);
     } finally {
-      this.here.leave(slot);
+      this.here.leave(slot, true);
     }
   }
 
@@ -133,12 +138,12 @@ export class DeviceAdminService {
       try {
         start = await this.throttle.begin(key, window, ADMIN_FAILURE_LIMIT);
       } catch (error) {
-        this.here.leave(slot);
+        this.here.leave(slot, false);
         throw error;
       }
       if (start === 'STARTED') return start;
       const othersHere = this.here.others(slot) > 0;
-      this.here.leave(slot);
+      this.here.leave(slot, false);
       if (start === 'THROTTLED' || !othersHere) return start;
       await this.here.next(slot);
     }
