@@ -11,6 +11,7 @@ import { InitialSchema1763780000000 } from './migrations/1763780000000-initial-s
 import { Devices1763800000000 } from './migrations/1763800000000-devices';
 import { DeviceAdminThrottle1764000000000 } from './migrations/1764000000000-device-admin-throttle';
 import { DeviceProfileSync1764060000000 } from './migrations/1764060000000-device-profile-sync';
+import { DeviceAdminChecksUnderWay1764071000000 } from './migrations/1764071000000-device-admin-checks-under-way';
 import { DeviceActiveSdkBackfill1764100000000 } from './migrations/1764100000000-device-active-sdk-backfill';
 import { PaymentBindingEntity } from './payment-config/persistence/payment-binding.entity';
 import { PaymentMethodBindingEntity } from './payment-config/persistence/payment-method-binding.entity';
@@ -39,5 +40,5 @@ export const merchantManagementDatabase: ContextDatabaseDefinition = {
     DeviceAdminThrottleEntity,
   ],
   // The outbox is ready for the events that later features write in their transactions.
-  migrations: [InitialSchema1763780000000, createOutboxMigration(MERCHANT_MANAGEMENT_SCHEMA, 1763790000000), Devices1763800000000, DeviceAdminThrottle1764000000000, DeviceProfileSync1764060000000, DeviceActiveSdkBackfill1764100000000],
+  migrations: [InitialSchema1763780000000, createOutboxMigration(MERCHANT_MANAGEMENT_SCHEMA, 1763790000000), Devices1763800000000, DeviceAdminThrottle1764000000000, DeviceProfileSync1764060000000, DeviceAdminChecksUnderWay1764071000000, DeviceActiveSdkBackfill1764100000000],
 };

@@ -1,7 +1,7 @@
 import { dataOf } from '@app/testing';
 import fc from 'fast-check';
 import { createCardAcquirer, createMerchant } from './factories';
-import { createLegacyCardAcquirer, V2 } from './legacy-factories';
+import { createLegacyCardAcquirer, legacyDeviceBody, V2 } from './legacy-factories';
 import { deviceScenarios, expectEnvelope, V1 } from './device-support';
 import { MerchantManagementTestApp, startMerchantManagement } from './support';
 
@@ -317,6 +317,48 @@ describe('spec conformance (issue 14, class 12)', () => {
       expect((await emvOf(pbo, created.id)).terminalCountryCode).toBe('0250');
       expectEnvelope(await pbo.put(`${V1}/device/${created.id}`, { emvParams: null }), 400, 10000, /^emvParams\.terminalCountryCode is required/);
       expect((await emvOf(pbo, created.id)).terminalCountryCode).toBe('0250');
+    });
+  });
+  describe('EMV terminal parameters in their tags\' formats, in v1 and legacy v2 (issue 14 leftovers)', () => {
+    /** Two characters that are no EMV terminal type (9F35: first digit 1 to 3, second 1 to 6), and other texts that are none. */
+    const notATerminalType = fc.oneof(
+      fc.string({ unit: fc.constantFrom(...'0123456789ZAz '), minLength: 2, maxLength: 2 }),
+      fc.string({ maxLength: 8 }),
+    ).filter((value) => !/^[1-3][1-6]$/.test(value));
+
+    it('should refuse a terminalType that is no EMV terminal type with 400 and 10000 naming it, on create and update in both APIs, changing nothing', async () => {
+      const pbo = await app.newPbo();
+      const merchant = await createMerchant(pbo, { country: 'MY' });
+      const v1 = dataOf<{ id: string }>(await pbo.post(`${V1}/device`, { mchId: merchant.mchId, emvParams: { terminalType: '22' } }));
+      const v2 = dataOf<{ id: string }>(await pbo.post(`${V2}/device`, legacyDeviceBody(merchant.mchId, { emvParams: { terminalType: '21' } })));
+      const count = async () => dataOf<{ total: number }>(await pbo.get(`${V1}/device?mchId=${merchant.mchId}`)).total;
+      const rule = /^emvParams\.terminalType must be an EMV terminal type \(9F35\)/;
+      await fc.assert(
+        fc.asyncProperty(notATerminalType, async (terminalType) => {
+          expectEnvelope(await pbo.post(`${V1}/device`, { mchId: merchant.mchId, emvParams: { terminalType } }), 400, 10000, rule);
+          expectEnvelope(await pbo.post(`${V2}/device`, legacyDeviceBody(merchant.mchId, { emvParams: { terminalType } })), 400, 10000, rule);
+          expectEnvelope(await pbo.put(`${V1}/device/${v1.id}`, { emvParams: JSON.stringify({ terminalType }) }), 400, 10000, rule);
+          expectEnvelope(await pbo.put(`${V2}/device/${v2.id}`, { emvParams: { terminalType } }), 400, 10000, rule);
+        }),
+        { numRuns: 15 },
+      );
+      expect(await count()).toBe(2);
+      expect(dataOf<{ emvParams: string }>(await pbo.get(`${V1}/device/${v1.id}`)).emvParams).toBe(JSON.stringify({ terminalType: '22' }));
+      expect(dataOf<{ emvParams: Record<string, string> }>(await pbo.get(`${V1}/device/emv/${v2.id}`)).emvParams.terminalType).toBe('21');
+    });
+
+    it.each([
+      ['terminalCapability', 'E0F8', /^emvParams\.terminalCapability must be the EMV terminal capabilities \(9F33\)/],
+      ['txnCurrencyCode', '0999', /^emvParams\.txnCurrencyCode must be an ISO 4217 numeric currency code/],
+      ['amexFloorLimit', '10.00', /^emvParams\.amexFloorLimit must be an amount in minor units/],
+      ['emvFlags', 'on', /^emvParams\.emvFlags must be 1 to 8 hex digits/],
+      ['amexReaderCapability', 'C', /^emvParams\.amexReaderCapability must be the Amex contactless reader capabilities \(9F6D\)/],
+      ['amexExReaderCapability', 'D8E0', /^emvParams\.amexExReaderCapability must be the Amex enhanced contactless reader capabilities \(9F6E\)/],
+    ])('should refuse an emvParams.%s of %p with 400 and 10000 naming it, in both APIs', async (key, value, rule) => {
+      const pbo = await app.newPbo();
+      const merchant = await createMerchant(pbo, { country: 'MY' });
+      expectEnvelope(await pbo.post(`${V1}/device`, { mchId: merchant.mchId, emvParams: { [key]: value } }), 400, 10000, rule);
+      expectEnvelope(await pbo.post(`${V2}/device`, legacyDeviceBody(merchant.mchId, { emvParams: { [key]: value } })), 400, 10000, rule);
     });
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import * as countries from 'i18n-iso-countries';
-import { countryNumeric, countryOfCurrency, countryOfNumeric, countryOfTimeZone, currencyInfo, isIsoCountry, isIsoCurrency, nationalCurrencyOf, timeZoneOfCountry } from './iso-codes';
+import { countryNumeric, countryOfCurrency, countryOfNumeric, countryOfTimeZone, currencyInfo, currencyOfNumeric, isIsoCountry, isIsoCurrency, nationalCurrencyOf, timeZoneOfCountry } from './iso-codes';
 
 describe('countries and currencies derived from each other', () => {
   it('should name the country of a zone that belongs to one, whatever the alias or case', () => {
@@ -62,5 +62,18 @@ describe('countries and currencies derived from each other', () => {
 
   it('should read a numeric country code as a terminal carries it, 3 digits or 4 with a leading zero', () => {
     expect(['458', '0458', '0276', '999', '', 'MY', '00458'].map(countryOfNumeric)).toEqual(['MY', 'MY', 'DE', undefined, undefined, undefined, undefined]);
+    // 999 is ISO 4217's "no currency", 959 gold: no money a terminal takes.
+    expect(['458', '0458', '0978', '840', '999', '959', '', 'MYR', '00458', '45'].map(currencyOfNumeric)).toEqual([
+      'MYR',
+      'MYR',
+      'EUR',
+      'USD',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });

@@ -161,6 +161,13 @@ export function countryOfCurrency(alpha: string): string | undefined {
   return numeric === undefined ? undefined : (countries.numericToAlpha2(numeric) ?? undefined);
 }
 
+/** The ISO 4217 alpha code of a settlement currency's numeric code written as an EMV terminal carries it (`458` or `0458`), or undefined. */
+export function currencyOfNumeric(value: string): string | undefined {
+  if (!/^0?[0-9]{3}$/.test(value)) return undefined;
+  const numeric = value.slice(-3);
+  return [...CURRENCIES.values()].find((currency) => currency.numeric === numeric)?.alpha;
+}
+
 /** The ISO 3166-1 alpha-2 of a numeric country code written as an EMV terminal carries it (`458` or `0458`), or undefined. */
 export function countryOfNumeric(value: string): string | undefined {
   return /^0?[0-9]{3}$/.test(value) ? (countries.numericToAlpha2(value.slice(-3)) ?? undefined) : undefined;

@@ -1,12 +1,12 @@
-import { FixedClock, hashSecret, needsRehash, SECRET_HASH_COST, verifySecret } from '@app/common';
+import { FixedClock, hashSecret, needsRehash, SECRET_HASH_COST, secretHashLoad, verifySecret, WAITING_CHECKS_LIMIT } from '@app/common';
 import { randomBytes, scryptSync } from 'node:crypto';
 import { DeviceVerifyAdminReplyV1 } from '@app/contracts';
 import { Logger } from '@nestjs/common';
 import fc from 'fast-check';
 import { DeviceStatus } from '../shared/device-status';
-import { InMemoryFailureWindows } from '../shared/testing/in-memory-failure-windows';
-import { ADMIN_FAILURE_LIMIT, DeviceAdminService } from './device-admin.service';
-import { AdminThrottleKey, DeviceAdminThrottleRepository } from './persistence/device-admin-throttle.repository';
+import { ADMIN_BUSY_RETRY_SECONDS, ADMIN_FAILURE_LIMIT, DeviceAdminService } from './device-admin.service';
+import { DeviceAdminThrottleRepository } from './persistence/device-admin-throttle.repository';
+import { InMemoryAdminThrottle } from './testing/in-memory-admin-throttle';
 import { NO_PROFILE_SYNC } from './device';
 import { DeviceRepository } from './persistence/device.repository';
 import { GROUP, OTHER_GROUP } from './testing/device-fixture';
@@ -26,7 +26,7 @@ const attempt = () => fc.string({ unit: 'grapheme', minLength: 1, maxLength: 128
 
 async function setUp() {
   const devices = new InMemoryDeviceRepository();
-  const throttle = new InMemoryFailureWindows<AdminThrottleKey>();
+  const throttle = new InMemoryAdminThrottle();
   const clock = new FixedClock(NOW);
   const service = new DeviceAdminService(devices as unknown as DeviceRepository, throttle as unknown as DeviceAdminThrottleRepository, clock);
   let count = 0;
@@ -171,7 +171,85 @@ describe('DeviceAdminService.verifyAdmin', () => {
     expect(await verify(GROUP, deviceId, 'wrong')).toEqual(REFUSED);
     expect(await verify(GROUP, deviceId, 'right-pass')).toMatchObject({ result: 'THROTTLED' });
     expect(await verify(GROUP, deviceId, 'right-pass')).toMatchObject({ result: 'THROTTLED' });
-    expect([...throttle.counts.values()]).toEqual([ADMIN_FAILURE_LIMIT]);
+    expect(throttle.refusals()).toEqual([ADMIN_FAILURE_LIMIT]);
+  });
+
+  it('should verify every one of right passwords sent in parallel, whatever refusals came before (under the limit)', async () => {
+    const { device, verify, throttle } = await setUp();
+    await fc.assert(
+      fc.asyncProperty(password(), fc.integer({ min: 1, max: ADMIN_FAILURE_LIMIT + 4 }), fc.nat(ADMIN_FAILURE_LIMIT - 1), async (right, parallel, refusedBefore) => {
+        const deviceId = await device(GROUP, right);
+        for (let refusal = 0; refusal < refusedBefore; refusal++) expect(await verify(GROUP, deviceId, `${right}-wrong`)).toEqual(REFUSED);
+        const before = secretHashLoad().started;
+
+        const answers = await Promise.all(Array.from({ length: parallel }, () => verify(GROUP, deviceId, right)));
+
+        expect(answers).toEqual(Array(parallel).fill(VERIFIED));
+        expect(secretHashLoad().started - before).toBe(parallel);
+        // Verified passwords counted nothing: the refusals before are all the window holds.
+        expect(throttle.rows.get(`${JSON.stringify({ groupId: GROUP, deviceId })}@${new Date(Date.UTC(2026, 2, 1)).toISOString()}`) ?? null).toEqual(
+          refusedBefore === 0 ? null : { failures: refusedBefore, inFlight: 0 },
+        );
+      }),
+      { numRuns: 4 },
+    );
+  });
+
+  it('should run no more checks than the limit for wrong passwords sent in parallel, throttle the rest unrun, and verify the right one after the window', async () => {
+    await fc.assert(
+      fc.asyncProperty(password(), fc.integer({ min: 1, max: 12 }), async (right, more) => {
+        const { device, verify, clock } = await setUp();
+        const deviceId = await device(GROUP, right);
+        const before = secretHashLoad().started;
+
+        const answers = await Promise.all(Array.from({ length: ADMIN_FAILURE_LIMIT + more }, (_, index) => verify(GROUP, deviceId, `${right}-guess-${index}`)));
+
+        expect(secretHashLoad().started - before).toBe(ADMIN_FAILURE_LIMIT);
+        expect(answers.slice(0, ADMIN_FAILURE_LIMIT)).toEqual(Array(ADMIN_FAILURE_LIMIT).fill(REFUSED));
+        expect(answers.slice(ADMIN_FAILURE_LIMIT)).toEqual(Array(more).fill({ result: 'THROTTLED', retryAfterSeconds: 300 }));
+        expect(await verify(GROUP, deviceId, right)).toEqual({ result: 'THROTTLED', retryAfterSeconds: 300 });
+        expect(secretHashLoad().started - before).toBe(ADMIN_FAILURE_LIMIT);
+        clock.advance(300_000);
+        expect(await verify(GROUP, deviceId, right)).toEqual(VERIFIED);
+      }),
+      { numRuns: 3 },
+    );
+  });
+
+  it("should answer THROTTLED for a second, unrun and uncounted, while the device's slots are held by checks under way on another replica", async () => {
+    const { device, verify, throttle } = await setUp();
+    const deviceId = await device(GROUP, 'right-pass');
+    const slot = `${JSON.stringify({ groupId: GROUP, deviceId })}@${new Date(Date.UTC(2026, 2, 1)).toISOString()}`;
+    throttle.rows.set(slot, { failures: ADMIN_FAILURE_LIMIT - 2, inFlight: 2 });
+    const before = secretHashLoad().started;
+
+    expect(await verify(GROUP, deviceId, 'right-pass')).toEqual({ result: 'THROTTLED', retryAfterSeconds: ADMIN_BUSY_RETRY_SECONDS });
+    expect(secretHashLoad().started).toBe(before);
+    expect(throttle.rows.get(slot)).toEqual({ failures: ADMIN_FAILURE_LIMIT - 2, inFlight: 2 });
+
+    throttle.rows.set(slot, { failures: ADMIN_FAILURE_LIMIT - 2, inFlight: 1 });
+    expect(await verify(GROUP, deviceId, 'right-pass')).toEqual(VERIFIED);
+  });
+
+  it('should answer THROTTLED for a second, unrun and uncounted, when as many scrypt checks as the process takes already wait', async () => {
+    const { device, verify, throttle } = await setUp();
+    const deviceId = await device(GROUP, 'right-pass');
+    const unknown = 'SDK-NOT-THERE';
+    // The placeholder hash an unknown device is checked against is made once, on the first such check.
+    expect(await verify(GROUP, unknown, 'first')).toEqual(UNKNOWN);
+    // Quick checks (a low-cost hash) fill what runs and what waits; the checks below come before any ends.
+    const salt = randomBytes(16);
+    const cheap = `scrypt$1024$${salt.toString('base64')}$${scryptSync('x', salt, 32, { N: 1024, r: 8, p: 1 }).toString('base64')}`;
+    const filling = Array.from({ length: 2 + WAITING_CHECKS_LIMIT }, () => verifySecret('x', cheap));
+    const before = secretHashLoad().started;
+
+    const answers = await Promise.all([verify(GROUP, deviceId, 'right-pass'), verify(GROUP, deviceId, 'wrong'), verify(GROUP, unknown, 'wrong')]);
+
+    expect(answers).toEqual(Array(3).fill({ result: 'THROTTLED', retryAfterSeconds: ADMIN_BUSY_RETRY_SECONDS }));
+    expect(secretHashLoad().started).toBe(before);
+    expect(throttle.rows.size).toBe(0);
+    await Promise.all(filling);
+    expect(await verify(GROUP, deviceId, 'right-pass')).toEqual(VERIFIED);
   });
 
   it('should throttle one device without touching another of the same PBO, nor count unknown devices', async () => {
@@ -183,7 +261,7 @@ describe('DeviceAdminService.verifyAdmin', () => {
 
     expect(await verify(GROUP, guessed, 'first-pass')).toMatchObject({ result: 'THROTTLED' });
     expect(await verify(GROUP, other, 'second-pass')).toEqual(VERIFIED);
-    expect(throttle.counts.size).toBe(1);
+    expect(throttle.rows.size).toBe(1);
   });
 
   it('should never log the password, whatever it is and whatever the answer', async () => {

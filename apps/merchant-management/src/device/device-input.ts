@@ -1,5 +1,5 @@
 import { decodeJsonObjectText, DomainError } from '@app/common';
-import { countryOfNumeric, HOST_MID_PATTERN, HOST_MID_RULE, HOST_TID_PATTERN, HOST_TID_RULE, isPaymentMethodCode } from '@app/contracts';
+import { countryOfNumeric, currencyOfNumeric, HOST_MID_PATTERN, HOST_MID_RULE, HOST_TID_PATTERN, HOST_TID_RULE, isPaymentMethodCode } from '@app/contracts';
 import { ACCEPTANCE_PARAM_RULES } from '../shared/acceptance-params';
 
 /** EMV terminal parameter keys a device may carry (v1 plus the legacy Amex reader keys). */
@@ -76,16 +76,40 @@ export function checkExtParams(value: unknown, boundProfileIds: number[], field 
   return value as Record<string, unknown>;
 }
 
-/** Checks an EMV terminal parameter object: known keys, string values. */
+/**
+ * What each EMV terminal parameter must be, and the words of its 10000 (docs/decisions.md, "EMV
+ * terminal parameter formats"): the EMV tag it fills on the device, in the tag's own format.
+ */
+const EMV_PARAM_RULES: Readonly<Record<(typeof EMV_PARAM_KEYS)[number], { valid: (value: string) => boolean; rule: string }>> = {
+  amexFloorLimit: { valid: (value) => /^[0-9]{1,12}$/.test(value), rule: 'must be an amount in minor units, 1 to 12 digits (EMV n12, for example 0)' },
+  // Sent, it replaces the merchant's: it must name a country (an empty one would go out as no terminal country).
+  terminalCountryCode: { valid: (value) => countryOfNumeric(value) !== undefined, rule: 'must be an ISO 3166 numeric country code (for example 0458)' },
+  txnCurrencyCode: { valid: (value) => currencyOfNumeric(value) !== undefined, rule: 'must be an ISO 4217 numeric currency code (EMV 5F2A, for example 0458)' },
+  terminalType: {
+    valid: (value) => /^[1-3][1-6]$/.test(value),
+    rule: 'must be an EMV terminal type (9F35): two digits, the first 1 to 3 (who operates it), the second 1 to 6 (attended or not, online or offline), for example 22',
+  },
+  terminalCapability: { valid: (value) => /^[0-9A-Fa-f]{6}$/.test(value), rule: 'must be the EMV terminal capabilities (9F33): 3 bytes, 6 hex digits, for example E0F8C8' },
+  emvFlags: { valid: (value) => /^[0-9A-Fa-f]{1,8}$/.test(value), rule: 'must be 1 to 8 hex digits (flags, for example 0)' },
+  amexExReaderCapability: {
+    valid: (value) => /^[0-9A-Fa-f]{8}$/.test(value),
+    rule: 'must be the Amex enhanced contactless reader capabilities (9F6E): 4 bytes, 8 hex digits, for example D8E00000',
+  },
+  amexReaderCapability: { valid: (value) => /^[0-9A-Fa-f]{2}$/.test(value), rule: 'must be the Amex contactless reader capabilities (9F6D): 1 byte, 2 hex digits, for example C8' },
+};
+
+/** The formats of {@link EMV_PARAM_RULES}, for the API documents. */
+export const EMV_PARAM_FORMATS =
+  'each in its EMV format: terminalType 9F35 (two digits, first 1-3, second 1-6, e.g. 22), terminalCapability 9F33 (6 hex digits), txnCurrencyCode (ISO 4217 numeric, e.g. 0458), terminalCountryCode (ISO 3166 numeric), amexFloorLimit (1-12 digits), amexReaderCapability 9F6D (2 hex digits), amexExReaderCapability 9F6E (8 hex digits), emvFlags (1-8 hex digits)';
+
+/** Checks an EMV terminal parameter object: known keys, each a string in its tag's format ({@link EMV_PARAM_RULES}). */
 export function checkEmvParams(value: unknown, field = 'emvParams'): Record<string, string> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw DomainError.validation(`${field} must be an object`);
   for (const [key, param] of Object.entries(value)) {
-    if (!(EMV_PARAM_KEYS as readonly string[]).includes(key)) throw DomainError.validation(`${field}.${key} is not an EMV terminal parameter (${EMV_PARAM_KEYS.join(', ')})`);
+    if (!Object.hasOwn(EMV_PARAM_RULES, key)) throw DomainError.validation(`${field}.${key} is not an EMV terminal parameter (${EMV_PARAM_KEYS.join(', ')})`);
     if (typeof param !== 'string' || param.length > 32) throw DomainError.validation(`${field}.${key} must be a string of at most 32 characters`);
-    // Sent, it replaces the merchant's: it must name a country (an empty one would go out as no terminal country).
-    if (key === 'terminalCountryCode' && countryOfNumeric(param) === undefined) {
-      throw DomainError.validation(`${field}.terminalCountryCode must be an ISO 3166 numeric country code (for example 0458)`);
-    }
+    const { valid, rule } = EMV_PARAM_RULES[key as (typeof EMV_PARAM_KEYS)[number]];
+    if (!valid(param)) throw DomainError.validation(`${field}.${key} ${rule}`);
   }
   return value as Record<string, string>;
 }

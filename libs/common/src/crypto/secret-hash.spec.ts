@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { randomBytes, scryptSync } from 'node:crypto';
-import { hashSecret, needsRehash, SECRET_HASH_COST, verifySecret } from './secret-hash';
+import { hashSecret, needsRehash, SECRET_HASH_COST, SecretCheckBusyError, secretHashLoad, verifySecret, WAITING_CHECKS_LIMIT } from './secret-hash';
 
 jest.setTimeout(300_000);
 
@@ -34,6 +34,39 @@ describe('secret hashes', () => {
         }
       }),
       { numRuns: 10 },
+    );
+  });
+});
+
+describe('secret checks under load', () => {
+  /** A hash at a low cost, so that the checks below are quick; what is tested is who waits and who is refused. */
+  const cheap = (secret: string) => {
+    const salt = randomBytes(16);
+    return `scrypt$1024$${salt.toString('base64')}$${scryptSync(secret, salt, 32, { N: 1024, r: 8, p: 1 }).toString('base64')}`;
+  };
+
+  it('should refuse a check unrun once the limit of checks waits, answer every admitted one, and take checks again after', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ minLength: 1, maxLength: 32 }), fc.integer({ min: 1, max: 20 }), async (secret, extra) => {
+        const stored = cheap(secret);
+        const before = secretHashLoad().started;
+        // Two run, WAITING_CHECKS_LIMIT wait, the rest are refused at once (no scrypt for them).
+        const admitted = Array.from({ length: 2 + WAITING_CHECKS_LIMIT }, () => verifySecret(secret, stored));
+        expect(secretHashLoad()).toMatchObject({ running: 2, waiting: WAITING_CHECKS_LIMIT });
+        const refused = Array.from({ length: extra }, () => verifySecret(secret, stored).then(() => 'ran', (error: unknown) => error));
+        // A new secret's hash is not a guess: it waits its turn rather than being refused.
+        const hashed = hashSecret(secret);
+
+        expect(await Promise.all(refused)).toEqual(Array(extra).fill(new SecretCheckBusyError()));
+        for (const error of await Promise.all(refused)) expect(error).toBeInstanceOf(SecretCheckBusyError);
+        expect(await Promise.all(admitted)).toEqual(Array(admitted.length).fill(true));
+        expect(await verifySecret(secret, await hashed)).toBe(true);
+        // The refused ones never ran: the admitted checks, the hash and its check did.
+        expect(secretHashLoad().started - before).toBe(admitted.length + 2);
+        expect(secretHashLoad()).toMatchObject({ running: 0, waiting: 0 });
+        expect(await verifySecret(secret, stored)).toBe(true);
+      }),
+      { numRuns: 3 },
     );
   });
 });

@@ -19,12 +19,38 @@ const MAX_MEMORY = 2 * 128 * SECRET_HASH_COST * BLOCK_SIZE;
  * its thread pool). The rest wait their turn in order.
  */
 const CONCURRENT_HASHES = 2;
+/**
+ * At most this many checks ({@link verifySecret}) wait for a turn; one more is refused unrun
+ * ({@link SecretCheckBusyError}), so that a flood of guesses (each one scrypt) cannot queue work
+ * without end. Two at a time of a few hundred ms each: 32 waiting is a few seconds of work, what a
+ * caller of `mms.device.verify-admin.v1` waits for an answer (docs/decisions.md, "Admin password
+ * throttle counts refusals only"). Hashes of new secrets are never refused: they wait their turn.
+ */
+export const WAITING_CHECKS_LIMIT = 32;
 let running = 0;
+let started = 0;
 const waiting: Array<() => void> = [];
 
-async function inTurn<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= CONCURRENT_HASHES) await new Promise<void>((resolve) => waiting.push(resolve));
+/** A secret check refused unrun: {@link WAITING_CHECKS_LIMIT} checks already wait for scrypt. */
+export class SecretCheckBusyError extends Error {
+  constructor() {
+    super(`${WAITING_CHECKS_LIMIT} secret checks already wait for their turn`);
+    this.name = 'SecretCheckBusyError';
+  }
+}
+
+/** How many scrypt computations run and wait in this process now, and how many were started since it began (for tests and logs). */
+export function secretHashLoad(): { running: number; waiting: number; started: number } {
+  return { running, waiting: waiting.length, started };
+}
+
+async function inTurn<T>(work: () => Promise<T>, refusable: boolean): Promise<T> {
+  if (running >= CONCURRENT_HASHES) {
+    if (refusable && waiting.length >= WAITING_CHECKS_LIMIT) throw new SecretCheckBusyError();
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  }
   running++;
+  started++;
   try {
     return await work();
   } finally {
@@ -33,7 +59,7 @@ async function inTurn<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function scrypt(secret: string, salt: Buffer, cost: number): Promise<Buffer> {
+function scrypt(secret: string, salt: Buffer, cost: number, refusable: boolean): Promise<Buffer> {
   return inTurn(
     () =>
       new Promise<Buffer>((resolve, reject) =>
@@ -41,13 +67,14 @@ function scrypt(secret: string, salt: Buffer, cost: number): Promise<Buffer> {
           error ? reject(error) : resolve(key),
         ),
       ),
+    refusable,
   );
 }
 
 /** Salted scrypt hash of a secret the API accepts (passcode, deviceAdmin, adminPwd): `scrypt$N$salt$hash`. */
 export async function hashSecret(secret: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(secret, salt, SECRET_HASH_COST);
+  const key = await scrypt(secret, salt, SECRET_HASH_COST, false);
   return `scrypt$${SECRET_HASH_COST}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
@@ -57,13 +84,17 @@ function costOf(stored: string): number | undefined {
   return scheme === 'scrypt' && Number.isInteger(n) && n >= 2 && n <= MAX_COST && (n & (n - 1)) === 0 ? n : undefined;
 }
 
-/** Constant-time check of a secret against {@link hashSecret}'s output (of this cost or an older, lower one). */
+/**
+ * Constant-time check of a secret against {@link hashSecret}'s output (of this cost or an older,
+ * lower one). Throws {@link SecretCheckBusyError}, unrun, when {@link WAITING_CHECKS_LIMIT} checks
+ * already wait for their turn.
+ */
 export async function verifySecret(secret: string, stored: string): Promise<boolean> {
   const [, , salt, hash] = stored.split('$');
   const cost = costOf(stored);
   if (cost === undefined || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
-  const actual = await scrypt(secret, Buffer.from(salt, 'base64'), cost);
+  const actual = await scrypt(secret, Buffer.from(salt, 'base64'), cost, true);
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 

@@ -529,7 +529,7 @@ export interface components {
             /** @example MYR */
             currency: string;
             /**
-             * @description JSON-encoded EMV parameter object: aid (required), appVersion, terminalTransactionQualifiers, clFloorLimit, clTransLimit, clCVMLimit, terminalRiskMgmtData, defaultDDOL, defaultTDOL, kernelConfiguration, isNewCVMRuleForMC, cvmCapabilityCVMRequired, cvmCapabilityNoCVM; a key of another payment method is refused (terminalTransactionQualifiers: not for MASTERCARD or AMEX; terminalRiskMgmtData, kernelConfiguration, isNewCVMRuleForMC: MASTERCARD only)
+             * @description JSON-encoded EMV parameter object: aid (required), appVersion, terminalTransactionQualifiers, clFloorLimit, clTransLimit, clCVMLimit, terminalRiskMgmtData, defaultDDOL, defaultTDOL, kernelConfiguration, isNewCVMRuleForMC, cvmCapabilityCVMRequired, cvmCapabilityNoCVM; a key of another payment method is refused (terminalTransactionQualifiers: not for MASTERCARD or AMEX; terminalRiskMgmtData, kernelConfiguration, isNewCVMRuleForMC: MASTERCARD only); binary fields are hex of whole bytes: appVersion 9F09 (4 hex digits), terminalTransactionQualifiers 9F66 (8), terminalRiskMgmtData 9F1D (2 to 16), defaultDDOL/defaultTDOL (2 to 256), kernelConfiguration DF811B, cvmCapabilityCVMRequired DF8118, cvmCapabilityNoCVM DF8119 (2 each)
              * @example {"aid":"A0000000031010","appVersion":"0096","clFloorLimit":0,"clTransLimit":500000,"clCVMLimit":25000}
              */
             params: string;
@@ -893,7 +893,7 @@ export interface components {
             extParams?: {
                 [key: string]: unknown;
             } | null;
-            /** @description amexFloorLimit, terminalCountryCode, txnCurrencyCode, terminalType, terminalCapability, emvFlags (strings) */
+            /** @description amexFloorLimit, terminalCountryCode, txnCurrencyCode, terminalType, terminalCapability, emvFlags (strings), each in its EMV format: terminalType 9F35 (two digits, first 1-3, second 1-6, e.g. 22), terminalCapability 9F33 (6 hex digits), txnCurrencyCode (ISO 4217 numeric, e.g. 0458), terminalCountryCode (ISO 3166 numeric), amexFloorLimit (1-12 digits), amexReaderCapability 9F6D (2 hex digits), amexExReaderCapability 9F6E (8 hex digits), emvFlags (1-8 hex digits) */
             emvParams?: {
                 [key: string]: string;
             } | null;
@@ -926,7 +926,7 @@ export interface components {
             deviceAdmin?: string | null;
             /** @description JSON-encoded {acquirers: {<profileId>: {<field>: <value>}}, allAcquirers: {<field>: <value>}} (as on create) */
             extParams?: string | null;
-            /** @description JSON-encoded EMV terminal parameters (string values) */
+            /** @description JSON-encoded EMV terminal parameters (string values), each in its EMV format: terminalType 9F35 (two digits, first 1-3, second 1-6, e.g. 22), terminalCapability 9F33 (6 hex digits), txnCurrencyCode (ISO 4217 numeric, e.g. 0458), terminalCountryCode (ISO 3166 numeric), amexFloorLimit (1-12 digits), amexReaderCapability 9F6D (2 hex digits), amexExReaderCapability 9F6E (8 hex digits), emvFlags (1-8 hex digits) */
             emvParams?: string | null;
         };
         ProfileSyncDeviceDto: {
@@ -1023,7 +1023,7 @@ export interface components {
              */
             paymentMethod: string;
             /**
-             * @description EMV parameter object: aid (required), appVersion, terminalTransactionQualifiers, clFloorLimit, clTransLimit, clCVMLimit, terminalRiskMgmtData, defaultDDOL, defaultTDOL, kernelConfiguration, isNewCVMRuleForMC, cvmCapabilityCVMRequired, cvmCapabilityNoCVM; a key of another payment method is refused (terminalTransactionQualifiers: not for MASTERCARD or AMEX; terminalRiskMgmtData, kernelConfiguration, isNewCVMRuleForMC: MASTERCARD only)
+             * @description EMV parameter object: aid (required), appVersion, terminalTransactionQualifiers, clFloorLimit, clTransLimit, clCVMLimit, terminalRiskMgmtData, defaultDDOL, defaultTDOL, kernelConfiguration, isNewCVMRuleForMC, cvmCapabilityCVMRequired, cvmCapabilityNoCVM; a key of another payment method is refused (terminalTransactionQualifiers: not for MASTERCARD or AMEX; terminalRiskMgmtData, kernelConfiguration, isNewCVMRuleForMC: MASTERCARD only); binary fields are hex of whole bytes: appVersion 9F09 (4 hex digits), terminalTransactionQualifiers 9F66 (8), terminalRiskMgmtData 9F1D (2 to 16), defaultDDOL/defaultTDOL (2 to 256), kernelConfiguration DF811B, cvmCapabilityCVMRequired DF8118, cvmCapabilityNoCVM DF8119 (2 each)
              * @example {
              *       "aid": "A0000000031010",
              *       "appVersion": "0096",
@@ -1427,7 +1427,7 @@ export interface components {
             activateCodeAlias: string;
             /** @example COTS */
             deviceType: string;
-            /** @description amexFloorLimit, terminalCountryCode, txnCurrencyCode, amexExReaderCapability, amexReaderCapability, terminalType, terminalCapability, emvFlags (strings) */
+            /** @description amexFloorLimit, terminalCountryCode, txnCurrencyCode, amexExReaderCapability, amexReaderCapability, terminalType, terminalCapability, emvFlags (strings), each in its EMV format: terminalType 9F35 (two digits, first 1-3, second 1-6, e.g. 22), terminalCapability 9F33 (6 hex digits), txnCurrencyCode (ISO 4217 numeric, e.g. 0458), terminalCountryCode (ISO 3166 numeric), amexFloorLimit (1-12 digits), amexReaderCapability 9F6D (2 hex digits), amexExReaderCapability 9F6E (8 hex digits), emvFlags (1-8 hex digits) */
             emvParams?: {
                 [key: string]: string;
             } | null;
@@ -1456,7 +1456,7 @@ export interface components {
             deviceAdmin?: string | null;
             /** @description friendly name (v1 deviceAlias) */
             activateCodeAlias?: string | null;
-            /** @description JSON-encoded EMV terminal parameters (string values) */
+            /** @description JSON-encoded EMV terminal parameters (string values), or the object, each in its EMV format: terminalType 9F35 (two digits, first 1-3, second 1-6, e.g. 22), terminalCapability 9F33 (6 hex digits), txnCurrencyCode (ISO 4217 numeric, e.g. 0458), terminalCountryCode (ISO 3166 numeric), amexFloorLimit (1-12 digits), amexReaderCapability 9F6D (2 hex digits), amexExReaderCapability 9F6E (8 hex digits), emvFlags (1-8 hex digits) */
             emvParams?: (string | null) | {
                 [key: string]: string;
             };

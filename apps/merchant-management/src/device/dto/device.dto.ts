@@ -4,6 +4,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { OPERATING_MODES } from '../../shared/device-status';
 import { PROFILE_SYNC_STATES, ProfileSyncState } from '../device';
+import { EMV_PARAM_FORMATS } from '../device-input';
 
 const nullable = () => ValidateIf((_object, value) => value !== null);
 
@@ -52,7 +53,7 @@ export class DeviceCreateDto {
   @IsPlainObject()
   extParams?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional({ type: 'object', nullable: true, additionalProperties: { type: 'string' }, description: 'amexFloorLimit, terminalCountryCode, txnCurrencyCode, terminalType, terminalCapability, emvFlags (strings)' })
+  @ApiPropertyOptional({ type: 'object', nullable: true, additionalProperties: { type: 'string' }, description: `amexFloorLimit, terminalCountryCode, txnCurrencyCode, terminalType, terminalCapability, emvFlags (strings), ${EMV_PARAM_FORMATS}` })
   @IsOptional()
   @IsPlainObject()
   emvParams?: Record<string, unknown> | null;
@@ -67,7 +68,7 @@ export class DeviceUpdateDto {
   @ApiPropertyOptional({ type: String, nullable: true, description: 'comma-separated codes; null means every bound method' }) @IsOptional() @nullable() @IsString() @MaxLength(64) methodList?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @nullable() @IsString() @MinLength(4) @MaxLength(64) deviceAdmin?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'JSON-encoded {acquirers: {<profileId>: {<field>: <value>}}, allAcquirers: {<field>: <value>}} (as on create)' }) @IsOptional() @nullable() @IsString() @MaxLength(8192) extParams?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'JSON-encoded EMV terminal parameters (string values)' }) @IsOptional() @nullable() @IsString() @MaxLength(4096) emvParams?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: `JSON-encoded EMV terminal parameters (string values), ${EMV_PARAM_FORMATS}` }) @IsOptional() @nullable() @IsString() @MaxLength(4096) emvParams?: string | null;
 }
 
 export class DeviceListQueryDto extends PageQueryDto {

@@ -15,6 +15,11 @@ export class DeviceAdminThrottleEntity {
   @PrimaryColumn({ type: 'timestamptz' })
   windowStart: Date;
 
+  /** Refused passwords this window. */
   @Column({ type: 'integer', default: 0 })
   failures: number;
+
+  /** Checks under way this window, each holding a slot of the limit until it is answered. */
+  @Column({ type: 'integer', default: 0 })
+  inFlight: number;
 }

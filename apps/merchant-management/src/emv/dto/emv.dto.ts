@@ -3,6 +3,7 @@ import { IsIsoCurrency, IsPaymentMethodCode } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { EmvConfigView } from '../emv-config.view';
+import { EMV_BINARY_FORMATS } from './emv-params.dto';
 
 /** `POST`/`PUT /api/openapi/v1/emv`. */
 export class EmvWriteDto {
@@ -22,7 +23,7 @@ export class EmvWriteDto {
 
   @ApiProperty({
     description:
-      'JSON-encoded EMV parameter object: aid (required), appVersion, terminalTransactionQualifiers, clFloorLimit, clTransLimit, clCVMLimit, terminalRiskMgmtData, defaultDDOL, defaultTDOL, kernelConfiguration, isNewCVMRuleForMC, cvmCapabilityCVMRequired, cvmCapabilityNoCVM; a key of another payment method is refused (terminalTransactionQualifiers: not for MASTERCARD or AMEX; terminalRiskMgmtData, kernelConfiguration, isNewCVMRuleForMC: MASTERCARD only)',
+      `JSON-encoded EMV parameter object: aid (required), appVersion, terminalTransactionQualifiers, clFloorLimit, clTransLimit, clCVMLimit, terminalRiskMgmtData, defaultDDOL, defaultTDOL, kernelConfiguration, isNewCVMRuleForMC, cvmCapabilityCVMRequired, cvmCapabilityNoCVM; a key of another payment method is refused (terminalTransactionQualifiers: not for MASTERCARD or AMEX; terminalRiskMgmtData, kernelConfiguration, isNewCVMRuleForMC: MASTERCARD only); ${EMV_BINARY_FORMATS}`,
     example: '{"aid":"A0000000031010","appVersion":"0096","clFloorLimit":0,"clTransLimit":500000,"clCVMLimit":25000}',
   })
   @IsJsonObjectString()

@@ -4,7 +4,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateBy, ValidateIf } from 'class-validator';
 import { LegacyGroupIdField, LegacyPageSize } from '../../../shared/legacy';
 import { CreateDeviceCommand, deviceIdentity, DeviceView, methodMidTids, UpdateDeviceCommand } from '../../device.view';
-import { checkAcquirerField } from '../../device-input';
+import { checkAcquirerField, EMV_PARAM_FORMATS } from '../../device-input';
 import { DeviceListQueryDto } from '../../dto/device.dto';
 
 const nullable = () => ValidateIf((_object, value) => value !== null);
@@ -53,7 +53,7 @@ export class LegacyDeviceCreateDto {
     nullable: true,
     additionalProperties: { type: 'string' },
     description:
-      'amexFloorLimit, terminalCountryCode, txnCurrencyCode, amexExReaderCapability, amexReaderCapability, terminalType, terminalCapability, emvFlags (strings)',
+      `amexFloorLimit, terminalCountryCode, txnCurrencyCode, amexExReaderCapability, amexReaderCapability, terminalType, terminalCapability, emvFlags (strings), ${EMV_PARAM_FORMATS}`,
   })
   @IsOptional()
   @IsPlainObject()
@@ -99,7 +99,7 @@ export class LegacyDeviceUpdateDto {
   @ApiPropertyOptional({
     // null is the string branch's (OpenAPI 3.0 wants nullable beside a type; one branch, or oneOf would match twice)
     oneOf: [{ type: 'string', nullable: true }, { type: 'object', additionalProperties: { type: 'string' } }],
-    description: 'JSON-encoded EMV terminal parameters (string values)',
+    description: `JSON-encoded EMV terminal parameters (string values), or the object, ${EMV_PARAM_FORMATS}`,
   })
   @IsOptional()
   @nullable()

@@ -5,6 +5,7 @@ import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { LegacyGroupIdField, LegacyPageSize } from '../../../shared/legacy';
 import { EmvListQueryDto } from '../../dto/emv.dto';
+import { EMV_BINARY_FORMATS } from '../../dto/emv-params.dto';
 import { EmvConfigView } from '../../emv-config.view';
 
 /** A payment method name (`VISA`, any case) becomes its code; anything else is left for the validator to refuse. */
@@ -27,7 +28,7 @@ export class LegacyEmvWriteDto {
     type: 'object',
     additionalProperties: true,
     description:
-      'EMV parameter object: aid (required), appVersion, terminalTransactionQualifiers, clFloorLimit, clTransLimit, clCVMLimit, terminalRiskMgmtData, defaultDDOL, defaultTDOL, kernelConfiguration, isNewCVMRuleForMC, cvmCapabilityCVMRequired, cvmCapabilityNoCVM; a key of another payment method is refused (terminalTransactionQualifiers: not for MASTERCARD or AMEX; terminalRiskMgmtData, kernelConfiguration, isNewCVMRuleForMC: MASTERCARD only)',
+      `EMV parameter object: aid (required), appVersion, terminalTransactionQualifiers, clFloorLimit, clTransLimit, clCVMLimit, terminalRiskMgmtData, defaultDDOL, defaultTDOL, kernelConfiguration, isNewCVMRuleForMC, cvmCapabilityCVMRequired, cvmCapabilityNoCVM; a key of another payment method is refused (terminalTransactionQualifiers: not for MASTERCARD or AMEX; terminalRiskMgmtData, kernelConfiguration, isNewCVMRuleForMC: MASTERCARD only); ${EMV_BINARY_FORMATS}`,
     example: { aid: 'A0000000031010', appVersion: '0096', clFloorLimit: 0, clTransLimit: 500000, clCVMLimit: 25000 },
   })
   @IsPlainObject()
