@@ -1,13 +1,13 @@
 /**
  * Codec part of bench:iso — pack + unpack per second of a full 0200 sale with field 55 (20 EMV
  * tags), our ISO8583 preset against the npm package `iso_8583` on the same message in the same
- * run. Both are warmed up first; then short rounds alternate between them, so a slower moment of
- * the machine (2 cores, shared) falls on both sides alike.
+ * run, alike (bench/throughput.ts: both warmed up, then short rounds alternating between them).
  */
 import { ISO8583, Iso8583Message, pack, unpack } from '@app/iso8583';
 import { ISO_8583_JS_ICC_FORMAT, Iso8583Js, Iso8583JsFields, orThrow } from '@app/iso8583/test/iso-8583-js';
 import { iccData } from '@app/iso8583/test-factories';
 import { isDeepStrictEqual } from 'node:util';
+import { compareThroughput } from './throughput';
 
 export interface CodecBenchResult {
   oursOpsPerSec: number;
@@ -50,23 +50,6 @@ function asTheirs(message: Iso8583Message): Iso8583JsFields {
   return fields;
 }
 
-const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** Runs `op` in batches until `ms` have passed; returns operations done and nanoseconds spent. */
-function timed(op: () => void, ms: number): { ops: number; ns: bigint } {
-  const batch = 64;
-  const started = process.hrtime.bigint();
-  const until = started + BigInt(Math.round(ms * 1e6));
-  let ops = 0;
-  let now = started;
-  while (now < until) {
-    for (let i = 0; i < batch; i++) op();
-    ops += batch;
-    now = process.hrtime.bigint();
-  }
-  return { ops, ns: now - started };
-}
-
 /** Measures both codecs for about `seconds` (default 6) after a warm-up; throws if either gets the sale wrong. */
 export async function runCodecBench(options: { seconds?: number } = {}): Promise<CodecBenchResult> {
   const seconds = options.seconds ?? 6;
@@ -82,26 +65,6 @@ export async function runCodecBench(options: { seconds?: number } = {}): Promise
   if (!isDeepStrictEqual(ours(), sale)) throw new Error('bench: our codec did not give the sale back');
   if (!isDeepStrictEqual(theirs(), theirsSale)) throw new Error('bench: iso_8583 did not give the sale back');
 
-  const warmUpMs = Math.min(1000, (seconds * 1000) / 6);
-  timed(ours, warmUpMs);
-  timed(theirs, warmUpMs);
-  await yieldToLoop();
-
-  const rounds = Math.max(2, Math.round(seconds * 4));
-  const roundMs = (seconds * 1000) / rounds / 2;
-  const totals = { ours: { ops: 0, ns: 0n }, theirs: { ops: 0, ns: 0n } };
-  for (let round = 0; round < rounds; round++) {
-    // Alternate which side goes first, so neither always follows the other's garbage.
-    const order = round % 2 === 0 ? (['ours', 'theirs'] as const) : (['theirs', 'ours'] as const);
-    for (const side of order) {
-      const { ops, ns } = timed(side === 'ours' ? ours : theirs, roundMs);
-      totals[side].ops += ops;
-      totals[side].ns += ns;
-    }
-    await yieldToLoop();
-  }
-  const perSecond = ({ ops, ns }: { ops: number; ns: bigint }): number => Math.round((ops * 1e9) / Number(ns));
-  const oursOpsPerSec = perSecond(totals.ours);
-  const theirsOpsPerSec = perSecond(totals.theirs);
-  return { oursOpsPerSec, theirsOpsPerSec, ratio: Math.round((oursOpsPerSec / theirsOpsPerSec) * 10) / 10 };
+  const { aOpsPerSec: oursOpsPerSec, bOpsPerSec: theirsOpsPerSec, ratio } = await compareThroughput(ours, theirs, seconds);
+  return { oursOpsPerSec, theirsOpsPerSec, ratio };
 }

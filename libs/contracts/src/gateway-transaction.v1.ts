@@ -420,8 +420,10 @@ export class GatewayTransactionV1 {
   @MaxLength(2048)
   iccResponse: string | null;
 
+  /** Each one an object: without `@IsObject({ each: true })` class-validator took `[[action]]` (it validates nested arrays through). */
   @IsArray()
   @ArrayMaxSize(1000)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => GatewayActionV1)
   actions: GatewayActionV1[];

@@ -1,5 +1,5 @@
 import { DomainError } from '@app/common';
-import { decodeContract, GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionUpdatedV1 } from '@app/contracts';
+import { decodeGatewayTransactionUpdatedV1, GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionUpdatedV1 } from '@app/contracts';
 import { batchOf, ConsumedMessage, consumedBy, EventBatchContext, EventContext, MessagingController, PoisonMessageError } from '@app/messaging';
 import { Logger } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
@@ -30,7 +30,8 @@ export class OrderUpdatesController {
   }
 
   /**
-   * Applies a batch set-based, all or nothing: each payload decoded once against its contract,
+   * Applies a batch set-based, all or nothing: each payload decoded once against its contract (by
+   * the hand-written decoder, which accepts and refuses what decodeContract does, in its words),
    * then one transaction for all. A payload that breaks its contract, a version the domain
    * refuses, or one naming another PBO's transaction makes this throw with nothing written: the
    * consumer then hands each message to {@link updated}, which dead-letters the bad one alone.
@@ -38,7 +39,7 @@ export class OrderUpdatesController {
   @EventPattern(batchOf(consumedBy(GATEWAY_TRANSACTION_UPDATED_V1, orderUpdatesConsumer.name)), { consumer: ORDER_UPDATES_CONSUMER })
   async updatedBatch(@Payload() messages: ConsumedMessage[], @Ctx() context: EventBatchContext): Promise<void> {
     const items: ReceivedOrderUpdate[] = messages.map((message) => ({
-      update: decodeContract(GatewayTransactionUpdatedV1, message.payload),
+      update: decodeGatewayTransactionUpdatedV1(message.payload),
       receipt: context.receiptOf(message),
     }));
     const outcomes = await this.updates.applyBatch(items);
