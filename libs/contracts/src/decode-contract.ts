@@ -65,11 +65,17 @@ export function isContractClass(type: unknown): type is ClassConstructor<object>
 export const MAX_PAYLOAD_DEPTH = 32;
 
 /** A key that would reach an object's prototype once copied: what the HTTP body parser (secure-json-parse) refuses too. */
-function isPrototypeKey(value: object, key: string): boolean {
-  if (key === '__proto__') return true;
-  const child = (value as Record<string, unknown>)[key];
-  return key === 'constructor' && typeof child === 'object' && child !== null && Object.prototype.hasOwnProperty.call(child, 'prototype');
+function isPrototypeKey(key: string): boolean {
+  return PROTOTYPE_KEYS.has(key);
 }
+
+/**
+ * Keys that name a member of every object (`__proto__`, `constructor`, `toString`,
+ * `hasOwnProperty`, …): no field of ours is called so, and class-transformer takes an own
+ * `constructor` for the object's class (a TypeError, so a 500 at the edge, for any truthy value),
+ * and drops the others silently. Refused wherever a payload is read, at any depth.
+ */
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', ...Object.getOwnPropertyNames(Object.prototype)]);
 
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one (code units: no `u` flag). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -117,7 +123,7 @@ export function unsafeShapeOf(payload: unknown, limits: ShapeLimits = {}): strin
       const keyPath = path ? `${path}.${key}` : key;
       const keyProblem = unsafeTextOf(key);
       if (keyProblem !== undefined) return `a field name ${keyProblem}`;
-      if (isPrototypeKey(value, key)) return `${keyPath} is not an accepted field`;
+      if (isPrototypeKey(key)) return `${keyPath} is not an accepted field`;
       stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, path: keyPath });
     }
   }

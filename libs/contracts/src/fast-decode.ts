@@ -77,20 +77,9 @@ const optional =
     value === null || value === undefined ? value : decode(value);
 
 /**
- * Keys class-transformer drops from every object it copies, typed or not, so the validator never
- * sees them: `constructor` and the names of `Object.prototype`'s methods (`toString`,
- * `hasOwnProperty`, …: it skips a key whose value on the new object is a function).
- */
-const DROPPED_KEYS: ReadonlySet<string> = new Set([
-  'constructor',
-  ...Object.getOwnPropertyNames(Object.prototype).filter((key) => typeof Object.getOwnPropertyDescriptor(Object.prototype, key)?.value === 'function'),
-]);
-
-/**
- * `@IsObject()` without a class: kept as class-transformer copies it. It takes an object's own
- * `constructor` key, at any depth, for the object's class: a falsy one is dropped like the others,
- * any other makes it throw a TypeError. Such a value is refused here, and {@link decodeContract}
- * then throws that TypeError as before (docs/decisions.md: a defect noted, not fixed here).
+ * `@IsObject()` without a class: kept as class-transformer copies it. {@link unsafeShapeOf} has
+ * refused every key that names a member of all objects (`constructor`, `toString`, …), which
+ * class-transformer would take for the class or drop.
  */
 function copyJson(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
@@ -103,10 +92,8 @@ function copyJson(value: unknown): unknown {
     }
     return copy;
   }
-  if ((value as Record<string, unknown>).constructor !== Object && (value as Record<string, unknown>).constructor) return REFUSED;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    if (DROPPED_KEYS.has(key)) continue;
     const decoded = copyJson((value as Record<string, unknown>)[key]);
     if (decoded === REFUSED) return REFUSED;
     copy[key] = decoded;
@@ -117,8 +104,8 @@ const plainObject: FieldDecoder = (value) => (isObject(value) ? copyJson(value) 
 
 /**
  * `@IsObject() @ValidateNested() @Type(() => type)` (a plain object; arrays are not objects to
- * class-validator) with `forbidNonWhitelisted`: every field decoded, an unknown one refused, one
- * of {@link DROPPED_KEYS} dropped (`__proto__` never gets here: {@link unsafeShapeOf} refuses it).
+ * class-validator) with `forbidNonWhitelisted`: every field decoded, an unknown one refused
+ * (prototype keys never get here: {@link unsafeShapeOf} refuses them).
  */
 function instanceOf<T extends object>(type: abstract new () => T, fields: Record<string, FieldDecoder>): (value: unknown) => Decoded<T> {
   const names = Object.keys(fields);
@@ -127,7 +114,7 @@ function instanceOf<T extends object>(type: abstract new () => T, fields: Record
   return (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return REFUSED;
     const source = value as Record<string, unknown>;
-    for (const key in source) if (!known.has(key) && !DROPPED_KEYS.has(key)) return REFUSED;
+    for (const key in source) if (!known.has(key)) return REFUSED;
     const instance = Object.create(type.prototype) as Record<string, unknown>;
     for (let i = 0; i < names.length; i++) {
       const name = names[i];

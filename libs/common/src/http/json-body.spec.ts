@@ -52,3 +52,18 @@ describe('parseGuardedJson: values counted before parsing', () => {
     expect(parseGuardedJson('{"a": "unterminated')).toEqual({ invalid: expect.stringMatching(/JSON/) as string });
   });
 });
+
+describe('parseGuardedJson: keys every object has', () => {
+  it('should refuse a body with a key naming a member of every object (constructor, toString, …) at any depth, whatever its value', () => {
+    const memberKey = fc.constantFrom('constructor', ...Object.getOwnPropertyNames(Object.prototype).filter((key) => key !== '__proto__'));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10 }), memberKey, fc.jsonValue({ maxDepth: 2 }), (depth, key, value) => {
+        let text = `{${JSON.stringify(key)}:${JSON.stringify(value) ?? 'null'}}`;
+        for (let level = 0; level < depth; level++) text = `{"n":${text}}`;
+        const answer = parseGuardedJson(text);
+        expect('value' in answer).toBe(false);
+        if ('unsafe' in answer) expect(answer.unsafe).toMatch(new RegExp(`^(n\\.)*${key} is not an accepted field$`));
+      }),
+    );
+  });
+});
