@@ -26,6 +26,8 @@ import { ReversalWorker } from './reversal/reversal-worker';
 import { RequestRecovery } from './reversal/request-recovery';
 import { EchoKeeper } from './sessions/echo-keeper';
 import { IsoSessionPool } from './sessions/iso-session-pool';
+import { TerminalClaimRepository } from './terminals/persistence/terminal-claim.repository';
+import { TerminalOwners } from './terminals/terminal-owners';
 import { StanRepository } from './stan/persistence/stan.repository';
 
 export interface HostConnectorModuleOptions {
@@ -77,6 +79,8 @@ export class HostConnectorModule {
         ReversalRepository,
         RequestLogRepository,
         KeptCardRepository,
+        TerminalClaimRepository,
+        TerminalOwners,
         databaseProbeProvider(hostConnectorDatabase.name),
         IsoSessionPool,
         IsoHostClient,

@@ -184,4 +184,25 @@ describe('terminal identities have one owner PBO', () => {
     bodyOf(await other.put(`/profiles/${own.profileId}`, profileBody({ acceptances: [acceptanceBody({ acptId: own.acceptances[0].acptId, primaryMid: mid, primaryTid: tid })] })));
     expect(await owners(mid, tid)).toEqual([other.groupId]);
   });
+
+  it("should take a MID padded with spaces (as ISO 8583 sends it) for the owner's, through the upsert and the profile API", async () => {
+    const spaces = fc.nat({ max: 4 }).map((n) => ' '.repeat(n));
+    await fc.assert(
+      fc.asyncProperty(spaces, spaces, spaces, spaces, async (ownLead, ownTrail, lead, trail) => {
+        const [mid, tid] = [newMid().slice(0, 10), uniqueTid()];
+        const owner = upsertPayload({ groupId: group(), acceptances: [acceptance('ISO8583', null, `${ownLead}${mid}${ownTrail}`, tid)] });
+        const b = upsertPayload({ groupId: group(), acceptances: [acceptance('ISO8583', null, `${lead}${mid}${trail}`, tid)] });
+        await publish(owner);
+        await publish(b);
+
+        expect((await outcomeOf(owner)).outcome).toBe('APPLIED');
+        expect(await outcomeOf(b)).toMatchObject({ outcome: 'REJECTED', reason: `MID ${mid} / TID ${tid} at the default ISO8583 host is another PBO's terminal` });
+        expect(await owners(mid, tid)).toEqual([owner.groupId]);
+        const other = await app.clientOf(group());
+        const refused = await other.post('/profiles', profileBody({ acceptances: [acceptanceBody({ primaryMid: `${lead}${mid}${trail}`, primaryTid: tid })] }));
+        expect(bodyOf<ProblemView>(refused, 409).detail).toBe(`MID ${mid} / TID ${tid} at the default ISO8583 host is another PBO's terminal`);
+      }),
+      { numRuns: 6 },
+    );
+  });
 });

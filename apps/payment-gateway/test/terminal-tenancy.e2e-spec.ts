@@ -7,12 +7,18 @@ interface SignOnView {
   acptSignOns: Array<{ resultReason: string; hostRespCode: string }>;
 }
 
+interface RefusedSignOnView {
+  acptSignOns: Array<{ resultReason: string; hostRespCode: string; hostRespMessage: string }>;
+}
+
 /**
  * Terminal identities per PBO (issue 14, class 6), end to end in one process: the gateway, the
  * host connector and the ISO 8583 host simulator. Two PBOs whose acceptances name the same host
- * with the same MID and TID (which the gateway now refuses for new bindings, but which profiles
- * bound before the claims may still be) sign on in any order: each keeps its own working key, and each still
- * takes sales.
+ * with the same MID and TID (which the gateway refuses for new bindings, but which profiles bound
+ * before the claims may still be, or a spelling of the host the gateway cannot tell is the same):
+ * the host connector has the last word (docs/decisions.md, "One owner per terminal, whatever the
+ * spelling"). The PBO whose request reaches it first owns the terminal; the other's sign-ons and
+ * sales are refused before anything is sent, and the owner's key and sales are untouched.
  */
 describe('two PBOs with the same MID/TID on a shared host', () => {
   let app: SaleTestApp;
@@ -37,43 +43,56 @@ describe('two PBOs with the same MID/TID on a shared host', () => {
     expect(reply.acptSignOns.map((entry) => [entry.resultReason, entry.hostRespCode])).toEqual([['HostSuccess', '00']]);
   }
 
+  const refusal = (terminal: Terminal) => `MID ${terminal.mid} / TID ${terminal.tid} at the default ISO8583 host is another PBO's terminal; nothing was sent`;
+
+  async function refusedSignOn(terminal: Terminal): Promise<void> {
+    const reply = bodyOf<RefusedSignOnView>(await terminal.pbo.post(`/profiles/${terminal.profileId}/signOn`, {}));
+    expect(reply.acptSignOns).toEqual([expect.objectContaining({ resultReason: 'InvalidAcceptance', hostRespCode: '', hostRespMessage: refusal(terminal) })]);
+  }
+
   async function pair(): Promise<[Terminal, Terminal]> {
     const mid = `MID${unique()}`.slice(0, 15).toUpperCase();
     const tid = uniqueTid();
     const a = await app.newTerminal({ hostMessageFormat: 'ISO8583', mid, tid });
-    // A MID/TID at a host has one owner now (terminal-ownership.int-spec.ts): B's profile is one bound
+    // A MID/TID at a host has one owner at the gateway (terminal-ownership.int-spec.ts): B's profile is one bound
     // before the claims existed (or through a host address the gateway cannot tell is A's), made by
-    // forgetting A's claim while B's is written. The connector must still keep the two apart.
+    // forgetting A's claim while B's is written. The connector must still keep the terminal A's.
     await app.query('DELETE FROM payment_gateway.terminal_identity WHERE mid = $1 AND tid = $2', [mid, tid]);
     const b = await app.newTerminal({ hostMessageFormat: 'ISO8583', mid, tid });
     expect([a.groupId === b.groupId, a.mid === b.mid && a.tid === b.tid]).toEqual([false, true]);
     return [a, b];
   }
 
-  it("should not change A's working key when B signs on with A's MID/TID, and A's sale is still approved", async () => {
+  it("should refuse B's sign-on and sale with A's MID/TID at the connector, leaving A's working key and sales alone", async () => {
     const [a, b] = await pair();
     await signOn(a);
     const before = await keysOf(a.tid);
     expect(before[a.groupId]).toMatch(/^[0-9A-F]{6}$/);
 
-    await signOn(b);
+    await refusedSignOn(b);
+    const refused = bodyOf<TransactionView>(await b.sale(saleBody(b, { value: '12.00' })), 201);
 
-    const after = await keysOf(a.tid);
-    expect(after[a.groupId]).toBe(before[a.groupId]);
-    expect(after[b.groupId]).toMatch(/^[0-9A-F]{6}$/);
+    expect(refused.tranStatus).toBe('DECLINED');
+    expect(JSON.stringify(refused)).toContain(refusal(b));
+    expect(JSON.stringify(refused)).not.toContain(a.groupId);
+    expect(await keysOf(a.tid)).toEqual(before);
     const sale = bodyOf<TransactionView>(await a.sale(saleBody(a, { value: '12.00' })), 201);
     expect(sale.tranStatus).toBe('APPROVED');
   });
 
-  it('should keep for each PBO the key of its own last sign-on, whatever the order of sign-ons and sales', async () => {
+  it('should give the terminal to the PBO whose request came first, whatever the order of sign-ons and sales after', async () => {
     const step = fc.record({ who: fc.constantFrom(0, 1), act: fc.constantFrom('signOn' as const, 'sale' as const) });
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
         const terminals = await pair();
+        const owner = terminals[steps[0].who];
         const own: Record<string, string | null> = {};
         for (const { who, act } of steps) {
           const terminal = terminals[who];
-          if (act === 'signOn') {
+          if (terminal !== owner) {
+            if (act === 'signOn') await refusedSignOn(terminal);
+            else expect(bodyOf<TransactionView>(await terminal.sale(saleBody(terminal, { value: '3.00' })), 201).tranStatus).toBe('DECLINED');
+          } else if (act === 'signOn') {
             await signOn(terminal);
             own[terminal.groupId] = (await keysOf(terminal.tid))[terminal.groupId];
             expect(own[terminal.groupId]).toMatch(/^[0-9A-F]{6}$/);
@@ -81,7 +100,7 @@ describe('two PBOs with the same MID/TID on a shared host', () => {
             const sale = bodyOf<TransactionView>(await terminal.sale(saleBody(terminal, { value: '3.00' })), 201);
             expect(sale.tranStatus).toBe('APPROVED');
           }
-          // Every PBO's stored key is the one its own last sign-on brought: the other's never replaced it.
+          // Only the owner's key is ever stored: the other PBO's requests never reach the host.
           expect(await keysOf(terminal.tid)).toEqual(own);
         }
       }),

@@ -31,4 +31,20 @@ describe('hostKeyOf and terminalIdentityOf: what "the same host" means for a ter
     expect(terminalIdentityOf('ISO8583', null, 'MID1', '')).toBeNull();
     expect(terminalIdentityOf('ISO8583', 'tcp://Acq:1', 'MID1', 'T1')).toEqual({ hostMessageFormat: 'ISO8583', hostAddress: 'tcp://acq:1', mid: 'MID1', tid: 'T1' });
   });
+
+  it('should take a MID or TID with spaces around it (the ISO pad) for the same terminal, and no other text for it', () => {
+    const id = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ]{0,6}[A-Za-z0-9]$|^[A-Za-z0-9]$/);
+    const spaces = fc.nat({ max: 8 }).map((n) => ' '.repeat(n));
+    fc.assert(
+      fc.property(id, id, spaces, spaces, spaces, spaces, (mid, tid, a, b, c, d) => {
+        const plain = terminalIdentityOf('ISO8583', 'tcp://acq:1', mid, tid);
+        expect(terminalIdentityOf('ISO8583', 'tcp://acq:1', `${a}${mid}${b}`, `${c}${tid}${d}`)).toEqual(plain);
+        // What the wire pads to (ans 15 / ans 8) is the same terminal too.
+        expect(terminalIdentityOf('ISO8583', 'tcp://acq:1', mid.padEnd(15), tid.padEnd(8))).toEqual(plain);
+        expect(terminalIdentityOf('ISO8583', 'tcp://acq:1', `${mid}X`, tid)).not.toEqual(plain);
+      }),
+    );
+    expect(terminalIdentityOf('ISO8583', null, '   ', 'T1')).toBeNull();
+    expect(terminalIdentityOf('ISO8583', null, 'MID1', ' ')).toBeNull();
+  });
 });

@@ -84,8 +84,21 @@ export interface TerminalIdentity {
  * a format with no host (MOCK is answered in process: nobody's terminal can be taken there).
  */
 export function terminalIdentityOf(format: string, hostUrl: string | null, mid: string | null, tid: string | null): TerminalIdentity | null {
-  if (!mid || !tid || !(isIsoHostFormat(format) || isJsonHostFormat(format))) return null;
-  return { hostMessageFormat: format, hostAddress: hostKeyOf(format, hostUrl), mid, tid };
+  const [terminalMid, terminalTid] = [terminalIdOf(mid), terminalIdOf(tid)];
+  if (!terminalMid || !terminalTid || !(isIsoHostFormat(format) || isJsonHostFormat(format))) return null;
+  return { hostMessageFormat: format, hostAddress: hostKeyOf(format, hostUrl), mid: terminalMid, tid: terminalTid };
+}
+
+/**
+ * A MID or TID as the host tells it from another: without the spaces around it. ISO 8583 sends
+ * MID (field 42, ans 15) and TID (field 41, ans 8) right-padded with spaces, so `"MID1 "` and
+ * `"MID1"` are the same bytes on the wire; a leading space is not, but no host tells a terminal
+ * by one, and the JSON formats send the text as given, which hosts read trimmed. Counting them
+ * the same refuses at worst a spelling nobody should use (docs/decisions.md, "One owner per
+ * terminal, whatever the spelling").
+ */
+export function terminalIdOf(id: string | null): string {
+  return (id ?? '').replace(/^ +| +$/g, '');
 }
 
 /** How a refused claim of a terminal is told (409, REJECTED): it names the caller's own MID/TID and host, never the owner. */

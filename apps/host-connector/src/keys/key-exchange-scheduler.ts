@@ -7,6 +7,7 @@ import { groupIdOfScope } from '../routing/group-scope';
 import { resolveHostAddress } from '../routing/host-address';
 import { DueKeyExchange, WorkingKeyRepository } from './persistence/working-key.repository';
 import { KeyExchangeService } from './key-exchange.service';
+import { TerminalOwners } from '../terminals/terminal-owners';
 
 /**
  * Replaces working keys before they grow old: a key that has been in use for
@@ -26,6 +27,7 @@ export class KeyExchangeScheduler {
     @Inject(HOST_CONNECTOR_CONFIG) private readonly config: HostConnectorConfig,
     private readonly keys: WorkingKeyRepository,
     private readonly keyExchange: KeyExchangeService,
+    private readonly owners: TerminalOwners,
   ) {
     this.loop = new PollingLoop(this.logger, config.keyExchange.pollIntervalMs, async () => {
       const due = await this.keys.claimDueExchange(this.config.keyExchange.retryMs);
@@ -65,6 +67,17 @@ export class KeyExchangeScheduler {
       ...(due.acquirerId === null ? {} : { acquirerId: due.acquirerId }),
       ...groupIdOfScope(due.groupId),
     };
+    const use = await this.owners.mayUse(target, checked.address);
+    if (!use.ok && use.result === 'REJECTED') {
+      // A key of another PBO's terminal (signed on before terminals had one owner): not exchanged, and gone.
+      await this.keys.remove(due.groupId, due.format, due.endpoint, due.tid);
+      this.logger.warn(`${label}: key exchange not sent and the key dropped: ${use.message}`);
+      return;
+    }
+    if (!use.ok) {
+      this.logger.warn(`${label}: key exchange not sent: ${use.message}; ${retry}`);
+      return;
+    }
     const outcome = await this.keyExchange.exchange(checked.address, target, Date.now() + this.config.timeoutMs);
     if (outcome.kind === 'stored')
       this.logger.log(`${label}: ${due.keyCheckValue === null ? 'working key' : `working key ${due.keyCheckValue} replaced by`} ${outcome.keyCheckValue}`);

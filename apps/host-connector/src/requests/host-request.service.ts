@@ -12,6 +12,7 @@ import { OwedReversal, RequestLogRepository } from '../request-log/persistence/r
 import { ReversalQueue } from '../reversal/reversal-queue';
 import { groupScopeOf } from '../routing/group-scope';
 import { resolveHostAddress } from '../routing/host-address';
+import { TerminalOwners } from '../terminals/terminal-owners';
 import { REVERSIBLE_OPERATIONS, SubjectOperation } from './host-subjects';
 import { replyWithout } from './host-response';
 
@@ -93,6 +94,7 @@ export class HostRequestService {
     private readonly keys: WorkingKeyService,
     private readonly keyExchange: KeyExchangeService,
     private readonly requestLog: RequestLogRepository,
+    private readonly owners: TerminalOwners,
   ) {}
 
   async handle<O extends SubjectOperation>(operation: O, request: HostRequestOf[O]): Promise<HostResponseV1> {
@@ -103,10 +105,10 @@ export class HostRequestService {
       route = { kind: 'mock' };
     } else {
       const resolved = resolveHostAddress(format, connUrl, this.config, request.target.groupId);
-      if (!resolved.ok) {
-        // A repeat of a request that ended for good gets its reply, whatever the routing says now.
-        return (await this.requestLog.responseOf(operation, request.requestId)) ?? replyWithout(request.requestId, resolved.result, resolved.message);
-      }
+      if (!resolved.ok) return this.notSent(operation, request.requestId, resolved);
+      // Another PBO's terminal at that address is refused before anything is sent (docs/decisions.md, "One owner per terminal, whatever the spelling").
+      const use = await this.owners.mayUse(request.target, resolved.address);
+      if (!use.ok) return this.notSent(operation, request.requestId, use);
       route = { kind: 'remote', address: resolved.address };
     }
     const claim = await this.requestLog.claim(operation, request.requestId, format, request.target.tid, deadlineAt);
@@ -289,6 +291,11 @@ export class HostRequestService {
     if (BigInt(approved.minor) > BigInt(requested.minor)) return { kind: 'unusable', reason: `approved ${approved.minor}, more than the ${requested.minor} asked` };
     if (BigInt(approved.minor) === BigInt(requested.minor)) return FULL;
     return { kind: 'partial', amount: approved };
+  }
+
+  /** A request refused before sending; a repeat of one that ended for good gets its reply, whatever the routing says now. */
+  private async notSent(operation: SubjectOperation, requestId: string, refusal: { result: HostResultV1; message: string }): Promise<HostResponseV1> {
+    return (await this.requestLog.responseOf(operation, requestId)) ?? replyWithout(requestId, refusal.result, refusal.message);
   }
 
   /** A repeat of a request still being handled: wait for the first one's reply, until this one's deadline. */

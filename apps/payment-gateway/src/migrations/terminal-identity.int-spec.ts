@@ -2,6 +2,7 @@ import { openContextDataSource } from '@app/database';
 import { createTestDatabase } from '@app/testing';
 import { paymentGatewayDatabase } from '../database';
 import { TerminalIdentity1764800003000 } from './1764800003000-terminal-identity';
+import { TerminalIdentityTrimmed1764800004000 } from './1764800004000-terminal-identity-trimmed';
 
 describe('one owner per terminal identity: migration 1764800003000', () => {
   it("should give each terminal that live profiles already bind to the PBO whose profile came first, and skip retired profiles, MOCK and missing TIDs", async () => {
@@ -41,6 +42,43 @@ describe('one owner per terminal identity: migration 1764800003000', () => {
       expect(await current.query(`SELECT host_message_format, host_address, mid, tid, group_id FROM terminal_identity ORDER BY tid`)).toEqual([
         { host_message_format: 'ISO8583', host_address: 'tcp://acq.example:5000', mid: 'MID1', tid: 'T1', group_id: 'grp_b' },
         { host_message_format: 'S2M_8583', host_address: '', mid: 'MID1', tid: 'T4', group_id: 'grp_a' },
+      ]);
+    } finally {
+      await current.destroy();
+      await db.drop();
+    }
+  });
+
+  it('should trim the MID and TID of stored claims (migration 1764800004000), the earliest claim of one terminal staying', async () => {
+    const db = await createTestDatabase('termtrim');
+    const migrations = paymentGatewayDatabase.migrations as unknown[];
+    const before = migrations.slice(0, migrations.indexOf(TerminalIdentityTrimmed1764800004000));
+    const old = await openContextDataSource(db.url, { ...paymentGatewayDatabase, entities: [], migrations: before as never });
+    try {
+      const claim = (format: string, host: string, mid: string, tid: string, groupId: string, claimedAt: string) =>
+        old.query(`INSERT INTO terminal_identity (host_message_format, host_address, mid, tid, group_id, claimed_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
+          format,
+          host,
+          mid,
+          tid,
+          groupId,
+          claimedAt,
+        ]);
+      await claim('ISO8583', 'tcp://h:1', 'MID1', 'T1', 'grp_a', '2026-01-02T00:00:00Z');
+      await claim('ISO8583', 'tcp://h:1', 'MID1 ', 'T1', 'grp_b', '2026-01-01T00:00:00Z');
+      await claim('ISO8583', 'tcp://h:1', 'MID1  ', 'T1 ', 'grp_c', '2026-01-03T00:00:00Z');
+      await claim('ISO8583', '', '  MID2', 'T2', 'grp_c', '2026-01-01T00:00:00Z');
+      await claim('ISO8583', '', '   ', 'T3', 'grp_c', '2026-01-01T00:00:00Z');
+      await claim('S2M_8583', 'tcp://h:1', 'MID1 ', 'T1', 'grp_a', '2026-01-05T00:00:00Z');
+    } finally {
+      await old.destroy();
+    }
+    const current = await openContextDataSource(db.url, paymentGatewayDatabase);
+    try {
+      expect(await current.query(`SELECT host_message_format, host_address, mid, tid, group_id FROM terminal_identity ORDER BY host_message_format, tid`)).toEqual([
+        { host_message_format: 'ISO8583', host_address: 'tcp://h:1', mid: 'MID1', tid: 'T1', group_id: 'grp_b' },
+        { host_message_format: 'ISO8583', host_address: '', mid: 'MID2', tid: 'T2', group_id: 'grp_c' },
+        { host_message_format: 'S2M_8583', host_address: 'tcp://h:1', mid: 'MID1', tid: 'T1', group_id: 'grp_a' },
       ]);
     } finally {
       await current.destroy();

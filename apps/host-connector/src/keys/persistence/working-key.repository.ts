@@ -66,6 +66,11 @@ export class WorkingKeyRepository {
     );
   }
 
+  /** Drops one PBO's key of a terminal (another PBO's terminal: docs/decisions.md, "One owner per terminal, whatever the spelling"). */
+  async remove(groupId: string, format: string, endpoint: string, tid: string): Promise<void> {
+    await this.dataSource.getRepository(WorkingKeyEntity).delete({ groupId, format, endpoint, tid });
+  }
+
   async find(groupId: string, format: string, endpoint: string, tid: string): Promise<WorkingKeyEntity | null> {
     return this.dataSource.getRepository(WorkingKeyEntity).findOneBy({ groupId, format, endpoint, tid });
   }

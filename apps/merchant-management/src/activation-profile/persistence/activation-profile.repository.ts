@@ -56,7 +56,7 @@ export class ActivationProfileRepository {
 
   /**
    * The acceptances of other PBOs' devices (not decommissioned, with a profile) naming one of
-   * these (format, MID, TID), except devices created after `deviceUuid` (the first device holds a
+   * these (format, MID, TID; MID and TID without surrounding spaces, `terminalIdOf`), except devices created after `deviceUuid` (the first device holds a
    * terminal: a pair from before the rule leaves the older one free to change). The host is
    * compared by the caller (`hostKeyOf`). Acceptance snapshots keep the acquirer's address as
    * `extraParams.connUrl`.
@@ -70,7 +70,7 @@ export class ActivationProfileRepository {
       `SELECT DISTINCT a->>'hostMessageFormat' AS "hostMessageFormat", a->'extraParams'->>'connUrl' AS "hostUrl", a->>'primaryMid' AS mid, a->>'primaryTid' AS tid
          FROM device d CROSS JOIN LATERAL jsonb_array_elements(d.acceptances) a
          JOIN jsonb_to_recordset($3::jsonb) AS v("hostMessageFormat" text, mid text, tid text)
-           ON a->>'hostMessageFormat' = v."hostMessageFormat" AND a->>'primaryMid' = v.mid AND a->>'primaryTid' = v.tid
+           ON a->>'hostMessageFormat' = v."hostMessageFormat" AND btrim(a->>'primaryMid', ' ') = v.mid AND btrim(a->>'primaryTid', ' ') = v.tid
         WHERE d.group_id <> $1 AND d.device_status <> $4 AND d.profile_id IS NOT NULL
           AND NOT EXISTS (SELECT 1 FROM device me WHERE me.uuid = $2 AND (me.created_at, me.uuid) < (d.created_at, d.uuid))`,
       [groupId, deviceUuid, JSON.stringify(identities), DeviceStatus.Decommissioned],

@@ -125,7 +125,7 @@ export class TerminalIdentityRepository {
         await manager.query(
           `SELECT DISTINCT a.group_id AS "groupId", a.host_message_format AS "hostMessageFormat", a.host_url AS "hostUrl", a.primary_mid AS mid, a.primary_tid AS tid
            FROM acceptance a JOIN profile_acceptance b ON b.acceptance_id = a.id JOIN profile p ON p.id = b.profile_id
-           JOIN ${RECORDSET} ON a.group_id = v."groupId" AND a.host_message_format = v."hostMessageFormat" AND a.primary_mid = v.mid AND a.primary_tid = v.tid
+           JOIN ${RECORDSET} ON a.group_id = v."groupId" AND a.host_message_format = v."hostMessageFormat" AND btrim(a.primary_mid, ' ') = v.mid AND btrim(a.primary_tid, ' ') = v.tid
            WHERE NOT p.retired`,
           [JSON.stringify(held)],
         ),

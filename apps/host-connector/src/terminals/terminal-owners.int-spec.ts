@@ -1,0 +1,98 @@
+import { HostTargetV1, parseHostUrl } from '@app/contracts';
+import { openContextDataSource } from '@app/database';
+import { createTestDatabase, TestDatabase } from '@app/testing';
+import fc from 'fast-check';
+import { DataSource } from 'typeorm';
+import { hostConnectorDatabase } from '../database';
+import { TerminalClaimRepository } from './persistence/terminal-claim.repository';
+import { TerminalOwners } from './terminal-owners';
+
+/** Who may use a terminal at the host connector (docs/decisions.md, "One owner per terminal, whatever the spelling"), against two replicas' connections. */
+describe('TerminalOwners', () => {
+  let database: TestDatabase;
+  let replicaA: DataSource;
+  let replicaB: DataSource;
+  let ownersA: TerminalOwners;
+  let ownersB: TerminalOwners;
+  let sequence = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('terminal_claim');
+    replicaA = await openContextDataSource(database.url, hostConnectorDatabase);
+    replicaB = await openContextDataSource(database.url, hostConnectorDatabase);
+    ownersA = new TerminalOwners(new TerminalClaimRepository(replicaA));
+    ownersB = new TerminalOwners(new TerminalClaimRepository(replicaB));
+  });
+
+  afterAll(async () => {
+    await replicaA.destroy();
+    await replicaB.destroy();
+    await database.drop();
+  });
+
+  const terminal = () => ({ mid: `MID${String((sequence += 1)).padStart(6, '0')}`, tid: `T${String(sequence).padStart(7, '0')}` });
+  const target = (groupId: string | undefined, connUrl: string | null, mid: string, tid: string): HostTargetV1 => ({
+    hostMessageFormat: 'ISO8583',
+    connUrl,
+    acptId: 'acpt_1',
+    mid,
+    tid,
+    ...(groupId === undefined ? {} : { groupId }),
+  });
+  const at = (url: string) => parseHostUrl('ISO8583', url);
+
+  it("should refuse B every spelling of A's terminal (address name, IP, padded MID/TID) and keep taking A's", async () => {
+    const spelling = fc.record({
+      host: fc.constantFrom('127.0.0.1', 'localhost', 'LOCALHOST'),
+      slash: fc.constantFrom('', '/'),
+      midPad: fc.nat({ max: 6 }),
+      tidPad: fc.nat({ max: 3 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(spelling, spelling, async (first, second) => {
+        const { mid, tid } = terminal();
+        const urlOf = (s: typeof first) => `tcp://${s.host}:40513${s.slash}`;
+        const spell = (s: typeof first) => [`${mid}${' '.repeat(s.midPad)}`, `${tid}${' '.repeat(s.tidPad)}`] as const;
+        expect(await ownersA.mayUse(target('grp_a', urlOf(first), ...spell(first)), at(urlOf(first)))).toEqual({ ok: true });
+
+        const refused = await ownersB.mayUse(target('grp_b', urlOf(second), ...spell(second)), at(urlOf(second)));
+
+        expect(refused).toEqual({ ok: false, result: 'REJECTED', message: expect.stringMatching(new RegExp(`^MID ${mid} / TID ${tid} at ISO8583 host tcp://\\S+ is another PBO's terminal; nothing was sent$`)) });
+        expect(JSON.stringify(refused)).not.toContain('grp_a');
+        expect(await ownersA.mayUse(target('grp_a', urlOf(second), ...spell(second)), at(urlOf(second)))).toEqual({ ok: true });
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it('should name the host "the default" when the acceptance names none, and leave another MID, TID, port or format free', async () => {
+    const { mid, tid } = terminal();
+    await ownersA.mayUse(target('grp_a', null, mid, tid), at('tcp://127.0.0.1:40600'));
+    expect(await ownersB.mayUse(target('grp_b', null, mid, tid), at('tcp://127.0.0.1:40600'))).toEqual(
+      expect.objectContaining({ ok: false, message: `MID ${mid} / TID ${tid} at the default ISO8583 host is another PBO's terminal; nothing was sent` }),
+    );
+    expect(await ownersB.mayUse(target('grp_b', null, `${mid}X`, tid), at('tcp://127.0.0.1:40600'))).toEqual({ ok: true });
+    expect(await ownersB.mayUse(target('grp_b', null, mid, `${tid.slice(0, 7)}X`), at('tcp://127.0.0.1:40600'))).toEqual({ ok: true });
+    expect(await ownersB.mayUse(target('grp_b', null, mid, tid), at('tcp://127.0.0.1:40601'))).toEqual({ ok: true });
+    expect(await ownersB.mayUse(target('grp_b', null, mid, tid), parseHostUrl('S2M_8583', 'tcp://127.0.0.1:40600'))).toEqual({ ok: true });
+  });
+
+  it('should let exactly one of two PBOs asking at once through, on two replicas', async () => {
+    for (let round = 0; round < 10; round += 1) {
+      const { mid, tid } = terminal();
+      const answers = await Promise.all([
+        ownersA.mayUse(target('grp_a', 'tcp://localhost:40700', mid, tid), at('tcp://localhost:40700')),
+        ownersB.mayUse(target('grp_b', 'tcp://127.0.0.1:40700', mid, tid), at('tcp://127.0.0.1:40700')),
+      ]);
+      expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
+      const rows = await replicaA.query(`SELECT DISTINCT group_id FROM terminal_claim WHERE mid = $1 AND tid = $2`, [mid, tid]);
+      expect(rows).toHaveLength(1);
+    }
+  });
+
+  it('should not judge requests that name no PBO (older callers)', async () => {
+    const { mid, tid } = terminal();
+    await ownersA.mayUse(target('grp_a', null, mid, tid), at('tcp://127.0.0.1:40800'));
+    expect(await ownersB.mayUse(target(undefined, null, mid, tid), at('tcp://127.0.0.1:40800'))).toEqual({ ok: true });
+  });
+});

@@ -1,0 +1,108 @@
+import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
+import { gatewayBase, queryDatabase, startTestApp, TestApp, unique } from '@app/testing';
+import { HostSandbox, hostSandboxSettingsFrom, StandaloneModule, startHostSandbox } from '../apps/standalone/src';
+import { Acquiring, activateTill, newTid, onboardMerchant, tap, Till } from './money-support';
+
+const GATEWAY_BASE = gatewayBase(DEFAULT_GATEWAY_NAMESPACE);
+
+interface AcceptanceSignOn {
+  resultReason: string;
+  hostRespCode: string;
+  hostRespMessage: string;
+}
+
+/**
+ * One owner per terminal, whatever the spelling (docs/decisions.md): PBO B naming PBO A's MID/TID
+ * at A's host by another spelling of its address (the connector's default named explicitly, a
+ * trailing slash, another name of the same address) or of the MID (the space pad ISO 8583 adds) is
+ * refused: by merchant-management where it can tell, else by the host connector, which knows the
+ * address it connects to. B's sign-on and sale fail with the documented reason; A's working key
+ * stays and A still signs on and sells. Standalone, against the host simulator over real TCP.
+ */
+describe('standalone: a terminal is one PBO\'s, however its host or MID is spelt', () => {
+  let hosts: HostSandbox;
+  let app: TestApp;
+  let defaultUrl: string;
+
+  beforeAll(async () => {
+    hosts = await startHostSandbox(hostSandboxSettingsFrom({ HOST_ECHO_INTERVAL_MS: '0', HOST_TIMEOUT_MS: '3000' }));
+    app = await startTestApp((options) => StandaloneModule.register(options, hosts.config));
+    defaultUrl = hosts.simulator!.connUrls.ISO8583!;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await hosts?.close();
+  });
+
+  async function signOn(acquiring: Acquiring, till: Till): Promise<AcceptanceSignOn> {
+    const response = await acquiring.pbo.post(`${GATEWAY_BASE}/profiles/${till.profileId}/signOn`, undefined);
+    expect(response.status).toBe(200);
+    const [only] = (response.body as unknown as { acptSignOns: AcceptanceSignOn[] }).acptSignOns;
+    return only;
+  }
+
+  async function keysOf(tid: string): Promise<Array<{ group_id: string; key_check_value: string }>> {
+    return queryDatabase(app.database.url, `SELECT group_id, key_check_value FROM host_connector.working_key WHERE tid = $1 ORDER BY group_id`, [tid]);
+  }
+
+  /** PBO A on the default ISO 8583 host (no connUrl), signed on. */
+  async function owner(): Promise<{ a: Acquiring; till: Till; mid: string; tid: string }> {
+    const [mid, tid] = [`SM${unique().replace(/\W/g, '').slice(-10)}`.toUpperCase(), newTid()];
+    const a = await onboardMerchant(app, 'ISO8583');
+    const till = await activateTill(app, a, { mid, tid });
+    expect(await signOn(a, till)).toEqual(expect.objectContaining({ resultReason: 'HostSuccess', hostRespCode: '00' }));
+    return { a, till, mid, tid };
+  }
+
+  it.each([
+    ['the default address named explicitly', (url: string) => url],
+    ['the default address with a trailing slash', (url: string) => `${url}/`],
+    ['another name of the default address (localhost)', (url: string) => url.replace('127.0.0.1', 'localhost')],
+  ])('should refuse B at the connector when B names A\'s default host by %s; A keeps its key, signs on and sells', async (_, spell) => {
+    const { a, till, mid, tid } = await owner();
+    const keys = await keysOf(tid);
+    expect(keys).toHaveLength(1);
+    const [aKey] = keys;
+
+    const b = await onboardMerchant(app, 'ISO8583', { acquirer: { connUrl: spell(defaultUrl) } });
+    const bTill = await activateTill(app, b, { mid, tid });
+    const refused = await signOn(b, bTill);
+
+    expect(refused).toEqual({
+      ...refused,
+      resultReason: 'InvalidAcceptance',
+      hostRespCode: '',
+      hostRespMessage: expect.stringMatching(new RegExp(`^MID ${mid} / TID ${tid} at ISO8583 host tcp://[a-z0-9.]+:\\d+ is another PBO's terminal; nothing was sent$`)),
+    });
+    expect(JSON.stringify(refused)).not.toContain(aKey.group_id);
+    const sale = await tap(bTill, '1.00');
+    expect(sale.tranStatus).toBe('DECLINED');
+    expect(sale.actions).toEqual([
+      expect.objectContaining({ actionStatus: 'FAILED', reason: 'HostRejected', hostRespCode: null, hostRespMessage: refused.hostRespMessage }),
+    ]);
+
+    // Nothing of B reached the host for the terminal: A's key is the only one, unchanged.
+    expect(await keysOf(tid)).toEqual([aKey]);
+    expect(await signOn(a, till)).toEqual(expect.objectContaining({ resultReason: 'HostSuccess', hostRespCode: '00' }));
+    expect((await tap(till, '2.00')).tranStatus).toBe('APPROVED');
+  });
+
+  // A TID with spaces is refused at the edge already (1 to 8 letters or digits, field 41).
+  it('should refuse B in merchant-management when its MID is A\'s with the space pad ISO 8583 adds', async () => {
+    const { a, till, mid, tid } = await owner();
+    for (const [spelling, acquirer] of [
+      [{ mid: `${mid} `, tid }, {}],
+      [{ mid: mid.padEnd(15), tid: `${tid}` }, {}],
+    ] as const) {
+      const b = await onboardMerchant(app, 'ISO8583', { acquirer });
+      const response = await b.pbo.post('/api/openapi/v1/device', {
+        mchId: b.mchId,
+        deviceAlias: 'Till B',
+        extParams: { acquirers: { [b.acquirer]: { acqMid: spelling.mid, acqTid: spelling.tid } } },
+      });
+      expect(response.body).toEqual({ code: 10000, msg: `MID ${mid} / TID ${tid} at the default ISO8583 host is another PBO's terminal` });
+    }
+    expect(await signOn(a, till)).toEqual(expect.objectContaining({ resultReason: 'HostSuccess', hostRespCode: '00' }));
+  });
+});
