@@ -8,6 +8,13 @@ import { TerminalAtAddress, TerminalClaimRepository } from './persistence/termin
 /** Whether a request may use its terminal: yes, or no with the reply's result and message (nothing was sent). */
 export type TerminalUse = { ok: true } | { ok: false; result: 'REJECTED' | 'HOST_UNAVAILABLE'; message: string };
 
+/**
+ * How long a process trusts what it saw: a claim held by the PBO (claims move only when an operator
+ * deletes one: this process sees it within this time) and a host name's addresses.
+ */
+const REMEMBER_MS = 30_000;
+const MAX_REMEMBERED = 10_000;
+
 /** `ip:port` as the claim names an address. */
 export function socketAddressOf(ip: string, port: number): string {
   return isIP(ip) === 6 ? `[${ip.toLowerCase()}]:${port}` : `${ip}:${port}`;
@@ -22,6 +29,11 @@ export function socketAddressOf(ip: string, port: number): string {
  */
 @Injectable()
 export class TerminalOwners {
+  /** Claims this process saw held by a PBO (`groupId|format|address|mid|tid` to when it looks again), so a sale costs no read. */
+  private readonly owned = new Map<string, number>();
+  /** Addresses of host names as last resolved (to when it resolves again). */
+  private readonly resolved = new Map<string, { ips: string[]; until: number }>();
+
   constructor(private readonly claims: TerminalClaimRepository) {}
 
   async mayUse(target: HostTargetV1, address: HostAddress): Promise<TerminalUse> {
@@ -32,18 +44,35 @@ export class TerminalOwners {
     const hostname = address.hostname.replace(/^\[|\]$/g, '');
     let ips: string[];
     try {
-      ips = isIP(hostname) ? [hostname] : (await lookup(hostname, { all: true })).map((found) => found.address);
+      ips = isIP(hostname) ? [hostname] : await this.addressesOf(hostname);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       return { ok: false, result: 'HOST_UNAVAILABLE', message: `host ${address.hostname} could not be resolved (${detail}); nothing was sent` };
     }
     const terminals: TerminalAtAddress[] = [...new Set(ips.map((ip) => socketAddressOf(ip, address.port)))].map((at) => ({ format: address.format, address: at, mid, tid }));
-    if (await this.claims.claim(groupId, terminals)) return { ok: true };
+    const now = Date.now();
+    const keys = terminals.map((terminal) => `${groupId}|${terminal.format}|${terminal.address}|${terminal.mid}|${terminal.tid}`);
+    if (keys.every((key) => (this.owned.get(key) ?? 0) > now)) return { ok: true };
+    if (await this.claims.claim(groupId, terminals)) {
+      if (this.owned.size >= MAX_REMEMBERED) this.owned.clear();
+      for (const key of keys) this.owned.set(key, now + REMEMBER_MS);
+      return { ok: true };
+    }
     const host = target.connUrl === null ? '' : hostKeyOf(address.format, target.connUrl);
     return {
       ok: false,
       result: 'REJECTED',
       message: `${describeTakenTerminal({ hostMessageFormat: address.format, hostAddress: host, mid, tid })}; nothing was sent`,
     };
+  }
+
+  private async addressesOf(hostname: string): Promise<string[]> {
+    const now = Date.now();
+    const known = this.resolved.get(hostname);
+    if (known && known.until > now) return known.ips;
+    const ips = (await lookup(hostname, { all: true })).map((found) => found.address);
+    if (this.resolved.size >= MAX_REMEMBERED) this.resolved.clear();
+    this.resolved.set(hostname, { ips, until: now + REMEMBER_MS });
+    return ips;
   }
 }
