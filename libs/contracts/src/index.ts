@@ -13,3 +13,4 @@ export * from './gateway-transaction.v1';
 export * from './mms-device.v1';
 export * from './txn-batch.v1';
 export * from './mms-group.v1';
+export * from './client-text';
