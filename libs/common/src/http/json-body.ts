@@ -2,7 +2,8 @@ import { fieldName, unsafeShapeOf, unsafeTextOf } from '@app/contracts';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as secureJson from 'secure-json-parse';
-import { DomainError } from '../errors';
+import { DomainError, ErrorCode } from '../errors';
+import { UNSUPPORTED_MEDIA_TYPE_MESSAGE } from './classify-error';
 
 /**
  * The most values (objects, arrays and scalars) any JSON text may hold, a body with
@@ -124,6 +125,12 @@ export function checkRequestText(request: Pick<FastifyRequest, 'params' | 'query
   }
 }
 
+/** Whether a JSON Content-Type names no charset or UTF-8 (`utf-8`, `utf8`, any case, quoted or not). */
+export function isUtf8OrNoCharset(contentType: string | undefined): boolean {
+  const charset = /;\s*charset\s*=\s*("?)([^";\s]*)\1/i.exec(contentType ?? '')?.[2];
+  return charset === undefined || /^utf-?8$/i.test(charset);
+}
+
 /** Installs {@link parseJsonBody} as the only body parser (any other Content-Type is 415) and {@link checkRequestText} before every route's validation. */
 export function installHostileInputGuards(fastify: FastifyInstance): void {
   // JSON is the only body type: Fastify's text/plain parser would hand a string to validation (a 400
@@ -131,6 +138,8 @@ export function installHostileInputGuards(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     try {
+      // The body is read as UTF-8: a JSON body declared in another charset is not one we read (RFC 8259 §8.1).
+      if (!isUtf8OrNoCharset(request.headers['content-type'])) throw new DomainError(ErrorCode.UnsupportedMediaType, UNSUPPORTED_MEDIA_TYPE_MESSAGE);
       done(null, parseJsonBody(typeof body === 'string' ? body : body.toString('utf8'), bodyValuesOf(request)));
     } catch (error) {
       done(error as Error, undefined);

@@ -31,6 +31,23 @@ export class StrictValidationPipe implements PipeTransform {
   }
 }
 
+/**
+ * The body of an operation that takes none (`POST /api/v2/current`): no body, or `{}`, as a
+ * client that always sends JSON does; any field is refused as an unknown one would be on any
+ * other route, anything else as not a body this operation takes.
+ */
+@Injectable()
+export class EmptyBodyPipe implements PipeTransform {
+  transform(value: unknown): undefined {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw DomainError.validation('this operation takes no request body (or {})');
+    for (const key in value) {
+      if (Object.prototype.hasOwnProperty.call(value, key)) throw DomainError.validation(`${fieldName(key)} is not an accepted field`);
+    }
+    return undefined;
+  }
+}
+
 const knownFields = new WeakMap<object, ReadonlySet<string>>();
 
 /**
