@@ -8,8 +8,12 @@
 export const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 const UNPRINTABLE_ALL = new RegExp(UNPRINTABLE.source, 'g');
-/** Also escaped in answers: markup characters, so a name is never markup a careless viewer renders. */
-const UNPRINTABLE_OR_MARKUP = new RegExp(`${UNPRINTABLE.source}|[<>&]`, 'g');
+/**
+ * Also escaped in answers: markup characters, so a name is never markup a careless viewer
+ * renders, and invisible format characters (line and paragraph separators, zero-width and
+ * bidirectional controls, the byte order mark) that would make a name read as another.
+ */
+const UNPRINTABLE_OR_MARKUP = new RegExp(`${UNPRINTABLE.source}|[<>&\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]`, 'g');
 
 const escape = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
@@ -35,8 +39,8 @@ export const MAX_ECHOED_NAME = 64;
 
 /**
  * A field or parameter name the client sent, as an error text names it: its first
- * {@link MAX_ECHOED_NAME} characters (`…` when cut), control characters, lone surrogates and
- * `<`, `>`, `&` escaped as `\u003c`. At most 6 × 64 + 1 characters whatever was sent.
+ * {@link MAX_ECHOED_NAME} characters (`…` when cut), control characters, lone surrogates, invisible
+ * format characters and `<`, `>`, `&` escaped as `\u003c`. At most 6 × 64 + 1 characters whatever was sent.
  */
 export function fieldName(name: string): string {
   return clip(name, MAX_ECHOED_NAME).replace(UNPRINTABLE_OR_MARKUP, escape);
