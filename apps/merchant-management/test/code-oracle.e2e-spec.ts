@@ -92,7 +92,10 @@ describe('activation codes of another PBO', () => {
     const guesses = fc.sample(fc.stringMatching(/^[0-9]{12}$/), 10);
     for (const guess of guesses) expect(dataOf(await attacker.get(`${V1}/device/${guess}`))).toBeNull();
 
-    expectEnvelope(await attacker.get(`${V1}/device/${await foreignCode('pending')}`), 429, 16000, /too many lookups/);
+    const throttled = await attacker.get(`${V1}/device/${await foreignCode('pending')}`);
+    expectEnvelope(throttled, 429, 16000, /too many lookups/);
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(throttled.headers.get('retry-after'))).toBeLessThanOrEqual(600);
     const own = (await createDevice(attacker, { mchId: (await createMerchant(attacker, { country: 'MY' })).mchId })).activationCode;
     expectEnvelope(await attacker.get(`${V1}/device/${own}`), 429, 16000, /too many lookups/);
 

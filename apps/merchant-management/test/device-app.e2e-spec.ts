@@ -232,7 +232,11 @@ describe('device app (/api/sdk/v1)', () => {
       }
       expect(await throttleRows(app)).toEqual([{ client_key: 'ip:127.0.0.1', failures: 10 }]);
 
-      expectError(await activate(app.anonymous, valid.activationCode), 429, 16000, /too many/);
+      const throttled = await activate(app.anonymous, valid.activationCode);
+      expectError(throttled, 429, 16000, /too many/);
+      // Retry-After: whole seconds until the 10-minute window ends.
+      expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(throttled.headers.get('retry-after'))).toBeLessThanOrEqual(600);
       expectError(await activate(app.anonymous, neverIssuedCode()), 429, 16000);
       // The valid code was not spent by the refused attempt.
       expect(dataOf<DeviceView>(await device(valid.id))).toMatchObject({ deviceId: valid.id, deviceStatus: 0 });

@@ -1,5 +1,6 @@
 import { ClassConstructor, ClassTransformOptions, plainToInstance } from 'class-transformer';
 import { validateSync, ValidatorOptions } from 'class-validator';
+import { fieldName } from './client-text';
 import { describeValidationErrors } from './validation';
 
 /**
@@ -103,15 +104,17 @@ export interface ShapeLimits {
  * ({@link unsafeTextOf}), named by its path. Walks iteratively, so it cannot overflow itself.
  */
 export function unsafeShapeOf(payload: unknown, limits: ShapeLimits = {}): string | undefined {
-  const stack: Array<{ value: unknown; depth: number; path: string }> = [{ value: payload, depth: 1, path: '' }];
+  // Paths are built only for the message: a body of thousands of keys costs no string per key.
+  const stack: ShapeEntry[] = [{ value: payload, depth: 1 }];
   let values = 0;
   while (stack.length > 0) {
-    const { value, depth, path } = stack.pop() as { value: unknown; depth: number; path: string };
+    const entry = stack.pop() as ShapeEntry;
+    const { value, depth } = entry;
     values += 1;
     if (limits.maxValues !== undefined && values > limits.maxValues) return `payload holds more than ${limits.maxValues} values`;
     if (typeof value === 'string') {
       const problem = unsafeTextOf(value);
-      if (problem !== undefined) return `${path || 'payload'} ${problem}`;
+      if (problem !== undefined) return `${pathOf(entry) || 'payload'} ${problem}`;
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;
@@ -120,12 +123,27 @@ export function unsafeShapeOf(payload: unknown, limits: ShapeLimits = {}): strin
     // Every value still on the stack and every child will be counted: refuse now rather than push them.
     if (limits.maxValues !== undefined && values + stack.length + keys.length > limits.maxValues) return `payload holds more than ${limits.maxValues} values`;
     for (const key of keys) {
-      const keyPath = path ? `${path}.${key}` : key;
       const keyProblem = unsafeTextOf(key);
       if (keyProblem !== undefined) return `a field name ${keyProblem}`;
-      if (isPrototypeKey(key)) return `${keyPath} is not an accepted field`;
-      stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, path: keyPath });
+      const child: ShapeEntry = { value: (value as Record<string, unknown>)[key], depth: depth + 1, parent: entry, key };
+      if (isPrototypeKey(key)) return `${pathOf(child)} is not an accepted field`;
+      stack.push(child);
     }
   }
   return undefined;
+}
+
+/** A value {@link unsafeShapeOf} is to look at, and where it sits. */
+interface ShapeEntry {
+  value: unknown;
+  depth: number;
+  parent?: ShapeEntry;
+  key?: string;
+}
+
+/** `a.b.c` of an entry, each key as {@link fieldName} bounds it; '' for the payload itself. */
+function pathOf(entry: ShapeEntry): string {
+  const keys: string[] = [];
+  for (let at: ShapeEntry | undefined = entry; at?.key !== undefined; at = at.parent) keys.unshift(fieldName(at.key));
+  return keys.join('.');
 }

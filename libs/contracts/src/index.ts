@@ -14,3 +14,4 @@ export * from './mms-device.v1';
 export * from './txn-batch.v1';
 export * from './mms-group.v1';
 export * from './fast-decode';
+export * from './client-text';

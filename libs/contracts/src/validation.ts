@@ -1,4 +1,5 @@
 import { ValidateBy, ValidateIf, ValidationError, ValidationOptions } from 'class-validator';
+import { fieldName } from './client-text';
 import { isIanaTimeZone, isIsoCountry, isIsoCurrency } from './iso-codes';
 import { isPaymentMethodCode, PAYMENT_METHOD_CODES } from './payment-methods';
 
@@ -37,7 +38,9 @@ const TYPE_CONSTRAINTS = ['isDefined', 'isString', 'isInt', 'isNumber', 'isBoole
 /** Field path and first failed rule of a class-validator error tree, e.g. `paymentMethods[0].emvs[1].emvId must be a number`. */
 export function describeValidationErrors(errors: ValidationError[], parentPath = ''): string {
   for (const error of errors) {
-    const path = parentPath ? (/^\d+$/.test(error.property) ? `${parentPath}[${error.property}]` : `${parentPath}.${error.property}`) : error.property;
+    // The property is the client's key when the field is unknown: named only as fieldName bounds it.
+    const property = fieldName(error.property);
+    const path = parentPath ? (/^\d+$/.test(property) ? `${parentPath}[${property}]` : `${parentPath}.${property}`) : property;
     if (error.constraints) {
       const constraints = error.constraints;
       if ('whitelistValidation' in constraints) return `${path} is not an accepted field`;

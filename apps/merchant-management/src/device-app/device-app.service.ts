@@ -1,4 +1,4 @@
-import { Clock, DeviceClaims, DomainError, ErrorCode, IdGenerator } from '@app/common';
+import { Clock, DeviceClaims, DomainError, IdGenerator } from '@app/common';
 import { UnitOfWork } from '@app/database';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { profileSyncOf } from '../device/device';
@@ -7,6 +7,7 @@ import { DeviceRepository } from '../device/persistence/device.repository';
 import { ACTIVATABLE_STATUSES, DeviceStatus } from '../shared/device-status';
 import { GATEWAY_NAMESPACE } from '../shared/gateway-namespace';
 import { CODE_ATTEMPT_LIMIT, CODE_ATTEMPT_WINDOW_MS, CodeThrottleRepository } from '../shared/persistence/code-throttle.repository';
+import { secondsLeftInWindow } from '../shared/fixed-window';
 import { throttleKeyOfAddress } from '../shared/sliding-window';
 
 export { GATEWAY_NAMESPACE };
@@ -67,7 +68,8 @@ export class DeviceAppService {
       // A throttled attempt is refused unchecked: only real failures stay counted.
       await this.throttle.release(clientKey, window);
       this.logger.warn(`activation throttled for client ${clientKey}`);
-      throw new DomainError(ErrorCode.RateLimited, 'too many failed activation attempts; try again later');
+      // Retry-After: when the current window ends; its failures then only count in part.
+      throw DomainError.rateLimited('too many failed activation attempts; try again later', secondsLeftInWindow(window, CODE_ATTEMPT_WINDOW_MS));
     }
     if (!/^\d{12}$/.test(activationCode)) throw this.fail(clientKey, attempts, DomainError.validation('activationCode must be 12 digits'));
     let refusal: DomainError | undefined;

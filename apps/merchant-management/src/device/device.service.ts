@@ -4,7 +4,6 @@ import {
   canonicalJson,
   Clock,
   DomainError,
-  ErrorCode,
   FIELD_CIPHER,
   FieldCipher,
   formatTimestamp,
@@ -25,7 +24,8 @@ import { Merchant } from '../merchant/merchant';
 import { MerchantRepository } from '../merchant/persistence/merchant.repository';
 import { PboService } from '../pbo/pbo.service';
 import { ACTIVATABLE_STATUSES, ACTIVATION_CODE_TTL_MS, activationCodeOf, DeviceStatus } from '../shared/device-status';
-import { CODE_ATTEMPT_LIMIT, CodeThrottleRepository } from '../shared/persistence/code-throttle.repository';
+import { secondsLeftInWindow } from '../shared/fixed-window';
+import { CODE_ATTEMPT_LIMIT, CODE_ATTEMPT_WINDOW_MS, CodeThrottleRepository } from '../shared/persistence/code-throttle.repository';
 import { requireOwned } from '../shared/ownership';
 import { checkEmvParams, checkExtParams, decodedObject, keptForEveryAcquirer, parseMethodCodes } from './device-input';
 import { Device } from './device';
@@ -116,7 +116,7 @@ export class DeviceService {
     const failures = await this.codeThrottle.reserve(key, now);
     if (failures > CODE_ATTEMPT_LIMIT) {
       await this.codeThrottle.release(key, now);
-      throw new DomainError(ErrorCode.RateLimited, 'too many lookups of unknown activation codes; try again later');
+      throw DomainError.rateLimited('too many lookups of unknown activation codes; try again later', secondsLeftInWindow(now, CODE_ATTEMPT_WINDOW_MS));
     }
     const device = await this.repository.findOwned(groupId, this.keyOf(id)!);
     if (device) await this.codeThrottle.release(key, now);

@@ -1,5 +1,5 @@
-import { ApiEnvelope, Envelope, formatTimestamp, GroupId, ok, PboApi } from '@app/common';
-import { Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiEnvelope, ApiEnvelopeErrors, EmptyBodyPipe, Envelope, formatTimestamp, GroupId, ok, PboApi } from '@app/common';
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Pbo } from './pbo';
 import { PboService } from './pbo.service';
@@ -41,9 +41,10 @@ export class CurrentController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Same as GET (used by the quickstart)' })
+  @ApiOperation({ summary: 'Same as GET (used by the quickstart)', description: 'Takes no body: none, or `{}`; any field is refused (400, code 10000).' })
   @ApiEnvelope(PboInfoDto)
-  async post(@GroupId() groupId: string): Promise<Envelope<PboInfoDto>> {
+  @ApiEnvelopeErrors(400)
+  async post(@GroupId() groupId: string, @Body(EmptyBodyPipe) _body: undefined): Promise<Envelope<PboInfoDto>> {
     return this.get(groupId);
   }
 }

@@ -1,3 +1,4 @@
+import { printable, UNPRINTABLE } from '@app/contracts';
 import { Logger } from '@nestjs/common';
 import { DomainError, ErrorCode } from '../errors';
 import { errorMessage } from '../errors/error-message';
@@ -8,7 +9,7 @@ export interface GroupDirectory {
 }
 
 /** A character a group id never holds: a control character (C0, DEL, C1), or a lone UTF-16 surrogate. */
-const UNUSABLE_IN_GROUP_ID = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNUSABLE_IN_GROUP_ID = UNPRINTABLE;
 
 /**
  * Whether a token's `groupId` claim can name a group: text of 1 to 64 characters, none of them a
@@ -19,15 +20,7 @@ export function isUsableGroupId(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && value.length <= 64 && !UNUSABLE_IN_GROUP_ID.test(value);
 }
 
-/**
- * `text` as a log line may carry it: control characters, DEL, C1 and lone surrogates escaped
- * (`\u0000`), so a value from a token or a request cannot forge or break log lines; at most `max`
- * characters.
- */
-export function printable(text: string, max = 128): string {
-  const clipped = text.length > max ? `${text.slice(0, max)}…` : text;
-  return clipped.replace(new RegExp(UNUSABLE_IN_GROUP_ID.source, 'g'), (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+export { printable };
 
 /** Injection token of the process's {@link GroupDirectory}. */
 export const GROUP_DIRECTORY = Symbol('GROUP_DIRECTORY');

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { DomainError, ErrorCode } from '../errors';
 import { toEnvelope } from './envelope-exception.filter';
 import { ErrorFormatRegistry, pathOf } from './error-formats';
+import { securityHeaderValues } from './security-headers';
 
 /** What a request the HTTP parser refused means to the client: a fixed text, never the bytes it sent. */
 function clientErrorOf(code: string | undefined): DomainError {
@@ -33,6 +34,8 @@ export function clientErrorResponse(code: string | undefined, rawPacket: Buffer 
     ? renderer(error, error)
     : (({ status, body }) => ({ status, contentType: 'application/json; charset=utf-8', headers: {}, body: JSON.stringify(body) }))(toEnvelope(error));
   const headers: Record<string, string> = {
+    // The headers helmet sets on every other answer (HSTS, CSP, X-Frame-Options, …).
+    ...securityHeaderValues(),
     ...rendered.headers,
     'content-type': rendered.contentType,
     'content-length': String(Buffer.byteLength(rendered.body, 'utf8')),

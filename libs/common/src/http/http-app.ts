@@ -2,7 +2,6 @@ import { INestApplication, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyHelmet from '@fastify/helmet';
-import helmet from 'helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { flag, integer, oneOf, text, ValuesOf } from '../config/env-schema';
@@ -13,6 +12,7 @@ import { handleClientError } from './client-error';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
 import { errorFormatsOf } from './error-formats';
 import { installHostileInputGuards } from './json-body';
+import { HELMET_OPTIONS, securityHeaders } from './security-headers';
 
 /** Longest path parameter a route takes (Fastify's `maxParamLength`); a longer one is refused with 10000. */
 export const MAX_PATH_PARAMETER_LENGTH = 256;
@@ -128,21 +128,6 @@ export function configureHttpApp(app: NestFastifyApplication, options: Pick<Http
   // Nest routes Fastify's own errors (JSON parsing, content type, body size) through the
   // global filter too, so they leave in the same envelope.
 }
-
-/** Helmet's defaults, with a content security policy that lets the Swagger UI at /docs run. */
-const HELMET_OPTIONS = {
-  contentSecurityPolicy: {
-    directives: {
-      defaultSrc: ["'self'"],
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:', 'validator.swagger.io'],
-      scriptSrc: ["'self'", "https: 'unsafe-inline'"],
-    },
-  },
-};
-
-/** The same headers as a plain Node middleware, for responses Fastify sends without its hooks. */
-const securityHeaders = helmet(HELMET_OPTIONS);
 
 /**
  * Security headers on every response (`@fastify/helmet`; the content security policy lets the

@@ -1,6 +1,6 @@
 import { unsafeShapeOf } from '@app/contracts';
 import fc from 'fast-check';
-import { MAX_BODY_VALUES, parseGuardedJson } from './json-body';
+import { MAX_BODY_VALUES, parseGuardedJson, parseJsonBody } from './json-body';
 
 /** Text where a naive comma count would go wrong: commas, quotes and backslashes inside strings. */
 const trickyText = fc.string({ unit: fc.constantFrom(',', '"', '\\', '\\"', 'a', 'é', '\u2028', ' '), maxLength: 40 });
@@ -49,7 +49,23 @@ describe('parseGuardedJson: values counted before parsing', () => {
 
   it('should accept a string of any number of commas, and still say why broken JSON is broken', () => {
     expect(parseGuardedJson(JSON.stringify({ a: ','.repeat(50_000) }))).toEqual({ value: { a: ','.repeat(50_000) } });
-    expect(parseGuardedJson('{"a": "unterminated')).toEqual({ invalid: expect.stringMatching(/JSON/) as string });
+    expect(parseGuardedJson('{"a": "unterminated')).toEqual({ invalid: ' (at position 19)' });
+  });
+
+  it('should never quote the text of broken JSON, only where it broke', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Z]{12}$/), fc.constantFrom('', '{', '{"a":', '[1,', '{"a":1}}', '{"a":"'), fc.constantFrom('', '}', ']', ','), (mark, before, after) => {
+        const message = (() => {
+          try {
+            parseJsonBody(`${before}${mark}${after}`);
+            return 'parsed';
+          } catch (error) {
+            return (error as Error).message;
+          }
+        })();
+        expect(message).toMatch(/^the request body is not valid JSON( \(at position \d+\)| \(it ends too early\))?$/);
+      }),
+    );
   });
 });
 

@@ -1,26 +1,48 @@
-import { unsafeShapeOf, unsafeTextOf } from '@app/contracts';
+import { fieldName, unsafeShapeOf, unsafeTextOf } from '@app/contracts';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as secureJson from 'secure-json-parse';
-import { DomainError } from '../errors';
+import { DomainError, ErrorCode } from '../errors';
+import { UNSUPPORTED_MEDIA_TYPE_MESSAGE } from './classify-error';
 
 /**
- * The most values (objects, arrays and scalars) a JSON body may hold: far above any body of the
- * APIs (the largest, an EMV config, holds a few hundred), far below what would keep validation
- * busy for long.
+ * The most values (objects, arrays and scalars) any JSON text may hold, a body with
+ * {@link BodyValues} or JSON inside a string field: the ceiling no route may raise.
  */
 export const MAX_BODY_VALUES = 10_000;
 
 /**
+ * The most values a request body may hold unless its route says otherwise ({@link BodyValues}):
+ * about twice the largest body of the APIs (a payment config of 6 methods with 16 allows and
+ * 32 EMV refs each, about 520), and small enough that a body at the cap costs validation about a
+ * millisecond (docs/decisions.md, "Cheaper hostile bodies").
+ */
+export const DEFAULT_BODY_VALUES = 1_000;
+
+/** Route config key of {@link BodyValues}. */
+const BODY_VALUES_CONFIG = 'bodyValues';
+
+/** A route whose bodies may hold up to `values` values (at most {@link MAX_BODY_VALUES}) instead of {@link DEFAULT_BODY_VALUES}. */
+export const BodyValues = (values: number) => RouteConfig({ [BODY_VALUES_CONFIG]: Math.min(values, MAX_BODY_VALUES) });
+
+/** The value cap of the route a request reached. */
+function bodyValuesOf(request: FastifyRequest): number {
+  const config = request.routeOptions?.config as unknown as Record<string, unknown> | undefined;
+  const values = config?.[BODY_VALUES_CONFIG];
+  return typeof values === 'number' ? values : DEFAULT_BODY_VALUES;
+}
+
+/**
  * Parses a JSON request body and refuses, with a 400 naming the field, what must not reach
  * validation or the database (docs/decisions.md, "Hostile input at the edge"): nesting deeper
- * than 32 levels, more than {@link MAX_BODY_VALUES} values, prototype keys, and text that
+ * than 32 levels, more than `maxValues` values (the route's, {@link BodyValues}), prototype keys, and text that
  * PostgreSQL or the validators cannot take (a NUL character, a lone surrogate). The walk is
  * iterative and bounded, so a hostile body costs about what parsing it costs.
  */
-export function parseJsonBody(text: string): unknown {
+export function parseJsonBody(text: string, maxValues = DEFAULT_BODY_VALUES): unknown {
   if (text.trim() === '') throw DomainError.validation('the request body is empty: send a JSON value or no content type');
-  const parsed = parseGuardedJson(text);
-  if ('invalid' in parsed) throw DomainError.validation(`the request body is not valid JSON: ${parsed.invalid}`);
+  const parsed = parseGuardedJson(text, maxValues);
+  if ('invalid' in parsed) throw DomainError.validation(`the request body is not valid JSON${parsed.invalid}`);
   if ('unsafe' in parsed) throw DomainError.validation(parsed.unsafe.replace(/^payload/, 'the request body'));
   return parsed.value;
 }
@@ -29,18 +51,26 @@ export function parseJsonBody(text: string): unknown {
  * JSON text read by the edge's rules, for a body and for JSON carried inside a string field alike
  * (`parseEmbeddedJson`): prototype keys refused while parsing, then {@link unsafeShapeOf} with
  * {@link MAX_BODY_VALUES}. The value, why it is not JSON (`invalid`), or why it must not go on
- * (`unsafe`, its path starting `payload`).
+ * (`unsafe`, its path starting `payload`). `invalid` never quotes the text: '', a position or a reason, to follow "is not valid JSON".
  */
-export function parseGuardedJson(text: string): { value: unknown } | { invalid: string } | { unsafe: string } {
-  if (separatorsOf(text, MAX_BODY_VALUES) >= MAX_BODY_VALUES) return { unsafe: `payload holds more than ${MAX_BODY_VALUES} values` };
+export function parseGuardedJson(text: string, maxValues = MAX_BODY_VALUES): { value: unknown } | { invalid: string } | { unsafe: string } {
+  if (separatorsOf(text, maxValues) >= maxValues) return { unsafe: `payload holds more than ${maxValues} values` };
   let value: unknown;
   try {
     value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (error) {
-    return { invalid: error instanceof SyntaxError ? error.message : 'it carries a prototype key (__proto__ or constructor.prototype)' };
+    // V8's message quotes the text around the error: only its position is repeated.
+    return { invalid: error instanceof SyntaxError ? syntaxErrorPosition(error) : ': it carries a prototype key (__proto__ or constructor.prototype)' };
   }
-  const unsafe = unsafeShapeOf(value, { maxValues: MAX_BODY_VALUES });
+  const unsafe = unsafeShapeOf(value, { maxValues });
   return unsafe === undefined ? { value } : { unsafe };
+}
+
+/** ` (at position N)` when V8's message tells the position, else ''. */
+function syntaxErrorPosition(error: SyntaxError): string {
+  const position = /at position (\d+)/.exec(error.message)?.[1];
+  if (position !== undefined) return ` (at position ${position})`;
+  return /end of JSON input/i.test(error.message) ? ' (it ends too early)' : '';
 }
 
 const COMMA = 0x2c;
@@ -89,10 +119,16 @@ export function checkRequestText(request: Pick<FastifyRequest, 'params' | 'query
       if (nameProblem !== undefined) throw DomainError.validation(`a ${where} parameter name ${nameProblem}`);
       for (const item of Array.isArray(value) ? value : [value]) {
         const problem = typeof item === 'string' ? unsafeTextOf(item) : undefined;
-        if (problem !== undefined) throw DomainError.validation(`${name} ${problem}`);
+        if (problem !== undefined) throw DomainError.validation(`${fieldName(name)} ${problem}`);
       }
     }
   }
+}
+
+/** Whether a JSON Content-Type names no charset or UTF-8 (`utf-8`, `utf8`, any case, quoted or not). */
+export function isUtf8OrNoCharset(contentType: string | undefined): boolean {
+  const charset = /;\s*charset\s*=\s*("?)([^";\s]*)\1/i.exec(contentType ?? '')?.[2];
+  return charset === undefined || /^utf-?8$/i.test(charset);
 }
 
 /** Installs {@link parseJsonBody} as the only body parser (any other Content-Type is 415) and {@link checkRequestText} before every route's validation. */
@@ -100,9 +136,11 @@ export function installHostileInputGuards(fastify: FastifyInstance): void {
   // JSON is the only body type: Fastify's text/plain parser would hand a string to validation (a 400
   // about the body's shape, where the Content-Type is what is wrong: 415).
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     try {
-      done(null, parseJsonBody(typeof body === 'string' ? body : body.toString('utf8')));
+      // The body is read as UTF-8: a JSON body declared in another charset is not one we read (RFC 8259 §8.1).
+      if (!isUtf8OrNoCharset(request.headers['content-type'])) throw new DomainError(ErrorCode.UnsupportedMediaType, UNSUPPORTED_MEDIA_TYPE_MESSAGE);
+      done(null, parseJsonBody(typeof body === 'string' ? body : body.toString('utf8'), bodyValuesOf(request)));
     } catch (error) {
       done(error as Error, undefined);
     }

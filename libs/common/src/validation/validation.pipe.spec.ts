@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { DomainError } from '../errors';
-import { IsIsoCurrency } from '@app/contracts';
+import { contractViolation, IsIsoCurrency } from '@app/contracts';
+import fc from 'fast-check';
 import { StrictValidationPipe } from './validation.pipe';
 
 class Item {
@@ -52,5 +53,16 @@ describe('StrictValidationPipe', () => {
 
   it('should not coerce types', async () => {
     expect(await messageOf({ name: 'a', currency: 'MYR', items: [{ emvId: '1' }] })).toBe('items[0].emvId must be an integer number');
+  });
+
+  it('should refuse an unknown field before transformation in the words class-validator would use', async () => {
+    const known = fc.record({ name: fc.oneof(fc.string(), fc.integer()), currency: fc.constantFrom('MYR', 'xx', 1), items: fc.array(fc.record({ emvId: fc.oneof(fc.integer(), fc.string()) }), { maxLength: 2 }) }, { requiredKeys: [] });
+    const unknown = fc.dictionary(fc.string({ minLength: 1 }).filter((key) => !['name', 'currency', 'items', '__proto__'].includes(key)), fc.jsonValue({ maxDepth: 1 }), { minKeys: 1, maxKeys: 5 });
+    await fc.assert(
+      fc.asyncProperty(known, unknown, fc.boolean(), async (fields, extra, extraFirst) => {
+        const body = extraFirst ? { ...extra, ...fields } : { ...fields, ...extra };
+        expect(await messageOf(body)).toBe(contractViolation(Body, body));
+      }),
+    );
   });
 });

@@ -14,7 +14,10 @@ export interface paths {
         /** The PBO (group) of the bearer token */
         get: operations["CurrentController_get"];
         put?: never;
-        /** Same as GET (used by the quickstart) */
+        /**
+         * Same as GET (used by the quickstart)
+         * @description Takes no body: none, or `{}`; any field is refused (400, code 10000).
+         */
         post: operations["CurrentController_post"];
         delete?: never;
         options?: never;
@@ -1544,6 +1547,15 @@ export interface operations {
                         code: 0;
                         data: components["schemas"]["PboInfoDto"];
                     };
+                };
+            };
+            /** @description code 10000: invalid input; msg names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
             /** @description code 11000: missing, malformed, expired or wrongly signed bearer token */
