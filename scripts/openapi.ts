@@ -94,7 +94,7 @@ function defectsOf(document: OpenAPIObject): string[] {
     if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${where}/${i}`));
     if (node === null || typeof node !== 'object') return;
     const schema = node as Json;
-    if (schema.type === 'object' && !schema.properties && !schema.additionalProperties && !schema.allOf && !schema.oneOf) {
+    if (schema.type === 'object' && !schema.properties && !schema.additionalProperties && !schema.allOf && !schema.oneOf && !schema.enum) {
       defects.push(`${where}: typed object without properties (give the decorator a type)`);
     }
     for (const [key, value] of Object.entries(schema)) walk(value, `${where}/${key}`);

@@ -121,6 +121,14 @@ describe('profile sync state of devices', () => {
     return merchantManagementClient(app.anonymous).POST('/api/sdk/v1/activate', { body: { activationCode } });
   }
 
+  it("should answer an unknown device's GET with data null, as the committed document says under OpenAPI 3.0.3 read strictly", async () => {
+    const pbo = await newPbo();
+    // The typed client fails the call when the answer does not validate (libs/testing openapi-client.ts).
+    const result = await pbo.mm.GET('/api/openapi/v1/device/{deviceId}', { params: { path: { deviceId: '000000000000' } } });
+    expect(result.response.status).toBe(200);
+    expect(result.data).toEqual({ code: 0, msg: 'SUCCESS', data: null });
+  });
+
   it('should show a new device APPLIED once the gateway stored its profile, and list nothing for the PBO', async () => {
     const pbo = await newPbo();
     const code = await newCode(pbo);

@@ -117,8 +117,10 @@ describe('profile upserts over the in-process transport', () => {
             const last = next.pushes.filter((status) => status !== undefined).pop();
             if (last !== undefined) retired = last === 'DISABLED';
           } else if (version > 0) {
-            expect((await pbo.patch(`/profiles/${profileId}/status`, { status: next.pbo })).status).toBe(200);
-            pboStatus = next.pbo;
+            // A retired profile refuses ACTIVE (409) and keeps the PBO's status as it was.
+            const refused = retired && next.pbo === 'ACTIVE';
+            expect((await pbo.patch(`/profiles/${profileId}/status`, { status: next.pbo })).status).toBe(refused ? 409 : 200);
+            if (!refused) pboStatus = next.pbo;
           }
           if (version === 0) continue;
           const shown = bodyOf<ProfileWithAcptView>(await pbo.get(`/profiles/${profileId}`)).entityStatus;

@@ -2,7 +2,7 @@ import { GATEWAY_PROFILE_UPSERT_V1, GatewayProfileUpsertV1 } from '@app/contract
 import { bodyOf, unique } from '@app/testing';
 import fc from 'fast-check';
 import { ProfileSyncService } from '../src/profile-sync/profile-sync.service';
-import { upsertPayload } from './factories';
+import { profileBody, upsertPayload } from './factories';
 import { saleBody, SaleTestApp, startGatewayWithConnector, Terminal, TransactionView } from './sale-support';
 import { expectProblem } from './support';
 
@@ -80,28 +80,16 @@ describe('POST /transaction: the profile a sale reads follows every change made 
         let version = 1;
         for (const next of changes) {
           if (next.kind === 'status') {
-            bodyOf(await terminal.pbo.patch(`/profiles/${terminal.profileId}/status`, { status: next.disabled ? 'DISABLED' : 'ACTIVE' }));
-            model.disabled = next.disabled;
+            const response = await terminal.pbo.patch(`/profiles/${terminal.profileId}/status`, { status: next.disabled ? 'DISABLED' : 'ACTIVE' });
+            // A retired profile is not activated by the PBO (docs/decisions.md, "A retired profile refuses changes").
+            if (model.retired && !next.disabled) expectProblem(response, 409, new RegExp(`^profile ${terminal.profileId} is retired`));
+            else {
+              bodyOf(response);
+              model.disabled = next.disabled;
+            }
           } else {
             version += 1;
-            const upsert = upsertPayload({
-              profileId: terminal.profileId,
-              groupId: terminal.groupId,
-              deviceId: terminal.deviceId,
-              version,
-              currency: next.currency,
-              entityStatus: next.retired ? 'DISABLED' : 'ACTIVE',
-              acceptances: [
-                {
-                  acptName: 'Acquirer A',
-                  hostMessageFormat: 'MOCK',
-                  supportedPayments: next.visa ? ['VISA'] : ['MASTERCARD'],
-                  primaryMid: terminal.mid,
-                  primaryTid: terminal.tid,
-                  extraParams: {},
-                },
-              ],
-            }) as unknown as GatewayProfileUpsertV1;
+            const upsert = retirement(terminal, version, next.retired, { currency: next.currency, visa: next.visa });
             const receipt = { consumer: 'test', messageId: `cache-${unique()}`, subject: GATEWAY_PROFILE_UPSERT_V1 };
             if (next.batch) await sync.applyBatch([{ upsert, receipt }]);
             else await sync.apply(upsert, receipt);
@@ -113,4 +101,49 @@ describe('POST /transaction: the profile a sale reads follows every change made 
       { numRuns: 15 },
     );
   });
+
+  it('should refuse ACTIVE and a PUT for a retired profile with 409, keep a DISABLED for its return, and change nothing else', async () => {
+    const sync = app.app.get(ProfileSyncService);
+    const terminal = await app.newTerminal({ supportedPayments: ['VISA'] });
+    const path = `/profiles/${terminal.profileId}`;
+    const receipt = () => ({ consumer: 'test', messageId: `retired-${unique()}`, subject: GATEWAY_PROFILE_UPSERT_V1 });
+    await sync.apply(retirement(terminal, 2, true), receipt());
+    const before = bodyOf<{ entityStatus: string }>(await terminal.pbo.get(path));
+    expect(before.entityStatus).toBe('DISABLED');
+
+    const retired = new RegExp(`^profile ${terminal.profileId} is retired`);
+    expectProblem(await terminal.pbo.patch(`${path}/status`, { status: 'ACTIVE' }), 409, retired);
+    expectProblem(await terminal.pbo.put(path, profileBody({ acceptances: [] })), 409, retired);
+    expect(bodyOf(await terminal.pbo.get(path))).toEqual(before);
+    await expectSaleAsModel(terminal, { disabled: false, retired: true, currency: 'MYR', visa: true });
+
+    // The PBO's own DISABLED is taken and outlives the device's return.
+    expect(bodyOf<{ entityStatus: string }>(await terminal.pbo.patch(`${path}/status`, { status: 'DISABLED' })).entityStatus).toBe('DISABLED');
+    await sync.apply(retirement(terminal, 3, false), receipt());
+    expect(bodyOf<{ entityStatus: string }>(await terminal.pbo.get(path)).entityStatus).toBe('DISABLED');
+    expect(bodyOf<{ entityStatus: string }>(await terminal.pbo.patch(`${path}/status`, { status: 'ACTIVE' })).entityStatus).toBe('ACTIVE');
+    await expectSaleAsModel(terminal, { disabled: false, retired: false, currency: 'MYR', visa: true });
+  });
 });
+
+/** merchant-management's push of `terminal`'s profile at `version`: its device retired or in use again. */
+function retirement(terminal: Terminal, version: number, retired: boolean, shape: { currency: 'MYR' | 'USD'; visa: boolean } = { currency: 'MYR', visa: true }): GatewayProfileUpsertV1 {
+  return upsertPayload({
+    profileId: terminal.profileId,
+    groupId: terminal.groupId,
+    deviceId: terminal.deviceId,
+    version,
+    currency: shape.currency,
+    entityStatus: retired ? 'DISABLED' : 'ACTIVE',
+    acceptances: [
+      {
+        acptName: 'Acquirer A',
+        hostMessageFormat: 'MOCK',
+        supportedPayments: shape.visa ? ['VISA'] : ['MASTERCARD'],
+        primaryMid: terminal.mid,
+        primaryTid: terminal.tid,
+        extraParams: {},
+      },
+    ],
+  }) as unknown as GatewayProfileUpsertV1;
+}

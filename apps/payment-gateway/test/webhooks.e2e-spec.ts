@@ -172,14 +172,15 @@ describe('webhooks (callbackUrl)', () => {
           await waitFor('a failed attempt', async () => ((await deliveriesOf(pbo, `?tranId=${String(event.transaction.tranId)}`)).data[0]?.attempts ?? 0) >= 1);
           const [delivery] = (await deliveriesOf(pbo, `?tranId=${String(event.transaction.tranId)}`)).data;
 
-          expect(delivery.lastError).toMatch(/^(gave up after \d+ attempts: )?connection failed$/);
+          // A closed port, a reset and (below) a silent receiver read the same to the PBO: no port scan through callbackUrls.
+          expect(delivery.lastError).toMatch(/^(gave up after \d+ attempts: )?destination not reachable or not allowed$/);
         }
       } finally {
         await new Promise((resolve) => resetter.close(resolve));
       }
     });
 
-    it('should give up on a receiver that never answers, FAILED with the timeout, once the give-up time has passed', async () => {
+    it('should give up on a receiver that never answers, FAILED told like a closed port, once the give-up time has passed', async () => {
       const pbo = await newPbo();
       const path = `/${unique('silent')}`;
       receiver.script(path, () => 'hang');
@@ -188,7 +189,7 @@ describe('webhooks (callbackUrl)', () => {
       await publish(event);
       const delivery = await settled(pbo, event.transaction.tranId as string, 'FAILED');
 
-      expect(delivery.lastError).toMatch(/^gave up after \d+ attempts: no answer within 400 ms$/);
+      expect(delivery.lastError).toMatch(/^gave up after \d+ attempts: destination not reachable or not allowed$/);
       expect(delivery.lastStatus).toBeNull();
       expect(delivery.attempts).toBeGreaterThanOrEqual(2);
       expect(receiver.to(path)).toHaveLength(delivery.attempts);

@@ -29,11 +29,12 @@ type Json = { [key: string]: unknown };
 function closed(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(closed);
   if (node === null || typeof node !== 'object') return node;
-  const { nullable, ...rest } = node as Json;
-  const copy: Json = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, closed(value)]));
+  const copy: Json = Object.fromEntries(Object.entries(node as Json).map(([key, value]) => [key, closed(value)]));
   if (copy.properties && typeof copy.properties === 'object' && copy.additionalProperties === undefined) copy.additionalProperties = false;
-  // `nullable` as the generated types read it (`X | null`), also beside allOf or oneOf.
-  return nullable === true ? { anyOf: [copy, { type: 'null' }] } : copy;
+  // `nullable` is read as OpenAPI 3.0.3 says (ajv's `nullable` option): it admits null only beside
+  // a `type`, and nothing under allOf or a $ref is widened by it (docs/decisions.md, "Nullable
+  // references in the OpenAPI documents").
+  return copy;
 }
 
 /** JSON-pointer escaping of one path segment. */
@@ -43,12 +44,19 @@ function pointer(segment: string): string {
 
 /** The response schemas of one committed document, compiled once. */
 export class ResponseContract {
-  private readonly ajv = new Ajv({ allErrors: true, unknownFormats: 'ignore', schemaId: 'auto' });
-  private readonly document: Json;
+  private readonly ajv = new Ajv({ allErrors: true, unknownFormats: 'ignore', schemaId: 'auto', nullable: true });
+  readonly document: Json;
 
   constructor(readonly name: DocumentName) {
     this.document = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'docs', 'openapi', `${name}.json`), 'utf8')) as Json;
     this.ajv.addSchema(closed(this.document) as object, name);
+  }
+
+  /** What is wrong with `value` as the schema at `pointer` (a JSON pointer into the document, e.g. `/components/schemas/X/properties/y`). */
+  problemsAt(pointer: string, value: unknown): string[] {
+    const validate = this.ajv.getSchema(`${this.name}#${pointer}`);
+    if (!validate) return [`${pointer}: the schema cannot be compiled`];
+    return validate(value) ? [] : (validate.errors ?? []).map((error) => `${pointer}: ${error.dataPath} ${error.message ?? ''}`);
   }
 
   /**

@@ -8,6 +8,8 @@ import { PboService } from '../pbo/pbo.service';
 import { storedEnablerParams } from '../shared/enabler-params';
 import { requireOwned } from '../shared/ownership';
 import { checkMethodAndEmvLists, EmvList } from './method-lists';
+import { checkConnUrl } from './conn-url';
+import { hostMessageFormatOf } from '../activation-profile/activation-profile.builder';
 import { MethodList } from './acquirer-profile';
 import { AcquirerProfileRecord, AcquirerProfileRepository, AcquirerProfileValues } from './persistence/acquirer-profile.repository';
 
@@ -96,6 +98,7 @@ export class AcquirerService {
     if (command.acqType === 'qr' && !pbo.qrEnabled) throw DomainError.validation('acqType qr needs the PBO\'s QR support, which is not enabled');
     checkMethodAndEmvLists(command.acqType, command.methodList, command.emvList);
     checkAcceptanceParams(command.connExtraParams, 'connExtraParams');
+    checkConnUrl(hostMessageFormatOf({ enablerMsgFormat: command.enablerMsgFormat ?? null, connMessageFormat: command.connMessageFormat }, pbo), command.connUrl);
     try {
       return await this.uow.run(async () => {
         // One writer per PBO at a time for group-wide rules (one default profile per acqType).
@@ -138,6 +141,17 @@ export class AcquirerService {
         const profile = requireOwned(await this.repository.findById(id, 'update'), groupId, `acquirer profile ${id}`);
         if (command.currency !== undefined && command.currency !== profile.currency) throw DomainError.validation('currency is immutable after creation');
         if (command.acqType !== undefined && command.acqType !== profile.acqType) throw DomainError.validation('acqType is immutable after creation');
+        // The address the connector will be given, read as the format it will be spoken in after this change.
+        if (command.connUrl !== undefined || command.connMessageFormat !== undefined || command.enablerMsgFormat !== undefined) {
+          const format = hostMessageFormatOf(
+            {
+              enablerMsgFormat: command.enablerMsgFormat !== undefined ? command.enablerMsgFormat : profile.enablerMsgFormat,
+              connMessageFormat: command.connMessageFormat ?? profile.connMessageFormat,
+            },
+            await this.pbos.require(groupId),
+          );
+          checkConnUrl(format, command.connUrl !== undefined ? command.connUrl : profile.connUrl);
+        }
         const currentEmvList = (await this.repository.emvLists([id])).get(id)!;
         const methodList = command.methodList ?? profile.methodList;
         const emvList = command.emvList ?? currentEmvList;

@@ -57,7 +57,11 @@ export class ProfileController {
   @ApiOperation({ summary: 'Replace every field; the listed acceptances are upserted and bound, the others unbound ([] unbinds all)' })
   @ApiOkResponse({ type: ProfileWithAcptDto })
   @ApiProblem({ status: 403, description: 'the profile or an acptId belongs to another PBO' })
-  @ApiProblem({ status: 409, description: 'providerReference already used by another profile of the PBO, or an acceptance names a MID/TID at a host that another PBO owns (detail names them)' })
+  @ApiProblem({
+    status: 409,
+    description:
+      'providerReference already used by another profile of the PBO, an acceptance names a MID/TID at a host that another PBO owns (detail names them), or the profile is retired (its device is no longer in use in merchant-management)',
+  })
   replace(@GroupId() groupId: string, @Param('profileId') profileId: string, @Body() body: ProfileRequestDto): Promise<ProfileWithAcptDto> {
     return this.profiles.replace(groupId, profileId, body);
   }
@@ -78,6 +82,7 @@ export class ProfileController {
   @ApiOperation({ summary: 'Activate or disable a profile' })
   @ApiOkResponse({ type: ProfileDto })
   @ApiProblem({ status: 403, description: 'the profile belongs to another PBO' })
+  @ApiProblem({ status: 409, description: 'ACTIVE asked for a retired profile (its device is no longer in use in merchant-management); DISABLED is kept for when the device is activated again' })
   setStatus(@GroupId() groupId: string, @Param('profileId') profileId: string, @Body() body: ProfileStatusRequestDto): Promise<ProfileDto> {
     return this.profiles.setStatus(groupId, profileId, body.status);
   }

@@ -144,7 +144,7 @@ export class ProfileService {
     this.requireProfileId(profileId);
     try {
       return await this.profiles.transaction(async (manager) => {
-        requireOwned(await this.profiles.lockById(manager, profileId), groupId, `profile ${profileId}`);
+        requireLive(requireOwned(await this.profiles.lockById(manager, profileId), groupId, `profile ${profileId}`));
         const before = await this.terminals.identitiesOf(manager, { profileIds: [profileId], acceptanceIds: requestedIds(request) }, false);
         await this.profiles.update(manager, profileId, profileFields(request));
         await this.bindAcceptances(manager, groupId, profileId, request.acceptances);
@@ -159,7 +159,9 @@ export class ProfileService {
   async setStatus(groupId: string, profileId: string, status: EntityStatus): Promise<ProfileDto> {
     this.requireProfileId(profileId);
     return this.profiles.transaction(async (manager) => {
-      requireOwned(await this.profiles.lockById(manager, profileId), groupId, `profile ${profileId}`);
+      const profile = requireOwned(await this.profiles.lockById(manager, profileId), groupId, `profile ${profileId}`);
+      // The PBO's own DISABLED is kept for when the device is back in use; ACTIVE would change nothing it shows.
+      if (status === 'ACTIVE') requireLive(profile);
       await this.profiles.update(manager, profileId, { entityStatus: status });
       return toProfileDto((await this.profiles.findById(profileId, manager))!);
     });
@@ -221,4 +223,18 @@ export class ProfileService {
     }
     return error;
   }
+}
+
+/**
+ * 409 for a change a retired profile cannot take (docs/decisions.md, "A retired profile refuses
+ * changes"): its device's code was deleted, or it was logged out, decommissioned or idled in
+ * merchant-management, which alone brings it back (by activating the device again).
+ */
+function requireLive(profile: ProfileEntity): ProfileEntity {
+  if (profile.retired) {
+    throw DomainError.conflict(
+      `profile ${profile.id} is retired: its device is no longer in use in merchant-management (code deleted, logged out, decommissioned or idled); it shows DISABLED until the device is activated again, and cannot be activated or replaced before`,
+    );
+  }
+  return profile;
 }

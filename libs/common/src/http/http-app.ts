@@ -155,7 +155,36 @@ export function buildOpenApiDocument(app: INestApplication, title: string, descr
     .build();
   const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}` });
   documentEdgeErrors(document);
+  nullableReferences(document);
   return document;
+}
+
+/** What admits null, and only null, under OpenAPI 3.0.3 (`nullable` acts only beside a `type`). */
+const ONLY_NULL = { type: 'object', nullable: true, enum: [null] } as const;
+
+/**
+ * Nest writes a nullable property of a class type as `{type: object, allOf: [{$ref}], nullable:
+ * true}`, which under OpenAPI 3.0.3 admits no null: `nullable` widens only the `type` beside it,
+ * and the referenced schema still refuses null. Each such schema becomes `anyOf: [{$ref}, {type:
+ * object, nullable: true, enum: [null]}]` (its description and other annotations kept), which a
+ * strict validator and redocly both read as "the object or null"; a nullable enum lists null
+ * among its values, for the same reason (docs/decisions.md, "Nullable references in the OpenAPI
+ * documents").
+ */
+export function nullableReferences(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(nullableReferences);
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as Record<string, unknown>;
+  for (const value of Object.values(schema)) nullableReferences(value);
+  if (schema.nullable !== true) return;
+  // An enum is not widened by `nullable` either: null is listed among its values.
+  if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...(schema.enum as unknown[]), null];
+  const allOf = schema.allOf as unknown[] | undefined;
+  const reference =
+    typeof schema.$ref === 'string' ? { $ref: schema.$ref } : Array.isArray(allOf) && allOf.length === 1 && !schema.properties ? (allOf[0] as { $ref?: unknown }) : undefined;
+  if (reference === undefined || typeof reference.$ref !== 'string') return;
+  for (const key of ['nullable', 'allOf', '$ref', 'type']) delete schema[key];
+  schema.anyOf = [reference, { ...ONLY_NULL, enum: [null] }];
 }
 
 const BODY_METHODS = ['post', 'put', 'patch', 'delete'] as const;

@@ -581,7 +581,7 @@ export interface components {
         };
         AcquirerCreateDto: {
             /**
-             * @description tcp://, tls://, http:// or https:// address of the acquirer host
+             * @description address of the acquirer host in its format: tcp://host:port (no path) for the ISO 8583 formats, http(s)://host[:port][/base] for the JSON formats; no credentials. Checked with the host connector's own parser against the format the profile is spoken in (enablerMsgFormat, else the PBO's gateway format for SVC_ENABLER, else connMessageFormat); MOCK takes either form
              * @example tcp://acquirer.example:5000
              */
             connUrl?: string | null;
@@ -631,7 +631,7 @@ export interface components {
         };
         AcquirerUpdateDto: {
             /**
-             * @description tcp://, tls://, http:// or https:// address of the acquirer host
+             * @description address of the acquirer host in its format: tcp://host:port (no path) for the ISO 8583 formats, http(s)://host[:port][/base] for the JSON formats; no credentials. Checked with the host connector's own parser against the format the profile is spoken in (enablerMsgFormat, else the PBO's gateway format for SVC_ENABLER, else connMessageFormat); MOCK takes either form
              * @example tcp://acquirer.example:5000
              */
             connUrl?: string | null;
@@ -842,7 +842,7 @@ export interface components {
             methodList: string;
             profileId: string | null;
             /** @description v1 only: where the gateway profile stands; null when the device has no profile (no acquirer matched) */
-            profileSync: components["schemas"]["ProfileSyncDto"] | null;
+            profileSync: components["schemas"]["ProfileSyncDto"] | (never | null);
             /** @description JSON-encoded */
             emvParams: string | null;
             /** @description JSON-encoded */
@@ -1076,7 +1076,7 @@ export interface components {
         };
         LegacyAcquirerCreateDto: {
             /**
-             * @description tcp://, tls://, http:// or https:// address of the acquirer host
+             * @description address of the acquirer host in its format: tcp://host:port (no path) for the ISO 8583 formats, http(s)://host[:port][/base] for the JSON formats; no credentials. Checked with the host connector's own parser against the format the profile is spoken in (enablerMsgFormat, else the PBO's gateway format for SVC_ENABLER, else connMessageFormat); MOCK takes either form
              * @example tcp://acquirer.example:5000
              */
             connUrl?: string | null;
@@ -1148,7 +1148,7 @@ export interface components {
         };
         LegacyAcquirerUpdateDto: {
             /**
-             * @description tcp://, tls://, http:// or https:// address of the acquirer host
+             * @description address of the acquirer host in its format: tcp://host:port (no path) for the ISO 8583 formats, http(s)://host[:port][/base] for the JSON formats; no credentials. Checked with the host connector's own parser against the format the profile is spoken in (enablerMsgFormat, else the PBO's gateway format for SVC_ENABLER, else connMessageFormat); MOCK takes either form
              * @example tcp://acquirer.example:5000
              */
             connUrl?: string | null;
@@ -3617,7 +3617,7 @@ export interface operations {
                         msg: "SUCCESS";
                         /** @enum {integer} */
                         code: 0;
-                        data: components["schemas"]["DeviceDto"] | null;
+                        data: components["schemas"]["DeviceDto"] | (never | null);
                     };
                 };
             };

@@ -601,7 +601,7 @@ export interface components {
             /** @example 123456 */
             approvalCode: string | null;
             /** @description what the host connector sent; null when nothing was */
-            hostReference: components["schemas"]["HostReferenceDto"] | null;
+            hostReference: components["schemas"]["HostReferenceDto"] | (never | null);
             posReference: string | null;
             extraData: {
                 [key: string]: unknown;
@@ -612,7 +612,7 @@ export interface components {
              */
             batchNo: string | null;
             /** @description the host connector's reversal of this action's host request (not answered in time, an approval it could not take, a late approval): PENDING while the host has not acknowledged it (the acquirer may still hold the money; it is repeated until acknowledged), ACKNOWLEDGED once it has; null when none */
-            reversal: components["schemas"]["ActionReversalDto"] | null;
+            reversal: components["schemas"]["ActionReversalDto"] | (never | null);
             /** @example 2025-01-31T08:15:30.123000+00:00 */
             createdAt: string;
             updatedAt: string | null;
@@ -630,7 +630,7 @@ export interface components {
             /** @description what was asked */
             amount: components["schemas"]["TransactionAmountDto"];
             /** @description what the host approved (less after a partial approval); null unless approved */
-            approvedAmount: components["schemas"]["TransactionAmountDto"] | null;
+            approvedAmount: components["schemas"]["TransactionAmountDto"] | (never | null);
             /**
              * @description of a SALE the approved amount, of an AUTH the sum of its captures
              * @example 12.50
@@ -1193,7 +1193,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description providerReference already used by another profile of the PBO, or an acceptance names a MID/TID at a host that another PBO owns (detail names them) */
+            /** @description providerReference already used by another profile of the PBO, an acceptance names a MID/TID at a host that another PBO owns (detail names them), or the profile is retired (its device is no longer in use in merchant-management) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1361,6 +1361,15 @@ export interface operations {
             };
             /** @description another namespace, or no such object */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetailsDto"];
+                };
+            };
+            /** @description ACTIVE asked for a retired profile (its device is no longer in use in merchant-management); DISABLED is kept for when the device is activated again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

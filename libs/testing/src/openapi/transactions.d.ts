@@ -202,7 +202,7 @@ export interface components {
             /** @description what was asked (the requested amount) */
             amount: components["schemas"]["LegacyAmountDto"];
             /** @description what the host approved: less than `amount` after a partial approval (the real charge of a sale, the hold of an authorisation); null unless approved (beyond spec 2) */
-            approvedAmount: components["schemas"]["LegacyAmountDto"] | null;
+            approvedAmount: components["schemas"]["LegacyAmountDto"] | (never | null);
             /** @description what was charged: a sale its approved amount, an authorisation what was captured (0 until it is); a void does not change it (beyond spec 2) */
             capturedAmount: components["schemas"]["LegacyAmountDto"];
             /** @description what was refunded so far (beyond spec 2) */
@@ -267,7 +267,7 @@ export interface components {
             /** @description what was asked (the requested amount) */
             amount: components["schemas"]["LegacyAmountDto"];
             /** @description what the host approved: less than `amount` after a partial approval (the real charge of a sale, the hold of an authorisation); null unless approved (beyond spec 2) */
-            approvedAmount: components["schemas"]["LegacyAmountDto"] | null;
+            approvedAmount: components["schemas"]["LegacyAmountDto"] | (never | null);
             /** @description what was charged: a sale its approved amount, an authorisation what was captured (0 until it is); a void does not change it (beyond spec 2) */
             capturedAmount: components["schemas"]["LegacyAmountDto"];
             /** @description what was refunded so far (beyond spec 2) */
@@ -529,9 +529,9 @@ export interface components {
             /** @enum {string|null} */
             reconciliation: "BALANCED" | "BALANCED_AFTER_UPLOAD" | "OUT_OF_BALANCE" | null;
             /** @description the host's totals, when it gave them */
-            hostTotals: components["schemas"]["LegacyTotalsDto"] | null;
+            hostTotals: components["schemas"]["LegacyTotalsDto"] | (never | null);
             /** @description ours less the host's, over what the host reports (payments and refunds; hosts count no voids, so the void fields are 0) */
-            difference: components["schemas"]["LegacyTotalsDto"] | null;
+            difference: components["schemas"]["LegacyTotalsDto"] | (never | null);
             hostRespMessage: string | null;
         };
     };

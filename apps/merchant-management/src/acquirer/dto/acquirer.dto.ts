@@ -6,21 +6,18 @@ import { ENABLER_PARAMS_PATTERN } from '../../shared/enabler-params';
 import { acquirerProfileFields } from '../acquirer-profile.view';
 import { AcquirerProfileRecord } from '../persistence/acquirer-profile.repository';
 
-/** Host addresses: TCP (ISO 8583) or HTTP(S) (JSON hosts). */
-export const CONN_URL_PATTERN = /^(tcp|tls|http|https):\/\/[^\s/:]+(:\d{1,5})?(\/\S*)?$/;
-
 /** Fields shared by create and update (v1). */
 class AcquirerFieldsDto {
   @ApiPropertyOptional({
     type: String,
     nullable: true,
     example: 'tcp://acquirer.example:5000',
-    description: 'tcp://, tls://, http:// or https:// address of the acquirer host',
+    description:
+      'address of the acquirer host in its format: tcp://host:port (no path) for the ISO 8583 formats, http(s)://host[:port][/base] for the JSON formats; no credentials. Checked with the host connector\'s own parser against the format the profile is spoken in (enablerMsgFormat, else the PBO\'s gateway format for SVC_ENABLER, else connMessageFormat); MOCK takes either form',
   })
   @IsOptional()
   @IsString()
   @MaxLength(512)
-  @Matches(CONN_URL_PATTERN, { message: '$property must be a tcp://, tls://, http:// or https:// address' })
   connUrl?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, description: 'callback URL for asynchronous notifications from the acquirer' })

@@ -4,7 +4,7 @@ export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 /**
  * What one attempt came to. `reason` is what the delivery records and the PBO reads: a category
- * (`connection failed`, `no answer within … ms`, a status line, why the destination is refused),
+ * (`destination not reachable or not allowed`, a status line, why the URL is refused),
  * never a socket's or resolver's text, which named internal addresses and told a refused port from
  * a silent one; `detail`, when there is more, goes only to the log.
  */

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { request as httpRequest, IncomingMessage, STATUS_CODES } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { CheckedDestination } from '../destination/destination-guard';
+import { CheckedDestination, UNREACHABLE } from '../destination/destination-guard';
 import { AttemptOutcome } from './retry-policy';
 
 /** One POST to send. */
@@ -72,11 +72,12 @@ export class WebhookSender {
       });
       // Listened to at once: destroying the request (deadline, abort) may emit an error of its own, which settle then ignores.
       request.on('error', (error) =>
-        settle({ kind: 'failed', status: null, reason: 'connection failed', detail: `${url.protocol.slice(0, -1)} to ${destination.address}:${destination.port}: ${errorMessage(error)}` }),
+        settle({ kind: 'failed', status: null, reason: UNREACHABLE, detail: `${url.protocol.slice(0, -1)} to ${destination.address}:${destination.port}: ${errorMessage(error)}` }),
       );
       const timer = setTimeout(
         () => {
-          settle({ kind: 'failed', status: null, reason: `no answer within ${post.timeoutMs} ms` });
+          // Told like a refused connection: a silent port and a closed one look the same to the PBO.
+          settle({ kind: 'failed', status: null, reason: UNREACHABLE, detail: `no answer within ${post.timeoutMs} ms from ${destination.address}:${destination.port}` });
           request.destroy();
         },
         Math.max(0, post.deadline - Date.now()),

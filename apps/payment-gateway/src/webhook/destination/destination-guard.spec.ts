@@ -2,7 +2,7 @@ import { AllowList } from '@app/common';
 import fc from 'fast-check';
 import { BlockList } from 'node:net';
 import { AddressClass, classifyAddress } from './address-class';
-import { checkDestination, ResolvedAddress, Resolver } from './destination-guard';
+import { checkDestination, ResolvedAddress, Resolver, UNREACHABLE } from './destination-guard';
 
 /**
  * The guard proven over generated addresses: every address of a non-public network, written in
@@ -150,7 +150,7 @@ describe('the webhook destination guard', () => {
     );
   });
 
-  it('should refuse a host name when any of its addresses is not public, whatever the order', async () => {
+  it('should refuse a host name when any of its addresses is not public, whatever the order, telling the PBO no more than for a name that does not resolve', async () => {
     await fc.assert(
       fc.asyncProperty(blockedIpv4, publicIpv4, fc.boolean(), async (blocked, open, blockedFirst) => {
         const addresses: ResolvedAddress[] = [
@@ -159,13 +159,28 @@ describe('the webhook destination guard', () => {
         ];
         const resolve: Resolver = () => Promise.resolve(blockedFirst ? addresses.reverse() : addresses);
         const result = await verdict('https://hooks.merchant.example/x', NOTHING_ALLOWED, resolve);
-        // The PBO reads the kind, never the address the gateway's resolver answered (the log gets it).
-        expect(result).toMatchObject({
+        // The PBO reads one category, never the address or its kind (the log gets both).
+        expect(result).toEqual({
           ok: false,
-          permanent: true,
-          reason: `hooks.merchant.example resolves to an address (${blocked.kind}): not a public address, and not in WEBHOOK_ALLOWED_HOSTS`,
-          detail: `hooks.merchant.example resolves to ${dotted(blocked.value)}`,
+          permanent: false,
+          reason: UNREACHABLE,
+          detail: `hooks.merchant.example resolves to ${dotted(blocked.value)} (${blocked.kind}): not a public address, and not in WEBHOOK_ALLOWED_HOSTS`,
         });
+      }),
+    );
+  });
+
+  it('should tell a PBO the same for a name that resolves to an internal address, to none, or does not resolve', async () => {
+    const internal = fc.oneof(
+      blockedIpv4.map((blocked): Resolver => () => Promise.resolve([{ address: dotted(blocked.value), family: 4 }])),
+      fc.constant<Resolver>(() => Promise.resolve([])),
+      fc.string().map((text): Resolver => () => Promise.reject(new Error(text))),
+      fc.constant<Resolver>(() => Promise.resolve([{ address: '::1', family: 6 }])),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.domain(), internal, async (name, resolve) => {
+        const { detail: _detail, ...shown } = (await verdict(`https://${name}/hook`, NOTHING_ALLOWED, resolve)) as { detail?: string };
+        expect(shown).toEqual({ ok: false, permanent: false, reason: UNREACHABLE });
       }),
     );
   });
@@ -198,14 +213,13 @@ describe('the webhook destination guard', () => {
     ['http://0xa9fea9fe/', 'link-local'],
     ['http://[::ffff:169.254.169.254]/', 'link-local'],
     ['http://[fd00:ec2::254]/', 'private'],
-    ['http://localhost/', 'loopback'],
     ['http://127.1/', 'loopback'],
     ['http://0/', 'unspecified'],
     ['http://[::]/', 'unspecified'],
     ['http://[::1]:3000/', 'loopback'],
     ['http://255.255.255.255/', 'reserved'],
     ['http://100.100.100.200/', 'shared'],
-  ])('should refuse %s (%s)', async (url, kind) => {
+  ])('should refuse the literal address %s (%s) for good, naming its kind', async (url, kind) => {
     const localhost: Resolver = () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]);
     expect(await verdict(url, NOTHING_ALLOWED, localhost)).toMatchObject({
       ok: false,
@@ -228,8 +242,8 @@ describe('the webhook destination guard', () => {
     expect(await verdict('https://hooks.example/', NOTHING_ALLOWED, failing)).toEqual({
       ok: false,
       permanent: false,
-      reason: 'hooks.example could not be resolved',
-      detail: 'getaddrinfo ENOTFOUND hooks.example',
+      reason: UNREACHABLE,
+      detail: 'hooks.example could not be resolved: getaddrinfo ENOTFOUND hooks.example',
     });
   });
 

@@ -23,9 +23,17 @@ export interface CheckedDestination {
 
 /**
  * The guard's answer: a destination to connect to, or why not. `permanent` refusals (a URL the
- * gateway will never deliver to: another scheme, credentials, an address that is not public) end
- * the delivery at once; others (the name does not resolve now) are retried.
+ * gateway will never deliver to: another scheme, credentials, a literal address that is not
+ * public) end the delivery at once; others (what a name resolves to now) are retried.
  */
+/**
+ * What the PBO is told whenever the answer depends on the gateway's own network: a name that does
+ * not resolve, resolves to nothing or to an address that is not public, a connection that fails
+ * or gets no answer in time. One text for all, so that callbackUrls cannot map internal names or
+ * ports (docs/decisions.md, "Webhook destinations are no oracle"); which one it was goes to the log.
+ */
+export const UNREACHABLE = 'destination not reachable or not allowed';
+
 /** `reason` is shown to the PBO (never a resolver's text or the address a name resolved to); `detail` is for the log. */
 export type DestinationCheck = { ok: true; destination: CheckedDestination } | { ok: false; permanent: boolean; reason: string; detail?: string };
 
@@ -37,6 +45,10 @@ export type DestinationCheck = { ok: true; destination: CheckedDestination } | {
  * mix a public address with an internal one; the sender then connects to the address checked
  * here, never resolving the name again (no DNS rebinding between check and connection).
  */
+function unreachable(detail: string): DestinationCheck {
+  return { ok: false, permanent: false, reason: UNREACHABLE, detail };
+}
+
 export async function checkDestination(callbackUrl: string, allowList: AllowList, resolve: Resolver): Promise<DestinationCheck> {
   const refuse = (reason: string, detail?: string): DestinationCheck => ({ ok: false, permanent: true, reason, ...(detail ? { detail } : {}) });
   let url: URL;
@@ -55,9 +67,9 @@ export async function checkDestination(callbackUrl: string, allowList: AllowList
     try {
       addresses = await resolve(hostname);
     } catch (error) {
-      return { ok: false, permanent: false, reason: `${hostname} could not be resolved`, detail: errorMessage(error) };
+      return unreachable(`${hostname} could not be resolved: ${errorMessage(error)}`);
     }
-    if (addresses.length === 0) return { ok: false, permanent: false, reason: `${hostname} has no address` };
+    if (addresses.length === 0) return unreachable(`${hostname} has no address`);
   } else {
     addresses = [{ address: hostname, family: literal === 6 ? 6 : 4 }];
   }
@@ -66,9 +78,11 @@ export async function checkDestination(callbackUrl: string, allowList: AllowList
   for (const { address } of addresses) {
     const kind = classifyAddress(address);
     if (kind !== 'public' && !allowList.allows(address, port)) {
-      // A name's address is the gateway's resolver's answer (maybe an internal one): only its kind is shown.
-      const where = literal === 0 ? `${hostname} resolves to an address` : address;
-      return refuse(`${where} (${kind}): not a public address, and not in WEBHOOK_ALLOWED_HOSTS`, literal === 0 ? `${hostname} resolves to ${address}` : undefined);
+      // A name's address is the gateway's resolver's answer (maybe an internal one): the PBO is told
+      // no more than for a name that does not resolve, and it is retried the same way. A literal
+      // address is the PBO's own text: its kind is no secret, and no attempt will do better.
+      if (literal === 0) return unreachable(`${hostname} resolves to ${address} (${kind}): not a public address, and not in WEBHOOK_ALLOWED_HOSTS`);
+      return refuse(`${address} (${kind}): not a public address, and not in WEBHOOK_ALLOWED_HOSTS`);
     }
   }
   return { ok: true, destination: { url, hostname, port, ...addresses[0] } };

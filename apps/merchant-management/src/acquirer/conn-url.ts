@@ -1,0 +1,35 @@
+import { DomainError } from '@app/common';
+import { HostAddressError, isHostMessageFormat, ISO_HOST_FORMATS, JSON_HOST_FORMATS, parseHostUrl } from '@app/contracts';
+
+/**
+ * Why the host connector would refuse `connUrl` for an acceptance of host format `format` (the
+ * acquirer profile's effective format: enablerMsgFormat, else the PBO's gateway format for
+ * SVC_ENABLER, else connMessageFormat), or null when it would take it. The connector's own parser
+ * decides (libs/contracts host-address.ts). MOCK is answered in process and never reads the
+ * address: there any address of either family passes, and is checked against the real format when
+ * the profile is switched to one (docs/decisions.md, "connUrl checked with the connector's parser").
+ */
+export function connUrlRefusal(format: string, connUrl: string | null | undefined): string | null {
+  if (connUrl === null || connUrl === undefined) return null;
+  if (!isHostMessageFormat(format)) return null;
+  const candidates = format === 'MOCK' ? [ISO_HOST_FORMATS[0], JSON_HOST_FORMATS[0]] : [format];
+  const reasons: string[] = [];
+  for (const candidate of candidates) {
+    try {
+      parseHostUrl(candidate, connUrl);
+      return null;
+    } catch (error) {
+      if (!(error instanceof HostAddressError)) throw error;
+      reasons.push(error.message);
+    }
+  }
+  return format === 'MOCK'
+    ? `is neither a tcp://host:port nor an http(s):// address (${reasons.join('; ')})`
+    : reasons[0];
+}
+
+/** 400/10000 naming `field` with the parser's reason when the connector would refuse the address. */
+export function checkConnUrl(format: string, connUrl: string | null | undefined, field = 'connUrl'): void {
+  const refusal = connUrlRefusal(format, connUrl);
+  if (refusal !== null) throw DomainError.validation(`${field}: ${refusal}`);
+}
