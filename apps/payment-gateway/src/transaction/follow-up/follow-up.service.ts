@@ -13,7 +13,7 @@ import {
   TRAN_ID_PATTERN,
 } from '@app/contracts';
 import { UnitOfWork } from '@app/database';
-import { HostClient } from '@app/messaging';
+import { HostClient, refusingWith } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { requireOwned } from '../../shared/ownership';
 import { askConnector, askUntilKnown, HostAsk, notDeliveredOutcome, outcomeOfReply, SaleOutcome, settlesRepeat } from '../host-outcome';
@@ -21,7 +21,6 @@ import { isHeld, TerminalBatchRepository } from '../persistence/terminal-batch.r
 import { TerminalHeldError, waitingWhileSettling } from '../settlement/terminal-hold';
 import { ActionChanges, LeasedAction, TransactionRepository } from '../persistence/transaction.repository';
 import { hostOriginalOf } from '../host-reference';
-import { refusingWith } from '../refusal';
 import { isKeptAuthorization, pendingAction, terminalKeyOf, type Transaction, type TransactionAction } from '../transaction';
 import { TransactionChangeWriter } from '../transaction-change-writer';
 import { firstCheckAt, TRANSACTION_SETTINGS, TransactionSettings } from '../transaction-settings';
