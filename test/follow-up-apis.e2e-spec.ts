@@ -1,7 +1,9 @@
 import { envSchema } from '@app/common';
+import { openContextDataSource } from '@app/database';
 import { ApiClient, envelopeData, queryDatabase, startTestApp, TestApp, transactionsClient } from '@app/testing';
 import fc from 'fast-check';
-import { paymentGatewayOptionsFrom, paymentGatewayVariables } from '../apps/payment-gateway/src';
+import { paymentGatewayDatabase, paymentGatewayOptionsFrom, paymentGatewayVariables } from '../apps/payment-gateway/src';
+import { ActionLegacyRequestId1764800004713 } from '../apps/payment-gateway/src/migrations/1764800004713-action-legacy-request-id';
 import { HostSandbox, hostSandboxSettingsFrom, StandaloneModule, startHostSandbox } from '../apps/standalone/src';
 import { Acquiring, activateTill, ADMIN_PASSWORD, gatewayTransaction, NAMESPACE, newTid, onboardMerchant, orderOf, tap, Till } from './money-support';
 
@@ -73,6 +75,36 @@ describe('the gateway and /api/v2 follow-ups, side by side', () => {
       }),
       { numRuns: 3 },
     );
+  });
+
+  it('should answer an /api/v2 retry across the deploy its first refund, stored under the id of before (refund-<key>)', async () => {
+    const sale = await tap(till, '40.00');
+    await orderOf(acquiring.pbo, sale.tranId);
+    envelopeData(await legacyRefund(sale.tranId, 4, 'across-deploy'));
+    // The refund as the gateway stored it before the namespaces, then the deploy's migration run over it.
+    await queryDatabase(app.database.url, `UPDATE payment_gateway.transaction_action SET client_request_id = 'refund-across-deploy' WHERE tran_id = $1 AND action_type = 'REFUND'`, [sale.tranId]);
+    const gatewayData = await openContextDataSource(app.database.url, paymentGatewayDatabase);
+    const runner = gatewayData.createQueryRunner();
+    try {
+      await new ActionLegacyRequestId1764800004713().down(runner);
+      await new ActionLegacyRequestId1764800004713().up(runner);
+    } finally {
+      await runner.release();
+      await gatewayData.destroy();
+    }
+
+    const retried = envelopeData(await legacyRefund(sale.tranId, 4, 'across-deploy'));
+
+    expect(retried).toMatchObject({ actionStatus: 'SUCCESS' });
+    expect(await refundsOf(sale.tranId)).toHaveLength(1);
+    // The gateway's own key of that text still finds the row it found before; a key of its own is a refund of its own.
+    const sameText = await acquiring.pbo.request('POST', `/${NAMESPACE.namespace}/api/v1/transaction/${sale.tranId}/refund`, { amount: '4.00', reason: 'returned' }, {
+      'idempotency-key': 'refund-across-deploy',
+    });
+    expect(sameText.status).toBe(200);
+    expect(await refundsOf(sale.tranId)).toHaveLength(1);
+    expect((await gatewayRefund(acquiring.pbo, sale.tranId, '4.00', 'across-deploy')).status).toBe(200);
+    expect(await refundsOf(sale.tranId)).toHaveLength(2);
   });
 
   it('should answer the same key with another body 422, code 10000, on /api/v2 as the gateway does', async () => {

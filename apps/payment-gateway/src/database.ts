@@ -21,6 +21,7 @@ import { TransactionCardRead1764800000000 } from './migrations/1764800000000-tra
 import { ActionClientRequestId801764800001000 } from './migrations/1764800001000-action-client-request-id-80';
 import { ActionReversal1764800002000 } from './migrations/1764800002000-action-reversal';
 import { TerminalIdentity1764800003000 } from './migrations/1764800003000-terminal-identity';
+import { ActionLegacyRequestId1764800004713 } from './migrations/1764800004713-action-legacy-request-id';
 import { BatchSettlementEntity } from './transaction/settlement/persistence/batch-settlement.entity';
 import { IdempotencyKeyEntity } from './transaction/persistence/idempotency-key.entity';
 import { TerminalBatchEntity } from './transaction/persistence/terminal-batch.entity';
@@ -71,5 +72,6 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     ActionClientRequestId801764800001000,
     ActionReversal1764800002000,
     TerminalIdentity1764800003000,
+    ActionLegacyRequestId1764800004713,
   ],
 };

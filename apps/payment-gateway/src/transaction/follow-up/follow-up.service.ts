@@ -192,7 +192,9 @@ export class FollowUpService {
       const found = requireOwned(await this.transactions.findById(command.tranId), command.groupId, `transaction ${command.tranId}`);
       const amountMinor = command.amount === undefined ? undefined : this.minorOf(command.amount, found.currency);
       const { transaction, actions, openBatchNo, heldUntil } = await this.lock(found);
-      const repeat = actions.find((action) => action.clientRequestId === command.requestId);
+      // A retry of an /api/v2 request sent before the namespaces finds its action by the id it had then.
+      const repeat =
+        actions.find((action) => action.clientRequestId === command.requestId) ?? actions.find((action) => action.legacyRequestId === command.requestId);
       if (repeat) {
         this.requireSameRequest(command, amountMinor, repeat, transaction.currency);
         return { kind: 'answered', reply: this.replyOf(transaction, actions, repeat, transaction.version) };
