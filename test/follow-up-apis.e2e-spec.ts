@@ -2,8 +2,8 @@ import { envSchema } from '@app/common';
 import { openContextDataSource } from '@app/database';
 import { ApiClient, envelopeData, queryDatabase, startTestApp, TestApp, transactionsClient } from '@app/testing';
 import fc from 'fast-check';
+import type { MigrationInterface } from 'typeorm';
 import { paymentGatewayDatabase, paymentGatewayOptionsFrom, paymentGatewayVariables } from '../apps/payment-gateway/src';
-import { ActionLegacyRequestId1764800004713 } from '../apps/payment-gateway/src/migrations/1764800004713-action-legacy-request-id';
 import { HostSandbox, hostSandboxSettingsFrom, StandaloneModule, startHostSandbox } from '../apps/standalone/src';
 import { Acquiring, activateTill, ADMIN_PASSWORD, gatewayTransaction, NAMESPACE, newTid, onboardMerchant, orderOf, tap, Till } from './money-support';
 
@@ -86,8 +86,10 @@ describe('the gateway and /api/v2 follow-ups, side by side', () => {
     const gatewayData = await openContextDataSource(app.database.url, paymentGatewayDatabase);
     const runner = gatewayData.createQueryRunner();
     try {
-      await new ActionLegacyRequestId1764800004713().down(runner);
-      await new ActionLegacyRequestId1764800004713().up(runner);
+      const migrations = paymentGatewayDatabase.migrations as Array<new () => MigrationInterface>;
+      const migration = new (migrations.find((each) => each.name === 'ActionLegacyRequestId1764800004713')!)();
+      await migration.down(runner);
+      await migration.up(runner);
     } finally {
       await runner.release();
       await gatewayData.destroy();
