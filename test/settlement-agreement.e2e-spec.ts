@@ -189,7 +189,7 @@ describe('settlement batches agree with the gateway over HTTP', () => {
     const auth = await tap(till, '40.00', 'AUTH');
     const sale = await tap(till, '8.00');
     await orderOf(acquiring.pbo, auth.tranId);
-    expect(envelopeData(await voidOrder(auth.tranId))).toMatchObject({ state: 4 });
+    expect(envelopeData(await voidOrder(auth.tranId))).toMatchObject({ state: 4, refundAmount: 0 });
     await orderOf(acquiring.pbo, sale.tranId);
     await orderOf(acquiring.pbo, auth.tranId, (order) => order.state === 4);
 

@@ -1,10 +1,10 @@
 import { loadAppConfig } from '@app/common';
-import { createHash, randomUUID } from 'node:crypto';
 import { flagOption, ParsedArgs, requiredOption, stringOption } from './args';
 import { phoneConfig } from './config/phone.config';
 import { activate, baseUrlOf, pullConfig } from './phone/device-app';
 import { loadDevice, saveDevice } from './phone/device-file';
 import { postSale, saleRequest } from './phone/sale';
+import { loadTapTimes, repeatableTap, saveTapTimes } from './phone/tap-state';
 
 /** Where `npm start` listens unless PORT says otherwise. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
@@ -27,6 +27,10 @@ export async function runPhoneCommand(command: 'device activate' | 'device confi
     const file = await saveDevice(config.dataDir, pulled);
     return JSON.stringify({ deviceId: pulled.deviceId, namespace: pulled.namespace, profileId: pulled.profileId, file });
   }
+  // A key's first tap is kept before the sale is sent: a retry after a lost answer rebuilds the same body.
+  const key = stringOption(args, 'idempotency-key');
+  const { tap, times } = repeatableTap(key, key === undefined ? {} : await loadTapTimes(config.dataDir), new Date());
+  if (key !== undefined) await saveTapTimes(config.dataDir, times);
   const request = saleRequest(
     device,
     {
@@ -36,23 +40,7 @@ export async function runPhoneCommand(command: 'device activate' | 'device confi
       auth: flagOption(args, 'auth'),
       posReference: stringOption(args, 'pos-reference'),
     },
-    repeatableTap(stringOption(args, 'idempotency-key')),
+    tap,
   );
   return JSON.stringify(await postSale(request), null, 2);
-}
-
-/**
- * A fresh tap (random cryptogram and unpredictable number) and key; or, for a key the user gives
- * (a retry of a sale whose answer was lost), the same tap again: its random parts are drawn from
- * the key, so the repeat carries the same body and the gateway answers the stored transaction
- * instead of refusing another body under that key (422).
- */
-function repeatableTap(key: string | undefined): { now: Date; idempotencyKey: string; random?: (size: number) => Buffer } {
-  if (key === undefined) return { now: new Date(), idempotencyKey: randomUUID() };
-  let counter = 0;
-  return {
-    now: new Date(),
-    idempotencyKey: key,
-    random: (size) => createHash('sha256').update(`${key}:${(counter += 1)}`).digest().subarray(0, size),
-  };
 }

@@ -22,6 +22,7 @@ import { ActionClientRequestId801764800001000 } from './migrations/1764800001000
 import { ActionReversal1764800002000 } from './migrations/1764800002000-action-reversal';
 import { TerminalIdentity1764800003000 } from './migrations/1764800003000-terminal-identity';
 import { TerminalIdentityTrimmed1764800004000 } from './migrations/1764800004000-terminal-identity-trimmed';
+import { ActionLegacyRequestId1764800004713 } from './migrations/1764800004713-action-legacy-request-id';
 import { BatchSettlementEntity } from './transaction/settlement/persistence/batch-settlement.entity';
 import { IdempotencyKeyEntity } from './transaction/persistence/idempotency-key.entity';
 import { TerminalBatchEntity } from './transaction/persistence/terminal-batch.entity';
@@ -73,5 +74,6 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     ActionReversal1764800002000,
     TerminalIdentity1764800003000,
     TerminalIdentityTrimmed1764800004000,
+    ActionLegacyRequestId1764800004713,
   ],
 };

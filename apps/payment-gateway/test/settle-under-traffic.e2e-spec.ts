@@ -107,6 +107,7 @@ describe('settling a terminal while its sales and refunds flow', () => {
       const held = await app.newTerminal({ hostMessageFormat: 'ISO8583' });
       const other = await app.newTerminal({ hostMessageFormat: 'ISO8583', mid: held.mid });
       const sale = await sell(held, { value: '10.00' });
+      const auth = await sell(held, { value: '20.00', tranType: 'AUTH' });
       await sell(other, { value: '10.00' });
       await hold(held, "now() + interval '1 hour'");
 
@@ -114,17 +115,30 @@ describe('settling a terminal while its sales and refunds flow', () => {
       expect(refused.status).toBe(409);
       expect(refused.headers.get('retry-after')).toMatch(/^[0-9]+$/);
       expect(bodyOf(refused, 409)).toMatchObject({ detail: expect.stringMatching(new RegExp(`terminal ${held.mid}/${held.tid} \\(MYR\\) is being settled`)) as string });
-      const refund = await followUp(held, sale.tranId, 'refund', { amount: '1.00' });
-      expect(refund.status).toBe(409);
-      expect(bodyOf(refund, 409)).toMatchObject({ detail: expect.stringMatching(/is being settled/) as string });
+      // Every follow-up route answers the held terminal as the sale does: 409 with Retry-After, nothing sent.
+      for (const [tranId, kind, body] of [
+        [sale.tranId, 'refund', { amount: '1.00' }],
+        [sale.tranId, 'void', undefined],
+        [auth.tranId, 'capture', { amount: '5.00' }],
+      ] as const) {
+        const answer = await followUp(held, tranId, kind, body, unique(`${kind}-`));
+        expect({ kind, status: answer.status }).toEqual({ kind, status: 409 });
+        expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(bodyOf(answer, 409)).toMatchObject({ detail: expect.stringMatching(/is being settled/) as string });
+      }
 
       expect(await sell(other, { value: '7.00' })).toMatchObject({ tranStatus: 'APPROVED' });
-      expect(await app.query(`SELECT count(*)::int AS n FROM payment_gateway.payment_transaction WHERE primary_tid = $1`, [held.tid])).toEqual([{ n: 1 }]);
-      expect(await app.query(`SELECT action_type FROM payment_gateway.transaction_action WHERE tran_id = $1`, [sale.tranId])).toEqual([{ action_type: 'NEW' }]);
+      expect(await app.query(`SELECT count(*)::int AS n FROM payment_gateway.payment_transaction WHERE primary_tid = $1`, [held.tid])).toEqual([{ n: 2 }]);
+      expect(await app.query(`SELECT action_type FROM payment_gateway.transaction_action WHERE tran_id = ANY($1) ORDER BY 1`, [[sale.tranId, auth.tranId]])).toEqual([
+        { action_type: 'NEW' },
+        { action_type: 'NEW' },
+      ]);
 
       // Another settlement of the held terminal is refused while the hold lasts.
       const settling = await settle(app, held, sale.acceptanceId, '000001');
       expect(settling.refusal).toMatchObject({ status: 409, detail: expect.stringMatching(/is being settled by another request/) as string });
+      // Over NATS the refusal carries the hold's remaining seconds, which /api/v2 relays as Retry-After (an hour's hold: about 3600).
+      expect(settling.refusal?.retryAfterSeconds).toBeGreaterThan(3000);
 
       // A hold that lapsed (its settlement died) holds nothing.
       await hold(held, "now() - interval '1 second'");

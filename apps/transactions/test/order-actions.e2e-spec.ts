@@ -51,6 +51,19 @@ describe('void, refund and capture', () => {
   const detail = async (tranId: string) => dataOf(await pbo.get<OrderDetail>(`/api/v2/order/${tranId}`));
 
   describe('void', () => {
+    it('should answer refundAmount 0 for the void of an authorisation never captured, and the captured amount once it was', async () => {
+      const held = await sale({ tranType: 'AUTH', minor: 5000 });
+      const captured = await sale({ tranType: 'AUTH', minor: 5000 });
+      dataOf(await pbo.post(`/api/v2/order/capture/${captured.tranId}`, { amount: '30.00' }));
+
+      const released = dataOf(await pbo.post<{ refundAmount: number }>(`/api/v2/order/void/${held.tranId}`, { adminPwd: password }));
+      const voided = dataOf(await pbo.post<{ refundAmount: number }>(`/api/v2/order/void/${captured.tranId}`, { adminPwd: password }));
+
+      // An uncaptured authorisation's void released a hold: nothing booked, nothing given back, as the totals count it.
+      expect([released.refundAmount, voided.refundAmount]).toEqual([0, 30]);
+      expect((await detail(held.tranId)).tranStatus).toBe('VOIDED');
+    });
+
     it('should void with the device admin password and show the order VOIDED at once', async () => {
       const taken = await sale({ minor: 1250 });
 
@@ -158,7 +171,7 @@ describe('void, refund and capture', () => {
 
     it('should refund once for one Idempotency-Key however often it is sent, answering the same refund', async () => {
       const taken = await sale({ minor: 10_000 });
-      // The longest key the one rule takes: its request id (refund-<key>, 71) is within the contract's 80.
+      // The longest key the one rule takes: its request id (v2.refund.<key>, 74) is within the contract's 80.
       const key = 'till-7_refund-42'.padEnd(64, 'x');
       const refund = () =>
         pbo.request<{ id: number }>(
@@ -172,8 +185,8 @@ describe('void, refund and capture', () => {
 
       expect(again).toEqual(first);
       expect(app.gateway.requestsOf(GATEWAY_TRANSACTION_REFUND_V1).map((request) => request.requestId)).toEqual([
-        `refund-${key}`,
-        `refund-${key}`,
+        `v2.refund.${key}`,
+        `v2.refund.${key}`,
       ]);
       expect((await detail(taken.tranId)).actions.filter((a) => a.actionType === 'REFUND')).toHaveLength(1);
       expectError(
@@ -292,21 +305,26 @@ describe('void, refund and capture', () => {
       403: [403, 13000],
       404: [404, 14000],
       409: [409, 10000],
-      422: [409, 10000],
+      422: [422, 10000],
       502: [502, 15000],
       504: [504, 15000],
     } as const;
 
-    it('should map every refusal status of the contract to the envelope, with its detail as msg', async () => {
+    it('should map every refusal status of the contract to the envelope, with its detail as msg and its retry delay as Retry-After', async () => {
       const taken = await sale();
       await fc.assert(
         fc.asyncProperty(
           fc.constantFrom(400, 403, 404, 409, 422, 502, 504),
           fc.string({ minLength: 1, maxLength: 80 }).map((text) => `refused: ${text}`),
-          async (status, detail) => {
-            app.gateway.script(GATEWAY_TRANSACTION_VOID_V1, { transaction: null, version: null, actionId: null, refusal: { status, detail } });
+          fc.option(fc.integer({ min: 1, max: 86400 }), { nil: undefined }),
+          async (status, detail, retryAfterSeconds) => {
+            const refusal = retryAfterSeconds === undefined ? { status, detail } : { status, detail, retryAfterSeconds };
+            app.gateway.script(GATEWAY_TRANSACTION_VOID_V1, { transaction: null, version: null, actionId: null, refusal });
             const [http, code] = MAPPED[status];
-            expectError(await pbo.post(`/api/v2/order/void/${taken.tranId}`, { adminPwd: password }), http, code, detail);
+            const response = await pbo.post(`/api/v2/order/void/${taken.tranId}`, { adminPwd: password });
+            expectError(response, http, code, detail);
+            // The gateway's retry delay (a terminal held by a settlement) is the answer's Retry-After, and only then is there one.
+            expect(response.headers.get('retry-after')).toBe(retryAfterSeconds === undefined ? null : String(retryAfterSeconds));
           },
         ),
         { numRuns: 30 },

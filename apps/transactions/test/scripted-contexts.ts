@@ -189,7 +189,8 @@ export class ScriptedGateway {
     if (subject === GATEWAY_TRANSACTION_VOID_V1) {
       if (tran.tranStatus !== 'APPROVED' || tran.settleState !== 'OPEN' || refunded > 0n)
         return refuse(409, `transaction ${tran.tranId} cannot be voided (${tran.tranStatus}, ${tran.settleState})`, tran);
-      [type, amount] = ['VOID', approved];
+      // As the gateway: a sale voids its approval, an uncaptured AUTH its authorisation, a captured AUTH its capture.
+      [type, amount] = ['VOID', tran.tranType === 'AUTH' && captured > 0n ? captured : approved];
       next = { ...tran, tranStatus: 'VOIDED' };
     } else if (subject === GATEWAY_TRANSACTION_REFUND_V1) {
       amount = minor(request.amount ?? '0', currency);

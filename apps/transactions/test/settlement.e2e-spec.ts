@@ -208,6 +208,7 @@ describe('settlement (legacy v2)', () => {
     const responses = await Promise.all(racing);
 
     expectError(refused, 409, 10000, `batch ${open.batchId} is being settled`);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(responses.map((response) => response.status).sort()).toEqual([200, 409, 409, 409]);
     expect(app.gateway.requestsOf(GATEWAY_BATCH_SETTLE_V1)).toHaveLength(1);
     expect((await detail(open.batchId)).state).toBe(1);
@@ -218,11 +219,25 @@ describe('settlement (legacy v2)', () => {
     const open = await batchOf(shop.primaryTid);
     app.gateway.script(GATEWAY_BATCH_SETTLE_V1, settleRefusal(409, 'a void of the batch is under way'));
 
-    expectError(await settle(open.batchId), 409, 10000, 'a void of the batch is under way');
+    const refused = await settle(open.batchId);
+    expectError(refused, 409, 10000, 'a void of the batch is under way');
+    expect(refused.headers.get('retry-after')).toBeNull();
     expect((await detail(open.batchId)).state).toBe(0);
 
     expect(dataOf(await settle(open.batchId)).state).toBe(1);
     expect(app.gateway.requestsOf(GATEWAY_BATCH_SETTLE_V1).map((request) => request.requestId)).toEqual([`settle-${open.uuid}-1`, `settle-${open.uuid}-2`]);
+  });
+
+  it("should relay the gateway's held terminal as 409 with its Retry-After, and return the batch to open", async () => {
+    const { shop } = await busyTerminal();
+    const open = await batchOf(shop.primaryTid);
+    app.gateway.script(GATEWAY_BATCH_SETTLE_V1, { ...settleRefusal(409, 'terminal M/T (MYR) is being settled by another request; settle again later'), refusal: { status: 409, detail: 'terminal M/T (MYR) is being settled by another request; settle again later', retryAfterSeconds: 37 } });
+
+    const refused = await settle(open.batchId);
+
+    expectError(refused, 409, 10000, 'terminal M/T (MYR) is being settled by another request; settle again later');
+    expect(refused.headers.get('retry-after')).toBe('37');
+    expect((await detail(open.batchId)).state).toBe(0);
   });
 
   it('should keep a batch settling when the gateway does not answer in time, and ask again under the same request id once the lease ends', async () => {
@@ -237,7 +252,9 @@ describe('settlement (legacy v2)', () => {
       'payment-gateway did not answer in time; the batch stays settling until the gateway is asked again: settle it again to learn the outcome',
     );
     expect((await detail(open.batchId)).state).toBe(3);
-    expectError(await settle(open.batchId), 409, 10000, `batch ${open.batchId} is being settled`);
+    const second = await settle(open.batchId);
+    expectError(second, 409, 10000, `batch ${open.batchId} is being settled`);
+    expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);
 
     await waitFor('the lease to end and a settle to take over', async () => (await settle(open.batchId)).status === 200, 10_000);
     expect(app.gateway.requestsOf(GATEWAY_BATCH_SETTLE_V1).map((request) => request.requestId)).toEqual([`settle-${open.uuid}-1`, `settle-${open.uuid}-1`]);

@@ -47,10 +47,19 @@ describe('GatewayActionV1.batchNo', () => {
 describe('a follow-up request id', () => {
   const request = (requestId: unknown) => ({ requestId, groupId: 'grp_1', tranId: `tran_${'a'.repeat(22)}` });
 
-  it("should carry the transactions context's <kind>-<Idempotency-Key> for every key the one rule takes (1 to 64)", () => {
+  it("should carry the transactions context's v2.<kind>.<Idempotency-Key>, and ids of before (<kind>-<key>), for every key the one rule takes (1 to 64)", () => {
     fc.assert(
       fc.property(fc.constantFrom('void', 'refund', 'capture'), fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/), (kind, key) => {
+        expect(decodeContract(GatewayVoidRequestV1, request(`v2.${kind}.${key}`)).requestId).toBe(`v2.${kind}.${key}`);
         expect(decodeContract(GatewayVoidRequestV1, request(`${kind}-${key}`)).requestId).toBe(`${kind}-${key}`);
+      }),
+    );
+  });
+
+  it('should refuse dots anywhere but in the v2 namespace, and a v2 key over 64', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('v2.sale.k', 'v1.refund.k', 'v2.refund.', 'v2.refund.a.b', 'v2.refund', `v2.void.${'k'.repeat(65)}`, 'refund.k'), (requestId) => {
+        expect(contractViolation(GatewayVoidRequestV1, request(requestId))).toMatch(/requestId/);
       }),
     );
   });

@@ -12,6 +12,7 @@ import {
   IsOptional,
   IsString,
   Matches,
+  Max,
   MaxLength,
   Min,
   ValidateIf,
@@ -473,14 +474,20 @@ export class GatewayTransactionUpdatedV1 extends MerchantEventV1 {
   transaction: GatewayTransactionV1;
 }
 
+/** A follow-up's request id: a key as the gateway's route takes it, or one of `/api/v2`'s in its own namespace. */
+export const FOLLOW_UP_REQUEST_ID_PATTERN = /^(?:[A-Za-z0-9_-]{1,80}|v2\.(?:void|refund|capture)\.[A-Za-z0-9_-]{1,64})$/;
+
 /** Who asks for a follow-up, and which transaction. */
 abstract class GatewayTransactionRequestBaseV1 {
   /**
-   * Idempotency: the same requestId for the same transaction answers the first outcome again. Up
-   * to 80: the transactions context sends `<void|refund|capture>-<Idempotency-Key>` (a key of 64).
+   * Idempotency: the same requestId for the same transaction answers the first outcome again.
+   * Either 1 to 80 letters, digits, `_` or `-` (the gateway's own route sends its Idempotency-Key
+   * as it is; ids of before, such as `refund-<key>`, stay valid), or `v2.<void|refund|capture>.<key>`
+   * (the transactions context's `/api/v2` keys, a key of up to 64): the dots no key can contain keep
+   * the two APIs' ids apart.
    */
   @IsString()
-  @Matches(/^[A-Za-z0-9_-]{1,80}$/, { message: '$property must be 1 to 80 letters, digits, _ or -' })
+  @Matches(FOLLOW_UP_REQUEST_ID_PATTERN, { message: '$property must be 1 to 80 letters, digits, _ or -, or v2.<void|refund|capture>.<key>' })
   requestId: string;
 
   /** The PBO asking; the transaction must be its own. */
@@ -530,6 +537,18 @@ export class GatewayRefusalV1 {
   @IsString()
   @MaxLength(512)
   detail: string;
+
+  /**
+   * Seconds after which the same request may be done (HTTP relays it as `Retry-After`): set on a
+   * 409 that will pass by itself, a terminal held by a settlement or requests still in flight
+   * with the host; absent on every other refusal. Optional: producers before it left it out, and
+   * a consumer that does not know it still reads the refusal.
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(86400)
+  retryAfterSeconds?: number;
 }
 
 /**

@@ -17,3 +17,4 @@ export * from './clients/host.client';
 export * from './clients/gateway.client';
 export * from './clients/device-admin.client';
 export * from './clients/group-directory.client';
+export * from './clients/gateway-refusal';

@@ -1,4 +1,4 @@
-import { ApiIdempotencyKey, ApiProblem, CurrentDevice, DeviceClaims, IdempotencyKey, ServiceRequestId } from '@app/common';
+import { ApiIdempotencyKey, ApiProblem, CurrentDevice, DeviceClaims, IdempotencyKey, retryAfterResponseHeader, ServiceRequestId } from '@app/common';
 import { GatewayTransactionV1 } from '@app/contracts';
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -33,6 +33,7 @@ export class SaleController {
     status: 409,
     description:
       'urn:softpos:problem:card-read-used: the card read (PAN, ATC 9F36, cryptogram 9F26) was used by an earlier transaction, whatever its outcome (tap the card again; the same Idempotency-Key answers the earlier result instead); urn:softpos:problem:conflict: a request with the same Idempotency-Key is still in flight; or the terminal\'s batch is being settled with its host longer than a sale waits for it (Retry-After; nothing sent, send it again)',
+    headers: retryAfterResponseHeader("on a terminal being settled: the settlement's hold left"),
   })
   @ApiProblem({ status: 422, description: 'the Idempotency-Key was used with another body' })
   async create(

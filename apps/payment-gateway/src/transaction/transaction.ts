@@ -165,6 +165,12 @@ export interface TransactionAction {
    * `requestId`): a repeat of it on the same transaction answers this action again. Absent: null.
    */
   clientRequestId?: string | null;
+  /**
+   * The `/api/v2` request id (`v2.<kind>.<key>`) a follow-up stored before the namespaces answers
+   * too: its `clientRequestId` is the old form `<kind>-<key>`, so a retry across the deploy finds
+   * it (migration 1764800004713). Null for every action stored since. Absent: null.
+   */
+  legacyRequestId?: string | null;
   /** While PENDING: when the gateway may next ask the host connector what became of it. */
   nextCheckAt: Date | null;
   checkAttempts: number;

@@ -1,4 +1,4 @@
-import { ApiEnvelope, ApiEnvelopeErrors, ApiIdempotencyKey, Envelope, EnvelopeDto, GroupId, IdempotencyKey, ok, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopeErrors, ApiIdempotencyKey, Envelope, EnvelopeDto, GroupId, IdempotencyKey, ok, PboApi, retryAfterResponseHeader } from '@app/common';
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CaptureDto, CaptureResultDto, RefundDto, RefundResultDto, VoidDto, VoidResultDto } from './dto/order-action.dto';
@@ -16,9 +16,12 @@ const IDEMPOTENCY_KEY_HEADER = ApiIdempotencyKey('a retry with the same key (aft
 @ApiResponse({ status: 404, description: 'code 14000: no such order', type: EnvelopeDto })
 @ApiResponse({
   status: 409,
-  description: "code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, or the host declined it (msg names the host's code; the order lists the declined action)",
+  description:
+    "code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, the host declined it (msg names the host's code; the order lists the declined action), the same Idempotency-Key is still in flight, or the terminal is being settled with its host (msg \"terminal <MID>/<TID> (<currency>) is being settled with its host; send the request again once the settlement is done\", with Retry-After; nothing was sent: send it again then)",
+  headers: retryAfterResponseHeader('on a terminal being settled: the settlement\'s hold left'),
   type: EnvelopeDto,
 })
+@ApiResponse({ status: 422, description: 'code 10000: the Idempotency-Key was used for another request on this order (another kind, amount or reason)', type: EnvelopeDto })
 @ApiResponse({
   status: 502,
   description:
@@ -34,7 +37,7 @@ export class OrderActionController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Void an approved, unsettled transaction (adminPwd of its device)' })
   @ApiEnvelope(VoidResultDto)
-  @ApiResponse({ status: 429, description: 'code 16000: too many wrong admin passwords for the device (Retry-After)', type: EnvelopeDto })
+  @ApiResponse({ status: 429, description: 'code 16000: too many wrong admin passwords for the device (Retry-After)', headers: retryAfterResponseHeader('with 429'), type: EnvelopeDto })
   async void(
     @GroupId() groupId: string,
     @Param('transactionId') transactionId: string,
@@ -49,7 +52,7 @@ export class OrderActionController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Refund part or all of what was captured (adminPwd of its device)' })
   @ApiEnvelope(RefundResultDto)
-  @ApiResponse({ status: 429, description: 'code 16000: too many wrong admin passwords for the device (Retry-After)', type: EnvelopeDto })
+  @ApiResponse({ status: 429, description: 'code 16000: too many wrong admin passwords for the device (Retry-After)', headers: retryAfterResponseHeader('with 429'), type: EnvelopeDto })
   async refund(
     @GroupId() groupId: string,
     @Param('transactionId') transactionId: string,

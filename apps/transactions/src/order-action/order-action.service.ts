@@ -1,13 +1,13 @@
 import { DomainError, ErrorCode, idempotencyKeyOf, IdGenerator } from '@app/common';
 import { currencyExponent, GatewayTransactionReplyV1 } from '@app/contracts';
-import { DeviceAdminClient, GatewayClient } from '@app/messaging';
+import { DeviceAdminClient, errorOfRefusal, GatewayClient } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Order, OrderAction, OrderWithActions } from '../order/order';
 import { OrderService } from '../order/order.service';
 import { OrderUpdateService } from '../order-update/order-update.service';
 import { amountToMinor, decimalAmountToMinor, minorToAmount, minorToGatewayAmount } from '../shared/legacy';
 import { TRANSACTIONS_TIMEOUTS, TransactionsTimeouts } from '../shared/timeouts';
-import { noReplyError, refusalError } from '../shared/upstream';
+import { noReplyError } from '../shared/upstream';
 
 /** What became of the action a request made (beyond spec 2): approved, or declined by the host (a complete answer, not an error). */
 export interface ActionOutcome {
@@ -42,6 +42,15 @@ function outcomeOf(kind: 'void' | 'refund' | 'capture', action: OrderAction): Ac
 
 const DONE = { void: 'voided', refund: 'refunded', capture: 'captured' } as const;
 
+/**
+ * The money a void gave back (its `refundAmount`): the void action's amount when money was booked
+ * (a sale, a captured authorisation), 0 for an authorisation never captured, whose void only
+ * released a hold. The totals' rule: a void counts only of booked money ("What was booked").
+ */
+export function voidedMinor(order: Pick<Order, 'capturedMinor'>, action: Pick<OrderAction, 'amountMinor'>): string {
+  return BigInt(order.capturedMinor) > 0n ? action.amountMinor : '0';
+}
+
 export interface RefundCommand {
   refundAmount: number;
   refundReason: string;
@@ -52,14 +61,18 @@ const UNKNOWN_OUTCOME = 'whether it was done is not known yet: the order shows i
 
 type FollowUp = 'void' | 'refund' | 'capture';
 
+/** The namespace of `/api/v2`'s request ids at the gateway (docs/decisions.md, "One idempotency namespace per API"). */
+export const LEGACY_REQUEST_ID_PREFIX = 'v2.';
+
 /**
  * The request id the gateway gets: from the caller's Idempotency-Key (a retry after a timeout is
  * then answered the first outcome by the gateway, never done twice), else a new one.
  */
 export function followUpRequestId(kind: FollowUp, idempotencyKey: string | undefined, ids: IdGenerator): string {
   if (idempotencyKey === undefined) return `txn-${ids.uuid()}`;
-  // The one rule of the header (checked at the edge too); `<kind>-<key>` fits the follow-up's request id (80).
-  return `${kind}-${idempotencyKeyOf(idempotencyKey)}`;
+  // The one rule of the header (checked at the edge too). `v2.<kind>.<key>`: the dots no key can
+  // contain keep this API's ids apart from the gateway's own route, which sends its keys as they are.
+  return `${LEGACY_REQUEST_ID_PREFIX}${kind}.${idempotencyKeyOf(idempotencyKey)}`;
 }
 
 /**
@@ -89,7 +102,7 @@ export class OrderActionService {
       this.gateway.void({ requestId, groupId, tranId: order.tranId }, { timeoutMs: this.timeouts.gatewayActionMs }),
     );
     const outcome = outcomeOf('void', action);
-    return { currency: after.currency, state: after.state, deviceId: after.sdkId, refundAmount: minorToAmount(action.amountMinor, after.currency), ...outcome };
+    return { currency: after.currency, state: after.state, deviceId: after.sdkId, refundAmount: minorToAmount(voidedMinor(after, action), after.currency), ...outcome };
   }
 
   async refund(groupId: string, tranId: string, command: RefundCommand, idempotencyKey?: string): Promise<{ id: number } & ActionOutcome> {
@@ -167,7 +180,7 @@ export class OrderActionService {
       }
       await this.updates.apply({ groupId: order.groupId, merchantId: order.merchantId, version: reply.version, transaction: reply.transaction });
     }
-    if (reply.refusal) throw refusalError(reply.refusal);
+    if (reply.refusal) throw errorOfRefusal(reply.refusal);
     if (!reply.transaction) throw new DomainError(ErrorCode.Upstream, 'payment-gateway answered with neither the transaction nor a refusal');
     const after = await this.orders.detail(order.groupId, order.tranId);
     const action = after.actions.find((candidate) => candidate.actionId === reply.actionId);

@@ -1,4 +1,4 @@
-import { ApiEnvelope, ApiEnvelopeErrors, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi } from '@app/common';
+import { ApiEnvelope, ApiEnvelopeErrors, Envelope, EnvelopeDto, GroupId, ok, Page, PboApi, retryAfterResponseHeader } from '@app/common';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, StreamableFile } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { LEGACY_PAGE_SIZE } from '../shared/legacy';
@@ -48,7 +48,13 @@ export class SettlementController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Settle a batch: the gateway closes it and reconciles it with the host' })
   @ApiEnvelope(SettleResultDto)
-  @ApiResponse({ status: 409, description: 'code 10000: the batch is settled already or being settled, or the gateway refuses', type: EnvelopeDto })
+  @ApiResponse({
+    status: 409,
+    description:
+      'code 10000: the batch is settled already, or being settled (by another settle of this batch, or of its terminal at the gateway: msg "is being settled", with Retry-After), its terminal still has sales or follow-ups with the host (Retry-After), or the gateway refuses',
+    headers: retryAfterResponseHeader('while the batch or its terminal is being settled, or requests are still with the host'),
+    type: EnvelopeDto,
+  })
   @ApiResponse({
     status: 502,
     description: 'code 15000: the gateway or the host failed (504: timed out; the batch stays settling, settle again to learn the outcome)',

@@ -1,13 +1,13 @@
 import { Clock, DomainError, ErrorCode, Page, PageRequest, requireOwned, toPage } from '@app/common';
 import { currencyExponent, decimalToMinor, GatewayBatchSettleReplyV1, GatewayBatchTotalsV1 } from '@app/contracts';
 import { UnitOfWork } from '@app/database';
-import { GatewayClient } from '@app/messaging';
+import { errorOfRefusal, GatewayClient } from '@app/messaging';
 import { deliverMail, MAILER, Mailer } from '@app/mail';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SETTLE_STATES } from '../order/order';
 import { OrderRepository } from '../order/persistence/order.repository';
 import { StreamedRows } from '../shared/persistence/snapshot-stream';
-import { noReplyError, outcomeUnknown, refusalError, timedOut } from '../shared/upstream';
+import { noReplyError, outcomeUnknown, timedOut } from '../shared/upstream';
 import { formatUtc } from '../shared/legacy';
 import { TRANSACTIONS_TIMEOUTS, TransactionsTimeouts } from '../shared/timeouts';
 import { SettlementBatchRepository } from './persistence/settlement-batch.repository';
@@ -160,7 +160,7 @@ export class SettlementService {
     }
     if (reply.refusal || reply.outcome === null) {
       await this.release(claim);
-      if (reply.refusal) throw refusalError(reply.refusal);
+      if (reply.refusal) throw errorOfRefusal(reply.refusal);
       throw new DomainError(ErrorCode.Upstream, 'payment-gateway answered with neither an outcome nor a refusal');
     }
     return this.record(claim, reply);
@@ -175,7 +175,12 @@ export class SettlementService {
       const settlingUntil = new Date(now.getTime() + this.timeouts.settlingLeaseMs);
       if (batch.state === BATCH_STATES.SETTLED) throw DomainError.conflict(`batch ${batchId} is already settled`);
       if (batch.state === BATCH_STATES.SETTLING) {
-        if (batch.settlingUntil && batch.settlingUntil > now) throw DomainError.conflict(`batch ${batchId} is being settled`);
+        if (batch.settlingUntil && batch.settlingUntil > now) {
+          // The settlement under way ends (or its lease lapses) by then: Retry-After, as the gateway's held terminal says it.
+          const busy = DomainError.conflict(`batch ${batchId} is being settled`);
+          busy.retryAfterSeconds = Math.max(1, Math.ceil((batch.settlingUntil.getTime() - now.getTime()) / 1000));
+          throw busy;
+        }
         // The settlement before did not finish here: ask again under its request id.
         await this.batches.update(batch.id, { settlingUntil });
         return { batch, requestId: batch.settleRequestId as string };

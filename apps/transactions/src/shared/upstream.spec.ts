@@ -2,22 +2,9 @@ import { DomainError, envelopeErrorOf } from '@app/common';
 import { ContractViolationError } from '@app/contracts';
 import { RequestReplyError } from '@app/messaging';
 import { Logger } from '@nestjs/common';
-import { noReplyError, outcomeUnknown, refusalError } from './upstream';
+import { noReplyError, outcomeUnknown } from './upstream';
 
 describe('the gateway and merchant-management failing, in the envelope', () => {
-  it.each([
-    [400, 400, 10000],
-    [403, 403, 13000],
-    [404, 404, 14000],
-    [409, 409, 10000],
-    [422, 409, 10000],
-    [502, 502, 15000],
-    [504, 504, 15000],
-  ] as const)('should answer a %i refusal with HTTP %i, code %i and its detail', (status, http, code) => {
-    const error = refusalError({ status, detail: 'why' });
-    expect({ ...envelopeErrorOf(error.code), msg: error.message }).toEqual({ status: http, code, msg: 'why' });
-  });
-
   const logger = new Logger('test');
   beforeAll(() => Logger.overrideLogger(false));
 

@@ -1,30 +1,7 @@
 import { DomainError, ErrorCode } from '@app/common';
-import { ContractViolationError, GatewayRefusalV1 } from '@app/contracts';
+import { ContractViolationError } from '@app/contracts';
 import { RequestReplyError } from '@app/messaging';
 import { Logger } from '@nestjs/common';
-
-/**
- * A refusal of the payment gateway in the envelope (DECISIONS.md, "Envelope errors"): 400 is
- * 10000, 403 13000, 404 14000, 409 (and 422) 10000 with HTTP 409, 502 and 504 15000. The
- * gateway's `detail` is the message.
- */
-export function refusalError(refusal: GatewayRefusalV1): DomainError {
-  switch (refusal.status) {
-    case 400:
-      return DomainError.validation(refusal.detail);
-    case 403:
-      return DomainError.ownerInvalid(refusal.detail);
-    case 404:
-      return DomainError.notFound(refusal.detail);
-    case 409:
-    case 422:
-      return DomainError.conflict(refusal.detail);
-    case 502:
-      return new DomainError(ErrorCode.Upstream, refusal.detail);
-    case 504:
-      return new DomainError(ErrorCode.UpstreamTimeout, refusal.detail);
-  }
-}
 
 /** Whether the other side may have acted on a request that got no usable answer (it timed out, failed while handling, or answered nonsense). */
 export function outcomeUnknown(error: unknown): boolean {

@@ -91,6 +91,15 @@ export function ApiEnvelopePage<T>(record: Type<T>): EnvelopeDecorator<Page<T>> 
   return envelopeResponse(envelopeSchema(pageSchema(record)), [record], 'SUCCESS, one page of records (pageSize -1: all of them)');
 }
 
+/**
+ * The `Retry-After` header (RFC 9110 §10.2.3) of an answer that says when to try again: whole
+ * seconds. Documented on every status that may carry it (a 409 of a terminal being settled, a 429);
+ * the exception filter sends it from the error's `retryAfterSeconds` (`retryAfterHeader`).
+ */
+export function retryAfterResponseHeader(when: string): Record<'Retry-After', { description: string; schema: { type: 'integer'; minimum: 1 } }> {
+  return { 'Retry-After': { description: `seconds after which the request may be sent again; only ${when}`, schema: { type: 'integer', minimum: 1 } } };
+}
+
 /** What each error status of an envelope API means, as the envelope's `code` tells it (DECISIONS.md). */
 const ENVELOPE_ERRORS = {
   400: 'code 10000: invalid input; msg names the field',

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiResponse, ApiResponseOptions, getSchemaPath } from '@nestjs/swagger';
 import { envelopeErrorOf, ErrorCode } from '../errors';
 import { classifyError } from './classify-error';
 import { retryAfterHeader } from './envelope-exception.filter';
@@ -101,12 +101,13 @@ export const renderProblemDetails: ErrorRenderer = (exception, request): Rendere
  * Documents an error answer as it leaves: an RFC 9457 problem document under
  * `application/problem+json` (not `application/json`, which `ApiResponse({type})` would say).
  */
-export function ApiProblem(options: { status: number; description: string }): MethodDecorator & ClassDecorator {
+export function ApiProblem(options: { status: number; description: string; headers?: ApiResponseOptions['headers'] }): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiExtraModels(ProblemDetailsDto),
     ApiResponse({
       status: options.status,
       description: options.description,
+      ...(options.headers ? { headers: options.headers } : {}),
       content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: getSchemaPath(ProblemDetailsDto) } } },
     }),
   );

@@ -1465,6 +1465,8 @@ export interface operations {
             /** @description urn:softpos:problem:card-read-used: the card read (PAN, ATC 9F36, cryptogram 9F26) was used by an earlier transaction, whatever its outcome (tap the card again; the same Idempotency-Key answers the earlier result instead); urn:softpos:problem:conflict: a request with the same Idempotency-Key is still in flight; or the terminal's batch is being settled with its host longer than a sale waits for it (Retry-After; nothing sent, send it again) */
             409: {
                 headers: {
+                    /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1691,6 +1693,8 @@ export interface operations {
             /** @description the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight, or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again) */
             409: {
                 headers: {
+                    /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1803,6 +1807,8 @@ export interface operations {
             /** @description the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight, or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again) */
             409: {
                 headers: {
+                    /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1915,6 +1921,8 @@ export interface operations {
             /** @description the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight, or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again) */
             409: {
                 headers: {
+                    /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -339,7 +339,7 @@ export interface components {
             state: number;
             deviceId: string;
             /**
-             * @description the amount voided (0 when the host declined the void)
+             * @description the booked money the void gave back: the sale or captured amount voided; 0 for an authorisation never captured (its void released a hold and counts in no total)
              * @example 12.5
              */
             refundAmount: number;
@@ -867,9 +867,11 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, or the host declined it (msg names the host's code; the order lists the declined action) */
+            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, the host declined it (msg names the host's code; the order lists the declined action), the same Idempotency-Key is still in flight, or the terminal is being settled with its host (msg "terminal <MID>/<TID> (<currency>) is being settled with its host; send the request again once the settlement is done", with Retry-After; nothing was sent: send it again then) */
             409: {
                 headers: {
+                    /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -885,9 +887,20 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 10000: the Idempotency-Key was used for another request on this order (another kind, amount or reason) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 16000: too many wrong admin passwords for the device (Retry-After) */
             429: {
                 headers: {
+                    /** @description seconds after which the request may be sent again; only with 429 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -983,9 +996,11 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, or the host declined it (msg names the host's code; the order lists the declined action) */
+            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, the host declined it (msg names the host's code; the order lists the declined action), the same Idempotency-Key is still in flight, or the terminal is being settled with its host (msg "terminal <MID>/<TID> (<currency>) is being settled with its host; send the request again once the settlement is done", with Retry-After; nothing was sent: send it again then) */
             409: {
                 headers: {
+                    /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1001,9 +1016,20 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 10000: the Idempotency-Key was used for another request on this order (another kind, amount or reason) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
             /** @description code 16000: too many wrong admin passwords for the device (Retry-After) */
             429: {
                 headers: {
+                    /** @description seconds after which the request may be sent again; only with 429 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1099,9 +1125,11 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, or the host declined it (msg names the host's code; the order lists the declined action) */
+            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, the host declined it (msg names the host's code; the order lists the declined action), the same Idempotency-Key is still in flight, or the terminal is being settled with its host (msg "terminal <MID>/<TID> (<currency>) is being settled with its host; send the request again once the settlement is done", with Retry-After; nothing was sent: send it again then) */
             409: {
                 headers: {
+                    /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1110,6 +1138,15 @@ export interface operations {
             };
             /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 10000: the Idempotency-Key was used for another request on this order (another kind, amount or reason) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1290,9 +1327,11 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 10000: the batch is settled already or being settled, or the gateway refuses */
+            /** @description code 10000: the batch is settled already, or being settled (by another settle of this batch, or of its terminal at the gateway: msg "is being settled", with Retry-After), its terminal still has sales or follow-ups with the host (Retry-After), or the gateway refuses */
             409: {
                 headers: {
+                    /** @description seconds after which the request may be sent again; only while the batch or its terminal is being settled, or requests are still with the host */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

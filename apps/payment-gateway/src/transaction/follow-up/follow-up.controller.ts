@@ -1,16 +1,19 @@
-import { ApiIdempotencyKey, ApiProblem, DomainError, GroupId, IdempotencyKey, IdGenerator, ServiceRequestId } from '@app/common';
+import { ApiIdempotencyKey, ApiProblem, DomainError, GroupId, IdempotencyKey, IdGenerator, retryAfterResponseHeader, ServiceRequestId } from '@app/common';
 import { ContractViolationError, decodeContract, GatewayTransactionReplyV1, GatewayTransactionV1 } from '@app/contracts';
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { errorOfRefusal } from '@app/messaging';
 import { GatewayApi } from '../../shared/gateway-api';
 import { GATEWAY_ROUTE_PREFIX } from '../../shared/namespace';
 import { TransactionDto } from '../dto/transaction.dto';
-import { errorOfRefusal } from '../refusal';
 import { CaptureRequestDto, RefundRequestDto } from './dto/follow-up-request.dto';
 import { FollowUpService, FollowUpTarget } from './follow-up.service';
 
 // The one rule of every route that reads the header (libs/common idempotency-key.ts).
 const IDEMPOTENCY_KEY_HEADER = ApiIdempotencyKey('the request id, per transaction; the same key answers the first outcome again (absent: a new one)');
+
+/** The 409 of a terminal being settled says when to send the request again. */
+const HELD_RETRY_AFTER = retryAfterResponseHeader("on a terminal being settled: the settlement's hold left");
 
 /** A decline is the host's answer to a complete request, not a failure to retry. */
 const DECLINED_TOO =
@@ -30,7 +33,7 @@ function followUpResponses(): MethodDecorator {
       [502, 'the host could not be reached (unavailable, no host connector, the request rejected before sending); recorded as a FAILED action'],
       [504, 'the host did not answer in time (reversed), or the outcome is not known yet (the action stays PENDING until the gateway learns it)'],
     ] as const) {
-      ApiProblem({ status, description })(target, key, descriptor);
+      ApiProblem({ status, description, ...(status === 409 ? { headers: HELD_RETRY_AFTER } : {}) })(target, key, descriptor);
     }
   };
 }

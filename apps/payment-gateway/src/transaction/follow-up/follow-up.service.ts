@@ -13,7 +13,7 @@ import {
   TRAN_ID_PATTERN,
 } from '@app/contracts';
 import { UnitOfWork } from '@app/database';
-import { HostClient } from '@app/messaging';
+import { HostClient, refusingWith } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { requireOwned } from '../../shared/ownership';
 import { askConnector, askUntilKnown, HostAsk, notDeliveredOutcome, outcomeOfReply, SaleOutcome, settlesRepeat } from '../host-outcome';
@@ -21,7 +21,6 @@ import { isHeld, TerminalBatchRepository } from '../persistence/terminal-batch.r
 import { TerminalHeldError, waitingWhileSettling } from '../settlement/terminal-hold';
 import { ActionChanges, LeasedAction, TransactionRepository } from '../persistence/transaction.repository';
 import { hostOriginalOf } from '../host-reference';
-import { refusingWith } from '../refusal';
 import { isKeptAuthorization, pendingAction, terminalKeyOf, type Transaction, type TransactionAction } from '../transaction';
 import { TransactionChangeWriter } from '../transaction-change-writer';
 import { firstCheckAt, TRANSACTION_SETTINGS, TransactionSettings } from '../transaction-settings';
@@ -193,7 +192,9 @@ export class FollowUpService {
       const found = requireOwned(await this.transactions.findById(command.tranId), command.groupId, `transaction ${command.tranId}`);
       const amountMinor = command.amount === undefined ? undefined : this.minorOf(command.amount, found.currency);
       const { transaction, actions, openBatchNo, heldUntil } = await this.lock(found);
-      const repeat = actions.find((action) => action.clientRequestId === command.requestId);
+      // A retry of an /api/v2 request sent before the namespaces finds its action by the id it had then.
+      const repeat =
+        actions.find((action) => action.clientRequestId === command.requestId) ?? actions.find((action) => action.legacyRequestId === command.requestId);
       if (repeat) {
         this.requireSameRequest(command, amountMinor, repeat, transaction.currency);
         return { kind: 'answered', reply: this.replyOf(transaction, actions, repeat, transaction.version) };

@@ -91,6 +91,9 @@ export class TransactionActionEntity implements TransactionAction {
   @Column({ type: 'varchar', length: 80, nullable: true })
   clientRequestId: string | null;
 
+  @Column({ type: 'varchar', length: 80, nullable: true })
+  legacyRequestId: string | null;
+
   @Column({ type: 'timestamptz', precision: 3, nullable: true })
   nextCheckAt: Date | null;
 

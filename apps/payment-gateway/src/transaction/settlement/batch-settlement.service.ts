@@ -15,13 +15,12 @@ import {
   minorToDecimal,
 } from '@app/contracts';
 import { UnitOfWork } from '@app/database';
-import { HostClient } from '@app/messaging';
+import { HostClient, refusingWith } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { requireOwned } from '../../shared/ownership';
 import { askConnector } from '../host-outcome';
 import { isHeld, TerminalBatchRepository, type TerminalBatchRow } from '../persistence/terminal-batch.repository';
 import { TransactionRepository } from '../persistence/transaction.repository';
-import { refusingWith } from '../refusal';
 import { isKeptAuthorization, TerminalKey, terminalKeyOf, type Transaction } from '../transaction';
 import { TransactionChangeWriter } from '../transaction-change-writer';
 import { TRANSACTION_SETTINGS, TransactionSettings } from '../transaction-settings';

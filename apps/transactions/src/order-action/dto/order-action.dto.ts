@@ -58,7 +58,7 @@ export class VoidResultDto extends ActionOutcomeDto {
   @ApiProperty({ example: 'MYR' }) currency: string;
   @ApiProperty({ example: 4, description: 'the order state after the void (4 VOIDED)' }) state: number;
   @ApiProperty() deviceId: string;
-  @ApiProperty({ example: 12.5, description: 'the amount voided (0 when the host declined the void)' }) refundAmount: number;
+  @ApiProperty({ example: 12.5, description: 'the booked money the void gave back: the sale or captured amount voided; 0 for an authorisation never captured (its void released a hold and counts in no total)' }) refundAmount: number;
 }
 
 /** What a refund answers (spec 2): this context's number of the refund action. */

@@ -3,14 +3,20 @@ import { GatewayRefusalV1 } from '@app/contracts';
 
 /**
  * The gateway's refusals of follow-ups and settlements (`GatewayRefusalV1`) and its domain errors
- * are one vocabulary: NATS replies carry the refusal, HTTP turns it back into the error its
- * problem details show. Both directions are exhaustive, so neither transport can drift.
+ * are one vocabulary: NATS replies carry the refusal, and every HTTP route that relays one (the
+ * gateway's own follow-ups, the transactions context's `/api/v2` order actions and settle) turns
+ * it back into the error its answer shows, in that route's format, with `Retry-After` when the
+ * refusal says when to try again (a terminal held by a settlement, requests still in flight).
+ * Both directions are exhaustive, so no transport can drift.
  */
 
 /** The refusal a domain error is, or undefined for codes no request is refused with (those are failures, not refusals). */
 export function refusalOf(error: DomainError): GatewayRefusalV1 | undefined {
   const status = refusalStatusOf(error.code);
-  return status === undefined ? undefined : { status, detail: error.message.slice(0, 512) };
+  if (status === undefined) return undefined;
+  const refusal: GatewayRefusalV1 = { status, detail: error.message.slice(0, 512) };
+  if (error.retryAfterSeconds !== undefined) refusal.retryAfterSeconds = Math.max(1, Math.ceil(error.retryAfterSeconds));
+  return refusal;
 }
 
 function refusalStatusOf(code: ErrorCode): GatewayRefusalV1['status'] | undefined {
@@ -46,8 +52,18 @@ function refusalStatusOf(code: ErrorCode): GatewayRefusalV1['status'] | undefine
   }
 }
 
-/** The domain error a refusal stands for (what HTTP answers as problem details with the refusal's status). */
+/**
+ * The domain error a refusal stands for (what HTTP answers with the refusal's status: problem
+ * details on the gateway, the envelope on `/api/v2`), carrying its retry delay, which the
+ * exception filter sends as `Retry-After`.
+ */
 export function errorOfRefusal(refusal: GatewayRefusalV1): DomainError {
+  const error = domainErrorOf(refusal);
+  if (refusal.retryAfterSeconds !== undefined) error.retryAfterSeconds = refusal.retryAfterSeconds;
+  return error;
+}
+
+function domainErrorOf(refusal: GatewayRefusalV1): DomainError {
   switch (refusal.status) {
     case 400:
       return DomainError.validation(refusal.detail);
