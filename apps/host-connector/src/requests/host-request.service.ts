@@ -1,5 +1,5 @@
 import { HostAmountV1, HostFollowUpRequestV1, HostOriginalKindV1, HostResponseV1, HostResultV1, HostTotalsV1 } from '@app/contracts';
-import { followUpKindOf, HostAnswer, HostRequestOf } from '@app/host-protocol';
+import { acknowledgementOf, followUpKindOf, HostAnswer, HostRequestOf } from '@app/host-protocol';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
@@ -207,8 +207,10 @@ export class HostRequestService {
     deadlineAt: number,
   ): Promise<HostResponseV1> {
     const { answer, sent } = exchange;
-    let result: HostResultV1 = answer.approved ? 'APPROVED' : 'DECLINED';
-    let message = answer.hostRespMessage;
+    // A caller's reversal or void sent as one is a first transmission: a "duplicate" answer to it acknowledges nothing.
+    const duplicate = answer.acknowledgedAsDuplicate ? acknowledgementOf(answer, undefined) : undefined;
+    let result: HostResultV1 = answer.approved && duplicate?.acknowledged !== false ? 'APPROVED' : 'DECLINED';
+    let message = duplicate !== undefined && !duplicate.acknowledged ? `${answer.hostRespMessage}; ${duplicate.why}` : answer.hostRespMessage;
     let keyCheckValue: string | undefined;
     if (operation === 'signon' && result === 'APPROVED') {
       const { hostMessageFormat: format, tid, mid, acptId, acquirerId } = request.target;

@@ -196,7 +196,7 @@ export class IsoHostDialect implements IsoDialect {
       rrn: rrn !== undefined && rrn !== '' ? rrn : null,
       approvalCode,
     };
-    if (operation === 'reverse' && answer.approved && code !== '00') answer.acknowledgedAsDuplicate = true;
+    if (sentAsReversal(operation, this.spec.host) && answer.approved && code !== '00') answer.acknowledgedAsDuplicate = true;
     const icc = message.fields[55];
     if (icc !== undefined && icc.length > 0) answer.iccResponse = Buffer.isBuffer(icc) ? icc.toString('hex').toUpperCase() : icc.toUpperCase();
     switch (operation) {
