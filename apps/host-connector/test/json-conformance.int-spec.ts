@@ -235,7 +235,7 @@ describe('host-connector conformance: JSON hosts scripted in the test', () => {
           : { status: 200, body: script.answer(request, 'approved', '00') };
       const payload = sale('1000');
 
-      expect(await connector.ask(HOST_AUTHORIZE_V1, payload)).toMatchObject({ result: 'REVERSED', partial: false, approvedAmount: null });
+      expect(await connector.ask(HOST_AUTHORIZE_V1, payload)).toMatchObject({ result: 'REVERSED', partial: false, approvedAmount: null, reversedFor: 'UNUSABLE_APPROVAL' });
       await waitFor('the reversal to be acknowledged', async () => (await reversalOf(payload.requestId))?.status === 'ACKNOWLEDGED');
       expect(script.reverses(host.received[1], script.refOf(host.received[0]))).toBe(true);
     });

@@ -130,6 +130,12 @@ export interface HostAnswer {
    * when the answer does not name it. Absent on a full approval and on a decline.
    */
   approvedAmount?: { minor: string; currency: string | null };
+  /**
+   * A partial approval (the partial approval code) that does not name the amount approved, or names
+   * it unreadably: the host answered and approved, but what it charged is unknown. The connector
+   * reverses it as an unusable approval (`reversedFor` UNUSABLE_APPROVAL), not as unanswered.
+   */
+  approvedAmountUnnamed?: true;
   /** Field 55 of the answer (issuer authentication data 91, issuer scripts 71/72) as uppercase hex BER-TLV, as received. */
   iccResponse?: string;
   /** Sign-on: the working key as the host sent it, encrypted under the zone master key (3DES, double length). */

@@ -283,6 +283,7 @@ export class HostRequestService {
   private partialAmountOf<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], answer: HostAnswer): PartialApproval {
     // The dialect says which answers approve part (it reads an approved amount only for requests that carry one).
     const requested = 'amount' in request ? (request.amount as HostAmountV1) : undefined;
+    if (answer.approvedAmountUnnamed && requested !== undefined) return { kind: 'unusable', reason: `approved part (${answer.hostRespCode}) of the ${requested.minor} asked without naming how much` };
     if (answer.approvedAmount === undefined || requested === undefined) return FULL;
     const approved = { minor: answer.approvedAmount.minor, currency: answer.approvedAmount.currency ?? requested.currency };
     if (approved.currency !== requested.currency)
