@@ -285,7 +285,7 @@ export abstract class JsonDialectBase implements JsonDialect {
       ...answer,
       approved: outcome.approved,
       ...(outcome.duplicate ? { acknowledgedAsDuplicate: true as const } : {}),
-      ...(outcome.partial ? partialAmountOf(approvedAmount) : {}),
+      ...(outcome.partial ? partialApprovalAmountOf(approvedAmount) : {}),
     };
   }
 
@@ -296,7 +296,7 @@ export abstract class JsonDialectBase implements JsonDialect {
 }
 
 /** A partial approval's amount as the format's answer names it, or `approvedAmountUnnamed` when it names none readable. */
-function partialAmountOf(approvedAmount: () => NonNullable<HostAnswer['approvedAmount']>): Pick<HostAnswer, 'approvedAmount' | 'approvedAmountUnnamed'> {
+export function partialApprovalAmountOf(approvedAmount: () => NonNullable<HostAnswer['approvedAmount']>): Pick<HostAnswer, 'approvedAmount' | 'approvedAmountUnnamed'> {
   try {
     return { approvedAmount: approvedAmount() };
   } catch (error) {
