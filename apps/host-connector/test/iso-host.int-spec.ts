@@ -285,7 +285,7 @@ describe('host-connector: ISO 8583 host', () => {
       expect(reply).toMatchObject({ result: 'APPROVED', partial: false, approvedAmount: null });
     });
 
-    it('should reverse a 10 that names no approved amount: what was charged is unknown', async () => {
+    it('should reverse a 10 that names no approved amount as the unusable approval it is (the host answered): what was charged is unknown', async () => {
       peer.handler = (request) =>
         request.mti === '0200'
           ? { mti: '0210', fields: { 7: request.fields[7], 11: request.fields[11], 39: '10', 41: request.fields[41] } }
@@ -294,8 +294,11 @@ describe('host-connector: ISO 8583 host', () => {
 
       const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
 
-      expect(reply).toMatchObject({ result: 'REVERSED', hostRespCode: null });
-      await waitFor('the reversal', () => peer.received.some((message) => message.mti === '0400'));
+      expect(reply).toMatchObject({ result: 'REVERSED', hostRespCode: null, reversedFor: 'UNUSABLE_APPROVAL' });
+      expect(reply.hostRespMessage).toContain('approved part (10) of the 2500 asked without naming how much');
+      await waitFor('the reversal', () => peer.received.some((message) => message.mti === '0400' && message.fields[11] !== reply.stan));
+      const reversal = peer.received.find((message) => message.mti === '0400')!;
+      expect(reversal.fields[4]).toBe('000000002500');
     });
 
     it('should answer 05 as DECLINED, with nothing to reverse', async () => {

@@ -235,7 +235,7 @@ describe('host-connector conformance: JSON hosts scripted in the test', () => {
           : { status: 200, body: script.answer(request, 'approved', '00') };
       const payload = sale('1000');
 
-      expect(await connector.ask(HOST_AUTHORIZE_V1, payload)).toMatchObject({ result: 'REVERSED', partial: false, approvedAmount: null });
+      expect(await connector.ask(HOST_AUTHORIZE_V1, payload)).toMatchObject({ result: 'REVERSED', partial: false, approvedAmount: null, reversedFor: 'UNUSABLE_APPROVAL' });
       await waitFor('the reversal to be acknowledged', async () => (await reversalOf(payload.requestId))?.status === 'ACKNOWLEDGED');
       expect(script.reverses(host.received[1], script.refOf(host.received[0]))).toBe(true);
     });
@@ -310,6 +310,17 @@ describe('host-connector conformance: JSON hosts scripted in the test', () => {
 
       expect(await reversalOf(payload.requestId)).toMatchObject({ status: 'PENDING', ack_resp_code: null, last_resp_code: code });
       expect(connector.logger.lines.some((line) => line.includes(`a duplicate of an attempt it answered 12 before, which refused it`))).toBe(true);
+    });
+
+    it.each(ACKNOWLEDGING)('should decline a caller’s reversal declined with %s on its first transmission: a duplicate of nothing sent before acknowledges nothing', async (code) => {
+      host.script = (request, index) => ({ status: 200, body: script.answer(request, index === 0 ? 'approved' : 'declined', index === 0 ? '00' : code) });
+      const sold = await connector.ask(HOST_AUTHORIZE_V1, sale('1000'));
+      const original = { kind: 'SALE', mti: sold.mti, stan: sold.stan, transmittedAt: sold.transmittedAt, rrn: sold.rrn, approvalCode: sold.approvalCode, orderId: sold.orderId };
+
+      const reply = await connector.ask(HOST_REVERSE_V1, followUpPayload('1000', { hostMessageFormat: format, connUrl: host.url }, { original }));
+
+      expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: code });
+      expect(reply.hostRespMessage).toContain('a duplicate on a first transmission, which duplicates nothing sent before');
     });
 
     it('should send a caller’s reversal the host did not answer again under the reference it was first sent with (the same request)', async () => {

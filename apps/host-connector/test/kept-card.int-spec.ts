@@ -208,6 +208,42 @@ describe('host-connector: card data kept for follow-ups', () => {
     ).toContain(card.cryptogram);
   });
 
+  it('should keep the card while a reversal refused with 12 is answered 94 (no acknowledgement), repeat every 0401 with it, and delete it after the 00', async () => {
+    const cardFields = (message: Iso8583Message) => [2, 14, 22, 23].map((n) => message.fields[n]);
+    await fc.assert(
+      fc.asyncProperty(chipCard, fc.integer({ min: 1, max: 3 }), async (card, duplicates) => {
+        const tid = freshTid();
+        const script = ['12', ...Array<string>(duplicates).fill('94'), '00'];
+        let attempt = 0;
+        peer.handler = (message) =>
+          message.fields[41] !== tid ? answerTo(message) : message.mti === '0200' ? null : answerTo(message, script[Math.min(attempt++, script.length - 1)]);
+
+        const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1000', terminal(tid), { card: { emvTlv: emvTlvOf(card), entryMode: 'NFC' } }));
+
+        expect(reply).toMatchObject({ result: 'REVERSED' });
+        await waitFor('the 00 to the last repeat', async () => received(tid, '0401').length === script.length - 1 && (await keptRows(tid)).length === 0, 60_000);
+        const [first, ...repeats] = received(tid, '0401');
+        expectKeptCardOnly(first, card);
+        for (const repeat of repeats) expect(cardFields(repeat)).toEqual(cardFields(first));
+        const [row] = await connector.query<{ status: string; ack_resp_code: string }>(`SELECT status, ack_resp_code FROM host_connector.reversal WHERE tid = $1`, [tid]);
+        expect(row).toMatchObject({ status: 'ACKNOWLEDGED', ack_resp_code: '00' });
+      }),
+      { numRuns: 3, endOnFailure: true },
+    );
+  }, 200_000);
+
+  it('should decline a void sent as a reversal that the host answers 94 on its first transmission, and keep the card', async () => {
+    const { card, tid, original } = await soldOnFreshTerminal();
+    peer.handler = (message) => answerTo(message, message.mti === '0400' ? '94' : '00');
+
+    const reply = await connector.ask(HOST_VOID_V1, followUpPayload('1000', terminal(tid), { original }));
+
+    expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: '94' });
+    expect(reply.hostRespMessage).toContain('duplicates nothing sent before');
+    expectKeptCardOnly(received(tid, '0400')[0], card);
+    expect(await keptRows(tid)).not.toHaveLength(0);
+  });
+
   it('should send a later reversal (of an approved sale) with the kept card only: no track 2, no chip data', async () => {
     const { card, tid, original } = await soldOnFreshTerminal();
 

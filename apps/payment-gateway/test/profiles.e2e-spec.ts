@@ -140,6 +140,22 @@ describe('gateway profiles', () => {
       expect(profile).toMatchObject({ providerReference: null, merchantAddr: null, mcc: null, countryCode: null, acceptances: [], acptSelection: {} });
     });
 
+    it('should refuse acquirer parameters the host cannot take (acqInstId, subMchDba) as merchant-management does, naming the key, and take valid ones', async () => {
+      const badAcqInstId = fc.oneof(fc.stringMatching(/^[0-9]{0,4}[A-Za-z ][0-9A-Za-z]{0,4}$/), fc.stringMatching(/^[0-9]{12,16}$/), fc.constant(''));
+      const badSubMchDba = fc.oneof(fc.stringMatching(/^[ \t]{1,5}$/), fc.stringMatching(/^[a-z]{0,3}\x07[a-z]{0,3}$/), fc.string({ minLength: 65, maxLength: 80 }));
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(badAcqInstId.map((acqInstId) => ({ acqInstId })), badSubMchDba.map((subMchDba) => ({ subMchDba }))), async (extraParams) => {
+          const response = await pbo.post('/profiles', profileBody({ acceptances: [acceptanceBody({ extraParams })] }));
+
+          const [key] = Object.keys(extraParams);
+          expectProblem(response, 400, new RegExp(`^acceptances\\[0\\]\\.extraParams\\.${key} must be 1 to `));
+        }),
+        { numRuns: 15 },
+      );
+      const fine = await createProfile(pbo, { acceptances: [acceptanceBody({ extraParams: { acqInstId: '12345678901', subMchDba: 'Kopi Corner', other: 'free' } })] });
+      expect(fine.acceptances[0].extraParams).toEqual({ acqInstId: '12345678901', subMchDba: 'Kopi Corner', other: 'free' });
+    });
+
     it('should refuse the same acceptance listed twice, naming the repeat', async () => {
       const existing = await createProfile(pbo);
       const acptId = existing.acceptances[0].acptId;

@@ -58,5 +58,27 @@ export const HOST_TID_RULE = 'must be 1 to 8 letters or digits (field 41)';
 /** Acquiring institution id (field 32, n..11). */
 export const HOST_ACQUIRER_ID_PATTERN = /^[0-9]{1,11}$/;
 
+/**
+ * The acquirer parameters the gateway reads from an acceptance's `extraParams` and puts on the
+ * wire (docs/decisions.md, "Merchant data reaches the host"): `acqInstId`, the acquiring
+ * institution id (field 32), and `subMchDba`, a payment facilitator's sub-merchant (named in field
+ * 43). Each with the rule a value must meet to reach the host, and what it is refused with: one
+ * rule for merchant-management (acquirer profiles, devices) and the gateway's profile API.
+ */
+export const ACCEPTANCE_PARAM_RULES: Readonly<Record<string, readonly [RegExp, string]>> = {
+  acqInstId: [HOST_ACQUIRER_ID_PATTERN, 'must be 1 to 11 digits (the acquiring institution id, field 32)'],
+  subMchDba: [/^(?=.*\S)[^\p{Cc}]{1,64}$/u, 'must be 1 to 64 characters without control characters, not blank (the sub-merchant named in field 43)'],
+};
+
+/** `<path>.<name> <rule>` for the first acceptance parameter of `params` that breaks its rule, null when none does; other keys are not looked at. */
+export function acceptanceParamFailure(params: Record<string, unknown> | null | undefined, path: string): string | null {
+  for (const [name, [pattern, rule]] of Object.entries(ACCEPTANCE_PARAM_RULES)) {
+    const value = params?.[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || !pattern.test(value)) return `${path}.${name} ${rule}`;
+  }
+  return null;
+}
+
 /** A gateway namespace (`GATEWAY_NAMESPACE`): one URL path segment, as the gateway serves it and phones are told it. */
 export const GATEWAY_NAMESPACE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;

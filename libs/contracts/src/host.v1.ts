@@ -393,7 +393,7 @@ export const HOST_RESULTS = ['APPROVED', 'DECLINED', 'REVERSED', 'HOST_UNAVAILAB
 /**
  * Why a REVERSED request was reversed: NO_ANSWER (no answer in time, an unreadable one, or one that
  * leaves the outcome unknown), UNUSABLE_APPROVAL (the host approved an amount the merchant cannot be
- * shown as taken: 0, more than asked, or in another currency).
+ * shown as taken: 0, more than asked, in another currency, or a partial approval naming no amount).
  */
 export const HOST_REVERSAL_CAUSES = ['NO_ANSWER', 'UNUSABLE_APPROVAL'] as const;
 export type HostReversalCauseV1 = (typeof HOST_REVERSAL_CAUSES)[number];

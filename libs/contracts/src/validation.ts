@@ -1,5 +1,6 @@
 import { ValidateBy, ValidateIf, ValidationError, ValidationOptions } from 'class-validator';
 import { fieldName } from './client-text';
+import { acceptanceParamFailure } from './host-formats';
 import { isIanaTimeZone, isIsoCountry, isIsoCurrency } from './iso-codes';
 import { isPaymentMethodCode, PAYMENT_METHOD_CODES } from './payment-methods';
 
@@ -31,6 +32,19 @@ export const IsIanaTimeZone = (options?: ValidationOptions) =>
 /** Payment method code `01` to `06`. */
 export const IsPaymentMethodCode = (options?: ValidationOptions) =>
   vocabularyRule('isPaymentMethodCode', isPaymentMethodCode, `$property must be one of the payment method codes ${PAYMENT_METHOD_CODES.join(', ')}`, options);
+
+/** An acceptance's `extraParams`: its acquirer parameters (`acqInstId`, `subMchDba`) meet `ACCEPTANCE_PARAM_RULES` (host-formats.ts); the message names the key. */
+export const HasValidAcceptanceParams = (options?: ValidationOptions): PropertyDecorator =>
+  ValidateBy(
+    {
+      name: 'hasValidAcceptanceParams',
+      validator: {
+        validate: (value: unknown) => typeof value !== 'object' || value === null || acceptanceParamFailure(value as Record<string, unknown>, '') === null,
+        defaultMessage: (args) => `$property${acceptanceParamFailure(args?.value as Record<string, unknown>, '') ?? ''}`,
+      },
+    },
+    options,
+  );
 
 /** Constraint names that say "wrong type", reported first. */
 const TYPE_CONSTRAINTS = ['isDefined', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isArray', 'isPlainObject', 'isJsonObjectString', 'isIn', 'isNotEmpty'];

@@ -77,6 +77,34 @@ export interface WireContext {
   keptCard?: FollowUpCard;
 }
 
+/**
+ * What was sent of a reversal before the attempt being answered: `lastRespCode`, the host's code to
+ * the earlier attempts that it answered without acknowledging (null while none was answered). Absent
+ * for a first transmission of a caller's reversal or void sent as one: nothing of it was on the
+ * wire before, so a "duplicate" answer can duplicate nothing we sent.
+ */
+export interface EarlierAttempts {
+  lastRespCode: string | null;
+}
+
+/**
+ * Whether an answer to a reversal (or to a void sent as one) acknowledges it: the one rule of the
+ * reversal worker, the caller's void and reversal and the kept card's deletion. An acknowledgement
+ * that only says the host has the reversal already (94, duplicate transmission; a JSON declining
+ * word with a listed code) stands when an earlier attempt could be the one it duplicates: the
+ * worker's attempts after unanswered ones (its own reversal's first attempt follows its unanswered
+ * original). After a refusal (12, 25, 96, an earlier 94…) it refers to the reversal the host refused,
+ * which left the original approved; on a first transmission it refers to nothing we sent.
+ */
+export function acknowledgementOf(answer: HostAnswer, earlier: EarlierAttempts | undefined): { acknowledged: true } | { acknowledged: false; why: string } {
+  if (!answer.approved) return { acknowledged: false, why: 'which does not acknowledge it' };
+  if (answer.acknowledgedAsDuplicate && earlier === undefined)
+    return { acknowledged: false, why: 'a duplicate on a first transmission, which duplicates nothing sent before: not an acknowledgement' };
+  if (answer.acknowledgedAsDuplicate && earlier !== undefined && earlier.lastRespCode !== null)
+    return { acknowledged: false, why: `a duplicate of an attempt it answered ${earlier.lastRespCode} before, which refused it: not an acknowledgement` };
+  return { acknowledged: true };
+}
+
 /** The host's answer, reduced to what a caller needs. */
 export interface HostAnswer {
   /** Field 39, or the JSON host's status mapped to an ISO response code (`00` approved). */
@@ -91,8 +119,7 @@ export interface HostAnswer {
    * A reversal acknowledged only by saying the host has it already (ISO: an acknowledging code
    * other than 00, by default 94 duplicate transmission; JSON: a declining status word with one of
    * `reversalAcknowledgedCodes`). It stands only when no earlier attempt of that reversal was
-   * refused: after a refusal the duplicate refers to the refused one, and the reversal worker keeps
-   * the reversal open.
+   * refused and an earlier attempt could be the one it duplicates ({@link acknowledgementOf}).
    */
   acknowledgedAsDuplicate?: true;
   rrn: string | null;
@@ -103,6 +130,12 @@ export interface HostAnswer {
    * when the answer does not name it. Absent on a full approval and on a decline.
    */
   approvedAmount?: { minor: string; currency: string | null };
+  /**
+   * A partial approval (the partial approval code) that does not name the amount approved, or names
+   * it unreadably: the host answered and approved, but what it charged is unknown. The connector
+   * reverses it as an unusable approval (`reversedFor` UNUSABLE_APPROVAL), not as unanswered.
+   */
+  approvedAmountUnnamed?: true;
   /** Field 55 of the answer (issuer authentication data 91, issuer scripts 71/72) as uppercase hex BER-TLV, as received. */
   iccResponse?: string;
   /** Sign-on: the working key as the host sent it, encrypted under the zone master key (3DES, double length). */

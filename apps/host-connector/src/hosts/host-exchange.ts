@@ -1,4 +1,4 @@
-import { HostAnswer, HostOperation, HostRequestOf } from '@app/host-protocol';
+import { EarlierAttempts, HostAnswer, HostOperation, HostRequestOf } from '@app/host-protocol';
 import { HostAddress } from '../routing/host-address';
 
 /** What the connector sent, as a follow-up will reference it. */
@@ -31,6 +31,8 @@ export interface ExchangeOptions {
   stan?: string;
   /** A repeat (0401 rather than 0400). */
   repeat?: boolean;
+  /** A reversal attempt of the reversal worker: what its earlier attempts got ({@link acknowledgementOf}); absent on a caller's first transmission. */
+  earlier?: EarlierAttempts;
   /**
    * Transmission time to send (field 7 and what JSON formats build their transaction ids from)
    * instead of now: a reversal keeps the one it was queued with on every attempt, so a repeat is

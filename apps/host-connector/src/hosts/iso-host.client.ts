@@ -1,6 +1,6 @@
 import { errorMessage } from '@app/common';
 import { HostFollowUpRequestV1, HostSettleRequestV1 } from '@app/contracts';
-import { FollowUpCard, followUpCardOf, HostAnswer, HostOperation, HostProtocolError, HostRequestOf, IsoDialect, readCardData } from '@app/host-protocol';
+import { acknowledgementOf, EarlierAttempts, FollowUpCard, followUpCardOf, HostAnswer, HostOperation, HostProtocolError, HostRequestOf, IsoDialect, readCardData } from '@app/host-protocol';
 import { FOLLOW_UP_OPERATIONS, Iso8583Error, Iso8583Message } from '@app/iso8583';
 import { Injectable } from '@nestjs/common';
 import { CardKey, KeptCardRepository } from '../card-data/persistence/kept-card.repository';
@@ -108,7 +108,7 @@ export class IsoHostClient {
         } catch (error) {
           return { kind: 'no-answer', sent, reason: `unreadable answer from ${managed.session.label}: ${errorMessage(error)}` };
         }
-        const ended = this.endedBy(operation, request, answer, original, sent);
+        const ended = this.endedBy(operation, request, answer, original, sent, options.earlier);
         if (operation === 'authorize' && !answer.approved) ended.push(sent);
         if (ended.length > 0) await this.cards.forget(...ended.map(keyOf));
         return { kind: 'answered', sent, answer };
@@ -127,8 +127,12 @@ export class IsoHostClient {
     answer: HostAnswer,
     original: { stan: string; transmittedAt: string } | undefined,
     sent: { stan: string; transmittedAt: string },
+    earlier: EarlierAttempts | undefined,
   ): Array<{ stan: string; transmittedAt: string }> {
     if (!answer.approved) return [];
+    // A reversal (or a void sent as one) ends its original only when it is acknowledged by the
+    // reversal worker's rule: a 94 after a refusal, or on a first transmission, leaves it open.
+    if (answer.acknowledgedAsDuplicate && !acknowledgementOf(answer, earlier).acknowledged) return [];
     switch (operation) {
       case 'reverse':
         return original === undefined ? [] : [original];

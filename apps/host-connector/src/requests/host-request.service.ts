@@ -1,5 +1,5 @@
 import { HostAmountV1, HostFollowUpRequestV1, HostOriginalKindV1, HostResponseV1, HostResultV1, HostTotalsV1 } from '@app/contracts';
-import { followUpKindOf, HostAnswer, HostRequestOf } from '@app/host-protocol';
+import { acknowledgementOf, followUpKindOf, HostAnswer, HostRequestOf } from '@app/host-protocol';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
@@ -209,8 +209,10 @@ export class HostRequestService {
     deadlineAt: number,
   ): Promise<HostResponseV1> {
     const { answer, sent } = exchange;
-    let result: HostResultV1 = answer.approved ? 'APPROVED' : 'DECLINED';
-    let message = answer.hostRespMessage;
+    // A caller's reversal or void sent as one is a first transmission: a "duplicate" answer to it acknowledges nothing.
+    const duplicate = answer.acknowledgedAsDuplicate ? acknowledgementOf(answer, undefined) : undefined;
+    let result: HostResultV1 = answer.approved && duplicate?.acknowledged !== false ? 'APPROVED' : 'DECLINED';
+    let message = duplicate !== undefined && !duplicate.acknowledged ? `${answer.hostRespMessage}; ${duplicate.why}` : answer.hostRespMessage;
     let keyCheckValue: string | undefined;
     if (operation === 'signon' && result === 'APPROVED') {
       const { hostMessageFormat: format, tid, mid, acptId, acquirerId } = request.target;
@@ -283,6 +285,7 @@ export class HostRequestService {
   private partialAmountOf<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], answer: HostAnswer): PartialApproval {
     // The dialect says which answers approve part (it reads an approved amount only for requests that carry one).
     const requested = 'amount' in request ? (request.amount as HostAmountV1) : undefined;
+    if (answer.approvedAmountUnnamed && requested !== undefined) return { kind: 'unusable', reason: `approved part (${answer.hostRespCode}) of the ${requested.minor} asked without naming how much` };
     if (answer.approvedAmount === undefined || requested === undefined) return FULL;
     const approved = { minor: answer.approvedAmount.minor, currency: answer.approvedAmount.currency ?? requested.currency };
     if (approved.currency !== requested.currency)

@@ -1,6 +1,6 @@
 import { errorMessage } from '@app/common';
 import { HostMessageFormat } from '@app/contracts';
-import { HostAnswer, reversalAcknowledgementOf } from '@app/host-protocol';
+import { acknowledgementOf, reversalAcknowledgementOf } from '@app/host-protocol';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
@@ -21,21 +21,6 @@ import { ReversalQueue } from './reversal-queue';
  * answer (12, 25, 30, 96, an unknown outcome…), whose code is kept on the row as `last_resp_code`. Polls the queue
  * and is woken at once by an enqueue in this process.
  */
-/**
- * Whether an answer to a reversal acknowledges it, given the host's code to the earlier attempts
- * (`lastRespCode`: null while none was answered). An acknowledgement that only says the host has
- * the reversal already (94, duplicate transmission) stands when the earlier attempts went
- * unanswered: the host may have applied the first. After a refusal (12, 25, 96, an earlier 94…)
- * it refers to the reversal the host refused, which left the original approved: the reversal
- * stays open, and says why.
- */
-export function acknowledgementOf(answer: HostAnswer, lastRespCode: string | null): { acknowledged: true } | { acknowledged: false; why: string } {
-  if (!answer.approved) return { acknowledged: false, why: 'which does not acknowledge it' };
-  if (answer.acknowledgedAsDuplicate && lastRespCode !== null)
-    return { acknowledged: false, why: `a duplicate of an attempt it answered ${lastRespCode} before, which refused it: not an acknowledgement` };
-  return { acknowledged: true };
-}
-
 /**
  * A reversal still unacknowledged this long after it was queued is overdue: the acquirer may
  * hold the cardholder's money. It is retried as before, and reported (error log, readiness
@@ -139,11 +124,12 @@ export class ReversalWorker {
       repeat: reversal.transmissions > 0,
       at: reversal.transmittedAt,
       ignoreDown: true,
+      earlier: { lastRespCode: reversal.lastRespCode },
     });
     switch (exchange.kind) {
       case 'answered': {
         const { hostRespCode, hostRespMessage } = exchange.answer;
-        const acknowledgement = acknowledgementOf(exchange.answer, reversal.lastRespCode);
+        const acknowledgement = acknowledgementOf(exchange.answer, { lastRespCode: reversal.lastRespCode });
         if (!acknowledgement.acknowledged) {
           const rule = reversalAcknowledgementOf(this.protocols.dialectFor(reversal.format as HostMessageFormat));
           return failed(`the host answered ${hostRespCode} (${hostRespMessage}), ${acknowledgement.why} (${rule})`, true, hostRespCode);

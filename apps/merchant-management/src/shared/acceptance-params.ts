@@ -1,29 +1,20 @@
 import { DomainError } from '@app/common';
-import { HOST_ACQUIRER_ID_PATTERN } from '@app/contracts';
+import { ACCEPTANCE_PARAM_RULES, acceptanceParamFailure } from '@app/contracts';
 
 /**
- * The acquirer parameters the gateway reads from an acceptance's `extraParams` and puts on the
- * wire (docs/decisions.md, "Merchant data reaches the host"): `acqInstId`, the acquiring
- * institution id (field 32), and `subMchDba`, a payment facilitator's sub-merchant (named in field
- * 43). Set on the acquirer profile (`connExtraParams`) or on a device for one acquirer
- * (`extParams.acquirers.{profileId}`, or for all of them); the device's value wins. Each with the
- * rule a value must meet to reach the host, and what it is refused with.
+ * The acquirer parameters the gateway reads from an acceptance's `extraParams` (`ACCEPTANCE_PARAM_RULES`
+ * in libs/contracts, the gateway's profile API checks the same): set on the acquirer profile
+ * (`connExtraParams`) or on a device for one acquirer (`extParams.acquirers.{profileId}`, or for all
+ * of them); the device's value wins.
  */
-export const ACCEPTANCE_PARAM_RULES: Readonly<Record<string, readonly [RegExp, string]>> = {
-  acqInstId: [HOST_ACQUIRER_ID_PATTERN, 'must be 1 to 11 digits (the acquiring institution id, field 32)'],
-  subMchDba: [/^(?=.*\S)[^\p{Cc}]{1,64}$/u, 'must be 1 to 64 characters without control characters, not blank (the sub-merchant named in field 43)'],
-};
+export { ACCEPTANCE_PARAM_RULES };
 
 const NAMES = Object.keys(ACCEPTANCE_PARAM_RULES);
 
 /** 10000 naming `path.<name>` when an acceptance parameter of `params` breaks its rule; other keys are not looked at. */
 export function checkAcceptanceParams(params: Record<string, unknown> | null | undefined, path: string): void {
-  for (const name of NAMES) {
-    const value = params?.[name];
-    if (value === undefined) continue;
-    const [pattern, rule] = ACCEPTANCE_PARAM_RULES[name];
-    if (typeof value !== 'string' || !pattern.test(value)) throw DomainError.validation(`${path}.${name} ${rule}`);
-  }
+  const failure = acceptanceParamFailure(params, path);
+  if (failure !== null) throw DomainError.validation(failure);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { compileSpec, DEFAULT_HOST_RULES, Iso8583Message, pack, unpack } from '@app/iso8583';
 import iso8583Json from '../../../iso8583/specs/iso8583.json';
 import fc from 'fast-check';
-import { HostOperation, HostProtocolError } from '../dialect';
+import { HostOperation } from '../dialect';
 import { IsoHostDialect } from './iso-dialect';
 import { networkRequest, target, wireContext } from '../testing/factories';
 import { formatKeyField } from './iso-fields';
@@ -82,8 +82,12 @@ describe('ISO dialect: partial approvals', () => {
     }
   });
 
-  it('should refuse a partial approval without its amount: what was charged is unknown', () => {
-    expect(() => dialectWith().parseResponse('authorize', answer({ 39: '10' }))).toThrow(HostProtocolError);
+  it('should read a partial approval without a readable amount as an approval of an unnamed amount: what was charged is unknown', () => {
+    for (const fields of [{ 39: '10' }, { 39: '10', 4: '12AB' }] as Array<Record<number, string>>) {
+      const read = dialectWith().parseResponse('authorize', answer(fields));
+      expect(read).toMatchObject({ approved: true, hostRespCode: '10', approvedAmountUnnamed: true });
+      expect(read.approvedAmount).toBeUndefined();
+    }
   });
 
   it('should carry no approved amount on a full approval or when the format has no partial approval code', () => {

@@ -196,7 +196,7 @@ export class IsoHostDialect implements IsoDialect {
       rrn: rrn !== undefined && rrn !== '' ? rrn : null,
       approvalCode,
     };
-    if (operation === 'reverse' && answer.approved && code !== '00') answer.acknowledgedAsDuplicate = true;
+    if (sentAsReversal(operation, this.spec.host) && answer.approved && code !== '00') answer.acknowledgedAsDuplicate = true;
     const icc = message.fields[55];
     if (icc !== undefined && icc.length > 0) answer.iccResponse = Buffer.isBuffer(icc) ? icc.toString('hex').toUpperCase() : icc.toUpperCase();
     switch (operation) {
@@ -229,7 +229,11 @@ export class IsoHostDialect implements IsoDialect {
       case 'capture':
       case 'refund': {
         // Each moves an amount the host may approve in part.
-        if (answer.approved && code === this.spec.host.partialApprovalCode) answer.approvedAmount = this.partialAmountOf(message);
+        if (answer.approved && code === this.spec.host.partialApprovalCode) {
+          const amount = this.partialAmountOf(message);
+          if (amount === null) answer.approvedAmountUnnamed = true;
+          else answer.approvedAmount = amount;
+        }
         break;
       }
       case 'reverse':
@@ -241,12 +245,11 @@ export class IsoHostDialect implements IsoDialect {
     return answer;
   }
 
-  /** The approved amount of a partial approval; throws `HostProtocolError` when the answer does not carry it (what was charged is then unknown). */
-  private partialAmountOf(message: Iso8583Message): { minor: string; currency: string | null } {
+  /** The approved amount of a partial approval; null when the answer does not carry it (what was charged is then unknown). */
+  private partialAmountOf(message: Iso8583Message): { minor: string; currency: string | null } | null {
     const field = this.spec.host.partialAmountField;
     const amount = textField(message, field);
-    if (amount === undefined || !/^[0-9]{1,12}$/.test(amount))
-      throw new HostProtocolError(this.format, `the ${message.mti} partial approval has no approved amount in field ${field}`);
+    if (amount === undefined || !/^[0-9]{1,12}$/.test(amount)) return null;
     const currency = textField(message, 49);
     return { minor: BigInt(amount).toString(), currency: currency !== undefined && /^[0-9]{3}$/.test(currency) ? currency : null };
   }

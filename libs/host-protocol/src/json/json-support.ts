@@ -270,7 +270,8 @@ export abstract class JsonDialectBase implements JsonDialect {
   /**
    * The answer to an authorisation, follow-up or reversal, read by the format's rules
    * (`readJsonOutcome`); `approvedAmount` reads a partial approval's amount from the format's
-   * answer, and throws `HostProtocolError` when it is not there (what was charged would be unknown).
+   * answer, and throws `HostProtocolError` when it is not there: the answer is then an approval of
+   * an unnamed amount (`approvedAmountUnnamed`), reversed as unusable.
    */
   protected financialAnswer(
     operation: HostOperation,
@@ -284,7 +285,7 @@ export abstract class JsonDialectBase implements JsonDialect {
       ...answer,
       approved: outcome.approved,
       ...(outcome.duplicate ? { acknowledgedAsDuplicate: true as const } : {}),
-      ...(outcome.partial ? { approvedAmount: approvedAmount() } : {}),
+      ...(outcome.partial ? partialApprovalAmountOf(approvedAmount) : {}),
     };
   }
 
@@ -292,4 +293,14 @@ export abstract class JsonDialectBase implements JsonDialect {
   protected abstract followUpRequest(operation: FollowUpOperation, request: HostFollowUpRequestV1, context: WireContext): JsonHttpRequest;
   protected abstract settleRequest(request: HostSettleRequestV1, context: WireContext): JsonHttpRequest;
   protected abstract networkRequest(operation: NetworkOperation, request: HostNetworkRequestV1, context: WireContext): JsonHttpRequest;
+}
+
+/** A partial approval's amount as the format's answer names it, or `approvedAmountUnnamed` when it names none readable. */
+export function partialApprovalAmountOf(approvedAmount: () => NonNullable<HostAnswer['approvedAmount']>): Pick<HostAnswer, 'approvedAmount' | 'approvedAmountUnnamed'> {
+  try {
+    return { approvedAmount: approvedAmount() };
+  } catch (error) {
+    if (error instanceof HostProtocolError) return { approvedAmountUnnamed: true };
+    throw error;
+  }
 }

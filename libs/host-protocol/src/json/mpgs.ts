@@ -17,6 +17,7 @@ import {
   NetworkOperation,
   networkWordOf,
   originalRef,
+  partialApprovalAmountOf,
   ownRef,
   requiredTotals,
 } from './json-support';
@@ -299,7 +300,7 @@ export class MpgsDialect extends JsonDialectBase {
         // The gateway's own word for a partial approval is read whatever code the acquirer gave.
         const partialOperation = operation === 'authorize' || operation === 'capture' || operation === 'refund';
         if (answer.approved && partialOperation && answer.approvedAmount === undefined && reader.optionalString('response.gatewayCode') === MPGS_PARTIAL_APPROVAL) {
-          answer.approvedAmount = mpgsApprovedAmount(reader);
+          return { ...answer, ...partialApprovalAmountOf(() => mpgsApprovedAmount(reader)) };
         }
         return answer;
       }

@@ -404,12 +404,17 @@ export interface components {
              */
             primaryTid?: string | null;
             /**
-             * @description free-form; {} when omitted
+             * @description free-form, but acqInstId and subMchDba, which reach the host, must meet their rules (400 naming the key otherwise); {} when omitted
              * @example {
              *       "subMchDba": "Kopi Corner"
              *     }
              */
             extraParams?: {
+                /** @description acquiring institution id (field 32): must be 1 to 11 digits (the acquiring institution id, field 32) */
+                acqInstId?: string;
+                /** @description sub-merchant name (field 43): must be 1 to 64 characters without control characters, not blank (the sub-merchant named in field 43) */
+                subMchDba?: string;
+            } & {
                 [key: string]: unknown;
             };
             /**
@@ -588,7 +593,7 @@ export interface components {
             requestId: string;
             amount: components["schemas"]["TransactionAmountDto"];
             /**
-             * @description HostSuccess, HostDeclined, HostTimeout (not answered in time: reversed), HostApprovalReversed (approved for an amount that cannot be taken: 0, more than asked or another currency; reversed), HostUnavailable, HostRejected, HostConnectorUnavailable (nothing was sent), Pending
+             * @description HostSuccess, HostDeclined, HostTimeout (not answered in time: reversed), HostApprovalReversed (approved for an amount that cannot be taken: 0, more than asked, another currency or none named; reversed), HostUnavailable, HostRejected, HostConnectorUnavailable (nothing was sent), Pending
              * @example HostSuccess
              */
             reason: string;

@@ -1,6 +1,8 @@
 import { IsOptionalNonNull, IsPlainObject } from '@app/common';
 import {
+  ACCEPTANCE_PARAM_RULES,
   GATEWAY_PAYMENT_NAMES,
+  HasValidAcceptanceParams,
   HOST_MESSAGE_FORMATS,
   HOST_MID_PATTERN,
   HOST_MID_RULE,
@@ -78,9 +80,19 @@ export class AcceptanceRequestDto {
   @Matches(HOST_TID_PATTERN, { message: `$property ${HOST_TID_RULE}` })
   primaryTid?: string | null;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { subMchDba: 'Kopi Corner' }, description: 'free-form; {} when omitted' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    properties: {
+      acqInstId: { type: 'string', pattern: ACCEPTANCE_PARAM_RULES.acqInstId[0].source, description: `acquiring institution id (field 32): ${ACCEPTANCE_PARAM_RULES.acqInstId[1]}` },
+      subMchDba: { type: 'string', pattern: ACCEPTANCE_PARAM_RULES.subMchDba[0].source, description: `sub-merchant name (field 43): ${ACCEPTANCE_PARAM_RULES.subMchDba[1]}` },
+    },
+    example: { subMchDba: 'Kopi Corner' },
+    description: 'free-form, but acqInstId and subMchDba, which reach the host, must meet their rules (400 naming the key otherwise); {} when omitted',
+  })
   @IsOptionalNonNull()
   @IsPlainObject()
+  @HasValidAcceptanceParams()
   extraParams?: Record<string, unknown>;
 
   @ApiPropertyOptional({ type: [String], nullable: true, example: ['counter-1'] })
