@@ -181,6 +181,12 @@ export interface IsoDialect {
   matchKeyOfResponse(message: Iso8583Message): string;
   /** Reads a response message; throws `HostProtocolError` when a mandatory field (39) is missing. */
   parseResponse(operation: HostOperation, message: Iso8583Message): HostAnswer;
+  /**
+   * The fields of an answer whose value `matchKeyOfResponse` and `parseResponse` rely on; an
+   * answer is read tolerantly except for these (`UnpackOptions.tolerantExcept`): any other field
+   * that breaks its rule is left out, and the answer still answers its request.
+   */
+  readonly answerFieldsNeeded: readonly number[];
 }
 
 /** A JSON-over-HTTP host format: one POST per operation. */

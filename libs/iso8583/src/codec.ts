@@ -2,7 +2,7 @@ import { bitmapSize, decodeBitmap, writeBitmap } from './bitmap';
 import { ascii } from './encodings';
 import { Iso8583Error, Iso8583ErrorCode } from './errors';
 import { charsetError, charsetViolation, charsetViolationInBytes, FieldType } from './field-type';
-import { Iso8583Message } from './message';
+import { Iso8583Message, SkippedField } from './message';
 import { CompiledField, MessageSpec } from './spec';
 import { checkTlv } from './tlv';
 
@@ -96,13 +96,21 @@ export function pack(spec: MessageSpec, message: Iso8583Message): Buffer {
   return out;
 }
 
-/** Reads one field at `offset`; returns its value and sets `cursor.offset` past it. */
-function unpackField(field: CompiledField, buffer: Buffer, cursor: { offset: number }): string | Buffer {
+/**
+ * Reads one field at `offset`; returns its value and sets `cursor.offset` past it. With
+ * `skip` (tolerant reading), a length prefix over the spec's maximum is read as given when the
+ * bytes are there, and a defect in the content (charset, TLV) does not throw: `skip` receives
+ * the reason and the result is undefined. A prefix that is not a number and missing bytes still
+ * throw: the fields after it cannot be found.
+ */
+function unpackField(field: CompiledField, buffer: Buffer, cursor: { offset: number }, skip?: (reason: Iso8583Error) => void): string | Buffer | undefined {
   const { spec, encoding, prefix, path } = field;
   const offset = cursor.offset;
   if (offset + prefix.size > buffer.length)
     throw new Iso8583Error(Iso8583ErrorCode.Truncated, path, offset, `length prefix needs ${prefix.size} bytes, ${buffer.length - offset} left`);
-  let units = prefix.decode(buffer, offset, spec.length * field.prefixFactor, path);
+  const max = spec.length * field.prefixFactor;
+  let units = prefix.decode(buffer, offset, skip === undefined || prefix.size === 0 ? max : Number.MAX_SAFE_INTEGER, path);
+  const overLong = units > max ? new Iso8583Error(Iso8583ErrorCode.LengthExceedsMax, path, offset, `length prefix ${units} exceeds the maximum ${max}`) : undefined;
   if (field.prefixFactor === 2) {
     if (units % 2 !== 0)
       throw new Iso8583Error(Iso8583ErrorCode.BadLengthPrefix, path, offset, `length prefix ${units} counts hex characters, so it must be even`);
@@ -112,6 +120,22 @@ function unpackField(field: CompiledField, buffer: Buffer, cursor: { offset: num
   const size = encoding.byteLength(units);
   if (start + size > buffer.length) throw new Iso8583Error(Iso8583ErrorCode.Truncated, path, start, `needs ${size} bytes, ${buffer.length - start} left`);
   cursor.offset = start + size;
+  if (overLong !== undefined && skip !== undefined) {
+    skip(overLong);
+    return undefined;
+  }
+  try {
+    return readContent(field, buffer, start, size, units);
+  } catch (error) {
+    if (skip === undefined || !(error instanceof Iso8583Error)) throw error;
+    skip(error);
+    return undefined;
+  }
+}
+
+/** The value of a field whose `size` bytes (`units` characters or bytes) start at `start`; throws on a charset or TLV defect. */
+function readContent(field: CompiledField, buffer: Buffer, start: number, size: number, units: number): string | Buffer {
+  const { spec, encoding, path } = field;
   if (!encoding.textual) {
     const bytes = encoding.read(buffer, start, units, path) as Buffer;
     if (field.tlv) checkTlv(bytes, path, start);
@@ -152,6 +176,15 @@ export interface UnpackOptions {
    * `refuse`: the message is unreadable (`BAD_BITMAP`).
    */
   unknownFields?: 'standard' | 'refuse';
+  /**
+   * Tolerant reading, for answers from a host (never for what we build): a field NOT listed
+   * here whose length prefix exceeds the spec's maximum (bytes present) or whose content breaks
+   * its format (charset, field 55's BER-TLV) is left out of `fields` and named, with the reason,
+   * in `skippedFields`. A listed field must be valid, as without this option. A prefix that is
+   * not a number, or bytes that are not there (fixed or variable), leave the message unreadable:
+   * the fields after cannot be found.
+   */
+  tolerantExcept?: readonly number[];
 }
 
 /**
@@ -173,8 +206,17 @@ export function unpack(spec: MessageSpec, buffer: Buffer, options?: UnpackOption
   }
   const cursor = { offset: dataOffset };
   const fields: Record<number, string | Buffer> = {};
-  for (const number of numbers) fields[number] = unpackField((spec.fieldTable[number] ?? spec.standardFallback[number]) as CompiledField, buffer, cursor);
+  const needed = options?.tolerantExcept;
+  let skippedFields: SkippedField[] | undefined;
+  for (const number of numbers) {
+    const skip = needed === undefined || needed.includes(number) ? undefined : (error: Iso8583Error) => (skippedFields ??= []).push({ number, reason: error.message });
+    const value = unpackField((spec.fieldTable[number] ?? spec.standardFallback[number]) as CompiledField, buffer, cursor, skip);
+    if (value !== undefined) fields[number] = value;
+  }
   if (cursor.offset !== buffer.length)
     throw new Iso8583Error(Iso8583ErrorCode.TrailingBytes, 'message', cursor.offset, `${buffer.length - cursor.offset} bytes after the last field`);
-  return fallbackFields === undefined ? { mti, fields } : { mti, fields, fallbackFields };
+  const message: Iso8583Message = { mti, fields };
+  if (fallbackFields !== undefined) message.fallbackFields = fallbackFields;
+  if (skippedFields !== undefined) message.skippedFields = skippedFields;
+  return message;
 }

@@ -1,3 +1,9 @@
+/** A field `unpack` read tolerantly but left out of `fields`, and why (never its value). */
+export interface SkippedField {
+  number: number;
+  reason: string;
+}
+
 /** An ISO 8583 message: its MTI and its data elements by number (text for n/an/ans/z, bytes for b). */
 export interface Iso8583Message {
   mti: string;
@@ -8,4 +14,9 @@ export interface Iso8583Message {
    * (`MessageSpec.standardFallback`); `describe` does not show them, and `pack` refuses them.
    */
   fallbackFields?: number[];
+  /**
+   * Set by `unpack` only, when read tolerantly (`UnpackOptions.tolerantExcept`) and a field broke
+   * its rule: its number and why, ascending; the field is not in `fields`.
+   */
+  skippedFields?: SkippedField[];
 }

@@ -46,6 +46,7 @@ describe('IsoSession', () => {
       spec: ISO8583,
       framer: { frame: (payload) => framer.frame(payload), deframer: () => framer.deframer() },
       matchKeyOfResponse: (message) => `${message.mti}|${String(message.fields[11])}`,
+      answerFieldsNeeded: [11, 39, 41],
       connectTimeoutMs: 1000,
       reconnect: { baseMs: 20, maxMs: 100 },
       logger: quiet,

@@ -23,11 +23,22 @@ export interface IsoSessionOptions {
   framer: Framer;
   /** The dialect's key of a response (MTI, STAN, TID). */
   matchKeyOfResponse(message: Iso8583Message): string;
+  /** The fields of an answer that must be valid (`IsoDialect.answerFieldsNeeded`); any other is read tolerantly. */
+  answerFieldsNeeded: readonly number[];
   connectTimeoutMs: number;
   reconnect: { baseMs: number; maxMs: number };
   logger: LoggerService;
   /** Called with a readable response no request waits for (late, or never asked for), after it is logged. */
   onUnmatched?(message: Iso8583Message): void;
+}
+
+/** Whether the message's MTI is an answer (function digit 1 or 3: x1x0, x3x0); false when it does not read. */
+function isAnswerMti(payload: Buffer, spec: MessageSpec): boolean {
+  try {
+    return /^[0-9]{2}[13][0-9]$/.test(unpackHeader(spec, payload).mti);
+  } catch {
+    return false;
+  }
 }
 
 interface PendingExchange {
@@ -57,8 +68,11 @@ export class IsoSession {
   private closed = false;
   /** The sets of extra fields (`17,28`) already logged as a warning: a host that always adds them is named once, then at debug level. */
   private readonly extraFieldSets = new Set<string>();
-  /** Counters for health and tests; `extraFields`: messages read with fields the spec lacks. */
-  readonly stats = { connects: 0, sent: 0, answered: 0, dropped: 0, extraFields: 0 };
+  /**
+   * Counters for health and tests; `extraFields`: messages read with fields the spec lacks;
+   * `skippedFields`: answers read with a field we do not need left out (it broke its rule).
+   */
+  readonly stats = { connects: 0, sent: 0, answered: 0, dropped: 0, extraFields: 0, skippedFields: 0 };
 
   constructor(private readonly options: IsoSessionOptions) {}
 
@@ -227,7 +241,8 @@ export class IsoSession {
   private onMessage(payload: Buffer): void {
     let message: Iso8583Message;
     try {
-      message = unpack(this.options.spec, payload);
+      // An answer (MTI x1x0 / x3x0) is read tolerantly; anything else the host sends, strictly.
+      message = unpack(this.options.spec, payload, isAnswerMti(payload, this.options.spec) ? { tolerantExcept: this.options.answerFieldsNeeded } : undefined);
     } catch (error) {
       this.stats.dropped += 1;
       this.options.logger.error(
@@ -236,6 +251,11 @@ export class IsoSession {
       return;
     }
     if (message.fallbackFields !== undefined) this.noteExtraFields(message, message.fallbackFields);
+    if (message.skippedFields !== undefined) {
+      this.stats.skippedFields += 1;
+      const why = message.skippedFields.map((skipped) => skipped.reason).join('; ');
+      this.options.logger.warn(`${this.label}: ${message.mti} STAN ${String(message.fields[11] ?? '-')}: field(s) we do not need broke their rule and were ignored (${why})`);
+    }
     let key: string | undefined;
     try {
       key = this.options.matchKeyOfResponse(message);

@@ -24,6 +24,7 @@ import {
   responseMtiOf,
   sentAsReversal,
   textField,
+  TOTALS_FIELD,
 } from './iso-fields';
 
 /**
@@ -46,11 +47,18 @@ const CONTEXT_RULES: ReadonlyArray<[keyof WireContext, RegExp, string]> = [
  */
 export class IsoHostDialect implements IsoDialect {
   readonly kind = 'iso' as const;
+  readonly answerFieldsNeeded: readonly number[];
 
   constructor(
     readonly format: HostMessageFormat,
     readonly spec: MessageSpec,
-  ) {}
+  ) {
+    // Match key (11, 41), outcome (39), amount and currency (4, 49, the partial amount's field),
+    // RRN and approval code (37, 38), the working key (48) and the totals of a settlement.
+    // Settlement date (15) and chip data (55) are optional: parseResponse drops a bad one.
+    const totals = Object.values(TOTALS_FIELD);
+    this.answerFieldsNeeded = [...new Set([4, 11, 37, 38, 39, 41, 49, spec.host.partialAmountField, KEY_FIELD, 63, ...totals])].sort((a, b) => a - b);
+  }
 
   buildRequest<O extends HostOperation>(operation: O, request: HostRequestOf[O], context: WireContext): Iso8583Message {
     return this.packRequest(operation, request, context).message;
