@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authorizePayload, followUpPayload, merchantOf, networkPayload, settlePayload } from './factories';
 import { ConnectorHarness, startConnector, testConfig } from './harness';
-import { answerOf, IndependentHost } from './independent-host';
+import { answerOf, handBuiltAnswer, IndependentHost } from './independent-host';
 import { COUNTRIES, decodeTlvByHand, encodeTlvByHand, field55Of, FIXED_ZONES, localOf } from './wire-reading';
 
 interface KeyRow {
@@ -183,6 +183,71 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await reversalsOf(payload.requestId)).toEqual([]);
       expect(host.received.map((request) => request[0])).toEqual(['0200']);
+    });
+  });
+
+  describe('an answer with a field we do not need that breaks its rule (hand-built bytes)', () => {
+    /** An LL (ASCII digits) field of `length` bytes. */
+    const ll = (content: Buffer) => Buffer.concat([Buffer.from(String(content.length).padStart(2, '0'), 'latin1'), content]);
+    const lll = (content: Buffer) => Buffer.concat([Buffer.from(String(content.length).padStart(3, '0'), 'latin1'), content]);
+
+    /** Answers the sale with `raw` fields added to the approved 0210, and any reversal with 00; returns the reply and what the host received. */
+    const saleAnsweredWith = async (raw: Record<number, Buffer>, code = '00', timeoutMs?: number) => {
+      host.received.length = 0;
+      host.handler = (request) => (request[0] === '0200' ? handBuiltAnswer(request, code, raw) : answerOf(request, '00'));
+      const payload = authorizePayload('1500', iso(), timeoutMs === undefined ? {} : { timeoutMs });
+      const logged = connector.logger.lines.length;
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+      return { reply, payload, logs: () => connector.logger.lines.slice(logged) };
+    };
+
+    const expectApprovedAsSaid = async ({ reply, payload }: { reply: unknown; payload: { requestId: string } }) => {
+      expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00', rrn: '612345678901', approvalCode: 'IND001' });
+      expect(await reversalsOf(payload.requestId)).toEqual([]);
+      expect(host.received.map((request) => request[0])).toEqual(['0200']);
+    };
+
+    it('should show an approved 0210 whose field 44 is longer than the preset’s 25 as APPROVED, reversing nothing, and warn', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 26, max: 99 }), async (length) => {
+          const answered = await saleAnsweredWith({ 44: ll(Buffer.alloc(length, 'R')) });
+          await expectApprovedAsSaid(answered);
+          expect(answered.logs().some((line) => line.startsWith('WARN') && line.includes(`field 44 at offset`) && line.includes(`length prefix ${length} exceeds the maximum 25`))).toBe(true);
+        }),
+        { numRuns: 4 },
+      );
+    });
+
+    it('should show an approved 0210 whose field 55 is not BER-TLV as APPROVED without chip data, reversing nothing', async () => {
+      // 9F26 announcing 8 bytes with 3 there; a lone tag; a length byte 0x84 (4 length bytes) running out.
+      for (const junk of ['9F260801020304', '9F', '9F2684FFFFFFFF01']) {
+        const answered = await saleAnsweredWith({ 55: lll(Buffer.from(junk, 'hex')) });
+        await expectApprovedAsSaid(answered);
+        expect((answered.reply as { iccResponse?: unknown }).iccResponse ?? null).toBeNull();
+        expect(answered.logs().some((line) => line.startsWith('WARN') && line.includes('field 55'))).toBe(true);
+      }
+    });
+
+    it('should show an approved 0210 whose optional field (44) holds bytes outside its charset as APPROVED, reversing nothing', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0xff })), fc.integer({ min: 0, max: 9 }), async (byte, at) => {
+          const content = Buffer.alloc(10, 'A');
+          content[at] = byte;
+          await expectApprovedAsSaid(await saleAnsweredWith({ 44: ll(content) }));
+        }),
+        { numRuns: 4 },
+      );
+    });
+
+    it.each([
+      ['response code (39)', { 39: Buffer.from('0\x01', 'latin1') }],
+      ['STAN (11)', { 11: Buffer.from('00AB12', 'latin1') }],
+    ])('should still drop an answer whose %s breaks its rule: the sale times out and is reversed', async (_what, raw) => {
+      const answered = await saleAnsweredWith(raw, '00', 300);
+
+      expect(answered.reply).toMatchObject({ result: 'REVERSED', hostRespCode: null });
+      expect(answered.logs().some((line) => line.includes('undecodable message dropped'))).toBe(true);
+      await waitFor('the reversal to be acknowledged', async () => (await reversalsOf(answered.payload.requestId))[0]?.status === 'ACKNOWLEDGED');
     });
   });
 

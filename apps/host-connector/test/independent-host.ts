@@ -13,8 +13,11 @@ import { AddressInfo, createServer, Server, Socket } from 'node:net';
  * garbled (the fields after it survive), and it cannot write a binary field 55 into an answer.
  */
 
-/** What the host does with one request: answer it (iso_8583 JSON, field 0 the MTI), or stay silent (null). */
-export type IndependentHandler = (request: Iso8583JsFields, host: IndependentHost) => Iso8583JsFields | null;
+/**
+ * What the host does with one request: answer it (iso_8583 JSON, field 0 the MTI), answer it with
+ * hand-built bytes (a Buffer: the message without its length header, framed here), or stay silent (null).
+ */
+export type IndependentHandler = (request: Iso8583JsFields, host: IndependentHost) => Iso8583JsFields | Buffer | null;
 
 /** The 1987 answer MTI: the function digit (third) one up, origin 0 (a repeat 0401 is answered 0410). */
 export function answerMtiOf(mti: string): string {
@@ -38,6 +41,22 @@ export function answerOf(request: Iso8583JsFields, code: string, extra: Record<n
     else answer[n] = value;
   }
   return answer;
+}
+
+/**
+ * An answer built byte by byte in the ISO8583 preset's wire (ASCII MTI, numerics and length
+ * digits, binary primary bitmap), for what iso_8583 will not write: `answerOf`'s fields, then
+ * `raw`: field number → its bytes on the wire, length prefix included (over-long, malformed).
+ */
+export function handBuiltAnswer(request: Iso8583JsFields, code: string, raw: Record<number, Buffer>): Buffer {
+  const fields = new Map<number, Buffer>();
+  const text = answerOf(request, code);
+  for (const [n, value] of Object.entries(text)) if (n !== '0' && Number(n) <= 64) fields.set(Number(n), Buffer.from(value, 'latin1'));
+  for (const [n, bytes] of Object.entries(raw)) fields.set(Number(n), bytes);
+  const numbers = [...fields.keys()].sort((a, b) => a - b);
+  const bitmap = Buffer.alloc(8);
+  for (const n of numbers) bitmap[(n - 1) >> 3] |= 0x80 >> ((n - 1) & 7);
+  return Buffer.concat([Buffer.from(text[0], 'latin1'), bitmap, ...numbers.map((n) => fields.get(n) as Buffer)]);
 }
 
 function failure(result: unknown): string | null {
@@ -118,6 +137,12 @@ export class IndependentHost {
     this.lastSocket = socket;
     const answer = this.handler(fields, this);
     if (answer === null) return;
+    if (Buffer.isBuffer(answer)) {
+      const header = Buffer.alloc(2);
+      header.writeUInt16BE(answer.length);
+      if (!socket.destroyed) socket.write(Buffer.concat([header, answer]));
+      return;
+    }
     const framed = new Iso8583Js(answer).getBufferMessage();
     const writeError = failure(framed);
     if (writeError !== null) {

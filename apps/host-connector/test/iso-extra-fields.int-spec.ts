@@ -51,10 +51,23 @@ describe('host-connector: answers carrying fields the spec lacks', () => {
     expect(lines[0]).not.toMatch(/1123|C00000150/);
   });
 
-  it('should reverse a sale whose answer cannot be read even by ISO 8583:1987, logging why', async () => {
-    // Field 17 as text: "NOV3" is no ISO 8583:1987 capture date (n 4), so the answer is unreadable.
+  it('should show a sale APPROVED whose answer carries a field the spec lacks that breaks its ISO 8583:1987 rule, leaving the field out', async () => {
+    // Field 17 as text: "NOV3" is no ISO 8583:1987 capture date (n 4); we do not need 17, so it is skipped.
     const spec = hostSpecWith({ 17: { description: 'Date, capture', type: 'ans', length: 4, lengthType: 'fixed', encoding: 'ascii' } });
     peer = await IsoPeer.start((message) => answerTo(message, '00', message.mti === '0200' ? { 17: 'NOV3' } : {}), spec);
+    const payload = authorizePayload('1600', { hostMessageFormat: 'ISO8583', connUrl: peer.url });
+
+    const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+    expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00', mti: '0200' });
+    expect(await reversalsOf(connector, payload.requestId)).toEqual([]);
+    expect(connector.logger.lines).toContainEqual(expect.stringMatching(/^WARN .*0210 STAN \d+: field\(s\) we do not need broke their rule and were ignored \(field 17 /));
+  });
+
+  it('should reverse a sale whose answer cannot be read even tolerantly (a field the spec lacks whose length prefix is no number), logging why', async () => {
+    // Field 34 (1987: ns..28, LL) sent as 4 fixed characters: "AB" as a length prefix, so nothing after it can be found.
+    const spec = hostSpecWith({ 34: { description: 'PAN, extended', type: 'ans', length: 4, lengthType: 'fixed', encoding: 'ascii' } });
+    peer = await IsoPeer.start((message) => answerTo(message, '00', message.mti === '0200' ? { 34: 'AB12' } : {}), spec);
     const payload = authorizePayload('1600', { hostMessageFormat: 'ISO8583', connUrl: peer.url }, { timeoutMs: 300 });
 
     const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
@@ -63,7 +76,7 @@ describe('host-connector: answers carrying fields the spec lacks', () => {
     await waitFor('the reversal', () => peer.receivedOf('0400').length === 1);
     expect(connector.logger.lines).toContainEqual(
       expect.stringMatching(
-        /^ERROR .*undecodable message dropped \(\d+ bytes; MTI 0210, fields [0-9, ]*17[0-9, ]*\): field 17 \(not in the ISO8583 spec, read as ISO 8583:1987 defines it\)/,
+        /^ERROR .*undecodable message dropped \(\d+ bytes; MTI 0210, fields [0-9, ]*34[0-9, ]*\): field 34 \(not in the ISO8583 spec, read as ISO 8583:1987 defines it\) at offset \d+: length prefix "AB"/,
       ),
     );
   });

@@ -21,6 +21,8 @@ const hostSpec = compileSpec({
     ...Object.fromEntries([...ISO8583.fields].map(([number, field]) => [number, field.spec])),
     17: { description: 'Date, capture', type: 'ans', length: 4, lengthType: 'fixed', encoding: 'ascii' },
     28: { description: 'Amount, transaction fee', type: 'ans', length: 9, lengthType: 'fixed', encoding: 'ascii' },
+    // 34 (ISO 8583:1987: ns..28, LL) sent as 4 fixed characters: read by 1987, "AB" is its length prefix.
+    34: { description: 'PAN, extended', type: 'ans', length: 4, lengthType: 'fixed', encoding: 'ascii' },
   },
 });
 /** 4 ASCII length digits: a header that can be corrupt. */
@@ -91,16 +93,32 @@ describe('IsoSession', () => {
     expect(session.stats).toMatchObject({ answered: 2, dropped: 0, extraFields: 2 });
   });
 
-  it('should log a response it cannot read even by ISO 8583:1987 clearly, and let its request end at the deadline', async () => {
-    const exchange = session.exchange(pack(ISO8583, request), '0810|000001', Date.now() + 300);
+  it('should answer with a response whose field we do not need breaks its rule, leaving the field out and warning why (no value)', async () => {
+    const exchange = session.exchange(pack(ISO8583, request), '0810|000001', Date.now() + 5000);
     await waitFor('the connection', () => sockets.length === 1);
 
     sockets[0].write(framer.frame(pack(hostSpec, { mti: '0810', fields: { 11: '000001', 17: 'NOV3', 39: '00', 70: '301' } })));
 
+    const answered = await exchange;
+    expect(answered).toMatchObject({ kind: 'answered', response: { fields: { 11: '000001', 39: '00', 70: '301' }, skippedFields: [{ number: 17 }] } });
+    expect(answered.kind === 'answered' && 17 in answered.response.fields).toBe(false);
+    expect(logged).toContainEqual(
+      expect.stringMatching(/^WARN TEST: 0810 STAN 000001: field\(s\) we do not need broke their rule and were ignored \(field 17 .* at offset \d+: an n field takes digits only\)$/),
+    );
+    expect(logged.join()).not.toContain('NOV3');
+    expect(session.stats).toMatchObject({ answered: 1, dropped: 0, skippedFields: 1 });
+  });
+
+  it('should log a response it cannot read even tolerantly clearly (a length prefix that is no number), and let its request end at the deadline', async () => {
+    const exchange = session.exchange(pack(ISO8583, request), '0810|000001', Date.now() + 300);
+    await waitFor('the connection', () => sockets.length === 1);
+
+    sockets[0].write(framer.frame(pack(hostSpec, { mti: '0810', fields: { 11: '000001', 34: 'AB12', 39: '00', 70: '301' } })));
+
     await expect(exchange).resolves.toMatchObject({ kind: 'no-answer' });
     expect(logged).toEqual([
       expect.stringMatching(
-        /^ERROR TEST: undecodable message dropped \(\d+ bytes; MTI 0810, fields 11, 17, 39, 70\): field 17 \(not in the ISO8583 spec, read as ISO 8583:1987 defines it\) at offset \d+: an n field takes digits only/,
+        /^ERROR TEST: undecodable message dropped \(\d+ bytes; MTI 0810, fields 11, 34, 39, 70\): field 34 \(not in the ISO8583 spec, read as ISO 8583:1987 defines it\) at offset \d+: length prefix "AB" is not ASCII digits/,
       ),
     ]);
     expect(session.stats).toMatchObject({ answered: 0, dropped: 1 });

@@ -54,7 +54,9 @@ interface PendingExchange {
  * to `onUnmatched` (a late approval is reversed: LateAnswers), without disturbing the session; a corrupt frame resets the connection. A response carrying
  * fields the spec lacks is read by their ISO 8583:1987 definition (`unpack`) and answers its
  * request; the field numbers are logged (a warning once per set of fields, then debug), never
- * their values. One that cannot be read even so is
+ * their values. An answer (x1x0, x3x0) is read tolerantly: a field the dialect does not need
+ * (`answerFieldsNeeded`) that is over-long or breaks its format is left out with a warning (the
+ * reason, never the value), and the answer still answers its request. One that cannot be read even so is
  * logged (MTI and field numbers when they read) and dropped: its request ends at its deadline.
  */
 export class IsoSession {
