@@ -76,6 +76,18 @@ describe('ISO dialect: partial approvals', () => {
     expect(read.approvedAmount).toEqual({ minor: '400', currency: null });
   });
 
+  it('should read the partial amount field strictly in an answer (answerFieldsNeeded), and 44, 55 and 15 tolerantly', () => {
+    const needed = dialectWith({ partialApprovalCode: '10', partialAmountField: 6 }).answerFieldsNeeded;
+    for (const number of [4, 6, 11, 37, 38, 39, 41, 49]) expect(needed).toContain(number);
+    for (const number of [15, 44, 55]) expect(needed).not.toContain(number);
+    // A 44 over its maximum is left out; the partial amount in 6 is still read.
+    const hostSpec = compileSpec({ ...iso8583Json, fields: { ...iso8583Json.fields, 44: { ...iso8583Json.fields['44'], length: 60 } } } as typeof iso8583Json);
+    const wire = pack(hostSpec, answer({ 39: '10', 6: '000000000400', 44: 'R'.repeat(40), 49: '458' }));
+    const read = unpack(dialectWith().spec, wire, { tolerantExcept: needed });
+    expect(read.skippedFields?.map((skipped) => skipped.number)).toEqual([44]);
+    expect(dialectWith({ partialApprovalCode: '10', partialAmountField: 6 }).parseResponse('authorize', read).approvedAmount).toEqual({ minor: '400', currency: '458' });
+  });
+
   it('should read a partial approval of a capture or a refund as it does an authorisation (review of issue 16)', () => {
     for (const operation of ['capture', 'refund'] as const) {
       expect(dialectWith().parseResponse(operation, answer({ 39: '10', 4: '000000000750', 49: '458' }, '0230')).approvedAmount).toEqual({ minor: '750', currency: '458' });
