@@ -221,12 +221,18 @@ describe('host-connector: card data kept for follow-ups', () => {
         const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1000', terminal(tid), { card: { emvTlv: emvTlvOf(card), entryMode: 'NFC' } }));
 
         expect(reply).toMatchObject({ result: 'REVERSED' });
-        await waitFor('the 00 to the last repeat', async () => received(tid, '0401').length === script.length - 1 && (await keptRows(tid)).length === 0, 60_000);
+        const reversalRow = async () =>
+          (await connector.query<{ status: string; ack_resp_code: string }>(`SELECT status, ack_resp_code FROM host_connector.reversal WHERE tid = $1`, [tid]))[0];
+        // The card goes when the 00 is read; the worker records the acknowledgement just after.
+        await waitFor(
+          'the 00 to the last repeat, recorded',
+          async () => received(tid, '0401').length === script.length - 1 && (await keptRows(tid)).length === 0 && (await reversalRow())?.status !== 'PENDING',
+          60_000,
+        );
         const [first, ...repeats] = received(tid, '0401');
         expectKeptCardOnly(first, card);
         for (const repeat of repeats) expect(cardFields(repeat)).toEqual(cardFields(first));
-        const [row] = await connector.query<{ status: string; ack_resp_code: string }>(`SELECT status, ack_resp_code FROM host_connector.reversal WHERE tid = $1`, [tid]);
-        expect(row).toMatchObject({ status: 'ACKNOWLEDGED', ack_resp_code: '00' });
+        expect(await reversalRow()).toMatchObject({ status: 'ACKNOWLEDGED', ack_resp_code: '00' });
       }),
       { numRuns: 3, endOnFailure: true },
     );

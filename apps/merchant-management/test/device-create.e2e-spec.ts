@@ -206,7 +206,7 @@ describe('devices and activation codes (v1)', () => {
             supportedPayments: ['MASTERCARD'],
             primaryMid: 'MID9',
             primaryTid: null,
-            hostUrl: 'tls://10.0.0.2:6000',
+            hostUrl: 'tcp://10.0.0.2:6000',
             extraParams: {},
           },
         ]),

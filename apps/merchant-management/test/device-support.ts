@@ -166,7 +166,7 @@ export function deviceScenarios(appOf: () => MerchantManagementTestApp) {
       profileName: bName,
       connMessageFormat: 'S2M_8583',
       enablerMsgFormat: undefined,
-      connUrl: 'tls://10.0.0.2:6000',
+      connUrl: 'tcp://10.0.0.2:6000',
     });
     const merchant = await createMerchant(pbo, { country: 'MY' });
     await bind(pbo, merchant.mchId, a.id);
