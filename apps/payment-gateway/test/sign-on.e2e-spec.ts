@@ -1,4 +1,5 @@
 import { GATEWAY_PROFILE_UPSERT_V1, HOST_SIGNON_V1, HostNetworkRequestV1, HostResponseV1 } from '@app/contracts';
+import { queryDatabase } from '@app/testing';
 import { InProcessTransport, REQUEST_REPLY, RequestReplyTransport, ServedSubject } from '@app/messaging';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
@@ -146,9 +147,15 @@ describe('profile sign-on', () => {
     expect(received).toEqual([]);
   });
 
-  it('should report an acceptance whose acqInstId is not 1 to 11 digits as InvalidAcceptance without asking the host connector', async () => {
+  it('should report a stored acceptance whose acqInstId is not 1 to 11 digits as InvalidAcceptance without asking the host connector', async () => {
     hostConnector(() => ({}));
-    const profile = await createProfile(pbo, { acceptances: [acceptanceBody({ extraParams: { acqInstId: 'BANK-1' } })] });
+    // The profile API refuses such a value now; one stored before it did still reaches sign-on.
+    const profile = await createProfile(pbo);
+    await queryDatabase(
+      app.database.url,
+      `UPDATE payment_gateway.acceptance SET extra_params = $2::jsonb WHERE id IN (SELECT acceptance_id FROM payment_gateway.profile_acceptance WHERE profile_id = $1)`,
+      [profile.profileId, JSON.stringify({ acqInstId: 'BANK-1' })],
+    );
 
     const result = bodyOf<ProfileSignOnView>(await pbo.post(`/profiles/${profile.profileId}/signOn`, undefined));
 
