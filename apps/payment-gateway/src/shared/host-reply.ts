@@ -17,9 +17,13 @@ const logger = new Logger('HostReply');
 const HOST_ADDRESS =
   /(?:\b[A-Z][A-Z0-9_]*\s+)?\b[a-z][a-z0-9+.-]*:\/\/[^\s;,)'"]*[^\s;,)'":.]|\[[0-9A-Fa-f:.]+\](?::\d{1,5})?|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\b|\b[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*:\d{1,5}\b/g;
 
+/** A format and the word "host" before the placeholder: the placeholder says both. */
+const NAMED_PLACEHOLDER = new RegExp(`(?:\\b[A-Z][A-Z0-9_]*\\s+)?\\bhost\\s+${HOST_ADDRESS_PLACEHOLDER}`, 'g');
+
 /** The text with every host address in it replaced by {@link HOST_ADDRESS_PLACEHOLDER}. */
 export function withoutHostAddresses(text: string): string {
-  return text.replace(HOST_ADDRESS, HOST_ADDRESS_PLACEHOLDER);
+  // "at ISO8583 host tcp://…" reads "at the acquirer host", not "at ISO8583 host the acquirer host".
+  return text.replace(HOST_ADDRESS, HOST_ADDRESS_PLACEHOLDER).replace(NAMED_PLACEHOLDER, HOST_ADDRESS_PLACEHOLDER);
 }
 
 /**
