@@ -158,8 +158,12 @@ export class OrderRepository {
   async markSettled(groupId: string, tranIds: string[], settleState: SettleState): Promise<void> {
     if (tranIds.length === 0) return;
     const rank = (column: string) => `CASE ${column} WHEN ${SETTLE_STATES.WAIT_FOR_SETTLE} THEN 0 WHEN ${SETTLE_STATES.SETTLE_FAILED} THEN 1 ELSE 2 END`;
+    // Rows locked in tranId order, as the order consumer's batches lock them (upsertMany): a settle and
+    // a batch sharing orders never wait on each other in a circle (a deadlock, 409, was seen in CI).
     await this.manager.query(
-      `UPDATE orders SET settle_state = $3, synced_at = now() WHERE group_id = $1 AND tran_id = ANY($2) AND ${rank('settle_state')} < ${rank('$3::smallint')}`,
+      `UPDATE orders o SET settle_state = $3, synced_at = now()
+       FROM (SELECT tran_id FROM orders WHERE group_id = $1 AND tran_id = ANY($2) ORDER BY tran_id FOR UPDATE) locked
+       WHERE o.tran_id = locked.tran_id AND ${rank('o.settle_state')} < ${rank('$3::smallint')}`,
       [groupId, tranIds, settleState],
     );
   }
