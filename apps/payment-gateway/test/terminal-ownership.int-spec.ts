@@ -189,7 +189,8 @@ describe('terminal identities have one owner PBO', () => {
     const spaces = fc.nat({ max: 4 }).map((n) => ' '.repeat(n));
     await fc.assert(
       fc.asyncProperty(spaces, spaces, spaces, spaces, async (ownLead, ownTrail, lead, trail) => {
-        const [mid, tid] = [newMid().slice(0, 10), uniqueTid()];
+        // 7 characters: with up to 4 spaces either side the MID stays within field 42's 15.
+        const [mid, tid] = [newMid().slice(0, 7), uniqueTid()];
         const owner = upsertPayload({ groupId: group(), acceptances: [acceptance('ISO8583', null, `${ownLead}${mid}${ownTrail}`, tid)] });
         const b = upsertPayload({ groupId: group(), acceptances: [acceptance('ISO8583', null, `${lead}${mid}${trail}`, tid)] });
         await publish(owner);
