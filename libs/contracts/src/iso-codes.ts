@@ -101,9 +101,53 @@ export function countryOfTimeZone(zone: string): string | undefined {
   return found?.length === 1 ? found[0] : undefined;
 }
 
+/** One formatter per zone: building an `Intl.DateTimeFormat` costs far more than using one. */
+const WALL_CLOCKS = new Map<string, Intl.DateTimeFormat>();
+
+/** A zone's wall clock at an instant, each part as digits, and its UTC offset as Intl names it. */
+export interface WallClock {
+  /** Four digits. */
+  year: string;
+  /** Two digits each. */
+  month: string;
+  day: string;
+  /** 00 to 23 (midnight is 00). */
+  hour: string;
+  minute: string;
+  second: string;
+  /** `GMT+08:00`; `GMT` or `GMT+00:00` at zero, by ICU version. */
+  offset: string;
+}
+
+/**
+ * The wall clock of `zone` at `instant` (fields 12 and 13 of a host request, a receipt's time, a
+ * zone's offset). Throws a RangeError for a zone the runtime does not know.
+ */
+export function wallClockAt(instant: Date, zone: string): WallClock {
+  let formatter = WALL_CLOCKS.get(zone);
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      // h23: midnight is 00, never the 24 that `hour12: false` gives in some engines.
+      hourCycle: 'h23',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZoneName: 'longOffset',
+    });
+    WALL_CLOCKS.set(zone, formatter);
+  }
+  const parts: Record<string, string> = {};
+  for (const part of formatter.formatToParts(instant)) parts[part.type] = part.value;
+  return { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute, second: parts.second, offset: parts.timeZoneName ?? '' };
+}
+
 /** The zone's UTC offset at `instant` as Intl names it (`GMT+08:00`; `GMT` for none). */
 function offsetNameAt(zone: string, instant: Date): string {
-  return new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(instant).find((part) => part.type === 'timeZoneName')?.value ?? '';
+  return wallClockAt(instant, zone).offset;
 }
 
 /**

@@ -1,35 +1,13 @@
-import { HostMerchantV1 } from '@app/contracts';
+import { HostMerchantV1, wallClockAt } from '@app/contracts';
 import { AnyHostRequest, WireContext } from './dialect';
-
-/** One formatter per time zone: building an `Intl.DateTimeFormat` costs far more than using one. */
-const FORMATTERS = new Map<string, Intl.DateTimeFormat>();
-
-function formatterOf(timeZone: string): Intl.DateTimeFormat {
-  let formatter = FORMATTERS.get(timeZone);
-  if (formatter === undefined) {
-    // h23: midnight is 00, never the 24 that `hour12: false` gives in some engines.
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    FORMATTERS.set(timeZone, formatter);
-  }
-  return formatter;
-}
 
 /**
  * The wall clock of `timeZone` at `instant`: `date` MMDD (field 13) and `time` hhmmss (field 12).
  * Throws a RangeError for a zone the runtime does not know (the contracts admit only known ones).
  */
 export function localDateTime(instant: Date, timeZone: string): { date: string; time: string } {
-  const parts: Record<string, string> = {};
-  for (const part of formatterOf(timeZone).formatToParts(instant)) parts[part.type] = part.value;
-  return { date: `${parts.month}${parts.day}`, time: `${parts.hour}${parts.minute}${parts.second}` };
+  const clock = wallClockAt(instant, timeZone);
+  return { date: `${clock.month}${clock.day}`, time: `${clock.hour}${clock.minute}${clock.second}` };
 }
 
 /** The time zone a request's local date and time are in: its merchant's, UTC for a request without one (network management, reversals queued before requests carried the merchant). */

@@ -1,3 +1,4 @@
+import { WallClock, wallClockAt } from '@app/contracts';
 import { escapeHtml, labelledRows, oneLine } from '../shared/html';
 import { formatMoney } from '../shared/legacy';
 import { Order, OrderWithActions } from './order';
@@ -9,48 +10,23 @@ export interface RenderedReceipt {
   html: string;
 }
 
-const LOCAL_TIME = new Map<string, Intl.DateTimeFormat>();
-
-function localTimeFormat(timeZone: string): Intl.DateTimeFormat {
-  let format = LOCAL_TIME.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-      timeZoneName: 'longOffset',
-    });
-    LOCAL_TIME.set(timeZone, format);
-  }
-  return format;
-}
-
 /**
  * An instant as the merchant's clock showed it, the zone named: `2026-01-31 16:15:00
  * Asia/Kuala_Lumpur (UTC+08:00)`; `2026-01-31 08:15:00 UTC` when the order carries no zone (taken
  * before it was carried) or one this runtime does not know.
  */
 export function receiptTime(value: Date, timeZone: string | null): string {
-  let parts: Record<string, string>;
+  let clock: WallClock;
   try {
-    parts = Object.fromEntries(
-      localTimeFormat(timeZone ?? 'UTC')
-        .formatToParts(value)
-        .map((part) => [part.type, part.value]),
-    );
+    clock = wallClockAt(value, timeZone ?? 'UTC');
   } catch {
     return receiptTime(value, null);
   }
-  const clock = `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
-  if (timeZone === null || timeZone === 'UTC') return `${clock} UTC`;
-  // longOffset names the offset from GMT ("GMT+08:00"; "GMT+00:00" or "GMT" at zero, by ICU version).
-  const offset = parts.timeZoneName === 'GMT' ? 'UTC+00:00' : parts.timeZoneName.replace(/^GMT/, 'UTC');
-  return `${clock} ${timeZone} (${offset})`;
+  const shown = `${clock.year}-${clock.month}-${clock.day} ${clock.hour}:${clock.minute}:${clock.second}`;
+  if (timeZone === null || timeZone === 'UTC') return `${shown} UTC`;
+  // Intl names the offset from GMT ("GMT+08:00"; "GMT+00:00" or "GMT" at zero, by ICU version).
+  const offset = clock.offset === 'GMT' ? 'UTC+00:00' : clock.offset.replace(/^GMT/, 'UTC');
+  return `${shown} ${timeZone} (${offset})`;
 }
 
 /**
