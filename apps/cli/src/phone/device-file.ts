@@ -1,5 +1,5 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** What the CLI keeps of an activation: what a phone keeps to take payments (docs/decisions.md, "The CLI plays the phone"). */
 export interface StoredDevice {
@@ -27,11 +27,16 @@ export function deviceFilePath(dataDir: string): string {
  */
 export async function saveDevice(dataDir: string, device: StoredDevice): Promise<string> {
   const path = deviceFilePath(dataDir);
-  await mkdir(join(dataDir, 'cli'), { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(device, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-  await rename(temporary, path);
+  await writeOwnerOnlyJson(path, device);
   return path;
+}
+
+/** `value` as JSON at `path`, readable by its owner only (0600, in a 0700 folder), replacing any earlier file in one step. */
+export async function writeOwnerOnlyJson(path: string, value: unknown): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  await rename(temporary, path);
 }
 
 /** The activated device, or an error saying how to get one. */

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeOwnerOnlyJson } from './device-file';
 
 /** What a tap is made of besides the card and the amount: its day (9A, the expiry), its key, its random parts. */
 export interface Tap {
@@ -61,9 +62,5 @@ export async function loadTapTimes(dataDir: string): Promise<TapTimes> {
 
 /** Keeps the first taps (owner only, replaced in one step, as the device file). */
 export async function saveTapTimes(dataDir: string, times: TapTimes): Promise<void> {
-  const path = tapFilePath(dataDir);
-  await mkdir(join(dataDir, 'cli'), { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(times, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-  await rename(temporary, path);
+  await writeOwnerOnlyJson(tapFilePath(dataDir), times);
 }
