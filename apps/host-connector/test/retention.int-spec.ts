@@ -1,4 +1,4 @@
-import { TablePruner } from '@app/database';
+import { TablePruner, TablePrunerLifecycle } from '@app/database';
 import { Logger } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -13,6 +13,8 @@ describe('host-connector retention', () => {
 
   beforeAll(async () => {
     connector = await startConnector();
+    // The app's own pruner passes at start: stopped (after its pass) so that it cannot take the rows this test counts.
+    await connector.app.get(TablePrunerLifecycle).onModuleDestroy();
     const dataSource = connector.app.get<DataSource>(getDataSourceToken(hostConnectorDatabase.name));
     pruner = new TablePruner(dataSource, hostConnectorPruneRules(30 * 86_400_000), 60_000, new Logger('test'));
   });

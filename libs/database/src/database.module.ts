@@ -47,7 +47,7 @@ export class DatabaseModule {
 }
 
 /** Prunes a context's tables from application bootstrap, and stops before the DataSource closes. */
-class TablePrunerLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
+export class TablePrunerLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(private readonly pruner: TablePruner) {}
 
   onApplicationBootstrap(): void {
