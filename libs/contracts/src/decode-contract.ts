@@ -66,10 +66,6 @@ export function isContractClass(type: unknown): type is ClassConstructor<object>
 export const MAX_PAYLOAD_DEPTH = 32;
 
 /** A key that would reach an object's prototype once copied: what the HTTP body parser (secure-json-parse) refuses too. */
-function isPrototypeKey(key: string): boolean {
-  return PROTOTYPE_KEYS.has(key);
-}
-
 /**
  * Keys that name a member of every object (`__proto__`, `constructor`, `toString`,
  * `hasOwnProperty`, …): no field of ours is called so, and class-transformer takes an own
@@ -126,7 +122,7 @@ export function unsafeShapeOf(payload: unknown, limits: ShapeLimits = {}): strin
       const keyProblem = unsafeTextOf(key);
       if (keyProblem !== undefined) return `a field name ${keyProblem}`;
       const child: ShapeEntry = { value: (value as Record<string, unknown>)[key], depth: depth + 1, parent: entry, key };
-      if (isPrototypeKey(key)) return `${pathOf(child)} is not an accepted field`;
+      if (PROTOTYPE_KEYS.has(key)) return `${pathOf(child)} is not an accepted field`;
       stack.push(child);
     }
   }

@@ -1,6 +1,5 @@
 import { decodeJsonObjectText, DomainError } from '@app/common';
-import { countryOfNumeric, currencyOfNumeric, HOST_MID_PATTERN, HOST_MID_RULE, HOST_TID_PATTERN, HOST_TID_RULE, isPaymentMethodCode } from '@app/contracts';
-import { ACCEPTANCE_PARAM_RULES } from '../shared/acceptance-params';
+import { ACCEPTANCE_PARAM_RULES, countryOfNumeric, currencyOfNumeric, HOST_MID_PATTERN, HOST_MID_RULE, HOST_TID_PATTERN, HOST_TID_RULE, isPaymentMethodCode } from '@app/contracts';
 
 /** EMV terminal parameter keys a device may carry (v1 plus the legacy Amex reader keys). */
 export const EMV_PARAM_KEYS = [

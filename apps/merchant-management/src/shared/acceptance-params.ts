@@ -7,8 +7,6 @@ import { ACCEPTANCE_PARAM_RULES, acceptanceParamFailure } from '@app/contracts';
  * (`connExtraParams`) or on a device for one acquirer (`extParams.acquirers.{profileId}`, or for all
  * of them); the device's value wins.
  */
-export { ACCEPTANCE_PARAM_RULES };
-
 const NAMES = Object.keys(ACCEPTANCE_PARAM_RULES);
 
 /** 10000 naming `path.<name>` when an acceptance parameter of `params` breaks its rule; other keys are not looked at. */
