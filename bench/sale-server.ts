@@ -26,8 +26,8 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostConnectorVariables } from '../apps/host-connector/src';
-import { MerchantManagementAppModule } from '../apps/merchant-management/src';
-import { PaymentGatewayAppModule, PROFILE_UPSERT_CONSUMER, TRANSACTION_WEBHOOK_CONSUMER } from '../apps/payment-gateway/src';
+import { MerchantManagementAppModule, PROFILE_OUTCOME_CONSUMER } from '../apps/merchant-management/src';
+import { PaymentGatewayAppModule, PROFILE_UPSERT_CONSUMER, REVERSAL_STATE_CONSUMER, TRANSACTION_WEBHOOK_CONSUMER } from '../apps/payment-gateway/src';
 import { standaloneConnectorConfig, StandaloneModule } from '../apps/standalone/src';
 import { ORDER_UPDATES_CONSUMER, TransactionsAppModule } from '../apps/transactions/src';
 import { BENCH_AUTH } from './bench-auth';
@@ -40,7 +40,11 @@ export interface SaleServerNats {
   profileUpsert: ConsumerDefinition;
   /** The gateway's webhook intake, moved out of the way (not measured). */
   webhook: ConsumerDefinition;
+  /** The gateway's reversal-state intake, moved out of the way (no reversal in the run). */
+  reversalStates: ConsumerDefinition;
   orderUpdates: ConsumerDefinition;
+  /** merchant-management's intake of the gateway's profile outcomes, on the run's stream. */
+  profileOutcome: ConsumerDefinition;
 }
 
 export interface SaleServerSettings {
@@ -90,12 +94,13 @@ async function start(mode: string, databaseUrl: string, settings: SaleServerSett
   const nats = settings.nats;
   if (!nats) throw new Error(`${mode} needs the NATS settings`);
   const options = platformOptions(databaseUrl, jetStream(nats, mode), settings.dataEncryptionKey);
-  if (mode === 'mm') return listen(await createPlatformApp(MerchantManagementAppModule.register(options), { logger: false }));
+  if (mode === 'mm') return listen(await withConsumers(MerchantManagementAppModule.register(options), [[PROFILE_OUTCOME_CONSUMER, nats.profileOutcome]]));
   if (mode === 'gateway') {
     return listen(
       await withConsumers(PaymentGatewayAppModule.register(options), [
         [PROFILE_UPSERT_CONSUMER, nats.profileUpsert],
         [TRANSACTION_WEBHOOK_CONSUMER, nats.webhook],
+        [REVERSAL_STATE_CONSUMER, nats.reversalStates],
       ]),
     );
   }

@@ -42,8 +42,9 @@ import { join } from 'node:path';
 import { Client, Pool } from 'pg';
 import { authorizePayload, networkPayload } from '../apps/host-connector/test/factories';
 import type { IsoConnectorSettings } from '../apps/host-connector/test/connector-process';
-import { profileUpsertConsumer, transactionWebhookConsumer } from '../apps/payment-gateway/src';
+import { profileUpsertConsumer, reversalStateConsumer, transactionWebhookConsumer } from '../apps/payment-gateway/src';
 import { orderUpdatesConsumer } from '../apps/transactions/src';
+import { profileOutcomeConsumer } from '../apps/merchant-management/src';
 import { withScratchDatabase } from '../scripts/with-database';
 import { BENCH_AUTH } from './bench-auth';
 import { approvedAmount, percentile, phase, PhaseResult, stopChild, watchOutput } from './iso-e2e';
@@ -405,6 +406,7 @@ interface NatsSetup {
   sharedStream: boolean;
   firstSeq: number;
   webhook: IdleConsumer;
+  reversalStates: IdleConsumer;
 }
 
 /** The run's stream (or the one already capturing the platform's subjects), its durable consumers, starting at the run's own messages. */
@@ -429,21 +431,34 @@ async function natsSetup(jsm: JetStreamManager, run: string): Promise<NatsSetup>
   });
   const profileUpsert = ours(profileUpsertConsumer, 'profile');
   const orderUpdates = ours(orderUpdatesConsumer, 'orders');
-  for (const consumer of [profileUpsert, orderUpdates])
+  const profileOutcome = ours(profileOutcomeConsumer, 'outcome');
+  for (const consumer of [profileUpsert, orderUpdates, profileOutcome])
     await jsm.consumers.add(stream, { ...durableConsumerConfig(consumer), deliver_policy: DeliverPolicy.New });
   const webhook = await idleConsumer(jsm, transactionWebhookConsumer, `sale_${run}`);
+  const reversalStates = await idleConsumer(jsm, reversalStateConsumer, `sale_${run}`);
   return {
-    nats: { servers: NATS_URL, subjectPrefix: `bench.sale.${run}`, stream, profileUpsert, orderUpdates, webhook: webhook.definition },
+    nats: {
+      servers: NATS_URL,
+      subjectPrefix: `bench.sale.${run}`,
+      stream,
+      profileUpsert,
+      orderUpdates,
+      profileOutcome,
+      webhook: webhook.definition,
+      reversalStates: reversalStates.definition,
+    },
     sharedStream,
     firstSeq,
     webhook,
+    reversalStates,
   };
 }
 
 async function natsCleanup(jsm: JetStreamManager, setup: NatsSetup, groupIdPart: string): Promise<void> {
   const { nats } = setup;
   await setup.webhook.remove();
-  for (const consumer of [nats.profileUpsert, nats.orderUpdates]) {
+  await setup.reversalStates.remove();
+  for (const consumer of [nats.profileUpsert, nats.orderUpdates, nats.profileOutcome]) {
     await jsm.consumers.delete(nats.stream, consumer.name).catch(() => undefined);
     await jsm.streams.delete(consumer.jetStream!.deadLetterStream).catch(() => undefined);
   }

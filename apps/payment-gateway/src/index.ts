@@ -7,3 +7,4 @@ export { defaultPaymentGatewayOptions, paymentGatewayOptionsFrom, paymentGateway
 export type { PaymentGatewayOptions } from './payment-gateway.options';
 export { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer } from './profile-sync/profile-upsert.consumer';
 export { TRANSACTION_WEBHOOK_CONSUMER, transactionWebhookConsumer } from './webhook/transaction-webhook.consumer';
+export { REVERSAL_STATE_CONSUMER, reversalStateConsumer } from './transaction/reversal/reversal-state.consumer';
