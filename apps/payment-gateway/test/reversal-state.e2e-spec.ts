@@ -136,4 +136,37 @@ describe('a reversal the host refuses, on the transaction', () => {
       await voidHost.close();
     }
   }, 60_000);
+
+  it('should show, not record, a void the host completed after the transaction’s batch was settled, and refuse any refund of it', async () => {
+    let acknowledgeRepeat = false;
+    const voidHost = await IndependentHost.start((request) => {
+      if (request[0] === '0200' || request[0] === '0500') return answerOf(request, '00');
+      if (request[0] === '0400') return null;
+      return answerOf(request, acknowledgeRepeat ? '00' : '96');
+    });
+    try {
+      const voidTerminal = await app.newTerminal({ hostMessageFormat: 'ISO8583', extraParams: { connUrl: voidHost.url } });
+      const sale = await sell(voidTerminal, { value: '7.00' });
+      expectProblem(await followUp(voidTerminal, sale.tranId, 'void'), 504, /it is being repeated until the host acknowledges it/);
+      await waitFor('a refused repeat on the void', async () => ((await current(voidTerminal, sale.tranId)).actions[1].reversal?.lastResponseCode ?? null) === '96', 20_000);
+      expect(await settle(app, voidTerminal, sale.acceptanceId, '000001')).toMatchObject({ outcome: 'SETTLED', totals: { paymentCount: 1, paymentAmount: '7.00' } });
+
+      acknowledgeRepeat = true;
+      await waitFor('the acknowledgement on the void', async () => (await current(voidTerminal, sale.tranId)).actions[1].reversal?.state === 'ACKNOWLEDGED', 20_000);
+      const shown = await current(voidTerminal, sale.tranId);
+      expect(shown).toMatchObject({ tranStatus: 'APPROVED', settleState: 'SETTLED' });
+      expect(shown.actions[1]).toMatchObject({
+        actionStatus: 'FAILED',
+        reason: 'HostTimeout',
+        reversal: { state: 'ACKNOWLEDGED', effect: 'COMPLETES_REQUEST', notRecorded: expect.stringMatching(/so it voided transaction .*, but its batch is SETTLED$/) as string },
+      });
+      expectProblem(
+        await followUp(voidTerminal, sale.tranId, 'refund', { amount: '1.00' }),
+        409,
+        new RegExp(`the host voided it \\(void ${shown.actions[1].actionId}\\) after it could no longer be voided here; an operator must reconcile it`),
+      );
+    } finally {
+      await voidHost.close();
+    }
+  }, 60_000);
 });
