@@ -337,8 +337,12 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
 
   describe('duplicate acknowledgements (94)', () => {
     type Step = 'silent' | '00' | '94' | '12' | '25' | '96';
-    /** The attempt that acknowledges: the first 00, or a 94 while every earlier attempt went unanswered (the host may have applied the first). */
-    const acknowledgingAttempt = (steps: Step[]): number => steps.findIndex((step, i) => step === '00' || (step === '94' && steps.slice(0, i).every((earlier) => earlier === 'silent')));
+    /**
+     * The attempt that acknowledges: the first 00, or a 94 to a repeat (0401) while every earlier
+     * attempt went unanswered (the host may have applied the first); a 94 to the first 0400 duplicates nothing sent.
+     */
+    const acknowledgingAttempt = (steps: Step[]): number =>
+      steps.findIndex((step, i) => step === '00' || (step === '94' && i > 0 && steps.slice(0, i).every((earlier) => earlier === 'silent')));
     const rowOf = async (requestId: string) =>
       (await connector.query<ReversalRow & { last_error: string | null }>(
         `SELECT status, attempts, ack_resp_code, last_resp_code, last_error FROM host_connector.reversal WHERE request_id = $1`,
@@ -361,7 +365,7 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
       expect(connector.logger.lines.some((line) => line.includes('answered 12 before, which refused it'))).toBe(true);
     });
 
-    it('should acknowledge a reversal at its first 00, or at a 94 only while no earlier attempt was answered', async () => {
+    it('should acknowledge a reversal at its first 00, or at a 94 only to a repeat while no earlier attempt was answered', async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(fc.constantFrom<Step>('silent', '00', '94', '12', '25', '96'), { minLength: 1, maxLength: 4 }), async (steps) => {
           const attempts: string[] = [];

@@ -290,15 +290,33 @@ describe('host-connector conformance: JSON hosts scripted in the test', () => {
       expect(connector.logger.lines.some((line) => line.includes(`which does not acknowledge it (${format} acknowledges a reversal with`))).toBe(true);
     });
 
-    it.each(ACKNOWLEDGING)('should show a reversal declined with %s ACKNOWLEDGED, as the format’s spec file names the code', async (code) => {
-      host.script = (request, index) => (index === 0 ? 'silent' : { status: 200, body: script.answer(request, 'declined', code) });
+    it.each(ACKNOWLEDGING)(
+      'should show a reversal declined with %s ACKNOWLEDGED on its repeat after an unanswered attempt, as the format’s spec file names the code, and not on its first transmission',
+      async (code) => {
+        // The sale and the reversal's first transmission go unanswered; the repeat is declined with the code.
+        host.script = (request, index) => (index === 0 || index === 1 ? 'silent' : { status: 200, body: script.answer(request, 'declined', code) });
+        const payload = sale('1000', { timeoutMs: 300 });
+
+        expect(await connector.ask(HOST_AUTHORIZE_V1, payload)).toMatchObject({ result: 'REVERSED' });
+        await waitFor('the reversal to be acknowledged', async () => (await reversalOf(payload.requestId))?.status === 'ACKNOWLEDGED', 10_000);
+
+        expect(await reversalOf(payload.requestId)).toMatchObject({ status: 'ACKNOWLEDGED', ack_resp_code: code });
+        expect(host.received).toHaveLength(3);
+      },
+    );
+
+    it.each(ACKNOWLEDGING)('should keep the connector’s reversal declined with %s on its first transmission open: it duplicates nothing sent before', async (code) => {
+      host.script = (request, index) =>
+        index === 0 ? 'silent' : { status: 200, body: index === 1 ? script.answer(request, 'declined', code) : script.answer(request, 'approved', '00') };
       const payload = sale('1000', { timeoutMs: 300 });
 
       expect(await connector.ask(HOST_AUTHORIZE_V1, payload)).toMatchObject({ result: 'REVERSED' });
-      await waitFor('the reversal to be acknowledged', async () => (await reversalOf(payload.requestId))?.status === 'ACKNOWLEDGED');
+      await waitFor('the reversal to be acknowledged', async () => (await reversalOf(payload.requestId))?.status === 'ACKNOWLEDGED', 10_000);
 
-      expect(await reversalOf(payload.requestId)).toMatchObject({ status: 'ACKNOWLEDGED', ack_resp_code: code });
-      expect(host.received).toHaveLength(2);
+      // The first answer did not acknowledge it; the repeat's approval did.
+      expect(await reversalOf(payload.requestId)).toMatchObject({ status: 'ACKNOWLEDGED', ack_resp_code: '00' });
+      expect(host.received).toHaveLength(3);
+      expect(connector.logger.lines.some((line) => line.includes('a duplicate on a first transmission, which duplicates nothing sent before'))).toBe(true);
     });
 
     it.each(ACKNOWLEDGING)('should keep a reversal refused with 12 open when the repeat is declined with %s: the host refused the reversal it calls a duplicate', async (code) => {

@@ -210,7 +210,7 @@ describe('void, refund and capture through the host connector', () => {
 
       const timedOut = await followUp(terminal, sale.tranId, 'refund', { amount: '1.91' });
 
-      expectProblem(timedOut, 504, /did not answer the refund act_[A-Za-z0-9_-]{22} in time; it was reversed/);
+      expectProblem(timedOut, 504, /did not answer the refund act_[A-Za-z0-9_-]{22} in time; a reversal is queued and repeated until the host acknowledges it \(not yet acknowledged\)/);
       const after = await current(terminal, sale.tranId);
       expect(after).toMatchObject({ tranStatus: 'APPROVED', refundedAmount: '0.00' });
       expect(after.actions.at(-1)).toMatchObject({ actionType: 'REFUND', actionStatus: 'FAILED', reason: 'HostTimeout', hostRespCode: null });

@@ -1,7 +1,10 @@
-import { decodeContract, GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionUpdatedV1 } from '@app/contracts';
+import { decodeContract, GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionUpdatedV1, HOST_REVERSAL_UPDATED_V1, HostReversalUpdatedV1 } from '@app/contracts';
 import { bodyOf, waitFor } from '@app/testing';
 import { answerOf, IndependentHost } from '../../host-connector/test/independent-host';
+import { ReversalStates } from '../src/transaction/reversal/reversal-states.service';
+import { current, eventsOf, followUp, sell, settle } from './follow-up-support';
 import { saleBody, SaleTestApp, startGatewayWithConnector, Terminal, TransactionView } from './sale-support';
+import { expectProblem } from './support';
 
 /**
  * A reversal the host refuses stays visible on the transaction until the host acknowledges it
@@ -45,7 +48,7 @@ describe('a reversal the host refuses, on the transaction', () => {
     acknowledge = true;
     await waitFor('the acknowledgement on the transaction', async () => (await transactionOf(sale.tranId)).actions[0].reversal?.state === 'ACKNOWLEDGED', 20_000);
     const done = await transactionOf(sale.tranId);
-    expect(done.actions[0].reversal).toEqual({ state: 'ACKNOWLEDGED', attempts: expect.any(Number) as number, lastResponseCode: '00' });
+    expect(done.actions[0].reversal).toEqual({ state: 'ACKNOWLEDGED', attempts: expect.any(Number) as number, lastResponseCode: '00', effect: 'UNDOES_REQUEST' });
     expect(done.actions[0].reversal!.attempts).toBeGreaterThan(refused.actions[0].reversal!.attempts);
 
     // Every state the gateway took is an event at the next version; GET shows the last one.
@@ -64,4 +67,106 @@ describe('a reversal the host refuses, on the transaction', () => {
     expect(reversals.slice(0, 2).map((request) => request[0])).toEqual(['0400', '0401']);
     expect(host.errors).toEqual([]);
   });
+
+  it('should record a void sent as a reversal (0400) the host did not answer as VOIDED once the host acknowledges its repeat (0401), refusing follow-ups meanwhile', async () => {
+    /** While false the host refuses the void's repeats with 96; then it acknowledges with 00. The void's first 0400 goes unanswered. */
+    let acknowledgeRepeat = false;
+    const voidHost = await IndependentHost.start((request) => {
+      if (request[0] === '0200' || request[0] === '0500') return answerOf(request, '00');
+      if (request[0] === '0400') return null;
+      return answerOf(request, acknowledgeRepeat ? '00' : '96');
+    });
+    try {
+      const voidTerminal = await app.newTerminal({ hostMessageFormat: 'ISO8583', extraParams: { connUrl: voidHost.url } });
+      const sale = await sell(voidTerminal, { value: '12.00' });
+      expect(sale).toMatchObject({ tranStatus: 'APPROVED', batchNo: '000001' });
+
+      const timedOut = await followUp(voidTerminal, sale.tranId, 'void');
+      expectProblem(timedOut, 504, /did not answer the void act_[A-Za-z0-9_-]{22} in time; it is being repeated until the host acknowledges it, which completes it/);
+      const voidId = (await current(voidTerminal, sale.tranId)).actions[1].actionId;
+
+      // While its repeat is unacknowledged, nothing else may follow the sale: another void would be answered 94, a refund would credit twice.
+      for (const [kind, body] of [['void', undefined], ['refund', { amount: '1.00' }]] as const) {
+        const refused = await followUp(voidTerminal, sale.tranId, kind, body);
+        expectProblem(refused, 409, new RegExp(`the host did not answer its void ${voidId} in time, and that void is being repeated until the host acknowledges it`));
+        expect(refused.headers.get('retry-after')).toBe('30');
+      }
+      await waitFor('a refused repeat on the void', async () => ((await current(voidTerminal, sale.tranId)).actions[1].reversal?.lastResponseCode ?? null) === '96', 20_000);
+      const repeating = await current(voidTerminal, sale.tranId);
+      expect(repeating.tranStatus).toBe('APPROVED');
+      expect(repeating.actions[1]).toMatchObject({ actionType: 'VOID', actionStatus: 'FAILED', reason: 'HostTimeout', reversal: { state: 'PENDING', effect: 'COMPLETES_REQUEST' } });
+
+      acknowledgeRepeat = true;
+      await waitFor('the void completed by its acknowledged repeat', async () => (await current(voidTerminal, sale.tranId)).tranStatus === 'VOIDED', 20_000);
+      const voided = await current(voidTerminal, sale.tranId);
+      expect(voided.actions[1]).toMatchObject({
+        actionId: voidId,
+        actionType: 'VOID',
+        actionStatus: 'SUCCESS',
+        reason: 'HostSuccess',
+        hostRespCode: '00',
+        batchNo: null,
+        hostReference: { mti: '0400' },
+        reversal: { state: 'ACKNOWLEDGED', lastResponseCode: '00', effect: 'COMPLETES_REQUEST' },
+      });
+      expect(voidHost.received.filter((request) => request[0].startsWith('04')).map((request) => request[0])).toEqual(
+        expect.arrayContaining(['0400', '0401']) as string[],
+      );
+
+      // A redelivered acknowledgement changes nothing: no new version.
+      const [acknowledgement] = (
+        await app.query<{ payload: HostReversalUpdatedV1 }>(
+          `SELECT payload FROM host_connector.outbox WHERE subject = $1 AND payload->>'requestId' = $2 AND payload->>'state' = 'ACKNOWLEDGED'`,
+          [HOST_REVERSAL_UPDATED_V1, voidId],
+        )
+      ).map((row) => row.payload);
+      const before = (await eventsOf(app, sale.tranId)).length;
+      expect(await app.app.get(ReversalStates).apply(acknowledgement)).toBe('stale');
+      const events = await eventsOf(app, sale.tranId);
+      expect(events).toHaveLength(before);
+      expect(events.map((event) => event.version)).toEqual(events.map((_, i) => events[0].version + i));
+      expect(events.filter((event) => event.transaction.tranStatus === 'VOIDED')).toHaveLength(1);
+      expectProblem(await followUp(voidTerminal, sale.tranId, 'refund', { amount: '1.00' }), 409, /it is VOIDED/);
+
+      // The batch counts it as voided, not as a payment.
+      const settled = await settle(app, voidTerminal, sale.acceptanceId, '000001');
+      expect(settled).toMatchObject({ outcome: 'SETTLED', totals: { paymentCount: 0, paymentAmount: '0.00', voidCount: 1, voidAmount: '12.00' } });
+      expect(voidHost.errors).toEqual([]);
+    } finally {
+      await voidHost.close();
+    }
+  }, 60_000);
+
+  it('should show, not record, a void the host completed after the transaction’s batch was settled, and refuse any refund of it', async () => {
+    let acknowledgeRepeat = false;
+    const voidHost = await IndependentHost.start((request) => {
+      if (request[0] === '0200' || request[0] === '0500') return answerOf(request, '00');
+      if (request[0] === '0400') return null;
+      return answerOf(request, acknowledgeRepeat ? '00' : '96');
+    });
+    try {
+      const voidTerminal = await app.newTerminal({ hostMessageFormat: 'ISO8583', extraParams: { connUrl: voidHost.url } });
+      const sale = await sell(voidTerminal, { value: '7.00' });
+      expectProblem(await followUp(voidTerminal, sale.tranId, 'void'), 504, /it is being repeated until the host acknowledges it/);
+      await waitFor('a refused repeat on the void', async () => ((await current(voidTerminal, sale.tranId)).actions[1].reversal?.lastResponseCode ?? null) === '96', 20_000);
+      expect(await settle(app, voidTerminal, sale.acceptanceId, '000001')).toMatchObject({ outcome: 'SETTLED', totals: { paymentCount: 1, paymentAmount: '7.00' } });
+
+      acknowledgeRepeat = true;
+      await waitFor('the acknowledgement on the void', async () => (await current(voidTerminal, sale.tranId)).actions[1].reversal?.state === 'ACKNOWLEDGED', 20_000);
+      const shown = await current(voidTerminal, sale.tranId);
+      expect(shown).toMatchObject({ tranStatus: 'APPROVED', settleState: 'SETTLED' });
+      expect(shown.actions[1]).toMatchObject({
+        actionStatus: 'FAILED',
+        reason: 'HostTimeout',
+        reversal: { state: 'ACKNOWLEDGED', effect: 'COMPLETES_REQUEST', notRecorded: expect.stringMatching(/so it voided transaction .*, but its batch is SETTLED$/) as string },
+      });
+      expectProblem(
+        await followUp(voidTerminal, sale.tranId, 'refund', { amount: '1.00' }),
+        409,
+        new RegExp(`the host voided it \\(void ${shown.actions[1].actionId}\\) after it could no longer be voided here; an operator must reconcile it`),
+      );
+    } finally {
+      await voidHost.close();
+    }
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { isIn, isInt, isNotEmpty, isObject, maxLength, min } from 'class-validator';
 import { HOST_MESSAGE_FORMATS } from './host-formats';
-import { HOST_REVERSAL_STATES } from './host.v1';
+import { HOST_REVERSAL_EFFECTS, HOST_REVERSAL_STATES } from './host.v1';
 import { decodeContract, unsafeShapeOf } from './decode-contract';
 import {
   ACTION_ID_PATTERN,
@@ -153,6 +153,8 @@ const reversal = instanceOf(GatewayReversalV1, {
   state: oneOf(HOST_REVERSAL_STATES),
   attempts: intAtLeast(0),
   lastResponseCode: nullable(matching(/^[A-Za-z0-9]{1,4}$/)),
+  effect: optional(oneOf(HOST_REVERSAL_EFFECTS)),
+  notRecorded: optional(text(256)),
 });
 
 const action = instanceOf(GatewayActionV1, {

@@ -80,7 +80,17 @@ export class GatewayHostReferenceV1 {
  * a late approval): PENDING while the host has not acknowledged it (the acquirer may still hold the
  * money), ACKNOWLEDGED once it has.
  */
-export class GatewayReversalV1 extends HostReversalStateV1 {}
+export class GatewayReversalV1 extends HostReversalStateV1 {
+  /**
+   * Set when the host acknowledged a repeat that completes the action (a void sent as a reversal)
+   * but the gateway could not record it on the transaction (settled, or refunded, since): why. The
+   * host has done it; an operator must reconcile it with the acquirer. Absent otherwise.
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  notRecorded?: string;
+}
 
 /** One action of a transaction (spec 3 Action): the first is NEW, then CAPTURE, VOID, REFUND, REVERSAL. */
 export class GatewayActionV1 {

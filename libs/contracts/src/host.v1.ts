@@ -531,6 +531,17 @@ export class HostResponseV1 {
 export const HOST_REVERSAL_STATES = ['PENDING', 'ACKNOWLEDGED'] as const;
 export type HostReversalState = (typeof HOST_REVERSAL_STATES)[number];
 
+/**
+ * What a reversal's acknowledgement does to the request it belongs to (docs/decisions.md, "A void
+ * sent as a reversal, completed by its repeat"): UNDOES_REQUEST, the connector's own reversal of an
+ * unanswered or unusable request (the host put back what it may have done); COMPLETES_REQUEST, the
+ * queued repeat (0401) of a message that was itself the reversal (a caller's `host.reverse.v1`, a
+ * void sent as a reversal under `host.voidAs`): its acknowledgement means the request is done (a
+ * void: the original is voided). Absent: UNDOES_REQUEST (connectors before it).
+ */
+export const HOST_REVERSAL_EFFECTS = ['UNDOES_REQUEST', 'COMPLETES_REQUEST'] as const;
+export type HostReversalEffect = (typeof HOST_REVERSAL_EFFECTS)[number];
+
 /** Where a reversal stands: the part of {@link HostReversalUpdatedV1} the gateway shows on an action (`GatewayReversalV1`). */
 export class HostReversalStateV1 {
   @IsIn(HOST_REVERSAL_STATES)
@@ -546,6 +557,11 @@ export class HostReversalStateV1 {
   @IsString()
   @Matches(/^[A-Za-z0-9]{1,4}$/, { message: '$property must be a host response code' })
   lastResponseCode: string | null;
+
+  /** What its acknowledgement does to the request ({@link HOST_REVERSAL_EFFECTS}); absent: UNDOES_REQUEST. */
+  @IsOptional()
+  @IsIn(HOST_REVERSAL_EFFECTS)
+  effect?: HostReversalEffect;
 }
 
 /**

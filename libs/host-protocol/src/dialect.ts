@@ -80,8 +80,8 @@ export interface WireContext {
 /**
  * What was sent of a reversal before the attempt being answered: `lastRespCode`, the host's code to
  * the earlier attempts that it answered without acknowledging (null while none was answered). Absent
- * for a first transmission of a caller's reversal or void sent as one: nothing of it was on the
- * wire before, so a "duplicate" answer can duplicate nothing we sent.
+ * on any first transmission (a caller's reversal or void sent as one, the worker's own 0400):
+ * nothing of it was on the wire before, so a "duplicate" answer can duplicate nothing we sent.
  */
 export interface EarlierAttempts {
   lastRespCode: string | null;
@@ -91,10 +91,13 @@ export interface EarlierAttempts {
  * Whether an answer to a reversal (or to a void sent as one) acknowledges it: the one rule of the
  * reversal worker, the caller's void and reversal and the kept card's deletion. An acknowledgement
  * that only says the host has the reversal already (94, duplicate transmission; a JSON declining
- * word with a listed code) stands when an earlier attempt could be the one it duplicates: the
- * worker's attempts after unanswered ones (its own reversal's first attempt follows its unanswered
- * original). After a refusal (12, 25, 96, an earlier 94…) it refers to the reversal the host refused,
- * which left the original approved; on a first transmission it refers to nothing we sent.
+ * word with a listed code) stands when an earlier transmission of that reversal could be the one
+ * it duplicates: a repeat (0401) after unanswered attempts, or after an attempt a crash cut short.
+ * One rule for every sender: `earlier` is given only when something of the reversal was
+ * transmitted before, never on a first transmission (the worker's own 0400 included: a 94 to it
+ * duplicates nothing we sent, and the original may stay approved at the host). After a refusal
+ * (12, 25, 96, an earlier 94…) it refers to the reversal the host refused, which left the original
+ * approved.
  */
 export function acknowledgementOf(answer: HostAnswer, earlier: EarlierAttempts | undefined): { acknowledged: true } | { acknowledged: false; why: string } {
   if (!answer.approved) return { acknowledged: false, why: 'which does not acknowledge it' };

@@ -31,7 +31,7 @@ export interface ExchangeOptions {
   stan?: string;
   /** A repeat (0401 rather than 0400). */
   repeat?: boolean;
-  /** A reversal attempt of the reversal worker: what its earlier attempts got ({@link acknowledgementOf}); absent on a caller's first transmission. */
+  /** A repeat of a reversal by the reversal worker: what its earlier transmissions got ({@link acknowledgementOf}); absent on every first transmission. */
   earlier?: EarlierAttempts;
   /**
    * Transmission time to send (field 7 and what JSON formats build their transaction ids from)

@@ -39,6 +39,8 @@ export class ReversalQueue {
       stan: sent?.stan ?? (await this.stans.next(format, endpoint, tid)),
       transmittedAt: sent?.at ?? new Date(),
       transmissions: sent === undefined ? 0 : 1,
+      // The repeat of a message that was itself the reversal (a caller's own, a void sent as one) completes that request when acknowledged.
+      effect: sent === undefined ? ('UNDOES_REQUEST' as const) : ('COMPLETES_REQUEST' as const),
       request: reversal,
       reason: reason.slice(0, 200),
     };

@@ -11,13 +11,14 @@ import { DueReversal, ReversalAttemptOutcome, ReversalRepository } from './persi
 import { ReversalQueue } from './reversal-queue';
 
 /**
- * Works the reversal queue: each lane takes the next due reversal with FOR UPDATE SKIP LOCKED
- * (so no other lane or replica sends it meanwhile), sends it (0400 the first time it reaches the
+ * Works the reversal queue: each lane claims the next due reversal with a lease committed before
+ * sending ({@link ReversalRepository.workNextDue}: no other lane or replica sends it meanwhile, and
+ * an attempt a crash cut short counts as transmitted), sends it (0400 the first time it reaches the
  * wire, 0401 after, with the STAN and transmission time kept on the row), and either marks it acknowledged (the host answered with what its format's
  * spec file counts as acknowledging: an ISO spec's `host.reversalAcknowledgedCodes`, default 00 and
  * 94; a JSON spec's approving status words, or a declining one with its `reversalAcknowledgedCodes`,
- * default 94; a duplicate acknowledgement, 94, only while no earlier attempt was refused:
- * {@link acknowledgementOf}) or schedules the next attempt with exponential backoff, capped: also after any other
+ * default 94; a duplicate acknowledgement, 94, only on a repeat (something of the reversal was
+ * transmitted before) and while no earlier attempt was refused: {@link acknowledgementOf}) or schedules the next attempt with exponential backoff, capped: also after any other
  * answer (12, 25, 30, 96, an unknown outcome…), whose code is kept on the row as `last_resp_code`. Polls the queue
  * and is woken at once by an enqueue in this process.
  */
@@ -27,6 +28,9 @@ import { ReversalQueue } from './reversal-queue';
  * `overdueReversals`) for an operator to take up with the acquirer.
  */
 export const REVERSAL_OVERDUE_MS = 15 * 60_000;
+
+/** What a claim's lease adds to the exchange deadline (connect, a slow database, a busy event loop). */
+export const REVERSAL_LEASE_MARGIN_MS = 30_000;
 
 @Injectable()
 export class ReversalWorker {
@@ -73,11 +77,19 @@ export class ReversalWorker {
     return Math.min(backoffMaxMs, backoffBaseMs * 2 ** Math.max(0, Math.min(30, attempts - 1)));
   }
 
+  /**
+   * How long a claimed reversal is held for its attempt (`workNextDue`): longer than the exchange's
+   * deadline, so no other worker takes it while it may still be on the wire.
+   */
+  leaseMs(): number {
+    return this.config.timeoutMs + REVERSAL_LEASE_MARGIN_MS;
+  }
+
   private async lane(): Promise<void> {
     while (this.running) {
       let worked = false;
       try {
-        worked = await this.reversals.workNextDue((reversal) => this.attempt(reversal));
+        worked = await this.reversals.workNextDue((reversal) => this.attempt(reversal), this.leaseMs());
       } catch (error) {
         this.logger.error(`reversal queue: ${errorMessage(error)}`);
       }
@@ -119,17 +131,19 @@ export class ReversalWorker {
     } catch (error) {
       return failed(errorMessage(error), false);
     }
+    // One rule for a duplicate acknowledgement (94): it stands only for a repeat, when something of this reversal went out before.
+    const earlier = reversal.transmissions > 0 ? { lastRespCode: reversal.lastRespCode } : undefined;
     const exchange = await this.router.exchange(route, 'reverse', reversal.request, Date.now() + this.config.timeoutMs, {
       stan: reversal.stan,
       repeat: reversal.transmissions > 0,
       at: reversal.transmittedAt,
       ignoreDown: true,
-      earlier: { lastRespCode: reversal.lastRespCode },
+      earlier,
     });
     switch (exchange.kind) {
       case 'answered': {
         const { hostRespCode, hostRespMessage } = exchange.answer;
-        const acknowledgement = acknowledgementOf(exchange.answer, { lastRespCode: reversal.lastRespCode });
+        const acknowledgement = acknowledgementOf(exchange.answer, earlier);
         if (!acknowledgement.acknowledged) {
           const rule = reversalAcknowledgementOf(this.protocols.dialectFor(reversal.format as HostMessageFormat));
           return failed(`the host answered ${hostRespCode} (${hostRespMessage}), ${acknowledgement.why} (${rule})`, true, hostRespCode);

@@ -1,6 +1,16 @@
-import { currencyExponent, GatewayActionV1, GatewayTransactionV1, minorToDecimal } from '@app/contracts';
+import { currencyExponent, GatewayActionV1, GatewayReversalV1, GatewayTransactionV1, minorToDecimal } from '@app/contracts';
 import { formatGatewayTimestamp } from '../shared/timestamps';
-import type { Transaction, TransactionAction } from './transaction';
+import type { ActionReversal, Transaction, TransactionAction } from './transaction';
+
+function reversalView(reversal: ActionReversal): GatewayReversalV1 {
+  return {
+    state: reversal.state,
+    attempts: reversal.attempts,
+    lastResponseCode: reversal.lastResponseCode,
+    ...(reversal.effect === undefined ? {} : { effect: reversal.effect }),
+    ...(reversal.notRecorded === undefined ? {} : { notRecorded: reversal.notRecorded }),
+  };
+}
 
 function actionView(action: TransactionAction, exponent: number): GatewayActionV1 {
   const sent = action.hostMti !== null && action.hostStan !== null && action.hostTransmittedAt !== null;
@@ -21,7 +31,7 @@ function actionView(action: TransactionAction, exponent: number): GatewayActionV
     posReference: action.posReference,
     extraData: action.extraData,
     batchNo: action.batchNo ?? null,
-    reversal: action.reversal ? { state: action.reversal.state, attempts: action.reversal.attempts, lastResponseCode: action.reversal.lastResponseCode } : null,
+    reversal: action.reversal ? reversalView(action.reversal) : null,
     createdAt: formatGatewayTimestamp(action.createdAt),
     updatedAt: formatGatewayTimestamp(action.updatedAt),
   };

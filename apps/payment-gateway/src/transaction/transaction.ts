@@ -6,6 +6,7 @@ import type {
   GatewayTranType,
   HostAuthorizeRequestV1,
   HostFollowUpRequestV1,
+  HostReversalEffect,
   HostReversalState,
 } from '@app/contracts';
 
@@ -119,6 +120,10 @@ export interface ActionReversal {
   attempts: number;
   lastResponseCode: string | null;
   queuedAt: string;
+  /** What its acknowledgement does to the action's request (`host.reversal.updated.v1` `effect`); absent: UNDOES_REQUEST. */
+  effect?: HostReversalEffect;
+  /** Acknowledged as completing the action, but the transaction could no longer take it (settled, refunded): why. */
+  notRecorded?: string;
 }
 
 /** One action of a transaction (spec 3 Action): the NEW one first, then follow-ups. */

@@ -1,4 +1,4 @@
-import type { HostFollowUpRequestV1 } from '@app/contracts';
+import type { HostFollowUpRequestV1, HostReversalEffect } from '@app/contracts';
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 
 export type ReversalStatus = 'PENDING' | 'ACKNOWLEDGED';
@@ -11,6 +11,7 @@ export type ReversalStatus = 'PENDING' | 'ACKNOWLEDGED';
  */
 @Entity({ name: 'reversal' })
 @Check('ck_reversal_status', "status IN ('PENDING', 'ACKNOWLEDGED')")
+@Check('ck_reversal_effect', "effect IN ('UNDOES_REQUEST', 'COMPLETES_REQUEST')")
 @Index('ix_reversal_due', ['nextAttemptAt'], { where: "status = 'PENDING'" })
 export class ReversalEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_reversal' })
@@ -63,6 +64,23 @@ export class ReversalEntity {
    */
   @Column({ type: 'integer', default: 0 })
   transmissions: number;
+
+  /**
+   * What its acknowledgement does to the request (`host.reversal.updated.v1` `effect`): COMPLETES_REQUEST
+   * for the repeat of a message that was itself the reversal (a caller's own, a void sent as one),
+   * UNDOES_REQUEST for the connector's reversal of a request. Set when queued, from what was sent.
+   */
+  @Column({ type: 'varchar', length: 20, default: 'UNDOES_REQUEST' })
+  effect: HostReversalEffect;
+
+  /**
+   * When a worker claimed the row to send it (its lease: `next_attempt_at` is pushed past the
+   * exchange deadline); cleared when the attempt's outcome is recorded. A row still marked when
+   * claimed again was left by a worker that stopped while sending: that attempt counts as
+   * transmitted (it may have reached the host), so the next goes as a repeat (0401).
+   */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  sendingSince: Date | null;
 
   @Column({ type: 'timestamptz', precision: 3 })
   nextAttemptAt: Date;

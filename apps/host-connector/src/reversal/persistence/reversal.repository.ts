@@ -5,7 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { InjectHostConnectorDataSource } from '../../shared/inject';
 import { ReversalEntity } from './reversal.entity';
 
-export type NewReversal = Pick<ReversalEntity, 'requestId' | 'format' | 'hostUrl' | 'tid' | 'stan' | 'transmittedAt' | 'request' | 'reason' | 'transmissions'>;
+export type NewReversal = Pick<ReversalEntity, 'requestId' | 'format' | 'hostUrl' | 'tid' | 'stan' | 'transmittedAt' | 'request' | 'reason' | 'transmissions' | 'effect'>;
 
 /** What one attempt came to. */
 export type ReversalAttemptOutcome =
@@ -35,7 +35,7 @@ interface DueRow {
 }
 
 /** The reversal's state after a change, as `host.reversal.updated.v1` tells it, from the row the change left (RETURNING). */
-const STATE_COLUMNS = `id, request_id, status, attempts, last_resp_code, created_at`;
+const STATE_COLUMNS = `id, request_id, status, attempts, last_resp_code, created_at, effect`;
 
 interface StateRow {
   id: string;
@@ -44,6 +44,7 @@ interface StateRow {
   attempts: number;
   last_resp_code: string | null;
   created_at: Date;
+  effect: ReversalEntity['effect'];
 }
 
 /**
@@ -97,60 +98,80 @@ export class ReversalRepository {
       attempts: row.attempts,
       lastResponseCode: row.last_resp_code,
       queuedAt: row.created_at.toISOString(),
+      effect: row.effect,
     };
     await this.outbox.enqueue(manager, HOST_REVERSAL_UPDATED_V1, event);
   }
 
   /**
-   * Takes the next due reversal that no one else holds (FOR UPDATE SKIP LOCKED), runs `attempt`
-   * on it while holding its row lock, and records the outcome in the same transaction: two
-   * workers, in one process or two, never send the same reversal at the same time. Answers false
-   * when nothing was due.
+   * Takes the next due reversal that no one else holds and works it in two transactions, so that
+   * what may have been sent is never forgotten. First the claim (FOR UPDATE SKIP LOCKED): the row
+   * is marked `sending_since` and its `next_attempt_at` pushed `leaseMs` ahead (longer than an
+   * exchange may take), and committed BEFORE anything is sent: no other lane or replica takes it
+   * while the lease runs. A row found still marked was claimed by a worker that stopped after it
+   * may have sent: that attempt counts as made and transmitted (and is announced), so this one
+   * goes as a repeat (0401) and a duplicate acknowledgement (94) may stand for it. Then `attempt`
+   * runs without a lock, and its outcome is recorded (and the mark cleared) in a second
+   * transaction. Answers false when nothing was due.
    */
-  async workNextDue(attempt: (reversal: DueReversal) => Promise<ReversalAttemptOutcome>): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
-      const rows: DueRow[] = await manager.query(
-        `SELECT id, request_id, format, host_url, tid, stan, transmitted_at, request, attempts, transmissions, created_at, last_resp_code FROM reversal
-          WHERE status = 'PENDING' AND next_attempt_at <= now()
+  async workNextDue(attempt: (reversal: DueReversal) => Promise<ReversalAttemptOutcome>, leaseMs: number): Promise<boolean> {
+    const claimed = await this.dataSource.transaction(async (manager) => {
+      const due: Array<{ id: string; sending_since: Date | null }> = await manager.query(
+        `SELECT id, sending_since FROM reversal WHERE status = 'PENDING' AND next_attempt_at <= now()
           ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
       );
-      if (rows.length === 0) return false;
+      if (due.length === 0) return undefined;
+      const interrupted = due[0].sending_since !== null ? 1 : 0;
+      const [rows] = (await manager.query(
+        `UPDATE reversal SET sending_since = now(), next_attempt_at = now() + make_interval(secs => $2),
+           attempts = attempts + $3, transmissions = transmissions + $3,
+           last_attempt_at = CASE WHEN $3 = 1 THEN sending_since ELSE last_attempt_at END,
+           last_error = CASE WHEN $3 = 1 THEN $4 ELSE last_error END
+         WHERE id = $1
+         RETURNING ${STATE_COLUMNS}, format, host_url, tid, stan, transmitted_at, request, transmissions, sending_since`,
+        [due[0].id, leaseMs / 1000, interrupted, 'the connector stopped during this attempt, after it may have sent it: counted as transmitted, outcome unknown'],
+      )) as [Array<DueRow & StateRow & { sending_since: Date }>, number];
       const row = rows[0];
-      const outcome = await attempt({
-        id: row.id,
-        requestId: row.request_id,
-        format: row.format,
-        hostUrl: row.host_url,
-        tid: row.tid,
-        stan: row.stan,
-        transmittedAt: row.transmitted_at,
-        request: row.request,
-        attempts: row.attempts,
-        transmissions: row.transmissions,
-        createdAt: row.created_at,
-        lastRespCode: row.last_resp_code,
-      });
-      await this.record(manager, row.id, outcome);
-      return true;
+      if (interrupted === 1) await this.announce(manager, rows);
+      return row;
     });
+    if (claimed === undefined) return false;
+    const outcome = await attempt({
+      id: claimed.id,
+      requestId: claimed.request_id,
+      format: claimed.format,
+      hostUrl: claimed.host_url,
+      tid: claimed.tid,
+      stan: claimed.stan,
+      transmittedAt: claimed.transmitted_at,
+      request: claimed.request,
+      attempts: claimed.attempts,
+      transmissions: claimed.transmissions,
+      createdAt: claimed.created_at,
+      lastRespCode: claimed.last_resp_code,
+    });
+    await this.dataSource.transaction((manager) => this.record(manager, claimed.id, claimed.sending_since, outcome));
+    return true;
   }
 
-  private async record(manager: EntityManager, id: string, outcome: ReversalAttemptOutcome): Promise<void> {
+  /** Records an attempt's outcome on the row it claimed (`claimedAt`: its `sending_since`); a claim lost meanwhile (its lease ran out) records nothing. */
+  private async record(manager: EntityManager, id: string, claimedAt: Date, outcome: ReversalAttemptOutcome): Promise<void> {
     if (outcome.kind === 'acknowledged') {
       const [acknowledged] = (await manager.query(
         `UPDATE reversal SET status = 'ACKNOWLEDGED', attempts = attempts + 1, transmissions = transmissions + 1, last_attempt_at = now(),
-           ack_resp_code = $2, last_resp_code = $2, acknowledged_at = now(), last_error = NULL WHERE id = $1 RETURNING ${STATE_COLUMNS}`,
-        [id, outcome.respCode],
+           ack_resp_code = $2, last_resp_code = $2, acknowledged_at = now(), last_error = NULL, sending_since = NULL
+         WHERE id = $1 AND sending_since = $3 RETURNING ${STATE_COLUMNS}`,
+        [id, outcome.respCode, claimedAt],
       )) as [StateRow[], number];
-      await this.announce(manager, acknowledged);
+      if (acknowledged.length > 0) await this.announce(manager, acknowledged);
       return;
     }
     const [failed] = (await manager.query(
       `UPDATE reversal SET attempts = attempts + 1, transmissions = transmissions + $2, last_attempt_at = now(), next_attempt_at = $3, last_error = $4,
-         last_resp_code = COALESCE($5, last_resp_code) WHERE id = $1 RETURNING ${STATE_COLUMNS}`,
-      [id, outcome.transmitted ? 1 : 0, outcome.nextAttemptAt, outcome.error.slice(0, 500), outcome.respCode],
+         last_resp_code = COALESCE($5, last_resp_code), sending_since = NULL WHERE id = $1 AND sending_since = $6 RETURNING ${STATE_COLUMNS}`,
+      [id, outcome.transmitted ? 1 : 0, outcome.nextAttemptAt, outcome.error.slice(0, 500), outcome.respCode, claimedAt],
     )) as [StateRow[], number];
-    await this.announce(manager, failed);
+    if (failed.length > 0) await this.announce(manager, failed);
   }
 
   /** Whether a reversal of this request is queued (or done) already. */

@@ -1,7 +1,7 @@
 import { DomainError, ErrorCode } from '@app/common';
 import fc from 'fast-check';
 import { TEST_NOW as NOW, testAction as action, testTransaction as transaction } from '../testing/test-transactions';
-import { changesOfApproval, FollowUpContext, planCapture, planRefund, planVoid } from './follow-up-rules';
+import { changesOfApproval, COMPLETING_VOID_RETRY_SECONDS, FollowUpContext, planCapture, planRefund, planVoid } from './follow-up-rules';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -156,5 +156,36 @@ describe('the money rules of follow-ups', () => {
     expect(() => planRefund(sale, [action({}), pending], '1')).toThrow(`has VOID action ${pending.id} in flight`);
     expect(() => planRefund(transaction({ tranStatus: 'REFUNDED' }), [action({})], '1')).toThrow('cannot be refunded: it is REFUNDED in full');
     expect(() => planVoid(transaction({ tranStatus: 'DECLINED' }), [], context())).toThrow('cannot be voided: it is DECLINED');
+  });
+
+  it('should refuse every follow-up 409 with Retry-After, naming the void, while a void sent as a reversal is repeated; and without one once the host completed a void the transaction could not take', () => {
+    const sale = transaction({});
+    const timedOutVoid = action({ id: `act_${'v'.repeat(22)}`, actionType: 'VOID', actionStatus: 'FAILED', reason: 'HostTimeout', hostMti: '0400', reversal: null });
+    const repeating = { reversalId: '0190a000-0000-7000-8000-000000000001', state: 'PENDING' as const, attempts: 1, lastResponseCode: '96', queuedAt: '2026-11-20T10:00:00.000Z', effect: 'COMPLETES_REQUEST' as const };
+    const refusals = (actions: ReturnType<typeof action>[]) =>
+      [() => planVoid(sale, actions, context()), () => planRefund(sale, actions, '1'), () => planCapture(transaction({ tranType: 'AUTH', capturedMinor: '0' }), actions, undefined, context())].map((act) => {
+        try {
+          act();
+          return undefined;
+        } catch (error) {
+          return error as DomainError;
+        }
+      });
+
+    for (const reversal of [null, repeating]) {
+      for (const error of refusals([action({}), { ...timedOutVoid, reversal }])) {
+        expect(error).toMatchObject({ code: ErrorCode.Conflict, retryAfterSeconds: COMPLETING_VOID_RETRY_SECONDS });
+        expect(error!.message).toContain(`the host did not answer its void ${timedOutVoid.id} in time, and that void is being repeated until the host acknowledges it`);
+      }
+    }
+    const notRecorded = { ...repeating, state: 'ACKNOWLEDGED' as const, notRecorded: 'the host acknowledged the repeat of this void, so it voided transaction t, but its batch is SETTLED' };
+    for (const error of refusals([action({}), { ...timedOutVoid, reversal: notRecorded }])) {
+      expect(error).toMatchObject({ code: ErrorCode.Conflict });
+      expect(error!.retryAfterSeconds).toBeUndefined();
+      expect(error!.message).toContain('an operator must reconcile it with the acquirer');
+    }
+    // A void sent as a financial message (0200) whose reversal undoes it leaves the sale open to a new void.
+    expect(planVoid(sale, [action({}), { ...timedOutVoid, hostMti: '0200' }], context()).kind).toBe('VOID');
+    expect(planVoid(sale, [action({}), { ...timedOutVoid, reversal: { ...repeating, effect: 'UNDOES_REQUEST' } }], context()).kind).toBe('VOID');
   });
 });

@@ -1,6 +1,7 @@
 import { DomainError } from '@app/common';
 import { currencyExponent, HostOriginalKindV1, minorToDecimal } from '@app/contracts';
 import type { TransactionChanges } from '../persistence/transaction.repository';
+import { completingRepeatPending } from '../reversal/reversal-state';
 import type { Transaction, TransactionAction } from '../transaction';
 
 /**
@@ -56,10 +57,31 @@ export function approvedAt(actions: readonly TransactionAction[]): Date | undefi
   return action ? (action.updatedAt ?? action.createdAt) : undefined;
 }
 
-/** Refusals every follow-up shares: an action still in flight, a transaction that is not (or no longer) APPROVED. */
+/** When to ask again while a void's repeat is being sent to the host (the connector repeats it with backoff). */
+export const COMPLETING_VOID_RETRY_SECONDS = 30;
+
+/**
+ * Refusals every follow-up shares: an action still in flight; a void whose repeat the host has
+ * not acknowledged yet (another void would be answered 94, a refund would credit twice once it
+ * is), 409 with Retry-After; a void the host acknowledged that the transaction could not take (an
+ * operator reconciles it); a transaction that is not (or no longer) APPROVED.
+ */
 function requireActionable(transaction: Transaction, actions: readonly TransactionAction[], kind: FollowUpKind): void {
   const pending = actions.find((action) => action.actionStatus === 'PENDING');
   if (pending) throw DomainError.conflict(`transaction ${transaction.id} has ${pending.actionType} action ${pending.id} in flight; try again once it is done`);
+  const completing = actions.find(completingRepeatPending);
+  if (completing) {
+    const error = DomainError.conflict(
+      `transaction ${transaction.id} cannot be ${NOUN[kind]} now: the host did not answer its void ${completing.id} in time, and that void is being repeated until the host acknowledges it (then the transaction is VOIDED); try again later`,
+    );
+    error.retryAfterSeconds = COMPLETING_VOID_RETRY_SECONDS;
+    throw error;
+  }
+  const unrecorded = actions.find((action) => action.reversal?.notRecorded !== undefined);
+  if (unrecorded)
+    throw DomainError.conflict(
+      `transaction ${transaction.id} cannot be ${NOUN[kind]}: the host voided it (void ${unrecorded.id}) after it could no longer be voided here; an operator must reconcile it with the acquirer`,
+    );
   if (transaction.tranStatus !== 'APPROVED') {
     const why: Partial<Record<Transaction['tranStatus'], string>> = {
       VOIDED: 'it is VOIDED',

@@ -22,7 +22,8 @@ import { TerminalHeldError, waitingWhileSettling } from '../settlement/terminal-
 import { ActionChanges, LeasedAction, TransactionRepository } from '../persistence/transaction.repository';
 import { hostOriginalOf } from '../host-reference';
 import { isKeptAuthorization, pendingAction, terminalKeyOf, type Transaction, type TransactionAction } from '../transaction';
-import { TransactionChangeWriter } from '../transaction-change-writer';
+import { completingRepeatPending } from '../reversal/reversal-state';
+import { TransactionChangeWriter, WrittenTransaction } from '../transaction-change-writer';
 import { firstCheckAt, TRANSACTION_SETTINGS, TransactionSettings } from '../transaction-settings';
 import { toGatewayTransaction } from '../transaction.mapping';
 import { changesOfApproval, FollowUpKind, FollowUpPlan, planCapture, planRefund, planVoid } from './follow-up-rules';
@@ -48,7 +49,7 @@ const NOUN: Record<FollowUpKind, string> = { VOID: 'void', REFUND: 'refund', CAP
 const SUBJECT: Record<FollowUpKind, string> = { VOID: HOST_VOID_V1, REFUND: HOST_REFUND_V1, CAPTURE: HOST_CAPTURE_V1 };
 
 /** A transaction locked for a follow-up, with its actions and its terminal's open batch (share-locked). */
-interface LockedTransaction {
+export interface LockedTransaction {
   transaction: Transaction;
   actions: TransactionAction[];
   openBatchNo: string | undefined;
@@ -65,6 +66,20 @@ function isFollowUpKind(type: TransactionAction['actionType']): type is FollowUp
 /** A reply without a transaction: the request was refused before any action was made. */
 export function refusedReply(refusal: GatewayRefusalV1): GatewayTransactionReplyV1 {
   return { transaction: null, version: null, actionId: null, refusal };
+}
+
+/**
+ * What became of an action's unanswered (or unusable) request, as far as the gateway knows: a
+ * reversal queued and not yet acknowledged says the request is being undone, not that it was; the
+ * repeat of a void sent as a reversal completes the void rather than undoing it.
+ */
+function reversalText(action: TransactionAction): string {
+  const reversal = action.reversal;
+  if (completingRepeatPending(action)) return 'it is being repeated until the host acknowledges it, which completes it (the transaction is then VOIDED)';
+  if (reversal?.effect === 'COMPLETES_REQUEST' && reversal.state === 'ACKNOWLEDGED')
+    return reversal.notRecorded === undefined ? 'its repeat was acknowledged by the host, which completed it' : `its repeat was acknowledged by the host: ${reversal.notRecorded}`;
+  if (reversal?.state === 'ACKNOWLEDGED') return 'the host acknowledged its reversal: it is undone';
+  return 'a reversal is queued and repeated until the host acknowledges it (not yet acknowledged)';
 }
 
 /**
@@ -88,10 +103,9 @@ export function refusalOfAction(action: TransactionAction): GatewayRefusalV1 | n
         : { status: 504, detail: `the outcome of the ${noun} ${action.id} is not known yet: ${action.hostRespMessage}`.slice(0, 512) };
     case 'FAILED':
       if (action.reason === 'HostDeclined') return null;
-      if (action.reason === 'HostTimeout')
-        return { status: 504, detail: `the host did not answer the ${noun} ${action.id} in time; it was reversed: ${host}`.slice(0, 512) };
+      if (action.reason === 'HostTimeout') return { status: 504, detail: `the host did not answer the ${noun} ${action.id} in time; ${reversalText(action)}: ${host}`.slice(0, 512) };
       if (action.reason === 'HostApprovalReversed')
-        return { status: 502, detail: `the host approved the ${noun} ${action.id} for an amount that cannot be taken; it was reversed: ${host}`.slice(0, 512) };
+        return { status: 502, detail: `the host approved the ${noun} ${action.id} for an amount that cannot be taken; ${reversalText(action)}: ${host}`.slice(0, 512) };
       return { status: 502, detail: `the ${noun} ${action.id} did not reach the host (${action.reason}): ${host}`.slice(0, 512) };
   }
 }
@@ -290,48 +304,69 @@ export class FollowUpService {
    */
   private record(tranId: string, actionId: string, outcome: SaleOutcome): Promise<GatewayTransactionReplyV1> {
     return this.uow.run(async () => {
-      const { transaction, actions, openBatchNo } = await this.lock(await this.requireTransaction(tranId));
+      const locked = await this.lock(await this.requireTransaction(tranId));
+      const { transaction, actions } = locked;
       const action = actions.find((each) => each.id === actionId);
       if (!action || !isFollowUpKind(action.actionType)) throw new Error(`follow-up ${actionId} of ${tranId} does not exist`);
       if (action.actionStatus !== 'PENDING') return this.replyOf(transaction, actions, action, transaction.version);
-      const kind = action.actionType;
-      const now = this.clock.now();
-      const response = outcome.response;
-      const approved = outcome.actionStatus === 'SUCCESS';
-      const exponent = currencyExponent(transaction.currency);
-      // A partial approval books what the host approved, never more than was asked.
-      const partial = approved && response?.partial === true && response.approvedAmount ? response.approvedAmount.minor : null;
-      const bookedMinor = partial !== null && BigInt(partial) < BigInt(action.amountMinor) ? partial : action.amountMinor;
-      const extraData: Record<string, unknown> = { ...(action.extraData ?? {}) };
-      if (bookedMinor !== action.amountMinor) extraData.requestedAmount = minorToDecimal(action.amountMinor, exponent);
-      if (approved && kind === 'CAPTURE') {
-        // A partial capture releases the rest of the authorisation.
-        const released = BigInt(transaction.approvedMinor ?? transaction.amountMinor) - BigInt(bookedMinor);
-        if (released > 0n) extraData.releasedAmount = minorToDecimal(released, exponent);
-      }
-      const actionChanges: ActionChanges = {
-        actionStatus: outcome.actionStatus,
-        reason: outcome.reason,
-        trace: response?.stan ?? '',
-        hostRespCode: response?.hostRespCode ?? null,
-        hostRespMessage: outcome.hostRespMessage.slice(0, 256),
-        rrn: response?.rrn?.slice(0, 64) ?? null,
-        approvalCode: response?.approvalCode?.slice(0, 16) ?? null,
-        hostMti: response?.mti ?? null,
-        hostStan: response?.stan ?? null,
-        hostTransmittedAt: response?.transmittedAt ?? null,
-        hostOrderId: response?.orderId ?? null,
-        amountMinor: bookedMinor,
-        extraData: Object.keys(extraData).length === 0 ? null : extraData,
-        // Refunds and captures book money in the terminal's open batch; a void books none.
-        batchNo: approved && kind !== 'VOID' ? (openBatchNo ?? null) : null,
-        nextCheckAt: null,
-        updatedAt: now,
-      };
-      const changes = approved ? changesOfApproval(transaction, kind, bookedMinor, openBatchNo) : {};
-      const written = await this.writer.write(transaction, { ...changes, updatedAt: now }, actions, { id: action.id, changes: actionChanges });
-      return this.replyOf(written.transaction, written.actions, { ...action, ...actionChanges }, written.version);
+      const written = await this.writeOutcome(transaction, actions, action, locked.openBatchNo, outcome);
+      return this.replyOf(written.transaction, written.actions, written.actions.find((each) => each.id === action.id)!, written.version);
     });
+  }
+
+  /**
+   * Writes the host's outcome of a follow-up on its transaction (locked by the caller, batch row
+   * first, in its open unit of work): the action, the transaction's sums and status and batch
+   * effects ({@link changesOfApproval}), one new version and its `gateway.transaction.updated.v1`.
+   * `overrides` replaces what the outcome's reply would set on the action (a void completed by its
+   * acknowledged repeat keeps the references it was sent with, and shows the reversal's state).
+   */
+  async writeOutcome(
+    transaction: Transaction,
+    actions: TransactionAction[],
+    action: TransactionAction,
+    openBatchNo: string | undefined,
+    outcome: SaleOutcome,
+    overrides: ActionChanges = {},
+  ): Promise<WrittenTransaction> {
+    if (!isFollowUpKind(action.actionType)) throw new Error(`action ${action.id} of ${transaction.id} is not a follow-up`);
+    const kind = action.actionType;
+    const now = this.clock.now();
+    const response = outcome.response;
+    const approved = outcome.actionStatus === 'SUCCESS';
+    const exponent = currencyExponent(transaction.currency);
+    // A partial approval books what the host approved, never more than was asked.
+    const partial = approved && response?.partial === true && response.approvedAmount ? response.approvedAmount.minor : null;
+    const bookedMinor = partial !== null && BigInt(partial) < BigInt(action.amountMinor) ? partial : action.amountMinor;
+    const extraData: Record<string, unknown> = { ...(action.extraData ?? {}) };
+    if (bookedMinor !== action.amountMinor) extraData.requestedAmount = minorToDecimal(action.amountMinor, exponent);
+    if (approved && kind === 'CAPTURE') {
+      // A partial capture releases the rest of the authorisation.
+      const released = BigInt(transaction.approvedMinor ?? transaction.amountMinor) - BigInt(bookedMinor);
+      if (released > 0n) extraData.releasedAmount = minorToDecimal(released, exponent);
+    }
+    const actionChanges: ActionChanges = {
+      actionStatus: outcome.actionStatus,
+      reason: outcome.reason,
+      trace: response?.stan ?? '',
+      hostRespCode: response?.hostRespCode ?? null,
+      hostRespMessage: outcome.hostRespMessage.slice(0, 256),
+      rrn: response?.rrn?.slice(0, 64) ?? null,
+      approvalCode: response?.approvalCode?.slice(0, 16) ?? null,
+      hostMti: response?.mti ?? null,
+      hostStan: response?.stan ?? null,
+      hostTransmittedAt: response?.transmittedAt ?? null,
+      hostOrderId: response?.orderId ?? null,
+      amountMinor: bookedMinor,
+      extraData: Object.keys(extraData).length === 0 ? null : extraData,
+      // Refunds and captures book money in the terminal's open batch; a void books none.
+      batchNo: approved && kind !== 'VOID' ? (openBatchNo ?? null) : null,
+      nextCheckAt: null,
+      updatedAt: now,
+      ...overrides,
+    };
+    const changes = approved ? changesOfApproval(transaction, kind, bookedMinor, openBatchNo) : {};
+    return this.writer.write(transaction, { ...changes, updatedAt: now }, actions, { id: action.id, changes: actionChanges });
   }
 
   /** A follow-up whose outcome the request could not learn stays PENDING, published and answered 504; the resolver finishes it. */
@@ -359,7 +394,7 @@ export class FollowUpService {
    * Locks in settlement's order: the terminal's batch row (shared) first, then the transaction
    * (exclusive). The terminal of a transaction never changes, so it is read before the lock.
    */
-  private async lock(found: Transaction): Promise<LockedTransaction> {
+  async lock(found: Transaction): Promise<LockedTransaction> {
     const terminal = await this.batches.lockShared(terminalKeyOf(found));
     const transaction = await this.transactions.lockById(found.id);
     if (!transaction) throw new Error(`transaction ${found.id} disappeared`);

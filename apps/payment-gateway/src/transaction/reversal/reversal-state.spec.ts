@@ -1,7 +1,7 @@
 import { HostReversalUpdatedV1 } from '@app/contracts';
 import fc from 'fast-check';
 import type { ActionReversal } from '../transaction';
-import { actionReversalOf, supersedes } from './reversal-state';
+import { actionReversalOf, completingRepeatPending, consequenceOf, supersedes } from './reversal-state';
 
 /** The states one reversal goes through: queued (0 attempts), refused or unanswered attempts, and maybe an acknowledgement. */
 const lifeOf = (reversalId: string, queuedAt: string, refusals: number, acknowledged: boolean): HostReversalUpdatedV1[] => [
@@ -28,5 +28,78 @@ describe('which reversal state an action shows', () => {
     const second = lifeOf('0190a000-0000-7000-8000-000000000002', '2026-11-27T12:00:05.000Z', 0, false);
     expect(shown([...first, ...second])).toMatchObject({ reversalId: '0190a000-0000-7000-8000-000000000002', state: 'PENDING', attempts: 0 });
     expect(shown([...second, ...first])).toMatchObject({ reversalId: '0190a000-0000-7000-8000-000000000002', state: 'PENDING', attempts: 0 });
+  });
+});
+
+describe('what an acknowledged reversal does to its action (consequenceOf)', () => {
+  const EFFECTS = [undefined, 'UNDOES_REQUEST', 'COMPLETES_REQUEST'] as const;
+  const STATES = ['PENDING', 'ACKNOWLEDGED'] as const;
+  const ACTIONS = [
+    { actionType: 'VOID', actionStatus: 'FAILED', reason: 'HostTimeout' },
+    { actionType: 'VOID', actionStatus: 'PENDING', reason: 'Pending' },
+    { actionType: 'VOID', actionStatus: 'SUCCESS', reason: 'HostSuccess' },
+    { actionType: 'VOID', actionStatus: 'FAILED', reason: 'HostDeclined' },
+    { actionType: 'REFUND', actionStatus: 'FAILED', reason: 'HostTimeout' },
+    { actionType: 'NEW', actionStatus: 'FAILED', reason: 'HostTimeout' },
+  ] as const;
+  const TRAN_STATUSES = ['APPROVED', 'VOIDED', 'REFUNDED', 'REVERSED', 'CLOSED'] as const;
+  const SETTLE_STATES = ['OPEN', 'SETTLING', 'SETTLED', 'SETTLE_FAILED'] as const;
+
+  it('should complete a void only for the acknowledged completing repeat of a void still open here, on a transaction that can still be voided; keep why otherwise', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...EFFECTS),
+        fc.constantFrom(...STATES),
+        fc.constantFrom(...ACTIONS),
+        fc.constantFrom(...TRAN_STATUSES),
+        fc.constantFrom(...SETTLE_STATES),
+        fc.constantFrom('0', '500'),
+        (effect, state, action, tranStatus, settleState, refundedMinor) => {
+          const consequence = consequenceOf({ state, effect }, action, { id: 'tran_x', tranStatus, settleState, refundedMinor });
+          const completes = state === 'ACKNOWLEDGED' && effect === 'COMPLETES_REQUEST' && action.actionType === 'VOID';
+          const openHere = action.actionStatus === 'PENDING' || (action.actionStatus === 'FAILED' && action.reason === 'HostTimeout');
+          if (!completes || !openHere || tranStatus === 'VOIDED') {
+            expect(consequence).toEqual({ kind: 'show' });
+          } else if (tranStatus === 'APPROVED' && refundedMinor === '0' && settleState === 'OPEN') {
+            expect(consequence).toEqual({ kind: 'complete-void' });
+          } else {
+            expect(consequence.kind).toBe('not-recorded');
+            if (consequence.kind === 'not-recorded') expect(consequence.why).toMatch(/^the host acknowledged the repeat of this void, so it voided transaction tran_x, but /);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('should name why a void the host completed is not recorded', () => {
+    const ack = { state: 'ACKNOWLEDGED' as const, effect: 'COMPLETES_REQUEST' as const };
+    const timedOut = { actionType: 'VOID' as const, actionStatus: 'FAILED' as const, reason: 'HostTimeout' };
+    expect(consequenceOf(ack, timedOut, { id: 't', tranStatus: 'APPROVED', settleState: 'SETTLED', refundedMinor: '0' })).toMatchObject({ why: expect.stringMatching(/its batch is SETTLED$/) as string });
+    expect(consequenceOf(ack, timedOut, { id: 't', tranStatus: 'APPROVED', settleState: 'OPEN', refundedMinor: '100' })).toMatchObject({ why: expect.stringMatching(/it was refunded since$/) as string });
+    expect(consequenceOf(ack, timedOut, { id: 't', tranStatus: 'REFUNDED', settleState: 'OPEN', refundedMinor: '100' })).toMatchObject({ why: expect.stringMatching(/it is REFUNDED here$/) as string });
+  });
+});
+
+describe('a void being completed by its repeat (completingRepeatPending)', () => {
+  const reversal = (state: 'PENDING' | 'ACKNOWLEDGED', effect?: 'UNDOES_REQUEST' | 'COMPLETES_REQUEST'): ActionReversal => ({
+    reversalId: '0190a000-0000-7000-8000-000000000001',
+    state,
+    attempts: 1,
+    lastResponseCode: null,
+    queuedAt: '2026-11-27T12:00:00.000Z',
+    ...(effect === undefined ? {} : { effect }),
+  });
+  const timedOutVoid = { actionType: 'VOID' as const, actionStatus: 'FAILED' as const, reason: 'HostTimeout', hostMti: '0400' };
+
+  it('should hold while the completing repeat is pending, or before its state arrives when the void went out as a reversal (04xx)', () => {
+    expect(completingRepeatPending({ ...timedOutVoid, reversal: reversal('PENDING', 'COMPLETES_REQUEST') })).toBe(true);
+    expect(completingRepeatPending({ ...timedOutVoid, reversal: null })).toBe(true);
+    expect(completingRepeatPending({ ...timedOutVoid, hostMti: '0200', reversal: null })).toBe(false);
+    expect(completingRepeatPending({ ...timedOutVoid, reversal: reversal('ACKNOWLEDGED', 'COMPLETES_REQUEST') })).toBe(false);
+    expect(completingRepeatPending({ ...timedOutVoid, reversal: reversal('PENDING', 'UNDOES_REQUEST') })).toBe(false);
+    expect(completingRepeatPending({ ...timedOutVoid, reversal: reversal('PENDING') })).toBe(false);
+    expect(completingRepeatPending({ ...timedOutVoid, actionType: 'REFUND', reversal: reversal('PENDING', 'COMPLETES_REQUEST') })).toBe(false);
+    expect(completingRepeatPending({ ...timedOutVoid, actionStatus: 'SUCCESS', reason: 'HostSuccess', reversal: reversal('ACKNOWLEDGED', 'COMPLETES_REQUEST') })).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import type { HostReversalUpdatedV1 } from '@app/contracts';
-import type { ActionReversal } from '../transaction';
+import type { ActionReversal, Transaction, TransactionAction } from '../transaction';
 
 /**
  * Whether a reported reversal state replaces the one an action shows: any state when it shows
@@ -14,5 +14,60 @@ export function supersedes(update: HostReversalUpdatedV1, current: ActionReversa
 }
 
 export function actionReversalOf(update: HostReversalUpdatedV1): ActionReversal {
-  return { reversalId: update.reversalId, state: update.state, attempts: update.attempts, lastResponseCode: update.lastResponseCode, queuedAt: update.queuedAt };
+  return {
+    reversalId: update.reversalId,
+    state: update.state,
+    attempts: update.attempts,
+    lastResponseCode: update.lastResponseCode,
+    queuedAt: update.queuedAt,
+    ...(update.effect === undefined ? {} : { effect: update.effect }),
+  };
+}
+
+/** What a reported reversal state does beyond being shown on its action. */
+export type ReversalConsequence =
+  /** Only shown: a reversal pending or undoing its request, an action already recorded, or not one a repeat completes. */
+  | { kind: 'show' }
+  /** The host acknowledged the repeat of a void sent as a reversal: the void is done, record it as an approved void. */
+  | { kind: 'complete-void' }
+  /** The host acknowledged it, but the transaction can no longer be voided here: shown on the action with why, for an operator. */
+  | { kind: 'not-recorded'; why: string };
+
+/**
+ * The gateway's rule for an acknowledgement that completes its request (docs/decisions.md, "A void
+ * sent as a reversal, completed by its repeat"): the acknowledged repeat (0401) of a void that
+ * went out as a reversal and got no answer means the host voided the original. The void is
+ * recorded when it is still open here (the action FAILED HostTimeout or PENDING) and the
+ * transaction can still be voided (APPROVED, its batch not settling or settled, nothing
+ * refunded); otherwise it is not recorded, and why is kept on the action. Everything else is only
+ * shown.
+ */
+export function consequenceOf(
+  update: Pick<HostReversalUpdatedV1, 'state' | 'effect'>,
+  action: Pick<TransactionAction, 'actionType' | 'actionStatus' | 'reason'>,
+  transaction: Pick<Transaction, 'id' | 'tranStatus' | 'settleState' | 'refundedMinor'>,
+): ReversalConsequence {
+  if (update.state !== 'ACKNOWLEDGED' || update.effect !== 'COMPLETES_REQUEST' || action.actionType !== 'VOID') return { kind: 'show' };
+  const open = action.actionStatus === 'PENDING' || (action.actionStatus === 'FAILED' && action.reason === 'HostTimeout');
+  if (!open) return { kind: 'show' };
+  const prefix = `the host acknowledged the repeat of this void, so it voided transaction ${transaction.id}, but`;
+  if (transaction.tranStatus === 'VOIDED') return { kind: 'show' };
+  if (transaction.tranStatus !== 'APPROVED') return { kind: 'not-recorded', why: `${prefix} it is ${transaction.tranStatus} here` };
+  if (BigInt(transaction.refundedMinor) > 0n) return { kind: 'not-recorded', why: `${prefix} it was refunded since` };
+  if (transaction.settleState !== 'OPEN') return { kind: 'not-recorded', why: `${prefix} its batch is ${transaction.settleState}` };
+  return { kind: 'complete-void' };
+}
+
+/**
+ * Whether an action's request is being completed by a queued repeat the host has not
+ * acknowledged yet: a void sent as a reversal (an 04xx message) that got no answer, whose repeat
+ * the connector sends until the host acknowledges it. Known from the connector's reversal state
+ * (`effect` COMPLETES_REQUEST, PENDING), or, before that state reaches the gateway, from the
+ * message the void went out as.
+ */
+export function completingRepeatPending(action: Pick<TransactionAction, 'actionType' | 'actionStatus' | 'reason' | 'hostMti' | 'reversal'>): boolean {
+  if (action.actionType !== 'VOID' || action.actionStatus !== 'FAILED' || action.reason !== 'HostTimeout') return false;
+  const reversal = action.reversal;
+  if (!reversal) return action.hostMti?.startsWith('04') === true;
+  return reversal.effect === 'COMPLETES_REQUEST' && reversal.state === 'PENDING';
 }

@@ -1,23 +1,30 @@
 import { Clock } from '@app/common';
 import { UnitOfWork } from '@app/database';
 import { HostReversalUpdatedV1 } from '@app/contracts';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { FollowUpService } from '../follow-up/follow-up.service';
 import { TransactionRepository } from '../persistence/transaction.repository';
 import { TransactionChangeWriter } from '../transaction-change-writer';
-import { actionReversalOf, supersedes } from './reversal-state';
+import { actionReversalOf, consequenceOf, supersedes } from './reversal-state';
 
 export type ReversalStateOutcome = 'applied' | 'stale' | 'no-such-action';
 
 /**
  * Puts the connector's reversal states (`host.reversal.updated.v1`) on the action whose host
  * request was reversed, through the transaction's change path: the action's `reversal`, the
- * transaction's next version and its `gateway.transaction.updated.v1`. Idempotent without an
- * inbox: a state already shown (a redelivery) or older than it changes nothing.
+ * transaction's next version and its `gateway.transaction.updated.v1`. The acknowledged repeat of a
+ * void sent as a reversal completes the void ({@link consequenceOf}): recorded as an approved void
+ * is (FollowUpService.writeOutcome), or, when the transaction can no longer take it, kept on the
+ * action with why and logged as an error for an operator. Idempotent without an inbox: a state
+ * already shown (a redelivery) or older than it changes nothing.
  */
 @Injectable()
 export class ReversalStates {
+  private readonly logger = new Logger('ReversalStates');
+
   constructor(
     private readonly transactions: TransactionRepository,
+    private readonly followUps: FollowUpService,
     private readonly writer: TransactionChangeWriter,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
@@ -28,12 +35,53 @@ export class ReversalStates {
       const found = await this.transactions.findActionById(update.requestId);
       // A request of another caller of the connector (not a gateway action): nothing of ours to show it on.
       if (found === null) return 'no-such-action';
-      const transaction = await this.transactions.lockById(found.tranId);
-      if (transaction === null) return 'no-such-action';
-      const actions = await this.transactions.actionsOf(transaction.id);
+      const unlocked = await this.transactions.findById(found.tranId);
+      if (unlocked === null) return 'no-such-action';
+      // Settlement's lock order (the terminal's batch row shared, then the transaction): a void completed here cannot slip into a batch being closed.
+      const { transaction, actions, openBatchNo } = await this.followUps.lock(unlocked);
       const action = actions.find((each) => each.id === found.id)!;
       if (!supersedes(update, action.reversal)) return 'stale';
-      await this.writer.write(transaction, {}, actions, { id: action.id, changes: { reversal: actionReversalOf(update), updatedAt: this.clock.now() } });
+      const reversal = actionReversalOf(update);
+      const consequence = consequenceOf(update, action, transaction);
+      switch (consequence.kind) {
+        case 'show':
+          await this.writer.write(transaction, {}, actions, { id: action.id, changes: { reversal, updatedAt: this.clock.now() } });
+          break;
+        case 'not-recorded':
+          this.logger.error(
+            `void ${action.id} of ${transaction.id}: ${consequence.why}; NOT recorded here: reconcile it with the acquirer (the cardholder has the money back)`,
+          );
+          await this.writer.write(transaction, {}, actions, {
+            id: action.id,
+            changes: { reversal: { ...reversal, notRecorded: consequence.why.slice(0, 256) }, updatedAt: this.clock.now() },
+          });
+          break;
+        case 'complete-void': {
+          const code = update.lastResponseCode ?? '00';
+          const message = `no answer in time; its repeat was acknowledged by the host (${code}): voided`;
+          await this.followUps.writeOutcome(
+            transaction,
+            actions,
+            action,
+            openBatchNo,
+            { tranStatus: 'APPROVED', actionStatus: 'SUCCESS', reason: 'HostSuccess', hostRespMessage: message, response: null },
+            // The references it was sent with stay (the repeat is the same message); the host's code is the acknowledgement's.
+            {
+              trace: action.trace,
+              hostRespCode: code,
+              rrn: action.rrn,
+              approvalCode: action.approvalCode,
+              hostMti: action.hostMti,
+              hostStan: action.hostStan,
+              hostTransmittedAt: action.hostTransmittedAt,
+              hostOrderId: action.hostOrderId ?? null,
+              reversal,
+            },
+          );
+          this.logger.log(`void ${action.id} of ${transaction.id} completed by its acknowledged repeat (${code}): VOIDED`);
+          break;
+        }
+      }
       return 'applied';
     });
   }
