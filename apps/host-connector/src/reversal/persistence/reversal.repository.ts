@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { InjectHostConnectorDataSource } from '../../shared/inject';
 import { ReversalEntity } from './reversal.entity';
+import { SettleHoldEntity } from './settle-hold.entity';
 
 export type NewReversal = Pick<ReversalEntity, 'requestId' | 'format' | 'hostUrl' | 'tid' | 'stan' | 'transmittedAt' | 'request' | 'reason' | 'transmissions'>;
 
@@ -32,6 +33,31 @@ interface DueRow {
   transmissions: number;
   created_at: Date;
   last_resp_code: string | null;
+}
+
+/** A reversal no settle of its terminal holds: the worker leaves held ones to the settle (docs/decisions.md, "A terminal's reversals go before its 0500"). */
+const NOT_HELD = `NOT EXISTS (SELECT 1 FROM settle_hold h WHERE h.tid = reversal.tid AND reversal.host_url = ANY (h.host_urls) AND h.expires_at > now())`;
+
+/** Postgres' lock_not_available: a lock wait ran past lock_timeout. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+const DUE_COLUMNS = `id, request_id, format, host_url, tid, stan, transmitted_at, request, attempts, transmissions, created_at, last_resp_code`;
+
+function dueReversalOf(row: DueRow): DueReversal {
+  return {
+    id: row.id,
+    requestId: row.request_id,
+    format: row.format,
+    hostUrl: row.host_url,
+    tid: row.tid,
+    stan: row.stan,
+    transmittedAt: row.transmitted_at,
+    request: row.request,
+    attempts: row.attempts,
+    transmissions: row.transmissions,
+    createdAt: row.created_at,
+    lastRespCode: row.last_resp_code,
+  };
 }
 
 /** The reversal's state after a change, as `host.reversal.updated.v1` tells it, from the row the change left (RETURNING). */
@@ -111,7 +137,7 @@ export class ReversalRepository {
     return this.dataSource.transaction(async (manager) => {
       const rows: DueRow[] = await manager.query(
         `SELECT id, request_id, format, host_url, tid, stan, transmitted_at, request, attempts, transmissions, created_at, last_resp_code FROM reversal
-          WHERE status = 'PENDING' AND next_attempt_at <= now()
+          WHERE status = 'PENDING' AND next_attempt_at <= now() AND ${NOT_HELD}
           ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
       );
       if (rows.length === 0) return false;
@@ -153,6 +179,57 @@ export class ReversalRepository {
     await this.announce(manager, failed);
   }
 
+  /**
+   * Holds the reversals of terminal `tid` queued for one of `hostUrls` from every worker, in any
+   * replica, until {@link releaseSettleHold} or `expiresAt`. Answers the hold's id. Holds long
+   * expired are cleared on the way.
+   */
+  async holdForSettle(format: string, tid: string, hostUrls: string[], expiresAt: Date): Promise<string> {
+    const id = uuidV7();
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(`DELETE FROM settle_hold WHERE expires_at < now() - interval '1 hour'`);
+      await manager.getRepository(SettleHoldEntity).insert({ id, format, tid, hostUrls, expiresAt });
+    });
+    return id;
+  }
+
+  async releaseSettleHold(id: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM settle_hold WHERE id = $1`, [id]);
+  }
+
+  /** The PENDING reversals of terminal `tid` in `format`, oldest first, due or not. */
+  async pendingOfTerminal(format: string, tid: string): Promise<Array<{ id: string; hostUrl: string; stan: string }>> {
+    const rows: Array<{ id: string; host_url: string; stan: string }> = await this.dataSource.query(
+      `SELECT id, host_url, stan FROM reversal WHERE status = 'PENDING' AND format = $1 AND tid = $2 ORDER BY created_at, id`,
+      [format, tid],
+    );
+    return rows.map((row) => ({ id: row.id, hostUrl: row.host_url, stan: row.stan }));
+  }
+
+  /**
+   * Runs `attempt` on reversal `id` now, due or not, and records its outcome as the worker does
+   * ({@link workNextDue}): under the row's lock, waiting up to `lockWaitMs` for an attempt another
+   * worker has in flight. Answers null when the reversal is no longer PENDING (that attempt
+   * acknowledged it) or the wait ran out.
+   */
+  async workNow(id: string, lockWaitMs: number, attempt: (reversal: DueReversal) => Promise<ReversalAttemptOutcome>): Promise<ReversalAttemptOutcome | null> {
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        await manager.query(`SELECT set_config('lock_timeout', $1, true)`, [`${Math.max(1, Math.ceil(lockWaitMs))}ms`]);
+        const rows: DueRow[] = await manager.query(`SELECT ${DUE_COLUMNS} FROM reversal WHERE id = $1 AND status = 'PENDING' FOR UPDATE`, [id]);
+        if (rows.length === 0) return null;
+        // The attempt may take longer than the lock wait: the limit was for the wait only.
+        await manager.query(`SELECT set_config('lock_timeout', '0', true)`);
+        const outcome = await attempt(dueReversalOf(rows[0]));
+        await this.record(manager, id, outcome);
+        return outcome;
+      });
+    } catch (error) {
+      if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE) return null;
+      throw error;
+    }
+  }
+
   /** Whether a reversal of this request is queued (or done) already. */
   async existsFor(requestId: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM reversal WHERE request_id = $1 LIMIT 1`, [requestId]);
@@ -162,6 +239,11 @@ export class ReversalRepository {
   /** Whether a reversal of this request is queued and not yet acknowledged: it will undo whatever the host approved. */
   async pendingFor(requestId: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM reversal WHERE request_id = $1 AND status = 'PENDING' LIMIT 1`, [requestId]);
+    return rows.length > 0;
+  }
+
+  async isPending(id: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM reversal WHERE id = $1 AND status = 'PENDING'`, [id]);
     return rows.length > 0;
   }
 
