@@ -867,7 +867,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, the host declined it (msg names the host's code; the order lists the declined action), the same Idempotency-Key is still in flight, or the terminal is being settled with its host (msg "terminal <MID>/<TID> (<currency>) is being settled with its host; send the request again once the settlement is done", with Retry-After; nothing was sent: send it again then) */
+            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, the host declined it (msg names the host's code; the order lists the declined action), the same Idempotency-Key is still in flight (with Retry-After: the seconds until the first one has had all its time), or the terminal is being settled with its host (msg "terminal <MID>/<TID> (<currency>) is being settled with its host; send the request again once the settlement is done", with Retry-After; nothing was sent: send it again then) */
             409: {
                 headers: {
                     /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */
@@ -996,7 +996,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, the host declined it (msg names the host's code; the order lists the declined action), the same Idempotency-Key is still in flight, or the terminal is being settled with its host (msg "terminal <MID>/<TID> (<currency>) is being settled with its host; send the request again once the settlement is done", with Retry-After; nothing was sent: send it again then) */
+            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, the host declined it (msg names the host's code; the order lists the declined action), the same Idempotency-Key is still in flight (with Retry-After: the seconds until the first one has had all its time), or the terminal is being settled with its host (msg "terminal <MID>/<TID> (<currency>) is being settled with its host; send the request again once the settlement is done", with Retry-After; nothing was sent: send it again then) */
             409: {
                 headers: {
                     /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */
@@ -1125,7 +1125,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, the host declined it (msg names the host's code; the order lists the declined action), the same Idempotency-Key is still in flight, or the terminal is being settled with its host (msg "terminal <MID>/<TID> (<currency>) is being settled with its host; send the request again once the settlement is done", with Retry-After; nothing was sent: send it again then) */
+            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, the host declined it (msg names the host's code; the order lists the declined action), the same Idempotency-Key is still in flight (with Retry-After: the seconds until the first one has had all its time), or the terminal is being settled with its host (msg "terminal <MID>/<TID> (<currency>) is being settled with its host; send the request again once the settlement is done", with Retry-After; nothing was sent: send it again then) */
             409: {
                 headers: {
                     /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */
