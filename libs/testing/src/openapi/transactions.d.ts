@@ -246,6 +246,23 @@ export interface components {
             /** @example 2026-01-31T08:15:02Z */
             updatedAt: string | null;
         };
+        LegacyActionReversalDto: {
+            /**
+             * @description PENDING: not yet acknowledged by the host (the acquirer may still hold the money; it is repeated until acknowledged); ACKNOWLEDGED: the host undid it
+             * @enum {string}
+             */
+            state: "PENDING" | "ACKNOWLEDGED";
+            /**
+             * @description attempts made so far (0: queued, not yet sent)
+             * @example 2
+             */
+            attempts: number;
+            /**
+             * @description the host's code to the last answered attempt (00 or 94 once acknowledged; 12, 25, 96… when refused); null while none was answered
+             * @example 12
+             */
+            lastResponseCode: string | null;
+        };
         LegacyOrderActionDto: {
             tranId: string;
             /** @enum {string} */
@@ -260,6 +277,8 @@ export interface components {
             hostRespCode: string | null;
             /** @example act_0123456789abcdefghijkl */
             actionId: string;
+            /** @description the reversal of this action's host request (not answered in time, an approval that could not be taken, a late approval), as the gateway last reported it; null when none */
+            reversal: components["schemas"]["LegacyActionReversalDto"] | (never | null);
         };
         LegacyOrderDetailDto: {
             /** @example tran_0123456789abcdefghijkl */
