@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { envSchema } from '@app/common';
 import { openContextDataSource } from '@app/database';
-import { ApiClient, envelopeData, queryDatabase, startTestApp, TestApp, transactionsClient } from '@app/testing';
+import { ApiClient, envelopeData, queryDatabase, startTestApp, TestApp, transactionsClient, waitFor } from '@app/testing';
 import fc from 'fast-check';
 import type { MigrationInterface } from 'typeorm';
 import { paymentGatewayDatabase, paymentGatewayOptionsFrom, paymentGatewayVariables } from '../apps/payment-gateway/src';
@@ -26,7 +27,11 @@ describe('the gateway and /api/v2 follow-ups, side by side', () => {
   beforeAll(async () => {
     hosts = await startHostSandbox(hostSandboxSettingsFrom({ HOST_ECHO_INTERVAL_MS: '0', HOST_TIMEOUT_MS: '2000' }));
     // A held terminal refuses at once (no wait), so the held routes answer without waiting out the default 10 s.
-    const gateway = paymentGatewayOptionsFrom(envSchema(paymentGatewayVariables).read({ TRANSACTION_SETTLE_WAIT_MS: '0' }), { standalone: true, production: false });
+    // A follow-up the host never answers (an amount ending in 91) is reversed after 1.5 s: a repeat of it meanwhile is in flight.
+    const gateway = paymentGatewayOptionsFrom(envSchema(paymentGatewayVariables).read({ TRANSACTION_SETTLE_WAIT_MS: '0', TRANSACTION_HOST_TIMEOUT_MS: '1500' }), {
+      standalone: true,
+      production: false,
+    });
     app = await startTestApp((options) => StandaloneModule.register(options, hosts.config, gateway));
     acquiring = await onboardMerchant(app, 'ISO8583');
     tid = newTid();
@@ -120,6 +125,61 @@ describe('the gateway and /api/v2 follow-ups, side by side', () => {
     expect(other.error).toMatchObject({ code: 10000, msg: expect.stringMatching(/was used for another request/) as string });
     expect(await refundsOf(sale.tranId)).toHaveLength(1);
   });
+
+  it('should answer a repeat of a refund or capture whose first is still in flight 409 with Retry-After, on both APIs', async () => {
+    const sale = await tap(till, '50.00');
+    const auth = await tap(till, '15.00', 'AUTH');
+    await orderOf(acquiring.pbo, sale.tranId);
+    await orderOf(acquiring.pbo, auth.tranId);
+    // The first request's time at the gateway: TRANSACTION_HOST_TIMEOUT_MS + REPLY_MARGIN_MS + REASK_WAIT_MS (1.5 + 3 + 5 s).
+    const askingSeconds = 9.5;
+    const key = () => randomUUID();
+    const gatewayCapture = (tranId: string, amount: string, k: string) =>
+      acquiring.pbo.request('POST', `/${NAMESPACE.namespace}/api/v1/transaction/${tranId}/capture`, { amount }, { 'idempotency-key': k });
+    const legacyCapture = (tranId: string, amount: string, k: string) =>
+      tx().POST('/api/v2/order/capture/{transactionId}', { params: { path: { transactionId: tranId }, header: { 'idempotency-key': k } }, body: { amount } });
+    const pendingOf = async (tranId: string, type: string) =>
+      (await gatewayTransaction(acquiring.pbo, tranId)).actions.filter((action) => action.actionType === type && action.actionStatus === 'PENDING').length;
+    /** A repeat sent once the first one's action is PENDING at the gateway (the host says nothing), and the first one's answer. */
+    const inFlight = async <T>(tranId: string, type: string, send: () => Promise<T>) => {
+      const first = send();
+      await waitFor(`a PENDING ${type}`, async () => (await pendingOf(tranId, type)) === 1);
+      const sentAt = Date.now();
+      const repeat = await send();
+      return { repeat, lowest: Math.floor(askingSeconds - (Date.now() - sentAt) / 1000 - 3), first: await first };
+    };
+    const retryAfterOf = (headers: Headers, lowest: number) => {
+      const seconds = Number(headers.get('retry-after'));
+      expect(seconds).toBeGreaterThanOrEqual(Math.max(1, lowest));
+      expect(seconds).toBeLessThanOrEqual(Math.ceil(askingSeconds));
+    };
+
+    const legacyKey = key();
+    const legacy = await inFlight(sale.tranId, 'REFUND', () => legacyRefund(sale.tranId, 0.91, legacyKey));
+    expect(legacy.repeat.response.status).toBe(409);
+    expect(legacy.repeat.error).toMatchObject({ code: 10000, msg: expect.stringMatching(/^the refund act_[A-Za-z0-9_-]{22} of this request is still in flight; ask again later$/) as string });
+    retryAfterOf(legacy.repeat.response.headers, legacy.lowest);
+
+    const captureKey = key();
+    const legacyCaptured = await inFlight(auth.tranId, 'CAPTURE', () => legacyCapture(auth.tranId, '1.91', captureKey));
+    expect({ status: legacyCaptured.repeat.response.status, code: (legacyCaptured.repeat.error as { code: number }).code }).toEqual({ status: 409, code: 10000 });
+    retryAfterOf(legacyCaptured.repeat.response.headers, legacyCaptured.lowest);
+
+    const gatewayKey = key();
+    const own = await inFlight(sale.tranId, 'REFUND', () => gatewayRefund(acquiring.pbo, sale.tranId, '0.91', gatewayKey));
+    expect(own.repeat.status).toBe(409);
+    expect(own.repeat.body).toMatchObject({
+      type: 'urn:softpos:problem:conflict',
+      status: 409,
+      detail: expect.stringMatching(/^the refund act_[A-Za-z0-9_-]{22} of this request is still in flight; ask again later$/) as string,
+    });
+    retryAfterOf(own.repeat.headers, own.lowest);
+
+    const ownCaptureKey = key();
+    const ownCaptured = await inFlight(auth.tranId, 'CAPTURE', () => gatewayCapture(auth.tranId, '2.91', ownCaptureKey));
+    expect(ownCaptured.repeat).toMatchObject({ status: 409, body: { type: 'urn:softpos:problem:conflict', status: 409 } });
+    retryAfterOf(ownCaptured.repeat.headers, ownCaptured.lowest);
+  }, 60_000);
 
   it('should answer every /api/v2 route of a terminal being settled 409 with Retry-After, code 10000, doing nothing', async () => {
     const sale = await tap(till, '20.00');

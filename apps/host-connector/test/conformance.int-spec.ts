@@ -552,6 +552,66 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
       ]);
       expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00', reconciliation: 'BALANCED_AFTER_UPLOAD', uploadedCount: 3 });
     });
+
+    describe('a terminal with a reversal of its own still pending (docs/decisions.md, "A terminal\u2019s reversals go before its 0500")', () => {
+      const mtis = () => host.received.map((request) => request[0]);
+      /** A sale of a fresh terminal the host does not answer: its reversal is queued, sent once unanswered, and has the STAN it returns. */
+      const timedOutSale = async (tid: string): Promise<{ requestId: string; stan: string }> => {
+        host.handler = () => null;
+        const payload = authorizePayload('1500', { ...iso(), tid }, { timeoutMs: 300 });
+        expect((await connector.ask(HOST_AUTHORIZE_V1, payload)).result).toBe('REVERSED');
+        await waitFor('the reversal’s first attempt', async () => (await reversalsOf(payload.requestId))[0]?.attempts >= 1);
+        const [row] = await connector.query<{ stan: string }>(`SELECT stan FROM host_connector.reversal WHERE request_id = $1`, [payload.requestId]);
+        return { requestId: payload.requestId, stan: row.stan };
+      };
+
+      it('should send it, and have it acknowledged, before the 0500, though it is not due', async () => {
+        const tid = uniqueTid();
+        const sale = await timedOutSale(tid);
+        // Not due for an hour: only the settle sends it now.
+        await connector.query(`UPDATE host_connector.reversal SET next_attempt_at = now() + interval '1 hour' WHERE request_id = $1`, [sale.requestId]);
+        host.received.length = 0;
+        host.handler = (request) => answerOf(request, '00');
+
+        const reply = await connector.ask(HOST_SETTLE_V1, settlePayload({ ...iso(), tid }));
+
+        expect(mtis()).toEqual(['0401', '0500']);
+        expect(host.received[0][11]).toBe(sale.stan);
+        expect((await reversalsOf(sale.requestId))[0]).toMatchObject({ status: 'ACKNOWLEDGED', ack_resp_code: '00' });
+        expect(reply).toMatchObject({ result: 'APPROVED', reconciliation: 'BALANCED', hostRespMessage: 'Approved' });
+      });
+
+      it('should send no reversal from its 0500 to its 0510, nor during the upload and closing 0500, and name the one still unacknowledged', async () => {
+        const tid = uniqueTid();
+        const sale = await timedOutSale(tid);
+        host.received.length = 0;
+        // The host never acknowledges the reversal (12), so the worker would repeat it every 400 ms at most; each reconciliation message is answered after 600 ms.
+        const later = (request: Parameters<typeof answerOf>[0], code: string) => {
+          setTimeout(() => host.send(answerOf(request, code)), 600);
+          return null;
+        };
+        host.handler = (request) => {
+          if (request[0] === '0400' || request[0] === '0401') return answerOf(request, '12');
+          if (request[0] === '0500') return later(request, request[3] === '920000' ? '95' : '00');
+          return later(request, '00');
+        };
+        const transactions = [
+          { kind: 'SALE' as const, amountMinor: '2000', original: { mti: '0200', stan: '000101', transmittedAt: '0704101500', rrn: '612345000101', approvalCode: 'A00101' } },
+          { kind: 'SALE' as const, amountMinor: '1000', original: { mti: '0200', stan: '000102', transmittedAt: '0704101600', rrn: '612345000102', approvalCode: 'A00102' } },
+        ];
+
+        const reply = await connector.ask(HOST_SETTLE_V1, { ...settlePayload({ ...iso(), tid }), transactions, timeoutMs: 8000 });
+
+        const first0500 = mtis().indexOf('0500');
+        expect(mtis().slice(0, first0500)).toEqual(['0401']);
+        expect(mtis().slice(first0500)).toEqual(['0500', '0320', '0320', '0500']);
+        expect(reply).toMatchObject({ result: 'APPROVED', reconciliation: 'BALANCED_AFTER_UPLOAD', uploadedCount: 2 });
+        expect(reply.hostRespMessage).toBe(`Approved; reversals unacknowledged when the 0500 went (the host's totals may count them): STAN ${sale.stan}`);
+        // Released with the reply: the worker takes it up again.
+        await waitFor('the worker to repeat the reversal after the settle', async () => mtis().length > 5);
+        expect(mtis()[5]).toBe('0401');
+      }, 20_000);
+    });
   });
 
   /**

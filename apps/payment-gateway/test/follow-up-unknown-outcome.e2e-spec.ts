@@ -2,6 +2,7 @@ import {
   HOST_AUTHORIZE_V1,
   HOST_REFUND_V1,
   HOST_SETTLE_V1,
+  HOST_VOID_V1,
   HostAuthorizeRequestV1,
   HostFollowUpRequestV1,
   HostResponseV1,
@@ -79,6 +80,18 @@ describe('a follow-up or settlement whose outcome the request cannot learn', () 
         return later(5000, reply);
       }),
     );
+    // A void is approved at once, but its first reply is lost: the gateway's second ask gets it.
+    served.push(
+      requests.serve(HOST_VOID_V1, 'host-connector', (payload) => {
+        const request = payload as HostFollowUpRequestV1;
+        const done = recorded.get(request.requestId);
+        if (done) return Promise.resolve(done);
+        stan += 1;
+        const reply = approvedReply(request.requestId, '0400', String(stan).padStart(6, '0'));
+        recorded.set(request.requestId, reply);
+        return later(5000, reply);
+      }),
+    );
   });
 
   const settles: HostSettleRequestV1[] = [];
@@ -108,6 +121,39 @@ describe('a follow-up or settlement whose outcome the request cannot learn', () 
       original: { kind: 'SALE', mti: '0200', stan: sale.trace, rrn: sale.rrn, approvalCode: 'A1B2C3' },
       target: { hostMessageFormat: 'MOCK', mid: terminal.mid, tid: terminal.tid },
     });
+  });
+
+  it('should refuse a repeat of the same key while the first is in flight with 409 and Retry-After, then answer it the first one’s outcome', async () => {
+    recordAfterMs = 0;
+    const terminal = await app.newTerminal();
+    const sale = await sell(terminal, { value: '10.00' });
+    const key = unique('refund-');
+
+    const first = followUp(terminal, sale.tranId, 'refund', { amount: '4.00' }, key);
+    await waitFor('the first refund at the connector', () => Promise.resolve(refunds.length >= 1));
+    const repeat = await followUp(terminal, sale.tranId, 'refund', { amount: '4.00' }, key);
+
+    expectProblem(repeat, 409, /^the refund act_[A-Za-z0-9_-]{22} of this request is still in flight; ask again later$/);
+    // Its request asks for 300 + 200 ms, then 300 ms more (hostTimeoutMs + replyMarginMs + reaskWaitMs): under a second, so 1.
+    expect(repeat.headers.get('retry-after')).toBe('1');
+    const refunded = bodyOf<TransactionView>(await first);
+    expect(bodyOf<TransactionView>(await followUp(terminal, sale.tranId, 'refund', { amount: '4.00' }, key))).toEqual(refunded);
+  });
+
+  it('should refuse a repeat of a void while the first is in flight with 409 and Retry-After, then answer it the void', async () => {
+    const terminal = await app.newTerminal();
+    const sale = await sell(terminal, { value: '10.00' });
+    const key = unique('void-');
+
+    const first = followUp(terminal, sale.tranId, 'void', undefined, key);
+    await waitFor('the void in flight', async () => (await current(terminal, sale.tranId)).actions.length === 2);
+    const repeat = await followUp(terminal, sale.tranId, 'void', undefined, key);
+
+    expectProblem(repeat, 409, /^the void act_[A-Za-z0-9_-]{22} of this request is still in flight; ask again later$/);
+    expect(repeat.headers.get('retry-after')).toBe('1');
+    const voided = bodyOf<TransactionView>(await first);
+    expect(voided.tranStatus).toBe('VOIDED');
+    expect(bodyOf<TransactionView>(await followUp(terminal, sale.tranId, 'void', undefined, key))).toEqual(voided);
   });
 
   it('should answer 504 while the outcome is unknown, keep the action PENDING (refusing others), and record it once the connector tells it', async () => {

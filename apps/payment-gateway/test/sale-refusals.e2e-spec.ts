@@ -307,14 +307,23 @@ describe('POST /transaction: refusals, tenancy and Idempotency-Key', () => {
       expect(await transactionsOf(terminal.groupId)).toBe(1);
     });
 
-    it("should refuse a repeat while the first is in flight with 409, then answer the first one's result", async () => {
+    it("should refuse a repeat while the first is in flight with 409 and Retry-After (the seconds left of the first one's time), then answer the first one's result", async () => {
       const terminal = await app.newTerminal();
       const body = saleBody(terminal, { value: '9.91' });
       const headers = { 'idempotency-key': key() };
+      // The first one's time: hostTimeoutMs + replyMarginMs + reaskWaitMs of this app, and the key's margin (idempotencyInFlightMs).
+      const inFlightMs = 1500 + 1500 + 1000 + 10_000;
 
+      const sentAt = Date.now();
       const first = terminal.sale(body, headers);
       await waitFor('the first sale in flight', async () => (await transactionsOf(terminal.groupId)) === 1);
-      expectProblem(await terminal.sale(body, headers), 409, new RegExp(`^a request with Idempotency-Key ${headers['idempotency-key']} is still in flight$`));
+      const repeat = await terminal.sale(body, headers);
+      const elapsedMs = Date.now() - sentAt;
+      expectProblem(repeat, 409, new RegExp(`^a request with Idempotency-Key ${headers['idempotency-key']} is still in flight$`));
+      expect(repeat.body).toMatchObject({ type: 'urn:softpos:problem:conflict', status: 409 });
+      const retryAfter = Number(repeat.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(Math.ceil((inFlightMs - elapsedMs) / 1000));
+      expect(retryAfter).toBeLessThanOrEqual(inFlightMs / 1000);
       const answered = bodyOf<TransactionView>(await first, 201);
 
       expect(answered.tranStatus).toBe('REVERSED');

@@ -210,6 +210,7 @@ describe('orders (legacy v2)', () => {
         actionStatus: 'SUCCESS',
         hostRespCode: '00',
         actionId: sale.actions[0].actionId,
+        reversal: null,
       },
     ]);
   });

@@ -10,6 +10,7 @@ import { KeyExchangeService } from '../keys/key-exchange.service';
 import { WorkingKeyService } from '../keys/working-key.service';
 import { OwedReversal, RequestLogRepository } from '../request-log/persistence/request-log.repository';
 import { ReversalQueue } from '../reversal/reversal-queue';
+import { ReversalWorker } from '../reversal/reversal-worker';
 import { groupScopeOf } from '../routing/group-scope';
 import { resolveHostAddress } from '../routing/host-address';
 import { TerminalOwners } from '../terminals/terminal-owners';
@@ -91,6 +92,7 @@ export class HostRequestService {
     @Inject(HOST_CONNECTOR_CONFIG) private readonly config: HostConnectorConfig,
     private readonly router: HostRouter,
     private readonly reversals: ReversalQueue,
+    private readonly reversalWorker: ReversalWorker,
     private readonly keys: WorkingKeyService,
     private readonly keyExchange: KeyExchangeService,
     private readonly requestLog: RequestLogRepository,
@@ -115,13 +117,33 @@ export class HostRequestService {
     if (claim.kind === 'done') return claim.response;
     if (claim.kind === 'in-progress') return this.awaitEarlier(operation, request.requestId, deadlineAt);
     try {
-      const response = await this.perform(operation, request, route, deadlineAt);
+      const response =
+        operation === 'settle' && route.kind === 'remote'
+          ? await this.settle(request as HostRequestOf['settle'], route, deadlineAt)
+          : await this.perform(operation, request, route, deadlineAt);
       if (FINAL_RESULTS.has(response.result)) return await this.requestLog.complete(operation, response);
       await this.requestLog.release(operation, request.requestId);
       return response;
     } catch (error) {
       await this.requestLog.release(operation, request.requestId, true).catch(() => undefined);
       throw error;
+    }
+  }
+
+  /**
+   * A settle at a host: the terminal's own pending reversals go first, and no worker sends one
+   * until the settle has its answer, upload and closing 0500 included (docs/decisions.md, "A
+   * terminal's reversals go before its 0500"). Those still unacknowledged are named in the reply.
+   */
+  private async settle(request: HostRequestOf['settle'], route: Extract<HostRoute, { kind: 'remote' }>, deadlineAt: number): Promise<HostResponseV1> {
+    const hold = await this.reversalWorker.holdForSettle(route.address, request.target.tid, deadlineAt);
+    try {
+      const reply = await this.perform('settle', request, route, deadlineAt);
+      if (hold.stillPending.length === 0) return reply;
+      const stans = hold.stillPending.length <= 10 ? hold.stillPending.join(', ') : `${hold.stillPending.slice(0, 10).join(', ')} and ${hold.stillPending.length - 10} more`;
+      return { ...reply, hostRespMessage: `${reply.hostRespMessage}; reversals unacknowledged when the 0500 went (the host's totals may count them): STAN ${stans}` };
+    } finally {
+      await hold.release();
     }
   }
 

@@ -6,7 +6,7 @@ import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
 import { HostRouter } from '../hosts/host-router';
 import { HOST_PROTOCOLS, HostProtocols } from '../protocol/host-protocols';
-import { checkAllowed, parseHostUrl } from '../routing/host-address';
+import { checkAllowed, HostAddress, parseHostUrl } from '../routing/host-address';
 import { DueReversal, ReversalAttemptOutcome, ReversalRepository } from './persistence/reversal.repository';
 import { ReversalQueue } from './reversal-queue';
 
@@ -31,6 +31,12 @@ export const REVERSAL_OVERDUE_MS = 15 * 60_000;
 
 /** What a claim's lease adds to the exchange deadline (connect, a slow database, a busy event loop). */
 export const REVERSAL_LEASE_MARGIN_MS = 30_000;
+
+/** A settle's hold on its terminal's reversals: the STANs of those it could not get acknowledged first, and the release. */
+export interface SettleHold {
+  stillPending: string[];
+  release(): Promise<void>;
+}
 
 @Injectable()
 export class ReversalWorker {
@@ -113,7 +119,47 @@ export class ReversalWorker {
     });
   }
 
-  private async attempt(reversal: DueReversal): Promise<ReversalAttemptOutcome> {
+  /**
+   * What a terminal does before it settles, done for the connector's own reversals of terminal
+   * `tid` at `address` (docs/decisions.md, "A terminal's reversals go before its 0500"): holds
+   * them from every worker (in the database, so across replicas) until the settle releases the
+   * hold, then sends each one still PENDING once, due or not, through the worker's own attempt,
+   * within the first half of what is left before `deadlineAt` (the rest is the settle's). Answers
+   * the STANs of those still unacknowledged, and the release.
+   */
+  async holdForSettle(address: HostAddress, tid: string, deadlineAt: number): Promise<SettleHold> {
+    const { format } = address;
+    const sameHost = (hostUrl: string): boolean => {
+      try {
+        return parseHostUrl(format, hostUrl).endpoint === address.endpoint;
+      } catch {
+        return false;
+      }
+    };
+    const spellings = new Set([address.url, ...(await this.reversals.pendingOfTerminal(format, tid)).map((r) => r.hostUrl).filter(sameHost)]);
+    // Held until a little past the deadline should this process die before releasing it.
+    const holdId = await this.reversals.holdForSettle(format, tid, [...spellings], new Date(deadlineAt + 1000));
+    const budgetEnd = Date.now() + Math.max(0, deadlineAt - Date.now()) / 2;
+    const stillPending: string[] = [];
+    try {
+      // Listed again under the hold: none queued meanwhile is missed, and no worker starts on one.
+      for (const reversal of (await this.reversals.pendingOfTerminal(format, tid)).filter((r) => spellings.has(r.hostUrl))) {
+        const left = budgetEnd - Date.now();
+        const outcome =
+          left > 0 ? await this.reversals.workNow(reversal.id, left, this.leaseMs(), (due) => this.attempt(due, Math.min(Date.now() + this.config.timeoutMs, budgetEnd))) : undefined;
+        // null: no longer PENDING (a worker's attempt in flight acknowledged it), or that attempt outlasted the wait.
+        const acknowledged = outcome?.kind === 'acknowledged' || (outcome === null && !(await this.reversals.isPending(reversal.id)));
+        if (!acknowledged) stillPending.push(reversal.stan);
+      }
+    } catch (error) {
+      await this.reversals.releaseSettleHold(holdId);
+      throw error;
+    }
+    if (stillPending.length > 0) this.logger.warn(`settle of ${format} TID ${tid}: reversals still unacknowledged when it goes: STAN ${stillPending.join(', ')}`);
+    return { stillPending, release: () => this.reversals.releaseSettleHold(holdId) };
+  }
+
+  private async attempt(reversal: DueReversal, deadlineAt = Date.now() + this.config.timeoutMs): Promise<ReversalAttemptOutcome> {
     const failed = (error: string, transmitted: boolean, respCode: string | null = null): ReversalAttemptOutcome => {
       const delay = this.backoffAfter(reversal.attempts + 1);
       const line = `reversal ${reversal.id} (${reversal.format} ${reversal.hostUrl} TID ${reversal.tid} STAN ${reversal.stan}) attempt ${reversal.attempts + 1} failed: ${error}; next in ${delay} ms`;
@@ -133,7 +179,7 @@ export class ReversalWorker {
     }
     // One rule for a duplicate acknowledgement (94): it stands only for a repeat, when something of this reversal went out before.
     const earlier = reversal.transmissions > 0 ? { lastRespCode: reversal.lastRespCode } : undefined;
-    const exchange = await this.router.exchange(route, 'reverse', reversal.request, Date.now() + this.config.timeoutMs, {
+    const exchange = await this.router.exchange(route, 'reverse', reversal.request, deadlineAt, {
       stan: reversal.stan,
       repeat: reversal.transmissions > 0,
       at: reversal.transmittedAt,

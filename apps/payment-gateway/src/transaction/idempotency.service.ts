@@ -2,7 +2,7 @@ import { canonicalJson, Clock, DomainError } from '@app/common';
 import { PruneRule, UnitOfWork } from '@app/database';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { idempotencyInFlightMs, TRANSACTION_SETTINGS, TransactionSettings } from './transaction-settings';
+import { idempotencyInFlightMs, secondsUntil, TRANSACTION_SETTINGS, TransactionSettings } from './transaction-settings';
 import { IdempotencyRepository, IdempotencyScope } from './persistence/idempotency.repository';
 
 /** How long a key is kept (DECISIONS.md, "Transactions"). */
@@ -47,7 +47,7 @@ export class IdempotencyService {
       const now = this.clock.now();
       const held = await this.keys.lock(scope);
       // Pruned since the insert found it: the key is free again.
-      if (!held) return (await this.keys.insert(scope, requestHash, now)) ? { kind: 'new' } : this.inFlight(scope);
+      if (!held) return (await this.keys.insert(scope, requestHash, now)) ? { kind: 'new' } : this.inFlight(scope, now, now);
       if (now.getTime() - held.createdAt.getTime() >= IDEMPOTENCY_KEY_TTL_MS) {
         await this.keys.reclaim(scope, requestHash, now, true);
         return { kind: 'new' };
@@ -55,7 +55,7 @@ export class IdempotencyService {
       if (held.requestHash !== requestHash) throw DomainError.unprocessable(`Idempotency-Key ${scope.idempotencyKey} was used for another request body`);
       if (held.responseStatus !== null && held.responseBody !== null)
         return { kind: 'answered', status: held.responseStatus, body: held.responseBody, tranId: held.tranId };
-      if (now.getTime() - held.claimedAt.getTime() < this.inFlightMs) return this.inFlight(scope);
+      if (now.getTime() - held.claimedAt.getTime() < this.inFlightMs) return this.inFlight(scope, held.claimedAt, now);
       if (held.tranId !== null) return { kind: 'abandoned', tranId: held.tranId };
       await this.keys.reclaim(scope, requestHash, now, false);
       return { kind: 'new' };
@@ -77,8 +77,11 @@ export class IdempotencyService {
     return this.keys.release(scope);
   }
 
-  private inFlight(scope: IdempotencyScope): never {
-    throw DomainError.conflict(`a request with Idempotency-Key ${scope.idempotencyKey} is still in flight`);
+  /** 409 with `Retry-After`: the seconds until the request that claimed the key at `claimedAt` has had all its time (then a repeat gets its answer, or takes the key over). */
+  private inFlight(scope: IdempotencyScope, claimedAt: Date, now: Date): never {
+    const error = DomainError.conflict(`a request with Idempotency-Key ${scope.idempotencyKey} is still in flight`);
+    error.retryAfterSeconds = secondsUntil(claimedAt.getTime() + this.inFlightMs, now);
+    throw error;
   }
 }
 

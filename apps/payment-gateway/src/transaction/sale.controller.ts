@@ -32,7 +32,7 @@ export class SaleController {
   @ApiProblem({
     status: 409,
     description:
-      'urn:softpos:problem:card-read-used: the card read (PAN, ATC 9F36, cryptogram 9F26) was used by an earlier transaction, whatever its outcome (tap the card again; the same Idempotency-Key answers the earlier result instead); urn:softpos:problem:conflict: a request with the same Idempotency-Key is still in flight; or the terminal\'s batch is being settled with its host longer than a sale waits for it (Retry-After; nothing sent, send it again)',
+      'urn:softpos:problem:card-read-used: the card read (PAN, ATC 9F36, cryptogram 9F26) was used by an earlier transaction, whatever its outcome (tap the card again; the same Idempotency-Key answers the earlier result instead); urn:softpos:problem:conflict: a request with the same Idempotency-Key is still in flight (Retry-After: the seconds until the first one has had all its time); or the terminal\'s batch is being settled with its host longer than a sale waits for it (Retry-After; nothing sent, send it again)',
     headers: retryAfterResponseHeader("on a terminal being settled: the settlement's hold left"),
   })
   @ApiProblem({ status: 422, description: 'the Idempotency-Key was used with another body' })

@@ -119,9 +119,22 @@ export const DEFAULT_TRANSACTION_SETTINGS: TransactionSettings = transactionSett
 /** Nest injection token of the {@link TransactionSettings}: those given to `PaymentGatewayModule.register` (from the variables), over the defaults. */
 export const TRANSACTION_SETTINGS = Symbol('TRANSACTION_SETTINGS');
 
+/** The longest a request asks the connector about its action: the first wait and one repeat (askUntilKnown); then its outcome is known or the resolver's. */
+export function requestAskingMs(settings: Pick<TransactionSettings, 'hostTimeoutMs' | 'replyMarginMs' | 'reaskWaitMs'>): number {
+  return settings.hostTimeoutMs + settings.replyMarginMs + settings.reaskWaitMs;
+}
+
 /** How long a request may hold its Idempotency-Key before a repeat may take it over: the longest a sale request runs, and a margin. */
 export function idempotencyInFlightMs(settings: TransactionSettings): number {
-  return settings.hostTimeoutMs + settings.replyMarginMs + settings.reaskWaitMs + 10_000;
+  return requestAskingMs(settings) + 10_000;
+}
+
+/**
+ * The `Retry-After` of a repeat refused because its first request is still in flight: the whole
+ * seconds until `until` (when the first one's deadline has passed and a repeat gets an answer), at least 1.
+ */
+export function secondsUntil(until: number, now: Date): number {
+  return Math.max(1, Math.ceil((until - now.getTime()) / 1000));
 }
 
 /** When the resolver may first check a new action: once its request has had every chance to finish it, and a first delay more. */

@@ -17,7 +17,7 @@ const IDEMPOTENCY_KEY_HEADER = ApiIdempotencyKey('a retry with the same key (aft
 @ApiResponse({
   status: 409,
   description:
-    "code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, the host declined it (msg names the host's code; the order lists the declined action), the same Idempotency-Key is still in flight, or the terminal is being settled with its host (msg \"terminal <MID>/<TID> (<currency>) is being settled with its host; send the request again once the settlement is done\", with Retry-After; nothing was sent: send it again then)",
+    "code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, the host declined it (msg names the host's code; the order lists the declined action), the same Idempotency-Key is still in flight (with Retry-After: the seconds until the first one has had all its time), or the terminal is being settled with its host (msg \"terminal <MID>/<TID> (<currency>) is being settled with its host; send the request again once the settlement is done\", with Retry-After; nothing was sent: send it again then)",
   headers: retryAfterResponseHeader('on a terminal being settled: the settlement\'s hold left'),
   type: EnvelopeDto,
 })

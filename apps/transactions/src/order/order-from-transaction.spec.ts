@@ -1,5 +1,5 @@
 import { DomainError } from '@app/common';
-import { GATEWAY_ACTION_STATUSES, GATEWAY_ACTION_TYPES, GATEWAY_SETTLE_STATES, GATEWAY_TRAN_STATUSES } from '@app/contracts';
+import { GATEWAY_ACTION_STATUSES, GATEWAY_ACTION_TYPES, GATEWAY_SETTLE_STATES, GATEWAY_TRAN_STATUSES, HOST_REVERSAL_STATES } from '@app/contracts';
 import fc from 'fast-check';
 import { action, approvedSale, updated, versionsOf } from '../../test/factories';
 import { orderFromTransaction } from './order-from-transaction';
@@ -59,6 +59,25 @@ describe('orderFromTransaction', () => {
 
           const booksMoney = actionStatus === 'SUCCESS' && (actionType === 'CAPTURE' || actionType === 'REFUND' || (actionType === 'NEW' && tranType === 'SALE'));
           expect(actions.slice(1).map((each) => each.batchNo)).toEqual([booksMoney ? '000002' : null, named]);
+        },
+      ),
+    );
+  });
+
+  it("should keep each action's reversal as the gateway reports it, and none for payloads without it", () => {
+    fc.assert(
+      fc.property(
+        fc.option(fc.record({ state: fc.constantFrom(...HOST_REVERSAL_STATES), attempts: fc.nat({ max: 1000 }), lastResponseCode: fc.option(fc.stringMatching(/^[0-9A-Z]{2}$/), { nil: null }) }), {
+          nil: null,
+        }),
+        (reversal) => {
+          const sale = approvedSale();
+          const { reversal: _absent, ...legacy } = action({ amount: sale.amount });
+          const current = action({ amount: sale.amount, reversal });
+
+          const { actions } = orderFromTransaction(updated({ ...sale, actions: [legacy, current] }, 1, 'g'));
+
+          expect(actions.map((each) => each.reversal)).toEqual([null, reversal]);
         },
       ),
     );

@@ -92,6 +92,8 @@ export function orderFromTransaction(update: TransactionVersion): OrderVersion {
     hostRespCode: action.hostRespCode,
     hostRespMessage: action.hostRespMessage,
     createdAt: instant(action.createdAt, `actions[${position}].createdAt`),
+    // A producer before reversals reached the transaction left it out: none known.
+    reversal: action.reversal ? { state: action.reversal.state, attempts: action.reversal.attempts, lastResponseCode: action.reversal.lastResponseCode } : null,
   }));
   return { order, actions, profileName: transaction.acceptanceName ?? null };
 }

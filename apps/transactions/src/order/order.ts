@@ -1,4 +1,4 @@
-import { GatewayActionStatus, GatewayActionType, GatewaySettleState, GatewayTranStatus, GatewayTranType } from '@app/contracts';
+import { GatewayActionStatus, GatewayActionType, GatewayReversalV1, GatewaySettleState, GatewayTranStatus, GatewayTranType } from '@app/contracts';
 
 /** Order `state` numbers of spec 2 (section 3). */
 export const ORDER_STATES = { INIT: 0, PROCESSING: 1, APPROVED: 2, DECLINED: 3, VOIDED: 4, REFUNDED: 5, CLOSED: 6, REVERSED: 7 } as const;
@@ -125,6 +125,12 @@ export interface OrderAction {
   hostRespCode: string | null;
   hostRespMessage: string | null;
   createdAt: Date;
+  /**
+   * The host connector's reversal of the action's host request as the gateway last reported it
+   * (state, attempts, the host's last code); null when there is none, or the version the order was
+   * written from did not carry it.
+   */
+  reversal: GatewayReversalV1 | null;
 }
 
 /** An order with its actions in the gateway's order. */

@@ -1474,7 +1474,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description urn:softpos:problem:card-read-used: the card read (PAN, ATC 9F36, cryptogram 9F26) was used by an earlier transaction, whatever its outcome (tap the card again; the same Idempotency-Key answers the earlier result instead); urn:softpos:problem:conflict: a request with the same Idempotency-Key is still in flight; or the terminal's batch is being settled with its host longer than a sale waits for it (Retry-After; nothing sent, send it again) */
+            /** @description urn:softpos:problem:card-read-used: the card read (PAN, ATC 9F36, cryptogram 9F26) was used by an earlier transaction, whatever its outcome (tap the card again; the same Idempotency-Key answers the earlier result instead); urn:softpos:problem:conflict: a request with the same Idempotency-Key is still in flight (Retry-After: the seconds until the first one has had all its time); or the terminal's batch is being settled with its host longer than a sale waits for it (Retry-After; nothing sent, send it again) */
             409: {
                 headers: {
                     /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */
@@ -1702,7 +1702,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight, or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again) */
+            /** @description the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight (Retry-After: the seconds until the first one has had all its time), or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again) */
             409: {
                 headers: {
                     /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */
@@ -1816,7 +1816,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight, or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again) */
+            /** @description the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight (Retry-After: the seconds until the first one has had all its time), or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again) */
             409: {
                 headers: {
                     /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */
@@ -1930,7 +1930,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight, or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again) */
+            /** @description the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight (Retry-After: the seconds until the first one has had all its time), or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again) */
             409: {
                 headers: {
                     /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */

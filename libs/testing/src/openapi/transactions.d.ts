@@ -246,6 +246,23 @@ export interface components {
             /** @example 2026-01-31T08:15:02Z */
             updatedAt: string | null;
         };
+        LegacyActionReversalDto: {
+            /**
+             * @description PENDING: not yet acknowledged by the host (the acquirer may still hold the money; it is repeated until acknowledged); ACKNOWLEDGED: the host undid it
+             * @enum {string}
+             */
+            state: "PENDING" | "ACKNOWLEDGED";
+            /**
+             * @description attempts made so far (0: queued, not yet sent)
+             * @example 2
+             */
+            attempts: number;
+            /**
+             * @description the host's code to the last answered attempt (00 or 94 once acknowledged; 12, 25, 96… when refused); null while none was answered
+             * @example 12
+             */
+            lastResponseCode: string | null;
+        };
         LegacyOrderActionDto: {
             tranId: string;
             /** @enum {string} */
@@ -260,6 +277,8 @@ export interface components {
             hostRespCode: string | null;
             /** @example act_0123456789abcdefghijkl */
             actionId: string;
+            /** @description the reversal of this action's host request (not answered in time, an approval that could not be taken, a late approval), as the gateway last reported it; null when none */
+            reversal: components["schemas"]["LegacyActionReversalDto"] | (never | null);
         };
         LegacyOrderDetailDto: {
             /** @example tran_0123456789abcdefghijkl */
@@ -867,7 +886,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, the host declined it (msg names the host's code; the order lists the declined action), the same Idempotency-Key is still in flight, or the terminal is being settled with its host (msg "terminal <MID>/<TID> (<currency>) is being settled with its host; send the request again once the settlement is done", with Retry-After; nothing was sent: send it again then) */
+            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, the host declined it (msg names the host's code; the order lists the declined action), the same Idempotency-Key is still in flight (with Retry-After: the seconds until the first one has had all its time), or the terminal is being settled with its host (msg "terminal <MID>/<TID> (<currency>) is being settled with its host; send the request again once the settlement is done", with Retry-After; nothing was sent: send it again then) */
             409: {
                 headers: {
                     /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */
@@ -996,7 +1015,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, the host declined it (msg names the host's code; the order lists the declined action), the same Idempotency-Key is still in flight, or the terminal is being settled with its host (msg "terminal <MID>/<TID> (<currency>) is being settled with its host; send the request again once the settlement is done", with Retry-After; nothing was sent: send it again then) */
+            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, the host declined it (msg names the host's code; the order lists the declined action), the same Idempotency-Key is still in flight (with Retry-After: the seconds until the first one has had all its time), or the terminal is being settled with its host (msg "terminal <MID>/<TID> (<currency>) is being settled with its host; send the request again once the settlement is done", with Retry-After; nothing was sent: send it again then) */
             409: {
                 headers: {
                     /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */
@@ -1125,7 +1144,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, the host declined it (msg names the host's code; the order lists the declined action), the same Idempotency-Key is still in flight, or the terminal is being settled with its host (msg "terminal <MID>/<TID> (<currency>) is being settled with its host; send the request again once the settlement is done", with Retry-After; nothing was sent: send it again then) */
+            /** @description code 10000: the money rules refuse it (state, amounts, settled), the order's device no longer exists, the host declined it (msg names the host's code; the order lists the declined action), the same Idempotency-Key is still in flight (with Retry-After: the seconds until the first one has had all its time), or the terminal is being settled with its host (msg "terminal <MID>/<TID> (<currency>) is being settled with its host; send the request again once the settlement is done", with Retry-After; nothing was sent: send it again then) */
             409: {
                 headers: {
                     /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */

@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { InjectHostConnectorDataSource } from '../../shared/inject';
 import { ReversalEntity } from './reversal.entity';
+import { SettleHoldEntity } from './settle-hold.entity';
 
 export type NewReversal = Pick<ReversalEntity, 'requestId' | 'format' | 'hostUrl' | 'tid' | 'stan' | 'transmittedAt' | 'request' | 'reason' | 'transmissions' | 'effect'>;
 
@@ -34,8 +35,34 @@ interface DueRow {
   last_resp_code: string | null;
 }
 
+/** A reversal no settle of its terminal holds: the worker leaves held ones to the settle (docs/decisions.md, "A terminal's reversals go before its 0500"). */
+const NOT_HELD = `NOT EXISTS (SELECT 1 FROM settle_hold h WHERE h.tid = reversal.tid AND reversal.host_url = ANY (h.host_urls) AND h.expires_at > now())`;
+
+/** How often a settle looks again at a reversal another worker's attempt holds. */
+const BUSY_POLL_MS = 50;
+
+function dueReversalOf(row: DueRow): DueReversal {
+  return {
+    id: row.id,
+    requestId: row.request_id,
+    format: row.format,
+    hostUrl: row.host_url,
+    tid: row.tid,
+    stan: row.stan,
+    transmittedAt: row.transmitted_at,
+    request: row.request,
+    attempts: row.attempts,
+    transmissions: row.transmissions,
+    createdAt: row.created_at,
+    lastRespCode: row.last_resp_code,
+  };
+}
+
 /** The reversal's state after a change, as `host.reversal.updated.v1` tells it, from the row the change left (RETURNING). */
 const STATE_COLUMNS = `id, request_id, status, attempts, last_resp_code, created_at, effect`;
+
+/** A row as its claim left it (RETURNING): what the attempt needs, and the claim's mark. */
+type ClaimedRow = DueRow & StateRow & { sending_since: Date };
 
 interface StateRow {
   id: string;
@@ -117,41 +144,41 @@ export class ReversalRepository {
   async workNextDue(attempt: (reversal: DueReversal) => Promise<ReversalAttemptOutcome>, leaseMs: number): Promise<boolean> {
     const claimed = await this.dataSource.transaction(async (manager) => {
       const due: Array<{ id: string; sending_since: Date | null }> = await manager.query(
-        `SELECT id, sending_since FROM reversal WHERE status = 'PENDING' AND next_attempt_at <= now()
+        `SELECT id, sending_since FROM reversal WHERE status = 'PENDING' AND next_attempt_at <= now() AND ${NOT_HELD}
           ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
       );
-      if (due.length === 0) return undefined;
-      const interrupted = due[0].sending_since !== null ? 1 : 0;
-      const [rows] = (await manager.query(
-        `UPDATE reversal SET sending_since = now(), next_attempt_at = now() + make_interval(secs => $2),
-           attempts = attempts + $3, transmissions = transmissions + $3,
-           last_attempt_at = CASE WHEN $3 = 1 THEN sending_since ELSE last_attempt_at END,
-           last_error = CASE WHEN $3 = 1 THEN $4 ELSE last_error END
-         WHERE id = $1
-         RETURNING ${STATE_COLUMNS}, format, host_url, tid, stan, transmitted_at, request, transmissions, sending_since`,
-        [due[0].id, leaseMs / 1000, interrupted, 'the connector stopped during this attempt, after it may have sent it: counted as transmitted, outcome unknown'],
-      )) as [Array<DueRow & StateRow & { sending_since: Date }>, number];
-      const row = rows[0];
-      if (interrupted === 1) await this.announce(manager, rows);
-      return row;
+      return due.length === 0 ? undefined : this.claim(manager, due[0].id, due[0].sending_since, leaseMs);
     });
     if (claimed === undefined) return false;
-    const outcome = await attempt({
-      id: claimed.id,
-      requestId: claimed.request_id,
-      format: claimed.format,
-      hostUrl: claimed.host_url,
-      tid: claimed.tid,
-      stan: claimed.stan,
-      transmittedAt: claimed.transmitted_at,
-      request: claimed.request,
-      attempts: claimed.attempts,
-      transmissions: claimed.transmissions,
-      createdAt: claimed.created_at,
-      lastRespCode: claimed.last_resp_code,
-    });
-    await this.dataSource.transaction((manager) => this.record(manager, claimed.id, claimed.sending_since, outcome));
+    await this.attemptClaimed(claimed, attempt);
     return true;
+  }
+
+  /**
+   * The claim of {@link workNextDue} on a row locked by the caller: `sending_since` marked and the
+   * lease taken, committed before anything is sent. A row still marked (`sendingSince`) was claimed
+   * by a worker that stopped after it may have sent: that attempt counts as made and transmitted.
+   */
+  private async claim(manager: EntityManager, id: string, sendingSince: Date | null, leaseMs: number): Promise<ClaimedRow> {
+    const interrupted = sendingSince !== null ? 1 : 0;
+    const [rows] = (await manager.query(
+      `UPDATE reversal SET sending_since = now(), next_attempt_at = now() + make_interval(secs => $2),
+         attempts = attempts + $3, transmissions = transmissions + $3,
+         last_attempt_at = CASE WHEN $3 = 1 THEN sending_since ELSE last_attempt_at END,
+         last_error = CASE WHEN $3 = 1 THEN $4 ELSE last_error END
+       WHERE id = $1
+       RETURNING ${STATE_COLUMNS}, format, host_url, tid, stan, transmitted_at, request, transmissions, sending_since`,
+      [id, leaseMs / 1000, interrupted, 'the connector stopped during this attempt, after it may have sent it: counted as transmitted, outcome unknown'],
+    )) as [ClaimedRow[], number];
+    if (interrupted === 1) await this.announce(manager, rows);
+    return rows[0];
+  }
+
+  /** Runs `attempt` on a claimed row, without a lock, and records its outcome (a second transaction). */
+  private async attemptClaimed(claimed: ClaimedRow, attempt: (reversal: DueReversal) => Promise<ReversalAttemptOutcome>): Promise<ReversalAttemptOutcome> {
+    const outcome = await attempt(dueReversalOf(claimed));
+    await this.dataSource.transaction((manager) => this.record(manager, claimed.id, claimed.sending_since, outcome));
+    return outcome;
   }
 
   /** Records an attempt's outcome on the row it claimed (`claimedAt`: its `sending_since`); a claim lost meanwhile (its lease ran out) records nothing. */
@@ -174,6 +201,59 @@ export class ReversalRepository {
     if (failed.length > 0) await this.announce(manager, failed);
   }
 
+  /**
+   * Holds the reversals of terminal `tid` queued for one of `hostUrls` from every worker, in any
+   * replica, until {@link releaseSettleHold} or `expiresAt`. Answers the hold's id. Holds long
+   * expired are cleared on the way.
+   */
+  async holdForSettle(format: string, tid: string, hostUrls: string[], expiresAt: Date): Promise<string> {
+    const id = uuidV7();
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(`DELETE FROM settle_hold WHERE expires_at < now() - interval '1 hour'`);
+      await manager.getRepository(SettleHoldEntity).insert({ id, format, tid, hostUrls, expiresAt });
+    });
+    return id;
+  }
+
+  async releaseSettleHold(id: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM settle_hold WHERE id = $1`, [id]);
+  }
+
+  /** The PENDING reversals of terminal `tid` in `format`, oldest first, due or not. */
+  async pendingOfTerminal(format: string, tid: string): Promise<Array<{ id: string; hostUrl: string; stan: string }>> {
+    const rows: Array<{ id: string; host_url: string; stan: string }> = await this.dataSource.query(
+      `SELECT id, host_url, stan FROM reversal WHERE status = 'PENDING' AND format = $1 AND tid = $2 ORDER BY created_at, id`,
+      [format, tid],
+    );
+    return rows.map((row) => ({ id: row.id, hostUrl: row.host_url, stan: row.stan }));
+  }
+
+  /**
+   * Runs `attempt` on reversal `id` now, due or not, through the worker's own claim and record
+   * ({@link workNextDue}): when another worker's attempt holds it (its lease runs), waits up to
+   * `waitMs` for that attempt to end. Answers null when the reversal is no longer PENDING (that
+   * attempt acknowledged it) or the wait ran out.
+   */
+  async workNow(id: string, waitMs: number, leaseMs: number, attempt: (reversal: DueReversal) => Promise<ReversalAttemptOutcome>): Promise<ReversalAttemptOutcome | null> {
+    const until = Date.now() + waitMs;
+    for (;;) {
+      const claimed = await this.dataSource.transaction(async (manager) => {
+        const rows: Array<{ sending_since: Date | null; leased: boolean }> = await manager.query(
+          `SELECT sending_since, next_attempt_at > now() AS leased FROM reversal WHERE id = $1 AND status = 'PENDING' FOR UPDATE`,
+          [id],
+        );
+        if (rows.length === 0) return 'done' as const;
+        if (rows[0].sending_since !== null && rows[0].leased) return 'busy' as const;
+        return this.claim(manager, id, rows[0].sending_since, leaseMs);
+      });
+      if (claimed === 'done') return null;
+      if (claimed !== 'busy') return this.attemptClaimed(claimed, attempt);
+      const left = until - Date.now();
+      if (left <= 0) return null;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(BUSY_POLL_MS, left)));
+    }
+  }
+
   /** Whether a reversal of this request is queued (or done) already. */
   async existsFor(requestId: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM reversal WHERE request_id = $1 LIMIT 1`, [requestId]);
@@ -183,6 +263,11 @@ export class ReversalRepository {
   /** Whether a reversal of this request is queued and not yet acknowledged: it will undo whatever the host approved. */
   async pendingFor(requestId: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM reversal WHERE request_id = $1 AND status = 'PENDING' LIMIT 1`, [requestId]);
+    return rows.length > 0;
+  }
+
+  async isPending(id: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM reversal WHERE id = $1 AND status = 'PENDING'`, [id]);
     return rows.length > 0;
   }
 

@@ -24,7 +24,7 @@ import { hostOriginalOf } from '../host-reference';
 import { isKeptAuthorization, pendingAction, terminalKeyOf, type Transaction, type TransactionAction } from '../transaction';
 import { completingRepeatPending } from '../reversal/reversal-state';
 import { TransactionChangeWriter, WrittenTransaction } from '../transaction-change-writer';
-import { firstCheckAt, TRANSACTION_SETTINGS, TransactionSettings } from '../transaction-settings';
+import { firstCheckAt, requestAskingMs, secondsUntil, TRANSACTION_SETTINGS, TransactionSettings } from '../transaction-settings';
 import { toGatewayTransaction } from '../transaction.mapping';
 import { changesOfApproval, FollowUpKind, FollowUpPlan, planCapture, planRefund, planVoid } from './follow-up-rules';
 
@@ -91,7 +91,7 @@ function reversalText(action: TransactionAction): string {
  * answer in time (reversed) 504; still in flight 409; an outcome not known yet 504 (the gateway
  * keeps asking the connector, as for sales).
  */
-export function refusalOfAction(action: TransactionAction): GatewayRefusalV1 | null {
+export function refusalOfAction(action: TransactionAction, inFlight: { now: Date; askingMs: number }): GatewayRefusalV1 | null {
   const noun = NOUN[action.actionType as FollowUpKind] ?? action.actionType.toLowerCase();
   const host = [action.hostRespCode, action.hostRespMessage].filter((part) => part !== null && part !== '').join(' ');
   switch (action.actionStatus) {
@@ -99,7 +99,12 @@ export function refusalOfAction(action: TransactionAction): GatewayRefusalV1 | n
       return null;
     case 'PENDING':
       return action.hostRespMessage === null
-        ? { status: 409, detail: `the ${noun} ${action.id} of this request is still in flight; ask again later` }
+        ? {
+            status: 409,
+            detail: `the ${noun} ${action.id} of this request is still in flight; ask again later`,
+            // Its request has its outcome, or hands it to the resolver, by then: a repeat is answered.
+            retryAfterSeconds: secondsUntil(action.createdAt.getTime() + inFlight.askingMs, inFlight.now),
+          }
         : { status: 504, detail: `the outcome of the ${noun} ${action.id} is not known yet: ${action.hostRespMessage}`.slice(0, 512) };
     case 'FAILED':
       if (action.reason === 'HostDeclined') return null;
@@ -407,6 +412,6 @@ export class FollowUpService {
   }
 
   private replyOf(transaction: Transaction, actions: readonly TransactionAction[], action: TransactionAction, version: number): GatewayTransactionReplyV1 {
-    return { transaction: toGatewayTransaction(transaction, actions), version, actionId: action.id, refusal: refusalOfAction(action) };
+    return { transaction: toGatewayTransaction(transaction, actions), version, actionId: action.id, refusal: refusalOfAction(action, { now: this.clock.now(), askingMs: requestAskingMs(this.settings) }) };
   }
 }

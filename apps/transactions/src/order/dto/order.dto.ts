@@ -1,4 +1,4 @@
-import { GATEWAY_ACTION_STATUSES, GATEWAY_ACTION_TYPES, GATEWAY_TRAN_STATUSES, GATEWAY_TRAN_TYPES, TRAN_ID_PATTERN } from '@app/contracts';
+import { GATEWAY_ACTION_STATUSES, GATEWAY_ACTION_TYPES, GATEWAY_TRAN_STATUSES, GATEWAY_TRAN_TYPES, GatewayReversalV1, HOST_REVERSAL_STATES, HostReversalState, TRAN_ID_PATTERN } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { formatUtc, minorToAmount } from '../../shared/legacy';
@@ -129,6 +129,15 @@ export class LegacyOrderDto {
   @ApiProperty({ type: String, example: '2026-01-31T08:15:02Z', nullable: true }) updatedAt: string | null;
 }
 
+/** The host connector's reversal of an action's host request, as the gateway shows it on the action. */
+export class LegacyActionReversalDto implements GatewayReversalV1 {
+  @ApiProperty({ enum: HOST_REVERSAL_STATES, description: 'PENDING: not yet acknowledged by the host (the acquirer may still hold the money; it is repeated until acknowledged); ACKNOWLEDGED: the host undid it' })
+  state: HostReversalState;
+  @ApiProperty({ example: 2, description: 'attempts made so far (0: queued, not yet sent)' }) attempts: number;
+  @ApiProperty({ type: String, nullable: true, example: '12', description: "the host's code to the last answered attempt (00 or 94 once acknowledged; 12, 25, 96… when refused); null while none was answered" })
+  lastResponseCode: string | null;
+}
+
 export class LegacyOrderActionDto {
   @ApiProperty() tranId: string;
   @ApiProperty({ enum: GATEWAY_ACTION_TYPES }) actionType: string;
@@ -138,6 +147,13 @@ export class LegacyOrderActionDto {
   @ApiProperty({ enum: GATEWAY_ACTION_STATUSES }) actionStatus: string;
   @ApiProperty({ type: String, nullable: true }) hostRespCode: string | null;
   @ApiProperty({ example: 'act_0123456789abcdefghijkl' }) actionId: string;
+  @ApiProperty({
+    type: LegacyActionReversalDto,
+    nullable: true,
+    description:
+      "the reversal of this action's host request (not answered in time, an approval that could not be taken, a late approval), as the gateway last reported it; null when none",
+  })
+  reversal: LegacyActionReversalDto | null;
 }
 
 /** An order with its actions (spec 2 detail). */
@@ -193,6 +209,7 @@ function toLegacyAction(action: OrderAction): LegacyOrderActionDto {
     actionStatus: action.actionStatus,
     hostRespCode: action.hostRespCode,
     actionId: action.actionId,
+    reversal: action.reversal,
   };
 }
 

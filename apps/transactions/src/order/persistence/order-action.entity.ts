@@ -1,4 +1,4 @@
-import type { GatewayActionStatus, GatewayActionType } from '@app/contracts';
+import type { GatewayActionStatus, GatewayActionType, GatewayReversalV1 } from '@app/contracts';
 import { Column, Entity, Index, ManyToOne, JoinColumn, PrimaryColumn } from 'typeorm';
 import { OrderAction } from '../order';
 import { OrderEntity } from './order.entity';
@@ -63,4 +63,8 @@ export class OrderActionEntity implements OrderAction {
 
   @Column({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
+
+  /** `{ state, attempts, lastResponseCode }` of the gateway's action, as the version the order holds carried it. */
+  @Column({ type: 'jsonb', nullable: true })
+  reversal: GatewayReversalV1 | null;
 }

@@ -99,11 +99,11 @@ export class OrderRepository {
     if (actions.length === 0) return;
     const column = <K extends keyof NewOrderAction>(key: K): Array<NewOrderAction[K]> => actions.map((action) => action[key]);
     await this.manager.query(
-      `INSERT INTO order_action (action_id, tran_id, position, action_type, action_status, trace, amount_minor, currency, reason, host_resp_code, host_resp_message, created_at, batch_no)
-       SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::smallint[], $4::varchar[], $5::varchar[], $6::varchar[], $7::bigint[], $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::timestamptz[], $13::varchar[])
+      `INSERT INTO order_action (action_id, tran_id, position, action_type, action_status, trace, amount_minor, currency, reason, host_resp_code, host_resp_message, created_at, batch_no, reversal)
+       SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::smallint[], $4::varchar[], $5::varchar[], $6::varchar[], $7::bigint[], $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::timestamptz[], $13::varchar[], $14::jsonb[])
        ON CONFLICT (action_id) DO UPDATE SET position = EXCLUDED.position, action_type = EXCLUDED.action_type, action_status = EXCLUDED.action_status,
          trace = EXCLUDED.trace, amount_minor = EXCLUDED.amount_minor, currency = EXCLUDED.currency, reason = EXCLUDED.reason,
-         host_resp_code = EXCLUDED.host_resp_code, host_resp_message = EXCLUDED.host_resp_message, batch_no = EXCLUDED.batch_no`,
+         host_resp_code = EXCLUDED.host_resp_code, host_resp_message = EXCLUDED.host_resp_message, batch_no = EXCLUDED.batch_no, reversal = EXCLUDED.reversal`,
       [
         column('actionId'),
         column('tranId'),
@@ -118,6 +118,7 @@ export class OrderRepository {
         column('hostRespMessage'),
         column('createdAt'),
         column('batchNo'),
+        column('reversal').map((reversal) => (reversal === null ? null : JSON.stringify(reversal))),
       ],
     );
   }
