@@ -11,6 +11,7 @@ import { WorkingKeyGroup1764447000000 } from './migrations/1764447000000-working
 import { KeptCardFollowUp1764460000000 } from './migrations/1764460000000-kept-card-follow-up';
 import { ReversalTransmittedAt1764473600000 } from './migrations/1764473600000-reversal-transmitted-at';
 import { TerminalClaim1764480000000 } from './migrations/1764480000000-terminal-claim';
+import { TerminalClaimConfirmed1795794198348 } from './migrations/1795794198348-terminal-claim-confirmed';
 import { TerminalClaimEntity } from './terminals/persistence/terminal-claim.entity';
 import { KeptCardEntity } from './card-data/persistence/kept-card.entity';
 import { WorkingKeyEntity } from './keys/persistence/working-key.entity';
@@ -32,5 +33,6 @@ export const hostConnectorDatabase: ContextDatabaseDefinition = {
     createOutboxMigration(HOST_CONNECTOR_SCHEMA, 1764470000000),
     ReversalTransmittedAt1764473600000,
     TerminalClaim1764480000000,
+    TerminalClaimConfirmed1795794198348,
   ],
 };
