@@ -1,4 +1,5 @@
 import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
+import { freePort } from '@app/database';
 import { gatewayBase, queryDatabase, startTestApp, TestApp, unique } from '@app/testing';
 import { HostSandbox, hostSandboxSettingsFrom, StandaloneModule, startHostSandbox } from '../apps/standalone/src';
 import { Acquiring, activateTill, newTid, onboardMerchant, tap, Till } from './money-support';
@@ -105,5 +106,26 @@ describe('standalone: a terminal is one PBO\'s, however its host or MID is spelt
       expect(response.body).toEqual({ code: 10000, msg: `MID ${mid} / TID ${tid} at the default ISO8583 host is another PBO's terminal` });
     }
     expect(await signOn(a, till)).toEqual(expect.objectContaining({ resultReason: 'HostSuccess', hostRespCode: '00' }));
+  });
+
+  it('should leave a terminal free when the first PBO\'s requests never reached the host: no claim is kept for them', async () => {
+    const port = await freePort();
+    const [mid, tid] = [`SM${unique().replace(/\W/g, '').slice(-10)}`.toUpperCase(), newTid()];
+    const claimsOf = () => queryDatabase(app.database.url, 'SELECT group_id FROM host_connector.terminal_claim WHERE tid = $1', [tid]);
+    const a = await onboardMerchant(app, 'ISO8583', { acquirer: { connUrl: `tcp://127.0.0.1:${port}` } });
+    const aTill = await activateTill(app, a, { mid, tid });
+
+    // Nothing listens there: A's sign-on and sale reach no host.
+    expect((await signOn(a, aTill)).hostRespCode).toBe('');
+    expect((await tap(aTill, '1.00')).tranStatus).not.toBe('APPROVED');
+    expect(await claimsOf()).toEqual([]);
+
+    // B names the same ip:port by another name: the connector does not refuse it as A's terminal.
+    const b = await onboardMerchant(app, 'ISO8583', { acquirer: { connUrl: `tcp://localhost:${port}` } });
+    const bTill = await activateTill(app, b, { mid, tid });
+    const bSignOn = await signOn(b, bTill);
+    expect(bSignOn.resultReason).not.toBe('InvalidAcceptance');
+    expect(bSignOn.hostRespMessage).not.toContain("another PBO's terminal");
+    expect(await claimsOf()).toEqual([]);
   });
 });

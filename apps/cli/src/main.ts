@@ -1,9 +1,14 @@
 import { acceptOnly, parseArgs, UsageError, wantsHelp } from './args';
 
+/** What the host connector's terminal claims are listed and released by. */
+const CLAIM_FILTERS = ['group-id', 'format', 'address', 'mid', 'tid', 'pending', 'confirmed'] as const;
+
 /** Each command and the options it takes (anything else is refused, so a misspelt option is never ignored). */
 const COMMANDS = {
   'pbo create': ['name', 'time-zone', 'qr-enabled', 'gateway-format', 'enabler-params'],
   token: ['group-id', 'ttl'],
+  'claims list': CLAIM_FILTERS,
+  'claims release': CLAIM_FILTERS,
   'device activate': ['code', 'url'],
   'device config': ['url'],
   sale: ['amount', 'card', 'currency', 'auth', 'pos-reference', 'idempotency-key', 'url'],
@@ -12,12 +17,18 @@ type Command = keyof typeof COMMANDS;
 
 const USAGE = `usage: npm run -s cli -- <command> [options]
 
-Operator (straight in merchant-management's database):
+Operator (straight in the database: merchant-management's PBOs, the host connector's claims):
   pbo create --name NAME [--time-zone Asia/Kuala_Lumpur] [--qr-enabled] [--gateway-format MOCK]
              [--enabler-params acqMid,acqTid]
       creates a PBO and prints {"groupId": "...", "token": "..."} (token valid 24h)
   token --group-id ID [--ttl 24h]
       prints a bearer token for an existing PBO
+  claims list [--group-id ID] [--format ISO8583] [--address IP:PORT] [--mid MID] [--tid TID]
+              [--pending | --confirmed]
+      prints {"claims": [...]}: the host connector's terminal claims (one owner PBO per terminal
+      at an ip:port); pending ones wait for the host's first answer, confirmed ones stay
+  claims release <the same filters, at least one>
+      deletes the matching claims and prints {"released": [...]}; connectors see it within 30 s
   Database: DATABASE_URL, else the embedded PostgreSQL under DATA_DIR (default ./data), shared with a
   running \`npm start\`. Tokens are signed with AUTH_JWT_SECRET (standalone's development secret when
   unset, outside production).
@@ -48,6 +59,7 @@ async function run(argv: string[]): Promise<string> {
   acceptOnly(args, COMMANDS[command]);
   // Loaded on demand: the phone commands need neither Nest's database modules nor merchant-management.
   if (command === 'pbo create' || command === 'token') return (await import('./admin-commands')).runAdminCommand(command, args);
+  if (command === 'claims list' || command === 'claims release') return (await import('./claim-commands')).runClaimCommand(command, args);
   return (await import('./phone-commands')).runPhoneCommand(command, args);
 }
 

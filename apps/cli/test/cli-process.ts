@@ -20,10 +20,11 @@ export function cliDataDir(): string {
  * Runs `npm run -s cli -- <args>` as a user would (ts-node on apps/cli/src/main.ts), without
  * blocking this process: the platform the CLI talks to may be served by the test itself.
  */
-export function runCli(dataDir: string, args: string[]): Promise<CliRun> {
+export function runCli(dataDir: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   delete env.NATS_URL;
+  Object.assign(env, extraEnv);
   const child = spawn(join(ROOT, 'node_modules/.bin/ts-node'), ['--transpile-only', '-r', 'tsconfig-paths/register', 'apps/cli/src/main.ts', ...args], {
     cwd: ROOT,
     env,

@@ -13,6 +13,7 @@ import { ReversalTransmittedAt1764473600000 } from './migrations/1764473600000-r
 import { TerminalClaim1764480000000 } from './migrations/1764480000000-terminal-claim';
 import { ReversalEffectAndLease1795793666901 } from './migrations/1795793666901-reversal-effect-and-lease';
 import { SettleHold1795793655688 } from './migrations/1795793655688-settle-hold';
+import { TerminalClaimConfirmed1795794198348 } from './migrations/1795794198348-terminal-claim-confirmed';
 import { TerminalClaimEntity } from './terminals/persistence/terminal-claim.entity';
 import { KeptCardEntity } from './card-data/persistence/kept-card.entity';
 import { WorkingKeyEntity } from './keys/persistence/working-key.entity';
@@ -37,5 +38,6 @@ export const hostConnectorDatabase: ContextDatabaseDefinition = {
     TerminalClaim1764480000000,
     ReversalEffectAndLease1795793666901,
     SettleHold1795793655688,
+    TerminalClaimConfirmed1795794198348,
   ],
 };

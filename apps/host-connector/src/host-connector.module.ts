@@ -18,6 +18,7 @@ import { WorkingKeyService } from './keys/working-key.service';
 import { HOST_PROTOCOLS, HostProtocols, hostProtocolsFor } from './protocol/host-protocols';
 import { RequestLogRepository } from './request-log/persistence/request-log.repository';
 import { HostRequestController } from './requests/host-request.controller';
+import { HostAddressCheckController } from './routing/host-address-check.controller';
 import { HostRequestService } from './requests/host-request.service';
 import { ReversalRepository } from './reversal/persistence/reversal.repository';
 import { LateAnswers } from './reversal/late-answers';
@@ -70,7 +71,7 @@ export class HostConnectorModule {
           rules: (retention) => [...hostConnectorPruneRules(config.retentionMs), outboxPruneRule(retention.messagesMs)],
         }),
       ],
-      controllers: [HostRequestController],
+      controllers: [HostRequestController, HostAddressCheckController],
       providers: [
         { provide: HOST_CONNECTOR_CONFIG, useValue: config },
         { provide: HOST_PROTOCOLS, useValue: options.protocols ?? hostProtocolsFor(config.specs, config.jsonSpecs) },

@@ -8,3 +8,6 @@ export { HostConnectorModule } from './host-connector.module';
 export type { HostConnectorModuleOptions } from './host-connector.module';
 /** The request log, for the system test that crashes a connector mid-request. */
 export { RequestLogRepository } from './request-log/persistence/request-log.repository';
+/** Terminal claims, for the operator's CLI (`claims list`, `claims release`). */
+export { TerminalClaimRepository } from './terminals/persistence/terminal-claim.repository';
+export type { TerminalClaimFilter, TerminalClaimRow } from './terminals/persistence/terminal-claim.repository';

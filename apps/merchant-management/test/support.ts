@@ -1,3 +1,4 @@
+import { EVERY_HOST_ADDRESS } from '@app/messaging';
 import { PlatformOptions } from '@app/runtime';
 import { ApiClient, startTestApp, TestApp, unique } from '@app/testing';
 import { MerchantManagementAppModule } from '../src/app.module';
@@ -11,7 +12,8 @@ export interface MerchantManagementTestApp extends TestApp {
 
 /** merchant-management on its own, on a fresh database, over real HTTP. */
 export async function startMerchantManagement(overrides: Partial<PlatformOptions> = {}): Promise<MerchantManagementTestApp> {
-  const testApp = await startTestApp((options) => MerchantManagementAppModule.register(options), overrides);
+  // No host connector answers here: every address its parser takes is taken (the standalone tests ask the real connector).
+  const testApp = await startTestApp((options) => MerchantManagementAppModule.register(options), { hostAddresses: EVERY_HOST_ADDRESS, ...overrides });
   return {
     ...testApp,
     newPbo: async (options = {}) => {

@@ -12,7 +12,7 @@ export interface ReceivedWebhook {
 }
 
 /** How a path answers: status and headers (after `delayMs`), or `hang` (never answer). */
-export type Answer = { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
+export type Answer = { status: number; statusMessage?: string; headers?: Record<string, string>; delayMs?: number } | 'hang';
 
 /**
  * A merchant's webhook endpoint on 127.0.0.1: records every request and answers by a script
@@ -64,7 +64,7 @@ export class WebhookReceiver {
       const script = this.scripts.get(path) ?? ((): Answer => ({ status: 200 }));
       const answer = script(received, this.to(path).length);
       if (answer === 'hang') return;
-      setTimeout(() => response.writeHead(answer.status, answer.headers).end('receiver body that must never be stored'), answer.delayMs ?? 0);
+      setTimeout(() => (answer.statusMessage === undefined ? response.writeHead(answer.status, answer.headers) : response.writeHead(answer.status, answer.statusMessage, answer.headers)).end('receiver body that must never be stored'), answer.delayMs ?? 0);
     });
   }
 }

@@ -15,3 +15,4 @@ export * from './txn-batch.v1';
 export * from './mms-group.v1';
 export * from './fast-decode';
 export * from './client-text';
+export * from './host-address-check.v1';

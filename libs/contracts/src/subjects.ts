@@ -43,6 +43,9 @@ export const HOST_SETTLE_V1 = 'host.settle.v1';
 export const HOST_SIGNON_V1 = 'host.signon.v1';
 export const HOST_ECHO_V1 = 'host.echo.v1';
 
+/** merchant-management → host-connector: would the connector send this PBO's requests to this address? ({@link HostAddressCheckRequestV1}). */
+export const HOST_ADDRESS_CHECK_V1 = 'host.address.check.v1';
+
 /** transactions → payment-gateway: act on a transaction (queue group `payment-gateway`). */
 export const GATEWAY_TRANSACTION_VOID_V1 = 'gateway.transaction.void.v1';
 export const GATEWAY_TRANSACTION_REFUND_V1 = 'gateway.transaction.refund.v1';

@@ -18,3 +18,4 @@ export * from './clients/gateway.client';
 export * from './clients/device-admin.client';
 export * from './clients/group-directory.client';
 export * from './clients/gateway-refusal';
+export * from './clients/host-address.client';

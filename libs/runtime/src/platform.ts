@@ -2,7 +2,7 @@ import { AuthConfig, AuthModule, ConfigError, CryptoModule, FieldCipher, GROUP_D
 import { EVENT_STREAM, GATEWAY_NAMESPACE_PATTERN, STREAMED_SUBJECTS } from '@app/contracts';
 import { DatabaseModule, databaseVariables, requireDatabaseUrl, RetentionConfig, retentionFrom, retentionVariables } from '@app/database';
 import { MailConfig, MailModule } from '@app/mail';
-import { GroupDirectoryClient, MessagingConfig, MessagingModule } from '@app/messaging';
+import { GroupDirectoryClient, HOST_ADDRESS_POLICY, HostAddressClient, HostAddressPolicy, MessagingConfig, MessagingModule } from '@app/messaging';
 import { DynamicModule, Global, Module } from '@nestjs/common';
 
 /**
@@ -19,6 +19,12 @@ export interface PlatformOptions {
    * (`mms.group.verify.v1`, the default), or a directory of the caller's (tests of one context alone).
    */
   groups?: GroupDirectory | 'merchant-management';
+  /**
+   * Who says whether an acquirer's connUrl is one the host connector sends to: the connector over
+   * messaging (`host.address.check.v1`, the default), or a policy of the caller's (tests of
+   * merchant-management alone).
+   */
+  hostAddresses?: HostAddressPolicy | 'host-connector';
   /** Sealing of activation codes and working keys. */
   cipher?: FieldCipher;
   /** Outgoing e-mail. */
@@ -41,6 +47,7 @@ export function platformModules(options: PlatformOptions): DynamicModule[] {
     ...(options.cipher ? [CryptoModule.forRoot(options.cipher)] : []),
     ...(options.mail ? [MailModule.forRoot(options.mail)] : []),
     MessagingModule.forRoot(options.messaging),
+    hostAddressModule(options.hostAddresses ?? 'host-connector'),
     deploymentModule(options.gatewayNamespace ?? DEFAULT_GATEWAY_NAMESPACE),
   ];
 }
@@ -48,6 +55,16 @@ export function platformModules(options: PlatformOptions): DynamicModule[] {
 @Global()
 @Module({})
 class GroupDirectoryModule {}
+
+@Global()
+@Module({})
+class HostAddressModule {}
+
+/** The host connector's address policy, asked through the global messaging client unless the caller gives one. */
+function hostAddressModule(policy: HostAddressPolicy | 'host-connector'): DynamicModule {
+  const provider = policy === 'host-connector' ? { provide: HOST_ADDRESS_POLICY, useClass: HostAddressClient } : { provide: HOST_ADDRESS_POLICY, useValue: policy };
+  return { module: HostAddressModule, global: true, providers: [provider], exports: [HOST_ADDRESS_POLICY] };
+}
 
 /** Token verification, and the group directory its guards ask (merchant-management's, through the global messaging client). */
 function authModules(auth: AuthConfig, groups: GroupDirectory | 'merchant-management'): DynamicModule[] {

@@ -78,7 +78,12 @@ export class KeyExchangeScheduler {
       this.logger.warn(`${label}: key exchange not sent: ${use.message}; ${retry}`);
       return;
     }
-    const outcome = await this.keyExchange.exchange(checked.address, target, Date.now() + this.config.timeoutMs);
+    let outcome: Awaited<ReturnType<KeyExchangeService['exchange']>> | undefined;
+    try {
+      outcome = await this.keyExchange.exchange(checked.address, target, Date.now() + this.config.timeoutMs);
+    } finally {
+      await this.owners.settle(use, outcome?.kind === 'stored');
+    }
     if (outcome.kind === 'stored')
       this.logger.log(`${label}: ${due.keyCheckValue === null ? 'working key' : `working key ${due.keyCheckValue} replaced by`} ${outcome.keyCheckValue}`);
     else this.logger.warn(`${label}: ${outcome.reason}; ${retry}`);

@@ -13,9 +13,17 @@ import { ReversalQueue } from '../reversal/reversal-queue';
 import { ReversalWorker } from '../reversal/reversal-worker';
 import { groupScopeOf } from '../routing/group-scope';
 import { resolveHostAddress } from '../routing/host-address';
-import { TerminalOwners } from '../terminals/terminal-owners';
+import { TerminalOwners, TerminalUse } from '../terminals/terminal-owners';
 import { REVERSIBLE_OPERATIONS, SubjectOperation } from './host-subjects';
 import { replyWithout } from './host-response';
+
+/**
+ * The host accepted the request's terminal: it answered a sign-on (whatever the code: it knows the
+ * terminal) or approved a request. What alone confirms a PBO's first claim of a terminal.
+ */
+export function hostAccepted(operation: SubjectOperation, response: HostResponseV1): boolean {
+  return response.result === 'APPROVED' || (operation === 'signon' && response.hostRespCode !== null);
+}
 
 /** Results that end a request for good: a repeat of its requestId gets the same reply. */
 const FINAL_RESULTS: ReadonlySet<HostResultV1> = new Set(['APPROVED', 'DECLINED', 'REVERSED']);
@@ -103,17 +111,29 @@ export class HostRequestService {
     const deadlineAt = Date.now() + (request.timeoutMs ?? this.config.timeoutMs);
     const { hostMessageFormat: format, connUrl } = request.target;
     let route: HostRoute;
+    let use: TerminalUse = { ok: true };
     if (format === 'MOCK') {
       route = { kind: 'mock' };
     } else {
       const resolved = resolveHostAddress(format, connUrl, this.config, request.target.groupId);
       if (!resolved.ok) return this.notSent(operation, request.requestId, resolved);
       // Another PBO's terminal at that address is refused before anything is sent (docs/decisions.md, "One owner per terminal, whatever the spelling").
-      const use = await this.owners.mayUse(request.target, resolved.address);
+      use = await this.owners.mayUse(request.target, resolved.address);
       if (!use.ok) return this.notSent(operation, request.requestId, use);
       route = { kind: 'remote', address: resolved.address };
     }
-    const claim = await this.requestLog.claim(operation, request.requestId, format, request.target.tid, deadlineAt);
+    let response: HostResponseV1 | undefined;
+    try {
+      response = await this.exchangeOnce(operation, request, route, deadlineAt);
+      return response;
+    } finally {
+      // A first claim stands only when the host accepted the terminal; otherwise the PBO holds nothing.
+      await this.owners.settle(use, response !== undefined && hostAccepted(operation, response));
+    }
+  }
+
+  private async exchangeOnce<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], route: HostRoute, deadlineAt: number): Promise<HostResponseV1> {
+    const claim = await this.requestLog.claim(operation, request.requestId, request.target.hostMessageFormat, request.target.tid, deadlineAt);
     if (claim.kind === 'done') return claim.response;
     if (claim.kind === 'in-progress') return this.awaitEarlier(operation, request.requestId, deadlineAt);
     try {

@@ -1,6 +1,6 @@
 import { AllowList } from '@app/common';
 import fc from 'fast-check';
-import { resolveHostAddress } from './host-address';
+import { checkHostUrl, resolveHostAddress } from './host-address';
 
 describe('resolveHostAddress', () => {
   const config = {
@@ -53,6 +53,7 @@ describe('resolveHostAddress', () => {
       ok: false,
       result: 'HOST_UNAVAILABLE',
       message: 'host address tcp://10.1.1.1:8583 is not in HOST_ALLOWLIST; nothing was sent',
+      reason: 'host address tcp://10.1.1.1:8583 is not in HOST_ALLOWLIST',
     });
   });
 
@@ -67,5 +68,35 @@ describe('resolveHostAddress', () => {
       }),
     );
     expect(resolveHostAddress('ISO8583', 'tcp://10.8.0.5:7000', scoped, 'grp_kopi')).toMatchObject({ ok: true });
+  });
+});
+
+describe('checkHostUrl (host.address.check.v1)', () => {
+  const allowList = AllowList.parse('acq.example.com,grp_kopi@10.8.0.5:7000', { allowLoopback: false, variable: 'HOST_ALLOWLIST' });
+  const config = { allowList, defaultUrls: { ISO8583: 'tcp://acq.example.com:8583' } };
+
+  it('should answer for any address and PBO exactly what a request of that PBO to it would meet', () => {
+    const host = fc.constantFrom('acq.example.com', 'ACQ.example.com', '10.8.0.5', 'localhost', '127.0.0.1', '[::1]', '10.1.1.1', 'other.example');
+    const url = fc.tuple(fc.constantFrom('tcp', 'http', 'https', 'tls'), host, fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }), fc.constantFrom('', '/', '/p'));
+    fc.assert(
+      fc.property(url, fc.constantFrom('ISO8583', 'S2M_8583', 'MPGS_AP') as fc.Arbitrary<'ISO8583' | 'S2M_8583' | 'MPGS_AP'>, fc.constantFrom('grp_kopi', 'grp_other'), ([scheme, name, port, path], format, groupId) => {
+        const connUrl = `${scheme}://${name}${port === undefined ? '' : `:${port}`}${path}`;
+        const request = resolveHostAddress(format, connUrl, config, groupId);
+        const checked = checkHostUrl(format, connUrl, config, groupId);
+        expect(checked.allowed).toBe(request.ok);
+        if (!request.ok && !checked.allowed) {
+          expect(checked.reason).toBe(request.reason);
+          expect(request.message).toContain(checked.reason);
+        }
+      }),
+    );
+  });
+
+  it('should refuse loopback and unlisted hosts naming the address, and another PBO\'s scoped entry like an unlisted one', () => {
+    expect(checkHostUrl('ISO8583', 'tcp://localhost:8583', config, 'grp_kopi')).toEqual({ allowed: false, reason: 'host address tcp://localhost:8583 is not in HOST_ALLOWLIST' });
+    expect(checkHostUrl('ISO8583', 'tcp://10.8.0.5:7000', config, 'grp_other')).toEqual({ allowed: false, reason: 'host address tcp://10.8.0.5:7000 is not in HOST_ALLOWLIST' });
+    expect(checkHostUrl('ISO8583', 'tcp://10.8.0.5:7000', config, 'grp_kopi')).toEqual({ allowed: true });
+    expect(checkHostUrl('ISO8583', 'tcp://acq.example.com:8583', config, 'grp_other')).toEqual({ allowed: true });
+    expect(checkHostUrl('MOCK', 'tcp://localhost:1', config, 'grp_other')).toEqual({ allowed: true });
   });
 });

@@ -4,7 +4,12 @@ import { AllowList } from '@app/common';
 // The parser is shared with the gateway (whose terminal identities name a host the same way).
 export { type HostAddress, HostAddressError, parseHostUrl, transportOf } from '@app/contracts';
 
-export type AddressResolution = { ok: true; address: HostAddress } | { ok: false; result: 'REJECTED' | 'HOST_UNAVAILABLE'; message: string; field?: string };
+/** `reason`: why, without the request's framing (field prefix, "nothing was sent"): what {@link checkHostUrl} answers. */
+export type AddressResolution =
+  | { ok: true; address: HostAddress }
+  | { ok: false; result: 'REJECTED' | 'HOST_UNAVAILABLE'; message: string; reason: string; field?: string };
+
+type AddressConfig = { defaultUrls: Partial<Record<HostMessageFormat, string>>; allowList: AllowList };
 
 /**
  * The address a request goes to: the acceptance's connUrl, else the configured default of its
@@ -16,24 +21,21 @@ export type AddressResolution = { ok: true; address: HostAddress } | { ok: false
 export function resolveHostAddress(
   format: HostMessageFormat,
   connUrl: string | null,
-  config: { defaultUrls: Partial<Record<HostMessageFormat, string>>; allowList: AllowList },
+  config: AddressConfig,
   groupId?: string,
 ): AddressResolution {
   const configured = connUrl ?? config.defaultUrls[format];
   if (configured === undefined) {
-    return {
-      ok: false,
-      result: 'HOST_UNAVAILABLE',
-      message: `no host address for ${format}: the acceptance has no connUrl and HOST_DEFAULT_${format}_URL is not set; nothing was sent`,
-    };
+    const reason = `no host address for ${format}: the acceptance has no connUrl and HOST_DEFAULT_${format}_URL is not set`;
+    return { ok: false, result: 'HOST_UNAVAILABLE', message: `${reason}; nothing was sent`, reason };
   }
   let address: HostAddress;
   try {
     address = parseHostUrl(format, configured);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    if (connUrl !== null) return { ok: false, result: 'REJECTED', field: 'target.connUrl', message: `target.connUrl: ${detail}` };
-    return { ok: false, result: 'HOST_UNAVAILABLE', message: `HOST_DEFAULT_${format}_URL: ${detail}; nothing was sent` };
+    if (connUrl !== null) return { ok: false, result: 'REJECTED', field: 'target.connUrl', message: `target.connUrl: ${detail}`, reason: detail };
+    return { ok: false, result: 'HOST_UNAVAILABLE', message: `HOST_DEFAULT_${format}_URL: ${detail}; nothing was sent`, reason: `HOST_DEFAULT_${format}_URL: ${detail}` };
   }
   return checkAllowed(address, config.allowList, groupId);
 }
@@ -41,11 +43,21 @@ export function resolveHostAddress(
 /** The address itself when the allow-list lets traffic of `groupId` (an entry for everyone, or one scoped to that PBO) go there. */
 export function checkAllowed(address: HostAddress, allowList: AllowList, groupId?: string): AddressResolution {
   if (!allowList.allows(address.hostname, address.port, groupId)) {
-    return {
-      ok: false,
-      result: 'HOST_UNAVAILABLE',
-      message: `host address ${address.url} is not in HOST_ALLOWLIST; nothing was sent`,
-    };
+    const reason = `host address ${address.url} is not in HOST_ALLOWLIST`;
+    return { ok: false, result: 'HOST_UNAVAILABLE', message: `${reason}; nothing was sent`, reason };
   }
   return { ok: true, address };
+}
+
+/**
+ * Whether the connector would send a request of `groupId` to `connUrl` in `format`: the same
+ * {@link resolveHostAddress} every request goes through (parser, allow-list, loopback rule, entries
+ * scoped to one PBO), asked ahead by merchant-management (`host.address.check.v1`). It resolves,
+ * it never connects nor looks the name up: the answer tells nothing about the network beyond the
+ * operator's list. MOCK never reads an address: any is taken.
+ */
+export function checkHostUrl(format: HostMessageFormat, connUrl: string, config: AddressConfig, groupId: string): { allowed: true } | { allowed: false; reason: string } {
+  if (format === 'MOCK') return { allowed: true };
+  const resolved = resolveHostAddress(format, connUrl, config, groupId);
+  return resolved.ok ? { allowed: true } : { allowed: false, reason: resolved.reason };
 }

@@ -53,13 +53,13 @@ describe('TerminalOwners', () => {
         const { mid, tid } = terminal();
         const urlOf = (s: typeof first) => `tcp://${s.host}:40513${s.slash}`;
         const spell = (s: typeof first) => [`${mid}${' '.repeat(s.midPad)}`, `${tid}${' '.repeat(s.tidPad)}`] as const;
-        expect(await ownersA.mayUse(target('grp_a', urlOf(first), ...spell(first)), at(urlOf(first)))).toEqual({ ok: true });
+        expect(await ownersA.mayUse(target('grp_a', urlOf(first), ...spell(first)), at(urlOf(first)))).toMatchObject({ ok: true });
 
         const refused = await ownersB.mayUse(target('grp_b', urlOf(second), ...spell(second)), at(urlOf(second)));
 
         expect(refused).toEqual({ ok: false, result: 'REJECTED', message: expect.stringMatching(new RegExp(`^MID ${mid} / TID ${tid} at ISO8583 host tcp://\\S+ is another PBO's terminal; nothing was sent$`)) });
         expect(JSON.stringify(refused)).not.toContain('grp_a');
-        expect(await ownersA.mayUse(target('grp_a', urlOf(second), ...spell(second)), at(urlOf(second)))).toEqual({ ok: true });
+        expect(await ownersA.mayUse(target('grp_a', urlOf(second), ...spell(second)), at(urlOf(second)))).toMatchObject({ ok: true });
       }),
       { numRuns: 15 },
     );
@@ -71,10 +71,10 @@ describe('TerminalOwners', () => {
     expect(await ownersB.mayUse(target('grp_b', null, mid, tid), at('tcp://127.0.0.1:40600'))).toEqual(
       expect.objectContaining({ ok: false, message: `MID ${mid} / TID ${tid} at the default ISO8583 host is another PBO's terminal; nothing was sent` }),
     );
-    expect(await ownersB.mayUse(target('grp_b', null, `${mid}X`, tid), at('tcp://127.0.0.1:40600'))).toEqual({ ok: true });
-    expect(await ownersB.mayUse(target('grp_b', null, mid, `${tid.slice(0, 7)}X`), at('tcp://127.0.0.1:40600'))).toEqual({ ok: true });
-    expect(await ownersB.mayUse(target('grp_b', null, mid, tid), at('tcp://127.0.0.1:40601'))).toEqual({ ok: true });
-    expect(await ownersB.mayUse(target('grp_b', null, mid, tid), parseHostUrl('S2M_8583', 'tcp://127.0.0.1:40600'))).toEqual({ ok: true });
+    expect(await ownersB.mayUse(target('grp_b', null, `${mid}X`, tid), at('tcp://127.0.0.1:40600'))).toMatchObject({ ok: true });
+    expect(await ownersB.mayUse(target('grp_b', null, mid, `${tid.slice(0, 7)}X`), at('tcp://127.0.0.1:40600'))).toMatchObject({ ok: true });
+    expect(await ownersB.mayUse(target('grp_b', null, mid, tid), at('tcp://127.0.0.1:40601'))).toMatchObject({ ok: true });
+    expect(await ownersB.mayUse(target('grp_b', null, mid, tid), parseHostUrl('S2M_8583', 'tcp://127.0.0.1:40600'))).toMatchObject({ ok: true });
   });
 
   it('should let exactly one of two PBOs asking at once through, on two replicas', async () => {
@@ -93,6 +93,73 @@ describe('TerminalOwners', () => {
   it('should not judge requests that name no PBO (older callers)', async () => {
     const { mid, tid } = terminal();
     await ownersA.mayUse(target('grp_a', null, mid, tid), at('tcp://127.0.0.1:40800'));
-    expect(await ownersB.mayUse(target(undefined, null, mid, tid), at('tcp://127.0.0.1:40800'))).toEqual({ ok: true });
+    expect(await ownersB.mayUse(target(undefined, null, mid, tid), at('tcp://127.0.0.1:40800'))).toMatchObject({ ok: true });
+  });
+
+  describe('a claim the host never accepted', () => {
+    const claimsOf = (mid: string, tid: string) =>
+      replicaA.query(`SELECT group_id AS "groupId", confirmed_at IS NOT NULL AS confirmed FROM terminal_claim WHERE mid = $1 AND tid = $2`, [mid, tid]);
+
+    it('should hold the terminal while the first request is pending, free it when the request failed, and keep it once the host accepted', async () => {
+      const { mid, tid } = terminal();
+      const url = 'tcp://127.0.0.1:40900';
+      const first = await ownersA.mayUse(target('grp_a', url, mid, tid), at(url));
+      expect(first).toMatchObject({ ok: true, pending: { groupId: 'grp_a' } });
+      // Pending: another PBO is refused meanwhile (race-safe as before).
+      expect(await ownersB.mayUse(target('grp_b', url, mid, tid), at(url))).toMatchObject({ ok: false, result: 'REJECTED' });
+
+      await ownersA.settle(first, false);
+      expect(await claimsOf(mid, tid)).toEqual([]);
+
+      const second = await ownersB.mayUse(target('grp_b', url, mid, tid), at(url));
+      expect(second.ok).toBe(true);
+      await ownersB.settle(second, true);
+      expect(await claimsOf(mid, tid)).toEqual([{ groupId: 'grp_b', confirmed: true }]);
+      // Confirmed: a later failure of the owner keeps it, and A is refused.
+      const third = await ownersB.mayUse(target('grp_b', url, mid, tid), at(url));
+      await ownersB.settle(third, false);
+      expect(await ownersA.mayUse(target('grp_a', url, mid, tid), at(url))).toMatchObject({ ok: false, result: 'REJECTED' });
+      expect(await claimsOf(mid, tid)).toEqual([{ groupId: 'grp_b', confirmed: true }]);
+    });
+
+    it("should let another PBO take a pending claim left by a process that stopped, once stale", async () => {
+      const { mid, tid } = terminal();
+      const url = 'tcp://127.0.0.1:40901';
+      expect((await ownersA.mayUse(target('grp_a', url, mid, tid), at(url))).ok).toBe(true);
+      await replicaA.query(`UPDATE terminal_claim SET claimed_at = now() - interval '11 minutes' WHERE mid = $1 AND tid = $2`, [mid, tid]);
+
+      const taken = await ownersB.mayUse(target('grp_b', url, mid, tid), at(url));
+
+      expect(taken).toMatchObject({ ok: true, pending: { groupId: 'grp_b' } });
+      expect(await claimsOf(mid, tid)).toEqual([{ groupId: 'grp_b', confirmed: false }]);
+    });
+
+    it("should claim again on the host's acceptance a terminal a failed request of the same PBO released meanwhile", async () => {
+      const { mid, tid } = terminal();
+      const url = 'tcp://127.0.0.1:40902';
+      const [slow, failing] = [await ownersA.mayUse(target('grp_a', url, mid, tid), at(url)), await ownersB.mayUse(target('grp_a', url, mid, tid), at(url))];
+      await ownersB.settle(failing, false);
+      await ownersA.settle(slow, true);
+      expect(await claimsOf(mid, tid)).toEqual([{ groupId: 'grp_a', confirmed: true }]);
+    });
+
+    it("should list and release claims by the operator's filters", async () => {
+      const repository = new TerminalClaimRepository(replicaA);
+      const { mid, tid } = terminal();
+      const url = 'tcp://127.0.0.1:40903';
+      await ownersA.settle(await ownersA.mayUse(target('grp_list', url, mid, tid), at(url)), true);
+      const other = terminal();
+      await ownersA.mayUse(target('grp_list', url, other.mid, other.tid), at(url));
+
+      expect((await repository.list({ groupId: 'grp_list' })).map((row) => [row.tid, row.confirmedAt !== null])).toEqual(
+        [[tid, true], [other.tid, false]].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+      );
+      expect(await repository.list({ groupId: 'grp_list', pending: true })).toEqual([
+        expect.objectContaining({ format: 'ISO8583', address: '127.0.0.1:40903', mid: other.mid, tid: other.tid, groupId: 'grp_list', confirmedAt: null }),
+      ]);
+      await expect(repository.releaseMatching({})).rejects.toThrow('at least one filter');
+      expect(await repository.releaseMatching({ groupId: 'grp_list', tid })).toEqual([expect.objectContaining({ tid, groupId: 'grp_list' })]);
+      expect((await repository.list({ groupId: 'grp_list' })).map((row) => row.tid)).toEqual([other.tid]);
+    });
   });
 });

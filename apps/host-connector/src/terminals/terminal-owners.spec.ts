@@ -1,18 +1,27 @@
 import { HostAddress, HostTargetV1 } from '@app/contracts';
 import fc from 'fast-check';
 import { TerminalOwners } from './terminal-owners';
-import { TerminalAtAddress, TerminalClaimRepository } from './persistence/terminal-claim.repository';
+import { ClaimState, TerminalAtAddress, TerminalClaimRepository } from './persistence/terminal-claim.repository';
 
-/** A claim store in memory with the repository's rule (first PBO keeps it), counting the calls that reach it. */
+const keyOf = (t: TerminalAtAddress) => `${t.format}|${t.address}|${t.mid}|${t.tid}`;
+
+/** A claim store in memory with the repository's rule (first PBO keeps it; pending until confirmed, gone when released), counting the claims that reach it. */
 class CountingClaims {
-  readonly owners = new Map<string, string>();
+  readonly owners = new Map<string, { groupId: string; confirmed: boolean }>();
   calls = 0;
-  async claim(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<boolean> {
+  async claim(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<ClaimState> {
     this.calls += 1;
-    const keys = terminals.map((t) => `${t.format}|${t.address}|${t.mid}|${t.tid}`);
-    if (keys.some((key) => (this.owners.get(key) ?? groupId) !== groupId)) return false;
-    for (const key of keys) this.owners.set(key, groupId);
-    return true;
+    const keys = terminals.map(keyOf);
+    if (keys.some((key) => (this.owners.get(key)?.groupId ?? groupId) !== groupId)) return 'taken';
+    if (keys.every((key) => this.owners.get(key)?.confirmed === true)) return 'confirmed';
+    for (const key of keys) this.owners.set(key, { groupId, confirmed: this.owners.get(key)?.confirmed ?? false });
+    return 'pending';
+  }
+  async confirm(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<void> {
+    for (const key of terminals.map(keyOf)) if ((this.owners.get(key)?.groupId ?? groupId) === groupId) this.owners.set(key, { groupId, confirmed: true });
+  }
+  async release(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<void> {
+    for (const key of terminals.map(keyOf)) if (this.owners.get(key)?.groupId === groupId && !this.owners.get(key)!.confirmed) this.owners.delete(key);
   }
 }
 
@@ -39,8 +48,32 @@ describe('TerminalOwners: what a process remembers', () => {
             if (mine) asked.add(`${group}|${key}`);
             const use = await owners.mayUse(target(group, terminal[0], terminal[1]), address);
             expect(use.ok).toBe(mine);
+            await owners.settle(use, true);
           }
           expect(claims.calls).toBe(expectedCalls);
+        },
+      ),
+    );
+  });
+});
+
+describe('TerminalOwners: a claim stands only when the host accepted the terminal', () => {
+  it('should leave the terminal free after any run of failed first requests, and give it to the first PBO the host accepted', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ group: fc.constantFrom('grp_a', 'grp_b', 'grp_c'), accepted: fc.boolean() }), { minLength: 1, maxLength: 20 }),
+        async (requests) => {
+          const claims = new CountingClaims();
+          const owners = new TerminalOwners(claims as unknown as TerminalClaimRepository);
+          let owner: string | undefined;
+          for (const { group, accepted } of requests) {
+            const use = await owners.mayUse(target(group, 'M1', 'T1'), address);
+            // Sequential requests: a terminal is refused only to another PBO than the first one the host accepted.
+            expect(use.ok).toBe(owner === undefined || owner === group);
+            await owners.settle(use, accepted);
+            if (use.ok && accepted && owner === undefined) owner = group;
+          }
+          expect([...claims.owners.values()]).toEqual(owner === undefined ? [] : [{ groupId: owner, confirmed: true }]);
         },
       ),
     );

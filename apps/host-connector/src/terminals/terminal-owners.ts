@@ -1,12 +1,22 @@
 import { describeTakenTerminal, HostAddress, HostTargetV1, hostKeyOf, terminalIdOf } from '@app/contracts';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { LEGACY_GROUP_SCOPE, groupScopeOf } from '../routing/group-scope';
 import { TerminalAtAddress, TerminalClaimRepository } from './persistence/terminal-claim.repository';
 
-/** Whether a request may use its terminal: yes, or no with the reply's result and message (nothing was sent). */
-export type TerminalUse = { ok: true } | { ok: false; result: 'REJECTED' | 'HOST_UNAVAILABLE'; message: string };
+/** A claim this request holds pending: {@link TerminalOwners.settle} confirms or releases it. */
+export interface PendingClaim {
+  groupId: string;
+  terminals: TerminalAtAddress[];
+  keys: string[];
+}
+
+/**
+ * Whether a request may use its terminal: yes (with the claim to settle once the host answered
+ * or not, when it is not confirmed yet), or no with the reply's result and message (nothing was sent).
+ */
+export type TerminalUse = { ok: true; pending?: PendingClaim } | { ok: false; result: 'REJECTED' | 'HOST_UNAVAILABLE'; message: string };
 
 /**
  * How long a process trusts what it saw: a claim held by the PBO (claims move only when an operator
@@ -29,6 +39,7 @@ export function socketAddressOf(ip: string, port: number): string {
  */
 @Injectable()
 export class TerminalOwners {
+  private readonly logger = new Logger('TerminalOwners');
   /** Claims this process saw held by a PBO (`groupId|format|address|mid|tid` to when it looks again), so a sale costs no read. */
   private readonly owned = new Map<string, number>();
   /** Addresses of host names as last resolved (to when it resolves again). */
@@ -53,17 +64,46 @@ export class TerminalOwners {
     const now = Date.now();
     const keys = terminals.map((terminal) => `${groupId}|${terminal.format}|${terminal.address}|${terminal.mid}|${terminal.tid}`);
     if (keys.every((key) => (this.owned.get(key) ?? 0) > now)) return { ok: true };
-    if (await this.claims.claim(groupId, terminals)) {
-      if (this.owned.size >= MAX_REMEMBERED) this.owned.clear();
-      for (const key of keys) this.owned.set(key, now + REMEMBER_MS);
+    const state = await this.claims.claim(groupId, terminals);
+    if (state === 'confirmed') {
+      this.remember(keys);
       return { ok: true };
     }
+    if (state === 'pending') return { ok: true, pending: { groupId, terminals, keys } };
     const host = target.connUrl === null ? '' : hostKeyOf(address.format, target.connUrl);
     return {
       ok: false,
       result: 'REJECTED',
       message: `${describeTakenTerminal({ hostMessageFormat: address.format, hostAddress: host, mid, tid })}; nothing was sent`,
     };
+  }
+
+  /**
+   * After the request: a pending claim stands when the host accepted the terminal (`accepted`: it
+   * answered a sign-on or approved the request), else it is released, so a PBO whose first
+   * request never reached the host, or was refused, holds nothing (docs/decisions.md, "Trust
+   * boundaries left over").
+   */
+  async settle(use: TerminalUse, accepted: boolean): Promise<void> {
+    if (!use.ok || use.pending === undefined) return;
+    const { groupId, terminals, keys } = use.pending;
+    try {
+      if (accepted) {
+        await this.claims.confirm(groupId, terminals);
+        this.remember(keys);
+      } else {
+        await this.claims.release(groupId, terminals);
+      }
+    } catch (error) {
+      // The request's own outcome stands; a claim left pending is settled by the PBO's next request, or taken over once stale.
+      this.logger.error(`terminal claim of ${groupId} not ${accepted ? 'confirmed' : 'released'}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private remember(keys: readonly string[]): void {
+    if (this.owned.size >= MAX_REMEMBERED) this.owned.clear();
+    const until = Date.now() + REMEMBER_MS;
+    for (const key of keys) this.owned.set(key, until);
   }
 
   private async addressesOf(hostname: string): Promise<string[]> {

@@ -23,6 +23,7 @@ export class AcquirerController {
   }
 
   @Post()
+  @ApiResponse({ status: 503, description: 'code 15000: the host connector did not say whether it sends to connUrl; nothing was saved', type: EnvelopeDto })
   @HttpCode(200)
   @ApiOperation({ summary: 'Create an acquirer profile' })
   @ApiEnvelope(IdDto)
@@ -47,6 +48,7 @@ export class AcquirerController {
   }
 
   @Put(':profileId')
+  @ApiResponse({ status: 503, description: 'code 15000: the host connector did not say whether it sends to connUrl; nothing was saved', type: EnvelopeDto })
   @ApiOperation({ summary: 'Change the included fields; currency and acqType are immutable' })
   @ApiEnvelope()
   async update(@GroupId() groupId: string, @Param('profileId') profileId: string, @Body() body: AcquirerUpdateDto): Promise<Envelope<never>> {

@@ -1,3 +1,4 @@
+import { EVERY_HOST_ADDRESS } from '@app/messaging';
 import { DomainError, SeededIdGenerator } from '@app/common';
 import { ActivationProfileService } from '../activation-profile/activation-profile.service';
 import { ActivationProfileRepository } from '../activation-profile/persistence/activation-profile.repository';
@@ -25,7 +26,7 @@ function setUp() {
   const pbos = fakePbos(pboOf(GROUP));
   const profileRepository = new InMemoryActivationProfileRepository();
   const profiles = new ActivationProfileService(profileRepository as unknown as ActivationProfileRepository, pbos, new SeededIdGenerator(5));
-  const service = new AcquirerService(repository as unknown as AcquirerProfileRepository, emvs, pbos, profiles, immediateUnitOfWork);
+  const service = new AcquirerService(repository as unknown as AcquirerProfileRepository, emvs, pbos, profiles, immediateUnitOfWork, EVERY_HOST_ADDRESS);
   return { service, repository, profileRepository };
 }
 

@@ -1,6 +1,7 @@
 import { DomainError, Page, PageRequest, parseJsonObject, toPage } from '@app/common';
 import { isForeignKeyViolation, isUniqueViolation, UnitOfWork } from '@app/database';
-import { Injectable } from '@nestjs/common';
+import { HOST_ADDRESS_POLICY, HostAddressPolicy } from '@app/messaging';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ActivationProfileService } from '../activation-profile/activation-profile.service';
 import { EmvConfigRepository } from '../emv/persistence/emv-config.repository';
 import { checkAcceptanceParams } from '../shared/acceptance-params';
@@ -8,7 +9,7 @@ import { PboService } from '../pbo/pbo.service';
 import { storedEnablerParams } from '../shared/enabler-params';
 import { requireOwned } from '../shared/ownership';
 import { checkMethodAndEmvLists, EmvList } from './method-lists';
-import { checkConnUrl } from './conn-url';
+import { checkConnUrl, checkConnUrlAtConnector } from './conn-url';
 import { hostMessageFormatOf } from '../activation-profile/activation-profile.builder';
 import { MethodList } from './acquirer-profile';
 import { AcquirerProfileRecord, AcquirerProfileRepository, AcquirerProfileValues } from './persistence/acquirer-profile.repository';
@@ -51,12 +52,15 @@ export function decodeConnExtraParams(value: string | null | undefined): Record<
 
 @Injectable()
 export class AcquirerService {
+  private readonly logger = new Logger('AcquirerService');
+
   constructor(
     private readonly repository: AcquirerProfileRepository,
     private readonly emvs: EmvConfigRepository,
     private readonly pbos: PboService,
     private readonly profiles: ActivationProfileService,
     private readonly uow: UnitOfWork,
+    @Inject(HOST_ADDRESS_POLICY) private readonly hostAddresses: HostAddressPolicy,
   ) {}
 
   async get(groupId: string, id: number): Promise<AcquirerProfileRecord> {
@@ -98,7 +102,9 @@ export class AcquirerService {
     if (command.acqType === 'qr' && !pbo.qrEnabled) throw DomainError.validation('acqType qr needs the PBO\'s QR support, which is not enabled');
     checkMethodAndEmvLists(command.acqType, command.methodList, command.emvList);
     checkAcceptanceParams(command.connExtraParams, 'connExtraParams');
-    checkConnUrl(hostMessageFormatOf({ enablerMsgFormat: command.enablerMsgFormat ?? null, connMessageFormat: command.connMessageFormat }, pbo), command.connUrl);
+    const format = hostMessageFormatOf({ enablerMsgFormat: command.enablerMsgFormat ?? null, connMessageFormat: command.connMessageFormat }, pbo);
+    checkConnUrl(format, command.connUrl);
+    await checkConnUrlAtConnector(this.hostAddresses, groupId, format, command.connUrl, this.logger);
     try {
       return await this.uow.run(async () => {
         // One writer per PBO at a time for group-wide rules (one default profile per acqType).
@@ -150,7 +156,9 @@ export class AcquirerService {
             },
             await this.pbos.require(groupId),
           );
-          checkConnUrl(format, command.connUrl !== undefined ? command.connUrl : profile.connUrl);
+          const connUrl = command.connUrl !== undefined ? command.connUrl : profile.connUrl;
+          checkConnUrl(format, connUrl);
+          await checkConnUrlAtConnector(this.hostAddresses, groupId, format, connUrl, this.logger);
         }
         const currentEmvList = (await this.repository.emvLists([id])).get(id)!;
         const methodList = command.methodList ?? profile.methodList;

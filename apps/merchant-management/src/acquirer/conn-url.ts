@@ -1,5 +1,7 @@
 import { DomainError } from '@app/common';
-import { HostAddressError, isHostMessageFormat, ISO_HOST_FORMATS, JSON_HOST_FORMATS, parseHostUrl } from '@app/contracts';
+import { ContractViolationError, HostAddressError, isHostMessageFormat, ISO_HOST_FORMATS, JSON_HOST_FORMATS, parseHostUrl } from '@app/contracts';
+import { HostAddressPolicy, RequestReplyError } from '@app/messaging';
+import { Logger } from '@nestjs/common';
 
 /**
  * Why the host connector would refuse `connUrl` for an acceptance of host format `format` (the
@@ -32,4 +34,31 @@ export function connUrlRefusal(format: string, connUrl: string | null | undefine
 export function checkConnUrl(format: string, connUrl: string | null | undefined, field = 'connUrl'): void {
   const refusal = connUrlRefusal(format, connUrl);
   if (refusal !== null) throw DomainError.validation(`${field}: ${refusal}`);
+}
+
+/**
+ * The host connector's word on the address (docs/decisions.md, "Trust boundaries left over"): its
+ * allow-list, loopback rule and entries scoped to one PBO live only there, so it is asked
+ * (`host.address.check.v1`) before a connUrl it would refuse is stored. Refused: 400/10000 naming
+ * `field` with the connector's reason. No answer: 503, and the caller writes nothing. MOCK never
+ * reads the address; no connUrl means the connector's own default.
+ */
+export async function checkConnUrlAtConnector(
+  policy: HostAddressPolicy,
+  groupId: string,
+  format: string,
+  connUrl: string | null | undefined,
+  logger: Logger,
+  field = 'connUrl',
+): Promise<void> {
+  if (connUrl === null || connUrl === undefined || format === 'MOCK' || !isHostMessageFormat(format)) return;
+  let reply;
+  try {
+    reply = await policy.check({ groupId, hostMessageFormat: format, connUrl });
+  } catch (error) {
+    if (!(error instanceof RequestReplyError) && !(error instanceof ContractViolationError)) throw error;
+    logger.error(`host.address.check.v1 for ${format} ${connUrl}: ${error.message}`);
+    throw DomainError.unavailable(`the host connector did not say whether it sends to this ${field}; nothing was saved, try again`);
+  }
+  if (!reply.allowed) throw DomainError.validation(`${field}: ${reply.reason ?? 'the host connector does not send to this address'}`);
 }

@@ -37,6 +37,11 @@ export class DomainError extends Error {
     return new DomainError(ErrorCode.CardReadUsed, message);
   }
 
+  /** 503 (15000): an answer needed before writing did not come; nothing was written. */
+  static unavailable(message: string): DomainError {
+    return new DomainError(ErrorCode.Unavailable, message);
+  }
+
   static notFound(message: string): DomainError {
     return new DomainError(ErrorCode.NotFound, message);
   }

@@ -30,6 +30,8 @@ export enum ErrorCode {
   Upstream = 'UPSTREAM',
   /** A downstream context or the acquirer host timed out. HTTP 504. */
   UpstreamTimeout = 'UPSTREAM_TIMEOUT',
+  /** A context the request needs an answer from before anything is written did not give one (nothing written; try again). HTTP 503, code 15000. */
+  Unavailable = 'UNAVAILABLE',
   /** A known path asked with a method it does not take; the response's `Allow` header lists those it does. HTTP 405, code 10000. */
   MethodNotAllowed = 'METHOD_NOT_ALLOWED',
   /** Too many requests. HTTP 429. */
@@ -74,6 +76,8 @@ export function envelopeErrorOf(code: ErrorCode): EnvelopeError {
       return { code: 15000, status: 502 };
     case ErrorCode.UpstreamTimeout:
       return { code: 15000, status: 504 };
+    case ErrorCode.Unavailable:
+      return { code: 15000, status: 503 };
     case ErrorCode.MethodNotAllowed:
       return { code: 10000, status: 405 };
     case ErrorCode.RateLimited:

@@ -65,6 +65,8 @@ export function problemTypeOf(code: ErrorCode): { type: string; title: string } 
       return { type: 'urn:softpos:problem:upstream-failed', title: 'Upstream failed' };
     case ErrorCode.UpstreamTimeout:
       return { type: 'urn:softpos:problem:upstream-timeout', title: 'Upstream timed out' };
+    case ErrorCode.Unavailable:
+      return { type: 'urn:softpos:problem:unavailable', title: 'Service unavailable' };
     case ErrorCode.MethodNotAllowed:
       return { type: 'urn:softpos:problem:method-not-allowed', title: 'Method not allowed' };
     case ErrorCode.RateLimited:

@@ -1,4 +1,5 @@
 import { CONTRACT_TRANSFORM_OPTIONS, CONTRACT_VALIDATOR_OPTIONS, describeValidationErrors, fieldName, isContractClass } from '@app/contracts';
+import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
 import { getMetadataStorage } from 'class-validator';
 import { ArgumentMetadata, Injectable, PipeTransform, ValidationPipe } from '@nestjs/common';
 import { DomainError } from '../errors';
@@ -23,9 +24,9 @@ export class StrictValidationPipe implements PipeTransform {
         throw DomainError.validation('request body must be a JSON object');
       }
     }
-    if ((metadata.type === 'body' || metadata.type === 'query') && isContractClass(metadata.metatype) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      const unknown = firstUnknownKey(value, metadata.metatype);
-      if (unknown !== undefined) throw DomainError.validation(`${fieldName(unknown)} is not an accepted field`);
+    if ((metadata.type === 'body' || metadata.type === 'query') && isContractClass(metadata.metatype) && isPlainObject(value)) {
+      const unknown = firstUnknownPath(value, metadata.metatype, '', 0);
+      if (unknown !== undefined) throw DomainError.validation(`${unknown} is not an accepted field`);
     }
     return this.inner.transform(value, metadata);
   }
@@ -48,24 +49,83 @@ export class EmptyBodyPipe implements PipeTransform {
   }
 }
 
-const knownFields = new WeakMap<object, ReadonlySet<string>>();
+// class-transformer keeps the @Type metadata in a singleton its index does not export.
+const { defaultMetadataStorage: transformerMetadata } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: MetadataStorage };
+
+/** What the early check knows of a DTO class: the properties its rules name, and those validated as nested DTOs (with their class). */
+interface Shape {
+  known: ReadonlySet<string>;
+  nested: ReadonlyArray<readonly [string, Function]>;
+}
+
+const shapes = new WeakMap<object, Shape>();
+
+/** Deeper than any DTO nests; below it the validator's own walk decides (the body's value cap bounds it). */
+const MAX_NESTING = 8;
+
+function shapeOf(type: Function): Shape {
+  let shape = shapes.get(type);
+  if (shape === undefined) {
+    const rules = getMetadataStorage().getTargetValidationMetadatas(type, '', false, false);
+    const nested: Array<readonly [string, Function]> = [];
+    for (const property of new Set(rules.filter((rule) => rule.type === 'nestedValidation').map((rule) => rule.propertyName))) {
+      const typed = transformerMetadata.findTypeMetadata(type, property);
+      // A discriminated @Type picks its class by the value: left to the validator.
+      const nestedType = typed && !typed.options?.discriminator ? typed.typeFunction() : undefined;
+      if (isContractClass(nestedType)) nested.push([property, nestedType]);
+    }
+    shape = { known: new Set(rules.map((rule) => rule.propertyName)), nested };
+    shapes.set(type, shape);
+  }
+  return shape;
+}
+
+function isPlainObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A key under `parent` as class-validator's errors name it (`items[1].emvId`), the client's key bounded. */
+function pathOf(parent: string, key: string): string {
+  const name = fieldName(key);
+  if (parent === '') return name;
+  return /^\d+$/.test(name) ? `${parent}[${name}]` : `${parent}.${name}`;
+}
 
 /**
- * The first key of `value` no validation rule of `type` names (what class-validator's whitelist
- * refuses first, in the same words), looked up before class-transformer copies the object and
- * class-validator walks it: a body of 10,000 unknown keys costs a pass over its keys, not their
- * transformation. Undefined when every key is known, or when `type` has no rules (left to the
- * validator's own answer).
+ * The path of the first key of `value` no validation rule of `type` names (what class-validator's
+ * whitelist refuses, in the same words), this object's keys first, then those of the nested DTOs
+ * its rules validate (`@ValidateNested` with `@Type`), objects and each object of an array, at
+ * any depth: looked up before class-transformer copies the body and class-validator walks it,
+ * so a body of 10,000 unknown keys, at the top or in a nested object, costs a pass over its keys,
+ * not their transformation. Undefined when every key is known, or when `type` has no rules (left
+ * to the validator's own answer).
  */
-function firstUnknownKey(value: object, type: Function): string | undefined {
-  let known = knownFields.get(type);
-  if (known === undefined) {
-    known = new Set(getMetadataStorage().getTargetValidationMetadatas(type, '', false, false).map((rule) => rule.propertyName));
-    knownFields.set(type, known);
-  }
+function firstUnknownPath(value: object, type: Function, parent: string, depth: number): string | undefined {
+  const { known, nested } = shapeOf(type);
   if (known.size === 0) return undefined;
   for (const key in value) {
-    if (Object.prototype.hasOwnProperty.call(value, key) && !known.has(key)) return key;
+    if (Object.prototype.hasOwnProperty.call(value, key) && !known.has(key)) return pathOf(parent, key);
+  }
+  if (depth >= MAX_NESTING) return undefined;
+  for (const [property, nestedType] of nested) {
+    if (!Object.prototype.hasOwnProperty.call(value, property)) continue;
+    const child: unknown = (value as Record<string, unknown>)[property];
+    const at = pathOf(parent, property);
+    const found = Array.isArray(child)
+      ? firstInArray(child, nestedType, at, depth + 1)
+      : isPlainObject(child)
+        ? firstUnknownPath(child, nestedType, at, depth + 1)
+        : undefined;
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function firstInArray(items: readonly unknown[], type: Function, parent: string, depth: number): string | undefined {
+  for (let index = 0; index < items.length; index += 1) {
+    const item = items[index];
+    const found = isPlainObject(item) ? firstUnknownPath(item, type, `${parent}[${index}]`, depth) : undefined;
+    if (found !== undefined) return found;
   }
   return undefined;
 }

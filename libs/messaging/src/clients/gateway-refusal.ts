@@ -43,6 +43,7 @@ function refusalStatusOf(code: ErrorCode): GatewayRefusalV1['status'] | undefine
     case ErrorCode.Unauthenticated:
     case ErrorCode.RateLimited:
     case ErrorCode.MethodNotAllowed:
+    case ErrorCode.Unavailable:
     case ErrorCode.Internal:
       return undefined;
     default: {

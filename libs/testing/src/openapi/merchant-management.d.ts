@@ -2215,6 +2215,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 15000: the host connector did not say whether it sends to connUrl; nothing was saved */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     AcquirerController_get: {
@@ -2366,6 +2375,15 @@ export interface operations {
             };
             /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 15000: the host connector did not say whether it sends to connUrl; nothing was saved */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4883,6 +4901,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 15000: the host connector did not say whether it sends to connUrl; nothing was saved */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     AcquirerV2Controller_update: {
@@ -4962,6 +4989,15 @@ export interface operations {
             };
             /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 15000: the host connector did not say whether it sends to connUrl; nothing was saved */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

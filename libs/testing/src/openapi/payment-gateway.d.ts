@@ -812,8 +812,8 @@ export interface components {
             /** @description HTTP status of the last answer; null when none came */
             lastStatus: number | null;
             /**
-             * @description the last status line or failure; the receiver's body is never kept
-             * @example HTTP 503 Service Unavailable
+             * @description the last status code with our category of it, or the failure; the receiver's reason phrase and body are never kept
+             * @example HTTP 503 (receiver error)
              */
             lastError: string | null;
             /** @description when the next attempt is due; null once final */

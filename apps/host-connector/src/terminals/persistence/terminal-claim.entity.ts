@@ -26,4 +26,8 @@ export class TerminalClaimEntity {
 
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   claimedAt: Date;
+
+  /** When the host first answered a sign-on or approved a request of the owner; null while the first request is pending. */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  confirmedAt: Date | null;
 }

@@ -10,46 +10,138 @@ export interface TerminalAtAddress {
   tid: string;
 }
 
+/** What a claim came to: all the PBO's and answered for by the host; the PBO's, some not yet; or another PBO's. */
+export type ClaimState = 'confirmed' | 'pending' | 'taken';
+
+/**
+ * An unconfirmed claim older than this is a leftover (its process stopped between claiming and
+ * settling): another PBO may take it. Far longer than a request's deadline (HOST_TIMEOUT_MS, at most 60 s).
+ */
+export const STALE_CLAIM_MS = 10 * 60_000;
+
+/** A claim as the operator lists it. */
+export interface TerminalClaimRow extends TerminalAtAddress {
+  groupId: string;
+  claimedAt: string;
+  /** When the host first answered a sign-on or approved a request of the owner; null while pending. */
+  confirmedAt: string | null;
+}
+
+/** Filters of the operator's list and release (each optional, all must match). */
+export interface TerminalClaimFilter {
+  groupId?: string;
+  format?: string;
+  address?: string;
+  mid?: string;
+  tid?: string;
+  /** true: only pending claims; false: only confirmed ones. */
+  pending?: boolean;
+}
+
+const COLUMNS = `format, address, mid, tid, group_id AS "groupId",
+  to_char(claimed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "claimedAt",
+  to_char(confirmed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "confirmedAt"`;
+const RECORDSET = `jsonb_to_recordset($1::jsonb) AS v(format text, address text, mid text, tid text)`;
+const MATCHES = 'c.format = v.format AND c.address = v.address AND c.mid = v.mid AND c.tid = v.tid';
+
 @Injectable()
 export class TerminalClaimRepository {
   constructor(@InjectHostConnectorDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * Claims the terminals for `groupId`, all or none: true when each is now the PBO's (claimed
-   * now or before), false when another PBO holds any of them (nothing is claimed then). The
-   * usual case, all already the PBO's, is one read; otherwise the claim is one INSERT … ON
-   * CONFLICT DO UPDATE in key order, whose row locks serialise two claimers (the second reads the
-   * first's owner), rolled back when one row is another's.
+   * Claims the terminals for `groupId` before a request is sent, all or none. `taken` when
+   * another PBO holds any of them (confirmed, or pending and not stale: nothing is claimed then);
+   * `confirmed` when each is the PBO's and confirmed; else `pending`: each is now the PBO's and
+   * the caller must {@link confirm} or {@link release} once the host answered or not. The usual
+   * case, all already the PBO's, is one read; otherwise the claim is one INSERT … ON CONFLICT DO
+   * UPDATE in key order, whose row locks serialise two claimers (the second reads the first's
+   * owner), rolled back when one row is another's.
    */
-  async claim(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<boolean> {
-    const keys = [...terminals].sort((a, b) => keyOf(a).localeCompare(keyOf(b)));
-    const parameter = JSON.stringify(keys);
-    const recordset = `jsonb_to_recordset($1::jsonb) AS v(format text, address text, mid text, tid text)`;
-    const held: Array<{ groupId: string }> = await this.dataSource.query(
-      `SELECT c.group_id AS "groupId" FROM terminal_claim c JOIN ${recordset}
-          ON c.format = v.format AND c.address = v.address AND c.mid = v.mid AND c.tid = v.tid`,
-      [parameter],
+  async claim(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<ClaimState> {
+    const parameter = JSON.stringify(sortedKeys(terminals));
+    const held: Array<{ groupId: string; confirmed: boolean; stale: boolean }> = await this.dataSource.query(
+      `SELECT c.group_id AS "groupId", c.confirmed_at IS NOT NULL AS confirmed,
+              (c.confirmed_at IS NULL AND c.claimed_at < now() - make_interval(secs => $2)) AS stale
+         FROM terminal_claim c JOIN ${RECORDSET} ON ${MATCHES}`,
+      [parameter, STALE_CLAIM_MS / 1000],
     );
-    if (held.some((row) => row.groupId !== groupId)) return false;
-    if (held.length === keys.length) return true;
+    if (held.some((row) => row.groupId !== groupId && !row.stale)) return 'taken';
+    if (held.length === terminals.length && held.every((row) => row.groupId === groupId)) return held.every((row) => row.confirmed) ? 'confirmed' : 'pending';
     try {
       await this.dataSource.transaction(async (manager) => {
         const owners: Array<{ groupId: string }> = await manager.query(
           `INSERT INTO terminal_claim (format, address, mid, tid, group_id)
-           SELECT v.format, v.address, v.mid, v.tid, $2 FROM ${recordset} ORDER BY v.format, v.address, v.mid, v.tid
-           ON CONFLICT (format, address, mid, tid) DO UPDATE SET group_id = terminal_claim.group_id
+           SELECT v.format, v.address, v.mid, v.tid, $2 FROM ${RECORDSET} ORDER BY v.format, v.address, v.mid, v.tid
+           ON CONFLICT (format, address, mid, tid) DO UPDATE SET
+             group_id = CASE WHEN terminal_claim.confirmed_at IS NULL AND terminal_claim.claimed_at < now() - make_interval(secs => $3) THEN EXCLUDED.group_id ELSE terminal_claim.group_id END,
+             claimed_at = CASE WHEN terminal_claim.confirmed_at IS NULL AND terminal_claim.claimed_at < now() - make_interval(secs => $3) THEN now() ELSE terminal_claim.claimed_at END
            RETURNING group_id AS "groupId"`,
-          [parameter, groupId],
+          [parameter, groupId, STALE_CLAIM_MS / 1000],
         );
         if (owners.some((row) => row.groupId !== groupId)) throw new TakenTerminal();
       });
-      return true;
+      return 'pending';
     } catch (error) {
-      if (error instanceof TakenTerminal) return false;
+      if (error instanceof TakenTerminal) return 'taken';
       throw error;
     }
   }
+
+  /**
+   * The host answered for the terminals (an answered sign-on, an approved request): the claim
+   * stands. Claims them again if a failed request of the same PBO released them meanwhile; a row
+   * another PBO took since is left alone.
+   */
+  async confirm(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO terminal_claim (format, address, mid, tid, group_id, confirmed_at)
+       SELECT v.format, v.address, v.mid, v.tid, $2, now() FROM ${RECORDSET} ORDER BY v.format, v.address, v.mid, v.tid
+       ON CONFLICT (format, address, mid, tid) DO UPDATE SET confirmed_at = COALESCE(terminal_claim.confirmed_at, now())
+       WHERE terminal_claim.group_id = $2`,
+      [JSON.stringify(sortedKeys(terminals)), groupId],
+    );
+  }
+
+  /** Nothing the host accepted came of the request: the PBO's pending claims of these terminals go. Confirmed ones stay. */
+  async release(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<void> {
+    await this.dataSource.query(
+      `DELETE FROM terminal_claim c USING ${RECORDSET} WHERE ${MATCHES} AND c.group_id = $2 AND c.confirmed_at IS NULL`,
+      [JSON.stringify(sortedKeys(terminals)), groupId],
+    );
+  }
+
+  /** The operator's list: the claims matching every filter given, by owner and terminal. */
+  async list(filter: TerminalClaimFilter, limit = 1000): Promise<TerminalClaimRow[]> {
+    const { where, parameters } = whereOf(filter);
+    return this.dataSource.query(`SELECT ${COLUMNS} FROM terminal_claim ${where} ORDER BY group_id, format, address, mid, tid LIMIT ${Math.max(1, Math.floor(limit))}`, parameters);
+  }
+
+  /** The operator's release: deletes the claims matching every filter given (at least one), answering those deleted. */
+  async releaseMatching(filter: TerminalClaimFilter): Promise<TerminalClaimRow[]> {
+    const { where, parameters } = whereOf(filter);
+    if (parameters.length === 0 && filter.pending === undefined) throw new Error('a release names at least one filter');
+    return this.dataSource.query(
+      `WITH gone AS (DELETE FROM terminal_claim ${where} RETURNING *) SELECT ${COLUMNS} FROM gone ORDER BY group_id, format, address, mid, tid`,
+      parameters,
+    );
+  }
 }
+
+function whereOf(filter: TerminalClaimFilter): { where: string; parameters: string[] } {
+  const conditions: string[] = [];
+  const parameters: string[] = [];
+  for (const [key, column] of [['groupId', 'group_id'], ['format', 'format'], ['address', 'address'], ['mid', 'mid'], ['tid', 'tid']] as const) {
+    const value = filter[key];
+    if (value === undefined) continue;
+    parameters.push(value);
+    conditions.push(`${column} = $${parameters.length}`);
+  }
+  if (filter.pending !== undefined) conditions.push(filter.pending ? 'confirmed_at IS NULL' : 'confirmed_at IS NOT NULL');
+  return { where: conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`, parameters };
+}
+
+const sortedKeys = (terminals: readonly TerminalAtAddress[]): TerminalAtAddress[] =>
+  [...terminals].map(({ format, address, mid, tid }) => ({ format, address, mid, tid })).sort((a, b) => keyOf(a).localeCompare(keyOf(b)));
 
 /** Rolls a claim back when one of its terminals is another PBO's. */
 class TakenTerminal extends Error {}

@@ -38,6 +38,7 @@ export class AcquirerV2Controller {
   }
 
   @Post()
+  @ApiResponse({ status: 503, description: 'code 15000: the host connector did not say whether it sends to connUrl; nothing was saved', type: EnvelopeDto })
   @HttpCode(200)
   @ApiOperation({ summary: 'Create an acquirer profile (emvList and methodList as objects)' })
   @ApiEnvelope(IdDto)
@@ -57,6 +58,7 @@ export class AcquirerV2Controller {
   }
 
   @Put(':profileId')
+  @ApiResponse({ status: 503, description: 'code 15000: the host connector did not say whether it sends to connUrl; nothing was saved', type: EnvelopeDto })
   @ApiOperation({ summary: 'Change the included fields; currency and acqType are immutable' })
   @ApiEnvelope(IdDto)
   async update(@GroupId() groupId: string, @Param('profileId') profileId: string, @Body() body: LegacyAcquirerUpdateDto): Promise<Envelope<IdDto>> {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAttempt, AttemptOutcome, LAST_ERROR_MAX, retryDelayMs, RetrySchedule } from './retry-policy';
 
 const DEFAULT: RetrySchedule = { backoffBaseMs: 10_000, backoffMaxMs: 3_600_000, giveUpMs: 86_400_000 };
-const failed: AttemptOutcome = { kind: 'failed', reason: 'HTTP 503 Service Unavailable', status: 503 };
+const failed: AttemptOutcome = { kind: 'failed', reason: 'HTTP 503 (receiver error)', status: 503 };
 
 /** Attempt times (ms after the first) of a delivery whose receiver always fails, each attempt taking `took(n)` ms. */
 function failingRun(schedule: RetrySchedule, took: (attempt: number) => number): { times: number[]; finalError: string | null } {
@@ -24,7 +24,7 @@ describe('the webhook retry policy', () => {
     expect(times.slice(0, 11).map((ms) => ms / 1000)).toEqual([0, 10, 30, 70, 150, 310, 630, 1270, 2550, 5110, 8710]);
     expect(times.at(-1)).toBe(86_400_000);
     expect(times).toHaveLength(33);
-    expect(finalError).toBe('gave up after 33 attempts: HTTP 503 Service Unavailable');
+    expect(finalError).toBe('gave up after 33 attempts: HTTP 503 (receiver error)');
   });
 
   it('should never wait less than the backoff nor more than its maximum, and never try after the give-up time, whatever an attempt takes', () => {

@@ -1,6 +1,6 @@
 import { errorMessage } from '@app/common';
 import { Injectable } from '@nestjs/common';
-import { request as httpRequest, IncomingMessage, STATUS_CODES } from 'node:http';
+import { request as httpRequest, IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { CheckedDestination, UNREACHABLE } from '../destination/destination-guard';
@@ -21,11 +21,23 @@ export interface WebhookPost {
 
 export type SendOutcome = Exclude<AttemptOutcome, { kind: 'refused' }> | { kind: 'aborted' };
 
-/** `HTTP 503 Service Unavailable`: what is kept of an answer (never its body). */
-export function statusLine(response: Pick<IncomingMessage, 'statusCode' | 'statusMessage'>): string {
+/**
+ * `HTTP 503 (server error)`: what is kept of an answer, the status code and our own category of
+ * it. Never the receiver's reason phrase or body: a host the operator allow-listed (an internal
+ * one) would otherwise show its own text to the PBO.
+ */
+export function statusLine(response: Pick<IncomingMessage, 'statusCode'>): string {
   const status = response.statusCode ?? 0;
-  const text = (response.statusMessage || STATUS_CODES[status] || '').replace(/[^\x20-\x7e]/g, '').slice(0, 60);
-  return text ? `HTTP ${status} ${text}` : `HTTP ${status}`;
+  return `HTTP ${status} (${statusCategoryOf(status)})`;
+}
+
+/** Our word for a status class. */
+export function statusCategoryOf(status: number): string {
+  if (status >= 200 && status < 300) return 'accepted';
+  if (status >= 300 && status < 400) return 'redirect, not followed';
+  if (status >= 400 && status < 500) return 'refused by the receiver';
+  if (status >= 500 && status < 600) return 'receiver error';
+  return 'not a valid status';
 }
 
 /**
@@ -67,7 +79,7 @@ export class WebhookSender {
         response.destroy();
         request.destroy();
         if (status >= 200 && status < 300) settle({ kind: 'delivered', status, statusLine: line });
-        else if (status >= 300 && status < 400) settle({ kind: 'failed', status, reason: `${line}: redirects are not followed` });
+        else if (status >= 300 && status < 400) settle({ kind: 'failed', status, reason: line });
         else settle({ kind: 'failed', status, reason: line });
       });
       // Listened to at once: destroying the request (deadline, abort) may emit an error of its own, which settle then ignores.

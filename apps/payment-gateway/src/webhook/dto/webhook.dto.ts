@@ -69,8 +69,8 @@ export class WebhookDeliveryDto {
   @ApiProperty({
     type: String,
     nullable: true,
-    example: 'HTTP 503 Service Unavailable',
-    description: "the last status line or failure; the receiver's body is never kept",
+    example: 'HTTP 503 (receiver error)',
+    description: "the last status code with our category of it, or the failure; the receiver's reason phrase and body are never kept",
   })
   lastError: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'when the next attempt is due; null once final' }) nextAttemptAt: string | null;

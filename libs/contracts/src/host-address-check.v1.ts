@@ -1,0 +1,38 @@
+// class-transformer's @Type reads design-time metadata: the contract must load without Nest having loaded this first.
+import 'reflect-metadata';
+import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { HOST_MESSAGE_FORMATS, HostMessageFormat } from './host-formats';
+
+/**
+ * `host.address.check.v1`: would the host connector send a request of this PBO to this address?
+ * Asked by merchant-management when an acquirer's connUrl is created or changed; the connector
+ * answers with the same rules it applies to every request (its parser, its allow-list with the
+ * loopback rule and the entries scoped to one PBO). It resolves the address as a request would;
+ * it never connects and never looks the name up (docs/decisions.md, "Trust boundaries left over").
+ */
+export class HostAddressCheckRequestV1 {
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  groupId: string;
+
+  @IsIn(HOST_MESSAGE_FORMATS)
+  hostMessageFormat: HostMessageFormat;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(512)
+  connUrl: string;
+}
+
+export class HostAddressCheckReplyV1 {
+  /** True when a request of the PBO to this address would be sent. */
+  @IsBoolean()
+  allowed: boolean;
+
+  /** Why not, in the connector's words (the address as given, the rule it breaks); absent when allowed. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(1024)
+  reason?: string;
+}
