@@ -27,6 +27,7 @@ import { TRANSACTION_SETTINGS, TransactionSettings } from '../transaction-settin
 import { batchContents, nextBatchNo } from './batch-contents';
 import type { BatchSettlement, BatchTotalsMinor } from './batch-settlement';
 import { BatchSettlementRepository } from './persistence/batch-settlement.repository';
+import { COMPLETING_VOID_RETRY_SECONDS } from '../follow-up/follow-up-rules';
 import { drained, heldByAnother } from './terminal-hold';
 import { callerHostMessage } from '../../shared/host-reply';
 
@@ -57,6 +58,13 @@ function stepOf(request: GatewayBatchSettleRequestV1, openBatchNo: string, settl
     case 'SETTLING':
       return settlement.claimedUntil !== null && settlement.claimedUntil > now ? 'busy' : 'take-over';
   }
+}
+
+/** 409 with Retry-After: the batch holds a void the host may still complete (settling now could count a sale the host voids). */
+function voidInFlight(message: string): DomainError {
+  const error = DomainError.conflict(message);
+  error.retryAfterSeconds = COMPLETING_VOID_RETRY_SECONDS;
+  return error;
 }
 
 /** A reply that settles nothing: the request was refused. */
@@ -222,7 +230,7 @@ export class BatchSettlementService {
   /** Closes the open batch (the terminal's row is locked exclusively): the next batch opens, the closed one is kept with its totals. */
   private async close(request: GatewayBatchSettleRequestV1, terminal: Transaction, key: TerminalKey, batchNo: string): Promise<Claim> {
     if (await this.settlements.hasVoidInFlight(key, batchNo))
-      throw DomainError.conflict(`batch ${batchNo} of terminal ${key.mid}/${key.tid} has a void in flight; settle it once the void is done`);
+      throw voidInFlight(`batch ${batchNo} of terminal ${key.mid}/${key.tid} has a void in flight (waiting for the host, or repeated until the host acknowledges it); settle it once the void is done`);
     const now = this.clock.now();
     const next = nextBatchNo(batchNo);
     await this.batches.advance(key, next, now);
