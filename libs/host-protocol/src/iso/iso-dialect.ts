@@ -33,6 +33,9 @@ import {
  */
 const OPTIONAL_FIELDS = new Set([12, 13, 14, 18, 19, 22, 23, 25, 32, 35, 37, 38, 42, 43, 60]);
 
+/** The match key of an answer besides its MTI: STAN and terminal id. */
+const MATCH_FIELDS: readonly number[] = [11, 41];
+
 const CONTEXT_RULES: ReadonlyArray<[keyof WireContext, RegExp, string]> = [
   ['stan', /^[0-9]{6}$/, 'the STAN must be 6 digits'],
   ['transmittedAt', /^[0-9]{10}$/, 'the transmission time must be MMDDhhmmss'],
@@ -47,17 +50,39 @@ const CONTEXT_RULES: ReadonlyArray<[keyof WireContext, RegExp, string]> = [
  */
 export class IsoHostDialect implements IsoDialect {
   readonly kind = 'iso' as const;
-  readonly answerFieldsNeeded: readonly number[];
+  /** Read strictly in every answer: the match key (the MTI, in the header, always is). */
+  readonly answerMatchFields: readonly number[] = MATCH_FIELDS;
+  private readonly neededByOperation: Readonly<Record<HostOperation, readonly number[]>>;
 
   constructor(
     readonly format: HostMessageFormat,
     readonly spec: MessageSpec,
   ) {
-    // Match key (11, 41), outcome (39), amount and currency (4, 49, the partial amount's field),
-    // RRN and approval code (37, 38), the working key (48) and the totals of a settlement.
-    // Settlement date (15) and chip data (55) are optional: parseResponse drops a bad one.
-    const totals = Object.values(TOTALS_FIELD);
-    this.answerFieldsNeeded = [...new Set([4, 11, 37, 38, 39, 41, 49, spec.host.partialAmountField, KEY_FIELD, 63, ...totals])].sort((a, b) => a - b);
+    const host = spec.host;
+    // What each answer's reading relies on, per operation (so per answer MTI): a financial answer
+    // (0110, 0210, 0230, 0410, 0430) its outcome, amount, currency, RRN and approval code; an 0510 its
+    // totals; an 0810 the working key when this operation reads one; an 0330 only its outcome.
+    // Settlement date (15) and chip data (55) are optional everywhere: a bad one is dropped.
+    const financial = [4, 37, 38, 49, host.partialAmountField];
+    const totals = host.reconciliationLayout === 'terminal' && host.reconciliationTotals === 'field63' ? [63] : Object.values(TOTALS_FIELD);
+    const needs = (...extra: number[]): readonly number[] => [...new Set([...MATCH_FIELDS, 39, ...extra])].sort((a, b) => a - b);
+    this.neededByOperation = {
+      authorize: needs(...financial),
+      capture: needs(...financial),
+      refund: needs(...financial),
+      void: needs(...financial),
+      reverse: needs(...financial),
+      settle: needs(...totals),
+      settleclose: needs(...totals),
+      batchupload: needs(),
+      echo: needs(),
+      signon: host.workingKey === 'signOn' ? needs(KEY_FIELD) : needs(),
+      keyexchange: host.workingKey === 'none' ? needs() : needs(KEY_FIELD),
+    };
+  }
+
+  answerFieldsNeeded(operation: HostOperation): readonly number[] {
+    return this.neededByOperation[operation];
   }
 
   buildRequest<O extends HostOperation>(operation: O, request: HostRequestOf[O], context: WireContext): Iso8583Message {
@@ -191,6 +216,10 @@ export class IsoHostDialect implements IsoDialect {
   }
 
   parseResponse(operation: HostOperation, message: Iso8583Message): HostAnswer {
+    // A field this operation reads that broke its rule (left out by the tolerant reading): the answer is unreadable.
+    const needed = this.neededByOperation[operation];
+    const broken = message.skippedFields?.find((skipped) => needed.includes(skipped.number));
+    if (broken !== undefined) throw new HostProtocolError(this.format, `the ${message.mti} answer's field ${broken.number}, which ${operation} reads, is unreadable: ${broken.reason}`);
     const code = textField(message, 39);
     if (code === undefined) throw new HostProtocolError(this.format, `the ${message.mti} answer has no response code (field 39)`);
     if (!/^[0-9A-Za-z]{2}$/.test(code)) throw new HostProtocolError(this.format, `the ${message.mti} answer has a malformed response code (field 39)`);
