@@ -286,6 +286,12 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
         expect(reversal[4]).toBe('000000001300');
         expect(reversal[41]).toBe(sale[41]);
       }
+      // ISO 8583:1987: a repeat is its first transmission with the MTI's last digit 1, byte for byte;
+      // the sale's card as kept (2, 14, 23) entered as the sale was (22 = 071), never 35 or 55.
+      const [, firstWire, repeatWire] = host.raw;
+      expect(repeatWire.subarray(4)).toEqual(firstWire.subarray(4));
+      expect([firstWire.subarray(0, 4).toString('latin1'), repeatWire.subarray(0, 4).toString('latin1')]).toEqual(['0400', '0401']);
+      expect([first[2], first[22], first[35], first[55]]).toEqual([sale[2], sale[22], undefined, undefined]);
     });
 
     it('should announce each state of a reversal refused with 12 twice, then acknowledged with 00 (host.reversal.updated.v1 in the outbox)', async () => {

@@ -62,17 +62,10 @@ export interface WireContext {
   /** 0401 instead of 0400 for a repeated reversal. */
   repeat?: boolean;
   /**
-   * A reversal sent for its original's timeout, in the same process right after it: the
-   * original's own card data (the authorisation's `card.emvTlv`, hex) from memory, never from the
-   * database. The ISO dialect sends it on a reversal its format's `host.followUpCardData` names,
-   * with field 35 and field 55 as the original carried them. Never logged.
-   */
-  originalCard?: string;
-  /**
    * A follow-up's original card as the connector kept it sealed after authorisation: PAN, expiry,
    * PAN sequence number, nothing else (PCI DSS 3.3.1). The ISO dialect sends it (fields 2, 14, 23,
-   * and 22 = the format's `host.followUpEntryMode`) on the follow-ups `host.followUpCardData`
-   * names. Never logged.
+   * and 22 = the format's `host.followUpEntryMode`; on a reversal, the entry mode its original went
+   * with) on the follow-ups `host.followUpCardData` names. Never logged.
    */
   keptCard?: FollowUpCard;
 }

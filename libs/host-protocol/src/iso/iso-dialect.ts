@@ -5,6 +5,7 @@ import { HostAnswer, HostBatchUploadRequest, HostOperation, HostProtocolError, H
 import { approves, responseMessage } from '../response-codes';
 import {
   batchProcessingCodeOf,
+  entryModeOfKind,
   fieldValue,
   hostTotalsOf,
   KEY_FIELD,
@@ -105,19 +106,19 @@ export class IsoHostDialect implements IsoDialect {
       for (const [number, value] of Object.entries(values)) put(Number(number), value);
     };
 
-    const putCard = (cardData: CardData, withIcc: boolean): void => {
+    const putCard = (cardData: CardData): void => {
       put(2, cardData.pan);
       if (cardData.expiry !== null) put(14, cardData.expiry);
       put(22, POS_ENTRY_MODE_CONTACTLESS_CHIP);
       if (cardData.panSequence !== null) put(23, cardData.panSequence);
       if (cardData.track2 !== null) put(35, cardData.track2);
-      if (withIcc && cardData.iccData.length > 0) put(55, cardData.iccData);
+      if (cardData.iccData.length > 0) put(55, cardData.iccData);
     };
-    // A follow-up after authorisation: only what may be kept (PCI DSS 3.3.1), entered as the host expects a card-not-present follow-up.
-    const putKeptCard = (card: FollowUpCard): void => {
+    // A follow-up after authorisation: only what may be kept (PCI DSS 3.3.1), with the entry mode given.
+    const putKeptCard = (card: FollowUpCard, entryMode: string): void => {
       put(2, card.pan);
       if (card.expiry !== null) put(14, card.expiry);
-      put(22, this.spec.host.followUpEntryMode);
+      put(22, entryMode);
       if (card.panSequence !== null) put(23, card.panSequence);
     };
 
@@ -129,7 +130,7 @@ export class IsoHostDialect implements IsoDialect {
     switch (operation) {
       case 'authorize': {
         const { amount, card, merchant, kind } = request as HostAuthorizeRequestV1;
-        putCard(readCardData(card.emvTlv, this.format), true);
+        putCard(readCardData(card.emvTlv, this.format));
         put(4, amount.minor.padStart(12, '0'));
         put(12, context.localTime);
         put(13, context.localDate);
@@ -143,13 +144,12 @@ export class IsoHostDialect implements IsoDialect {
       case 'capture':
       case 'reverse': {
         const { amount, original, merchant } = request as HostFollowUpRequestV1;
-        const reversal = sentAsReversal(operation, this.spec.host);
-        // What hosts match a follow-up on: the original's card. A reversal for its original's timeout,
-        // sent from memory, carries the original's own card and chip data (35, 55); every other
-        // follow-up only the card kept after authorisation (2, 14, 23; never 35 or 55).
-        if (this.spec.host.followUpCardData.includes(operation as FollowUpOperation)) {
-          if (context.originalCard !== undefined && operation === 'reverse') putCard(readCardData(context.originalCard, this.format), reversal);
-          else if (context.keptCard !== undefined) putKeptCard(context.keptCard);
+        // What hosts match a follow-up on: the original's card, as kept after authorisation (2, 14, 23;
+        // never 35 or 55, PCI DSS 3.3.1). A reversal says how its original was entered, so that
+        // every transmission of it (0400, each 0401) is the same message; any other follow-up is
+        // entered as the format's card-not-present follow-up.
+        if (this.spec.host.followUpCardData.includes(operation as FollowUpOperation) && context.keptCard !== undefined) {
+          putKeptCard(context.keptCard, operation === 'reverse' ? entryModeOfKind(originalKindOf(original), this.spec.host) : this.spec.host.followUpEntryMode);
         }
         put(4, amount.minor.padStart(12, '0'));
         put(12, context.localTime);

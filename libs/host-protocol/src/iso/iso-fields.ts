@@ -143,6 +143,15 @@ export function posConditionOfKind(kind: HostOriginalKindV1): string {
   return kind === 'PREAUTH' || kind === 'CAPTURE' ? POS_CONDITION_PREAUTH : POS_CONDITION_NORMAL;
 }
 
+/**
+ * Field 22 of what a transaction of this kind went out with: an authorisation (sale,
+ * pre-authorisation) was read from the card (contactless chip), a follow-up carried the kept card
+ * entered as the format's `followUpEntryMode`. What a reversal of it says.
+ */
+export function entryModeOfKind(kind: HostOriginalKindV1, rules: HostRules): string {
+  return kind === 'SALE' || kind === 'PREAUTH' ? POS_ENTRY_MODE_CONTACTLESS_CHIP : rules.followUpEntryMode;
+}
+
 /** The kind of transaction a follow-up is, as its own follow-ups (a reversal of it) will name it. */
 export function followUpKindOf(operation: 'void' | 'refund' | 'capture', original: Pick<HostOriginalV1, 'kind' | 'mti'>): HostOriginalKindV1 {
   switch (operation) {
