@@ -51,7 +51,12 @@ export class IsoHostClient {
     });
     // A follow-up gets its original's card as kept since the original was sent (a reversal's every
     // transmission the same: never the authorisation's track 2 or chip data).
-    const original = FOLLOW_UPS.has(operation) ? (request as HostFollowUpRequestV1).original : undefined;
+    // A batch upload's 0320 gets its transaction's, for a format that sends it (`host.followUpCardData`).
+    const original = FOLLOW_UPS.has(operation)
+      ? (request as HostFollowUpRequestV1).original
+      : operation === 'batchupload'
+        ? (request as HostRequestOf['batchupload']).transaction.original
+        : undefined;
     const keptCard = original === undefined ? undefined : await this.cards.find(keyOf(original));
     const at = options.at ?? new Date();
     const context = { ...wireContextOf(request, stan, at, options.repeat), ...(keptCard !== undefined ? { keptCard } : {}) };
@@ -70,7 +75,7 @@ export class IsoHostClient {
     // What this message's own follow-ups may carry: an authorisation's card reduced to PAN and
     // expiry (it was read to build the message, so it reads), a refund's, capture's or void's the original's.
     const card: FollowUpCard | undefined =
-      emvTlv !== undefined ? followUpCardOf(readCardData(emvTlv, address.format)) : operation === 'reverse' ? undefined : keptCard;
+      emvTlv !== undefined ? followUpCardOf(readCardData(emvTlv, address.format)) : FOLLOW_UPS.has(operation) && operation !== 'reverse' ? keptCard : undefined;
     await options.beforeSend?.(sent);
     // Kept before sending, like the recovery record: a reversal of this message may need it.
     if (card !== undefined) await this.cards.keep(keyOf(sent), card);

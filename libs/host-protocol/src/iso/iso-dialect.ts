@@ -176,6 +176,8 @@ export class IsoHostDialect implements IsoDialect {
       case 'batchupload': {
         const { batchNo, currency, transaction } = request as HostBatchUploadRequest;
         put(3, batchProcessingCodeOf(transaction.kind));
+        // For hosts that want the card on the upload: the transaction's card as kept until settlement, entered as the transaction was.
+        if (this.spec.host.followUpCardData.includes('batchupload') && context.keptCard !== undefined) putKeptCard(context.keptCard, entryModeOfKind(transaction.kind, this.spec.host));
         put(4, transaction.amountMinor.padStart(12, '0'));
         put(12, context.localTime);
         put(13, context.localDate);
