@@ -80,7 +80,7 @@ export function carriesHostText(value: string): boolean {
 
 /** How a free text that reaches field 43 is refused when {@link carriesHostText} fails. */
 export const HOST_TEXT_RULE =
-  'must carry at least one Latin letter or digit: hosts get printable ASCII only (field 43), accents dropped and every other character a space, so it would reach them blank';
+  'must carry at least one Latin letter or digit once reduced to the printable ASCII hosts get in field 43 (accents dropped, any other character a space)';
 
 /** A host field's rule: a pattern, how a refusal words it, and a check of what the host will get (after {@link hostText}) when the pattern alone cannot say. */
 export type HostFieldRule = readonly [pattern: RegExp, rule: string, sent?: (value: string) => boolean];
@@ -102,7 +102,7 @@ export const ACCEPTANCE_PARAM_RULES: Readonly<Record<string, HostFieldRule>> = {
   // Checked as the host will get it: "北京饭店", zero-width or combining characters alone would reach field 43 blank.
   subMchDba: [
     /^(?=.*\S)[^\p{Cc}]{1,64}$/u,
-    `must be 1 to 64 characters without control characters, and ${HOST_TEXT_RULE.replace(/^must /, '')} (the sub-merchant named in field 43)`,
+    `must be 1 to 64 characters without control characters, and ${HOST_TEXT_RULE.replace(/^must /, '')}`,
     carriesHostText,
   ],
 };
