@@ -1,11 +1,11 @@
-import { HOST_AUTHORIZE_V1, HOST_VOID_V1 } from '@app/contracts';
+import { HOST_AUTHORIZE_V1, HOST_SETTLE_V1, HOST_VOID_V1 } from '@app/contracts';
 import { ISO8583, loadSpecFile, unpack } from '@app/iso8583';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { authorizePayload, followUpPayload } from './factories';
+import { authorizePayload, followUpPayload, settlePayload } from './factories';
 import { ConnectorHarness, startConnector, testConfig } from './harness';
-import { IsoPeer } from './iso-peer';
+import { answerTo, IsoPeer } from './iso-peer';
 
 /** The built-in ISO8583 spec file (libs/iso8583/specs), as an operator would start from it. */
 const PRESET_FILE = join(__dirname, '../../../libs/iso8583/specs/iso8583.json');
@@ -81,6 +81,34 @@ describe('host-connector: operator spec file', () => {
       expect(voided.fields).toMatchObject({ 3: '020000', 4: '000000001500', 25: '00' });
       expect(voided.fields[2]).toBeUndefined();
       expect(voided.fields[55]).toBeUndefined();
+    } finally {
+      await peer.close();
+      await connector.close();
+    }
+  });
+
+  it('should send each 0320 of a batch upload with its transaction\'s kept card when the file names batchupload in followUpCardData, and drop the card once the batch closes', async () => {
+    const file = join(directory, 'iso8583-upload-card.json');
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(PRESET_FILE, 'utf8')), host: { followUpCardData: ['reverse', 'void', 'refund', 'capture', 'batchupload'] } }));
+    const connector = await startConnector({ config: testConfig({ HOST_SPEC_ISO8583_FILE: file }) });
+    // Out of balance (95) on the settle, so the batch is uploaded; 00 to everything else.
+    const peer = await IsoPeer.start((message) => answerTo(message, message.mti === '0500' && message.fields[3] === '920000' ? '95' : '00'));
+    try {
+      const target = { hostMessageFormat: 'ISO8583' as const, connUrl: peer.url };
+      const sale = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1500', target));
+      const original = { kind: 'SALE', mti: sale.mti, stan: sale.stan, transmittedAt: sale.transmittedAt, rrn: sale.rrn, approvalCode: sale.approvalCode };
+
+      const reply = await connector.ask(HOST_SETTLE_V1, { ...settlePayload(target), transactions: [{ kind: 'SALE', amountMinor: '1500', original }] });
+
+      expect(reply).toMatchObject({ result: 'APPROVED', reconciliation: 'BALANCED_AFTER_UPLOAD', uploadedCount: 1 });
+      expect(peer.received.map((message) => message.mti)).toEqual(['0200', '0500', '0320', '0500']);
+      const [authorisation] = peer.received;
+      const [upload] = peer.received.filter((message) => message.mti === '0320');
+      // The sale's card as kept (PAN, expiry, PAN sequence), entered as the sale was; never track 2 or chip data.
+      expect(upload.fields).toMatchObject({ 2: authorisation.fields[2], 14: authorisation.fields[14], 22: '071' });
+      expect([upload.fields[35], upload.fields[55]]).toEqual([undefined, undefined]);
+      // Kept for the upload, gone once the closing 0500 is approved.
+      expect(await connector.query('SELECT 1 FROM host_connector.kept_card WHERE tid = $1 AND stan = $2', [String(authorisation.fields[41]), sale.stan])).toEqual([]);
     } finally {
       await peer.close();
       await connector.close();

@@ -167,6 +167,8 @@ describe('legacy merchants /api/v2/mchInfo', () => {
 
     it.each([
       ['no mchName', { mchName: undefined }, /^mchName is required/],
+      // Field 43 is printable ASCII: a name with no Latin letter or digit would reach the host blank.
+      ['a mchName blank on the wire', { mchName: '北京饭店' }, /^mchName must carry at least one Latin letter or digit/],
       ['a bad contactEmail', { contactEmail: 'nobody' }, /^contactEmail must be an e-mail address/],
       ['a bad currency', { currency: 'XYZ' }, /^currency must be an ISO 4217/],
       ['a null currency', { currency: null }, /^currency must not be null/],

@@ -142,7 +142,9 @@ describe('gateway profiles', () => {
 
     it('should refuse acquirer parameters the host cannot take (acqInstId, subMchDba) as merchant-management does, naming the key, and take valid ones', async () => {
       const badAcqInstId = fc.oneof(fc.stringMatching(/^[0-9]{0,4}[A-Za-z ][0-9A-Za-z]{0,4}$/), fc.stringMatching(/^[0-9]{12,16}$/), fc.constant(''));
-      const badSubMchDba = fc.oneof(fc.stringMatching(/^[ \t]{1,5}$/), fc.stringMatching(/^[a-z]{0,3}\x07[a-z]{0,3}$/), fc.string({ minLength: 65, maxLength: 80 }));
+      // Blank once a host gets it (field 43 takes printable ASCII): another script, zero-width or combining characters alone.
+      const blankOnTheWire = fc.constantFrom('北京饭店', '\u200b\u200d', '\u0301\u0308', '🍜');
+      const badSubMchDba = fc.oneof(fc.stringMatching(/^[ \t]{1,5}$/), fc.stringMatching(/^[a-z]{0,3}\x07[a-z]{0,3}$/), fc.string({ minLength: 65, maxLength: 80 }), blankOnTheWire);
       await fc.assert(
         fc.asyncProperty(fc.oneof(badAcqInstId.map((acqInstId) => ({ acqInstId })), badSubMchDba.map((subMchDba) => ({ subMchDba }))), async (extraParams) => {
           const response = await pbo.post('/profiles', profileBody({ acceptances: [acceptanceBody({ extraParams })] }));
@@ -154,6 +156,13 @@ describe('gateway profiles', () => {
       );
       const fine = await createProfile(pbo, { acceptances: [acceptanceBody({ extraParams: { acqInstId: '12345678901', subMchDba: 'Kopi Corner', other: 'free' } })] });
       expect(fine.acceptances[0].extraParams).toEqual({ acqInstId: '12345678901', subMchDba: 'Kopi Corner', other: 'free' });
+    });
+
+    it('should refuse a merchant name that would reach the host blank in field 43, naming merchantName, and take one with accents', async () => {
+      for (const merchantName of ['北京饭店', '\u200b\u200d', '——']) {
+        expectProblem(await pbo.post('/profiles', profileBody({ merchantName })), 400, /^merchantName must carry at least one Latin letter or digit/);
+      }
+      expect(await createProfile(pbo, { merchantName: 'Café 北京' })).toMatchObject({ merchantName: 'Café 北京' });
     });
 
     it('should refuse the same acceptance listed twice, naming the repeat', async () => {

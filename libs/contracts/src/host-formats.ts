@@ -59,23 +59,60 @@ export const HOST_TID_RULE = 'must be 1 to 8 letters or digits (field 41)';
 export const HOST_ACQUIRER_ID_PATTERN = /^[0-9]{1,11}$/;
 
 /**
+ * Text as a host gets it in a character field (`ans`, field 43): printable ASCII only, accents
+ * dropped (NFKD, combining marks removed: "Café" -> "Cafe", fullwidth "ＡＢ" -> "AB"), anything
+ * else a space (other scripts, symbols, zero-width and control characters), runs of spaces one,
+ * trimmed. What every free text reaching field 43 is checked against ({@link carriesHostText}).
+ */
+export function hostText(value: string): string {
+  return value
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^\x20-\x7e]/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
+}
+
+/** Whether `value` still says something once a host gets it ({@link hostText}): at least one letter or digit. */
+export function carriesHostText(value: string): boolean {
+  return /[A-Za-z0-9]/.test(hostText(value));
+}
+
+/** How a free text that reaches field 43 is refused when {@link carriesHostText} fails. */
+export const HOST_TEXT_RULE =
+  'must carry at least one Latin letter or digit once reduced to the printable ASCII hosts get in field 43 (accents dropped, any other character a space)';
+
+/** A host field's rule: a pattern, how a refusal words it, and a check of what the host will get (after {@link hostText}) when the pattern alone cannot say. */
+export type HostFieldRule = readonly [pattern: RegExp, rule: string, sent?: (value: string) => boolean];
+
+/** Whether `value` meets `rule`: its pattern and, when it has one, the check of what is sent. */
+export function meetsHostFieldRule(rule: HostFieldRule, value: string): boolean {
+  return rule[0].test(value) && (rule[2] === undefined || rule[2](value));
+}
+
+/**
  * The acquirer parameters the gateway reads from an acceptance's `extraParams` and puts on the
  * wire (docs/decisions.md, "Merchant data reaches the host"): `acqInstId`, the acquiring
  * institution id (field 32), and `subMchDba`, a payment facilitator's sub-merchant (named in field
  * 43). Each with the rule a value must meet to reach the host, and what it is refused with: one
  * rule for merchant-management (acquirer profiles, devices) and the gateway's profile API.
  */
-export const ACCEPTANCE_PARAM_RULES: Readonly<Record<string, readonly [RegExp, string]>> = {
+export const ACCEPTANCE_PARAM_RULES: Readonly<Record<string, HostFieldRule>> = {
   acqInstId: [HOST_ACQUIRER_ID_PATTERN, 'must be 1 to 11 digits (the acquiring institution id, field 32)'],
-  subMchDba: [/^(?=.*\S)[^\p{Cc}]{1,64}$/u, 'must be 1 to 64 characters without control characters, not blank (the sub-merchant named in field 43)'],
+  // Checked as the host will get it: "北京饭店", zero-width or combining characters alone would reach field 43 blank.
+  subMchDba: [
+    /^(?=.*\S)[^\p{Cc}]{1,64}$/u,
+    `must be 1 to 64 characters without control characters, and ${HOST_TEXT_RULE.replace(/^must /, '')}`,
+    carriesHostText,
+  ],
 };
 
 /** `<path>.<name> <rule>` for the first acceptance parameter of `params` that breaks its rule, null when none does; other keys are not looked at. */
 export function acceptanceParamFailure(params: Record<string, unknown> | null | undefined, path: string): string | null {
-  for (const [name, [pattern, rule]] of Object.entries(ACCEPTANCE_PARAM_RULES)) {
+  for (const [name, rule] of Object.entries(ACCEPTANCE_PARAM_RULES)) {
     const value = params?.[name];
     if (value === undefined) continue;
-    if (typeof value !== 'string' || !pattern.test(value)) return `${path}.${name} ${rule}`;
+    if (typeof value !== 'string' || !meetsHostFieldRule(rule, value)) return `${path}.${name} ${rule[1]}`;
   }
   return null;
 }

@@ -1,6 +1,6 @@
 import { ValidateBy, ValidateIf, ValidationError, ValidationOptions } from 'class-validator';
 import { fieldName } from './client-text';
-import { acceptanceParamFailure } from './host-formats';
+import { acceptanceParamFailure, carriesHostText, HOST_TEXT_RULE } from './host-formats';
 import { isIanaTimeZone, isIsoCountry, isIsoCurrency } from './iso-codes';
 import { isPaymentMethodCode, PAYMENT_METHOD_CODES } from './payment-methods';
 
@@ -24,6 +24,10 @@ export const IsIsoCurrency = (options?: ValidationOptions) =>
 /** ISO 3166-1 alpha-2, upper case (`MY`). */
 export const IsIsoCountry = (options?: ValidationOptions) =>
   vocabularyRule('isIsoCountry', isIsoCountry, '$property must be an ISO 3166-1 alpha-2 country code such as MY', options);
+
+/** A free text that reaches field 43 (a merchant's name): still a letter or digit once reduced to what a host gets (`hostText`). */
+export const CarriesHostText = (options?: ValidationOptions) =>
+  vocabularyRule('carriesHostText', (value) => typeof value !== 'string' || carriesHostText(value), `$property ${HOST_TEXT_RULE}`, options);
 
 /** IANA time zone name (`Asia/Kuala_Lumpur`). */
 export const IsIanaTimeZone = (options?: ValidationOptions) =>

@@ -62,17 +62,10 @@ export interface WireContext {
   /** 0401 instead of 0400 for a repeated reversal. */
   repeat?: boolean;
   /**
-   * A reversal sent for its original's timeout, in the same process right after it: the
-   * original's own card data (the authorisation's `card.emvTlv`, hex) from memory, never from the
-   * database. The ISO dialect sends it on a reversal its format's `host.followUpCardData` names,
-   * with field 35 and field 55 as the original carried them. Never logged.
-   */
-  originalCard?: string;
-  /**
    * A follow-up's original card as the connector kept it sealed after authorisation: PAN, expiry,
    * PAN sequence number, nothing else (PCI DSS 3.3.1). The ISO dialect sends it (fields 2, 14, 23,
-   * and 22 = the format's `host.followUpEntryMode`) on the follow-ups `host.followUpCardData`
-   * names. Never logged.
+   * and 22 = the format's `host.followUpEntryMode`; on a reversal, the entry mode its original went
+   * with) on the follow-ups `host.followUpCardData` names. Never logged.
    */
   keptCard?: FollowUpCard;
 }
@@ -182,14 +175,21 @@ export interface IsoDialect {
    */
   matchKeyOfRequest(message: Iso8583Message): string;
   matchKeyOfResponse(message: Iso8583Message): string;
-  /** Reads a response message; throws `HostProtocolError` when a mandatory field (39) is missing. */
+  /** Reads a response message; throws `HostProtocolError` when a mandatory field (39) is missing or a field the operation needs broke its rule (`answerFieldsNeeded`). */
   parseResponse(operation: HostOperation, message: Iso8583Message): HostAnswer;
   /**
-   * The fields of an answer whose value `matchKeyOfResponse` and `parseResponse` rely on; an
-   * answer is read tolerantly except for these (`UnpackOptions.tolerantExcept`): any other field
-   * that breaks its rule is left out, and the answer still answers its request.
+   * The fields `matchKeyOfResponse` relies on (STAN, terminal id): an answer is read tolerantly
+   * except for these (`UnpackOptions.tolerantExcept`), so it always finds its request; any other
+   * field that breaks its rule is left out and named in `skippedFields`.
    */
-  readonly answerFieldsNeeded: readonly number[];
+  readonly answerMatchFields: readonly number[];
+  /**
+   * The fields `parseResponse` relies on for one operation's answer (an 0210 its amount, RRN and
+   * approval code; an 0510 its totals; an 0810 its key only when the operation reads one).
+   * `parseResponse` refuses an answer that had one of these left out; junk in any other field
+   * leaves the answer what it says.
+   */
+  answerFieldsNeeded(operation: HostOperation): readonly number[];
 }
 
 /** A JSON-over-HTTP host format: one POST per operation. */

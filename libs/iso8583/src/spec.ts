@@ -94,9 +94,11 @@ export interface HostSpecJson {
   /**
    * Follow-ups that carry the original's card as the connector keeps it after authorisation
    * (fields 2, 14, 23 and 22 = `followUpEntryMode`; never 35 or 55, PCI DSS 3.3.1), which
-   * card-present hosts match on. Default: all four.
+   * card-present hosts match on. Default: all four. `batchupload` (not in the default) gives each
+   * 0320 of a batch upload its transaction's kept card too, for hosts that want the PAN on it (the
+   * card is kept until the batch is settled).
    */
-  followUpCardData?: FollowUpOperation[];
+  followUpCardData?: CardDataOperation[];
   /**
    * Field 22 of a follow-up built from the kept card (PAN and expiry, no chip or track data): the
    * card-not-present entry mode the host expects. Default `010` (01 PAN entered manually, 0 PIN
@@ -126,6 +128,9 @@ export const VOID_MESSAGES: readonly VoidMessage[] = ['reversal', '0200'];
 /** The follow-up operations of the host protocol. */
 export type FollowUpOperation = 'reverse' | 'void' | 'refund' | 'capture';
 export const FOLLOW_UP_OPERATIONS: readonly FollowUpOperation[] = ['reverse', 'void', 'refund', 'capture'];
+/** What `host.followUpCardData` may name: the follow-ups, and the batch upload's 0320s. */
+export type CardDataOperation = FollowUpOperation | 'batchupload';
+export const CARD_DATA_OPERATIONS: readonly CardDataOperation[] = [...FOLLOW_UP_OPERATIONS, 'batchupload'];
 
 /** The compiled `host` section: every key set. */
 export interface HostRules {
@@ -140,7 +145,7 @@ export interface HostRules {
   readonly outOfBalanceCode: string;
   readonly batchUpload: boolean;
   readonly voidAs: VoidMessage;
-  readonly followUpCardData: readonly FollowUpOperation[];
+  readonly followUpCardData: readonly CardDataOperation[];
   readonly followUpEntryMode: string;
 }
 
@@ -340,8 +345,8 @@ function compileHost(raw: unknown, fields: ReadonlyMap<number, CompiledField>): 
   const voidAs = json.voidAs ?? DEFAULT_HOST_RULES.voidAs;
   if (!VOID_MESSAGES.includes(voidAs)) throw specError('spec host voidAs', `must be ${VOID_MESSAGES.join(' or ')}`);
   const cardData = json.followUpCardData ?? DEFAULT_HOST_RULES.followUpCardData;
-  if (!Array.isArray(cardData) || !cardData.every((operation) => FOLLOW_UP_OPERATIONS.includes(operation)))
-    throw specError('spec host followUpCardData', `must be a list of ${FOLLOW_UP_OPERATIONS.join(', ')}`);
+  if (!Array.isArray(cardData) || !cardData.every((operation) => CARD_DATA_OPERATIONS.includes(operation)))
+    throw specError('spec host followUpCardData', `must be a list of ${CARD_DATA_OPERATIONS.join(', ')}`);
   const followUpEntryMode = json.followUpEntryMode ?? DEFAULT_HOST_RULES.followUpEntryMode;
   if (typeof followUpEntryMode !== 'string' || !/^[0-9]{3}$/.test(followUpEntryMode))
     throw specError('spec host followUpEntryMode', 'must be 3 digits (field 22)');

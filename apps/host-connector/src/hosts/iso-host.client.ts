@@ -14,15 +14,6 @@ import { ExchangeOptions, HostExchange } from './host-exchange';
 const FOLLOW_UPS: ReadonlySet<HostOperation> = new Set(FOLLOW_UP_OPERATIONS);
 
 /**
- * How long the card data of an unanswered authorisation stays in memory for the reversal sent at
- * once for its timeout (the reversal queue's first attempt comes within a second or two); later
- * attempts, and a reversal after a restart, carry the kept card only.
- */
-const UNANSWERED_CARD_MS = 60_000;
-
-const keyText = (key: CardKey): string => JSON.stringify([key.groupId, key.format, key.mid, key.tid, key.stan, key.transmittedAt]);
-
-/**
  * ISO 8583 over the host's persistent TCP session: STAN, message, wire, answer. Keeps what a
  * follow-up may carry of the card of what it sends (PAN, expiry, PAN sequence number, sealed; PCI
  * DSS 3.3.1), gives follow-ups their original's, and deletes it once the transaction can no longer
@@ -30,9 +21,6 @@ const keyText = (key: CardKey): string => JSON.stringify([key.groupId, key.forma
  */
 @Injectable()
 export class IsoHostClient {
-  /** The full card data (EMV TLV, hex) of authorisations that got no answer, by {@link keyText}: only in memory, only for {@link UNANSWERED_CARD_MS}. */
-  private readonly unanswered = new Map<string, string>();
-
   constructor(
     private readonly pool: IsoSessionPool,
     private readonly stans: StanRepository,
@@ -61,17 +49,17 @@ export class IsoHostClient {
       stan: sent.stan,
       transmittedAt: sent.transmittedAt,
     });
-    // A follow-up gets its original's card as kept since the original was sent; the reversal sent
-    // at once for an unanswered authorisation gets the authorisation's own card data from memory.
-    const original = FOLLOW_UPS.has(operation) ? (request as HostFollowUpRequestV1).original : undefined;
+    // A follow-up gets its original's card as kept since the original was sent (a reversal's every
+    // transmission the same: never the authorisation's track 2 or chip data).
+    // A batch upload's 0320 gets its transaction's, for a format that sends it (`host.followUpCardData`).
+    const original = FOLLOW_UPS.has(operation)
+      ? (request as HostFollowUpRequestV1).original
+      : operation === 'batchupload'
+        ? (request as HostRequestOf['batchupload']).transaction.original
+        : undefined;
     const keptCard = original === undefined ? undefined : await this.cards.find(keyOf(original));
-    const originalCard = original !== undefined && operation === 'reverse' ? this.takeUnanswered(keyOf(original)) : undefined;
     const at = options.at ?? new Date();
-    const context = {
-      ...wireContextOf(request, stan, at, options.repeat),
-      ...(keptCard !== undefined ? { keptCard } : {}),
-      ...(originalCard !== undefined ? { originalCard } : {}),
-    };
+    const context = { ...wireContextOf(request, stan, at, options.repeat), ...(keptCard !== undefined ? { keptCard } : {}) };
     let message: Iso8583Message;
     let payload: Buffer;
     let matchKey: string;
@@ -87,7 +75,7 @@ export class IsoHostClient {
     // What this message's own follow-ups may carry: an authorisation's card reduced to PAN and
     // expiry (it was read to build the message, so it reads), a refund's, capture's or void's the original's.
     const card: FollowUpCard | undefined =
-      emvTlv !== undefined ? followUpCardOf(readCardData(emvTlv, address.format)) : operation === 'reverse' ? undefined : keptCard;
+      emvTlv !== undefined ? followUpCardOf(readCardData(emvTlv, address.format)) : FOLLOW_UPS.has(operation) && operation !== 'reverse' ? keptCard : undefined;
     await options.beforeSend?.(sent);
     // Kept before sending, like the recovery record: a reversal of this message may need it.
     if (card !== undefined) await this.cards.keep(keyOf(sent), card);
@@ -99,7 +87,6 @@ export class IsoHostClient {
         if (card !== undefined) await this.cards.forget(keyOf(sent));
         return { kind: 'not-sent', reason: result.reason };
       case 'no-answer':
-        if (emvTlv !== undefined) this.holdUnanswered(keyOf(sent), emvTlv);
         return { kind: 'no-answer', sent, reason: result.reason };
       case 'answered': {
         let answer;
@@ -145,18 +132,5 @@ export class IsoHostClient {
       default:
         return [];
     }
-  }
-
-  private holdUnanswered(key: CardKey, emvTlv: string): void {
-    const text = keyText(key);
-    this.unanswered.set(text, emvTlv);
-    setTimeout(() => this.unanswered.delete(text), UNANSWERED_CARD_MS).unref();
-  }
-
-  private takeUnanswered(key: CardKey): string | undefined {
-    const text = keyText(key);
-    const emvTlv = this.unanswered.get(text);
-    this.unanswered.delete(text);
-    return emvTlv;
   }
 }

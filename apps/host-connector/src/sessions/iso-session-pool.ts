@@ -72,7 +72,7 @@ export class IsoSessionPool {
         spec: dialect.spec,
         framer: this.protocols.framerFor(dialect.spec),
         matchKeyOfResponse: (message) => dialect.matchKeyOfResponse(message),
-        answerFieldsNeeded: dialect.answerFieldsNeeded,
+        answerMatchFields: dialect.answerMatchFields,
         connectTimeoutMs: this.config.connectTimeoutMs,
         reconnect: this.config.reconnect,
         logger: new Logger(`IsoSession`),

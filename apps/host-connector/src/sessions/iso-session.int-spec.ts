@@ -48,7 +48,7 @@ describe('IsoSession', () => {
       spec: ISO8583,
       framer: { frame: (payload) => framer.frame(payload), deframer: () => framer.deframer() },
       matchKeyOfResponse: (message) => `${message.mti}|${String(message.fields[11])}`,
-      answerFieldsNeeded: [11, 39, 41],
+      answerMatchFields: [11, 41],
       connectTimeoutMs: 1000,
       reconnect: { baseMs: 20, maxMs: 100 },
       logger: quiet,
@@ -93,20 +93,39 @@ describe('IsoSession', () => {
     expect(session.stats).toMatchObject({ answered: 2, dropped: 0, extraFields: 2 });
   });
 
-  it('should answer with a response whose field we do not need breaks its rule, leaving the field out and warning why (no value)', async () => {
+  it('should answer with a response whose field breaks its rule, leaving the field out and warning why (no value) once per field, then once an hour with the count', async () => {
+    const answer = (stan: string, capture: string): Buffer => framer.frame(pack(hostSpec, { mti: '0810', fields: { 11: stan, 17: capture, 39: '00', 70: '301' } }));
     const exchange = session.exchange(pack(ISO8583, request), '0810|000001', Date.now() + 5000);
     await waitFor('the connection', () => sockets.length === 1);
 
-    sockets[0].write(framer.frame(pack(hostSpec, { mti: '0810', fields: { 11: '000001', 17: 'NOV3', 39: '00', 70: '301' } })));
+    sockets[0].write(answer('000001', 'NOV3'));
 
     const answered = await exchange;
     expect(answered).toMatchObject({ kind: 'answered', response: { fields: { 11: '000001', 39: '00', 70: '301' }, skippedFields: [{ number: 17 }] } });
     expect(answered.kind === 'answered' && 17 in answered.response.fields).toBe(false);
-    expect(logged).toContainEqual(
-      expect.stringMatching(/^WARN TEST: 0810 STAN 000001: field\(s\) we do not need broke their rule and were ignored \(field 17 .* at offset \d+: an n field takes digits only\)$/),
-    );
+    const warning = /^WARN TEST: field 17 of a 0810 answer \(STAN 00000\d\) broke its rule and was left out \(field 17 .* at offset \d+: an n field takes digits only\); an operation that reads it refuses the answer/;
+    const skips = (): string[] => logged.filter((line) => line.includes('broke its rule'));
+    expect(skips()).toEqual([expect.stringMatching(warning)]);
+    // The same field broken again within the hour: answered and counted, not warned about.
+    for (const stan of ['000002', '000003']) {
+      const again = session.exchange(pack(ISO8583, { ...request, fields: { ...request.fields, 11: stan } }), `0810|${stan}`, Date.now() + 5000);
+      sockets[0].write(answer(stan, 'NOV3'));
+      await expect(again).resolves.toMatchObject({ kind: 'answered', response: { skippedFields: [{ number: 17 }] } });
+    }
+    expect(skips()).toHaveLength(1);
+    // An hour on: warned about again, with the count since.
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now + 60 * 60 * 1000);
+    try {
+      const later = session.exchange(pack(ISO8583, { ...request, fields: { ...request.fields, 11: '000004' } }), '0810|000004', now + 60 * 60 * 1000 + 5000);
+      sockets[0].write(answer('000004', 'NOV3'));
+      await expect(later).resolves.toMatchObject({ kind: 'answered' });
+    } finally {
+      clock.mockRestore();
+    }
+    expect(skips()).toEqual([expect.stringMatching(warning), expect.stringMatching(/STAN 000004.*; 2 more answer\(s\) left it out since the last warning/)]);
     expect(logged.join()).not.toContain('NOV3');
-    expect(session.stats).toMatchObject({ answered: 1, dropped: 0, skippedFields: 1 });
+    expect(session.stats).toMatchObject({ answered: 4, dropped: 0, skippedFields: 4 });
   });
 
   it('should log a response it cannot read even tolerantly clearly (a length prefix that is no number), and let its request end at the deadline', async () => {

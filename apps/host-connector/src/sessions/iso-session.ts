@@ -1,5 +1,5 @@
 import { errorMessage } from '@app/common';
-import { describe, Iso8583Message, MessageSpec, unpack, unpackHeader } from '@app/iso8583';
+import { describe, Iso8583Message, MessageSpec, SkippedField, unpack, unpackHeader } from '@app/iso8583';
 import { LoggerService } from '@nestjs/common';
 import { connect, Socket } from 'node:net';
 import { Framer } from '../protocol/host-protocols';
@@ -23,14 +23,25 @@ export interface IsoSessionOptions {
   framer: Framer;
   /** The dialect's key of a response (MTI, STAN, TID). */
   matchKeyOfResponse(message: Iso8583Message): string;
-  /** The fields of an answer that must be valid (`IsoDialect.answerFieldsNeeded`); any other is read tolerantly. */
-  answerFieldsNeeded: readonly number[];
+  /** The fields of an answer that must be valid, its match key (`IsoDialect.answerMatchFields`); any other is read tolerantly. */
+  answerMatchFields: readonly number[];
   connectTimeoutMs: number;
   reconnect: { baseMs: number; maxMs: number };
   logger: LoggerService;
   /** Called with a readable response no request waits for (late, or never asked for), after it is logged. */
   onUnmatched?(message: Iso8583Message): void;
 }
+
+/** How often a field that keeps breaking its rule in one host's answers is warned about again (the count since in the warning). */
+export const SKIPPED_FIELD_WARNING_INTERVAL_MS = 60 * 60 * 1000;
+/** Bound of the keys below: a host varying its broken fields endlessly is warned about for its first ones. */
+const SKIPPED_FIELD_KEYS_MAX = 1024;
+
+/**
+ * Per process, per (host endpoint, field): when the skip was last warned about and how many
+ * answers skipped it since. Shared by every session of an endpoint (one per terminal group).
+ */
+const skippedFieldWarnings = new Map<string, { warnedAt: number; since: number }>();
 
 /** Whether the message's MTI is an answer (function digit 1 or 3: x1x0, x3x0); false when it does not read. */
 function isAnswerMti(payload: Buffer, spec: MessageSpec): boolean {
@@ -55,8 +66,11 @@ interface PendingExchange {
  * fields the spec lacks is read by their ISO 8583:1987 definition (`unpack`) and answers its
  * request; the field numbers are logged (a warning once per set of fields, then debug), never
  * their values. An answer (x1x0, x3x0) is read tolerantly: a field the dialect does not need
- * (`answerFieldsNeeded`) that is over-long or breaks its format is left out with a warning (the
- * reason, never the value), and the answer still answers its request. One that cannot be read even so is
+ * (`answerMatchFields`, the STAN and terminal id it is matched on) that is over-long or breaks
+ * its format is left out, and the answer still reaches its request, whose operation refuses it
+ * only when it needs that field (`IsoDialect.parseResponse`). The skip is warned about (the reason,
+ * never the value) at its first occurrence per endpoint and field, then once an interval with the
+ * count since (`SKIPPED_FIELD_WARNING_INTERVAL_MS`), at debug level in between. One that cannot be read even so is
  * logged (MTI and field numbers when they read) and dropped: its request ends at its deadline.
  */
 export class IsoSession {
@@ -244,7 +258,7 @@ export class IsoSession {
     let message: Iso8583Message;
     try {
       // An answer (MTI x1x0 / x3x0) is read tolerantly; anything else the host sends, strictly.
-      message = unpack(this.options.spec, payload, isAnswerMti(payload, this.options.spec) ? { tolerantExcept: this.options.answerFieldsNeeded } : undefined);
+      message = unpack(this.options.spec, payload, isAnswerMti(payload, this.options.spec) ? { tolerantExcept: this.options.answerMatchFields } : undefined);
     } catch (error) {
       this.stats.dropped += 1;
       this.options.logger.error(
@@ -253,11 +267,7 @@ export class IsoSession {
       return;
     }
     if (message.fallbackFields !== undefined) this.noteExtraFields(message, message.fallbackFields);
-    if (message.skippedFields !== undefined) {
-      this.stats.skippedFields += 1;
-      const why = message.skippedFields.map((skipped) => skipped.reason).join('; ');
-      this.options.logger.warn(`${this.label}: ${message.mti} STAN ${String(message.fields[11] ?? '-')}: field(s) we do not need broke their rule and were ignored (${why})`);
-    }
+    if (message.skippedFields !== undefined) this.noteSkippedFields(message, message.skippedFields);
     let key: string | undefined;
     try {
       key = this.options.matchKeyOfResponse(message);
@@ -284,6 +294,29 @@ export class IsoSession {
     if (this.extraFieldSets.has(set) || this.extraFieldSets.size >= 64) return this.options.logger.debug?.(line);
     this.extraFieldSets.add(set);
     this.options.logger.warn(`${line}; further messages with these fields are logged at debug level`);
+  }
+
+  /** Logs the fields an answer had left out: a warning the first time per endpoint and field, then once an interval with the count since. */
+  private noteSkippedFields(message: Iso8583Message, skipped: readonly SkippedField[]): void {
+    this.stats.skippedFields += 1;
+    const now = Date.now();
+    for (const { number, reason } of skipped) {
+      const line = `${this.label}: field ${number} of a ${message.mti} answer (STAN ${String(message.fields[11] ?? '-')}) broke its rule and was left out (${reason}); an operation that reads it refuses the answer`;
+      const key = `${this.label} ${number}`;
+      const seen = skippedFieldWarnings.get(key);
+      if (seen === undefined && skippedFieldWarnings.size >= SKIPPED_FIELD_KEYS_MAX) {
+        this.options.logger.debug?.(line);
+        continue;
+      }
+      if (seen !== undefined && now - seen.warnedAt < SKIPPED_FIELD_WARNING_INTERVAL_MS) {
+        seen.since += 1;
+        this.options.logger.debug?.(line);
+        continue;
+      }
+      const count = seen === undefined || seen.since === 0 ? '' : `; ${seen.since} more answer(s) left it out since the last warning`;
+      skippedFieldWarnings.set(key, { warnedAt: now, since: 0 });
+      this.options.logger.warn(`${line}${count}; further ones are counted and warned about once an hour`);
+    }
   }
 
   /** `; MTI 0210, fields 4, 11, 39` when at least the MTI and bitmap read, for the log of an unreadable message. */

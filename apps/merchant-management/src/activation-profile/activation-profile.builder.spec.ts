@@ -85,13 +85,15 @@ describe('activation profile', () => {
       );
     });
 
-    it('should refuse an acqInstId that is not 1 to 11 digits or a blank subMchDba, naming the field', () => {
+    it('should refuse an acqInstId that is not 1 to 11 digits or a subMchDba blank on the wire, naming the field', () => {
       expect(() => checkAcceptanceParams({ acqInstId: 'BANK-1' }, 'connExtraParams')).toThrow(
         'connExtraParams.acqInstId must be 1 to 11 digits (the acquiring institution id, field 32)',
       );
       expect(() => checkAcceptanceParams({ acqInstId: 60012345 }, 'connExtraParams')).toThrow('connExtraParams.acqInstId must be 1 to 11 digits');
       expect(() => checkAcceptanceParams({ acqInstId: '123456789012' }, 'x')).toThrow('x.acqInstId must be 1 to 11 digits');
-      expect(() => checkAcceptanceParams({ subMchDba: '   ' }, 'x')).toThrow('x.subMchDba must be 1 to 64 characters without control characters, not blank');
+      expect(() => checkAcceptanceParams({ subMchDba: '   ' }, 'x')).toThrow('x.subMchDba must be 1 to 64 characters without control characters, and carry at least one Latin letter or digit');
+      // Blank once a host gets it (field 43 is printable ASCII): refused as blank is.
+      for (const blank of ['北京饭店', '\u200b\u200d', '\u0301']) expect(() => checkAcceptanceParams({ subMchDba: blank }, 'x')).toThrow('x.subMchDba must be');
       expect(() => checkAcceptanceParams({ subMchDba: 'Kopi\nStall' }, 'x')).toThrow('x.subMchDba must be');
       expect(() => checkAcceptanceParams({ acqInstId: '60012345', subMchDba: 'Kopi Stall', clientId: 7 }, 'x')).not.toThrow();
     });

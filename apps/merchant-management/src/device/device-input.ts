@@ -1,5 +1,16 @@
 import { decodeJsonObjectText, DomainError } from '@app/common';
-import { ACCEPTANCE_PARAM_RULES, countryOfNumeric, currencyOfNumeric, HOST_MID_PATTERN, HOST_MID_RULE, HOST_TID_PATTERN, HOST_TID_RULE, isPaymentMethodCode } from '@app/contracts';
+import {
+  ACCEPTANCE_PARAM_RULES,
+  countryOfNumeric,
+  currencyOfNumeric,
+  HOST_MID_PATTERN,
+  HOST_MID_RULE,
+  HOST_TID_PATTERN,
+  HOST_TID_RULE,
+  HostFieldRule,
+  isPaymentMethodCode,
+  meetsHostFieldRule,
+} from '@app/contracts';
 
 /** EMV terminal parameter keys a device may carry (v1 plus the legacy Amex reader keys). */
 export const EMV_PARAM_KEYS = [
@@ -28,7 +39,7 @@ export function parseMethodCodes(value: string, field = 'methodList'): string[] 
  * The acquirer fields that go on the wire: the MID (field 42) and TID (field 41) a host signs on
  * with, the acquiring institution id (32) and the sub-merchant (43).
  */
-const HOST_FIELDS: Readonly<Record<string, readonly [RegExp, string]>> = {
+const HOST_FIELDS: Readonly<Record<string, HostFieldRule>> = {
   acqMid: [HOST_MID_PATTERN, HOST_MID_RULE],
   acqTid: [HOST_TID_PATTERN, HOST_TID_RULE],
   ...ACCEPTANCE_PARAM_RULES,
@@ -41,7 +52,7 @@ const HOST_FIELDS: Readonly<Record<string, readonly [RegExp, string]>> = {
 export function checkAcquirerField(name: string, value: unknown, path: string): string {
   if (typeof value !== 'string' || value.length > 64) throw DomainError.validation(`${path} must be a string of at most 64 characters`);
   const rule = HOST_FIELDS[name];
-  if (rule !== undefined && !rule[0].test(value)) throw DomainError.validation(`${path} ${rule[1]}`);
+  if (rule !== undefined && !meetsHostFieldRule(rule, value)) throw DomainError.validation(`${path} ${rule[1]}`);
   return value;
 }
 

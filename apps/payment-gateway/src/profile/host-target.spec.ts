@@ -1,3 +1,4 @@
+import { CARD_ACCEPTOR_LAYOUT, cardAcceptorNameLocation } from '@app/host-protocol';
 import fc from 'fast-check';
 import { cityOf, hostMerchantOf, hostTargetOf, merchantTimeZoneOf } from './host-target';
 import type { BoundAcceptance } from './persistence/profile.repository';
@@ -68,7 +69,8 @@ describe('hostMerchantOf', () => {
     });
   });
 
-  it('should name no sub-merchant unless one is named', () => {
+  it('should name no sub-merchant unless one is named that reaches the host (one stored before the rule, blank once ASCII, is left out)', () => {
+    expect(hostMerchantOf(profile, acceptance({ extraParams: { subMchDba: '北京饭店' } }), 'UTC').subMerchantName).toBeUndefined();
     expect(hostMerchantOf(profile, acceptance({ extraParams: { subMchDba: '  ' } }), 'UTC')).toEqual({
       timeZone: 'UTC',
       name: 'Kopi Corner Sdn Bhd',
@@ -88,6 +90,23 @@ describe('cityOf', () => {
     [`1 Jalan Ampang, ${'K'.repeat(65)}`, null],
   ])('should read %j as %j', (address, city) => {
     expect(cityOf(address)).toBe(city);
+  });
+
+  it('should leave out a city that would reach field 43 blank, and for any Unicode address carry a printable non-blank city, or none', () => {
+    for (const address of ['1 Jalan Ampang, 北京', 'Main St, \u200b\u0301', 'Road, ——']) expect(cityOf(address)).toBeNull();
+    expect(cityOf('1 Rue, Montréal')).toBe('Montréal');
+    const part = fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), fc.constantFrom('北京', '\u200b', '\u0301', 'é', 'Kuala Lumpur', ' '));
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 4 }).map((parts) => parts.join(',')), (address) => {
+        const field = cardAcceptorNameLocation(hostMerchantOf({ merchantName: 'Kopi Corner', merchantAddr: address, countryCode: 'MY', mcc: null }, acceptance(), 'UTC'));
+        const city = field.slice(CARD_ACCEPTOR_LAYOUT.name, CARD_ACCEPTOR_LAYOUT.name + CARD_ACCEPTOR_LAYOUT.city);
+        expect(field).toMatch(/^[\x20-\x7e]{40}$/);
+        // No city: blank, as the layout has it; a city: printable text, never blank.
+        if (cityOf(address) === null) expect(city.trim()).toBe('');
+        else expect(city.trim()).not.toBe('');
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

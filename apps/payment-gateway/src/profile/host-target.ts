@@ -1,4 +1,5 @@
 import {
+  carriesHostText,
   HOST_ACQUIRER_ID_PATTERN,
   HOST_MESSAGE_FORMATS,
   HOST_MID_PATTERN,
@@ -42,7 +43,8 @@ export function hostTargetOf(acceptance: BoundAcceptance, groupId: string, purpo
 /** The city of a merchant address written `street, …, city`: its last comma-separated part; null when there is none. */
 export function cityOf(merchantAddr: string | null): string | null {
   const city = merchantAddr?.split(',').pop()?.trim() ?? '';
-  return city === '' || city.length > 64 ? null : city;
+  // A city that would reach field 43 blank (another script, symbols only) is left out, as none is.
+  return city === '' || city.length > 64 || !carriesHostText(city) ? null : city;
 }
 
 /**
@@ -76,6 +78,7 @@ export function hostMerchantOf(
     city: cityOf(profile.merchantAddr),
     country: profile.countryCode,
     mcc: profile.mcc,
-    ...(typeof subMerchant === 'string' && subMerchant.trim() !== '' && subMerchant.length <= 128 ? { subMerchantName: subMerchant } : {}),
+    // One stored before the rule (ACCEPTANCE_PARAM_RULES.subMchDba) that would reach the host blank is left out.
+    ...(typeof subMerchant === 'string' && carriesHostText(subMerchant) && subMerchant.length <= 128 ? { subMerchantName: subMerchant } : {}),
   };
 }

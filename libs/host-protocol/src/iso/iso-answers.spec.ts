@@ -76,8 +76,8 @@ describe('ISO dialect: partial approvals', () => {
     expect(read.approvedAmount).toEqual({ minor: '400', currency: null });
   });
 
-  it('should read the partial amount field strictly in an answer (answerFieldsNeeded), and 44, 55 and 15 tolerantly', () => {
-    const needed = dialectWith({ partialApprovalCode: '10', partialAmountField: 6 }).answerFieldsNeeded;
+  it('should need the partial amount field in an answer (answerFieldsNeeded), and read 44, 55 and 15 tolerantly', () => {
+    const needed = dialectWith({ partialApprovalCode: '10', partialAmountField: 6 }).answerFieldsNeeded('authorize');
     for (const number of [4, 6, 11, 37, 38, 39, 41, 49]) expect(needed).toContain(number);
     for (const number of [15, 44, 55]) expect(needed).not.toContain(number);
     // A 44 over its maximum is left out; the partial amount in 6 is still read.

@@ -5,6 +5,7 @@ import { HostAnswer, HostBatchUploadRequest, HostOperation, HostProtocolError, H
 import { approves, responseMessage } from '../response-codes';
 import {
   batchProcessingCodeOf,
+  entryModeOfKind,
   fieldValue,
   hostTotalsOf,
   KEY_FIELD,
@@ -33,6 +34,9 @@ import {
  */
 const OPTIONAL_FIELDS = new Set([12, 13, 14, 18, 19, 22, 23, 25, 32, 35, 37, 38, 42, 43, 60]);
 
+/** The match key of an answer besides its MTI: STAN and terminal id. */
+const MATCH_FIELDS: readonly number[] = [11, 41];
+
 const CONTEXT_RULES: ReadonlyArray<[keyof WireContext, RegExp, string]> = [
   ['stan', /^[0-9]{6}$/, 'the STAN must be 6 digits'],
   ['transmittedAt', /^[0-9]{10}$/, 'the transmission time must be MMDDhhmmss'],
@@ -47,17 +51,39 @@ const CONTEXT_RULES: ReadonlyArray<[keyof WireContext, RegExp, string]> = [
  */
 export class IsoHostDialect implements IsoDialect {
   readonly kind = 'iso' as const;
-  readonly answerFieldsNeeded: readonly number[];
+  /** Read strictly in every answer: the match key (the MTI, in the header, always is). */
+  readonly answerMatchFields: readonly number[] = MATCH_FIELDS;
+  private readonly neededByOperation: Readonly<Record<HostOperation, readonly number[]>>;
 
   constructor(
     readonly format: HostMessageFormat,
     readonly spec: MessageSpec,
   ) {
-    // Match key (11, 41), outcome (39), amount and currency (4, 49, the partial amount's field),
-    // RRN and approval code (37, 38), the working key (48) and the totals of a settlement.
-    // Settlement date (15) and chip data (55) are optional: parseResponse drops a bad one.
-    const totals = Object.values(TOTALS_FIELD);
-    this.answerFieldsNeeded = [...new Set([4, 11, 37, 38, 39, 41, 49, spec.host.partialAmountField, KEY_FIELD, 63, ...totals])].sort((a, b) => a - b);
+    const host = spec.host;
+    // What each answer's reading relies on, per operation (so per answer MTI): a financial answer
+    // (0110, 0210, 0230, 0410, 0430) its outcome, amount, currency, RRN and approval code; an 0510 its
+    // totals; an 0810 the working key when this operation reads one; an 0330 only its outcome.
+    // Settlement date (15) and chip data (55) are optional everywhere: a bad one is dropped.
+    const financial = [4, 37, 38, 49, host.partialAmountField];
+    const totals = host.reconciliationLayout === 'terminal' && host.reconciliationTotals === 'field63' ? [63] : Object.values(TOTALS_FIELD);
+    const needs = (...extra: number[]): readonly number[] => [...new Set([...MATCH_FIELDS, 39, ...extra])].sort((a, b) => a - b);
+    this.neededByOperation = {
+      authorize: needs(...financial),
+      capture: needs(...financial),
+      refund: needs(...financial),
+      void: needs(...financial),
+      reverse: needs(...financial),
+      settle: needs(...totals),
+      settleclose: needs(...totals),
+      batchupload: needs(),
+      echo: needs(),
+      signon: host.workingKey === 'signOn' ? needs(KEY_FIELD) : needs(),
+      keyexchange: host.workingKey === 'none' ? needs() : needs(KEY_FIELD),
+    };
+  }
+
+  answerFieldsNeeded(operation: HostOperation): readonly number[] {
+    return this.neededByOperation[operation];
   }
 
   buildRequest<O extends HostOperation>(operation: O, request: HostRequestOf[O], context: WireContext): Iso8583Message {
@@ -80,19 +106,19 @@ export class IsoHostDialect implements IsoDialect {
       for (const [number, value] of Object.entries(values)) put(Number(number), value);
     };
 
-    const putCard = (cardData: CardData, withIcc: boolean): void => {
+    const putCard = (cardData: CardData): void => {
       put(2, cardData.pan);
       if (cardData.expiry !== null) put(14, cardData.expiry);
       put(22, POS_ENTRY_MODE_CONTACTLESS_CHIP);
       if (cardData.panSequence !== null) put(23, cardData.panSequence);
       if (cardData.track2 !== null) put(35, cardData.track2);
-      if (withIcc && cardData.iccData.length > 0) put(55, cardData.iccData);
+      if (cardData.iccData.length > 0) put(55, cardData.iccData);
     };
-    // A follow-up after authorisation: only what may be kept (PCI DSS 3.3.1), entered as the host expects a card-not-present follow-up.
-    const putKeptCard = (card: FollowUpCard): void => {
+    // A follow-up after authorisation: only what may be kept (PCI DSS 3.3.1), with the entry mode given.
+    const putKeptCard = (card: FollowUpCard, entryMode: string): void => {
       put(2, card.pan);
       if (card.expiry !== null) put(14, card.expiry);
-      put(22, this.spec.host.followUpEntryMode);
+      put(22, entryMode);
       if (card.panSequence !== null) put(23, card.panSequence);
     };
 
@@ -104,7 +130,7 @@ export class IsoHostDialect implements IsoDialect {
     switch (operation) {
       case 'authorize': {
         const { amount, card, merchant, kind } = request as HostAuthorizeRequestV1;
-        putCard(readCardData(card.emvTlv, this.format), true);
+        putCard(readCardData(card.emvTlv, this.format));
         put(4, amount.minor.padStart(12, '0'));
         put(12, context.localTime);
         put(13, context.localDate);
@@ -118,13 +144,12 @@ export class IsoHostDialect implements IsoDialect {
       case 'capture':
       case 'reverse': {
         const { amount, original, merchant } = request as HostFollowUpRequestV1;
-        const reversal = sentAsReversal(operation, this.spec.host);
-        // What hosts match a follow-up on: the original's card. A reversal for its original's timeout,
-        // sent from memory, carries the original's own card and chip data (35, 55); every other
-        // follow-up only the card kept after authorisation (2, 14, 23; never 35 or 55).
-        if (this.spec.host.followUpCardData.includes(operation as FollowUpOperation)) {
-          if (context.originalCard !== undefined && operation === 'reverse') putCard(readCardData(context.originalCard, this.format), reversal);
-          else if (context.keptCard !== undefined) putKeptCard(context.keptCard);
+        // What hosts match a follow-up on: the original's card, as kept after authorisation (2, 14, 23;
+        // never 35 or 55, PCI DSS 3.3.1). A reversal says how its original was entered, so that
+        // every transmission of it (0400, each 0401) is the same message; any other follow-up is
+        // entered as the format's card-not-present follow-up.
+        if (this.spec.host.followUpCardData.includes(operation as FollowUpOperation) && context.keptCard !== undefined) {
+          putKeptCard(context.keptCard, operation === 'reverse' ? entryModeOfKind(originalKindOf(original), this.spec.host) : this.spec.host.followUpEntryMode);
         }
         put(4, amount.minor.padStart(12, '0'));
         put(12, context.localTime);
@@ -151,6 +176,8 @@ export class IsoHostDialect implements IsoDialect {
       case 'batchupload': {
         const { batchNo, currency, transaction } = request as HostBatchUploadRequest;
         put(3, batchProcessingCodeOf(transaction.kind));
+        // For hosts that want the card on the upload: the transaction's card as kept until settlement, entered as the transaction was.
+        if (this.spec.host.followUpCardData.includes('batchupload') && context.keptCard !== undefined) putKeptCard(context.keptCard, entryModeOfKind(transaction.kind, this.spec.host));
         put(4, transaction.amountMinor.padStart(12, '0'));
         put(12, context.localTime);
         put(13, context.localDate);
@@ -191,6 +218,10 @@ export class IsoHostDialect implements IsoDialect {
   }
 
   parseResponse(operation: HostOperation, message: Iso8583Message): HostAnswer {
+    // A field this operation reads that broke its rule (left out by the tolerant reading): the answer is unreadable.
+    const needed = this.neededByOperation[operation];
+    const broken = message.skippedFields?.find((skipped) => needed.includes(skipped.number));
+    if (broken !== undefined) throw new HostProtocolError(this.format, `the ${message.mti} answer's field ${broken.number}, which ${operation} reads, is unreadable: ${broken.reason}`);
     const code = textField(message, 39);
     if (code === undefined) throw new HostProtocolError(this.format, `the ${message.mti} answer has no response code (field 39)`);
     if (!/^[0-9A-Za-z]{2}$/.test(code)) throw new HostProtocolError(this.format, `the ${message.mti} answer has a malformed response code (field 39)`);

@@ -1,4 +1,4 @@
-import { countryNumeric, HostBatchKindV1, HostFollowUpRequestV1, HostMerchantV1, HostOriginalKindV1, HostOriginalV1, HostTotalsV1 } from '@app/contracts';
+import { countryNumeric, HostBatchKindV1, hostText, HostFollowUpRequestV1, HostMerchantV1, HostOriginalKindV1, HostOriginalV1, HostTotalsV1 } from '@app/contracts';
 import { DEFAULT_HOST_RULES, HostRules, Iso8583Message, MessageSpec } from '@app/iso8583';
 import { HostOperation, HostRequestOf } from '../dialect';
 
@@ -34,15 +34,6 @@ export const CARD_ACCEPTOR_LAYOUT = { name: 25, city: 13, country: 2 } as const;
 /** A payment facilitator's part of the name in field 43 before `*` and the sub-merchant's name (card schemes allow 3, 7 or 12). */
 export const FACILITATOR_PREFIX_LENGTH = 12;
 
-/** Printable ASCII only (what `ans` carries on every host): accents dropped, anything else a space. */
-function asciiText(value: string): string {
-  return value
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^\x20-\x7e]/g, ' ')
-    .replace(/ {2,}/g, ' ')
-    .trim();
-}
 
 /**
  * Field 43 of a merchant: name (25), city (13) and ISO 3166 alpha-2 country (2), each cut or
@@ -50,14 +41,14 @@ function asciiText(value: string): string {
  * `<facilitator, up to 12>*<sub-merchant>`, the form the card schemes ask of facilitators.
  */
 export function cardAcceptorNameLocation(merchant: HostMerchantV1): string {
-  const name = asciiText(merchant.name);
+  const name = hostText(merchant.name);
   const displayed =
     merchant.subMerchantName === undefined
       ? name
-      : `${name.replace(/\*/g, ' ').slice(0, FACILITATOR_PREFIX_LENGTH).trim()}*${asciiText(merchant.subMerchantName)}`;
+      : `${name.replace(/\*/g, ' ').slice(0, FACILITATOR_PREFIX_LENGTH).trim()}*${hostText(merchant.subMerchantName)}`;
   return (
     displayed.slice(0, CARD_ACCEPTOR_LAYOUT.name).padEnd(CARD_ACCEPTOR_LAYOUT.name, ' ') +
-    asciiText(merchant.city ?? '').slice(0, CARD_ACCEPTOR_LAYOUT.city).padEnd(CARD_ACCEPTOR_LAYOUT.city, ' ') +
+    hostText(merchant.city ?? '').slice(0, CARD_ACCEPTOR_LAYOUT.city).padEnd(CARD_ACCEPTOR_LAYOUT.city, ' ') +
     (merchant.country ?? '').padEnd(CARD_ACCEPTOR_LAYOUT.country, ' ')
   );
 }
@@ -141,6 +132,15 @@ export function processingCodeOfKind(kind: HostOriginalKindV1): string {
 /** Field 25 of a transaction of this kind: 06 for a pre-authorisation and its completion, 00 otherwise. */
 export function posConditionOfKind(kind: HostOriginalKindV1): string {
   return kind === 'PREAUTH' || kind === 'CAPTURE' ? POS_CONDITION_PREAUTH : POS_CONDITION_NORMAL;
+}
+
+/**
+ * Field 22 of what a transaction of this kind went out with: an authorisation (sale,
+ * pre-authorisation) was read from the card (contactless chip), a follow-up carried the kept card
+ * entered as the format's `followUpEntryMode`. What a reversal of it says.
+ */
+export function entryModeOfKind(kind: HostOriginalKindV1, rules: HostRules): string {
+  return kind === 'SALE' || kind === 'PREAUTH' ? POS_ENTRY_MODE_CONTACTLESS_CHIP : rules.followUpEntryMode;
 }
 
 /** The kind of transaction a follow-up is, as its own follow-ups (a reversal of it) will name it. */

@@ -2,7 +2,7 @@ import { HOST_ORIGINAL_KINDS, HostOriginalKindV1 } from '@app/contracts';
 import { compileSpec, FOLLOW_UP_OPERATIONS, FollowUpOperation, Iso8583Message } from '@app/iso8583';
 import iso8583Json from '../../../iso8583/specs/iso8583.json';
 import fc from 'fast-check';
-import { authorizeRequest, cardTlvHex, followUpRequest, original, target, TEST_PAN, TEST_TRACK2_HEX, wireContext } from '../testing/factories';
+import { authorizeRequest, followUpRequest, original, target, wireContext } from '../testing/factories';
 import { IsoHostDialect } from './iso-dialect';
 
 /** Follow-ups and reversals as 1987 hosts match them (issue 16, items 4 and 5). */
@@ -13,7 +13,6 @@ function dialectWith(host?: Record<string, unknown>): IsoHostDialect {
 
 const terminal = target();
 const AMOUNT = fc.bigInt({ min: 1n, max: 999_999_999_999n }).map(String);
-const TRACK2 = TEST_TRACK2_HEX.replace('D', '=').replace(/F$/, '');
 
 /** The message that carried an original of `kind`, built by the dialect itself (a void: sent as a 0200, where it has a processing code of its own). */
 function originalMessage(kind: HostOriginalKindV1, minor: string): Iso8583Message {
@@ -112,7 +111,8 @@ describe("ISO dialect: the original's card data on follow-ups", () => {
           const carries = withCard.includes(operation);
           expect(message.fields[2]).toBe(carries ? card.pan : undefined);
           expect(message.fields[14]).toBe(carries && card.expiry !== null ? card.expiry : undefined);
-          expect(message.fields[22]).toBe(carries ? mode : undefined);
+          // A reversal says how its original (here a sale, read from the chip) was entered.
+          expect(message.fields[22]).toBe(carries ? (operation === 'reverse' ? '071' : mode) : undefined);
           expect(message.fields[23]).toBe(carries && card.panSequence !== null ? card.panSequence : undefined);
           expect(message.fields[35]).toBeUndefined();
           expect(message.fields[55]).toBeUndefined();
@@ -124,16 +124,22 @@ describe("ISO dialect: the original's card data on follow-ups", () => {
     );
   });
 
-  it("should carry the original's own card and chip data (35, 55) on a reversal sent from memory for its timeout, and on no other follow-up", () => {
+  it('should send a reversal and its repeat as the same message but for the MTI: the kept card, entered as its original was, never 35 or 55 (ISO 8583:1987 repeat rule)', () => {
     fc.assert(
-      fc.property(fc.constantFrom<FollowUpOperation>(...FOLLOW_UP_OPERATIONS), keptCard, (operation, card) => {
-        const context = { ...wireContext(), originalCard: cardTlvHex(), keptCard: card };
-        const message = dialectWith().buildRequest(operation, followUpRequest(terminal, sale), context);
-        const fromMemory = operation === 'reverse';
-        expect(message.fields[2]).toBe(fromMemory ? TEST_PAN : card.pan);
-        expect(message.fields[35]).toBe(fromMemory ? TRACK2 : undefined);
-        expect(message.fields[55] !== undefined).toBe(fromMemory);
-        expect(message.fields[22]).toBe(fromMemory ? '071' : '010');
+      fc.property(fc.constantFrom(...HOST_ORIGINAL_KINDS), keptCard, entryMode, AMOUNT, (kind, card, mode, minor) => {
+        const dialect = dialectWith({ followUpEntryMode: mode });
+        const sent = originalMessage(kind, minor);
+        const context = { ...wireContext(), keptCard: card };
+        const reference = original({ mti: sent.mti, context: { ...context, stan: String(sent.fields[11]) } }, undefined, kind);
+        const first = dialect.packRequest('reverse', followUpRequest(terminal, reference, minor), context);
+        const repeat = dialect.packRequest('reverse', followUpRequest(terminal, reference, minor), { ...context, repeat: true });
+        expect(first.message.fields).toMatchObject({ 2: card.pan, 22: kind === 'SALE' || kind === 'PREAUTH' ? '071' : mode });
+        expect(first.message.fields[35]).toBeUndefined();
+        expect(first.message.fields[55]).toBeUndefined();
+        // On the wire: the ASCII MTI's last digit 0 -> 1, every other byte the same.
+        expect(repeat.message.mti).toBe(`${first.message.mti.slice(0, 3)}1`);
+        expect(repeat.payload.subarray(4)).toEqual(first.payload.subarray(4));
+        expect(repeat.message.fields).toEqual(first.message.fields);
       }),
     );
   });

@@ -159,4 +159,34 @@ describe('ISO dialect: batch upload (0320)', () => {
       );
     }
   });
+
+  it('should carry the transaction\'s kept card (2, 14, 23, its entry mode) only for a format naming batchupload in followUpCardData, never 35 or 55', () => {
+    const keptCard = fc.record({
+      pan: fc.stringMatching(/^[0-9]{12,19}$/),
+      expiry: fc.option(fc.stringMatching(/^[0-9]{2}(0[1-9]|1[0-2])$/), { nil: null }),
+      panSequence: fc.option(fc.stringMatching(/^[0-9]{3}$/), { nil: null }),
+    });
+    fc.assert(
+      fc.property(TRANSACTION, keptCard, fc.boolean(), (transaction, card, named) => {
+        const dialect = dialectWith({ followUpCardData: named ? ['refund', 'batchupload'] : ['refund'] });
+        const request: HostBatchUploadRequest = {
+          ...settleRequest(target(), totalsOf([transaction]), '000001'),
+          transaction: {
+            kind: transaction.kind,
+            amountMinor: transaction.amount.toString(),
+            original: { mti: '0200', stan: transaction.stan, transmittedAt: transaction.transmittedAt, rrn: null, approvalCode: null },
+          },
+        };
+        const sent = onWire(dialect, dialect.buildRequest('batchupload', request, { ...wireContext(), keptCard: card }));
+        expect(sent.fields[2]).toBe(named ? card.pan : undefined);
+        expect(sent.fields[14]).toBe(named && card.expiry !== null ? card.expiry : undefined);
+        expect(sent.fields[23]).toBe(named && card.panSequence !== null ? card.panSequence : undefined);
+        expect(sent.fields[22]).toBe(named ? (transaction.kind === 'SALE' ? '071' : '010') : undefined);
+        expect([sent.fields[35], sent.fields[55]]).toEqual([undefined, undefined]);
+      }),
+      { numRuns: 100 },
+    );
+    // The default names the four follow-ups only: an 0320 carries no card.
+    expect(DEFAULT_HOST_RULES.followUpCardData).not.toContain('batchupload');
+  });
 });

@@ -757,6 +757,7 @@ export interface components {
             updatedAt: string;
         };
         MerchantWriteDto: {
+            /** @description the name hosts get in field 43; must carry at least one Latin letter or digit once reduced to the printable ASCII hosts get in field 43 (accents dropped, any other character a space) */
             mchName: string;
             /**
              * @description default settlement currency, ISO 4217
@@ -1260,6 +1261,7 @@ export interface components {
             extParams: components["schemas"]["LegacyMerchantExtParamsDto"];
         };
         LegacyMerchantCreateDto: {
+            /** @description the name hosts get in field 43; must carry at least one Latin letter or digit once reduced to the printable ASCII hosts get in field 43 (accents dropped, any other character a space) */
             mchName: string;
             contactName: string;
             contactEmail: string;
@@ -1315,6 +1317,7 @@ export interface components {
             groupId?: string;
         };
         LegacyMerchantUpdateDto: {
+            /** @description the name hosts get in field 43; must carry at least one Latin letter or digit once reduced to the printable ASCII hosts get in field 43 (accents dropped, any other character a space) */
             mchName?: string;
             /**
              * @description default settlement currency, ISO 4217

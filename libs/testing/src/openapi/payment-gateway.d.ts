@@ -412,7 +412,7 @@ export interface components {
             extraParams?: {
                 /** @description acquiring institution id (field 32): must be 1 to 11 digits (the acquiring institution id, field 32) */
                 acqInstId?: string;
-                /** @description sub-merchant name (field 43): must be 1 to 64 characters without control characters, not blank (the sub-merchant named in field 43) */
+                /** @description sub-merchant name (field 43): must be 1 to 64 characters without control characters, and carry at least one Latin letter or digit once reduced to the printable ASCII hosts get in field 43 (accents dropped, any other character a space) */
                 subMchDba?: string;
             } & {
                 [key: string]: unknown;
@@ -432,7 +432,10 @@ export interface components {
              * @example ext-merchant-42
              */
             providerReference?: string | null;
-            /** @example Kopi Corner Sdn Bhd */
+            /**
+             * @description the name hosts get in field 43; must carry at least one Latin letter or digit once reduced to the printable ASCII hosts get in field 43 (accents dropped, any other character a space)
+             * @example Kopi Corner Sdn Bhd
+             */
             merchantName: string;
             /** @example 1 Jalan Ampang, Kuala Lumpur */
             merchantAddr?: string | null;

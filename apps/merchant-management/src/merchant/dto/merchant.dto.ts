@@ -1,5 +1,5 @@
 import { formatTimestamp, IsPlainObject, maskedSecret, PageQueryDto } from '@app/common';
-import { GATEWAY_PROFILE_LIMITS, IsIanaTimeZone, IsIsoCountry, IsIsoCurrency } from '@app/contracts';
+import { CarriesHostText, GATEWAY_PROFILE_LIMITS, HOST_TEXT_RULE, IsIanaTimeZone, IsIsoCountry, IsIsoCurrency } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { MerchantView } from '../merchant.view';
@@ -13,11 +13,12 @@ const MAX_LOGO_LENGTH = 700_000;
  * clears it as leaving it out does (docs/decisions.md, "Null in a write body").
  */
 export class MerchantWriteDto {
-  /** The gateway profiles' merchantName: the upsert contract's limit. */
-  @ApiProperty({ maxLength: GATEWAY_PROFILE_LIMITS.merchantName })
+  /** The gateway profiles' merchantName: the upsert contract's limit; field 43 carries it as printable ASCII. */
+  @ApiProperty({ maxLength: GATEWAY_PROFILE_LIMITS.merchantName, description: `the name hosts get in field 43; ${HOST_TEXT_RULE}` })
   @IsString()
   @IsNotEmpty()
   @MaxLength(GATEWAY_PROFILE_LIMITS.merchantName)
+  @CarriesHostText()
   mchName: string;
 
   @ApiProperty({ example: 'MYR', description: 'default settlement currency, ISO 4217' })

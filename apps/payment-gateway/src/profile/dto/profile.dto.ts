@@ -1,6 +1,8 @@
 import { IsOptionalNonNull, IsPlainObject } from '@app/common';
 import {
   ACCEPTANCE_PARAM_RULES,
+  CarriesHostText,
+  HOST_TEXT_RULE,
   GATEWAY_PAYMENT_NAMES,
   HasValidAcceptanceParams,
   HOST_MESSAGE_FORMATS,
@@ -119,10 +121,11 @@ export class ProfileRequestDto {
   @MaxLength(128)
   providerReference?: string | null;
 
-  @ApiProperty({ example: 'Kopi Corner Sdn Bhd', maxLength: 128 })
+  @ApiProperty({ example: 'Kopi Corner Sdn Bhd', maxLength: 128, description: `the name hosts get in field 43; ${HOST_TEXT_RULE}` })
   @IsString()
   @IsNotEmpty()
   @MaxLength(128)
+  @CarriesHostText()
   merchantName: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, example: '1 Jalan Ampang, Kuala Lumpur', maxLength: 512 })
