@@ -148,8 +148,11 @@ export class IsoHostDialect implements IsoDialect {
         // never 35 or 55, PCI DSS 3.3.1). A reversal says how its original was entered, so that
         // every transmission of it (0400, each 0401) is the same message; any other follow-up is
         // entered as the format's card-not-present follow-up.
-        if (this.spec.host.followUpCardData.includes(operation as FollowUpOperation) && context.keptCard !== undefined) {
-          putKeptCard(context.keptCard, operation === 'reverse' ? entryModeOfKind(originalKindOf(original), this.spec.host) : this.spec.host.followUpEntryMode);
+        // A void sent as a reversal is that reversal on the wire: its 0400 and the 0401s the connector
+        // repeats it with (built as 'reverse') carry the same card fields.
+        const asReversal = sentAsReversal(operation, this.spec.host);
+        if (this.spec.host.followUpCardData.includes(asReversal ? 'reverse' : (operation as FollowUpOperation)) && context.keptCard !== undefined) {
+          putKeptCard(context.keptCard, asReversal ? entryModeOfKind(originalKindOf(original), this.spec.host) : this.spec.host.followUpEntryMode);
         }
         put(4, amount.minor.padStart(12, '0'));
         put(12, context.localTime);

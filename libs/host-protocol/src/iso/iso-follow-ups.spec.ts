@@ -108,11 +108,13 @@ describe("ISO dialect: the original's card data on follow-ups", () => {
             followUpRequest(terminal, sale),
             context,
           );
-          const carries = withCard.includes(operation);
+          // A void sent as a reversal is that reversal on the wire: it follows what the spec says of reversals.
+          const asReversal = operation === 'reverse' || (operation === 'void' && voidAs === 'reversal');
+          const carries = withCard.includes(asReversal ? 'reverse' : operation);
           expect(message.fields[2]).toBe(carries ? card.pan : undefined);
           expect(message.fields[14]).toBe(carries && card.expiry !== null ? card.expiry : undefined);
           // A reversal says how its original (here a sale, read from the chip) was entered.
-          expect(message.fields[22]).toBe(carries ? (operation === 'reverse' ? '071' : mode) : undefined);
+          expect(message.fields[22]).toBe(carries ? (asReversal ? '071' : mode) : undefined);
           expect(message.fields[23]).toBe(carries && card.panSequence !== null ? card.panSequence : undefined);
           expect(message.fields[35]).toBeUndefined();
           expect(message.fields[55]).toBeUndefined();
@@ -140,6 +142,25 @@ describe("ISO dialect: the original's card data on follow-ups", () => {
         expect(repeat.message.mti).toBe(`${first.message.mti.slice(0, 3)}1`);
         expect(repeat.payload.subarray(4)).toEqual(first.payload.subarray(4));
         expect(repeat.message.fields).toEqual(first.message.fields);
+      }),
+    );
+  });
+
+  it('should send a void that goes out as a reversal and the repeats the connector owes for it as the same message but for the MTI', () => {
+    fc.assert(
+      fc.property(fc.constantFrom<HostOriginalKindV1>('SALE', 'PREAUTH', 'REFUND'), keptCard, entryMode, AMOUNT, fc.boolean(), (kind, card, mode, minor, cardOnVoid) => {
+        // The format names its follow-ups with card data; the void is sent as a reversal, its repeats are built as one ('reverse').
+        const followUpCardData = cardOnVoid ? ['void', 'refund', 'capture', 'reverse'] : ['refund', 'capture', 'reverse'];
+        const dialect = dialectWith({ voidAs: 'reversal', followUpEntryMode: mode, followUpCardData });
+        const sent = originalMessage(kind, minor);
+        const context = { ...wireContext(), keptCard: card };
+        const reference = original({ mti: sent.mti, context: { ...context, stan: String(sent.fields[11]) } }, undefined, kind);
+        const voided = dialect.packRequest('void', followUpRequest(terminal, reference, minor), context);
+        const repeat = dialect.packRequest('reverse', followUpRequest(terminal, reference, minor), { ...context, repeat: true });
+        expect(voided.message.mti).toBe('0400');
+        expect(voided.message.fields).toMatchObject({ 2: card.pan, 22: kind === 'SALE' || kind === 'PREAUTH' ? '071' : mode });
+        expect(repeat.message.mti).toBe('0401');
+        expect(repeat.payload.subarray(4)).toEqual(voided.payload.subarray(4));
       }),
     );
   });
