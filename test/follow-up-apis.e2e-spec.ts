@@ -126,6 +126,23 @@ describe('the gateway and /api/v2 follow-ups, side by side', () => {
     expect(await refundsOf(sale.tranId)).toHaveLength(1);
   });
 
+  it('should answer a key reused for another kind of request 422 on /api/v2, as the gateway does: one key, one request', async () => {
+    const auth = await tap(till, '20.00', 'AUTH');
+    await orderOf(acquiring.pbo, auth.tranId);
+    const key = `kinds-${randomUUID()}`;
+    const captured = await tx().POST('/api/v2/order/capture/{transactionId}', {
+      params: { path: { transactionId: auth.tranId }, header: { 'idempotency-key': key } },
+      body: { amount: '10' },
+    });
+    expect(captured.response.status).toBe(200);
+
+    const refund = await legacyRefund(auth.tranId, 3, key);
+
+    expect(refund.response.status).toBe(422);
+    expect(refund.error).toMatchObject({ code: 10000, msg: expect.stringMatching(new RegExp(`^Idempotency-Key ${key} was used for another request on transaction ${auth.tranId} \\(CAPTURE 10\\.00\\)`)) as string });
+    expect(await refundsOf(auth.tranId)).toHaveLength(0);
+  });
+
   it('should answer a repeat of a refund or capture whose first is still in flight 409 with Retry-After, on both APIs', async () => {
     const sale = await tap(till, '50.00');
     const auth = await tap(till, '15.00', 'AUTH');
@@ -142,11 +159,13 @@ describe('the gateway and /api/v2 follow-ups, side by side', () => {
       (await gatewayTransaction(acquiring.pbo, tranId)).actions.filter((action) => action.actionType === type && action.actionStatus === 'PENDING').length;
     /** A repeat sent once the first one's action is PENDING at the gateway (the host says nothing), and the first one's answer. */
     const inFlight = async <T>(tranId: string, type: string, send: () => Promise<T>) => {
+      // The first request's action is made after this instant, and the repeat answered before the next one:
+      // whatever the machine's load, the Retry-After cannot be less than what is left of the asking time between them.
+      const startedAt = Date.now();
       const first = send();
       await waitFor(`a PENDING ${type}`, async () => (await pendingOf(tranId, type)) === 1);
-      const sentAt = Date.now();
       const repeat = await send();
-      return { repeat, lowest: Math.floor(askingSeconds - (Date.now() - sentAt) / 1000 - 3), first: await first };
+      return { repeat, lowest: Math.floor(askingSeconds - (Date.now() - startedAt) / 1000), first: await first };
     };
     const retryAfterOf = (headers: Headers, lowest: number) => {
       const seconds = Number(headers.get('retry-after'));

@@ -487,6 +487,20 @@ export class GatewayTransactionUpdatedV1 extends MerchantEventV1 {
 /** A follow-up's request id: a key as the gateway's route takes it, or one of `/api/v2`'s in its own namespace. */
 export const FOLLOW_UP_REQUEST_ID_PATTERN = /^(?:[A-Za-z0-9_-]{1,80}|v2\.(?:void|refund|capture)\.[A-Za-z0-9_-]{1,64})$/;
 
+/** The namespace of `/api/v2`'s follow-up request ids at the gateway: `v2.<void|refund|capture>.<key>`. */
+export const LEGACY_REQUEST_ID_PREFIX = 'v2.';
+
+const LEGACY_REQUEST_ID = /^v2\.(?:void|refund|capture)\.([A-Za-z0-9_-]{1,64})$/;
+
+/**
+ * The caller's Idempotency-Key inside an `/api/v2` request id (`v2.<kind>.<key>`), undefined for
+ * any other id. One key is one request on a transaction whatever its kind, on both APIs: the
+ * gateway answers a key reused for another kind 422, as on its own routes.
+ */
+export function legacyIdempotencyKeyOf(requestId: string | null | undefined): string | undefined {
+  return requestId == null ? undefined : LEGACY_REQUEST_ID.exec(requestId)?.[1];
+}
+
 /** Who asks for a follow-up, and which transaction. */
 abstract class GatewayTransactionRequestBaseV1 {
   /**

@@ -1,5 +1,5 @@
 import { DomainError, ErrorCode, idempotencyKeyOf, IdGenerator } from '@app/common';
-import { currencyExponent, GatewayTransactionReplyV1 } from '@app/contracts';
+import { currencyExponent, GatewayTransactionReplyV1, LEGACY_REQUEST_ID_PREFIX } from '@app/contracts';
 import { DeviceAdminClient, errorOfRefusal, GatewayClient } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Order, OrderAction, OrderWithActions } from '../order/order';
@@ -61,8 +61,6 @@ const UNKNOWN_OUTCOME = 'whether it was done is not known yet: the order shows i
 
 type FollowUp = 'void' | 'refund' | 'capture';
 
-/** The namespace of `/api/v2`'s request ids at the gateway (docs/decisions.md, "One idempotency namespace per API"). */
-export const LEGACY_REQUEST_ID_PREFIX = 'v2.';
 
 /**
  * The request id the gateway gets: from the caller's Idempotency-Key (a retry after a timeout is

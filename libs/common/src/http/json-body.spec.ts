@@ -47,6 +47,38 @@ describe('parseGuardedJson: values counted before parsing', () => {
     );
   });
 
+  it('should answer nesting of any depth as parsing then counting does, brackets inside strings not counted', () => {
+    const bracketText = fc.string({ unit: fc.constantFrom('[', ']', '{', '}', ',', '"', '\\', '\\"', 'a'), maxLength: 12 });
+    // A chain of arrays and objects `depth` deep around a string that may hold brackets and quotes.
+    const nested = fc
+      .tuple(fc.array(fc.tuple(fc.boolean(), bracketText), { minLength: 1, maxLength: 45 }), bracketText)
+      .map(([levels, leaf]) => levels.reduceRight<unknown>((inner, [asObject, key]) => (asObject ? { [key]: inner } : [inner, key]), leaf));
+    fc.assert(
+      fc.property(nested, (value) => {
+        const text = JSON.stringify(value);
+        expect(parseGuardedJson(text)).toEqual(parsedThenCounted(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('should refuse text nesting deeper than 32 levels without parsing it, however deep', () => {
+    const parse = jest.spyOn(JSON, 'parse');
+    try {
+      fc.assert(
+        fc.property(fc.integer({ min: 33, max: 450_000 }), fc.constantFrom('[', '{"a":', '[{"k":'), (depth, opener) => {
+          parse.mockClear();
+          const text = opener.repeat(Math.ceil(depth / (opener === '[{"k":' ? 2 : 1)));
+          expect(parseGuardedJson(text)).toEqual({ unsafe: 'payload nests deeper than 32 levels' });
+          expect(parse).not.toHaveBeenCalled();
+        }),
+        { numRuns: 30 },
+      );
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
   it('should accept a string of any number of commas, and still say why broken JSON is broken', () => {
     expect(parseGuardedJson(JSON.stringify({ a: ','.repeat(50_000) }))).toEqual({ value: { a: ','.repeat(50_000) } });
     expect(parseGuardedJson('{"a": "unterminated')).toEqual({ invalid: ' (at position 19)' });

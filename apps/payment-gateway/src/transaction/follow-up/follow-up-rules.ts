@@ -3,6 +3,7 @@ import { currencyExponent, HostOriginalKindV1, minorToDecimal } from '@app/contr
 import type { TransactionChanges } from '../persistence/transaction.repository';
 import { completingRepeatPending } from '../reversal/reversal-state';
 import type { Transaction, TransactionAction } from '../transaction';
+import { secondsUntil } from '../transaction-settings';
 
 /**
  * The money rules of void, refund and capture (DECISIONS.md "Codes and enumerations"; issue 13
@@ -28,7 +29,12 @@ export interface FollowUpContext {
   now: Date;
   /** How long after its approval an AUTH may be captured. */
   authorizationValidityMs: number;
+  /** How long a follow-up's request may still be asking the host after it began (`requestAskingMs`): the Retry-After of a refusal for an action in flight. */
+  askingMs?: number;
 }
+
+/** What the in-flight refusal needs of the context. */
+type InFlightContext = Pick<FollowUpContext, 'now' | 'askingMs'>;
 
 const NOUN: Record<FollowUpKind, string> = { VOID: 'voided', REFUND: 'refunded', CAPTURE: 'captured' };
 
@@ -66,9 +72,14 @@ export const COMPLETING_VOID_RETRY_SECONDS = 30;
  * is), 409 with Retry-After; a void the host acknowledged that the transaction could not take (an
  * operator reconciles it); a transaction that is not (or no longer) APPROVED.
  */
-function requireActionable(transaction: Transaction, actions: readonly TransactionAction[], kind: FollowUpKind): void {
+function requireActionable(transaction: Transaction, actions: readonly TransactionAction[], kind: FollowUpKind, context?: InFlightContext): void {
   const pending = actions.find((action) => action.actionStatus === 'PENDING');
-  if (pending) throw DomainError.conflict(`transaction ${transaction.id} has ${pending.actionType} action ${pending.id} in flight; try again once it is done`);
+  if (pending) {
+    const error = DomainError.conflict(`transaction ${transaction.id} has ${pending.actionType} action ${pending.id} in flight; try again once it is done`);
+    // By then its request has its outcome, or has handed it to the resolver.
+    if (context?.askingMs !== undefined) error.retryAfterSeconds = secondsUntil(pending.createdAt.getTime() + context.askingMs, context.now);
+    throw error;
+  }
   const completing = actions.find(completingRepeatPending);
   if (completing) {
     const error = DomainError.conflict(
@@ -110,7 +121,7 @@ function requireNew(transaction: Transaction, actions: readonly TransactionActio
  * terminal's open batch. A captured AUTH voids its capture; an uncaptured one its authorisation.
  */
 export function planVoid(transaction: Transaction, actions: readonly TransactionAction[], context: FollowUpContext): FollowUpPlan {
-  requireActionable(transaction, actions, 'VOID');
+  requireActionable(transaction, actions, 'VOID', context);
   if (BigInt(transaction.refundedMinor) > 0n || successful(actions, 'REFUND').length > 0)
     throw DomainError.conflict(`transaction ${transaction.id} cannot be voided: it has refunds; refund the rest instead`);
   if (transaction.settleState !== 'OPEN')
@@ -132,8 +143,8 @@ export function planVoid(transaction: Transaction, actions: readonly Transaction
  * is captured), never more than is left. Settlement does not matter: a refund books in the
  * terminal's open batch.
  */
-export function planRefund(transaction: Transaction, actions: readonly TransactionAction[], amountMinor: string): FollowUpPlan {
-  requireActionable(transaction, actions, 'REFUND');
+export function planRefund(transaction: Transaction, actions: readonly TransactionAction[], amountMinor: string, context?: InFlightContext): FollowUpPlan {
+  requireActionable(transaction, actions, 'REFUND', context);
   const capture = captureOf(transaction, actions);
   if (transaction.tranType === 'AUTH' && !capture)
     throw DomainError.conflict(`transaction ${transaction.id} cannot be refunded: an AUTH is refunded only after its capture`);
@@ -158,7 +169,7 @@ export function planCapture(
 ): FollowUpPlan {
   if (transaction.tranType !== 'AUTH')
     throw DomainError.conflict(`transaction ${transaction.id} cannot be captured: it is a ${transaction.tranType}, not an AUTH`);
-  requireActionable(transaction, actions, 'CAPTURE');
+  requireActionable(transaction, actions, 'CAPTURE', context);
   if (BigInt(transaction.capturedMinor) > 0n || successful(actions, 'CAPTURE').length > 0)
     throw DomainError.conflict(`transaction ${transaction.id} cannot be captured: it is captured already (one capture per authorisation)`);
   const approval = approvedAt(actions);

@@ -9,6 +9,7 @@ import {
   HOST_REFUND_V1,
   HOST_VOID_V1,
   HostFollowUpRequestV1,
+  legacyIdempotencyKeyOf,
   minorToDecimal,
   TRAN_ID_PATTERN,
 } from '@app/contracts';
@@ -61,6 +62,12 @@ type Started = { kind: 'started'; action: TransactionAction; hostRequest: HostFo
 
 function isFollowUpKind(type: TransactionAction['actionType']): type is FollowUpKind {
   return type === 'VOID' || type === 'REFUND' || type === 'CAPTURE';
+}
+
+/** How a refusal names the caller's request id: an /api/v2 one by the Idempotency-Key its caller sent. */
+function requestNameOf(requestId: string): string {
+  const legacyKey = legacyIdempotencyKeyOf(requestId);
+  return legacyKey === undefined ? `requestId ${requestId}` : `Idempotency-Key ${legacyKey}`;
 }
 
 /** A reply without a transaction: the request was refused before any action was made. */
@@ -212,15 +219,21 @@ export class FollowUpService {
       const amountMinor = command.amount === undefined ? undefined : this.minorOf(command.amount, found.currency);
       const { transaction, actions, openBatchNo, heldUntil } = await this.lock(found);
       // A retry of an /api/v2 request sent before the namespaces finds its action by the id it had then.
+      // An /api/v2 key reused for another kind on this transaction finds that request, and is refused 422 as another request.
+      const legacyKey = legacyIdempotencyKeyOf(command.requestId);
       const repeat =
-        actions.find((action) => action.clientRequestId === command.requestId) ?? actions.find((action) => action.legacyRequestId === command.requestId);
+        actions.find((action) => action.clientRequestId === command.requestId) ??
+        actions.find((action) => action.legacyRequestId === command.requestId) ??
+        (legacyKey === undefined
+          ? undefined
+          : actions.find((action) => legacyIdempotencyKeyOf(action.clientRequestId) === legacyKey || legacyIdempotencyKeyOf(action.legacyRequestId) === legacyKey));
       if (repeat) {
         this.requireSameRequest(command, amountMinor, repeat, transaction.currency);
         return { kind: 'answered', reply: this.replyOf(transaction, actions, repeat, transaction.version) };
       }
       if (heldUntil) throw new TerminalHeldError(terminalKeyOf(transaction), heldUntil);
       const now = this.clock.now();
-      const context = { openBatchNo, now, authorizationValidityMs: this.settings.authorizationValidityMs };
+      const context = { openBatchNo, now, authorizationValidityMs: this.settings.authorizationValidityMs, askingMs: requestAskingMs(this.settings) };
       const plan = this.plan(command.kind, transaction, actions, amountMinor, context);
       const actionId = `act_${this.ids.bytes(16).toString('base64url')}`;
       const hostRequest = this.hostRequestOf(transaction, actions, plan, actionId);
@@ -255,7 +268,7 @@ export class FollowUpService {
         return planVoid(transaction, actions, context);
       case 'REFUND':
         if (amountMinor === undefined) throw DomainError.validation('amount is required for a refund');
-        return planRefund(transaction, actions, amountMinor);
+        return planRefund(transaction, actions, amountMinor, context);
       case 'CAPTURE':
         return planCapture(transaction, actions, amountMinor, context);
     }
@@ -281,7 +294,7 @@ export class FollowUpService {
     const earlierReason = typeof earlier.extraData?.reason === 'string' ? earlier.extraData.reason : undefined;
     if (earlier.actionType !== command.kind || !sameAmount || earlierReason !== command.reason)
       throw DomainError.unprocessable(
-        `requestId ${command.requestId} was used for another request on transaction ${command.tranId} (${earlier.actionType} ${requested})`,
+        `${requestNameOf(command.requestId)} was used for another request on transaction ${command.tranId} (${earlier.actionType} ${requested})`,
       );
   }
 
