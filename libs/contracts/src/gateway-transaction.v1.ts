@@ -92,6 +92,18 @@ export class GatewayReversalV1 extends HostReversalStateV1 {
   notRecorded?: string;
 }
 
+/** What each field of a reversal means, as every API that shows one documents it (the gateway's transaction, the order of `/api/v2`). */
+export const GATEWAY_REVERSAL_DOCS = {
+  state:
+    'PENDING: not yet acknowledged by the host (sent again until it is); ACKNOWLEDGED: the host acknowledged it, which undid the request (effect UNDOES_REQUEST) or completed it (COMPLETES_REQUEST: a void sent as a reversal is then done, the transaction VOIDED)',
+  attempts: 'attempts made so far (0: queued, not yet sent)',
+  lastResponseCode: "the host's code to the last answered attempt (00 or 94 once acknowledged; 12, 25, 96… when refused); null while none was answered",
+  effect:
+    "what the acknowledgement does to the action's request: UNDOES_REQUEST (the connector's reversal of a request not answered in time or not usable) or COMPLETES_REQUEST (the repeat of a void that went out as a reversal); absent: UNDOES_REQUEST",
+  notRecorded:
+    'set when the host acknowledged a repeat that completes this void but the transaction could no longer be voided here (its batch settled, or it was refunded since): why. The host has voided it; an operator must reconcile it with the acquirer',
+} as const;
+
 /** One action of a transaction (spec 3 Action): the first is NEW, then CAPTURE, VOID, REFUND, REVERSAL. */
 export class GatewayActionV1 {
   @IsString()

@@ -1,5 +1,5 @@
 import { DomainError } from '@app/common';
-import { GATEWAY_ACTION_STATUSES, GATEWAY_ACTION_TYPES, GATEWAY_SETTLE_STATES, GATEWAY_TRAN_STATUSES, HOST_REVERSAL_STATES } from '@app/contracts';
+import { GATEWAY_ACTION_STATUSES, GATEWAY_ACTION_TYPES, GATEWAY_SETTLE_STATES, GATEWAY_TRAN_STATUSES, HOST_REVERSAL_EFFECTS, HOST_REVERSAL_STATES } from '@app/contracts';
 import fc from 'fast-check';
 import { action, approvedSale, updated, versionsOf } from '../../test/factories';
 import { orderFromTransaction } from './order-from-transaction';
@@ -67,9 +67,20 @@ describe('orderFromTransaction', () => {
   it("should keep each action's reversal as the gateway reports it, and none for payloads without it", () => {
     fc.assert(
       fc.property(
-        fc.option(fc.record({ state: fc.constantFrom(...HOST_REVERSAL_STATES), attempts: fc.nat({ max: 1000 }), lastResponseCode: fc.option(fc.stringMatching(/^[0-9A-Z]{2}$/), { nil: null }) }), {
-          nil: null,
-        }),
+        fc.option(
+          fc.record(
+            {
+              state: fc.constantFrom(...HOST_REVERSAL_STATES),
+              attempts: fc.nat({ max: 1000 }),
+              lastResponseCode: fc.option(fc.stringMatching(/^[0-9A-Z]{2}$/), { nil: null }),
+              // What the acknowledgement did, and a completed void the gateway could not record: the order says it as the gateway does.
+              effect: fc.constantFrom(...HOST_REVERSAL_EFFECTS),
+              notRecorded: fc.string({ minLength: 1, maxLength: 256 }),
+            },
+            { requiredKeys: ['state', 'attempts', 'lastResponseCode'] },
+          ),
+          { nil: null },
+        ),
         (reversal) => {
           const sale = approvedSale();
           const { reversal: _absent, ...legacy } = action({ amount: sale.amount });

@@ -93,7 +93,16 @@ export function orderFromTransaction(update: TransactionVersion): OrderVersion {
     hostRespMessage: action.hostRespMessage,
     createdAt: instant(action.createdAt, `actions[${position}].createdAt`),
     // A producer before reversals reached the transaction left it out: none known.
-    reversal: action.reversal ? { state: action.reversal.state, attempts: action.reversal.attempts, lastResponseCode: action.reversal.lastResponseCode } : null,
+    reversal: action.reversal
+      ? {
+          state: action.reversal.state,
+          attempts: action.reversal.attempts,
+          lastResponseCode: action.reversal.lastResponseCode,
+          // What the acknowledgement did (undo or complete), and a completed void the gateway could not record: read as the gateway shows them.
+          ...(action.reversal.effect === undefined ? {} : { effect: action.reversal.effect }),
+          ...(action.reversal.notRecorded === undefined ? {} : { notRecorded: action.reversal.notRecorded }),
+        }
+      : null,
   }));
   return { order, actions, profileName: transaction.acceptanceName ?? null };
 }

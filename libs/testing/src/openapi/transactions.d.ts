@@ -248,7 +248,7 @@ export interface components {
         };
         LegacyActionReversalDto: {
             /**
-             * @description PENDING: not yet acknowledged by the host (the acquirer may still hold the money; it is repeated until acknowledged); ACKNOWLEDGED: the host undid it
+             * @description PENDING: not yet acknowledged by the host (sent again until it is); ACKNOWLEDGED: the host acknowledged it, which undid the request (effect UNDOES_REQUEST) or completed it (COMPLETES_REQUEST: a void sent as a reversal is then done, the transaction VOIDED)
              * @enum {string}
              */
             state: "PENDING" | "ACKNOWLEDGED";
@@ -262,6 +262,13 @@ export interface components {
              * @example 12
              */
             lastResponseCode: string | null;
+            /**
+             * @description what the acknowledgement does to the action's request: UNDOES_REQUEST (the connector's reversal of a request not answered in time or not usable) or COMPLETES_REQUEST (the repeat of a void that went out as a reversal); absent: UNDOES_REQUEST
+             * @enum {string}
+             */
+            effect?: "UNDOES_REQUEST" | "COMPLETES_REQUEST";
+            /** @description set when the host acknowledged a repeat that completes this void but the transaction could no longer be voided here (its batch settled, or it was refunded since): why. The host has voided it; an operator must reconcile it with the acquirer */
+            notRecorded?: string;
         };
         LegacyOrderActionDto: {
             tranId: string;

@@ -1,4 +1,5 @@
 import {
+  GATEWAY_REVERSAL_DOCS,
   GATEWAY_ACTION_STATUSES,
   GATEWAY_ACTION_TYPES,
   GATEWAY_SETTLE_STATES,
@@ -29,29 +30,11 @@ export class HostReferenceDto {
 
 /** Spec 3 Action, with the host's references. */
 export class ActionReversalDto implements GatewayReversalV1 {
-  @ApiProperty({
-    enum: HOST_REVERSAL_STATES,
-    description:
-      'PENDING: not yet acknowledged by the host (sent again until it is); ACKNOWLEDGED: the host acknowledged it, which undid the request (effect UNDOES_REQUEST) or completed it (COMPLETES_REQUEST: a void sent as a reversal is then done, the transaction VOIDED)',
-  })
-  state: HostReversalState;
-  @ApiProperty({ example: 2, description: 'attempts made so far (0: queued, not yet sent)' }) attempts: number;
-  @ApiProperty({ type: String, nullable: true, example: '12', description: "the host's code to the last answered attempt (00 or 94 once acknowledged; 12, 25, 96… when refused); null while none was answered" })
-  lastResponseCode: string | null;
-  @ApiProperty({
-    enum: HOST_REVERSAL_EFFECTS,
-    required: false,
-    description:
-      "what the acknowledgement does to the action's request: UNDOES_REQUEST (the connector's reversal of a request not answered in time or not usable) or COMPLETES_REQUEST (the repeat of a void that went out as a reversal); absent: UNDOES_REQUEST",
-  })
-  effect?: HostReversalEffect;
-  @ApiProperty({
-    required: false,
-    maxLength: 256,
-    description:
-      'set when the host acknowledged a repeat that completes this void but the transaction could no longer be voided here (its batch settled, or it was refunded since): why. The host has voided it; an operator must reconcile it with the acquirer',
-  })
-  notRecorded?: string;
+  @ApiProperty({ enum: HOST_REVERSAL_STATES, description: GATEWAY_REVERSAL_DOCS.state }) state: HostReversalState;
+  @ApiProperty({ example: 2, description: GATEWAY_REVERSAL_DOCS.attempts }) attempts: number;
+  @ApiProperty({ type: String, nullable: true, example: '12', description: GATEWAY_REVERSAL_DOCS.lastResponseCode }) lastResponseCode: string | null;
+  @ApiProperty({ enum: HOST_REVERSAL_EFFECTS, required: false, description: GATEWAY_REVERSAL_DOCS.effect }) effect?: HostReversalEffect;
+  @ApiProperty({ required: false, maxLength: 256, description: GATEWAY_REVERSAL_DOCS.notRecorded }) notRecorded?: string;
 }
 
 export class TransactionActionDto implements GatewayActionV1 {

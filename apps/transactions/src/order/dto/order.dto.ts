@@ -1,4 +1,4 @@
-import { GATEWAY_ACTION_STATUSES, GATEWAY_ACTION_TYPES, GATEWAY_TRAN_STATUSES, GATEWAY_TRAN_TYPES, GatewayReversalV1, HOST_REVERSAL_STATES, HostReversalState, TRAN_ID_PATTERN } from '@app/contracts';
+import { GATEWAY_ACTION_STATUSES, GATEWAY_ACTION_TYPES, GATEWAY_TRAN_STATUSES, GATEWAY_TRAN_TYPES, GATEWAY_REVERSAL_DOCS, GatewayReversalV1, HOST_REVERSAL_EFFECTS, HOST_REVERSAL_STATES, HostReversalEffect, HostReversalState, TRAN_ID_PATTERN } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { formatUtc, minorToAmount } from '../../shared/legacy';
@@ -131,11 +131,11 @@ export class LegacyOrderDto {
 
 /** The host connector's reversal of an action's host request, as the gateway shows it on the action. */
 export class LegacyActionReversalDto implements GatewayReversalV1 {
-  @ApiProperty({ enum: HOST_REVERSAL_STATES, description: 'PENDING: not yet acknowledged by the host (the acquirer may still hold the money; it is repeated until acknowledged); ACKNOWLEDGED: the host undid it' })
-  state: HostReversalState;
-  @ApiProperty({ example: 2, description: 'attempts made so far (0: queued, not yet sent)' }) attempts: number;
-  @ApiProperty({ type: String, nullable: true, example: '12', description: "the host's code to the last answered attempt (00 or 94 once acknowledged; 12, 25, 96… when refused); null while none was answered" })
-  lastResponseCode: string | null;
+  @ApiProperty({ enum: HOST_REVERSAL_STATES, description: GATEWAY_REVERSAL_DOCS.state }) state: HostReversalState;
+  @ApiProperty({ example: 2, description: GATEWAY_REVERSAL_DOCS.attempts }) attempts: number;
+  @ApiProperty({ type: String, nullable: true, example: '12', description: GATEWAY_REVERSAL_DOCS.lastResponseCode }) lastResponseCode: string | null;
+  @ApiProperty({ enum: HOST_REVERSAL_EFFECTS, required: false, description: GATEWAY_REVERSAL_DOCS.effect }) effect?: HostReversalEffect;
+  @ApiProperty({ required: false, maxLength: 256, description: GATEWAY_REVERSAL_DOCS.notRecorded }) notRecorded?: string;
 }
 
 export class LegacyOrderActionDto {

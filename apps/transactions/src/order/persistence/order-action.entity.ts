@@ -64,7 +64,7 @@ export class OrderActionEntity implements OrderAction {
   @Column({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
-  /** `{ state, attempts, lastResponseCode }` of the gateway's action, as the version the order holds carried it. */
+  /** `{ state, attempts, lastResponseCode, effect?, notRecorded? }` of the gateway's action, as the version the order holds carried it. */
   @Column({ type: 'jsonb', nullable: true })
   reversal: GatewayReversalV1 | null;
 }
