@@ -390,6 +390,9 @@ export class HostNetworkRequestV1 extends HostRequestBaseV1 {}
  */
 export const HOST_RESULTS = ['APPROVED', 'DECLINED', 'REVERSED', 'HOST_UNAVAILABLE', 'REJECTED'] as const;
 
+/** How a REVERSED reply's `hostRespMessage` ends (after why it was reversed): callers that say it their own way cut it off. */
+export const REVERSAL_QUEUED_CLAUSE = '; a reversal is queued and repeated until the host acknowledges it';
+
 /**
  * Why a REVERSED request was reversed: NO_ANSWER (no answer in time, an unreadable one, or one that
  * leaves the outcome unknown), UNUSABLE_APPROVAL (the host approved an amount the merchant cannot be

@@ -1,4 +1,4 @@
-import { HostAmountV1, HostFollowUpRequestV1, HostOriginalKindV1, HostResponseV1, HostResultV1, HostTotalsV1 } from '@app/contracts';
+import { HostAmountV1, HostFollowUpRequestV1, HostOriginalKindV1, HostResponseV1, HostResultV1, HostTotalsV1, REVERSAL_QUEUED_CLAUSE } from '@app/contracts';
 import { acknowledgementOf, followUpKindOf, HostAnswer, HostRequestOf } from '@app/host-protocol';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
@@ -189,7 +189,7 @@ export class HostRequestService {
         return replyWithout(
           request.requestId,
           'REVERSED',
-          `${exchange.reason}; a reversal is queued and repeated until the host acknowledges it`,
+          `${exchange.reason}${REVERSAL_QUEUED_CLAUSE}`,
           exchange.sent,
         );
       }
@@ -294,7 +294,7 @@ export class HostRequestService {
       const { reversal } = reversalOf(operation, request, sent);
       await this.reversals.enqueue(route, { ...reversal, amount: bookedAmountOf(reversal.amount, answer) }, partial.reason);
       this.logger.warn(`${operation} ${request.requestId} (TID ${request.target.tid} STAN ${sent.stan}): ${partial.reason}; reversal queued`);
-      return { ...replyWithout(request.requestId, 'REVERSED', `${partial.reason}; a reversal is queued and repeated until the host acknowledges it`, sent), reversedFor: 'UNUSABLE_APPROVAL' };
+      return { ...replyWithout(request.requestId, 'REVERSED', `${partial.reason}${REVERSAL_QUEUED_CLAUSE}`, sent), reversedFor: 'UNUSABLE_APPROVAL' };
     }
     const approvedAmount = partial.kind === 'partial' ? partial.amount : null;
     return {

@@ -1,5 +1,5 @@
 import { PollingLoop } from '@app/common';
-import { HostMessageFormat, HostResponseV1 } from '@app/contracts';
+import { HostMessageFormat, HostResponseV1, REVERSAL_QUEUED_CLAUSE } from '@app/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
@@ -58,6 +58,6 @@ export class RequestRecovery {
     this.logger.warn(`${reason}: reversal queued`);
     // The reply names what was sent, as the handler's own would have: the reversal itself, else the original it reverses.
     const sent = request.sentReversal ?? request.pendingReversal.original;
-    return replyWithout(request.requestId, 'REVERSED', `${reason}; a reversal is queued and repeated until the host acknowledges it`, sent);
+    return replyWithout(request.requestId, 'REVERSED', `${reason}${REVERSAL_QUEUED_CLAUSE}`, sent);
   }
 }

@@ -253,7 +253,7 @@ export interface components {
              */
             state: "PENDING" | "ACKNOWLEDGED";
             /**
-             * @description attempts made so far (0: queued, not yet sent)
+             * @description attempts made so far (0: queued, not yet sent); of a void sent as a reversal, its repeats (the first transmission, the void itself, not counted)
              * @example 2
              */
             attempts: number;

@@ -11,6 +11,7 @@ import {
   HostFollowUpRequestV1,
   legacyIdempotencyKeyOf,
   minorToDecimal,
+  REVERSAL_QUEUED_CLAUSE,
   TRAN_ID_PATTERN,
 } from '@app/contracts';
 import { UnitOfWork } from '@app/database';
@@ -100,7 +101,9 @@ function reversalText(action: TransactionAction): string {
  */
 export function refusalOfAction(action: TransactionAction, inFlight: { now: Date; askingMs: number }): GatewayRefusalV1 | null {
   const noun = NOUN[action.actionType as FollowUpKind] ?? action.actionType.toLowerCase();
-  const host = [action.hostRespCode, action.hostRespMessage].filter((part) => part !== null && part !== '').join(' ');
+  // Where the reversal stands is said once, by reversalText: the connector's own clause is cut off.
+  const message = action.hostRespMessage?.endsWith(REVERSAL_QUEUED_CLAUSE) ? action.hostRespMessage.slice(0, -REVERSAL_QUEUED_CLAUSE.length) : action.hostRespMessage;
+  const host = [action.hostRespCode, message].filter((part) => part !== null && part !== '').join(' ');
   switch (action.actionStatus) {
     case 'SUCCESS':
       return null;
