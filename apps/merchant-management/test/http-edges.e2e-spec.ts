@@ -59,6 +59,24 @@ describe('merchant-management: what every response carries', () => {
     expect({ status: response.status, body: response.body }).toEqual({ status: 404, body: { code: 14000, msg: 'no such endpoint' } });
   });
 
+  it('should never answer a 405 whose Allow names a method the same URL would refuse: trailing slashes included', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...ROUTES), fc.constantFrom(...METHODS), fc.stringMatching(/^[A-Za-z0-9]{1,12}$/), fc.boolean(), async (route, method, id, slash) => {
+        const url = `${route.path.replace(/\{[^}]+\}/g, id)}${slash ? '/' : ''}`;
+        const send = (verb: string) => client.request(verb, url, verb === 'GET' || verb === 'DELETE' ? undefined : {});
+        const response = await send(method);
+        if (response.status !== 405) return;
+        // Each method the answer says the URL takes is routed there: not a 405, not "no such endpoint".
+        for (const allowed of (response.headers.get('allow') ?? '').split(', ')) {
+          const other = await send(allowed);
+          expect({ method: allowed, status: other.status, body: other.status === 404 ? other.body : undefined }).not.toMatchObject({ status: 405 });
+          expect(other.body).not.toEqual({ code: 14000, msg: 'no such endpoint' });
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('should put security headers and no-store on successes, refusals and framework errors alike', async () => {
     const responses = [
       await client.get('/api/v2/current'),

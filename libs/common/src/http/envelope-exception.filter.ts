@@ -44,8 +44,15 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
    */
   private methodNotAllowed(exception: unknown, request: FastifyRequest, reply: FastifyReply): unknown {
     if (!this.router || !(exception instanceof NotFoundException) || !exception.message.startsWith('Cannot ')) return exception;
-    const url = pathOf(request.url);
-    const allowed = ROUTABLE_METHODS.filter((method) => method !== request.method && this.router!.findRoute({ method, url }) !== null);
+    // The path as sent (`pathOf` forgives a trailing slash, routing does not): a URL no route took is
+    // a 404 for every verb, never a 405 naming methods that would not take it either.
+    const url = request.url.split('?', 1)[0];
+    // A lookup that fills a path parameter with nothing (`/emv/` for `/emv/:id`) is no route either: routing refuses it.
+    const routable = (method: string): boolean => {
+      const found = this.router!.findRoute({ method, url }) as { params?: Record<string, unknown> } | null;
+      return found !== null && Object.values(found.params ?? {}).every((value) => value !== '');
+    };
+    const allowed = ROUTABLE_METHODS.filter((method) => method !== request.method && routable(method));
     if (allowed.length === 0) return exception;
     void reply.header('allow', allowed.join(', '));
     return new DomainError(ErrorCode.MethodNotAllowed, `${request.method} is not allowed on this path; it takes ${allowed.join(', ')}`);
