@@ -56,9 +56,34 @@ describe('standalone: a terminal is one PBO\'s, however its host or MID is spelt
     return { a, till, mid, tid };
   }
 
+  // The reviewer's steps (r14): A's device at the default host, not signed on yet; B at the default
+  // host, then B naming it explicitly: both 409 at merchant-management (v1 and /api/v2), keyed on
+  // the host the connector names; A then signs on and sells.
   it.each([
-    ['the default address named explicitly', (url: string) => url],
-    ['the default address with a trailing slash', (url: string) => `${url}/`],
+    ['the default address named explicitly', 'v1', (url: string) => url],
+    ['the default address with a trailing slash', 'v2', (url: string) => `${url}/`],
+    ['the default address as an IPv4-mapped IPv6 address', 'v1', (url: string) => url.replace('127.0.0.1', '[::ffff:127.0.0.1]')],
+    ['the default address named explicitly', 'v2', (url: string) => url],
+  ])('should refuse B in merchant-management before any sign-on when B names A\'s default host by %s (%s); A then signs on and sells', async (_, api, spell) => {
+    const [mid, tid] = [`5${unique().replace(/\D/g, '').slice(-14)}`.padEnd(15, '5'), newTid()];
+    const a = await onboardMerchant(app, 'ISO8583');
+    const till = await activateTill(app, a, { mid, tid });
+    const refusal = { code: 10000, msg: `MID ${mid} / TID ${tid} at the default ISO8583 host is another PBO's terminal` };
+    const create = (b: Acquiring) =>
+      api === 'v1'
+        ? b.pbo.post('/api/openapi/v1/device', { mchId: b.mchId, deviceAlias: 'Till B', extParams: { acquirers: { [b.acquirer]: { acqMid: mid, acqTid: tid } } } })
+        : b.pbo.post('/api/v2/device', { mchId: b.mchId, activateCodeAlias: 'Till B', deviceType: 'COTS', extParams: { acquirers: { [b.acquirer]: { acqMid: mid, acqTid: tid } } } });
+
+    const plain = await onboardMerchant(app, 'ISO8583');
+    expect(await create(plain)).toEqual(expect.objectContaining({ status: 409, body: refusal }));
+    const spelt = await onboardMerchant(app, 'ISO8583', { acquirer: { connUrl: spell(defaultUrl) } });
+    expect(await create(spelt)).toEqual(expect.objectContaining({ status: 409, body: refusal }));
+
+    expect(await signOn(a, till)).toEqual(expect.objectContaining({ resultReason: 'HostSuccess', hostRespCode: '00' }));
+    expect((await tap(till, '2.00')).tranStatus).toBe('APPROVED');
+  });
+
+  it.each([
     ['another name of the default address (localhost)', (url: string) => url.replace('127.0.0.1', 'localhost')],
   ])('should refuse B at the connector when B names A\'s default host by %s; A keeps its key, signs on and sells', async (_, spell) => {
     const { a, till, mid, tid } = await owner();

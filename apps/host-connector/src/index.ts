@@ -11,3 +11,5 @@ export { RequestLogRepository } from './request-log/persistence/request-log.repo
 /** Terminal claims, for the operator's CLI (`claims list`, `claims release`). */
 export { TerminalClaimRepository } from './terminals/persistence/terminal-claim.repository';
 export type { TerminalClaimFilter, TerminalClaimRow } from './terminals/persistence/terminal-claim.repository';
+/** The connector's answer to `host.address.check.v1`, for merchant-management's tests of what it is told. */
+export { hostAddressCheckReply } from './routing/host-address';

@@ -1,7 +1,12 @@
+import { AllowList } from '@app/common';
+import { HOST_ADDRESS_CHECK_V1 } from '@app/contracts';
 import { uniqueTid } from '@app/host-protocol/testing/factories';
+import { HostAddressPolicy, RequestReplyError } from '@app/messaging';
 import { createCardAcquirer, createMerchant, dataOf, unique } from '@app/testing';
 import fc from 'fast-check';
+import { hostAddressCheckReply } from '../../host-connector/src';
 import { deviceScenarios, expectEnvelope, Pbo, V1 } from './device-support';
+import { legacyDeviceBody, V2 } from './legacy-factories';
 import { MerchantManagementTestApp, startMerchantManagement } from './support';
 
 /**
@@ -75,5 +80,87 @@ describe('a MID/TID at a host belongs to one PBO (merchant-management)', () => {
     dataOf(await a.pbo.delete(`${V1}/device/${code.id}`));
 
     await createDevice(b.pbo, { mchId: b.mchId, extParams: terminal(b, mid, tid) });
+  });
+});
+
+/**
+ * The terminal at the connector's default host, however its address is spelt (issue 14, review
+ * r14; docs/decisions.md, "A terminal is claimed at write time on the connector's endpoint"): the
+ * host connector's own answer to `host.address.check.v1` (its default ISO8583 address being the
+ * standalone simulator's) names an explicit spelling of the default as the default, so a device of
+ * another PBO there is 409 on v1 and on /api/v2, before any sign-on can race for the terminal.
+ */
+describe("a MID/TID at the connector's default host belongs to one PBO, whether or not the acquirer spells the default", () => {
+  const DEFAULT_ISO = 'tcp://127.0.0.1:18583';
+  const connector = {
+    defaultUrls: { ISO8583: DEFAULT_ISO },
+    allowList: AllowList.parse('acq.example', { allowLoopback: true, variable: 'HOST_ALLOWLIST' }),
+  };
+  let silent = false;
+  const connectorPolicy: HostAddressPolicy = {
+    check: (request) =>
+      silent && request.connUrl !== undefined
+        ? Promise.reject(new RequestReplyError('TIMEOUT', HOST_ADDRESS_CHECK_V1, 'no answer'))
+        : Promise.resolve(hostAddressCheckReply(request, connector)),
+  };
+  let app: MerchantManagementTestApp;
+
+  beforeAll(async () => {
+    app = await startMerchantManagement({ hostAddresses: connectorPolicy });
+  });
+  afterAll(() => app.close());
+
+  const { createDevice, bind } = deviceScenarios(() => app);
+  const newMid = () => `5${String(unique()).replace(/\D/g, '')}`.padEnd(15, '5').slice(0, 15);
+
+  async function pboAt(connUrl: string | null): Promise<{ pbo: Pbo; mchId: string; acquirerId: number }> {
+    const pbo = await app.newPbo();
+    const acquirer = await createCardAcquirer(pbo, ['01'], { connMessageFormat: 'ISO8583', enablerMsgFormat: undefined, connUrl, enablerParams: 'acqMid,acqTid' });
+    const merchant = await createMerchant(pbo, { country: 'MY' });
+    await bind(pbo, merchant.mchId, acquirer.id);
+    return { pbo, mchId: merchant.mchId, acquirerId: acquirer.id };
+  }
+  const terminal = (at: { acquirerId: number }, mid: string, tid: string) => ({ acquirers: { [at.acquirerId]: { acqMid: mid, acqTid: tid } } });
+  const defaultSpellings = [DEFAULT_ISO, `${DEFAULT_ISO}/`, 'tcp://[::ffff:127.0.0.1]:18583', 'tcp://[0:0:0:0:0:FFFF:7f00:1]:18583'];
+
+  it('should refuse (409) on v1 and /api/v2 the device of a second PBO whose acquirer spells the default address, either way round', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...defaultSpellings), fc.boolean(), fc.constantFrom('v1', 'v2'), async (spelling, ownerSpells, api) => {
+        const [mid, tid] = [newMid(), uniqueTid()];
+        // 1. PBO1's device at the default host (no connUrl, or its spelling), not signed on.
+        const owner = await pboAt(ownerSpells ? spelling : null);
+        await createDevice(owner.pbo, { mchId: owner.mchId, extParams: terminal(owner, mid, tid) });
+        // 2. PBO2 at the default host too, with no connUrl: 409.
+        const plain = await pboAt(ownerSpells ? null : spelling);
+        // 3. PBO2 through an acquirer spelling the other way: 409 as well.
+        const other = await pboAt(ownerSpells ? null : spelling);
+        const post = (at: typeof other) =>
+          api === 'v1'
+            ? at.pbo.post(`${V1}/device`, { mchId: at.mchId, extParams: terminal(at, mid, tid) })
+            : at.pbo.post(`${V2}/device`, legacyDeviceBody(at.mchId, { extParams: terminal(at, mid, tid) }));
+        for (const at of [plain, other]) {
+          const refused = await post(at);
+          expectEnvelope(refused, 409, 10000, new RegExp(`^MID ${mid} / TID ${tid} at the default ISO8583 host is another PBO's terminal$`));
+          expect(JSON.stringify(refused.body)).not.toContain(owner.pbo.groupId);
+        }
+        // Another port of the same machine is another host.
+        const elsewhere = await pboAt('tcp://127.0.0.1:18584');
+        await createDevice(elsewhere.pbo, { mchId: elsewhere.mchId, extParams: terminal(elsewhere, mid, tid) });
+      }),
+      { numRuns: 6 },
+    );
+  });
+
+  it('should answer 503 and save nothing when the connector does not say which host an address reaches', async () => {
+    const owner = await pboAt('tcp://acq.example:7000');
+    const before = dataOf<{ total: number }>(await owner.pbo.get(`${V1}/device?mchId=${owner.mchId}`)).total;
+    silent = true;
+    try {
+      const refused = await owner.pbo.post(`${V1}/device`, { mchId: owner.mchId, extParams: terminal(owner, newMid(), uniqueTid()) });
+      expect({ status: refused.status, msg: refused.body.msg }).toEqual({ status: 503, msg: expect.stringMatching(/^the host connector did not say which host/) });
+    } finally {
+      silent = false;
+    }
+    expect(dataOf<{ total: number }>(await owner.pbo.get(`${V1}/device?mchId=${owner.mchId}`)).total).toBe(before);
   });
 });

@@ -23,6 +23,7 @@ import { ActionReversal1764800002000 } from './migrations/1764800002000-action-r
 import { TerminalIdentity1764800003000 } from './migrations/1764800003000-terminal-identity';
 import { TerminalIdentityTrimmed1764800004000 } from './migrations/1764800004000-terminal-identity-trimmed';
 import { ActionLegacyRequestId1764800004713 } from './migrations/1764800004713-action-legacy-request-id';
+import { TerminalIdentityHostCanonical1795797724019 } from './migrations/1795797724019-terminal-identity-host-canonical';
 import { BatchSettlementEntity } from './transaction/settlement/persistence/batch-settlement.entity';
 import { IdempotencyKeyEntity } from './transaction/persistence/idempotency-key.entity';
 import { TerminalBatchEntity } from './transaction/persistence/terminal-batch.entity';
@@ -75,5 +76,6 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     TerminalIdentity1764800003000,
     TerminalIdentityTrimmed1764800004000,
     ActionLegacyRequestId1764800004713,
+    TerminalIdentityHostCanonical1795797724019,
   ],
 };

@@ -9,6 +9,9 @@ import { HOST_MESSAGE_FORMATS, HostMessageFormat } from './host-formats';
  * answers with the same rules it applies to every request (its parser, its allow-list with the
  * loopback rule and the entries scoped to one PBO). It resolves the address as a request would;
  * it never connects and never looks the name up (docs/decisions.md, "Trust boundaries left over").
+ * Its `hostKey` is the host as a terminal's owner is told at write time: every spelling of the
+ * connector's default address is the default's `''` (docs/decisions.md, "A terminal is claimed at
+ * write time on the connector's endpoint").
  */
 export class HostAddressCheckRequestV1 {
   @IsString()
@@ -19,10 +22,12 @@ export class HostAddressCheckRequestV1 {
   @IsIn(HOST_MESSAGE_FORMATS)
   hostMessageFormat: HostMessageFormat;
 
+  /** Absent: the connector's default address of the format (then `allowed` tells nothing more than its `hostKey`). */
+  @IsOptional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(512)
-  connUrl: string;
+  connUrl?: string;
 }
 
 export class HostAddressCheckReplyV1 {
@@ -35,4 +40,14 @@ export class HostAddressCheckReplyV1 {
   @IsString()
   @MaxLength(1024)
   reason?: string;
+
+  /**
+   * The host the connector would send to, as terminal ownership names it (`hostKeyOf` of the
+   * address, libs/contracts host-address.ts): `''` when it is the format's default address, however
+   * spelt (or no connUrl). Absent from connectors older than it: callers fall back to `hostKeyOf`.
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(1024)
+  hostKey?: string;
 }

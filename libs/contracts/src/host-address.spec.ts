@@ -17,6 +17,30 @@ describe('hostKeyOf and terminalIdentityOf: what "the same host" means for a ter
     );
   });
 
+  it('should give every spelling of one IPv4 host the same key: trailing dot, IPv4-mapped IPv6, shorthand and hex forms', () => {
+    const ipv4 = fc.tuple(fc.nat({ max: 255 }), fc.nat({ max: 255 }), fc.nat({ max: 255 }), fc.nat({ max: 255 }));
+    fc.assert(
+      fc.property(ipv4, port, fc.constantFrom('ISO8583', 'MPGS_AP'), ([a, b, c, d], p, format) => {
+        const scheme = format === 'ISO8583' ? 'tcp' : 'http';
+        const dotted = `${a}.${b}.${c}.${d}`;
+        const key = hostKeyOf(format, `${scheme}://${dotted}:${p}`);
+        const hex = (n: number) => n.toString(16);
+        const spellings = [
+          `${dotted}.`,
+          `[::ffff:${dotted}]`,
+          `[0:0:0:0:0:FFFF:${dotted}]`,
+          `[::ffff:${hex(a * 256 + b)}:${hex(c * 256 + d)}]`,
+          `0x${hex(a)}.${b}.${c}.${d}`,
+          `${a}.${b}.${c * 256 + d}`,
+          String(((a * 256 + b) * 256 + c) * 256 + d),
+        ];
+        for (const spelling of spellings) expect([spelling, hostKeyOf(format, `${scheme}://${spelling}:${p}`)]).toEqual([spelling, key]);
+        expect(hostKeyOf(format, `${scheme}://${a}.${b}.${c}.${(d + 1) % 256}:${p}`)).not.toBe(key);
+      }),
+    );
+    expect(hostKeyOf('ISO8583', 'tcp://Acq.Example.:5000')).toBe('tcp://acq.example:5000');
+  });
+
   it("should name the format's default '' and keep an address the format cannot take as its text", () => {
     expect(hostKeyOf('ISO8583', null)).toBe('');
     expect(hostKeyOf('ISO8583', '  ')).toBe('');

@@ -64,11 +64,60 @@ export function hostKeyOf(format: string, hostUrl: string | null): string {
   if (!(isIsoHostFormat(format) || isJsonHostFormat(format))) return '';
   try {
     const address = parseHostUrl(format, hostUrl.trim());
-    // `tcp:` is no special scheme to the URL parser, which keeps its host name's case; DNS does not.
-    return address.transport === 'tcp' ? address.url.toLowerCase() : address.url;
+    const host = canonicalHostnameOf(address.hostname);
+    if (address.transport === 'tcp') return `tcp://${host}:${address.port}`;
+    const url = new URL(address.url);
+    url.hostname = host;
+    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
   } catch {
     return hostUrl.trim();
   }
+}
+
+/**
+ * One spelling of a host name for every spelling that reaches the same host without a name
+ * lookup: lower case (`tcp:` is no special scheme to the URL parser, which keeps the case; DNS
+ * does not), no trailing dot (the root: `acq.example.` is `acq.example`), an IPv4-mapped IPv6
+ * address as its IPv4 address (`[::ffff:127.0.0.1]` reaches 127.0.0.1), and the IPv4 shorthands
+ * the resolver reads (`127.1`, `0x7f.0.0.1`, `2130706433`) as the dotted quad. Names that only DNS
+ * tells apart stay names: the connector's claim, on the resolved `ip:port`, decides them
+ * (docs/decisions.md, "A terminal is claimed at write time on the connector's endpoint").
+ */
+export function canonicalHostnameOf(hostname: string): string {
+  const host = hostname.toLowerCase().replace(/\.+$/, '');
+  const mapped = /^\[(?:0{0,4}:){0,5}(?:0{0,4}:)?ffff:(.+)\]$/.exec(host);
+  if (mapped) {
+    const rest = mapped[1];
+    if (/^\d+\.\d+\.\d+\.\d+$/.test(rest)) return ipv4Of(rest) ?? host;
+    const hex = /^([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(rest);
+    if (hex) {
+      const [high, low] = [parseInt(hex[1], 16), parseInt(hex[2], 16)];
+      return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+    }
+    return host;
+  }
+  return ipv4Of(host) ?? host;
+}
+
+/** `text` as a dotted quad when it is an IPv4 address in a form inet_aton reads (1 to 4 parts, decimal, octal or hex), else null. */
+function ipv4Of(text: string): string | null {
+  const parts = text.split('.');
+  if (parts.length < 1 || parts.length > 4) return null;
+  const values: number[] = [];
+  for (const part of parts) {
+    let value: number;
+    if (/^0x[0-9a-f]*$/.test(part)) value = part.length === 2 ? 0 : parseInt(part.slice(2), 16);
+    else if (/^0[0-7]+$/.test(part)) value = parseInt(part, 8);
+    else if (/^(0|[1-9]\d*)$/.test(part)) value = Number(part);
+    else return null;
+    if (!Number.isSafeInteger(value)) return null;
+    values.push(value);
+  }
+  const last = values.pop()!;
+  if (values.some((value) => value > 255) || last >= 256 ** (4 - values.length)) return null;
+  let address = last;
+  values.forEach((value, index) => (address += value * 256 ** (3 - index)));
+  return [address >>> 24, (address >>> 16) & 0xff, (address >>> 8) & 0xff, address & 0xff].join('.');
 }
 
 /** A terminal at a host: its format, {@link hostKeyOf} and MID/TID (docs/decisions.md, "One owner per terminal identity"). */

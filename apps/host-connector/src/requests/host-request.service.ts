@@ -18,11 +18,14 @@ import { REVERSIBLE_OPERATIONS, SubjectOperation } from './host-subjects';
 import { replyWithout } from './host-response';
 
 /**
- * The host accepted the request's terminal: it answered a sign-on (whatever the code: it knows the
- * terminal) or approved a request. What alone confirms a PBO's first claim of a terminal.
+ * The host accepted the request's terminal: it approved the request (a sign-on included). What
+ * alone confirms a PBO's first claim of a terminal. A declined sign-on confirms nothing: a PBO
+ * guessing MID/TIDs from receipts gets declines, and a decline that confirmed its claim would lock
+ * the real owner out (docs/decisions.md, "A terminal is claimed at write time on the connector's
+ * endpoint").
  */
-export function hostAccepted(operation: SubjectOperation, response: HostResponseV1): boolean {
-  return response.result === 'APPROVED' || (operation === 'signon' && response.hostRespCode !== null);
+export function hostAccepted(response: HostResponseV1): boolean {
+  return response.result === 'APPROVED';
 }
 
 /** Results that end a request for good: a repeat of its requestId gets the same reply. */
@@ -128,7 +131,7 @@ export class HostRequestService {
       return response;
     } finally {
       // A first claim stands only when the host accepted the terminal; otherwise the PBO holds nothing.
-      await this.owners.settle(use, response !== undefined && hostAccepted(operation, response));
+      await this.owners.settle(use, response !== undefined && hostAccepted(response));
     }
   }
 

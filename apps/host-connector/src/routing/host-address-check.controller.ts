@@ -5,12 +5,12 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_QUEUE_GROUP } from '../requests/host-subjects';
-import { checkHostUrl } from './host-address';
+import { hostAddressCheckReply } from './host-address';
 
 /**
  * `host.address.check.v1`: merchant-management asks, before it stores an acquirer's connUrl,
  * whether this connector would send that PBO's requests there. Answered from the connector's
- * own configuration with the rule every request meets ({@link checkHostUrl}); nothing is
+ * own configuration with the rule every request meets ({@link hostAddressCheckReply}); nothing is
  * resolved in DNS and nothing is dialled.
  */
 @MessagingController()
@@ -19,7 +19,6 @@ export class HostAddressCheckController {
 
   @MessagePattern(HOST_ADDRESS_CHECK_V1, { queue: HOST_CONNECTOR_QUEUE_GROUP })
   check(@Payload() request: HostAddressCheckRequestV1): HostAddressCheckReplyV1 {
-    const checked = checkHostUrl(request.hostMessageFormat, request.connUrl, this.config, request.groupId);
-    return checked.allowed ? { allowed: true } : { allowed: false, reason: checked.reason };
+    return hostAddressCheckReply(request, this.config);
   }
 }

@@ -1,6 +1,6 @@
 import { AllowList } from '@app/common';
 import fc from 'fast-check';
-import { checkHostUrl, resolveHostAddress } from './host-address';
+import { checkHostUrl, hostAddressCheckReply, resolveHostAddress } from './host-address';
 
 describe('resolveHostAddress', () => {
   const config = {
@@ -98,5 +98,25 @@ describe('checkHostUrl (host.address.check.v1)', () => {
     expect(checkHostUrl('ISO8583', 'tcp://10.8.0.5:7000', config, 'grp_kopi')).toEqual({ allowed: true });
     expect(checkHostUrl('ISO8583', 'tcp://acq.example.com:8583', config, 'grp_other')).toEqual({ allowed: true });
     expect(checkHostUrl('MOCK', 'tcp://localhost:1', config, 'grp_other')).toEqual({ allowed: true });
+  });
+});
+
+describe('hostAddressCheckReply: the host a terminal is owned at (host.address.check.v1 hostKey)', () => {
+  const allowList = AllowList.parse('acq.example.com,10.8.0.5', { allowLoopback: false, variable: 'HOST_ALLOWLIST' });
+  const config = { allowList, defaultUrls: { ISO8583: 'tcp://10.8.0.5:8583', MPGS_AP: 'https://json.example.com/api/' } };
+  const ask = (hostMessageFormat: 'ISO8583' | 'S2M_8583' | 'MPGS_AP', connUrl?: string) => hostAddressCheckReply({ groupId: 'grp_kopi', hostMessageFormat, connUrl }, config);
+
+  it("should name every spelling of the format's default address, and no connUrl, as the default ''", () => {
+    const spelling = fc.constantFrom('tcp://10.8.0.5:8583', 'tcp://10.8.0.5:8583/', ' tcp://10.8.0.5:8583 ', 'tcp://[::ffff:10.8.0.5]:8583', 'tcp://[::FFFF:a08:5]:8583', 'tcp://10.8.0.5.:8583', 'tcp://10.8.5:8583', 'tcp://0xa.8.0.5:8583');
+    fc.assert(fc.property(spelling, (connUrl) => expect(ask('ISO8583', connUrl).hostKey).toBe('')));
+    expect(ask('ISO8583')).toEqual({ allowed: true, hostKey: '' });
+    expect(ask('MPGS_AP', 'HTTPS://JSON.example.com./api')).toMatchObject({ hostKey: '' });
+  });
+
+  it('should name another port, host or format than the default by its normalised address, allowed or not', () => {
+    expect(ask('ISO8583', 'tcp://10.8.0.5:8584')).toEqual({ allowed: true, hostKey: 'tcp://10.8.0.5:8584' });
+    expect(ask('ISO8583', 'tcp://ACQ.example.com.:8583')).toMatchObject({ hostKey: 'tcp://acq.example.com:8583' });
+    expect(ask('S2M_8583', 'tcp://10.8.0.5:8583')).toEqual({ allowed: true, hostKey: 'tcp://10.8.0.5:8583' });
+    expect(ask('ISO8583', 'tcp://10.9.9.9:1')).toEqual({ allowed: false, reason: 'host address tcp://10.9.9.9:1 is not in HOST_ALLOWLIST', hostKey: 'tcp://10.9.9.9:1' });
   });
 });

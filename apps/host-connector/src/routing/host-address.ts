@@ -1,4 +1,4 @@
-import { type HostAddress, type HostMessageFormat, parseHostUrl } from '@app/contracts';
+import { type HostAddress, type HostAddressCheckReplyV1, type HostAddressCheckRequestV1, type HostMessageFormat, hostKeyOf, parseHostUrl } from '@app/contracts';
 import { AllowList } from '@app/common';
 
 // The parser is shared with the gateway (whose terminal identities name a host the same way).
@@ -60,4 +60,26 @@ export function checkHostUrl(format: HostMessageFormat, connUrl: string, config:
   if (format === 'MOCK') return { allowed: true };
   const resolved = resolveHostAddress(format, connUrl, config, groupId);
   return resolved.ok ? { allowed: true } : { allowed: false, reason: resolved.reason };
+}
+
+/**
+ * The host a (format, connUrl) pair reaches as terminal ownership names it at write time: `''`
+ * for the format's default address (no connUrl, or a connUrl that is the default however spelt:
+ * `hostKeyOf` equal), else `hostKeyOf` of the connUrl. So an explicit spelling of the default
+ * and the default are one terminal (docs/decisions.md, "A terminal is claimed at write time on the
+ * connector's endpoint").
+ */
+export function ownershipHostKeyOf(format: HostMessageFormat, connUrl: string | null | undefined, defaultUrls: Partial<Record<HostMessageFormat, string>>): string {
+  const key = hostKeyOf(format, connUrl ?? null);
+  if (key === '') return '';
+  const defaultUrl = defaultUrls[format];
+  return defaultUrl !== undefined && hostKeyOf(format, defaultUrl) === key ? '' : key;
+}
+
+/** The connector's answer to `host.address.check.v1`: {@link checkHostUrl} and {@link ownershipHostKeyOf}. */
+export function hostAddressCheckReply(request: HostAddressCheckRequestV1, config: AddressConfig): HostAddressCheckReplyV1 {
+  const hostKey = ownershipHostKeyOf(request.hostMessageFormat, request.connUrl, config.defaultUrls);
+  if (request.connUrl === undefined) return { allowed: true, hostKey };
+  const checked = checkHostUrl(request.hostMessageFormat, request.connUrl, config, request.groupId);
+  return checked.allowed ? { allowed: true, hostKey } : { allowed: false, reason: checked.reason, hostKey };
 }

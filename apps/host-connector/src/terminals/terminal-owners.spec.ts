@@ -1,5 +1,6 @@
-import { HostAddress, HostTargetV1 } from '@app/contracts';
+import { HOST_RESULTS, HostAddress, HostResponseV1, HostResultV1, HostTargetV1 } from '@app/contracts';
 import fc from 'fast-check';
+import { hostAccepted } from '../requests/host-request.service';
 import { TerminalOwners } from './terminal-owners';
 import { ClaimState, TerminalAtAddress, TerminalClaimRepository } from './persistence/terminal-claim.repository';
 
@@ -77,5 +78,36 @@ describe('TerminalOwners: a claim stands only when the host accepted the termina
         },
       ),
     );
+  });
+});
+
+describe('TerminalOwners with hostAccepted: only an approval confirms a first claim', () => {
+  const response = (result: HostResultV1, hostRespCode: string | null) => ({ requestId: 'r1', result, hostRespCode, hostRespMessage: '' }) as unknown as HostResponseV1;
+
+  it("should leave a guessed terminal to its owner whatever the guesser's sign-ons were answered, unless one was approved", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ result: fc.constantFrom(...HOST_RESULTS), code: fc.option(fc.constantFrom('00', '05', '14', '58', '91'), { nil: null }) }), { minLength: 1, maxLength: 6 }),
+        async (answers) => {
+          const claims = new CountingClaims();
+          const owners = new TerminalOwners(claims as unknown as TerminalClaimRepository);
+          // The guesser signs on first, with MID/TIDs read off a receipt; the host answers each time.
+          for (const { result, code } of answers) {
+            const use = await owners.mayUse(target('grp_guess', 'M1', 'T1'), address);
+            if (!use.ok) break;
+            await owners.settle(use, hostAccepted(response(result, code)));
+          }
+          const approvedFirst = answers.some(({ result }) => result === 'APPROVED');
+          const owner = await owners.mayUse(target('grp_owner', 'M1', 'T1'), address);
+          expect(owner.ok).toBe(!approvedFirst);
+          if (!approvedFirst) expect([...claims.owners.values()]).toEqual([{ groupId: 'grp_owner', confirmed: false }]);
+        },
+      ),
+    );
+  });
+
+  it('should tell a declined sign-on (answered, 05) from an approved one', () => {
+    expect(hostAccepted(response('DECLINED', '05'))).toBe(false);
+    expect(hostAccepted(response('APPROVED', '00'))).toBe(true);
   });
 });

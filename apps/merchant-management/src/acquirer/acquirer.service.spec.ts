@@ -25,7 +25,7 @@ function setUp() {
   } as unknown as EmvConfigRepository;
   const pbos = fakePbos(pboOf(GROUP));
   const profileRepository = new InMemoryActivationProfileRepository();
-  const profiles = new ActivationProfileService(profileRepository as unknown as ActivationProfileRepository, pbos, new SeededIdGenerator(5));
+  const profiles = new ActivationProfileService(profileRepository as unknown as ActivationProfileRepository, pbos, new SeededIdGenerator(5), EVERY_HOST_ADDRESS);
   const service = new AcquirerService(repository as unknown as AcquirerProfileRepository, emvs, pbos, profiles, immediateUnitOfWork, EVERY_HOST_ADDRESS);
   return { service, repository, profileRepository };
 }

@@ -1,3 +1,4 @@
+import { EVERY_HOST_ADDRESS } from '@app/messaging';
 import { DomainError, ErrorCode, SeededIdGenerator } from '@app/common';
 import fc from 'fast-check';
 import { DeviceStatus } from '../shared/device-status';
@@ -13,7 +14,7 @@ function setUp() {
   const repository = new InMemoryActivationProfileRepository();
   repository.merchants.set(MERCHANT, merchantOf(GROUP, MERCHANT, { mchName: 'Kedai Kopi' }));
   repository.bindings.set(MERCHANT, [bindingOf(MERCHANT, 7, ['01', '02'])]);
-  const service = new ActivationProfileService(repository as unknown as ActivationProfileRepository, fakePbos(pboOf(GROUP)), new SeededIdGenerator(7));
+  const service = new ActivationProfileService(repository as unknown as ActivationProfileRepository, fakePbos(pboOf(GROUP)), new SeededIdGenerator(7), EVERY_HOST_ADDRESS);
   return { repository, service };
 }
 

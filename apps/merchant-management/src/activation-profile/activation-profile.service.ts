@@ -1,12 +1,14 @@
 import { canonicalJson, DomainError, IdGenerator } from '@app/common';
-import { describeTakenTerminal, GatewayProfileUpsertV1, TerminalIdentity, terminalIdentityOf } from '@app/contracts';
-import { Injectable } from '@nestjs/common';
+import { describeTakenTerminal, GatewayProfileUpsertV1, TerminalIdentity } from '@app/contracts';
+import { HOST_ADDRESS_POLICY, HostAddressPolicy } from '@app/messaging';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PboService } from '../pbo/pbo.service';
 import { DeviceStatus } from '../shared/device-status';
 import { AcceptanceSnapshot, ProfiledDevice, ProfileSource, ProfileValues } from './acceptance';
 import { buildAcceptances, defaultEmvParams, DeviceSelection, emvAidsOf, hasTerminalCountry } from './activation-profile.builder';
 import { gatewayStatusOf, toGatewayProfileUpsert } from './gateway-profile.mapping';
 import { ActivationProfileRepository } from './persistence/activation-profile.repository';
+import { terminalIdentitiesAtConnector } from './terminal-hosts';
 
 function sameAcceptances(a: AcceptanceSnapshot[], b: AcceptanceSnapshot[]): boolean {
   return canonicalJson(a) === canonicalJson(b);
@@ -42,10 +44,13 @@ export interface ResolvedEmv {
  */
 @Injectable()
 export class ActivationProfileService {
+  private readonly logger = new Logger('ActivationProfileService');
+
   constructor(
     private readonly repository: ActivationProfileRepository,
     private readonly pbos: PboService,
     private readonly ids: IdGenerator,
+    @Inject(HOST_ADDRESS_POLICY) private readonly hostAddresses: HostAddressPolicy,
   ) {}
 
   /** `prof_` + 16 random base64url characters: the gateway profile id of a device. */
@@ -85,21 +90,25 @@ export class ActivationProfileService {
 
   /**
    * Refuses (409) a device whose live profile names a terminal — MID/TID at a host, the format and
-   * address alike (docs/decisions.md, "One owner per terminal identity") — that an older device of
+   * address alike (docs/decisions.md, "One owner per terminal identity"), the address as the host
+   * connector names it ("A terminal is claimed at write time on the connector's endpoint") — that an older device of
    * another PBO names: merchant-management holds every PBO's devices, so it tells the operator at
    * once what the gateway would refuse (race-safely, by its unique index) after the push.
    */
   private async requireOwnTerminals(upsert: GatewayProfileUpsertV1): Promise<void> {
     if (upsert.entityStatus === 'DISABLED') return;
     const key = (identity: TerminalIdentity) => JSON.stringify([identity.hostMessageFormat, identity.hostAddress, identity.mid, identity.tid]);
-    const wanted = upsert.acceptances.flatMap((a) => terminalIdentityOf(a.hostMessageFormat, a.hostUrl ?? null, a.primaryMid, a.primaryTid) ?? []);
+    const wanted = (
+      await terminalIdentitiesAtConnector(
+        this.hostAddresses,
+        upsert.groupId,
+        upsert.acceptances.map((a) => ({ hostMessageFormat: a.hostMessageFormat, hostUrl: a.hostUrl ?? null, mid: a.primaryMid, tid: a.primaryTid })),
+        this.logger,
+      )
+    ).flatMap((identity) => identity ?? []);
     if (wanted.length === 0) return;
-    const taken = new Set(
-      (await this.repository.terminalsOfOtherPbos(upsert.groupId, upsert.deviceId, wanted)).flatMap((other) => {
-        const identity = terminalIdentityOf(other.hostMessageFormat, other.hostUrl, other.mid, other.tid);
-        return identity ? [key(identity)] : [];
-      }),
-    );
+    const others = await this.repository.terminalsOfOtherPbos(upsert.groupId, upsert.deviceId, wanted);
+    const taken = new Set((await terminalIdentitiesAtConnector(this.hostAddresses, upsert.groupId, others, this.logger)).flatMap((identity) => (identity ? [key(identity)] : [])));
     const clash = wanted.find((identity) => taken.has(key(identity)));
     if (clash) throw DomainError.conflict(describeTakenTerminal(clash));
   }

@@ -44,6 +44,7 @@ export class DeviceController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Generate an activation code; pushes the activation profile to the gateway when an acquirer matches' })
   @ApiEnvelope(CreatedCodeDto)
+  @ApiResponse({ status: 503, description: 'code 15000: the host connector did not say which host an acquirer address reaches (terminal ownership); nothing was saved', type: EnvelopeDto })
   async create(@GroupId() groupId: string, @Body() body: DeviceCreateDto): Promise<Envelope<CreatedCodeDto>> {
     return ok(toCreatedCodeDto(await this.devices.create(groupId, body)));
   }
@@ -75,6 +76,7 @@ export class DeviceController {
   @Put(':deviceId')
   @ApiOperation({ summary: 'Update a device: omitted fields stay, null clears' })
   @ApiEnvelope()
+  @ApiResponse({ status: 503, description: 'code 15000: the host connector did not say which host an acquirer address reaches (terminal ownership); nothing was saved', type: EnvelopeDto })
   async update(@GroupId() groupId: string, @Param('deviceId') deviceId: string, @Body() body: DeviceUpdateDto): Promise<Envelope<never>> {
     await this.devices.update(groupId, deviceId, body);
     return ok();

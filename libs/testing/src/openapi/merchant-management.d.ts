@@ -3422,6 +3422,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 15000: the host connector did not say which host an acquirer address reaches (terminal ownership); nothing was saved */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     DeviceController_email: {
@@ -3801,6 +3810,15 @@ export interface operations {
             };
             /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 15000: the host connector did not say which host an acquirer address reaches (terminal ownership); nothing was saved */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5806,6 +5824,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description code 15000: the host connector did not say which host an acquirer address reaches (terminal ownership); nothing was saved */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
         };
     };
     DeviceV2Controller_update: {
@@ -5902,6 +5929,15 @@ export interface operations {
             };
             /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description code 15000: the host connector did not say which host an acquirer address reaches (terminal ownership); nothing was saved */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

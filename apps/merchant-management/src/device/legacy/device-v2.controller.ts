@@ -48,6 +48,7 @@ export class DeviceV2Controller {
   @HttpCode(200)
   @ApiOperation({ summary: 'Generate an activation code (same activation profile and gateway push as v1)' })
   @ApiEnvelope(LegacyCreatedCodeDto)
+  @ApiResponse({ status: 503, description: 'code 15000: the host connector did not say which host an acquirer address reaches (terminal ownership); nothing was saved', type: EnvelopeDto })
   async create(@GroupId() groupId: string, @Body() body: LegacyDeviceCreateDto): Promise<Envelope<LegacyCreatedCodeDto>> {
     checkBodyGroup(body.groupId, groupId);
     const { create, everyAcquirer } = toDeviceCreate(body);
@@ -58,6 +59,7 @@ export class DeviceV2Controller {
   @Put(':deviceId')
   @ApiOperation({ summary: 'Update a device: omitted fields stay, null clears' })
   @ApiEnvelope()
+  @ApiResponse({ status: 503, description: 'code 15000: the host connector did not say which host an acquirer address reaches (terminal ownership); nothing was saved', type: EnvelopeDto })
   async update(@GroupId() groupId: string, @Param('deviceId') deviceId: string, @Body() body: LegacyDeviceUpdateDto): Promise<Envelope<never>> {
     checkBodyGroup(body.groupId, groupId);
     const { update, everyAcquirer } = toDeviceUpdate(body);

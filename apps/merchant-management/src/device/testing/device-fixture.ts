@@ -1,3 +1,4 @@
+import { EVERY_HOST_ADDRESS } from '@app/messaging';
 import { developmentFieldCipher, FixedClock, SeededIdGenerator } from '@app/common';
 import { MailMessage, Mailer } from '@app/mail';
 import { ActivationProfileService } from '../../activation-profile/activation-profile.service';
@@ -33,7 +34,7 @@ export function deviceFixture(seed = 3) {
   profileRepository.bindings.set('m-1', [bindingOf('m-1', 7, ['01', '02'])]);
   profileRepository.merchants.set('m-2', merchantOf(OTHER_GROUP, 'm-2', { mchId: OTHER_MCH_ID }));
   const pbos = fakePbos(pboOf(GROUP), pboOf(OTHER_GROUP));
-  const profiles = new ActivationProfileService(profileRepository as unknown as ActivationProfileRepository, pbos, ids);
+  const profiles = new ActivationProfileService(profileRepository as unknown as ActivationProfileRepository, pbos, ids, EVERY_HOST_ADDRESS);
   const merchants = {
     findByMchId: async (mchId: string) => ([...profileRepository.merchants.values()].find((m) => m.mchId === mchId) ?? null) as Merchant | null,
     findByUuid: async (groupId: string, uuid: string) => {

@@ -1,3 +1,4 @@
+import { EVERY_HOST_ADDRESS } from '@app/messaging';
 import { SeededIdGenerator } from '@app/common';
 import { ActivationProfileService } from '../../activation-profile/activation-profile.service';
 import { ActivationProfileRepository } from '../../activation-profile/persistence/activation-profile.repository';
@@ -65,7 +66,7 @@ export function paymentConfigFixture() {
     findById: async (id: number) => (id <= 2 ? { id, groupId: GROUP } : null),
   } as unknown as EmvConfigRepository;
   const pbos = fakePbos(pboOf(GROUP));
-  const profiles = new ActivationProfileService(profileRepository as unknown as ActivationProfileRepository, pbos, new SeededIdGenerator(9));
+  const profiles = new ActivationProfileService(profileRepository as unknown as ActivationProfileRepository, pbos, new SeededIdGenerator(9), EVERY_HOST_ADDRESS);
   const service = new PaymentConfigService(repository as unknown as PaymentConfigRepository, acquirers as unknown as AcquirerProfileRepository, emvs, profiles, immediateUnitOfWork);
   return { service, repository, acquirers, profileRepository, profiles, pbos };
 }
