@@ -1,4 +1,5 @@
 import type { HostFollowUpRequestV1, HostResponseV1 } from '@app/contracts';
+import { queryNamed } from '@app/database';
 import { transmissionTimeOf } from '@app/host-protocol';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -72,14 +73,15 @@ export class RequestLogRepository {
   async claim(operation: string, requestId: string, format: string, tid: string, deadlineAt: number, stanOf?: StanKey): Promise<RequestClaim> {
     const params = [operation, requestId, format, tid, new Date(deadlineAt)];
     const claimSql = `INSERT INTO request_log (operation, request_id, format, tid, deadline_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING request_id`;
-    const inserted: Array<{ request_id: string; last_stan?: number | null }> = stanOf
-      ? await this.dataSource.query(
+    const { rows: inserted } = stanOf
+      ? await queryNamed<{ request_id: string; last_stan: number | null }>(
+          this.dataSource,
           `WITH claim AS (${claimSql}),
                 stan AS (INSERT INTO stan_counter AS c (format, endpoint, tid, last_stan) SELECT $6, $7, $8, 1 FROM claim ${NEXT_STAN_ON_CONFLICT})
            SELECT claim.request_id, stan.last_stan FROM claim LEFT JOIN stan ON true`,
           [...params, stanOf.format, stanOf.endpoint, stanOf.tid],
         )
-      : await this.dataSource.query(claimSql, params);
+      : await queryNamed<{ request_id: string; last_stan?: number | null }>(this.dataSource, claimSql, params);
     if (inserted.length === 1) {
       const taken = inserted[0].last_stan;
       return taken === undefined || taken === null ? { kind: 'new' } : { kind: 'new', stan: formatStan(taken) };
@@ -101,9 +103,8 @@ export class RequestLogRepository {
    * the grace period): then that reply stands and is answered, since its reversal is under way.
    */
   async complete(operation: string, response: HostResponseV1): Promise<HostResponseV1> {
-    // UPDATE comes back from TypeORM's postgres driver as [rows, affected].
-    const [, affected] = (await this.dataSource.query(COMPLETE_SQL, completeParams(operation, response))) as [unknown[], number];
-    if (affected === 1) return response;
+    const { rowCount } = await queryNamed(this.dataSource, COMPLETE_SQL, completeParams(operation, response));
+    if (rowCount === 1) return response;
     return (await this.responseOf(operation, response.requestId)) ?? response;
   }
 
@@ -140,7 +141,7 @@ export class RequestLogRepository {
       },
       alongside,
     );
-    await this.dataSource.query(sql, params);
+    await queryNamed(this.dataSource, sql, params);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { queryNamed } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { InjectHostConnectorDataSource } from '../../shared/inject';
@@ -31,7 +32,8 @@ export class StanRepository {
   constructor(@InjectHostConnectorDataSource() private readonly dataSource: DataSource) {}
 
   async next(format: string, endpoint: string, tid: string): Promise<string> {
-    const rows: Array<{ last_stan: number }> = await this.dataSource.query(
+    const { rows } = await queryNamed<{ last_stan: number }>(
+      this.dataSource,
       `INSERT INTO stan_counter AS c (format, endpoint, tid, last_stan) VALUES ($1, $2, $3, 1) ${NEXT_STAN_ON_CONFLICT}`,
       [format, endpoint, tid],
     );
