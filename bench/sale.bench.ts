@@ -9,7 +9,7 @@
  * against the connector's own `host.authorize.v1` rate over NATS to the same simulator, measured
  * in the same run (the baseline), and the CPU time (/proc) an approved sale costs the platform's
  * processes and PostgreSQL's backends. Rewrites the bench:sale section of docs/benchmarks.md.
- *   npm run bench:sale [-- --seconds 10 --warm-up 3 --connections 32 --devices 8 --cpu-prof <dir>]
+ *   npm run bench:sale [-- --seconds 10 --warm-up 3 --connections 32 --devices 8 --cpu-prof <dir> --count-sql <dir>]
  * NATS at NATS_URL (default nats://127.0.0.1:4222); PostgreSQL at DATABASE_URL, else an embedded
  * server (scripts/with-database.ts). Everything is set up through the API (the PBO row excepted:
  * PBOs have no API). Fails (exit code 1) when a sale is refused or not approved, an approved sale's
