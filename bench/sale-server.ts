@@ -11,6 +11,7 @@
  * Over NATS every process uses the run's request/reply subject prefix, the run's stream and the
  * run's durable consumers (SaleServerNats), so that other processes on a shared NATS server
  * neither answer nor consume the run's messages.
+ * With BENCH_COUNT_SQL=<dir> (`--count-sql <dir>`) it counts its SQL statements (bench/sql-count.ts).
  * Arguments: <mode> <databaseUrl> <JSON of SaleServerSettings>. Prints `READY <port>` when serving.
  */
 import { configureHttpApp, envSchema, FieldCipher } from '@app/common';
@@ -31,6 +32,7 @@ import { PaymentGatewayAppModule, PROFILE_UPSERT_CONSUMER, REVERSAL_STATE_CONSUM
 import { standaloneConnectorConfig, StandaloneModule } from '../apps/standalone/src';
 import { ORDER_UPDATES_CONSUMER, TransactionsAppModule } from '../apps/transactions/src';
 import { BENCH_AUTH } from './bench-auth';
+import { countSql } from './sql-count';
 
 /** The NATS side of a run: server, subject prefix, stream, and the consumers each context uses. */
 export interface SaleServerNats {
@@ -128,6 +130,7 @@ async function profileUntilStopped(mode: string, dir: string): Promise<void> {
 
 async function main(): Promise<void> {
   const [mode, databaseUrl, settingsJson] = process.argv.slice(2);
+  if (process.env.BENCH_COUNT_SQL) countSql(process.env.BENCH_COUNT_SQL, mode);
   if (process.env.BENCH_CPU_PROF) await profileUntilStopped(mode, process.env.BENCH_CPU_PROF);
   const port = await start(mode, databaseUrl, JSON.parse(settingsJson) as SaleServerSettings);
   process.stdout.write(`READY ${port}\n`);

@@ -9,7 +9,7 @@
  * against the connector's own `host.authorize.v1` rate over NATS to the same simulator, measured
  * in the same run (the baseline), and the CPU time (/proc) an approved sale costs the platform's
  * processes and PostgreSQL's backends. Rewrites the bench:sale section of docs/benchmarks.md.
- *   npm run bench:sale [-- --seconds 10 --warm-up 3 --connections 32 --devices 8 --cpu-prof <dir>]
+ *   npm run bench:sale [-- --seconds 10 --warm-up 3 --connections 32 --devices 8 --cpu-prof <dir> --count-sql <dir>]
  * NATS at NATS_URL (default nats://127.0.0.1:4222); PostgreSQL at DATABASE_URL, else an embedded
  * server (scripts/with-database.ts). Everything is set up through the API (the PBO row excepted:
  * PBOs have no API). Fails (exit code 1) when a sale is refused or not approved, an approved sale's
@@ -37,7 +37,7 @@ import autocannon from 'autocannon';
 import { connect, DeliverPolicy, JetStreamManager, NatsConnection } from 'nats';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Pool } from 'pg';
 import { authorizePayload, networkPayload } from '../apps/host-connector/test/factories';
@@ -51,6 +51,7 @@ import { approvedAmount, percentile, phase, PhaseResult, stopChild, watchOutput 
 import { option, SMOKE } from './options';
 import { writeBenchmarkSection } from './report';
 import type { SaleServerNats, SaleServerSettings } from './sale-server';
+import { SqlCounts, sqlDelta } from './sql-count';
 
 const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
 const TARGET_PER_SEC = 500;
@@ -98,6 +99,8 @@ interface SaleResult {
   apiListed: number;
   /** CPU ms per approved sale, from the load's start to the last order listed: the platform's processes, and PostgreSQL's backends of the run's database. */
   cpuMsPerSale: { processes: number; postgres: number };
+  /** Commits in the run's database per approved sale (pg_stat_database), over the same span. */
+  commitsPerSale: number;
 }
 
 /**
@@ -156,6 +159,7 @@ function cpuMsOf(pids: Iterable<number>): Map<number, number> {
 class CpuMeter {
   private before = new Map<number, number>();
   private pgBefore = new Map<number, number>();
+  private commitsBefore = 0;
 
   constructor(
     private readonly pool: Pool,
@@ -167,15 +171,26 @@ class CpuMeter {
     return rows.map((row) => row.pid);
   }
 
+  /** Transactions committed in the run's database (pg_stat_database, which a backend reports at most once a second: read after a pause). */
+  private async commits(): Promise<number> {
+    await sleep(1100);
+    await this.pool.query('SELECT pg_stat_clear_snapshot()');
+    const rows = (await this.pool.query<{ xact_commit: string }>('SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()')).rows;
+    return Number(rows[0]?.xact_commit ?? NaN);
+  }
+
   async start(): Promise<void> {
+    this.commitsBefore = await this.commits();
     this.before = cpuMsOf(this.pids);
     this.pgBefore = cpuMsOf(await this.backends());
   }
 
-  /** CPU ms spent since start(): by the processes, and by the backends (one connected since counts from 0). */
-  async stop(): Promise<{ processesMs: number; postgresMs: number }> {
+  /** CPU ms spent since start(): by the processes, and by the backends (one connected since counts from 0); and the commits in the run's database (every client's, the bench's own few included). */
+  async stop(): Promise<{ processesMs: number; postgresMs: number; commits: number }> {
     const spent = (now: Map<number, number>, before: Map<number, number>) => [...now].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
-    return { processesMs: spent(cpuMsOf(this.pids), this.before), postgresMs: spent(cpuMsOf(await this.backends()), this.pgBefore) };
+    const processesMs = spent(cpuMsOf(this.pids), this.before);
+    const postgresMs = spent(cpuMsOf(await this.backends()), this.pgBefore);
+    return { processesMs, postgresMs, commits: (await this.commits()) - this.commitsBefore };
   }
 }
 
@@ -328,9 +343,12 @@ async function measureSales(
   // Smoke mode: a fixed number of sales (a duration of a second could end before the first, slow one is answered).
   const cpu = new CpuMeter(pool, pids);
   await cpu.start();
+  const sqlBefore = await sqlCountsOf(pids, mode);
   const measured = await load(ports.gateway, tills, options.connections, SMOKE ? { sales: options.connections * 3 } : { seconds: options.seconds }, counter);
   const unlisted = await drained(watch, measured.approved.keys());
   const spent = await cpu.stop();
+  const sqlAfter = await sqlCountsOf(pids, mode);
+  if (sqlBefore && sqlAfter) writeSqlCounts(mode, sqlBefore, sqlAfter, measured.approved.size);
   const latencies: number[] = [];
   let lastListed = measured.startedAt;
   for (const [tranId, sentAt] of measured.approved) {
@@ -362,6 +380,7 @@ async function measureSales(
     apiChecked: sample.length,
     apiListed,
     cpuMsPerSale: { processes: spent.processesMs / measured.approved.size, postgres: spent.postgresMs / measured.approved.size },
+    commitsPerSale: spent.commits / measured.approved.size,
   };
   const failed = Object.entries(result.failures)
     .map(([key, count]) => `${key} × ${count}`)
@@ -369,7 +388,7 @@ async function measureSales(
   console.log(
     `[${mode}] ${Math.round(result.perSec)} approved sales/s, request → order listed p50 ${result.p50.toFixed(1)} ms p99 ${result.p99.toFixed(1)} ms ` +
       `(HTTP answer p50 ${result.httpP50} ms p99 ${result.httpP99} ms); ${result.approved} approved, ${result.unlisted} never listed, ` +
-      `${result.apiListed}/${result.apiChecked} found by GET /api/v2/order?transactionId; CPU per sale ${result.cpuMsPerSale.processes.toFixed(1)} ms in the processes + ${result.cpuMsPerSale.postgres.toFixed(1)} ms in PostgreSQL${failed ? `; not approved: ${failed}` : ''}`,
+      `${result.apiListed}/${result.apiChecked} found by GET /api/v2/order?transactionId; CPU per sale ${result.cpuMsPerSale.processes.toFixed(1)} ms in the processes + ${result.cpuMsPerSale.postgres.toFixed(1)} ms in PostgreSQL, ${result.commitsPerSale.toFixed(1)} commits${failed ? `; not approved: ${failed}` : ''}`,
   );
   return result;
 }
@@ -381,7 +400,7 @@ async function connectorBaseline(
   run: string,
   options: BenchOptions,
   cpu: CpuMeter,
-): Promise<PhaseResult & { cpuMsPerAuthorize: { processes: number; postgres: number } }> {
+): Promise<Baseline> {
   const tids = Array.from({ length: options.devices }, (_, i) => `B${run.slice(-5).toUpperCase()}${String(i).padStart(2, '0')}`.slice(0, 8));
   for (const tid of tids) {
     const reply = (await caller.request(`${prefix}.${HOST_SIGNON_V1}`, networkPayload({ tid }), { timeoutMs: 10_000 })) as HostResponseV1;
@@ -397,8 +416,10 @@ async function connectorBaseline(
   await cpu.start();
   const result = await phase(`host.authorize, ${options.connections} in flight`, options.connections, options.seconds, () => authorize(seq++));
   const spent = await cpu.stop();
-  return { ...result, cpuMsPerAuthorize: { processes: spent.processesMs / result.ok, postgres: spent.postgresMs / result.ok } };
+  return { ...result, cpuMsPerAuthorize: { processes: spent.processesMs / result.ok, postgres: spent.postgresMs / result.ok }, commitsPerAuthorize: spent.commits / result.ok };
 }
+
+type Baseline = PhaseResult & { cpuMsPerAuthorize: { processes: number; postgres: number }; commitsPerAuthorize: number };
 
 interface NatsSetup {
   nats: SaleServerNats;
@@ -483,18 +504,57 @@ interface BenchOptions {
   devices: number;
 }
 
+/** `--count-sql <dir>`: each sale server counts the statements it sends (bench/sql-count.ts); per approved sale in <dir>/sql-<mode>.json. */
+const COUNT_SQL_DIR = process.argv.includes('--count-sql') ? process.argv[process.argv.indexOf('--count-sql') + 1] : undefined;
+if (COUNT_SQL_DIR) mkdirSync(COUNT_SQL_DIR, { recursive: true });
+let sqlSnapshot = 0;
+
+/** With --count-sql: the statement counts of the sale servers among `pids` so far (each writes its file on SIGWINCH), summed. */
+async function sqlCountsOf(pids: number[], mode: string): Promise<SqlCounts | undefined> {
+  if (!COUNT_SQL_DIR) return undefined;
+  const dir = COUNT_SQL_DIR;
+  const before = new Set(readdirSync(dir));
+  const servers = pids.filter((pid) => SQL_COUNTED.has(pid));
+  for (const pid of servers) process.kill(pid, 'SIGWINCH');
+  const deadline = Date.now() + 10_000;
+  let fresh: string[] = [];
+  while ((fresh = readdirSync(dir).filter((name) => !before.has(name) && name.startsWith('sql-') && name.endsWith('.json'))).length < servers.length && Date.now() < deadline) await sleep(20);
+  await sleep(50);
+  const sum: SqlCounts = { statements: {}, commits: 0 };
+  for (const name of fresh) {
+    const counts = JSON.parse(readFileSync(join(dir, name), 'utf8')) as SqlCounts;
+    renameSync(join(dir, name), join(dir, `raw-${mode}-${sqlSnapshot++}-${name}`));
+    sum.commits += counts.commits;
+    for (const [key, count] of Object.entries(counts.statements)) sum.statements[key] = (sum.statements[key] ?? 0) + count;
+  }
+  return sum;
+}
+
+function writeSqlCounts(mode: string, before: SqlCounts, after: SqlCounts, sales: number): void {
+  const delta = sqlDelta(before, after);
+  const perSale = Object.fromEntries(Object.entries(delta.statements).map(([key, count]) => [key, Number((count / sales).toFixed(3))]));
+  const total = Object.values(delta.statements).reduce((sum, count) => sum + count, 0);
+  writeFileSync(
+    join(COUNT_SQL_DIR!, `sql-${mode}.json`),
+    JSON.stringify({ sales, statementsPerSale: total / sales, commitsPerSale: delta.commits / sales, perSale }, null, 2),
+  );
+  console.log(`[${mode}] SQL per approved sale (the sale servers' own count): ${(total / sales).toFixed(2)} statements, ${(delta.commits / sales).toFixed(2)} commits`);
+}
+/** The pids of servers started with the SQL counter. */
+const SQL_COUNTED = new Set<number>();
+
 /** `--cpu-prof <dir>`: each sale server writes a CPU profile of its life there when stopped (bench/sale-server.ts). */
 const CPU_PROF_DIR = process.argv.includes('--cpu-prof') ? process.argv[process.argv.indexOf('--cpu-prof') + 1] : undefined;
 // Made here: a server told to stop could not write its profile into a directory that does not exist.
 if (CPU_PROF_DIR) mkdirSync(CPU_PROF_DIR, { recursive: true });
 
-function startServer(mode: string, databaseUrl: string, settings: SaleServerSettings): Promise<ChildServer> {
-  return startChildServer(
-    join(__dirname, 'sale-server.ts'),
-    [mode, databaseUrl, JSON.stringify(settings)],
-    mode,
-    CPU_PROF_DIR ? { BENCH_CPU_PROF: CPU_PROF_DIR } : {},
-  );
+async function startServer(mode: string, databaseUrl: string, settings: SaleServerSettings): Promise<ChildServer> {
+  const server = await startChildServer(join(__dirname, 'sale-server.ts'), [mode, databaseUrl, JSON.stringify(settings)], mode, {
+    ...(CPU_PROF_DIR ? { BENCH_CPU_PROF: CPU_PROF_DIR } : {}),
+    ...(COUNT_SQL_DIR ? { BENCH_COUNT_SQL: COUNT_SQL_DIR } : {}),
+  });
+  if (COUNT_SQL_DIR) SQL_COUNTED.add(server.child.pid!);
+  return server;
 }
 
 async function main(): Promise<void> {
@@ -583,21 +643,21 @@ async function main(): Promise<void> {
   }
 }
 
-function writeReport(standalone: SaleResult, nats: SaleResult, baseline: PhaseResult & { cpuMsPerAuthorize: { processes: number; postgres: number } }, options: BenchOptions): void {
+function writeReport(standalone: SaleResult, nats: SaleResult, baseline: Baseline, options: BenchOptions): void {
   const cpu = (spent: { processes: number; postgres: number }) => `${spent.processes.toFixed(1)} + ${spent.postgres.toFixed(1)}`;
   const row = (label: string, result: SaleResult) =>
-    `| ${label} | ${Math.round(result.perSec)} | ${result.p50.toFixed(1)} / ${result.p99.toFixed(1)} | ${result.httpP50} / ${result.httpP99} | ${(result.perSec / baseline.perSec).toFixed(2)} | ${cpu(result.cpuMsPerSale)} |`;
+    `| ${label} | ${Math.round(result.perSec)} | ${result.p50.toFixed(1)} / ${result.p99.toFixed(1)} | ${result.httpP50} / ${result.httpP99} | ${(result.perSec / baseline.perSec).toFixed(2)} | ${cpu(result.cpuMsPerSale)} | ${result.commitsPerSale.toFixed(1)} |`;
   const met = nats.perSec >= TARGET_PER_SEC && nats.p99 < TARGET_P99_MS;
   writeBenchmarkSection(
     'sale',
     [
       `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}; autocannon, ${options.connections} connections over ${options.devices} activated devices, ${options.seconds} s per figure after a ${options.warmUp} s warm-up.`,
       '',
-      '| mode | approved sales/s (to the order listed) | request → order listed p50 / p99 ms | HTTP answer p50 / p99 ms | ratio to the connector | CPU ms per sale: processes + PostgreSQL |',
-      '|---|---|---|---|---|---|',
+      '| mode | approved sales/s (to the order listed) | request → order listed p50 / p99 ms | HTTP answer p50 / p99 ms | ratio to the connector | CPU ms per sale: processes + PostgreSQL | commits per sale |',
+      '|---|---|---|---|---|---|---|',
       row('standalone (one process, in-process transport)', standalone),
       row('NATS (merchant-management, payment-gateway, transactions, host-connector: four processes)', nats),
-      `| baseline: host.authorize.v1 over NATS to the same connector and simulator, ${options.connections} in flight | ${Math.round(baseline.perSec)} | | ${baseline.p50.toFixed(1)} / ${baseline.p99.toFixed(1)} | 1 | ${cpu(baseline.cpuMsPerAuthorize)} (the connector) |`,
+      `| baseline: host.authorize.v1 over NATS to the same connector and simulator, ${options.connections} in flight | ${Math.round(baseline.perSec)} | | ${baseline.p50.toFixed(1)} / ${baseline.p99.toFixed(1)} | 1 | ${cpu(baseline.cpuMsPerAuthorize)} (the connector) | ${baseline.commitsPerAuthorize.toFixed(1)} |`,
       '',
       `Target over NATS: ${TARGET_PER_SEC} sales/s with p99 under ${TARGET_P99_MS} ms: ${met ? 'met' : `not met (${Math.round(nats.perSec)} sales/s, p99 ${nats.p99.toFixed(0)} ms)`}.`,
       '',
@@ -606,7 +666,7 @@ function writeReport(standalone: SaleResult, nats: SaleResult, baseline: PhaseRe
         'Its latency runs from the request being sent to the order committing in transactions.orders: a trigger installed by the bench in its scratch database notifies at commit (PostgreSQL delivers a notification when its transaction commits, which is when `GET /api/v2/order` can list it); 20 of the approved sales are also looked up with `GET /api/v2/order?transactionId=…`. ' +
         "The rate is the approved sales over the time from the first request to the last of their orders listed. Over NATS the four contexts run as the distributed deployment runs them, with the run's own request/reply subject prefix, stream and durable consumers on the shared NATS server. " +
         'The baseline is the connector alone: `host.authorize.v1` requests over NATS (as the gateway asks) to the same connector process and simulator, same in-flight count, in the same run; the sale ratios read against it. ' +
-        "CPU per sale: user and system time (/proc) of the platform's processes (standalone: the one; NATS: the four, the simulator excluded) and of PostgreSQL's backends of the run's database, from the load's start to the last order listed, over the approved sales; on a machine shared with other work it says what a sale costs where rates and latencies say how busy the machine was. " +
+        "CPU per sale: user and system time (/proc) of the platform's processes (standalone: the one; NATS: the four, the simulator excluded) and of PostgreSQL's backends of the run's database, from the load's start to the last order listed, over the approved sales; commits per sale: the run database's `xact_commit` (pg_stat_database) over the same span, the pollers' and the bench's own few included; on a machine shared with other work it says what a sale costs where rates and latencies say how busy the machine was. " +
         'The machine was shared with other work while measuring: read the ratios and the CPU per sale rather than the absolute rates.',
     ],
     "Approved sales per second and the latency from the SDK request to the order being listed, standalone and over NATS, with the host simulator as the acquirer over TCP, against the connector's own authorize rate measured in the same run. Run `npm run bench:sale` (NATS at `NATS_URL`, default nats://127.0.0.1:4222; PostgreSQL at `DATABASE_URL`, else an embedded server).",

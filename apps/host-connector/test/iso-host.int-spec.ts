@@ -60,6 +60,20 @@ describe('host-connector: ISO 8583 host', () => {
     });
   });
 
+  it("should give a terminal's sales the next STANs, one each, and take none for an answered request asked again", async () => {
+    const tid = `S${randomDigits(7)}`;
+    const first = authorizePayload('1500', { ...iso(), tid });
+    const answers = [await connector.ask(HOST_AUTHORIZE_V1, first), await connector.ask(HOST_AUTHORIZE_V1, first)];
+    for (let i = 0; i < 3; i++) answers.push(await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1500', { ...iso(), tid })));
+
+    // The repeat is answered what the first got, nothing sent again; the STANs on the wire are 1, 2, 3, 4 of the new terminal's counter.
+    expect(answers[1]).toEqual(answers[0]);
+    expect(peer.received.map((message) => message.fields[11])).toEqual(['000001', '000002', '000003', '000004']);
+    expect(answers.map((answer) => answer.stan)).toEqual(['000001', '000001', '000002', '000003', '000004']);
+    const [counter] = await connector.query<{ last_stan: number }>(`SELECT last_stan FROM host_connector.stan_counter WHERE tid = $1`, [tid]);
+    expect(counter.last_stan).toBe(4);
+  });
+
   it("should send fields 12 and 13 on the merchant's clock, field 7 in UTC, and the merchant in 18, 19 and 43", async () => {
     // Kathmandu is UTC+05:45: its hhmm never equals UTC's, whenever the test runs.
     const before = Date.now();

@@ -174,6 +174,26 @@ describe('host-connector: card data kept for follow-ups', () => {
     expect(await keptRows(tid)).toHaveLength(1);
   });
 
+  it('should have written both the recovery record and the card when the sale reaches the host (one statement before sending)', async () => {
+    const tid = freshTid();
+    const card = fc.sample(chipCard, 1)[0];
+    peer.handler = (message) => (message.mti === '0200' ? null : answerTo(message));
+    const payload = authorizePayload('1000', terminal(tid), { card: { emvTlv: emvTlvOf(card), entryMode: 'NFC' } });
+    const reply = connector.ask(HOST_AUTHORIZE_V1, payload);
+    await waitFor('the sale at the host', () => received(tid, '0200').length === 1);
+
+    // On the wire and unanswered: what recovery and the reversal would need is already committed.
+    const [logged] = await connector.query<{ pending_reversal: unknown; response: unknown }>(
+      `SELECT pending_reversal, response FROM host_connector.request_log WHERE request_id = $1`,
+      [payload.requestId],
+    );
+    expect(logged).toMatchObject({ response: null, pending_reversal: expect.objectContaining({ requestId: expect.any(String) }) });
+    expect(await keptRows(tid)).toHaveLength(1);
+    const [sent] = received(tid, '0200');
+    peer.push(answerTo(sent));
+    expect(await reply).toMatchObject({ result: 'APPROVED' });
+  });
+
   it("should delete the card kept for a sale once its void is approved, the void's own with it", async () => {
     const { card, tid, original } = await soldOnFreshTerminal();
 

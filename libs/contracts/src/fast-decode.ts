@@ -1,7 +1,27 @@
-import { isIn, isInt, isNotEmpty, isObject, maxLength, min } from 'class-validator';
-import { HOST_MESSAGE_FORMATS } from './host-formats';
-import { HOST_REVERSAL_EFFECTS, HOST_REVERSAL_STATES } from './host.v1';
-import { decodeContract, unsafeShapeOf } from './decode-contract';
+import { isBoolean, isIn, isInt, isNotEmpty, isObject, max, maxLength, min } from 'class-validator';
+import { HOST_ACQUIRER_ID_PATTERN, HOST_MESSAGE_FORMATS, HOST_MID_PATTERN, HOST_TID_PATTERN } from './host-formats';
+import {
+  HOST_ACPT_ID_PATTERN,
+  HOST_CARD_EMV_TLV_PATTERN,
+  HOST_CONN_URL_PATTERN,
+  HOST_ICC_RESPONSE_PATTERN,
+  HOST_MINOR_PATTERN,
+  HOST_RECONCILIATIONS,
+  HOST_REQUEST_ID_PATTERN,
+  HOST_RESULTS,
+  HOST_REVERSAL_CAUSES,
+  HOST_REVERSAL_EFFECTS,
+  HOST_REVERSAL_STATES,
+  HOST_TOTAL_MINOR_PATTERN,
+  HostAmountV1,
+  HostAuthorizeRequestV1,
+  HostCardV1,
+  HostMerchantV1,
+  HostResponseV1,
+  HostTargetV1,
+  HostTotalsV1,
+} from './host.v1';
+import { decodeContract, registerFastDecoder, unsafeShapeOf } from './decode-contract';
 import {
   ACTION_ID_PATTERN,
   GATEWAY_ACTION_STATUSES,
@@ -17,7 +37,7 @@ import {
   GatewayTransactionV1,
   TRAN_ID_PATTERN,
 } from './gateway-transaction.v1';
-import { isIanaTimeZone, isIsoCurrency } from './iso-codes';
+import { isIanaTimeZone, isIsoCountry, isIsoCurrency } from './iso-codes';
 import { DECIMAL_AMOUNT_PATTERN } from './money';
 
 /**
@@ -56,6 +76,11 @@ const intAtLeast =
   (least: number): FieldDecoder =>
   (value) =>
     isInt(value) && min(value, least) ? value : REFUSED;
+const intBetween =
+  (least: number, most: number): FieldDecoder =>
+  (value) =>
+    isInt(value) && min(value, least) && max(value, most) ? value : REFUSED;
+const boolean: FieldDecoder = (value) => (isBoolean(value) ? value : REFUSED);
 const rule =
   (test: (value: unknown) => boolean): FieldDecoder =>
   (value) =>
@@ -260,3 +285,90 @@ export function decodeGatewayTransactionUpdatedV1(payload: unknown): GatewayTran
   const decoded = fastDecodeGatewayTransactionUpdatedV1(payload);
   return decoded === REFUSED ? decodeContract(GatewayTransactionUpdatedV1, payload) : decoded;
 }
+
+// host.*.v1 (host.v1.ts): the authorisation request the connector decodes for every sale, and the
+// reply the gateway decodes. Registered with decodeContract, which every NATS handler's pipe and
+// the gateway's HostClient call: they get the hand-written decoder without naming it.
+
+const hostTarget = instanceOf(HostTargetV1, {
+  hostMessageFormat: oneOf(HOST_MESSAGE_FORMATS),
+  connUrl: nullable((value) => (typeof value === 'string' && (value.length <= 512 || maxLength(value, 512)) && HOST_CONN_URL_PATTERN.test(value) ? value : REFUSED)),
+  acptId: matching(HOST_ACPT_ID_PATTERN),
+  mid: matching(HOST_MID_PATTERN),
+  tid: matching(HOST_TID_PATTERN),
+  acquirerId: optional(matching(HOST_ACQUIRER_ID_PATTERN)),
+  groupId: optional(notEmptyText(64)),
+});
+
+const hostAmount = instanceOf(HostAmountV1, { minor: matching(HOST_MINOR_PATTERN), currency: matching(/^[0-9]{3}$/) });
+
+const hostMerchant = instanceOf(HostMerchantV1, {
+  timeZone: rule(isIanaTimeZone),
+  name: notEmptyText(128),
+  city: nullable(text(64)),
+  country: nullable(rule(isIsoCountry)),
+  mcc: nullable(matching(/^[0-9]{4}$/)),
+  subMerchantName: optional(notEmptyText(128)),
+});
+
+const hostAuthorizeRequest = instanceOf(HostAuthorizeRequestV1, {
+  requestId: matching(HOST_REQUEST_ID_PATTERN),
+  target: hostTarget,
+  timeoutMs: optional(intBetween(100, 60_000)),
+  kind: oneOf(['SALE', 'PREAUTH']),
+  amount: hostAmount,
+  card: instanceOf(HostCardV1, { emvTlv: matching(HOST_CARD_EMV_TLV_PATTERN), entryMode: oneOf(['NFC']) }),
+  merchant: hostMerchant,
+});
+
+const hostTotals = instanceOf(HostTotalsV1, {
+  saleCount: intAtLeast(0),
+  saleMinor: matching(HOST_TOTAL_MINOR_PATTERN),
+  refundCount: intAtLeast(0),
+  refundMinor: matching(HOST_TOTAL_MINOR_PATTERN),
+});
+
+const hostResponse = instanceOf(HostResponseV1, {
+  requestId: text(64),
+  result: oneOf(HOST_RESULTS),
+  hostRespCode: nullable(matching(/^[0-9A-Za-z]{2}$/)),
+  hostRespMessage: anyString,
+  mti: nullable(matching(/^[0-9]{4}$/)),
+  stan: nullable(matching(/^[0-9]{6}$/)),
+  transmittedAt: nullable(matching(/^[0-9]{10}$/)),
+  rrn: nullable(anyString),
+  approvalCode: nullable(anyString),
+  orderId: optional(matching(HOST_REQUEST_ID_PATTERN)),
+  partial: optional(boolean),
+  reversedFor: optional(oneOf(HOST_REVERSAL_CAUSES)),
+  approvedAmount: optional(hostAmount),
+  iccResponse: optional(matching(HOST_ICC_RESPONSE_PATTERN)),
+  keyCheckValue: optional(matching(/^[0-9A-Fa-f]{6}$/)),
+  hostTotals: optional(hostTotals),
+  reconciliation: optional(oneOf(HOST_RECONCILIATIONS)),
+  uploadedCount: optional(intAtLeast(0)),
+  settlementDate: optional(matching(/^[0-9]{4}$/)),
+});
+
+/** `host.authorize.v1`'s request decoded by hand: what {@link decodeContract} answers, or {@link REFUSED}; the payload's shape is checked first. */
+export function fastDecodeHostAuthorizeRequestV1(payload: unknown): Decoded<HostAuthorizeRequestV1> {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return REFUSED;
+  if (unsafeShapeOf(payload) !== undefined) return REFUSED;
+  return hostAuthorizeRequest(payload);
+}
+
+/** A `host.*.v1` reply decoded by hand: what {@link decodeContract} answers, or {@link REFUSED}; the payload's shape is checked first. */
+export function fastDecodeHostResponseV1(payload: unknown): Decoded<HostResponseV1> {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return REFUSED;
+  if (unsafeShapeOf(payload) !== undefined) return REFUSED;
+  return hostResponse(payload);
+}
+
+const orUndefined =
+  <T>(decode: (value: unknown) => Decoded<T>) =>
+  (payload: object): T | undefined => {
+    const decoded = decode(payload);
+    return decoded === REFUSED ? undefined : decoded;
+  };
+registerFastDecoder(HostAuthorizeRequestV1, orUndefined(hostAuthorizeRequest));
+registerFastDecoder(HostResponseV1, orUndefined(hostResponse));

@@ -28,6 +28,15 @@ import { IsIanaTimeZone, IsIsoCountry, NullableButPresent } from './validation';
  * reversal queue. Every reply is a {@link HostResponseV1}, including refusals of the request itself.
  */
 
+/** Patterns of the host contracts, shared with their hand-written decoders (fast-decode.ts). */
+export const HOST_CONN_URL_PATTERN = /^(tcp|https?):\/\/[^\s]+$/;
+export const HOST_ACPT_ID_PATTERN = /^acpt_[A-Za-z0-9_-]{1,64}$/;
+/** A request id, and a host's order id: 1 to 64 letters, digits, _ or -. */
+export const HOST_REQUEST_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const HOST_MINOR_PATTERN = /^(0|[1-9][0-9]{0,11})$/;
+export const HOST_TOTAL_MINOR_PATTERN = /^(0|[1-9][0-9]{0,15})$/;
+export const HOST_ICC_RESPONSE_PATTERN = /^([0-9A-F]{2}){1,1024}$/;
+
 /** Which host, and who we are to it. */
 export class HostTargetV1 {
   @IsIn(HOST_MESSAGE_FORMATS)
@@ -42,11 +51,11 @@ export class HostTargetV1 {
   @NullableButPresent()
   @IsString()
   @MaxLength(512)
-  @Matches(/^(tcp|https?):\/\/[^\s]+$/, { message: '$property must be a tcp:// or http(s):// URL' })
+  @Matches(HOST_CONN_URL_PATTERN, { message: '$property must be a tcp:// or http(s):// URL' })
   connUrl: string | null;
 
   @IsString()
-  @Matches(/^acpt_[A-Za-z0-9_-]{1,64}$/, { message: '$property must look like acpt_<id>' })
+  @Matches(HOST_ACPT_ID_PATTERN, { message: '$property must look like acpt_<id>' })
   acptId: string;
 
   /** Card acceptor id (field 42): up to 15 characters. */
@@ -128,7 +137,7 @@ export class HostMerchantV1 {
 /** An amount in minor units (`1234` is 12.34 in a 2-decimal currency) and its ISO 4217 numeric currency. */
 export class HostAmountV1 {
   @IsString()
-  @Matches(/^(0|[1-9][0-9]{0,11})$/, { message: '$property must be a whole number of minor units, at most 12 digits' })
+  @Matches(HOST_MINOR_PATTERN, { message: '$property must be a whole number of minor units, at most 12 digits' })
   minor: string;
 
   @IsString()
@@ -140,6 +149,9 @@ export class HostAmountV1 {
 const EMV_TLV_HEX = /^([0-9A-Fa-f]{2}){4,1024}$/;
 /** A value sealed with the platform's field cipher (`v1.<iv>.<tag>.<ciphertext>`, base64url): what a caller sends over NATS. */
 const SEALED_VALUE = /^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{11,2731}$/;
+
+/** {@link HostCardV1.emvTlv}: EMV TLV in hex, or sealed. */
+export const HOST_CARD_EMV_TLV_PATTERN = new RegExp(`${EMV_TLV_HEX.source}|${SEALED_VALUE.source}`);
 
 /** Whether a {@link HostCardV1.emvTlv} is sealed (else it is the EMV TLV itself, in hex). */
 export function isSealedEmvTlv(emvTlv: string): boolean {
@@ -155,7 +167,7 @@ export function isSealedEmvTlv(emvTlv: string): boolean {
  */
 export class HostCardV1 {
   @IsString()
-  @Matches(new RegExp(`${EMV_TLV_HEX.source}|${SEALED_VALUE.source}`), { message: '$property must be EMV TLV data in hex, or sealed' })
+  @Matches(HOST_CARD_EMV_TLV_PATTERN, { message: '$property must be EMV TLV data in hex, or sealed' })
   emvTlv: string;
 
   @IsIn(['NFC'])
@@ -172,7 +184,7 @@ export const HOST_ORIGINAL_KINDS = ['SALE', 'PREAUTH', 'CAPTURE', 'REFUND', 'VOI
 export type HostOriginalKindV1 = (typeof HOST_ORIGINAL_KINDS)[number];
 
 /** A host order id as the connector names it (`<tid>-<MMDDhhmmss>-<stan>` for MPGS_AP). */
-const ORDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const ORDER_ID = HOST_REQUEST_ID_PATTERN;
 
 /** The host's references of an earlier transaction, for reversal, void, refund and capture. */
 export class HostOriginalV1 {
@@ -223,7 +235,7 @@ export class HostOriginalV1 {
 abstract class HostRequestBaseV1 {
   /** The caller's id of this request (idempotency and log correlation), e.g. the gateway's action id. */
   @IsString()
-  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: '$property must be 1 to 64 letters, digits, _ or -' })
+  @Matches(HOST_REQUEST_ID_PATTERN, { message: '$property must be 1 to 64 letters, digits, _ or -' })
   requestId: string;
 
   @IsDefined()
@@ -299,7 +311,7 @@ export class HostTotalsV1 {
   saleCount: number;
 
   @IsString()
-  @Matches(/^(0|[1-9][0-9]{0,15})$/)
+  @Matches(HOST_TOTAL_MINOR_PATTERN)
   saleMinor: string;
 
   @IsInt()
@@ -307,7 +319,7 @@ export class HostTotalsV1 {
   refundCount: number;
 
   @IsString()
-  @Matches(/^(0|[1-9][0-9]{0,15})$/)
+  @Matches(HOST_TOTAL_MINOR_PATTERN)
   refundMinor: string;
 }
 
@@ -322,7 +334,7 @@ export class HostBatchTransactionV1 {
 
   /** The amount booked, in minor units of the batch's currency. */
   @IsString()
-  @Matches(/^(0|[1-9][0-9]{0,11})$/, { message: '$property must be a whole number of minor units, at most 12 digits' })
+  @Matches(HOST_MINOR_PATTERN, { message: '$property must be a whole number of minor units, at most 12 digits' })
   amountMinor: string;
 
   /** The transaction's own message as the connector replied it (mti, stan, transmittedAt) and the host's rrn and approval code. */
@@ -496,7 +508,7 @@ export class HostResponseV1 {
    */
   @IsOptional()
   @IsString()
-  @Matches(/^([0-9A-F]{2}){1,1024}$/, { message: '$property must be TLV data in uppercase hex' })
+  @Matches(HOST_ICC_RESPONSE_PATTERN, { message: '$property must be TLV data in uppercase hex' })
   iccResponse?: string | null;
 
   /** Sign-on: check value of the working key received (its first 6 hex digits); never the key. */

@@ -1,5 +1,6 @@
 import { EarlierAttempts, HostAnswer, HostOperation, HostRequestOf } from '@app/host-protocol';
 import { HostAddress } from '../routing/host-address';
+import { Statement } from '../shared/statement';
 
 /** What the connector sent, as a follow-up will reference it. */
 export interface SentMessage {
@@ -27,7 +28,7 @@ export type HostExchange =
   | { kind: 'unexpressible'; reason: string };
 
 export interface ExchangeOptions {
-  /** Send with this STAN instead of a new one (reversal repeats). */
+  /** Send with this STAN instead of a new one: a reversal's repeats, and an authorisation's, taken with its request log claim. */
   stan?: string;
   /** A repeat (0401 rather than 0400). */
   repeat?: boolean;
@@ -41,9 +42,11 @@ export interface ExchangeOptions {
   at?: Date;
   /**
    * Called with what is about to be sent, after the last check and just before the message goes
-   * on the wire; if it throws, nothing is sent. The request log writes its recovery record here.
+   * on the wire; if it throws, nothing is sent. The request log writes its recovery record here,
+   * with `alongside` in the same statement when given (the card kept for the message's follow-ups,
+   * which must be written before sending too): one round trip, one commit.
    */
-  beforeSend?: (sent: SentMessage) => Promise<void>;
+  beforeSend?: (sent: SentMessage, alongside?: Statement) => Promise<void>;
   /** Send even when the host is marked down (echoes, reversals). */
   ignoreDown?: boolean;
 }

@@ -76,9 +76,10 @@ export class IsoHostClient {
     // expiry (it was read to build the message, so it reads), a refund's, capture's or void's the original's.
     const card: FollowUpCard | undefined =
       emvTlv !== undefined ? followUpCardOf(readCardData(emvTlv, address.format)) : FOLLOW_UPS.has(operation) && operation !== 'reverse' ? keptCard : undefined;
-    await options.beforeSend?.(sent);
-    // Kept before sending, like the recovery record: a reversal of this message may need it.
-    if (card !== undefined) await this.cards.keep(keyOf(sent), card);
+    // Kept before sending, like the recovery record (in its statement when there is one): a reversal of this message may need it.
+    const keep = card === undefined ? undefined : this.cards.keepStatement(keyOf(sent), card);
+    if (options.beforeSend) await options.beforeSend(sent, keep);
+    else if (card !== undefined) await this.cards.keep(keyOf(sent), card);
     const result = await managed.session.exchange(payload, matchKey, deadlineAt);
     if (operation === 'echo') this.pool.noteEcho(managed, result.kind === 'answered', result.kind === 'answered' ? undefined : result.reason);
     switch (result.kind) {

@@ -14,6 +14,7 @@ import { ReversalWorker } from '../reversal/reversal-worker';
 import { groupScopeOf } from '../routing/group-scope';
 import { resolveHostAddress } from '../routing/host-address';
 import { TerminalOwners, TerminalUse } from '../terminals/terminal-owners';
+import { Statement } from '../shared/statement';
 import { REVERSIBLE_OPERATIONS, SubjectOperation } from './host-subjects';
 import { replyWithout } from './host-response';
 
@@ -136,14 +137,16 @@ export class HostRequestService {
   }
 
   private async exchangeOnce<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], route: HostRoute, deadlineAt: number): Promise<HostResponseV1> {
-    const claim = await this.requestLog.claim(operation, request.requestId, request.target.hostMessageFormat, request.target.tid, deadlineAt);
+    // An authorisation (every sale) at a host takes its STAN with its claim: one statement instead of two.
+    const stanOf = operation === 'authorize' && route.kind === 'remote' ? { format: route.address.format, endpoint: route.address.endpoint, tid: request.target.tid } : undefined;
+    const claim = await this.requestLog.claim(operation, request.requestId, request.target.hostMessageFormat, request.target.tid, deadlineAt, stanOf);
     if (claim.kind === 'done') return claim.response;
     if (claim.kind === 'in-progress') return this.awaitEarlier(operation, request.requestId, deadlineAt);
     try {
       const response =
         operation === 'settle' && route.kind === 'remote'
           ? await this.settle(request as HostRequestOf['settle'], route, deadlineAt)
-          : await this.perform(operation, request, route, deadlineAt);
+          : await this.perform(operation, request, route, deadlineAt, claim.stan);
       if (FINAL_RESULTS.has(response.result)) return await this.requestLog.complete(operation, response);
       await this.requestLog.release(operation, request.requestId);
       return response;
@@ -170,13 +173,18 @@ export class HostRequestService {
     }
   }
 
-  private async perform<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], route: HostRoute, deadlineAt: number): Promise<HostResponseV1> {
+  /** `stan`: the STAN the request's claim took for it, else the host client takes the next one. */
+  private async perform<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], route: HostRoute, deadlineAt: number, stan?: string): Promise<HostResponseV1> {
     // Write-ahead for what may move money: the reversal it would need is recorded before sending.
     const beforeSend = REVERSIBLE_OPERATIONS.has(operation)
-      ? (sent: SentMessage) =>
-          this.requestLog.markSending(operation, request.requestId, reversalOf(operation, request, sent), route.kind === 'mock' ? null : route.address.url)
+      ? (sent: SentMessage, alongside?: Statement) =>
+          this.requestLog.markSending(operation, request.requestId, reversalOf(operation, request, sent), route.kind === 'mock' ? null : route.address.url, alongside)
       : undefined;
-    const exchange: HostExchange = await this.router.exchange(route, operation, request, deadlineAt, { ignoreDown: operation === 'echo', beforeSend });
+    const exchange: HostExchange = await this.router.exchange(route, operation, request, deadlineAt, {
+      ignoreDown: operation === 'echo',
+      beforeSend,
+      ...(stan === undefined ? {} : { stan }),
+    });
     switch (exchange.kind) {
       case 'unexpressible':
         return replyWithout(request.requestId, 'REJECTED', exchange.reason);

@@ -66,7 +66,7 @@ export class OrderUpdateService {
 
   /**
    * Many versions in one transaction with a fixed number of statements (inbox, orders, actions,
-   * one per settlement batch named), whatever their number: the rules of {@link apply}, set-based.
+   * one for the settlement batches named), whatever their number: the rules of {@link apply}, set-based.
    * A message id already processed, or repeated within the batch, is a duplicate; of a
    * transaction's versions in the batch the highest is written (when it is above the stored one)
    * and the others are stale, as they would be had it arrived first. Throws, writing nothing, when
@@ -120,24 +120,27 @@ export class OrderUpdateService {
         if (!batches.has(key)) batches.set(key, { version, batchNo, openedAt });
       }
     }
-    for (const key of [...batches.keys()].sort()) {
-      const { version, batchNo, openedAt } = batches.get(key)!;
-      const { order } = version;
-      await this.batches.ensure({
-        uuid: this.ids.uuid(),
-        batchId: newBatchId(this.ids),
-        groupId: order.groupId,
-        merchantId: order.merchantId,
-        merchantName: order.merchantName,
-        acceptanceId: order.acceptanceId,
-        profileName: version.profileName,
-        hostMessageFormat: order.hostMessageFormat,
-        primaryMid: order.primaryMid,
-        primaryTid: order.primaryTid,
-        currency: order.currency,
-        batchNo,
-        openedAt,
-      });
-    }
+    // One statement for every batch named, in key order.
+    await this.batches.ensureAll(
+      [...batches.keys()].sort().map((key) => {
+        const { version, batchNo, openedAt } = batches.get(key)!;
+        const { order } = version;
+        return {
+          uuid: this.ids.uuid(),
+          batchId: newBatchId(this.ids),
+          groupId: order.groupId,
+          merchantId: order.merchantId,
+          merchantName: order.merchantName,
+          acceptanceId: order.acceptanceId,
+          profileName: version.profileName,
+          hostMessageFormat: order.hostMessageFormat,
+          primaryMid: order.primaryMid,
+          primaryTid: order.primaryTid,
+          currency: order.currency,
+          batchNo,
+          openedAt,
+        };
+      }),
+    );
   }
 }

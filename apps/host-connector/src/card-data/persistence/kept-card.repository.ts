@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { HostConnectorConfig } from '../../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../../config/config.token';
 import { InjectHostConnectorDataSource } from '../../shared/inject';
+import { Statement } from '../../shared/statement';
 
 /**
  * Which transaction: a terminal (PBO scope, MID, TID) of one host format, and the transaction's own
@@ -57,13 +58,19 @@ export class KeptCardRepository {
 
   /** Keeps `card` for the follow-ups of the transaction `key` names; a wrapped STAN's older row is replaced. */
   async keep(key: CardKey, card: FollowUpCard): Promise<void> {
+    const { sql, params } = this.keepStatement(key, card);
+    await this.dataSource.query(sql, params);
+  }
+
+  /** {@link keep}'s statement, to be run alongside another (the request log's write-ahead: one round trip, one commit). */
+  keepStatement(key: CardKey, card: FollowUpCard): Statement {
     const kept: FollowUpCard = { pan: card.pan, expiry: card.expiry, panSequence: card.panSequence };
-    await this.dataSource.query(
-      `INSERT INTO kept_card (${COLUMNS.join(', ')}, sealed_card, expires_at)
+    return {
+      sql: `INSERT INTO kept_card (${COLUMNS.join(', ')}, sealed_card, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, now() + $8 * interval '1 millisecond')
        ON CONFLICT (${COLUMNS.join(', ')}) DO UPDATE SET sealed_card = excluded.sealed_card, expires_at = excluded.expires_at`,
-      [...valuesOf(key), this.cipher.seal(JSON.stringify(kept)), this.config.cardDataRetentionMs],
-    );
+      params: [...valuesOf(key), this.cipher.seal(JSON.stringify(kept)), this.config.cardDataRetentionMs],
+    };
   }
 
   /** The card kept for the transaction `key` names, opened; undefined when none is kept (never sent by us, followed up to its end, or expired). */

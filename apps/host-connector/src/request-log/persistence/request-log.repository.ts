@@ -1,12 +1,16 @@
 import type { HostFollowUpRequestV1, HostResponseV1 } from '@app/contracts';
+import { queryNamed } from '@app/database';
 import { transmissionTimeOf } from '@app/host-protocol';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SentMessage } from '../../hosts/host-exchange';
+import { formatStan } from '../../protocol/wire';
 import { InjectHostConnectorDataSource } from '../../shared/inject';
+import { NEXT_STAN_ON_CONFLICT, StanKey } from '../../stan/persistence/stan.repository';
+import { Statement, withAlongside } from '../../shared/statement';
 
-/** Whether this replica owns a request, or someone handled (or is handling) it already. */
-export type RequestClaim = { kind: 'new' } | { kind: 'done'; response: HostResponseV1 } | { kind: 'in-progress' };
+/** Whether this replica owns a request (and the STAN it took with the claim, when asked), or someone handled (or is handling) it already. */
+export type RequestClaim = { kind: 'new'; stan?: string } | { kind: 'done'; response: HostResponseV1 } | { kind: 'in-progress' };
 
 /**
  * The reversal a reversible request would need, and, when the request went out as that reversal
@@ -61,13 +65,27 @@ function completeParams(operation: string, response: HostResponseV1): unknown[] 
 export class RequestLogRepository {
   constructor(@InjectHostConnectorDataSource() private readonly dataSource: DataSource) {}
 
-  /** Claims (operation, requestId) for this handler, or tells what became of the earlier one. */
-  async claim(operation: string, requestId: string, format: string, tid: string, deadlineAt: number): Promise<RequestClaim> {
-    const inserted: unknown[] = await this.dataSource.query(
-      `INSERT INTO request_log (operation, request_id, format, tid, deadline_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING request_id`,
-      [operation, requestId, format, tid, new Date(deadlineAt)],
-    );
-    if (inserted.length === 1) return { kind: 'new' };
+  /**
+   * Claims (operation, requestId) for this handler, or tells what became of the earlier one. With
+   * `stanOf`, a new claim also takes the next STAN of that counter in the same statement (one round
+   * trip and one commit instead of two); an earlier request's repeat takes none.
+   */
+  async claim(operation: string, requestId: string, format: string, tid: string, deadlineAt: number, stanOf?: StanKey): Promise<RequestClaim> {
+    const params = [operation, requestId, format, tid, new Date(deadlineAt)];
+    const claimSql = `INSERT INTO request_log (operation, request_id, format, tid, deadline_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING request_id`;
+    const { rows: inserted } = stanOf
+      ? await queryNamed<{ request_id: string; last_stan: number | null }>(
+          this.dataSource,
+          `WITH claim AS (${claimSql}),
+                stan AS (INSERT INTO stan_counter AS c (format, endpoint, tid, last_stan) SELECT $6, $7, $8, 1 FROM claim ${NEXT_STAN_ON_CONFLICT})
+           SELECT claim.request_id, stan.last_stan FROM claim LEFT JOIN stan ON true`,
+          [...params, stanOf.format, stanOf.endpoint, stanOf.tid],
+        )
+      : await queryNamed<{ request_id: string; last_stan?: number | null }>(this.dataSource, claimSql, params);
+    if (inserted.length === 1) {
+      const taken = inserted[0].last_stan;
+      return taken === undefined || taken === null ? { kind: 'new' } : { kind: 'new', stan: formatStan(taken) };
+    }
     const response = await this.responseOf(operation, requestId);
     return response ? { kind: 'done', response } : { kind: 'in-progress' };
   }
@@ -85,9 +103,8 @@ export class RequestLogRepository {
    * the grace period): then that reply stands and is answered, since its reversal is under way.
    */
   async complete(operation: string, response: HostResponseV1): Promise<HostResponseV1> {
-    // UPDATE comes back from TypeORM's postgres driver as [rows, affected].
-    const [, affected] = (await this.dataSource.query(COMPLETE_SQL, completeParams(operation, response))) as [unknown[], number];
-    if (affected === 1) return response;
+    const { rowCount } = await queryNamed(this.dataSource, COMPLETE_SQL, completeParams(operation, response));
+    if (rowCount === 1) return response;
     return (await this.responseOf(operation, response.requestId)) ?? response;
   }
 
@@ -113,12 +130,18 @@ export class RequestLogRepository {
   /**
    * Written just before a reversible request goes on the wire (write-ahead): should this process
    * stop before the outcome is recorded, {@link recoverAbandoned} finds the request and reverses it.
+   * `alongside` (the card kept for the request's follow-ups) is written in the same statement: one
+   * round trip and one commit before sending instead of two.
    */
-  async markSending(operation: string, requestId: string, owed: OwedReversal, hostUrl: string | null): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE request_log SET pending_reversal = $3, host_url = $4, reversal_mti = $5, reversal_stan = $6, reversal_sent_at = $7 WHERE operation = $1 AND request_id = $2`,
-      [operation, requestId, JSON.stringify(owed.reversal), hostUrl, owed.sent?.mti ?? null, owed.sent?.stan ?? null, owed.sent?.at ?? null],
+  async markSending(operation: string, requestId: string, owed: OwedReversal, hostUrl: string | null, alongside?: Statement): Promise<void> {
+    const { sql, params } = withAlongside(
+      {
+        sql: `UPDATE request_log SET pending_reversal = $3, host_url = $4, reversal_mti = $5, reversal_stan = $6, reversal_sent_at = $7 WHERE operation = $1 AND request_id = $2`,
+        params: [operation, requestId, JSON.stringify(owed.reversal), hostUrl, owed.sent?.mti ?? null, owed.sent?.stan ?? null, owed.sent?.at ?? null],
+      },
+      alongside,
     );
+    await queryNamed(this.dataSource, sql, params);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { TypeOrmUnitOfWork } from '@app/database';
+import { queryNamed, TypeOrmUnitOfWork } from '@app/database';
 import { GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionUpdatedV1, GatewayTransactionV1 } from '@app/contracts';
 import { OutboxWriter } from '@app/messaging';
 import { Injectable } from '@nestjs/common';
@@ -74,7 +74,10 @@ export class TransactionRepository {
          ON CONFLICT DO NOTHING RETURNING tran_id),`;
       onlyIfClaimed = 'WHERE EXISTS (SELECT 1 FROM claimed)';
     }
-    const [result]: Array<{ written: number; held_until: Date | null }> = await manager.query(
+    const {
+      rows: [result],
+    } = await queryNamed<{ written: number; held_until: Date | null }>(
+      manager,
       `WITH ${terminal}, ${free}, ${claimed} created AS (
          INSERT INTO payment_transaction (${row.columns}) SELECT ${row.columns} FROM jsonb_populate_record(NULL::payment_transaction, $1::jsonb) ${onlyIfClaimed} RETURNING id),
        acted AS (
@@ -139,7 +142,8 @@ export class TransactionRepository {
          UPDATE idempotency_key SET response_status = ${param(status)}, response_body = booked.payload->'transaction'
          FROM booked WHERE group_id = ${param(scope.groupId)} AND device_id = ${param(scope.deviceId)} AND idempotency_key = ${param(scope.idempotencyKey)} RETURNING 1)`);
     }
-    const rows: Array<{ transaction: GatewayTransactionV1 }> = await manager.query(
+    const { rows } = await queryNamed<{ transaction: GatewayTransactionV1 }>(
+      manager,
       `WITH ${ctes.join(',\n')}
        SELECT booked.payload->'transaction' AS transaction FROM booked, event${first.answer ? ', (SELECT count(*) FROM answered) AS answered' : ''}`,
       params,

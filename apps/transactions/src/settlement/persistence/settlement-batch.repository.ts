@@ -104,32 +104,38 @@ export class SettlementBatchRepository {
   }
 
   /**
-   * Creates the batch of a terminal batch key unless it exists (the first action booked in it
-   * creates it). An existing batch is found by a plain read, so an order written while its batch
-   * is locked (a settlement recording its outcome) never waits for that lock; only a new batch is
-   * inserted.
+   * Creates the batch of each terminal batch key unless it exists (the first action booked in it
+   * creates it), all in one statement, in the given order (the caller sorts the keys: concurrent
+   * writers take their locks in one order). An existing batch is found by a plain read, so an order
+   * written while its batch is locked (a settlement recording its outcome) never waits for that
+   * lock; only a new batch is inserted.
    */
-  async ensure(batch: NewBatch): Promise<void> {
-    const key = 'group_id = $3 AND host_message_format = $7 AND primary_mid = $8 AND primary_tid = $9 AND currency = $10 AND batch_no = $11';
+  async ensureAll(batches: readonly NewBatch[]): Promise<void> {
+    if (batches.length === 0) return;
+    const column = <K extends keyof NewBatch>(key: K) => batches.map((batch) => batch[key]);
+    const key = ['group_id', 'host_message_format', 'primary_mid', 'primary_tid', 'currency', 'batch_no'].map((name) => `b.${name} = n.${name}`).join(' AND ');
     await this.manager.query(
       `INSERT INTO settlement_batch (uuid, batch_id, group_id, merchant_id, merchant_name, acceptance_id, host_message_format, primary_mid, primary_tid, currency, batch_no, profile_name, created_at, updated_at)
-       SELECT $1::uuid, $2::varchar, $3::varchar, $4::varchar, $5::varchar, $6::varchar, $7::varchar, $8::varchar, $9::varchar, $10::varchar, $11::varchar, $12::varchar, $13::timestamptz, $13::timestamptz
-        WHERE NOT EXISTS (SELECT 1 FROM settlement_batch WHERE ${key})
+       SELECT n.uuid, n.batch_id, n.group_id, n.merchant_id, n.merchant_name, n.acceptance_id, n.host_message_format, n.primary_mid, n.primary_tid, n.currency, n.batch_no, n.profile_name, n.opened_at, n.opened_at
+         FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::varchar[], $13::timestamptz[])
+              WITH ORDINALITY AS n(uuid, batch_id, group_id, merchant_id, merchant_name, acceptance_id, host_message_format, primary_mid, primary_tid, currency, batch_no, profile_name, opened_at, position)
+        WHERE NOT EXISTS (SELECT 1 FROM settlement_batch b WHERE ${key})
+        ORDER BY n.position
        ON CONFLICT (group_id, host_message_format, primary_mid, primary_tid, currency, batch_no) DO NOTHING`,
       [
-        batch.uuid,
-        batch.batchId,
-        batch.groupId,
-        batch.merchantId,
-        batch.merchantName,
-        batch.acceptanceId,
-        batch.hostMessageFormat,
-        batch.primaryMid,
-        batch.primaryTid,
-        batch.currency,
-        batch.batchNo,
-        batch.profileName,
-        batch.openedAt,
+        column('uuid'),
+        column('batchId'),
+        column('groupId'),
+        column('merchantId'),
+        column('merchantName'),
+        column('acceptanceId'),
+        column('hostMessageFormat'),
+        column('primaryMid'),
+        column('primaryTid'),
+        column('currency'),
+        column('batchNo'),
+        column('profileName'),
+        column('openedAt'),
       ],
     );
   }
