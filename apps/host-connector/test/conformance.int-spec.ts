@@ -207,6 +207,23 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
       expect(host.received.map((request) => request[0])).toEqual(['0200']);
     };
 
+    it.each([
+      ['another amount (4 = 500 answering 6.10)', '610', { 4: Buffer.from('000000000500', 'latin1') }, 'approved (00, not a partial approval) 500, not the 610 asked', ['000000000500', '458']],
+      ['another currency (49 = 840 answering MYR)', '1500', { 49: Buffer.from('840', 'latin1') }, 'approved (00) 1500 in currency 840, not the 458 asked', ['000000001500', '840']],
+    ])('should reverse an 00 approving %s as an unusable approval, never showing it APPROVED, undoing what the host named', async (_case, asked, raw, reason, [amount, currency]) => {
+      host.received.length = 0;
+      host.handler = (request) => (request[0] === '0200' ? handBuiltAnswer(request, '00', raw) : answerOf(request, '00'));
+      const payload = authorizePayload(asked, iso());
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+      expect(reply).toMatchObject({ result: 'REVERSED', reversedFor: 'UNUSABLE_APPROVAL', hostRespCode: null, partial: false, approvedAmount: null });
+      expect(reply.hostRespMessage).toBe(`${reason}; a reversal is queued and repeated until the host acknowledges it`);
+      await waitFor('the reversal to be acknowledged', async () => (await reversalsOf(payload.requestId))[0]?.status === 'ACKNOWLEDGED');
+      expect(host.received.map((request) => request[0])).toEqual(['0200', '0400']);
+      expect([host.received[1][4], host.received[1][49]]).toEqual([amount, currency]);
+    });
+
     it('should show an approved 0210 whose field 44 is longer than the preset’s 25 as APPROVED, reversing nothing, and warn once (then count)', async () => {
       const from = connector.logger.lines.length;
       await fc.assert(

@@ -29,10 +29,6 @@ export function hostAccepted(operation: SubjectOperation, response: HostResponse
 const FINAL_RESULTS: ReadonlySet<HostResultV1> = new Set(['APPROVED', 'DECLINED', 'REVERSED']);
 const REPEAT_POLL_MS = 100;
 
-/** What the host approved of the amount asked. `unusable`: an approval that cannot be shown as money taken. */
-type PartialApproval = { kind: 'full' } | { kind: 'partial'; amount: HostAmountV1 } | { kind: 'unusable'; reason: string };
-const FULL: PartialApproval = { kind: 'full' };
-
 /**
  * The amount a reversal of an approval undoes: what the host approved when its answer names an
  * amount (a partial approval, more than asked, another currency; in the currency asked when the
@@ -41,8 +37,41 @@ const FULL: PartialApproval = { kind: 'full' };
  * approval ({@link LateAnswers}) reverse through here.
  */
 export function bookedAmountOf(requested: HostAmountV1, answer: HostAnswer): HostAmountV1 {
-  if (answer.approvedAmount === undefined || BigInt(answer.approvedAmount.minor) === 0n) return requested;
-  return { minor: answer.approvedAmount.minor, currency: answer.approvedAmount.currency ?? requested.currency };
+  const named = answer.approvedAmount ?? answer.answeredAmount;
+  if (named === undefined || (named.minor !== null && BigInt(named.minor) === 0n)) return requested;
+  return { minor: named.minor ?? requested.minor, currency: named.currency ?? requested.currency };
+}
+
+/** What the host approved of the amount asked. `unusable`: an approval that cannot be shown as money taken. */
+export type ApprovalOf = { kind: 'full' } | { kind: 'partial'; amount: HostAmountV1 } | { kind: 'unusable'; reason: string };
+const FULL: ApprovalOf = { kind: 'full' };
+
+/**
+ * What an approval approved of the amount asked (`requested`; undefined for a request without
+ * one, always approved in full): all of it (the answer names no amount, or exactly the one asked),
+ * a part (the format's partial-approval code naming less, in the currency asked when it names
+ * none), or nothing we can honour: a partial approval of zero, of more than asked, of an amount in
+ * another currency or of an unnamed amount, and any other approval naming another amount or
+ * currency than asked. Those say neither that the card was charged what the merchant asked nor how
+ * much: the platform shows no amount the host did not approve.
+ */
+export function approvalOf(requested: HostAmountV1 | undefined, answer: HostAnswer): ApprovalOf {
+  if (requested === undefined) return FULL;
+  if (answer.approvedAmountUnnamed) return { kind: 'unusable', reason: `approved part (${answer.hostRespCode}) of the ${requested.minor} asked without naming how much` };
+  const answered = answer.answeredAmount;
+  if (answered !== undefined) {
+    const minor = answered.minor ?? requested.minor;
+    const currency = answered.currency ?? requested.currency;
+    if (currency !== requested.currency) return { kind: 'unusable', reason: `approved (${answer.hostRespCode}) ${minor} in currency ${currency}, not the ${requested.currency} asked` };
+    if (BigInt(minor) !== BigInt(requested.minor)) return { kind: 'unusable', reason: `approved (${answer.hostRespCode}, not a partial approval) ${minor}, not the ${requested.minor} asked` };
+  }
+  if (answer.approvedAmount === undefined) return FULL;
+  const approved = { minor: answer.approvedAmount.minor, currency: answer.approvedAmount.currency ?? requested.currency };
+  if (approved.currency !== requested.currency) return { kind: 'unusable', reason: `approved ${approved.minor} in currency ${approved.currency}, not the ${requested.currency} asked` };
+  if (BigInt(approved.minor) === 0n) return { kind: 'unusable', reason: `approved an amount of 0 of the ${requested.minor} asked` };
+  if (BigInt(approved.minor) > BigInt(requested.minor)) return { kind: 'unusable', reason: `approved ${approved.minor}, more than the ${requested.minor} asked` };
+  if (BigInt(approved.minor) === BigInt(requested.minor)) return FULL;
+  return { kind: 'partial', amount: approved };
 }
 
 /**
@@ -285,7 +314,8 @@ export class HostRequestService {
         }
       }
     }
-    const partial = result === 'APPROVED' ? this.partialAmountOf(operation, request, answer) : FULL;
+    // The dialect says which answers approve part, or name an amount (it reads one only for requests that carry one).
+    const partial = result === 'APPROVED' ? approvalOf('amount' in request ? (request.amount as HostAmountV1) : undefined, answer) : FULL;
     if (partial.kind === 'unusable' && REVERSIBLE_OPERATIONS.has(operation) && route.kind === 'remote') {
       // An approval of an amount we cannot read as part of the one asked (nothing, more than asked,
       // or another currency) cannot be shown to the merchant as money taken or not: it is undone at
@@ -315,27 +345,6 @@ export class HostRequestService {
       ...(operation === 'settle' && answer.hostTotals ? { hostTotals: answer.hostTotals } : {}),
       ...(operation === 'settle' && answer.settlementDate !== undefined ? { settlementDate: answer.settlementDate } : {}),
     };
-  }
-
-  /**
-   * What the host approved of the request's amount: all of it (no approved amount in the answer,
-   * or exactly the amount asked), a part (less, in the request's currency when the answer names
-   * none), or nothing we can honour: an approval of zero, of more than asked, or of an amount in
-   * another currency, which says neither that the card was charged what the merchant asked nor how
-   * much.
-   */
-  private partialAmountOf<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], answer: HostAnswer): PartialApproval {
-    // The dialect says which answers approve part (it reads an approved amount only for requests that carry one).
-    const requested = 'amount' in request ? (request.amount as HostAmountV1) : undefined;
-    if (answer.approvedAmountUnnamed && requested !== undefined) return { kind: 'unusable', reason: `approved part (${answer.hostRespCode}) of the ${requested.minor} asked without naming how much` };
-    if (answer.approvedAmount === undefined || requested === undefined) return FULL;
-    const approved = { minor: answer.approvedAmount.minor, currency: answer.approvedAmount.currency ?? requested.currency };
-    if (approved.currency !== requested.currency)
-      return { kind: 'unusable', reason: `approved ${approved.minor} in currency ${approved.currency}, not the ${requested.currency} asked` };
-    if (BigInt(approved.minor) === 0n) return { kind: 'unusable', reason: `approved an amount of 0 of the ${requested.minor} asked` };
-    if (BigInt(approved.minor) > BigInt(requested.minor)) return { kind: 'unusable', reason: `approved ${approved.minor}, more than the ${requested.minor} asked` };
-    if (BigInt(approved.minor) === BigInt(requested.minor)) return FULL;
-    return { kind: 'partial', amount: approved };
   }
 
   /** A request refused before sending; a repeat of one that ended for good gets its reply, whatever the routing says now. */

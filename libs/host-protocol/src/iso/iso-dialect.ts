@@ -275,6 +275,10 @@ export class IsoHostDialect implements IsoDialect {
           const amount = this.partialAmountOf(message);
           if (amount === null) answer.approvedAmountUnnamed = true;
           else answer.approvedAmount = amount;
+        } else if (answer.approved) {
+          // Any other approval approves what was asked only if the amount and currency it names are those asked (the connector compares).
+          const named = this.answeredAmountOf(message);
+          if (named !== null) answer.answeredAmount = named;
         }
         break;
       }
@@ -285,6 +289,16 @@ export class IsoHostDialect implements IsoDialect {
         break;
     }
     return answer;
+  }
+
+  /** What an approval's fields 4 and 49 name, each null when absent; null when neither is there. A field there but unreadable makes the answer unreadable. */
+  private answeredAmountOf(message: Iso8583Message): { minor: string | null; currency: string | null } | null {
+    const amount = textField(message, 4);
+    const currency = textField(message, 49);
+    if (amount === undefined && currency === undefined) return null;
+    if (amount !== undefined && !/^[0-9]{1,12}$/.test(amount)) throw new HostProtocolError(this.format, `the ${message.mti} answer's amount (field 4) is unreadable`);
+    if (currency !== undefined && !/^[0-9]{3}$/.test(currency)) throw new HostProtocolError(this.format, `the ${message.mti} answer's currency (field 49) is unreadable`);
+    return { minor: amount === undefined ? null : BigInt(amount).toString(), currency: currency ?? null };
   }
 
   /** The approved amount of a partial approval; null when the answer does not carry it (what was charged is then unknown). */
