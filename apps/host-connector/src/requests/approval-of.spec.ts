@@ -77,7 +77,8 @@ describe('an approval is of what was asked, or it is reversed', () => {
     });
 
     it('should show an approval without 4 and 49, or naming what was asked, as a full approval', () => {
-      for (const named of [{}, { 4: '000000000610' }, { 49: '458' }, { 4: '000000000610', 49: '458' }]) {
+      const nameds: Array<Record<number, string>> = [{}, { 4: '000000000610' }, { 49: '458' }, { 4: '000000000610', 49: '458' }];
+      for (const named of nameds) {
         const answer = dialect.parseResponse('authorize', { mti: '0210', fields: { 11: '000042', 39: '00', 41: 'TID00001', ...named } });
         expect(approvalOf(ASKED, answer)).toEqual({ kind: 'full' });
       }
