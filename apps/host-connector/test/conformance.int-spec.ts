@@ -280,6 +280,30 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
     });
   });
 
+  describe('an answer whose field the operation needs is unreadable (hand-built bytes): the host answered, it was not unreachable', () => {
+    const brokenCode = { 39: Buffer.from('\x1c\xff', 'latin1') };
+
+    it('should show a settle whose 0510 cannot be read as DECLINED, saying the host answered unreadably and the batch must be checked with the acquirer', async () => {
+      host.handler = (request) => handBuiltAnswer(request, '00', brokenCode);
+
+      const reply = await connector.ask(HOST_SETTLE_V1, settlePayload(iso()));
+
+      expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: null, mti: '0500' });
+      expect(reply.hostRespMessage).toMatch(/^the host answered, but its answer could not be read: unreadable answer from .*field 39/);
+      expect(reply.hostRespMessage).toMatch(/the host may have closed the batch: an operator must check the batch with the acquirer before settling it again$/);
+      expect(host.received.map((request) => request[0])).toEqual(['0500']);
+    });
+
+    it('should show a sign-on whose 0810 cannot be read as DECLINED, naming the field, not as a host it could not reach', async () => {
+      host.handler = (request) => handBuiltAnswer(request, '00', brokenCode);
+
+      const reply = await connector.ask(HOST_SIGNON_V1, networkPayload(iso()));
+
+      expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: null, mti: '0800' });
+      expect(reply.hostRespMessage).toMatch(/^the host answered, but its answer could not be read: unreadable answer from .*field 39/);
+    });
+  });
+
   describe('reversals', () => {
     it('should keep a reversal the host refuses with 25 open, and show it ACKNOWLEDGED once the repeat (0401) is answered 00', async () => {
       let reversals = 0;

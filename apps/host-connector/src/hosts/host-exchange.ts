@@ -21,8 +21,12 @@ export type HostExchange =
   | { kind: 'answered'; sent: SentMessage; answer: HostAnswer }
   /** Nothing reached the host. */
   | { kind: 'not-sent'; reason: string }
-  /** Sent (or possibly sent) and no usable answer: the outcome at the host is unknown. */
-  | { kind: 'no-answer'; sent: SentMessage; reason: string }
+  /**
+   * Sent (or possibly sent) and no usable answer: the outcome at the host is unknown. `unreadable`:
+   * the host did answer, but the answer could not be read (a field the operation needs broke its
+   * rule; `reason` names it): the host acted, we cannot say how.
+   */
+  | { kind: 'no-answer'; sent: SentMessage; reason: string; unreadable?: true }
   /** The format cannot express this request (e.g. EMV data without a PAN). */
   | { kind: 'unexpressible'; reason: string };
 

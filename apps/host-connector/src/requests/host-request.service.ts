@@ -93,6 +93,23 @@ function agreedOrNot(ours: HostTotalsV1, reply: HostResponseV1, hostTotals: Host
   };
 }
 
+/** What a caller reads of an answer that came but could not be read: the host was reached (never "could not be reached"). */
+export const UNREADABLE = 'the host answered, but its answer could not be read';
+
+/**
+ * The reply text of an unreadable answer to a request that is not reversed: the host acted on it.
+ * A settle's host may have closed its batch: sending the 0500 again is not the way to find out.
+ */
+export function unreadableAnswerMessage(operation: SubjectOperation, reason: string): string {
+  const text = `${UNREADABLE}: ${reason}`;
+  return operation === 'settle' ? `${text}; the host may have closed the batch: an operator must check the batch with the acquirer before settling it again` : text;
+}
+
+/** Why an exchange other than an answer ended, as a reply says it. */
+function unansweredWhy(exchange: Exclude<HostExchange, { kind: 'answered' }>): string {
+  return exchange.kind === 'no-answer' && exchange.unreadable ? `${UNREADABLE}: ${exchange.reason}` : exchange.reason;
+}
+
 /**
  * The reversal owed for an unanswered request: it names what was sent and what kind it was. A
  * caller's own reversal, and a void that went out as a reversal of its original (ISO
@@ -210,6 +227,8 @@ export class HostRequestService {
         return replyWithout(request.requestId, 'HOST_UNAVAILABLE', `${exchange.reason}; nothing was sent`);
       case 'no-answer': {
         if (!REVERSIBLE_OPERATIONS.has(operation)) {
+          // The host answered what we cannot read: it was reached and acted (a settle: it may have closed its batch), so not HOST_UNAVAILABLE.
+          if (exchange.unreadable) return replyWithout(request.requestId, 'DECLINED', unreadableAnswerMessage(operation, exchange.reason), exchange.sent);
           return replyWithout(request.requestId, 'HOST_UNAVAILABLE', `${exchange.reason}; no answer, nothing to reverse`, exchange.sent);
         }
         const owed = reversalOf(operation, request, exchange.sent);
@@ -218,7 +237,7 @@ export class HostRequestService {
         return replyWithout(
           request.requestId,
           'REVERSED',
-          `${exchange.reason}; a reversal is queued and repeated until the host acknowledges it`,
+          `${exchange.unreadable ? `${UNREADABLE}: ${exchange.reason}` : exchange.reason}; a reversal is queued and repeated until the host acknowledges it`,
           exchange.sent,
         );
       }
@@ -255,12 +274,15 @@ export class HostRequestService {
     for (const transaction of request.transactions) {
       const upload = await this.router.exchange(route, 'batchupload', { ...request, transaction }, deadlineAt);
       const stan = transaction.original.stan;
-      if (upload.kind !== 'answered') return outOfBalance(`batch upload stopped at STAN ${stan}: ${upload.reason}`, uploadedCount);
+      if (upload.kind !== 'answered') return outOfBalance(`batch upload stopped at STAN ${stan}: ${unansweredWhy(upload)}`, uploadedCount);
       if (!upload.answer.approved) return outOfBalance(`batch upload of STAN ${stan} refused with ${upload.answer.hostRespCode}`, uploadedCount);
       uploadedCount += 1;
     }
     const closing = await this.router.exchange(route, 'settleclose', request, deadlineAt);
-    if (closing.kind !== 'answered') return outOfBalance(`batch uploaded, closing 0500 unanswered: ${closing.reason}`, uploadedCount);
+    if (closing.kind !== 'answered') {
+      if (closing.kind === 'no-answer' && closing.unreadable) return outOfBalance(`batch uploaded, ${unreadableAnswerMessage('settle', closing.reason)}`, uploadedCount);
+      return outOfBalance(`batch uploaded, closing 0500 unanswered: ${closing.reason}`, uploadedCount);
+    }
     const closed = await this.answered('settle', request, route, closing, deadlineAt);
     const afterUpload: HostResponseV1 = {
       ...closed,
