@@ -730,6 +730,19 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
         ]);
       });
 
+      it('should name the original’s acquirer (field 32) in 90.4, right-justified and zero-filled to 11, and 90.5 as zeros (no field 33)', async () => {
+        const original = { kind: 'SALE', mti: '0200', stan: '000124', transmittedAt: '0102030405', rrn: '000000123457', approvalCode: 'A1B2C4' };
+
+        // The original names the acquirer it went with; without it, the follow-up's own (the same acceptance sent both).
+        await connector.ask(HOST_REVERSE_V1, followUpPayload('700', { ...iso(), acquirerId: '12345' }, { original: { ...original, acquirerId: '98765432101' } }));
+        await connector.ask(HOST_REVERSE_V1, followUpPayload('700', { ...iso(), acquirerId: '12345' }, { original }));
+
+        expect(host.received.map((request) => [request[0], request[32], request[90]])).toEqual([
+          ['0400', '12345', `02000001240102030405${'98765432101'}${'0'.repeat(11)}`],
+          ['0400', '12345', `02000001240102030405${'00000012345'}${'0'.repeat(11)}`],
+        ]);
+      });
+
       it('should reverse a completion the host never answered as 0420, and repeat that reversal as 0421 with the same STAN until answered', async () => {
         let reversals = 0;
         host.handler = (request) => (request[0] === '0220' || ++reversals === 1 ? null : answerOf(request, '00'));

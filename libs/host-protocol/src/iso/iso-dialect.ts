@@ -162,7 +162,7 @@ export class IsoHostDialect implements IsoDialect {
         if (original.rrn !== null) put(37, original.rrn);
         if (original.approvalCode !== null) put(38, original.approvalCode);
         put(49, amount.currency);
-        put(90, originalDataElements(original));
+        put(90, originalDataElements(original, request.target.acquirerId));
         // A reversal queued before requests carried the merchant has none.
         if ((merchant as HostFollowUpRequestV1['merchant'] | undefined) !== undefined) putAll(merchantFields(merchant));
         break;
@@ -188,7 +188,7 @@ export class IsoHostDialect implements IsoDialect {
         if (transaction.original.approvalCode !== null) put(38, transaction.original.approvalCode);
         put(49, currency);
         put(60, batchNo);
-        put(90, originalDataElements(transaction.original));
+        put(90, originalDataElements(transaction.original, request.target.acquirerId));
         break;
       }
       case 'signon':
