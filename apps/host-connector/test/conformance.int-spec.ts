@@ -604,10 +604,11 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
         ['0320', '200000'],
         ['0500', '960000'],
       ]);
-      expect(host.receivedOf('0320').map((upload) => [upload[4], String(upload[90]).slice(4, 10)])).toEqual([
-        ['000000002000', '000101'],
-        ['000000001000', '000102'],
-        ['000000000500', '000103'],
+      // Each upload names its transaction, with the transaction's own local time and date (the merchant's, UTC+8, at its field 7).
+      expect(host.receivedOf('0320').map((upload) => [upload[4], String(upload[90]).slice(4, 10), upload[12], upload[13]])).toEqual([
+        ['000000002000', '000101', '181500', '0704'],
+        ['000000001000', '000102', '181600', '0704'],
+        ['000000000500', '000103', '181700', '0704'],
       ]);
       expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00', reconciliation: 'BALANCED_AFTER_UPLOAD', uploadedCount: 3 });
     });
