@@ -584,6 +584,18 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
       expect(row).toMatchObject({ sealed_key: null, key_check_value: null });
       expect(row.next_exchange_at!.getTime()).toBeGreaterThan(Date.now() + 200_000);
     });
+
+    it('should say the key exchange was answered unreadably, naming field 48, when its 0810 key field breaks its rule (hand-built bytes), storing no key', async () => {
+      const key = Buffer.from('P10\x1cOK\x1c\xc3\xa9', 'latin1');
+      host.handler = (request) => (request[70] === '101' ? handBuiltAnswer(request, '00', { 48: Buffer.concat([Buffer.from(String(key.length).padStart(3, '0'), 'latin1'), key]) }) : answerOf(request, '00'));
+      const tid = uniqueTid();
+
+      const reply = await connector.ask(HOST_SIGNON_V1, networkPayload({ ...iso(), tid }));
+
+      expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00' });
+      expect(reply.hostRespMessage).toMatch(/^Approved; no working key: key exchange answered: the host answered, but its answer could not be read: unreadable answer from .*field 48, which keyexchange reads, is unreadable/);
+      expect(await keyOf(tid)).toMatchObject({ sealed_key: null, key_check_value: null });
+    });
   });
 
   describe('reconciliation', () => {

@@ -57,3 +57,11 @@ export type HostRoute = { kind: 'mock' } | { kind: 'remote'; address: HostAddres
 
 /** One transport's way to exchange an operation with a host. */
 export type AnyOperationRequest = HostRequestOf[HostOperation];
+
+/** What a caller reads of an answer that came but could not be read: the host was reached (never "could not be reached"). */
+export const UNREADABLE = 'the host answered, but its answer could not be read';
+
+/** Why an exchange other than an answer ended, as a reply says it (an unreadable answer says the host answered). */
+export function unansweredWhy(exchange: Exclude<HostExchange, { kind: 'answered' }>): string {
+  return exchange.kind === 'no-answer' && exchange.unreadable ? `${UNREADABLE}: ${exchange.reason}` : exchange.reason;
+}

@@ -3,7 +3,7 @@ import { acknowledgementOf, followUpKindOf, HostAnswer, HostRequestOf } from '@a
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
-import { HostExchange, HostRoute, SentMessage } from '../hosts/host-exchange';
+import { HostExchange, HostRoute, SentMessage, unansweredWhy, UNREADABLE } from '../hosts/host-exchange';
 import { HostRouter } from '../hosts/host-router';
 import { MOCK_ENDPOINT } from '../hosts/mock-host';
 import { KeyExchangeService } from '../keys/key-exchange.service';
@@ -93,9 +93,6 @@ function agreedOrNot(ours: HostTotalsV1, reply: HostResponseV1, hostTotals: Host
   };
 }
 
-/** What a caller reads of an answer that came but could not be read: the host was reached (never "could not be reached"). */
-export const UNREADABLE = 'the host answered, but its answer could not be read';
-
 /**
  * The reply text of an unreadable answer to a request that is not reversed: the host acted on it.
  * A settle's host may have closed its batch: sending the 0500 again is not the way to find out.
@@ -103,11 +100,6 @@ export const UNREADABLE = 'the host answered, but its answer could not be read';
 export function unreadableAnswerMessage(operation: SubjectOperation, reason: string): string {
   const text = `${UNREADABLE}: ${reason}`;
   return operation === 'settle' ? `${text}; the host may have closed the batch: an operator must check the batch with the acquirer before settling it again` : text;
-}
-
-/** Why an exchange other than an answer ended, as a reply says it. */
-function unansweredWhy(exchange: Exclude<HostExchange, { kind: 'answered' }>): string {
-  return exchange.kind === 'no-answer' && exchange.unreadable ? `${UNREADABLE}: ${exchange.reason}` : exchange.reason;
 }
 
 /**
@@ -237,7 +229,7 @@ export class HostRequestService {
         return replyWithout(
           request.requestId,
           'REVERSED',
-          `${exchange.unreadable ? `${UNREADABLE}: ${exchange.reason}` : exchange.reason}; a reversal is queued and repeated until the host acknowledges it`,
+          `${unansweredWhy(exchange)}; a reversal is queued and repeated until the host acknowledges it`,
           exchange.sent,
         );
       }
