@@ -207,6 +207,23 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
       expect(host.received.map((request) => request[0])).toEqual(['0200']);
     };
 
+    it.each([
+      ['another amount (4 = 500 answering 6.10)', '610', { 4: Buffer.from('000000000500', 'latin1') }, 'approved (00, not a partial approval) 500, not the 610 asked', ['000000000500', '458']],
+      ['another currency (49 = 840 answering MYR)', '1500', { 49: Buffer.from('840', 'latin1') }, 'approved (00) 1500 in currency 840, not the 458 asked', ['000000001500', '840']],
+    ])('should reverse an 00 approving %s as an unusable approval, never showing it APPROVED, undoing what the host named', async (_case, asked, raw, reason, [amount, currency]) => {
+      host.received.length = 0;
+      host.handler = (request) => (request[0] === '0200' ? handBuiltAnswer(request, '00', raw) : answerOf(request, '00'));
+      const payload = authorizePayload(asked, iso());
+
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
+
+      expect(reply).toMatchObject({ result: 'REVERSED', reversedFor: 'UNUSABLE_APPROVAL', hostRespCode: null, partial: false, approvedAmount: null });
+      expect(reply.hostRespMessage).toBe(`${reason}; a reversal is queued and repeated until the host acknowledges it`);
+      await waitFor('the reversal to be acknowledged', async () => (await reversalsOf(payload.requestId))[0]?.status === 'ACKNOWLEDGED');
+      expect(host.received.map((request) => request[0])).toEqual(['0200', '0400']);
+      expect([host.received[1][4], host.received[1][49]]).toEqual([amount, currency]);
+    });
+
     it('should show an approved 0210 whose field 44 is longer than the preset’s 25 as APPROVED, reversing nothing, and warn once (then count)', async () => {
       const from = connector.logger.lines.length;
       await fc.assert(
@@ -260,6 +277,30 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
       expect(answered.reply).toMatchObject({ result: 'REVERSED', hostRespCode: null });
       expect(answered.logs().some((line) => line.includes(logged))).toBe(true);
       await waitFor('the reversal to be acknowledged', async () => (await reversalsOf(answered.payload.requestId))[0]?.status === 'ACKNOWLEDGED');
+    });
+  });
+
+  describe('an answer whose field the operation needs is unreadable (hand-built bytes): the host answered, it was not unreachable', () => {
+    const brokenCode = { 39: Buffer.from('\x1c\xff', 'latin1') };
+
+    it('should show a settle whose 0510 cannot be read as DECLINED, saying the host answered unreadably and the batch must be checked with the acquirer', async () => {
+      host.handler = (request) => handBuiltAnswer(request, '00', brokenCode);
+
+      const reply = await connector.ask(HOST_SETTLE_V1, settlePayload(iso()));
+
+      expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: null, mti: '0500' });
+      expect(reply.hostRespMessage).toMatch(/^the host answered, but its answer could not be read: unreadable answer from .*field 39/);
+      expect(reply.hostRespMessage).toMatch(/the host may have closed the batch: an operator must check the batch with the acquirer before settling it again$/);
+      expect(host.received.map((request) => request[0])).toEqual(['0500']);
+    });
+
+    it('should show a sign-on whose 0810 cannot be read as DECLINED, naming the field, not as a host it could not reach', async () => {
+      host.handler = (request) => handBuiltAnswer(request, '00', brokenCode);
+
+      const reply = await connector.ask(HOST_SIGNON_V1, networkPayload(iso()));
+
+      expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: null, mti: '0800' });
+      expect(reply.hostRespMessage).toMatch(/^the host answered, but its answer could not be read: unreadable answer from .*field 39/);
     });
   });
 
@@ -543,6 +584,18 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
       expect(row).toMatchObject({ sealed_key: null, key_check_value: null });
       expect(row.next_exchange_at!.getTime()).toBeGreaterThan(Date.now() + 200_000);
     });
+
+    it('should say the key exchange was answered unreadably, naming field 48, when its 0810 key field breaks its rule (hand-built bytes), storing no key', async () => {
+      const key = Buffer.from('P10\x1cOK\x1c\xc3\xa9', 'latin1');
+      host.handler = (request) => (request[70] === '101' ? handBuiltAnswer(request, '00', { 48: Buffer.concat([Buffer.from(String(key.length).padStart(3, '0'), 'latin1'), key]) }) : answerOf(request, '00'));
+      const tid = uniqueTid();
+
+      const reply = await connector.ask(HOST_SIGNON_V1, networkPayload({ ...iso(), tid }));
+
+      expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00' });
+      expect(reply.hostRespMessage).toMatch(/^Approved; no working key: key exchange answered: the host answered, but its answer could not be read: unreadable answer from .*field 48, which keyexchange reads, is unreadable/);
+      expect(await keyOf(tid)).toMatchObject({ sealed_key: null, key_check_value: null });
+    });
   });
 
   describe('reconciliation', () => {
@@ -563,10 +616,11 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
         ['0320', '200000'],
         ['0500', '960000'],
       ]);
-      expect(host.receivedOf('0320').map((upload) => [upload[4], String(upload[90]).slice(4, 10)])).toEqual([
-        ['000000002000', '000101'],
-        ['000000001000', '000102'],
-        ['000000000500', '000103'],
+      // Each upload names its transaction, with the transaction's own local time and date (the merchant's, UTC+8, at its field 7).
+      expect(host.receivedOf('0320').map((upload) => [upload[4], String(upload[90]).slice(4, 10), upload[12], upload[13]])).toEqual([
+        ['000000002000', '000101', '181500', '0704'],
+        ['000000001000', '000102', '181600', '0704'],
+        ['000000000500', '000103', '181700', '0704'],
       ]);
       expect(reply).toMatchObject({ result: 'APPROVED', hostRespCode: '00', reconciliation: 'BALANCED_AFTER_UPLOAD', uploadedCount: 3 });
     });
@@ -686,6 +740,19 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
         expect(reply).toMatchObject({ result: 'APPROVED', mti });
         expect(host.received.map((request) => [request[0], request[3], request[25], request[4], request[90]])).toEqual([
           [mti, processing, condition, '000000000700', `${originalMti}0001230102030405${'0'.repeat(22)}`],
+        ]);
+      });
+
+      it('should name the original’s acquirer (field 32) in 90.4, right-justified and zero-filled to 11, and 90.5 as zeros (no field 33)', async () => {
+        const original = { kind: 'SALE', mti: '0200', stan: '000124', transmittedAt: '0102030405', rrn: '000000123457', approvalCode: 'A1B2C4' };
+
+        // The original names the acquirer it went with; without it, the follow-up's own (the same acceptance sent both).
+        await connector.ask(HOST_REVERSE_V1, followUpPayload('700', { ...iso(), acquirerId: '12345' }, { original: { ...original, acquirerId: '98765432101' } }));
+        await connector.ask(HOST_REVERSE_V1, followUpPayload('700', { ...iso(), acquirerId: '12345' }, { original }));
+
+        expect(host.received.map((request) => [request[0], request[32], request[90]])).toEqual([
+          ['0400', '12345', `02000001240102030405${'98765432101'}${'0'.repeat(11)}`],
+          ['0400', '12345', `02000001240102030405${'00000012345'}${'0'.repeat(11)}`],
         ]);
       });
 

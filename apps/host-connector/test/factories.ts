@@ -11,6 +11,8 @@ export interface TargetOverrides {
   connUrl?: string | null;
   tid?: string;
   mid?: string;
+  /** Field 32 (the acceptance's acqInstId); absent by default. */
+  acquirerId?: string;
 }
 
 export function targetOf(overrides: TargetOverrides = {}) {
@@ -20,6 +22,7 @@ export function targetOf(overrides: TargetOverrides = {}) {
     acptId: 'acpt_test1',
     mid: overrides.mid ?? 'MID000000000001',
     tid: overrides.tid ?? 'TID00001',
+    ...(overrides.acquirerId === undefined ? {} : { acquirerId: overrides.acquirerId }),
   };
 }
 

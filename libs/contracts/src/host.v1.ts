@@ -230,6 +230,15 @@ export class HostOriginalV1 {
   @IsString()
   @Matches(ORDER_ID, { message: '$property must be 1 to 64 letters, digits, _ or -' })
   orderId?: string | null;
+
+  /**
+   * The acquiring institution id (field 32) the original was sent with, named in ISO field 90.4.
+   * Absent: the follow-up's own `target.acquirerId` (the same acceptance sent both); neither: zeros.
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(HOST_ACQUIRER_ID_PATTERN, { message: '$property must be 1 to 11 digits' })
+  acquirerId?: string;
 }
 
 abstract class HostRequestBaseV1 {

@@ -132,6 +132,14 @@ export interface HostAnswer {
    * reverses it as an unusable approval (`reversedFor` UNUSABLE_APPROVAL), not as unanswered.
    */
   approvedAmountUnnamed?: true;
+  /**
+   * An approval by any other approving code that names an amount or a currency (ISO: fields 4 and
+   * 49 of the answer; JSON: the format's amount and currency of the answer), each null when not
+   * named. Such an approval is a full approval of what was asked only when what it names is what
+   * was asked: the connector reverses any other as an unusable approval (`reversedFor`
+   * UNUSABLE_APPROVAL), for what it names. Absent when the answer names neither.
+   */
+  answeredAmount?: { minor: string | null; currency: string | null };
   /** Field 55 of the answer (issuer authentication data 91, issuer scripts 71/72) as uppercase hex BER-TLV, as received. */
   iccResponse?: string;
   /** Sign-on: the working key as the host sent it, encrypted under the zone master key (3DES, double length). */

@@ -1,7 +1,7 @@
 import { HOST_MESSAGE_FORMATS, sendsLocalTime } from '@app/contracts';
 import fc from 'fast-check';
 import { dialectFor } from './dialect-for';
-import { localDateTime, wireContextAt } from './local-time';
+import { instantOfTransmission, localDateTime, transmissionTimeOf, wireContextAt } from './local-time';
 import { authorizeRequest, target, wireContext } from './testing/factories';
 
 /** Every zone this runtime knows (Node's full ICU), aliases included. */
@@ -87,5 +87,24 @@ describe('which formats send local time (LOCAL_TIME_FORMATS, which the gateway r
       return dialect.kind === 'iso' ? dialect.packRequest('authorize', request, context).payload.toString('hex') : JSON.stringify(dialect.buildHttpRequest('authorize', request, context));
     };
     expect(sent('103000', '0115') !== sent('183000', '0116')).toBe(sendsLocalTime(format));
+  });
+});
+
+describe('instantOfTransmission (a batch upload names its transaction’s own time)', () => {
+  it('should give back any instant of the past year from its field 7, and the latest one not after now', () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date('2001-01-01T00:00:00Z'), max: new Date('2090-12-31T00:00:00Z'), noInvalidDate: true }), fc.integer({ min: 0, max: 360 * 86_400 }), (now, agoSeconds) => {
+        const sent = new Date(Math.floor(now.getTime() / 1000) * 1000 - agoSeconds * 1000);
+
+        expect(instantOfTransmission(transmissionTimeOf(sent), now)).toEqual(sent);
+      }),
+    );
+  });
+
+  it('should read 29 February only in a leap year, and no date as null', () => {
+    expect(instantOfTransmission('0229120000', new Date('2027-03-01T00:00:00Z'))).toEqual(new Date('2024-02-29T12:00:00Z'));
+    expect(instantOfTransmission('1231235959', new Date('2027-01-01T00:10:00Z'))).toEqual(new Date('2026-12-31T23:59:59Z'));
+    expect(instantOfTransmission('1332000000', new Date('2027-01-01T00:00:00Z'))).toBeNull();
+    expect(instantOfTransmission('0101246000', new Date('2027-01-01T00:00:00Z'))).toBeNull();
   });
 });

@@ -22,8 +22,12 @@ export type HostExchange =
   | { kind: 'answered'; sent: SentMessage; answer: HostAnswer }
   /** Nothing reached the host. */
   | { kind: 'not-sent'; reason: string }
-  /** Sent (or possibly sent) and no usable answer: the outcome at the host is unknown. */
-  | { kind: 'no-answer'; sent: SentMessage; reason: string }
+  /**
+   * Sent (or possibly sent) and no usable answer: the outcome at the host is unknown. `unreadable`:
+   * the host did answer, but the answer could not be read (a field the operation needs broke its
+   * rule; `reason` names it): the host acted, we cannot say how.
+   */
+  | { kind: 'no-answer'; sent: SentMessage; reason: string; unreadable?: true }
   /** The format cannot express this request (e.g. EMV data without a PAN). */
   | { kind: 'unexpressible'; reason: string };
 
@@ -56,3 +60,11 @@ export type HostRoute = { kind: 'mock' } | { kind: 'remote'; address: HostAddres
 
 /** One transport's way to exchange an operation with a host. */
 export type AnyOperationRequest = HostRequestOf[HostOperation];
+
+/** What a caller reads of an answer that came but could not be read: the host was reached (never "could not be reached"). */
+export const UNREADABLE = 'the host answered, but its answer could not be read';
+
+/** Why an exchange other than an answer ended, as a reply says it (an unreadable answer says the host answered). */
+export function unansweredWhy(exchange: Exclude<HostExchange, { kind: 'answered' }>): string {
+  return exchange.kind === 'no-answer' && exchange.unreadable ? `${UNREADABLE}: ${exchange.reason}` : exchange.reason;
+}

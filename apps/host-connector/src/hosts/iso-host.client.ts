@@ -94,7 +94,7 @@ export class IsoHostClient {
         try {
           answer = dialect.parseResponse(operation, result.response);
         } catch (error) {
-          return { kind: 'no-answer', sent, reason: `unreadable answer from ${managed.session.label}: ${errorMessage(error)}` };
+          return { kind: 'no-answer', sent, reason: `unreadable answer from ${managed.session.label}: ${errorMessage(error)}`, unreadable: true };
         }
         const ended = this.endedBy(operation, request, answer, original, sent, options.earlier);
         if (operation === 'authorize' && !answer.approved) ended.push(sent);

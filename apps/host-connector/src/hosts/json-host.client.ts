@@ -85,7 +85,7 @@ export class JsonHostClient {
     try {
       answer = dialect.parseHttpResponse(operation, status, body);
     } catch (error) {
-      return { kind: 'no-answer', sent, reason: `unreadable answer from ${label} (HTTP ${status}): ${errorMessage(error)}` };
+      return { kind: 'no-answer', sent, reason: `unreadable answer from ${label} (HTTP ${status}): ${errorMessage(error)}`, unreadable: true };
     }
     return { kind: 'answered', sent, answer };
   }

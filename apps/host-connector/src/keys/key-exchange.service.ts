@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
+import { unansweredWhy } from '../hosts/host-exchange';
 import { HostRouter } from '../hosts/host-router';
 import { groupScopeOf } from '../routing/group-scope';
 import { HostAddress } from '../routing/host-address';
@@ -50,7 +51,7 @@ export class KeyExchangeService {
   private async attempt(address: HostAddress, target: HostTargetV1, deadlineAt: number): Promise<KeyExchangeOutcome> {
     const request: HostNetworkRequestV1 = { requestId: `kex_${randomUUID()}`, target };
     const exchange = await this.router.exchange({ kind: 'remote', address }, 'keyexchange', request, deadlineAt);
-    if (exchange.kind !== 'answered') return { kind: 'failed', reason: `key exchange ${exchange.kind}: ${exchange.reason}` };
+    if (exchange.kind !== 'answered') return { kind: 'failed', reason: `key exchange ${exchange.kind === 'no-answer' && exchange.unreadable ? 'answered' : exchange.kind}: ${unansweredWhy(exchange)}` };
     const { answer } = exchange;
     if (!answer.approved) return { kind: 'failed', reason: `key exchange declined with ${answer.hostRespCode} (${answer.hostRespMessage})` };
     const origin = { hostUrl: address.url, mid: target.mid, acptId: target.acptId, acquirerId: target.acquirerId ?? null };

@@ -1,8 +1,28 @@
-import { AnyHostRequest, HostOperation, HostRequestOf, requestMtiOf, timeZoneOf, WireContext, wireContextAt } from '@app/host-protocol';
+import {
+  AnyHostRequest,
+  HostBatchUploadRequest,
+  HostOperation,
+  HostRequestOf,
+  instantOfTransmission,
+  localDateTime,
+  requestMtiOf,
+  timeZoneOf,
+  WireContext,
+  wireContextAt,
+} from '@app/host-protocol';
 
-/** The wire context of one outgoing request at `now`: field 7 in UTC, fields 12 and 13 on its merchant's clock. */
+/**
+ * The wire context of one outgoing request at `now`: field 7 in UTC, fields 12 and 13 on its
+ * merchant's clock. A batch upload (0320) carries in 12 and 13 its transaction's own local time
+ * and date, which hosts match uploads on: the merchant's clock at the original's field 7.
+ */
 export function wireContextOf(request: AnyHostRequest, stan: string, now: Date, repeat = false): WireContext {
-  return wireContextAt(stan, now, timeZoneOf(request), repeat);
+  const context = wireContextAt(stan, now, timeZoneOf(request), repeat);
+  const uploaded = (request as Partial<HostBatchUploadRequest>).transaction?.original.transmittedAt;
+  const sentAt = uploaded === undefined ? null : instantOfTransmission(uploaded, now);
+  if (sentAt === null) return context;
+  const local = localDateTime(sentAt, timeZoneOf(request));
+  return { ...context, localTime: local.time, localDate: local.date };
 }
 
 /** STANs run 000001 … 999999, then wrap to 000001. */

@@ -3,7 +3,7 @@ import { acknowledgementOf, followUpKindOf, HostAnswer, HostRequestOf } from '@a
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
-import { HostExchange, HostRoute, SentMessage } from '../hosts/host-exchange';
+import { HostExchange, HostRoute, SentMessage, unansweredWhy, UNREADABLE } from '../hosts/host-exchange';
 import { HostRouter } from '../hosts/host-router';
 import { MOCK_ENDPOINT } from '../hosts/mock-host';
 import { KeyExchangeService } from '../keys/key-exchange.service';
@@ -33,10 +33,6 @@ export function hostAccepted(response: HostResponseV1): boolean {
 const FINAL_RESULTS: ReadonlySet<HostResultV1> = new Set(['APPROVED', 'DECLINED', 'REVERSED']);
 const REPEAT_POLL_MS = 100;
 
-/** What the host approved of the amount asked. `unusable`: an approval that cannot be shown as money taken. */
-type PartialApproval = { kind: 'full' } | { kind: 'partial'; amount: HostAmountV1 } | { kind: 'unusable'; reason: string };
-const FULL: PartialApproval = { kind: 'full' };
-
 /**
  * The amount a reversal of an approval undoes: what the host approved when its answer names an
  * amount (a partial approval, more than asked, another currency; in the currency asked when the
@@ -45,8 +41,41 @@ const FULL: PartialApproval = { kind: 'full' };
  * approval ({@link LateAnswers}) reverse through here.
  */
 export function bookedAmountOf(requested: HostAmountV1, answer: HostAnswer): HostAmountV1 {
-  if (answer.approvedAmount === undefined || BigInt(answer.approvedAmount.minor) === 0n) return requested;
-  return { minor: answer.approvedAmount.minor, currency: answer.approvedAmount.currency ?? requested.currency };
+  const named = answer.approvedAmount ?? answer.answeredAmount;
+  if (named === undefined || (named.minor !== null && BigInt(named.minor) === 0n)) return requested;
+  return { minor: named.minor ?? requested.minor, currency: named.currency ?? requested.currency };
+}
+
+/** What the host approved of the amount asked. `unusable`: an approval that cannot be shown as money taken. */
+export type ApprovalOf = { kind: 'full' } | { kind: 'partial'; amount: HostAmountV1 } | { kind: 'unusable'; reason: string };
+const FULL: ApprovalOf = { kind: 'full' };
+
+/**
+ * What an approval approved of the amount asked (`requested`; undefined for a request without
+ * one, always approved in full): all of it (the answer names no amount, or exactly the one asked),
+ * a part (the format's partial-approval code naming less, in the currency asked when it names
+ * none), or nothing we can honour: a partial approval of zero, of more than asked, of an amount in
+ * another currency or of an unnamed amount, and any other approval naming another amount or
+ * currency than asked. Those say neither that the card was charged what the merchant asked nor how
+ * much: the platform shows no amount the host did not approve.
+ */
+export function approvalOf(requested: HostAmountV1 | undefined, answer: HostAnswer): ApprovalOf {
+  if (requested === undefined) return FULL;
+  if (answer.approvedAmountUnnamed) return { kind: 'unusable', reason: `approved part (${answer.hostRespCode}) of the ${requested.minor} asked without naming how much` };
+  const answered = answer.answeredAmount;
+  if (answered !== undefined) {
+    const minor = answered.minor ?? requested.minor;
+    const currency = answered.currency ?? requested.currency;
+    if (currency !== requested.currency) return { kind: 'unusable', reason: `approved (${answer.hostRespCode}) ${minor} in currency ${currency}, not the ${requested.currency} asked` };
+    if (BigInt(minor) !== BigInt(requested.minor)) return { kind: 'unusable', reason: `approved (${answer.hostRespCode}, not a partial approval) ${minor}, not the ${requested.minor} asked` };
+  }
+  if (answer.approvedAmount === undefined) return FULL;
+  const approved = { minor: answer.approvedAmount.minor, currency: answer.approvedAmount.currency ?? requested.currency };
+  if (approved.currency !== requested.currency) return { kind: 'unusable', reason: `approved ${approved.minor} in currency ${approved.currency}, not the ${requested.currency} asked` };
+  if (BigInt(approved.minor) === 0n) return { kind: 'unusable', reason: `approved an amount of 0 of the ${requested.minor} asked` };
+  if (BigInt(approved.minor) > BigInt(requested.minor)) return { kind: 'unusable', reason: `approved ${approved.minor}, more than the ${requested.minor} asked` };
+  if (BigInt(approved.minor) === BigInt(requested.minor)) return FULL;
+  return { kind: 'partial', amount: approved };
 }
 
 /**
@@ -66,6 +95,15 @@ function agreedOrNot(ours: HostTotalsV1, reply: HostResponseV1, hostTotals: Host
     reconciliation: 'OUT_OF_BALANCE',
     hostRespMessage: `${reply.hostRespMessage}; but the host's totals differ: ${differences.join(', ')}`,
   };
+}
+
+/**
+ * The reply text of an unreadable answer to a request that is not reversed: the host acted on it.
+ * A settle's host may have closed its batch: sending the 0500 again is not the way to find out.
+ */
+export function unreadableAnswerMessage(operation: SubjectOperation, reason: string): string {
+  const text = `${UNREADABLE}: ${reason}`;
+  return operation === 'settle' ? `${text}; the host may have closed the batch: an operator must check the batch with the acquirer before settling it again` : text;
 }
 
 /**
@@ -192,6 +230,8 @@ export class HostRequestService {
         return replyWithout(request.requestId, 'HOST_UNAVAILABLE', `${exchange.reason}; nothing was sent`);
       case 'no-answer': {
         if (!REVERSIBLE_OPERATIONS.has(operation)) {
+          // The host answered what we cannot read: it was reached and acted (a settle: it may have closed its batch), so not HOST_UNAVAILABLE.
+          if (exchange.unreadable) return replyWithout(request.requestId, 'DECLINED', unreadableAnswerMessage(operation, exchange.reason), exchange.sent);
           return replyWithout(request.requestId, 'HOST_UNAVAILABLE', `${exchange.reason}; no answer, nothing to reverse`, exchange.sent);
         }
         const owed = reversalOf(operation, request, exchange.sent);
@@ -200,7 +240,7 @@ export class HostRequestService {
         return replyWithout(
           request.requestId,
           'REVERSED',
-          `${exchange.reason}${REVERSAL_QUEUED_CLAUSE}`,
+          `${unansweredWhy(exchange)}${REVERSAL_QUEUED_CLAUSE}`,
           exchange.sent,
         );
       }
@@ -237,12 +277,15 @@ export class HostRequestService {
     for (const transaction of request.transactions) {
       const upload = await this.router.exchange(route, 'batchupload', { ...request, transaction }, deadlineAt);
       const stan = transaction.original.stan;
-      if (upload.kind !== 'answered') return outOfBalance(`batch upload stopped at STAN ${stan}: ${upload.reason}`, uploadedCount);
+      if (upload.kind !== 'answered') return outOfBalance(`batch upload stopped at STAN ${stan}: ${unansweredWhy(upload)}`, uploadedCount);
       if (!upload.answer.approved) return outOfBalance(`batch upload of STAN ${stan} refused with ${upload.answer.hostRespCode}`, uploadedCount);
       uploadedCount += 1;
     }
     const closing = await this.router.exchange(route, 'settleclose', request, deadlineAt);
-    if (closing.kind !== 'answered') return outOfBalance(`batch uploaded, closing 0500 unanswered: ${closing.reason}`, uploadedCount);
+    if (closing.kind !== 'answered') {
+      if (closing.kind === 'no-answer' && closing.unreadable) return outOfBalance(`batch uploaded, ${unreadableAnswerMessage('settle', closing.reason)}`, uploadedCount);
+      return outOfBalance(`batch uploaded, closing 0500 unanswered: ${closing.reason}`, uploadedCount);
+    }
     const closed = await this.answered('settle', request, route, closing, deadlineAt);
     const afterUpload: HostResponseV1 = {
       ...closed,
@@ -296,7 +339,8 @@ export class HostRequestService {
         }
       }
     }
-    const partial = result === 'APPROVED' ? this.partialAmountOf(operation, request, answer) : FULL;
+    // The dialect says which answers approve part, or name an amount (it reads one only for requests that carry one).
+    const partial = result === 'APPROVED' ? approvalOf('amount' in request ? (request.amount as HostAmountV1) : undefined, answer) : FULL;
     if (partial.kind === 'unusable' && REVERSIBLE_OPERATIONS.has(operation) && route.kind === 'remote') {
       // An approval of an amount we cannot read as part of the one asked (nothing, more than asked,
       // or another currency) cannot be shown to the merchant as money taken or not: it is undone at
@@ -326,27 +370,6 @@ export class HostRequestService {
       ...(operation === 'settle' && answer.hostTotals ? { hostTotals: answer.hostTotals } : {}),
       ...(operation === 'settle' && answer.settlementDate !== undefined ? { settlementDate: answer.settlementDate } : {}),
     };
-  }
-
-  /**
-   * What the host approved of the request's amount: all of it (no approved amount in the answer,
-   * or exactly the amount asked), a part (less, in the request's currency when the answer names
-   * none), or nothing we can honour: an approval of zero, of more than asked, or of an amount in
-   * another currency, which says neither that the card was charged what the merchant asked nor how
-   * much.
-   */
-  private partialAmountOf<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], answer: HostAnswer): PartialApproval {
-    // The dialect says which answers approve part (it reads an approved amount only for requests that carry one).
-    const requested = 'amount' in request ? (request.amount as HostAmountV1) : undefined;
-    if (answer.approvedAmountUnnamed && requested !== undefined) return { kind: 'unusable', reason: `approved part (${answer.hostRespCode}) of the ${requested.minor} asked without naming how much` };
-    if (answer.approvedAmount === undefined || requested === undefined) return FULL;
-    const approved = { minor: answer.approvedAmount.minor, currency: answer.approvedAmount.currency ?? requested.currency };
-    if (approved.currency !== requested.currency)
-      return { kind: 'unusable', reason: `approved ${approved.minor} in currency ${approved.currency}, not the ${requested.currency} asked` };
-    if (BigInt(approved.minor) === 0n) return { kind: 'unusable', reason: `approved an amount of 0 of the ${requested.minor} asked` };
-    if (BigInt(approved.minor) > BigInt(requested.minor)) return { kind: 'unusable', reason: `approved ${approved.minor}, more than the ${requested.minor} asked` };
-    if (BigInt(approved.minor) === BigInt(requested.minor)) return FULL;
-    return { kind: 'partial', amount: approved };
   }
 
   /** A request refused before sending; a repeat of one that ended for good gets its reply, whatever the routing says now. */

@@ -23,6 +23,8 @@ const CONNECTOR_TEXTS: Array<(label: string) => string> = [
     `unreadable answer from ${label}: the 0210 answer has no response code (field 39); a reversal is queued and repeated until the host acknowledges it`,
   (label) => `${label} answered HTTP 503; a reversal is queued and repeated until the host acknowledges it`,
   (label) => `Approved; no working key: key exchange failed: no answer from ${label} within the deadline`,
+  (label) =>
+    `the host answered, but its answer could not be read: unreadable answer from ${label}: the 0510 answer's field 63, which settle reads, is unreadable: byte 0x1c outside its charset; the host may have closed the batch: an operator must check the batch with the acquirer before settling it again`,
 ];
 
 describe('callerHostMessage', () => {
@@ -49,6 +51,15 @@ describe('callerHostMessage', () => {
       callerHostMessage({ requestId: 'r1', result: 'HOST_UNAVAILABLE', hostRespMessage: 'cannot connect to ISO8583 tcp://10.1.2.3:8583: ECONNREFUSED' }),
     ).toBe(HOST_UNAVAILABLE_MESSAGE);
     expect(callerHostMessage({ requestId: 'r1', result: 'DECLINED', hostRespMessage: 'Do not honour' })).toBe('Do not honour');
+    // An answer the host sent but we could not read is not a host we could not reach: the category survives.
+    const unreadable = callerHostMessage({
+      requestId: 'r1',
+      result: 'DECLINED',
+      hostRespMessage: `the host answered, but its answer could not be read: unreadable answer from ISO8583 tcp://10.1.2.3:8583: the 0510 answer's field 63, which settle reads, is unreadable; the host may have closed the batch: an operator must check the batch with the acquirer before settling it again`,
+    });
+    expect(unreadable).toMatch(/^the host answered, but its answer could not be read: .*field 63.*an operator must check the batch with the acquirer/);
+    expect(unreadable).not.toContain('10.1.2.3');
+    expect(unreadable).not.toBe(HOST_UNAVAILABLE_MESSAGE);
     expect(callerHostMessage({ requestId: 'r1', result: 'APPROVED', hostRespMessage: 'Approved; working key 1A2B3C issued by key exchange' })).toBe(
       'Approved; working key 1A2B3C issued by key exchange',
     );

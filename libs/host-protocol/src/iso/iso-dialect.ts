@@ -162,7 +162,7 @@ export class IsoHostDialect implements IsoDialect {
         if (original.rrn !== null) put(37, original.rrn);
         if (original.approvalCode !== null) put(38, original.approvalCode);
         put(49, amount.currency);
-        put(90, originalDataElements(original));
+        put(90, originalDataElements(original, request.target.acquirerId));
         // A reversal queued before requests carried the merchant has none.
         if ((merchant as HostFollowUpRequestV1['merchant'] | undefined) !== undefined) putAll(merchantFields(merchant));
         break;
@@ -188,7 +188,7 @@ export class IsoHostDialect implements IsoDialect {
         if (transaction.original.approvalCode !== null) put(38, transaction.original.approvalCode);
         put(49, currency);
         put(60, batchNo);
-        put(90, originalDataElements(transaction.original));
+        put(90, originalDataElements(transaction.original, request.target.acquirerId));
         break;
       }
       case 'signon':
@@ -275,6 +275,10 @@ export class IsoHostDialect implements IsoDialect {
           const amount = this.partialAmountOf(message);
           if (amount === null) answer.approvedAmountUnnamed = true;
           else answer.approvedAmount = amount;
+        } else if (answer.approved) {
+          // Any other approval approves what was asked only if the amount and currency it names are those asked (the connector compares).
+          const named = this.answeredAmountOf(message);
+          if (named !== null) answer.answeredAmount = named;
         }
         break;
       }
@@ -285,6 +289,16 @@ export class IsoHostDialect implements IsoDialect {
         break;
     }
     return answer;
+  }
+
+  /** What an approval's fields 4 and 49 name, each null when absent; null when neither is there. A field there but unreadable makes the answer unreadable. */
+  private answeredAmountOf(message: Iso8583Message): { minor: string | null; currency: string | null } | null {
+    const amount = textField(message, 4);
+    const currency = textField(message, 49);
+    if (amount === undefined && currency === undefined) return null;
+    if (amount !== undefined && !/^[0-9]{1,12}$/.test(amount)) throw new HostProtocolError(this.format, `the ${message.mti} answer's amount (field 4) is unreadable`);
+    if (currency !== undefined && !/^[0-9]{3}$/.test(currency)) throw new HostProtocolError(this.format, `the ${message.mti} answer's currency (field 49) is unreadable`);
+    return { minor: amount === undefined ? null : BigInt(amount).toString(), currency: currency ?? null };
   }
 
   /** The approved amount of a partial approval; null when the answer does not carry it (what was charged is then unknown). */

@@ -204,9 +204,14 @@ export function responseMtiOf(requestMti: string): string {
   return `${requestMti.slice(0, 2)}${functionDigit + 1}${originDigit - (originDigit % 2)}`;
 }
 
-/** Field 90: original MTI (4), STAN (6), transmission date and time (10), acquiring and forwarding institution ids (11 zeros each). */
-export function originalDataElements(original: Pick<HostFollowUpRequestV1['original'], 'mti' | 'stan' | 'transmittedAt'>): string {
-  return `${original.mti}${original.stan}${original.transmittedAt}${'0'.repeat(22)}`;
+/**
+ * Field 90: the original's MTI, STAN and transmission time (7), then its acquiring institution id
+ * (90.4: the field 32 it was sent with, right-justified and zero-filled to 11; zeros when it was
+ * sent without one) and its forwarding institution id (90.5: zeros, no field 33 is ever sent).
+ */
+export function originalDataElements(original: Pick<HostFollowUpRequestV1['original'], 'mti' | 'stan' | 'transmittedAt' | 'acquirerId'>, acquirerId?: string): string {
+  const acquirer = original.acquirerId ?? acquirerId ?? '';
+  return `${original.mti}${original.stan}${original.transmittedAt}${acquirer.padStart(11, '0')}${'0'.repeat(11)}`;
 }
 
 /** Field 48 on 0810: the working key under the ZMK (32 hex digits) followed by its check value (6 hex digits). */

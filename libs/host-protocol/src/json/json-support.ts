@@ -286,6 +286,8 @@ export abstract class JsonDialectBase implements JsonDialect {
       approved: outcome.approved,
       ...(outcome.duplicate ? { acknowledgedAsDuplicate: true as const } : {}),
       ...(outcome.partial ? partialApprovalAmountOf(approvedAmount) : {}),
+      // Any other approval of an amount-moving request approves what was asked only if the amount the answer names is the one asked (the connector compares).
+      ...(!outcome.partial && outcome.approved && PARTIAL_OPERATIONS.has(operation) ? answeredAmountOf(approvedAmount) : {}),
     };
   }
 
@@ -293,6 +295,16 @@ export abstract class JsonDialectBase implements JsonDialect {
   protected abstract followUpRequest(operation: FollowUpOperation, request: HostFollowUpRequestV1, context: WireContext): JsonHttpRequest;
   protected abstract settleRequest(request: HostSettleRequestV1, context: WireContext): JsonHttpRequest;
   protected abstract networkRequest(operation: NetworkOperation, request: HostNetworkRequestV1, context: WireContext): JsonHttpRequest;
+}
+
+/**
+ * The amount a full approval's answer names in the format's approved-amount fields (those a
+ * partial approval names its amount in), for the connector to compare with the amount asked;
+ * nothing when the answer names none readable.
+ */
+export function answeredAmountOf(approvedAmount: () => NonNullable<HostAnswer['approvedAmount']>): Pick<HostAnswer, 'answeredAmount'> {
+  const named = partialApprovalAmountOf(approvedAmount).approvedAmount;
+  return named === undefined ? {} : { answeredAmount: named };
 }
 
 /** A partial approval's amount as the format's answer names it, or `approvedAmountUnnamed` when it names none readable. */

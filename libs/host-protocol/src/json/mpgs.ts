@@ -300,7 +300,9 @@ export class MpgsDialect extends JsonDialectBase {
         // The gateway's own word for a partial approval is read whatever code the acquirer gave.
         const partialOperation = operation === 'authorize' || operation === 'capture' || operation === 'refund';
         if (answer.approved && partialOperation && answer.approvedAmount === undefined && reader.optionalString('response.gatewayCode') === MPGS_PARTIAL_APPROVAL) {
-          return { ...answer, ...partialApprovalAmountOf(() => mpgsApprovedAmount(reader)) };
+          // A partial approval, not a full one naming another amount.
+          const { answeredAmount: _fullApprovalNamed, ...partial } = answer;
+          return { ...partial, ...partialApprovalAmountOf(() => mpgsApprovedAmount(reader)) };
         }
         return answer;
       }
