@@ -410,7 +410,7 @@ describe('host-connector: ISO 8583 host', () => {
       expect(reversal.fields[55]).toBeUndefined();
     });
 
-    it('should send a void as the reversal of the sale by default: 0400, the sale’s processing code, the kept card without field 55, the sale in 90', async () => {
+    it('should send a void as the reversal of the sale by default: 0400, the sale’s processing code, the kept card entered as the sale was (071) without field 55, the sale in 90', async () => {
       const target = terminal();
       const sale = await approved(target);
 
@@ -419,7 +419,7 @@ describe('host-connector: ISO 8583 host', () => {
       expect(reply).toMatchObject({ result: 'APPROVED', mti: '0400' });
       expect(received('0200')).toHaveLength(1);
       const [voided] = received('0400');
-      expect(voided.fields).toMatchObject({ 2: PAN, 3: '000000', 4: '000000001000', 22: '010' });
+      expect(voided.fields).toMatchObject({ 2: PAN, 3: '000000', 4: '000000001000', 22: '071' });
       expect(voided.fields[55]).toBeUndefined();
       expect(String(voided.fields[90]).slice(0, 20)).toBe(`0200${sale.stan}${sale.transmittedAt}`);
     });

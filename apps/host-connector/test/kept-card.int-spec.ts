@@ -200,7 +200,7 @@ describe('host-connector: card data kept for follow-ups', () => {
     const reply = await connector.ask(HOST_VOID_V1, followUpPayload('1000', terminal(tid), { original }));
 
     expect(reply).toMatchObject({ result: 'APPROVED' });
-    expectKeptCardOnly(received(tid, '0400')[0], card);
+    expectKeptCardOnly(received(tid, '0400')[0], card, '071');
     expect(await keptRows(tid)).toHaveLength(0);
   });
 
@@ -265,7 +265,7 @@ describe('host-connector: card data kept for follow-ups', () => {
 
     expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: '94' });
     expect(reply.hostRespMessage).toContain('duplicates nothing sent before');
-    expectKeptCardOnly(received(tid, '0400')[0], card);
+    expectKeptCardOnly(received(tid, '0400')[0], card, '071');
     expect(await keptRows(tid)).not.toHaveLength(0);
   });
 
