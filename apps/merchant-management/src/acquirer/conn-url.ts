@@ -14,6 +14,9 @@ import { Logger } from '@nestjs/common';
 export function connUrlRefusal(format: string, connUrl: string | null | undefined): string | null {
   if (connUrl === null || connUrl === undefined) return null;
   if (!isHostMessageFormat(format)) return null;
+  // Stored as written and shown back: nothing the connector would drop or misread (spaces around it, a query, a fragment).
+  if (connUrl !== connUrl.trim()) return 'must not start or end with spaces';
+  if (/[?#]/.test(connUrl)) return 'takes no query (?) or fragment (#)';
   const candidates = format === 'MOCK' ? [ISO_HOST_FORMATS[0], JSON_HOST_FORMATS[0]] : [format];
   const reasons: string[] = [];
   for (const candidate of candidates) {
