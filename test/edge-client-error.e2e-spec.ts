@@ -172,6 +172,29 @@ describe('the HTTP server answers requests its parser refuses in our formats', (
     );
   });
 
+  it('should refuse a JSON body whose bytes are not UTF-8 with 400 saying so, in the path format', async () => {
+    const token = await signPboToken(TEST_AUTH, 'grp_utf8', 600);
+    // Bytes UTF-8 never holds (0xC0, 0xC1, 0xF5–0xFF), a lone surrogate's encoding, a truncated sequence.
+    const invalid = fc.constantFrom([0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0xf8, 0x88, 0x80, 0x80, 0x80]);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom({ path: GATEWAY_PATH, format: 'problem' }, { path: '/api/openapi/v1/mchInfo', format: 'envelope' }),
+        invalid,
+        fc.string({ maxLength: 8 }),
+        async ({ path, format }, bad, before) => {
+          const body = Buffer.concat([Buffer.from(`{"mchName":"${before.replace(/["\\]/g, '')}`, 'utf8'), Buffer.from(bad), Buffer.from('"}')]);
+          const response = await fetch(`${app.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+          const text = await response.text();
+
+          expect(response.status).toBe(400);
+          if (format === 'problem') expect(JSON.parse(text)).toMatchObject({ status: 400, detail: 'the request body is not valid UTF-8' });
+          else expect(JSON.parse(text)).toEqual({ code: 10000, msg: 'the request body is not valid UTF-8' });
+        },
+      ),
+      { numRuns: 20 },
+    );
+  });
+
   it('should refuse a signed token whose groupId holds a control character with 401, before any lookup or log line holds it', async () => {
     // The logger is the app's (startup lines arrived), so a line holding the claim would be seen.
     expect(lines.length).toBeGreaterThan(0);

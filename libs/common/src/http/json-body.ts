@@ -145,16 +145,30 @@ export function isUtf8OrNoCharset(contentType: string | undefined): boolean {
   return charset === undefined || /^utf-?8$/i.test(charset);
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A body's bytes as text, or a 400 when they are not UTF-8 (a lone surrogate's bytes, 0xFF…): never replaced silently. */
+export function utf8TextOf(body: string | Buffer): string {
+  if (typeof body === 'string') return body;
+  try {
+    return UTF8.decode(body);
+  } catch {
+    throw DomainError.validation('the request body is not valid UTF-8');
+  }
+}
+
 /** Installs {@link parseJsonBody} as the only body parser (any other Content-Type is 415) and {@link checkRequestText} before every route's validation. */
 export function installHostileInputGuards(fastify: FastifyInstance): void {
   // JSON is the only body type: Fastify's text/plain parser would hand a string to validation (a 400
   // about the body's shape, where the Content-Type is what is wrong: 415).
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  // Read as bytes and decoded here: Fastify's string reading replaces invalid UTF-8 and then
+  // reports the body's length as not matching its Content-Length, the wrong reason.
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     try {
       // The body is read as UTF-8: a JSON body declared in another charset is not one we read (RFC 8259 §8.1).
       if (!isUtf8OrNoCharset(request.headers['content-type'])) throw new DomainError(ErrorCode.UnsupportedMediaType, UNSUPPORTED_MEDIA_TYPE_MESSAGE);
-      done(null, parseJsonBody(typeof body === 'string' ? body : body.toString('utf8'), bodyValuesOf(request)));
+      done(null, parseJsonBody(utf8TextOf(body), bodyValuesOf(request)));
     } catch (error) {
       done(error as Error, undefined);
     }
