@@ -188,6 +188,14 @@ describe('ISO dialect: working keys by the spec host section', () => {
     expect(read.workingKeyUnderZmk).toBeUndefined();
   });
 
+  it('should refuse an approved key exchange whose field 48 is there but holds no key as unreadable, naming the field', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[ -~]{1,60}$/).filter((text) => text.trim() !== '' && !/^([0-9A-Fa-f]{32}|[0-9A-Fa-f]{48})[0-9A-Fa-f]{6}$/.test(text.trim())), (text) => {
+        expect(() => dialectWith().parseResponse('keyexchange', signOnAnswer({ 48: text }))).toThrow(/field 48, which keyexchange reads, is unreadable: not a working key/);
+      }),
+    );
+  });
+
   it('should read no key and want no exchange from a host that issues none (none), nor from a declined sign-on', () => {
     const key = { 48: formatKeyField(Buffer.alloc(16, 7), 'ABCDEF') };
     for (const read of [dialectWith({ workingKey: 'none' }).parseResponse('signon', signOnAnswer(key)), dialectWith().parseResponse('signon', signOnAnswer({ 39: '91' }))]) {

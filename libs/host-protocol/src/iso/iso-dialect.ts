@@ -247,7 +247,13 @@ export class IsoHostDialect implements IsoDialect {
         // The spec's `host.workingKey`: whether (and on which answer) this host issues the key.
         const issue = this.spec.host.workingKey;
         if (!answer.approved || issue === 'none') break;
-        const key = operation === 'signon' && issue === 'keyExchange' ? null : parseKeyField(textField(message, KEY_FIELD));
+        const readsKey = !(operation === 'signon' && issue === 'keyExchange');
+        const keyText = readsKey ? textField(message, KEY_FIELD) : undefined;
+        const key = parseKeyField(keyText);
+        // A key exchange's field 48 that is there but holds no key is an answer we cannot read, not a
+        // host that sent no key. (A sign-on's may hold a host's text: a key exchange follows it.)
+        if (operation === 'keyexchange' && key === null && keyText !== undefined && keyText.trim() !== '')
+          throw new HostProtocolError(this.format, `the ${message.mti} answer's field ${KEY_FIELD}, which ${operation} reads, is unreadable: not a working key (32 or 48 hex digits, then a 6-digit check value)`);
         if (key !== null) {
           answer.workingKeyUnderZmk = key.keyUnderZmk;
           answer.keyCheckValue = key.keyCheckValue;
