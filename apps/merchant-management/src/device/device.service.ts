@@ -106,20 +106,22 @@ export class DeviceService {
   /**
    * Lookups by activation code (a bare code or a `CD-` id) are throttled per PBO like activation
    * attempts: a lookup that finds no device of the caller's counts as a failure, and past
-   * {@link CODE_ATTEMPT_LIMIT} in the sliding window every lookup by code is 429 unchecked. Runs
-   * before (outside) the caller's transaction, so a refusal that rolls it back still counts.
+   * {@link CODE_ATTEMPT_LIMIT} in the sliding window every lookup of a code that is not one of the
+   * caller's own devices is 429 (its own stay reachable: a few mistyped codes must not lock a PBO
+   * out of its devices, and finding its own code tells it nothing). Runs before (outside) the
+   * caller's transaction, so a refusal that rolls it back still counts.
    */
   async throttleCodeLookup(groupId: string, id: string | undefined): Promise<void> {
     if (id === undefined || activationCodeOf(id) === undefined) return;
     const key = `pbo:${groupId}`;
     const now = this.clock.now();
     const failures = await this.codeThrottle.reserve(key, now);
+    const device = await this.repository.findOwned(groupId, this.keyOf(id)!);
+    if (device) return void (await this.codeThrottle.release(key, now));
     if (failures > CODE_ATTEMPT_LIMIT) {
       await this.codeThrottle.release(key, now);
       throw DomainError.rateLimited('too many lookups of unknown activation codes; try again later', secondsLeftInWindow(now, CODE_ATTEMPT_WINDOW_MS));
     }
-    const device = await this.repository.findOwned(groupId, this.keyOf(id)!);
-    if (device) await this.codeThrottle.release(key, now);
   }
 
   /** The PBO's device by any of its ids; 14000 when missing, 13000 when another PBO's (a bare code of another PBO's: 14000). */
