@@ -136,8 +136,14 @@ describe('the edge repeats nothing of a hostile request unbounded', () => {
     for (const body of [undefined, '{}']) expect((await send('/api/v2/current', { body })).status).not.toBe(400);
     await fc.assert(
       fc.asyncProperty(fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue({ maxDepth: 1 }), { minKeys: 1, maxKeys: 20 }), async (fields) => {
-        const { status, message } = await answer(await send('/api/v2/current', { body: JSON.stringify(fields) }));
-        expect({ status, message }).toEqual({ status: 400, message: expect.stringMatching(/ is not an accepted field$/) as string });
+        const text = JSON.stringify(fields);
+        const { status, message } = await answer(await send('/api/v2/current', { body: text }));
+        // A prototype key anywhere (fc.jsonValue makes `__proto__` keys) is refused while parsing, before any field is looked at.
+        const prototypeKey = /"(__proto__|constructor|prototype)":/.test(text);
+        expect({ status, message }).toEqual({
+          status: 400,
+          message: expect.stringMatching(prototypeKey ? /^the request body (is not valid JSON|.* is not an accepted field$)/ : / is not an accepted field$/) as string,
+        });
       }),
       { numRuns: 15 },
     );
