@@ -51,11 +51,12 @@ describe('an order whose sale timed out shows its reversal', () => {
     expect(sale.tranStatus).toBe('REVERSED');
 
     const refused = await orderOf(acquiring.pbo, sale.tranId, (order) => (order.actions[0]?.reversal?.attempts ?? 0) >= 2);
-    expect(refused.actions[0]).toMatchObject({ actionType: 'NEW', reason: 'HostTimeout', reversal: { state: 'PENDING', lastResponseCode: '12' } });
+    expect(refused.actions[0]).toMatchObject({ actionType: 'NEW', reason: 'HostTimeout', reversal: { state: 'PENDING', lastResponseCode: '12', effect: 'UNDOES_REQUEST' } });
 
     acknowledge = true;
     const done = await orderOf(acquiring.pbo, sale.tranId, (order) => order.actions[0]?.reversal?.state === 'ACKNOWLEDGED');
-    expect(done.actions[0].reversal).toEqual({ state: 'ACKNOWLEDGED', attempts: expect.any(Number) as number, lastResponseCode: '00' });
+    // The sale's reversal undoes it (a void sent as a reversal would complete instead), as the gateway says.
+    expect(done.actions[0].reversal).toEqual({ state: 'ACKNOWLEDGED', attempts: expect.any(Number) as number, lastResponseCode: '00', effect: 'UNDOES_REQUEST' });
     expect(done.actions[0].reversal!.attempts).toBeGreaterThan(refused.actions[0].reversal!.attempts);
     expect(host.errors).toEqual([]);
   }, 60_000);
