@@ -79,9 +79,7 @@ export class IdempotencyService {
 
   /** 409 with `Retry-After`: the seconds until the request that claimed the key at `claimedAt` has had all its time (then a repeat gets its answer, or takes the key over). */
   private inFlight(scope: IdempotencyScope, claimedAt: Date, now: Date): never {
-    const error = DomainError.conflict(`a request with Idempotency-Key ${scope.idempotencyKey} is still in flight`);
-    error.retryAfterSeconds = secondsUntil(claimedAt.getTime() + this.inFlightMs, now);
-    throw error;
+    throw DomainError.conflict(`a request with Idempotency-Key ${scope.idempotencyKey} is still in flight`, secondsUntil(claimedAt.getTime() + this.inFlightMs, now));
   }
 }
 

@@ -177,9 +177,7 @@ export class SettlementService {
       if (batch.state === BATCH_STATES.SETTLING) {
         if (batch.settlingUntil && batch.settlingUntil > now) {
           // The settlement under way ends (or its lease lapses) by then: Retry-After, as the gateway's held terminal says it.
-          const busy = DomainError.conflict(`batch ${batchId} is being settled`);
-          busy.retryAfterSeconds = Math.max(1, Math.ceil((batch.settlingUntil.getTime() - now.getTime()) / 1000));
-          throw busy;
+          throw DomainError.conflict(`batch ${batchId} is being settled`, Math.max(1, Math.ceil((batch.settlingUntil.getTime() - now.getTime()) / 1000)));
         }
         // The settlement before did not finish here: ask again under its request id.
         await this.batches.update(batch.id, { settlingUntil });

@@ -24,8 +24,11 @@ export class DomainError extends Error {
     return new DomainError(ErrorCode.Validation, message);
   }
 
-  static conflict(message: string): DomainError {
-    return new DomainError(ErrorCode.Conflict, message);
+  /** HTTP 409; `retryAfterSeconds` when the conflict ends by itself (a request in flight, a settlement under way). */
+  static conflict(message: string, retryAfterSeconds?: number): DomainError {
+    const error = new DomainError(ErrorCode.Conflict, message);
+    if (retryAfterSeconds !== undefined) error.retryAfterSeconds = retryAfterSeconds;
+    return error;
   }
 
   static unprocessable(message: string): DomainError {

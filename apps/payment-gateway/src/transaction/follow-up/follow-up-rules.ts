@@ -74,20 +74,18 @@ export const COMPLETING_VOID_RETRY_SECONDS = 30;
  */
 function requireActionable(transaction: Transaction, actions: readonly TransactionAction[], kind: FollowUpKind, context?: InFlightContext): void {
   const pending = actions.find((action) => action.actionStatus === 'PENDING');
-  if (pending) {
-    const error = DomainError.conflict(`transaction ${transaction.id} has ${pending.actionType} action ${pending.id} in flight; try again once it is done`);
-    // By then its request has its outcome, or has handed it to the resolver.
-    if (context?.askingMs !== undefined) error.retryAfterSeconds = secondsUntil(pending.createdAt.getTime() + context.askingMs, context.now);
-    throw error;
-  }
-  const completing = actions.find(completingRepeatPending);
-  if (completing) {
-    const error = DomainError.conflict(
-      `transaction ${transaction.id} cannot be ${NOUN[kind]} now: the host did not answer its void ${completing.id} in time, and that void is being repeated until the host acknowledges it (then the transaction is VOIDED); try again later`,
+  if (pending)
+    throw DomainError.conflict(
+      `transaction ${transaction.id} has ${pending.actionType} action ${pending.id} in flight; try again once it is done`,
+      // By then its request has its outcome, or has handed it to the resolver.
+      context?.askingMs === undefined ? undefined : secondsUntil(pending.createdAt.getTime() + context.askingMs, context.now),
     );
-    error.retryAfterSeconds = COMPLETING_VOID_RETRY_SECONDS;
-    throw error;
-  }
+  const completing = actions.find(completingRepeatPending);
+  if (completing)
+    throw DomainError.conflict(
+      `transaction ${transaction.id} cannot be ${NOUN[kind]} now: the host did not answer its void ${completing.id} in time, and that void is being repeated until the host acknowledges it (then the transaction is VOIDED); try again later`,
+      COMPLETING_VOID_RETRY_SECONDS,
+    );
   const unrecorded = actions.find((action) => action.reversal?.notRecorded !== undefined);
   if (unrecorded)
     throw DomainError.conflict(

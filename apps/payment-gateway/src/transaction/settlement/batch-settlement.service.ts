@@ -60,13 +60,6 @@ function stepOf(request: GatewayBatchSettleRequestV1, openBatchNo: string, settl
   }
 }
 
-/** 409 with Retry-After: the batch holds a void the host may still complete (settling now could count a sale the host voids). */
-function voidInFlight(message: string): DomainError {
-  const error = DomainError.conflict(message);
-  error.retryAfterSeconds = COMPLETING_VOID_RETRY_SECONDS;
-  return error;
-}
-
 /** A reply that settles nothing: the request was refused. */
 export function refusedSettleReply(refusal: GatewayRefusalV1): GatewayBatchSettleReplyV1 {
   return { outcome: null, totals: null, hostTotals: null, reconciliation: null, hostRespCode: null, hostRespMessage: '', tranIds: [], refusal };
@@ -230,7 +223,10 @@ export class BatchSettlementService {
   /** Closes the open batch (the terminal's row is locked exclusively): the next batch opens, the closed one is kept with its totals. */
   private async close(request: GatewayBatchSettleRequestV1, terminal: Transaction, key: TerminalKey, batchNo: string): Promise<Claim> {
     if (await this.settlements.hasVoidInFlight(key, batchNo))
-      throw voidInFlight(`batch ${batchNo} of terminal ${key.mid}/${key.tid} has a void in flight (waiting for the host, or repeated until the host acknowledges it); settle it once the void is done`);
+      throw DomainError.conflict(
+        `batch ${batchNo} of terminal ${key.mid}/${key.tid} has a void in flight (waiting for the host, or repeated until the host acknowledges it); settle it once the void is done`,
+        COMPLETING_VOID_RETRY_SECONDS,
+      );
     const now = this.clock.now();
     const next = nextBatchNo(batchNo);
     await this.batches.advance(key, next, now);

@@ -23,9 +23,7 @@ export class TerminalHeldError extends Error {
 
 /** 409 with Retry-After: a retryable refusal of a request that found the terminal being settled. */
 function busy(message: string, retryAfterMs: number): DomainError {
-  const error = DomainError.conflict(message);
-  error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return error;
+  return DomainError.conflict(message, Math.max(1, Math.ceil(retryAfterMs / 1000)));
 }
 
 /**
