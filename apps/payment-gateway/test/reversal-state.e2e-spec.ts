@@ -33,6 +33,20 @@ describe('a reversal the host refuses, on the transaction', () => {
     await host?.close();
   });
 
+  /**
+   * A host for voids sent as reversals: sales and settles approved, a void's first 0400 left
+   * unanswered, its 0401 repeats refused with 96 until `acknowledgeRepeat()`, then answered 00.
+   */
+  const voidRepeatHost = async (): Promise<{ host: IndependentHost; acknowledgeRepeat: () => void }> => {
+    let acknowledged = false;
+    const started = await IndependentHost.start((request) => {
+      if (request[0] === '0200' || request[0] === '0500') return answerOf(request, '00');
+      if (request[0] === '0400') return null;
+      return answerOf(request, acknowledged ? '00' : '96');
+    });
+    return { host: started, acknowledgeRepeat: () => void (acknowledged = true) };
+  };
+
   const transactionOf = async (tranId: string) => bodyOf<TransactionView>(await terminal.pbo.get(`/transaction/${tranId}`));
 
   it('should show the reversal PENDING with the host’s 12 while refused, then ACKNOWLEDGED with 00, each as a transaction update', async () => {
@@ -69,13 +83,7 @@ describe('a reversal the host refuses, on the transaction', () => {
   });
 
   it('should record a void sent as a reversal (0400) the host did not answer as VOIDED once the host acknowledges its repeat (0401), refusing follow-ups meanwhile', async () => {
-    /** While false the host refuses the void's repeats with 96; then it acknowledges with 00. The void's first 0400 goes unanswered. */
-    let acknowledgeRepeat = false;
-    const voidHost = await IndependentHost.start((request) => {
-      if (request[0] === '0200' || request[0] === '0500') return answerOf(request, '00');
-      if (request[0] === '0400') return null;
-      return answerOf(request, acknowledgeRepeat ? '00' : '96');
-    });
+    const { host: voidHost, acknowledgeRepeat } = await voidRepeatHost();
     try {
       const voidTerminal = await app.newTerminal({ hostMessageFormat: 'ISO8583', extraParams: { connUrl: voidHost.url } });
       const sale = await sell(voidTerminal, { value: '12.00' });
@@ -96,7 +104,7 @@ describe('a reversal the host refuses, on the transaction', () => {
       expect(repeating.tranStatus).toBe('APPROVED');
       expect(repeating.actions[1]).toMatchObject({ actionType: 'VOID', actionStatus: 'FAILED', reason: 'HostTimeout', reversal: { state: 'PENDING', effect: 'COMPLETES_REQUEST' } });
 
-      acknowledgeRepeat = true;
+      acknowledgeRepeat();
       await waitFor('the void completed by its acknowledged repeat', async () => (await current(voidTerminal, sale.tranId)).tranStatus === 'VOIDED', 20_000);
       const voided = await current(voidTerminal, sale.tranId);
       expect(voided.actions[1]).toMatchObject({
@@ -138,12 +146,7 @@ describe('a reversal the host refuses, on the transaction', () => {
   }, 60_000);
 
   it('should refuse to settle a batch while a void of it is being repeated to the host, then count the void once the host acknowledges it', async () => {
-    let acknowledgeRepeat = false;
-    const voidHost = await IndependentHost.start((request) => {
-      if (request[0] === '0200' || request[0] === '0500') return answerOf(request, '00');
-      if (request[0] === '0400') return null;
-      return answerOf(request, acknowledgeRepeat ? '00' : '96');
-    });
+    const { host: voidHost, acknowledgeRepeat } = await voidRepeatHost();
     try {
       const voidTerminal = await app.newTerminal({ hostMessageFormat: 'ISO8583', extraParams: { connUrl: voidHost.url } });
       const sale = await sell(voidTerminal, { value: '7.00' });
@@ -160,7 +163,7 @@ describe('a reversal the host refuses, on the transaction', () => {
       expect(await current(voidTerminal, sale.tranId)).toMatchObject({ tranStatus: 'APPROVED', settleState: 'OPEN' });
       expect(voidHost.received.filter((request) => request[0] === '0500')).toHaveLength(0);
 
-      acknowledgeRepeat = true;
+      acknowledgeRepeat();
       await waitFor('the void completed by its acknowledged repeat', async () => (await current(voidTerminal, sale.tranId)).tranStatus === 'VOIDED', 20_000);
       expect((await current(voidTerminal, sale.tranId)).actions[1]).toMatchObject({ actionId: voidId, actionStatus: 'SUCCESS', reversal: { state: 'ACKNOWLEDGED' } });
       const settled = await settle(app, voidTerminal, sale.acceptanceId, '000001');
