@@ -496,13 +496,16 @@ export class GatewayTransactionUpdatedV1 extends MerchantEventV1 {
   transaction: GatewayTransactionV1;
 }
 
+/** `/api/v2`'s follow-up request id, `v2.<void|refund|capture>.<key>`, its key captured. */
+const LEGACY_REQUEST_ID_SOURCE = 'v2\\.(?:void|refund|capture)\\.([A-Za-z0-9_-]{1,64})';
+
 /** A follow-up's request id: a key as the gateway's route takes it, or one of `/api/v2`'s in its own namespace. */
-export const FOLLOW_UP_REQUEST_ID_PATTERN = /^(?:[A-Za-z0-9_-]{1,80}|v2\.(?:void|refund|capture)\.[A-Za-z0-9_-]{1,64})$/;
+export const FOLLOW_UP_REQUEST_ID_PATTERN = new RegExp(`^(?:[A-Za-z0-9_-]{1,80}|${LEGACY_REQUEST_ID_SOURCE})$`);
 
 /** The namespace of `/api/v2`'s follow-up request ids at the gateway: `v2.<void|refund|capture>.<key>`. */
 export const LEGACY_REQUEST_ID_PREFIX = 'v2.';
 
-const LEGACY_REQUEST_ID = /^v2\.(?:void|refund|capture)\.([A-Za-z0-9_-]{1,64})$/;
+const LEGACY_REQUEST_ID = new RegExp(`^${LEGACY_REQUEST_ID_SOURCE}$`);
 
 /**
  * The caller's Idempotency-Key inside an `/api/v2` request id (`v2.<kind>.<key>`), undefined for
