@@ -1,5 +1,5 @@
 import { CONTRACT_TRANSFORM_OPTIONS, CONTRACT_VALIDATOR_OPTIONS, describeValidationErrors, fieldName, isContractClass } from '@app/contracts';
-import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
+import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage } from 'class-validator';
 import { ArgumentMetadata, Injectable, PipeTransform, ValidationPipe } from '@nestjs/common';
 import { DomainError } from '../errors';
@@ -49,8 +49,23 @@ export class EmptyBodyPipe implements PipeTransform {
   }
 }
 
-// class-transformer keeps the @Type metadata in a singleton its index does not export.
-const { defaultMetadataStorage: transformerMetadata } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: MetadataStorage };
+/**
+ * The class `@Type` gives `type`'s nested `property`, read through class-transformer's public API
+ * (its metadata store is not exported): an empty object and a one-element array are transformed,
+ * and the class the value (or element) comes out as is the nested DTO. Once per class and property.
+ */
+function nestedClassOf(type: Function, property: string): Function | undefined {
+  for (const probe of [{}, [{}]]) {
+    try {
+      const value = (plainToInstance(type as new () => object, { [property]: probe }) as Record<string, unknown>)[property];
+      const element: unknown = Array.isArray(value) ? value[0] : value;
+      if (element !== null && typeof element === 'object' && element.constructor !== Object) return element.constructor;
+    } catch {
+      // A transform that cannot take the probe: left to the validator.
+    }
+  }
+  return undefined;
+}
 
 /** What the early check knows of a DTO class: the properties its rules name, and those validated as nested DTOs (with their class). */
 interface Shape {
@@ -69,9 +84,7 @@ function shapeOf(type: Function): Shape {
     const rules = getMetadataStorage().getTargetValidationMetadatas(type, '', false, false);
     const nested: Array<readonly [string, Function]> = [];
     for (const property of new Set(rules.filter((rule) => rule.type === 'nestedValidation').map((rule) => rule.propertyName))) {
-      const typed = transformerMetadata.findTypeMetadata(type, property);
-      // A discriminated @Type picks its class by the value: left to the validator.
-      const nestedType = typed && !typed.options?.discriminator ? typed.typeFunction() : undefined;
+      const nestedType = nestedClassOf(type, property);
       if (isContractClass(nestedType)) nested.push([property, nestedType]);
     }
     shape = { known: new Set(rules.map((rule) => rule.propertyName)), nested };
