@@ -1,4 +1,6 @@
 import { AllowList, envSchema } from '@app/common';
+import { HOST_ADDRESS_CHECK_V1 } from '@app/contracts';
+import { HostAddressPolicy, RequestReplyError } from '@app/messaging';
 import { acquirerBody, createEmv, queryDatabase, startTestApp, TestApp, unique, ApiClient } from '@app/testing';
 import { hostConnectorVariables } from '../apps/host-connector/src';
 import { legacyAcquirerBody, V2 } from '../apps/merchant-management/test/legacy-factories';
@@ -128,5 +130,42 @@ describe('merchant-management with no host connector answering', () => {
     const changed = await pbo.put(`${pathOf(api)}/${before.id}`, { connUrl: 'tcp://acq.example.com:8583' });
     expect(changed.status).toBe(503);
     expect(await acquirerRows(app.database.url, pbo.groupId)).toEqual([before]);
+  });
+
+});
+
+describe('merchant-management with a host connector slow to answer', () => {
+  let app: MerchantManagementTestApp;
+
+  beforeAll(async () => {
+    // Answers nothing for a second and a half, then fails as a request past its deadline does.
+    const slow: HostAddressPolicy = {
+      check: async (request) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        throw new RequestReplyError('TIMEOUT', HOST_ADDRESS_CHECK_V1, `no answer for ${request.connUrl}`);
+      },
+    };
+    app = await startMerchantManagement({ hostAddresses: slow });
+  });
+  afterAll(() => app?.close());
+
+  it("should hold no PBO lock while it waits for the connector: the PBO's other writes go through meanwhile", async () => {
+    const pbo = await app.newPbo();
+    const emvId = await createEmv(pbo, { paymentMethod: '01' });
+    expect((await pbo.post(V1, bodyFor('v1', emvId, null))).status).toBe(200);
+    const [before] = await acquirerRows(app.database.url, pbo.groupId);
+    const finished: string[] = [];
+
+    // The PUT waits for an answer that never comes (503 after the ask's deadline); acquirer
+    // creates take the same PBO lock the PUT takes.
+    const waiting = pbo.put(`${V1}/${before.id}`, { connUrl: 'tcp://acq.example.com:8583' }).then((response) => (finished.push('put'), response));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const others = await Promise.all(
+      [1, 2, 3].map(() => pbo.post(V1, bodyFor('v1', emvId, null)).then((response) => (finished.push('create'), response))),
+    );
+
+    expect(others.map((response) => response.status)).toEqual([200, 200, 200]);
+    expect((await waiting).status).toBe(503);
+    expect(finished).toEqual(['create', 'create', 'create', 'put']);
   });
 });

@@ -11,7 +11,7 @@ import { requireOwned } from '../shared/ownership';
 import { checkMethodAndEmvLists, EmvList } from './method-lists';
 import { checkConnUrl, checkConnUrlAtConnector } from './conn-url';
 import { hostMessageFormatOf } from '../activation-profile/activation-profile.builder';
-import { MethodList } from './acquirer-profile';
+import { AcquirerProfile, MethodList } from './acquirer-profile';
 import { AcquirerProfileRecord, AcquirerProfileRepository, AcquirerProfileValues } from './persistence/acquirer-profile.repository';
 
 /** Fields both APIs may write (maps already decoded: v1 sends strings, legacy objects). */
@@ -141,25 +141,19 @@ export class AcquirerService {
 
   async update(groupId: string, id: number, command: UpdateAcquirerCommand): Promise<void> {
     checkAcceptanceParams(command.connExtraParams, 'connExtraParams');
+    // The connector is asked before any lock is taken: a connector slow to answer (up to
+    // HOST_ADDRESS_CHECK_TIMEOUT_MS) then holds no PBO lock. Under the lock the profile is read
+    // again and the same question answered from the client's kept answer, or asked anew when
+    // a concurrent write changed what it depends on.
+    const unlocked = await this.repository.findById(id);
+    if (unlocked?.groupId === groupId) await this.checkAddressAfter(groupId, unlocked, command);
     try {
       await this.uow.run(async () => {
         await this.pbos.lock(groupId);
         const profile = requireOwned(await this.repository.findById(id, 'update'), groupId, `acquirer profile ${id}`);
         if (command.currency !== undefined && command.currency !== profile.currency) throw DomainError.validation('currency is immutable after creation');
         if (command.acqType !== undefined && command.acqType !== profile.acqType) throw DomainError.validation('acqType is immutable after creation');
-        // The address the connector will be given, read as the format it will be spoken in after this change.
-        if (command.connUrl !== undefined || command.connMessageFormat !== undefined || command.enablerMsgFormat !== undefined) {
-          const format = hostMessageFormatOf(
-            {
-              enablerMsgFormat: command.enablerMsgFormat !== undefined ? command.enablerMsgFormat : profile.enablerMsgFormat,
-              connMessageFormat: command.connMessageFormat ?? profile.connMessageFormat,
-            },
-            await this.pbos.require(groupId),
-          );
-          const connUrl = command.connUrl !== undefined ? command.connUrl : profile.connUrl;
-          checkConnUrl(format, connUrl);
-          await checkConnUrlAtConnector(this.hostAddresses, groupId, format, connUrl, this.logger);
-        }
+        await this.checkAddressAfter(groupId, profile, command);
         const currentEmvList = (await this.repository.emvLists([id])).get(id)!;
         const methodList = command.methodList ?? profile.methodList;
         const emvList = command.emvList ?? currentEmvList;
@@ -188,6 +182,21 @@ export class AcquirerService {
       if (isUniqueViolation(error, 'uq_acquirer_profile_name')) throw this.profileNameTaken(command.profileName ?? '');
       throw error;
     }
+  }
+
+  /** The address the connector will be given, read as the format it will be spoken in after `command`: refused (400) or unanswered (503) as the connector says. */
+  private async checkAddressAfter(groupId: string, profile: AcquirerProfile, command: UpdateAcquirerCommand): Promise<void> {
+    if (command.connUrl === undefined && command.connMessageFormat === undefined && command.enablerMsgFormat === undefined) return;
+    const format = hostMessageFormatOf(
+      {
+        enablerMsgFormat: command.enablerMsgFormat !== undefined ? command.enablerMsgFormat : profile.enablerMsgFormat,
+        connMessageFormat: command.connMessageFormat ?? profile.connMessageFormat,
+      },
+      await this.pbos.require(groupId),
+    );
+    const connUrl = command.connUrl !== undefined ? command.connUrl : profile.connUrl;
+    checkConnUrl(format, connUrl);
+    await checkConnUrlAtConnector(this.hostAddresses, groupId, format, connUrl, this.logger);
   }
 
   /** A profile change may not pull a method or EMV config from under a merchant's binding. */
