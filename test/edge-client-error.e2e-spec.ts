@@ -217,6 +217,40 @@ describe('the HTTP server answers requests its parser refuses in our formats', (
     );
   });
 
+  it('should answer what Node would answer bare (no Host on HTTP/1.1, an Expect it cannot meet) in the path format', async () => {
+    const method = fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH');
+    /** An Expect value other than 100-continue (any case of it Node treats as 100-continue). */
+    const expectation = fc.stringMatching(/^[a-z0-9-]{1,20}(=[a-z0-9]{1,10})?$/).filter((value) => value.toLowerCase() !== '100-continue');
+    const kind = fc.oneof(
+      fc.constant({ status: 400, header: '', detail: 'the request has no Host header, which HTTP/1.1 requires', type: 'invalid-request', title: 'Invalid request' }),
+      expectation.map((value) => ({
+        status: 417,
+        header: `host: 127.0.0.1\r\nexpect: ${value}\r\n`,
+        detail: 'the Expect header asks for something this server does not do (only 100-continue is)',
+        type: 'expectation-failed',
+        title: 'Expectation failed',
+      })),
+    );
+    await fc.assert(
+      fc.asyncProperty(target, method, kind, async ({ path, format }, verb, { status, header, detail, type, title }) => {
+        const response = await sendRaw(port, bytes(`${verb} ${path} HTTP/1.1\r\n${header}connection: close\r\n\r\n`));
+
+        expect(response.status).toBe(status);
+        expect(response.headers).toMatchObject({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+        if (format === 'problem') {
+          expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+          expect(JSON.parse(response.body)).toMatchObject({ type: `urn:softpos:problem:${type}`, title, status, detail });
+        } else {
+          expect(JSON.parse(response.body)).toEqual({ code: 10000, msg: detail });
+        }
+      }),
+      { numRuns: 40 },
+    );
+    // HTTP/1.0 needs no Host: such a request is served as any other.
+    const old = await sendRaw(port, bytes('GET /health/live HTTP/1.0\r\n\r\n'));
+    expect(old.status).toBe(200);
+  });
+
   it('should still serve well-formed requests on new connections afterwards', async () => {
     const response = await sendRaw(port, bytes(head(`GET ${GATEWAY_PATH} HTTP/1.1`, 'connection: close\r\n'), '\r\n'));
     // No token: the route itself answered (401 in problem details), not the parser.

@@ -588,7 +588,7 @@ export interface FuzzResponse {
  * docs/decisions.md: 413 oversized body, 405 wrong method, 422 reused idempotency key).
  */
 export const ENVELOPE_ERROR_STATUSES: Readonly<Record<number, readonly number[]>> = {
-  10000: [400, 405, 408, 409, 413, 415, 422, 431],
+  10000: [400, 405, 408, 409, 413, 415, 417, 422, 431],
   11000: [401],
   13000: [403],
   14000: [404],
@@ -608,6 +608,7 @@ export const PROBLEM_TYPES: Readonly<Record<number, readonly string[]>> = {
   413: ['payload-too-large'],
   415: ['unsupported-media-type'],
   422: ['unprocessable'],
+  417: ['expectation-failed'],
   431: ['headers-too-large'],
   429: ['rate-limited'],
   502: ['upstream-failed'],

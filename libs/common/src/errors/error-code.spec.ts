@@ -9,6 +9,7 @@ describe('envelope error mapping', () => {
     [ErrorCode.PayloadTooLarge, 10000, 413],
     [ErrorCode.UnsupportedMediaType, 10000, 415],
     [ErrorCode.HeadersTooLarge, 10000, 431],
+    [ErrorCode.ExpectationFailed, 10000, 417],
     [ErrorCode.RequestTimeout, 10000, 408],
     [ErrorCode.Unauthenticated, 11000, 401],
     [ErrorCode.OwnerInvalid, 13000, 403],

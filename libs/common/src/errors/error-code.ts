@@ -20,6 +20,8 @@ export enum ErrorCode {
   HeadersTooLarge = 'HEADERS_TOO_LARGE',
   /** The request did not arrive completely in the HTTP server's time. HTTP 408, code 10000. */
   RequestTimeout = 'REQUEST_TIMEOUT',
+  /** An `Expect` header asking for something other than `100-continue`, which the server does not do. HTTP 417, code 10000. */
+  ExpectationFailed = 'EXPECTATION_FAILED',
   /** Missing, malformed, expired or wrongly signed token. HTTP 401. */
   Unauthenticated = 'UNAUTHENTICATED',
   /** The object exists but belongs to another PBO or merchant. HTTP 403. */
@@ -66,6 +68,8 @@ export function envelopeErrorOf(code: ErrorCode): EnvelopeError {
       return { code: 10000, status: 431 };
     case ErrorCode.RequestTimeout:
       return { code: 10000, status: 408 };
+    case ErrorCode.ExpectationFailed:
+      return { code: 10000, status: 417 };
     case ErrorCode.Unauthenticated:
       return { code: 11000, status: 401 };
     case ErrorCode.OwnerInvalid:

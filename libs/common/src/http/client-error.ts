@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { DomainError, ErrorCode } from '../errors';
 import { toEnvelope } from './envelope-exception.filter';
@@ -25,10 +25,9 @@ export function requestPathOf(rawPacket: Buffer | undefined): string | undefined
   return match ? pathOf(match[1]) : undefined;
 }
 
-/** A complete HTTP/1.1 answer to a refused request, in the format of the path it named (else of `/`); the connection then closes. */
-export function clientErrorResponse(code: string | undefined, rawPacket: Buffer | undefined, formats: ErrorFormatRegistry): string {
-  const error = clientErrorOf(code);
-  const renderer = formats.rendererFor(requestPathOf(rawPacket) ?? '/');
+/** Status, headers and body of `error` in the format of `path` (else of `/`), for an answer written outside Fastify; the connection then closes. */
+export function rawErrorAnswer(error: DomainError, path: string | undefined, formats: ErrorFormatRegistry): { status: number; headers: Record<string, string>; body: string } {
+  const renderer = formats.rendererFor(path ?? '/');
   // The error object names the request: the renderer's request id is keyed on it.
   const rendered = renderer
     ? renderer(error, error)
@@ -43,8 +42,27 @@ export function clientErrorResponse(code: string | undefined, rawPacket: Buffer 
     'x-content-type-options': 'nosniff',
     connection: 'close',
   };
+  return { status: rendered.status, headers, body: rendered.body };
+}
+
+/** A complete HTTP/1.1 answer to a refused request, in the format of the path it named (else of `/`); the connection then closes. */
+export function clientErrorResponse(code: string | undefined, rawPacket: Buffer | undefined, formats: ErrorFormatRegistry): string {
+  const { status, headers, body } = rawErrorAnswer(clientErrorOf(code), requestPathOf(rawPacket), formats);
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  return `HTTP/1.1 ${rendered.status} ${STATUS_CODES[rendered.status]}\r\n${lines.join('')}\r\n${rendered.body}`;
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('')}\r\n${body}`;
+}
+
+/**
+ * The HTTP server's `checkExpectation` handler: an `Expect` header other than `100-continue`
+ * (Node answers those itself) is answered 417 in the path's format, not Node's bare 417.
+ */
+export function handleUnmetExpectation(formats: ErrorFormatRegistry) {
+  return (request: IncomingMessage, response: ServerResponse): void => {
+    const error = new DomainError(ErrorCode.ExpectationFailed, 'the Expect header asks for something this server does not do (only 100-continue is)');
+    const { status, headers, body } = rawErrorAnswer(error, pathOf(request.url ?? '/'), formats);
+    response.writeHead(status, headers);
+    response.end(body);
+  };
 }
 
 /**

@@ -8,7 +8,7 @@ import { flag, integer, oneOf, text, ValuesOf } from '../config/env-schema';
 import { DomainError } from '../errors';
 import { StrictValidationPipe } from '../validation';
 import { UNSUPPORTED_MEDIA_TYPE_MESSAGE } from './classify-error';
-import { handleClientError } from './client-error';
+import { handleClientError, handleUnmetExpectation } from './client-error';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
 import { errorFormatsOf } from './error-formats';
 import { installHostileInputGuards } from './json-body';
@@ -90,6 +90,9 @@ export async function createHttpApp(rootModule: Type<unknown> | ReturnType<typeo
   // parameter) leave in the path's error format too, never as Fastify's own body echoing the URL.
   const adapter: FastifyAdapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
+    // Node answers an HTTP/1.1 request without Host with a bare 400 of its own; ours says why in
+    // the path's format (refuseHostless).
+    http: { requireHostHeader: false },
     trustProxy: options.trustProxy ?? false,
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     // Fastify runs no hooks for these: the security headers are set here on the raw response.
@@ -109,6 +112,16 @@ export async function createHttpApp(rootModule: Type<unknown> | ReturnType<typeo
   return app;
 }
 
+/**
+ * An HTTP/1.1 request must name its Host (RFC 9112, section 3.2): one without is refused with a
+ * 400 in the path's format (Node's own check, which answers a bare 400, is off in createHttpApp).
+ */
+async function refuseHostless(request: FastifyRequest): Promise<void> {
+  const raw = request.raw;
+  if (raw.httpVersionMajor === 1 && raw.httpVersionMinor === 1 && raw.headers.host === undefined)
+    throw DomainError.validation('the request has no Host header, which HTTP/1.1 requires');
+}
+
 export function configureHttpApp(app: NestFastifyApplication, options: Pick<HttpAppOptions, 'shutdownHooks'> = {}): void {
   // Contexts may claim path prefixes for another error format (errorFormatsOf / registerErrorFormat).
   app.useGlobalFilters(new EnvelopeExceptionFilter(errorFormatsOf(app.getHttpAdapter()), app.getHttpAdapter().getInstance()));
@@ -124,6 +137,8 @@ export function configureHttpApp(app: NestFastifyApplication, options: Pick<Http
   const server = app.getHttpServer();
   server.removeAllListeners('clientError');
   server.on('clientError', handleClientError(errorFormatsOf(app.getHttpAdapter())));
+  server.on('checkExpectation', handleUnmetExpectation(errorFormatsOf(app.getHttpAdapter())));
+  fastify.addHook('onRequest', refuseHostless);
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   // Nest routes Fastify's own errors (JSON parsing, content type, body size) through the
   // global filter too, so they leave in the same envelope.

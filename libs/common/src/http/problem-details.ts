@@ -55,6 +55,8 @@ export function problemTypeOf(code: ErrorCode): { type: string; title: string } 
       return { type: 'urn:softpos:problem:headers-too-large', title: 'Request headers too large' };
     case ErrorCode.RequestTimeout:
       return { type: 'urn:softpos:problem:request-timeout', title: 'Request timed out' };
+    case ErrorCode.ExpectationFailed:
+      return { type: 'urn:softpos:problem:expectation-failed', title: 'Expectation failed' };
     case ErrorCode.Unauthenticated:
       return { type: 'urn:softpos:problem:unauthenticated', title: 'Unauthenticated' };
     case ErrorCode.OwnerInvalid:

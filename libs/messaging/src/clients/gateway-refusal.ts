@@ -40,6 +40,7 @@ function refusalStatusOf(code: ErrorCode): GatewayRefusalV1['status'] | undefine
     case ErrorCode.UnsupportedMediaType:
     case ErrorCode.HeadersTooLarge:
     case ErrorCode.RequestTimeout:
+    case ErrorCode.ExpectationFailed:
     case ErrorCode.Unauthenticated:
     case ErrorCode.RateLimited:
     case ErrorCode.MethodNotAllowed:
