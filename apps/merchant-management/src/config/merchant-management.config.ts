@@ -1,4 +1,16 @@
-import { authConfigFrom, authVariables, cipherVariables, defineAppConfig, deviceTokenVariables, envSchema, fieldCipherFrom, HttpSettings } from '@app/common';
+import {
+  authConfigFrom,
+  authVariables,
+  cipherVariables,
+  defineAppConfig,
+  deviceTokenVariables,
+  envSchema,
+  fieldCipherFrom,
+  HttpSettings,
+  secretHashCostFrom,
+  secretHashVariables,
+  useSecretHashCost,
+} from '@app/common';
 import { databaseVariables, dataDirOf } from '@app/database';
 import { mailConfigFrom, mailVariables } from '@app/mail';
 import { distributedAppFrom, distributedAppVariables, gatewayNamespaceVariables, PlatformOptions } from '@app/runtime';
@@ -11,7 +23,7 @@ export interface MerchantManagementConfig {
 
 /**
  * merchant-management's variables: a distributed app's (HTTP, DATABASE_URL, NATS_URL,
- * retention), bearer and device tokens, DATA_ENCRYPTION_KEY, mail (files under DATA_DIR/mail
+ * retention), bearer and device tokens, DATA_ENCRYPTION_KEY, SECRET_HASH_COST, mail (files under DATA_DIR/mail
  * without SMTP_URL) and GATEWAY_NAMESPACE.
  */
 export const merchantManagementConfig = defineAppConfig({
@@ -22,11 +34,14 @@ export const merchantManagementConfig = defineAppConfig({
     ...authVariables,
     ...deviceTokenVariables,
     ...cipherVariables,
+    ...secretHashVariables,
     ...mailVariables,
     ...gatewayNamespaceVariables,
   }),
   build(values): MerchantManagementConfig {
     const { production, http, platform } = distributedAppFrom(values);
+    // Process-wide: the cost of new passcode and admin password hashes.
+    useSecretHashCost(secretHashCostFrom(values, { production }));
     return {
       http,
       platform: {

@@ -1,4 +1,4 @@
-import { FixedClock, hashSecret, needsRehash, SECRET_HASH_COST, secretHashLoad, verifySecret, WAITING_CHECKS_LIMIT } from '@app/common';
+import { FixedClock, hashSecret, needsRehash, secretHashCost, secretHashLoad, useSecretHashCost, verifySecret, WAITING_CHECKS_LIMIT } from '@app/common';
 import { randomBytes, scryptSync } from 'node:crypto';
 import { DeviceVerifyAdminReplyV1 } from '@app/contracts';
 import { Logger } from '@nestjs/common';
@@ -89,26 +89,33 @@ describe('DeviceAdminService.verifyAdmin', () => {
 
   it('should rehash a password stored at an older, lower scrypt cost when it is verified, and keep it verifying', async () => {
     const { device, verify, devices } = await setUp();
-    await fc.assert(
-      fc.asyncProperty(password(), attempt(), fc.constantFrom(1024, 4096, 16384), async (right, wrong, oldCost) => {
-        fc.pre(wrong !== right);
-        const deviceId = await device(GROUP, null);
-        const row = [...devices.rows.values()].find((candidate) => candidate.deviceId === deviceId)!;
-        const salt = randomBytes(16);
-        const old = `scrypt$${oldCost}$${salt.toString('base64')}$${scryptSync(right, salt, 32, { N: oldCost, r: 8, p: 1 }).toString('base64')}`;
-        row.deviceAdminHash = old;
+    // Above every old cost below (the suite's own is lower: test/setup-file.ts).
+    const suiteCost = secretHashCost();
+    useSecretHashCost(2 ** 15);
+    try {
+      await fc.assert(
+        fc.asyncProperty(password(), attempt(), fc.constantFrom(1024, 4096, 16384), async (right, wrong, oldCost) => {
+          fc.pre(wrong !== right);
+          const deviceId = await device(GROUP, null);
+          const row = [...devices.rows.values()].find((candidate) => candidate.deviceId === deviceId)!;
+          const salt = randomBytes(16);
+          const old = `scrypt$${oldCost}$${salt.toString('base64')}$${scryptSync(right, salt, 32, { N: oldCost, r: 8, p: 1 }).toString('base64')}`;
+          row.deviceAdminHash = old;
 
-        expect(await verify(GROUP, deviceId, wrong)).toEqual(REFUSED);
-        expect(row.deviceAdminHash).toBe(old);
-        expect(await verify(GROUP, deviceId, right)).toEqual(VERIFIED);
-        const rehashed = devices.rows.get(row.uuid)!.deviceAdminHash!;
-        expect(rehashed.split('$')[1]).toBe(String(SECRET_HASH_COST));
-        expect(needsRehash(rehashed)).toBe(false);
-        expect(await verifySecret(right, rehashed)).toBe(true);
-        expect(await verify(GROUP, deviceId, right)).toEqual(VERIFIED);
-      }),
-      { numRuns: 2 },
-    );
+          expect(await verify(GROUP, deviceId, wrong)).toEqual(REFUSED);
+          expect(row.deviceAdminHash).toBe(old);
+          expect(await verify(GROUP, deviceId, right)).toEqual(VERIFIED);
+          const rehashed = devices.rows.get(row.uuid)!.deviceAdminHash!;
+          expect(rehashed.split('$')[1]).toBe(String(2 ** 15));
+          expect(needsRehash(rehashed)).toBe(false);
+          expect(await verifySecret(right, rehashed)).toBe(true);
+          expect(await verify(GROUP, deviceId, right)).toEqual(VERIFIED);
+        }),
+        { numRuns: 2 },
+      );
+    } finally {
+      useSecretHashCost(suiteCost);
+    }
   });
 
   it('should refuse a password that differs only in case, Unicode normalisation or a trailing space', async () => {

@@ -17,6 +17,9 @@ import {
   oneOf,
   ValuesOf,
   ConfigError,
+  secretHashCostFrom,
+  secretHashVariables,
+  useSecretHashCost,
 } from '@app/common';
 import { DatabaseSettings, databaseVariables, dataDirOf, retentionFrom, retentionVariables } from '@app/database';
 import { DEVELOPMENT_ZMK } from '@app/host-protocol';
@@ -78,6 +81,7 @@ export const standaloneConfig = defineAppConfig({
     ...authVariables,
     ...deviceTokenVariables,
     ...cipherVariables,
+    ...secretHashVariables,
     ...mailVariables,
     ...retentionVariables,
     ...gatewayNamespaceVariables,
@@ -87,6 +91,8 @@ export const standaloneConfig = defineAppConfig({
   build(values): StandaloneConfig {
     const production = isProduction(values);
     refuseDevelopmentSecretsBeyondLoopback(values, production);
+    // Process-wide: the cost of new passcode and admin password hashes.
+    useSecretHashCost(secretHashCostFrom(values, { production }));
     const hosts = { values, production };
     // Checked now, so that a bad host setting stops the start before anything runs.
     standaloneConnectorConfig(hosts);

@@ -1,10 +1,31 @@
 import fc from 'fast-check';
 import { randomBytes, scryptSync } from 'node:crypto';
-import { hashSecret, needsRehash, SECRET_HASH_COST, SecretCheckBusyError, secretHashLoad, verifySecret, WAITING_CHECKS_LIMIT } from './secret-hash';
+import { ConfigError, envSchema } from '../config/env-schema';
+import {
+  hashSecret,
+  needsRehash,
+  SECRET_HASH_COST,
+  SecretCheckBusyError,
+  secretHashCost,
+  secretHashCostFrom,
+  secretHashLoad,
+  secretHashVariables,
+  useSecretHashCost,
+  verifySecret,
+  WAITING_CHECKS_LIMIT,
+} from './secret-hash';
 
 jest.setTimeout(300_000);
 
 describe('secret hashes', () => {
+  // The suite runs at a low cost (test/setup-file.ts); these tests are of production's.
+  let suiteCost: number;
+  beforeAll(() => {
+    suiteCost = secretHashCost();
+    useSecretHashCost(SECRET_HASH_COST);
+  });
+  afterAll(() => useSecretHashCost(suiteCost));
+
   it("should hash new secrets at OWASP's scrypt cost, verify them and refuse any other secret", async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ minLength: 1, maxLength: 64 }), fc.string({ minLength: 1, maxLength: 64 }), async (secret, other) => {
@@ -35,6 +56,42 @@ describe('secret hashes', () => {
       }),
       { numRuns: 10 },
     );
+  });
+});
+
+describe('SECRET_HASH_COST', () => {
+  const read = (env: Record<string, string>, production: boolean) => secretHashCostFrom(envSchema(secretHashVariables).read(env), { production });
+
+  it("should default to OWASP's cost, take a higher power of two anywhere and a lower one outside production only", () => {
+    expect(read({}, true)).toBe(2 ** 17);
+    fc.assert(
+      fc.property(fc.integer({ min: 10, max: 20 }), fc.boolean(), (log2, production) => {
+        const cost = 2 ** log2;
+        if (production && cost < SECRET_HASH_COST) expect(() => read({ SECRET_HASH_COST: String(cost) }, production)).toThrow(ConfigError);
+        else expect(read({ SECRET_HASH_COST: String(cost) }, production)).toBe(cost);
+      }),
+    );
+  });
+
+  it('should refuse a cost that is no power of two or out of range, and hash at the cost it is given', async () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1025, max: 2 ** 20 - 1 }).filter((n) => (n & (n - 1)) !== 0), (cost) => {
+        expect(() => read({ SECRET_HASH_COST: String(cost) }, false)).toThrow(/power of two/);
+      }),
+    );
+    for (const cost of ['512', String(2 ** 21), 'x']) expect(() => read({ SECRET_HASH_COST: cost }, false)).toThrow();
+    const before = secretHashCost();
+    try {
+      useSecretHashCost(2048);
+      const stored = await hashSecret('a secret');
+      expect(stored.split('$')[1]).toBe('2048');
+      expect(needsRehash(stored)).toBe(false);
+      useSecretHashCost(4096);
+      expect(needsRehash(stored)).toBe(true);
+      expect(await verifySecret('a secret', stored)).toBe(true);
+    } finally {
+      useSecretHashCost(before);
+    }
   });
 });
 

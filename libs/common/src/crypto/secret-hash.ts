@@ -1,4 +1,5 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
+import { ConfigError, integer, ValuesOf } from '../config/env-schema';
 
 const KEY_LENGTH = 32;
 /**
@@ -8,6 +9,38 @@ const KEY_LENGTH = 32;
  */
 export const SECRET_HASH_COST = 2 ** 17;
 const BLOCK_SIZE = 8;
+/** The smallest N `SECRET_HASH_COST` may set, outside production only (tests). */
+const MIN_COST = 2 ** 10;
+/** N for new hashes in this process: {@link SECRET_HASH_COST} unless configured ({@link useSecretHashCost}). */
+let configuredCost = SECRET_HASH_COST;
+
+/**
+ * `SECRET_HASH_COST`: scrypt N for new hashes of passcodes and admin passwords. Production takes
+ * {@link SECRET_HASH_COST} or more; below it (down to 1024) only outside production, where the
+ * test suite runs thousands of hashes (docs/decisions.md, "scrypt cost for the tests").
+ */
+export const secretHashVariables = {
+  SECRET_HASH_COST: integer(SECRET_HASH_COST, MIN_COST, 2 ** 20),
+};
+
+/** The configured cost, checked: a power of two, and not below the default in production. */
+export function secretHashCostFrom(values: ValuesOf<typeof secretHashVariables>, options: { production: boolean }): number {
+  const cost = values.SECRET_HASH_COST;
+  if ((cost & (cost - 1)) !== 0) throw new ConfigError([`SECRET_HASH_COST must be a power of two, got ${cost}`]);
+  if (options.production && cost < SECRET_HASH_COST) throw new ConfigError([`SECRET_HASH_COST must be at least ${SECRET_HASH_COST} in production, got ${cost}`]);
+  return cost;
+}
+
+/** Sets N for new hashes in this process (the config's {@link secretHashCostFrom}); stored hashes verify whatever their N. */
+export function useSecretHashCost(cost: number): void {
+  if (!Number.isInteger(cost) || cost < MIN_COST || cost > MAX_COST || (cost & (cost - 1)) !== 0) throw new Error(`scrypt cost must be a power of two from ${MIN_COST} to ${MAX_COST}, got ${cost}`);
+  configuredCost = cost;
+}
+
+/** N for new hashes in this process. */
+export function secretHashCost(): number {
+  return configuredCost;
+}
 /** Hashes stored with an N above this are refused unchecked rather than allowed to take the memory they ask for. */
 const MAX_COST = 2 ** 20;
 /** 128 × N × r bytes for N=2^17, r=8 is 128 MiB; Node refuses above maxmem. */
@@ -74,8 +107,9 @@ function scrypt(secret: string, salt: Buffer, cost: number, refusable: boolean):
 /** Salted scrypt hash of a secret the API accepts (passcode, deviceAdmin, adminPwd): `scrypt$N$salt$hash`. */
 export async function hashSecret(secret: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(secret, salt, SECRET_HASH_COST, false);
-  return `scrypt$${SECRET_HASH_COST}$${salt.toString('base64')}$${key.toString('base64')}`;
+  const cost = configuredCost;
+  const key = await scrypt(secret, salt, cost, false);
+  return `scrypt$${cost}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
 function costOf(stored: string): number | undefined {
@@ -98,10 +132,10 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
-/** Whether a stored hash is below {@link SECRET_HASH_COST}: after a successful check, store {@link hashSecret} of the secret instead. */
+/** Whether a stored hash is below the configured cost ({@link secretHashCost}): after a successful check, store {@link hashSecret} of the secret instead. */
 export function needsRehash(stored: string): boolean {
   const cost = costOf(stored);
-  return cost !== undefined && cost < SECRET_HASH_COST;
+  return cost !== undefined && cost < configuredCost;
 }
 
 /** How a stored secret is shown: `******` when set. */
