@@ -1,4 +1,4 @@
-import { loadAppConfig } from '@app/common';
+import { readAppConfig } from '@app/common/config/app-config-definition';
 import { flagOption, ParsedArgs, requiredOption, stringOption } from './args';
 import { phoneConfig } from './config/phone.config';
 import { activate, baseUrlOf, pullConfig } from './phone/device-app';
@@ -11,7 +11,8 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
 
 /** The commands that play the phone (docs/decisions.md, "The CLI plays the phone"): HTTP only, as an app would. */
 export async function runPhoneCommand(command: 'device activate' | 'device config' | 'sale', args: ParsedArgs): Promise<string> {
-  const { config } = await loadAppConfig(phoneConfig, (line) => process.stderr.write(`cli ${line}\n`));
+  const { config, settings } = readAppConfig(phoneConfig, process.env);
+  process.stderr.write(`cli ${settings}\n`);
   if (command === 'device activate') {
     const baseUrl = baseUrlOf(stringOption(args, 'url') ?? DEFAULT_BASE_URL);
     const device = await activate(baseUrl, requiredOption(args, 'code'), new Date());

@@ -1,7 +1,9 @@
-import { ConfigError, integer, oneOf, text, urlWithCredentials, ValuesOf } from '@app/common';
-import { resolve } from 'node:path';
+import { ConfigError } from '@app/common';
+import { dataDirOf, DatabaseSettings } from './database-variables';
 import { ensureDatabase } from './context-data-source';
 import { startEmbeddedDatabase } from './embedded-postgres';
+
+export * from './database-variables';
 
 /** The database a process runs against, and how to let go of it. */
 export interface RuntimeDatabase {
@@ -14,23 +16,6 @@ export interface RuntimeDatabase {
 
 /** Name of the database the embedded server holds the system's data in. */
 export const EMBEDDED_DATABASE_NAME = 'softpos';
-
-/** The variables of where a process's data lives. */
-export const databaseVariables = {
-  /** Required by the distributed apps; standalone and the CLI use the embedded server without it. */
-  DATABASE_URL: urlWithCredentials(),
-  /** Where the embedded PostgreSQL (and mail files) live; resolved against the working directory. */
-  DATA_DIR: text('data'),
-  EMBEDDED_PG_PORT: integer(0, 0, 65535),
-  EMBEDDED_PG_VERBOSE: oneOf(['0', '1'], '0'),
-};
-
-export type DatabaseSettings = ValuesOf<typeof databaseVariables>;
-
-/** `DATA_DIR`, default `./data` beside where the process was started. */
-export function dataDirOf(settings: Pick<DatabaseSettings, 'DATA_DIR'>): string {
-  return resolve(settings.DATA_DIR);
-}
 
 /** A distributed app's database: DATABASE_URL is required. */
 export function requireDatabaseUrl(settings: Pick<DatabaseSettings, 'DATABASE_URL'>): string {

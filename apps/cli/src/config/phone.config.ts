@@ -1,5 +1,8 @@
-import { defineAppConfig, envSchema } from '@app/common';
-import { dataDirOf, databaseVariables } from '@app/database';
+// By file, not through the libraries' indexes, which load Nest and TypeORM: a phone command starts in
+// a second (docs/decisions.md, "The CLI's phone commands load only what they use").
+import { defineAppConfig } from '@app/common/config/app-config-definition';
+import { envSchema } from '@app/common/config/env-schema';
+import { dataDirOf, databaseVariables } from '@app/database/database-variables';
 
 /** What the phone commands (`device activate`, `sale`) run with: only where to keep the device. */
 export interface PhoneConfig {

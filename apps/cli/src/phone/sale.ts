@@ -1,5 +1,7 @@
-import { countryOfCurrency, currencyExponent, currencyInfo, decimalToMinor, isIsoCurrency, isPaymentMethodCode, minorToDecimal, paymentMethodName } from '@app/contracts';
-import { isTestCardScheme, TEST_CARD_SCHEMES, testCardEmv, TestCardScheme } from '@app/host-protocol';
+import { countryOfCurrency, currencyInfo, isIsoCurrency } from '@app/contracts/iso-codes';
+import { currencyExponent, decimalToMinor, minorToDecimal } from '@app/contracts/money';
+import { isPaymentMethodCode, paymentMethodName } from '@app/contracts/payment-methods';
+import { isTestCardScheme, TEST_CARD_SCHEMES, testCardEmv, TestCardScheme } from '@app/host-protocol/test-cards';
 import * as currencyCodes from 'currency-codes';
 import { UsageError } from '../args';
 import { StoredDevice } from './device-file';
