@@ -48,13 +48,14 @@ describe('npm start (standalone) and the CLI on one DATA_DIR', () => {
     });
     server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const deadline = Date.now() + 60000;
+    // ts-node transpiles every context at start: seconds on a quiet machine, more under a loaded CI.
+    const deadline = Date.now() + 150_000;
     while (!/token\s+:/.test(output)) {
       if (Date.now() > deadline || server.exitCode !== null) throw new Error(`standalone did not start:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     baseUrl = `http://127.0.0.1:${port}`;
-  });
+  }, 180_000);
 
   afterAll(async () => {
     if (server.exitCode === null) {
