@@ -186,11 +186,13 @@ class CpuMeter {
   }
 
   /** CPU ms spent since start(): by the processes, and by the backends (one connected since counts from 0); and the commits in the run's database (every client's, the bench's own few included). */
-  async stop(): Promise<{ processesMs: number; postgresMs: number; commits: number }> {
+  async stop(): Promise<{ processesMs: number; postgresMs: number; commits: number; byPid: Map<number, number> }> {
     const spent = (now: Map<number, number>, before: Map<number, number>) => [...now].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
-    const processesMs = spent(cpuMsOf(this.pids), this.before);
+    const now = cpuMsOf(this.pids);
+    const byPid = new Map([...now].map(([pid, ms]) => [pid, ms - (this.before.get(pid) ?? 0)]));
+    const processesMs = spent(now, this.before);
     const postgresMs = spent(cpuMsOf(await this.backends()), this.pgBefore);
-    return { processesMs, postgresMs, commits: (await this.commits()) - this.commitsBefore };
+    return { processesMs, postgresMs, commits: (await this.commits()) - this.commitsBefore, byPid };
   }
 }
 
@@ -322,6 +324,7 @@ async function measureSales(
   run: string,
   options: BenchOptions,
   pids: number[],
+  names: string[] = pids.map(String),
 ): Promise<SaleResult> {
   const { pbo, tills } = await onboard(pool, ports, isoUrl, `${mode.slice(0, 2)}${run}`, options.devices);
   console.log(`[${mode}] ${tills.length} devices activated, their profiles at the gateway`);
@@ -382,6 +385,10 @@ async function measureSales(
     cpuMsPerSale: { processes: spent.processesMs / measured.approved.size, postgres: spent.postgresMs / measured.approved.size },
     commitsPerSale: spent.commits / measured.approved.size,
   };
+  if (pids.length > 1) {
+    const each = pids.map((pid, index) => `${names[index]} ${((spent.byPid.get(pid) ?? NaN) / measured.approved.size).toFixed(2)}`).join(', ');
+    console.log(`[${mode}] CPU ms per approved sale by process: ${each}`);
+  }
   const failed = Object.entries(result.failures)
     .map(([key, count]) => `${key} × ${count}`)
     .join(', ');
@@ -618,7 +625,8 @@ async function main(): Promise<void> {
         children.push(...started);
         const baseline = await connectorBaseline(new NatsRequestReply(connection), setup.nats.subjectPrefix, run, options, new CpuMeter(pool, [connector.child.pid!]));
         const pids = [connector, transactions, gateway, mm].map((server) => server.child.pid!);
-        const nats = await measureSales('nats', pool, watch, { mm: mm.port, gateway: gateway.port, orders: transactions.port }, isoUrl, run, options, pids);
+        const names = ['host-connector', 'transactions', 'payment-gateway', 'merchant-management'];
+        const nats = await measureSales('nats', pool, watch, { mm: mm.port, gateway: gateway.port, orders: transactions.port }, isoUrl, run, options, pids, names);
         return { standalone, nats, baseline };
       } finally {
         for (const server of started.reverse()) await stopChild(server);

@@ -282,8 +282,8 @@ export function fastDecodeGatewayTransactionUpdatedV1(payload: unknown): Decoded
  * (the same {@link ContractViolationError}).
  */
 export function decodeGatewayTransactionUpdatedV1(payload: unknown): GatewayTransactionUpdatedV1 {
-  const decoded = fastDecodeGatewayTransactionUpdatedV1(payload);
-  return decoded === REFUSED ? decodeContract(GatewayTransactionUpdatedV1, payload) : decoded;
+  // decodeContract runs the hand-written decoder (registered below) after the same shape walk, and class-validator only for a payload it refuses.
+  return decodeContract(GatewayTransactionUpdatedV1, payload);
 }
 
 // host.*.v1 (host.v1.ts): the authorisation request the connector decodes for every sale, and the
@@ -370,5 +370,8 @@ const orUndefined =
     const decoded = decode(payload);
     return decoded === REFUSED ? undefined : decoded;
   };
+// gateway.transaction.updated.v1 too: the order consumer calls decodeGatewayTransactionUpdatedV1, and the gateway's webhook
+// intake (a NATS handler typed with the contract) gets it through its pipe; it was class-validator there, for every event.
+registerFastDecoder(GatewayTransactionUpdatedV1, orUndefined(transactionUpdated));
 registerFastDecoder(HostAuthorizeRequestV1, orUndefined(hostAuthorizeRequest));
 registerFastDecoder(HostResponseV1, orUndefined(hostResponse));

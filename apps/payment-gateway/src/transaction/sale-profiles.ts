@@ -1,14 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AcceptanceEntity } from '../profile/persistence/acceptance.entity';
 import type { ProfileEntity } from '../profile/persistence/profile.entity';
-import { ProfileRepository } from '../profile/persistence/profile.repository';
+import { ProfileRepository, SaleAcceptance } from '../profile/persistence/profile.repository';
 import { ReadThroughCache } from '../shared/read-through-cache';
 import { TRANSACTION_SETTINGS, TransactionSettings } from './transaction-settings';
 
-/** A profile as a sale reads it: its row and its bound acceptances, in binding order (read-only). */
+/** A profile as a sale reads it: its row and its bound acceptances (what routing reads of them), in binding order (read-only). */
 export interface SaleProfile {
   readonly profile: Readonly<ProfileEntity>;
-  readonly acceptances: readonly Readonly<AcceptanceEntity>[];
+  readonly acceptances: readonly Readonly<SaleAcceptance>[];
 }
 
 /** Profiles kept at most: far above the terminals one replica serves in a TTL. */
@@ -38,8 +37,10 @@ export class SaleProfiles {
     return this.cache.get(profileId, () => this.load(profileId), (found) => found !== null);
   }
 
+  /** The row, then its acceptances by plain SQL (what routing reads of them), not through TypeORM's entity mapping, which cost more than the query. */
   private async load(profileId: string): Promise<SaleProfile | null> {
     const profile = await this.profiles.findById(profileId);
-    return profile ? { profile, acceptances: await this.profiles.boundAcceptances(profileId) } : null;
+    if (!profile) return null;
+    return { profile, acceptances: await this.profiles.saleAcceptances(profileId) };
   }
 }

@@ -1,4 +1,5 @@
 import {
+  decodeByDecorators,
   decodeGatewayTransactionUpdatedV1,
   fastDecodeGatewayTransactionUpdatedV1,
   GATEWAY_ACTION_STATUSES,
@@ -9,6 +10,8 @@ import {
   REFUSED,
 } from '@app/contracts';
 import { boundaryValues, expectSameDecode as expectSameAsDecorators, Json, mutate, mutation, sweep } from '@app/testing/decode-equivalence';
+import { ContractValidationPipe } from '@app/messaging';
+import * as classValidator from 'class-validator';
 import fc from 'fast-check';
 import { action, approvedSale, declinedSale, updated, versionsOf } from '../../test/factories';
 
@@ -151,6 +154,23 @@ describe('decoding gateway.transaction.updated.v1 by hand', () => {
       const payload = { ...event, transaction: { ...event.transaction, actions } };
       expect(fastDecodeGatewayTransactionUpdatedV1(payload)).toBe(REFUSED);
       expect(() => decodeGatewayTransactionUpdatedV1(payload)).toThrow(/transaction\.actions/);
+    }
+  });
+
+  it("should decode an event for a NATS handler typed with the contract (the gateway's webhook intake) by hand, class-validator only naming a refusal", () => {
+    const pipe = new ContractValidationPipe();
+    const asHandler = (payload: unknown) => pipe.transform(payload, { type: 'body', metatype: GatewayTransactionUpdatedV1 });
+    const event = JSON.parse(JSON.stringify(updated(approvedSale(), 2, 'grp_1'))) as { transaction: Record<string, unknown> };
+    const validateSync = jest.spyOn(classValidator, 'validateSync');
+    try {
+      const decoded = asHandler(event);
+      expect(validateSync).not.toHaveBeenCalled();
+      expect(decoded).toEqual(decodeByDecorators(GatewayTransactionUpdatedV1, event));
+      expect(decoded).toBeInstanceOf(GatewayTransactionUpdatedV1);
+      expect(() => asHandler({ ...event, transaction: { ...event.transaction, tranType: 'BOGUS' } })).toThrow(/transaction\.tranType must be one of the following values/);
+      expect(validateSync).toHaveBeenCalled();
+    } finally {
+      validateSync.mockRestore();
     }
   });
 

@@ -82,6 +82,37 @@ describe('TokenVerifier', () => {
     await expect(verifyDeviceToken(config, `Bearer ${await signDeviceToken(config, { deviceId: 'SDK1', groupId: 'g', profileId: null }, 60)}`)).resolves.toMatchObject({ deviceId: 'SDK1' });
   });
 
+  it('should answer a device token it verified before without verifying it again, and still refuse it once expired, changed, or under another secret', async () => {
+    const claims = { deviceId: 'SDK-CACHED', groupId: 'group-2', profileId: 'prof_1' };
+    const token = await signDeviceToken(config, claims, 5);
+    await expect(verifyDeviceToken(config, `Bearer ${token}`)).resolves.toEqual(claims);
+    // The module itself (an `import * as` would be a copy of its exports).
+    const verify = jest.spyOn(require('jose') as typeof import('jose'), 'jwtVerify');
+    let verifications: number;
+    const answered = await verifyDeviceToken(config, `Bearer ${token}`).finally(() => {
+      verifications = verify.mock.calls.length;
+      verify.mockRestore();
+    });
+    expect(verifications!).toBe(0);
+    expect(answered).toEqual(claims);
+    // The caller's copy: changing it changes nothing kept.
+    answered.groupId = 'group-other';
+    await expect(verifyDeviceToken(config, `Bearer ${token}`)).resolves.toEqual(claims);
+    // Another signature over the same claims, and the same token under another secret, are verified, and refused.
+    const [header, payload, signature] = token.split('.');
+    const tampered = `${header}.${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
+    await expect(verifyDeviceToken(config, `Bearer ${tampered}`)).rejects.toThrow('device token is invalid');
+    await expect(verifyDeviceToken({ ...config, deviceSecret: 'another-device-secret-another-device-secret' }, `Bearer ${token}`)).rejects.toThrow('device token is invalid');
+    // Past its exp, the kept token is refused as jose refuses it.
+    const doNotFake = ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'requestAnimationFrame', 'cancelAnimationFrame', 'requestIdleCallback', 'cancelIdleCallback', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] as const;
+    jest.useFakeTimers({ now: Date.now() + 6000, doNotFake: [...doNotFake] });
+    try {
+      await expect(verifyDeviceToken(config, `Bearer ${token}`)).rejects.toThrow('device token has expired');
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('should refuse a header that is not a bearer token', async () => {
     await expect(new TokenVerifier(config).verifyAuthorization('Basic abc')).rejects.toThrow('authorization header must be "Bearer <token>"');
   });

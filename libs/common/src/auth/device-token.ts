@@ -37,20 +37,48 @@ export async function signDeviceToken(config: AuthConfig, claims: DeviceClaims, 
     .sign(new TextEncoder().encode(deviceSecretOf(config)));
 }
 
-/** Verifies a device token's signature, audience and expiry (not whether the device is still active). */
+/** How many verified device tokens a process keeps ({@link verifyDeviceToken}): a phone sends the same token with every request. */
+const VERIFIED_TOKENS_KEPT = 10_000;
+
+/** Device tokens verified lately, by their text, per secret: the claims, and the `exp` (seconds) after which the token must be verified again (and is refused). */
+const verifiedTokens = new Map<string, Map<string, { claims: DeviceClaims; exp: number }>>();
+
+function verifiedOf(secret: string): Map<string, { claims: DeviceClaims; exp: number }> {
+  let verified = verifiedTokens.get(secret);
+  if (!verified) verifiedTokens.set(secret, (verified = new Map()));
+  return verified;
+}
+
+/**
+ * Verifies a device token's signature, audience and expiry (not whether the device is still
+ * active). A token verified before by this process under the same secret, text for text (so the
+ * same signature over the same claims), is answered its claims again without the HMAC while it
+ * has not expired: every check but `exp` gives the same answer for the same text, and `exp` is
+ * checked on every request as jose checks it.
+ */
 export async function verifyDeviceToken(config: AuthConfig, header: string | undefined): Promise<DeviceClaims> {
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   if (!match) throw DomainError.unauthenticated('missing device token');
+  const secret = deviceSecretOf(config);
+  const token = match[1];
+  const verified = verifiedOf(secret);
+  const kept = verified.get(token);
+  if (kept && kept.exp > Math.floor(Date.now() / 1000)) return { ...kept.claims };
   try {
-    const { payload } = await jwtVerify(match[1], new TextEncoder().encode(deviceSecretOf(config)), {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
       algorithms: ['HS256'],
       audience: DEVICE_TOKEN_AUDIENCE,
       requiredClaims: ['exp', 'sub'],
     });
     if (typeof payload.groupId !== 'string' || typeof payload.sub !== 'string') throw new Error('claims');
     checkIssuedAt(payload);
-    return { deviceId: payload.sub, groupId: payload.groupId, profileId: typeof payload.profileId === 'string' ? payload.profileId : null };
+    const claims: DeviceClaims = { deviceId: payload.sub, groupId: payload.groupId, profileId: typeof payload.profileId === 'string' ? payload.profileId : null };
+    // A full map starts over: simpler than an LRU, and the tokens in use are verified again once.
+    if (verified.size >= VERIFIED_TOKENS_KEPT) verified.clear();
+    verified.set(token, { claims, exp: payload.exp as number });
+    return { ...claims };
   } catch (error) {
+    verified.delete(token);
     if (error instanceof joseErrors.JWTExpired) throw DomainError.unauthenticated('device token has expired');
     throw DomainError.unauthenticated('device token is invalid');
   }

@@ -107,6 +107,29 @@ describe('OutboxRelay', () => {
     expect(received[0].msgId).toBe(id);
   });
 
+  it('should open no transaction on the polls of an idle relay, and still publish a row committed where it was not notified', async () => {
+    const { transport, received } = transportWithSubscriber();
+    const relay = relayOf(transport, { pollIntervalMs: 20 });
+    const transactions = jest.spyOn(db.dataSource, 'transaction');
+    const probes = jest.spyOn(relay, 'hasDue');
+    try {
+      relay.start();
+      await waitFor('ten polls', () => probes.mock.calls.length >= 10);
+      // The first pass only (rows may be due from before the start); every poll after it probed.
+      expect(transactions).toHaveBeenCalledTimes(1);
+
+      // A row committed by another process (no commit listener of this relay saw it): the next poll finds it.
+      const id = '01900000-0000-7000-8000-000000000001';
+      const table = db.dataSource.getMetadata(OutboxMessage).tablePath;
+      await db.dataSource.query(`INSERT INTO ${table} (id, subject, payload, headers) VALUES ($1, $2, $3, '{}'::jsonb)`, [id, SUBJECT, { sequence: 1 }]);
+      await waitFor('the row to be published', () => received.length === 1, 3000);
+      expect(received[0].msgId).toBe(id);
+    } finally {
+      transactions.mockRestore();
+      probes.mockRestore();
+    }
+  });
+
   it('should retry a failed publish with back-off and record the attempts', async () => {
     const publisher = new RecordingPublisher({ failFirst: 2 });
     const [id] = await enqueueCommitted([1]);

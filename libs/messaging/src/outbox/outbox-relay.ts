@@ -167,14 +167,37 @@ export class OutboxRelay {
     this.logger.warn(`publishing ${row.subject} ${row.id} failed (attempt ${attempts}, next in ${delayMs} ms): ${message}`);
   }
 
+  /**
+   * Whether a row is due, read without a transaction or a lock: one statement where a pass takes
+   * five (begin, the locking select, commit). A pass the poll interval wakes (nothing committed
+   * here since the last one) asks this first, and opens no transaction when nothing is due,
+   * which is every poll of an idle relay; a row another replica or process committed is still
+   * found by it.
+   */
+  async hasDue(): Promise<boolean> {
+    const table = this.dataSource.getMetadata(OutboxMessage).tablePath;
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM ${table} WHERE published_at IS NULL AND next_attempt_at <= now() LIMIT 1`);
+    return rows.length > 0;
+  }
+
   private async run(): Promise<void> {
+    // The first pass (rows may be due from before the start), one after a full batch and one a notify() woke go straight to work.
+    let straight = true;
     while (this.running) {
+      const notified = this.wakeRequested;
       this.wakeRequested = false;
       let again = false;
       try {
+        const idle = !straight && !notified && !(await this.hasDue());
+        straight = false;
+        if (idle) {
+          if (this.running) await this.sleep(this.pollIntervalMs);
+          continue;
+        }
         const result = await this.relayOnce();
         // A full batch means more rows are due; a notify() during the pass may concern a row it missed.
         again = !result.failed && (result.full || this.wakeRequested);
+        straight = again;
         // After a failure, wait the poll interval even if notified: the broker is likely down.
         if (result.failed) this.wakeRequested = false;
       } catch (error) {

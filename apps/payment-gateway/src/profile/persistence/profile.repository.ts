@@ -29,6 +29,9 @@ export type ProfileVersionRow = ProfileFields & ProfileDevice & Pick<ProfileEnti
 /** An acceptance bound to one of several profiles, as a batch reads them. */
 export type BoundAcceptance = Pick<AcceptanceEntity, 'id' | 'acptName' | 'hostMessageFormat' | 'supportedPayments' | 'primaryMid' | 'primaryTid' | 'extraParams' | 'hostUrl'>;
 
+/** A bound acceptance as a sale routes by it: {@link BoundAcceptance} and its status. */
+export type SaleAcceptance = BoundAcceptance & Pick<AcceptanceEntity, 'entityStatus'>;
+
 /** A position in the (createdAt, id) order of one group's profiles. */
 export interface ProfilePosition {
   createdAt: Date;
@@ -121,6 +124,20 @@ export class ProfileRepository {
       .where('b.profile_id = :profileId', { profileId })
       .orderBy('b.position', 'ASC')
       .getMany();
+  }
+
+  /**
+   * What a sale routes by of a profile's bound acceptances, in binding order: {@link boundAcceptances}
+   * in plain SQL, without TypeORM's entity mapping (which cost more than the query, for every
+   * profile a sale loads).
+   */
+  saleAcceptances(profileId: string): Promise<SaleAcceptance[]> {
+    return this.dataSource.query(
+      `SELECT a.id, a.acpt_name AS "acptName", a.host_message_format AS "hostMessageFormat", a.supported_payments AS "supportedPayments",
+         a.primary_mid AS "primaryMid", a.primary_tid AS "primaryTid", a.extra_params AS "extraParams", a.host_url AS "hostUrl", a.entity_status AS "entityStatus"
+       FROM profile_acceptance b JOIN acceptance a ON a.id = b.acceptance_id WHERE b.profile_id = $1 ORDER BY b.position`,
+      [profileId],
+    );
   }
 
   // --- Set-based forms for a batch of upserts: one statement per step, whatever the batch size ---
