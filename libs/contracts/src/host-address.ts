@@ -12,6 +12,16 @@ export interface HostAddress {
   endpoint: string;
 }
 
+/**
+ * What a host address looks like before the parser reads it: `tcp://…` or `http(s)://…`, the
+ * scheme in any case (RFC 3986 §3.1: schemes are case-insensitive; the URL parser reads `TCP:` as
+ * `tcp:`). The one pattern of every contract that carries a host address (the gateway profile
+ * upsert's `hostUrl`, a host request's `target.connUrl`), so no contract refuses what
+ * merchant-management's edge check ({@link parseHostUrl}) took (docs/decisions.md, "Outside
+ * review r14c").
+ */
+export const HOST_URL_PATTERN = /^(tcp|https?):\/\/\S+$/i;
+
 /** An address that does not fit its format. */
 export class HostAddressError extends Error {
   constructor(detail: string) {
@@ -43,7 +53,9 @@ export function parseHostUrl(format: HostMessageFormat, text: string): HostAddre
     if (!url.port) throw new HostAddressError(`${format} address ${text} needs a port`);
     if (url.pathname && url.pathname !== '/' && url.pathname !== '') throw new HostAddressError(`${format} address ${text} takes no path`);
     const port = Number(url.port);
-    return { format, transport, url: `tcp://${url.hostname}:${port}`, hostname: url.hostname, port, endpoint: `${url.hostname}:${port}` };
+    // `tcp:` is no special scheme: the URL parser keeps a name's case, which DNS ignores. One spelling, one session and one STAN sequence.
+    const host = url.hostname.toLowerCase();
+    return { format, transport, url: `tcp://${host}:${port}`, hostname: host, port, endpoint: `${host}:${port}` };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new HostAddressError(`${format} is JSON over HTTP: its address is http(s)://…, not ${url.protocol}//`);
