@@ -7,7 +7,7 @@ import { EnvelopeDto } from '../http/envelope';
 import { AuthConfig } from './auth.config';
 import { AUTH_CONFIG } from './injection-tokens';
 import { KNOWN_GROUPS, KnownGroups } from './known-groups';
-import { checkIssuedAt } from './token';
+import { checkIssuedAt, checkLifetime, checkTtl, TOKEN_LIFETIME_TEXT, TokenLifetimeError } from './token';
 
 /** Audience of device tokens: never accepted where a PBO token is expected, and the other way round. */
 export const DEVICE_TOKEN_AUDIENCE = 'softpos-device';
@@ -27,6 +27,7 @@ function deviceSecretOf(config: AuthConfig): string {
 
 /** Signs a device token (HS256, audience {@link DEVICE_TOKEN_AUDIENCE}, subject the device id). */
 export async function signDeviceToken(config: AuthConfig, claims: DeviceClaims, ttlSeconds: number): Promise<string> {
+  checkTtl(ttlSeconds);
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ groupId: claims.groupId, profileId: claims.profileId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -49,9 +50,11 @@ export async function verifyDeviceToken(config: AuthConfig, header: string | und
     });
     if (typeof payload.groupId !== 'string' || typeof payload.sub !== 'string') throw new Error('claims');
     checkIssuedAt(payload);
+    checkLifetime(payload);
     return { deviceId: payload.sub, groupId: payload.groupId, profileId: typeof payload.profileId === 'string' ? payload.profileId : null };
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) throw DomainError.unauthenticated('device token has expired');
+    if (error instanceof TokenLifetimeError) throw DomainError.unauthenticated(`device token ${TOKEN_LIFETIME_TEXT}`);
     throw DomainError.unauthenticated('device token is invalid');
   }
 }
