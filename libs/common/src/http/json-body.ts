@@ -3,7 +3,7 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as secureJson from 'secure-json-parse';
 import { DomainError, ErrorCode } from '../errors';
-import { UNSUPPORTED_MEDIA_TYPE_MESSAGE } from './classify-error';
+import { UNSUPPORTED_CONTENT_ENCODING_MESSAGE, UNSUPPORTED_MEDIA_TYPE_MESSAGE } from './classify-error';
 
 /**
  * The most values (objects, arrays and scalars) any JSON text may hold, a body with
@@ -157,6 +157,19 @@ export function utf8TextOf(body: string | Buffer): string {
   }
 }
 
+/**
+ * Whether a Content-Encoding names no coding but identity (absent, empty, or `identity` in any
+ * case, listed once or more). Any other coding (gzip, br, deflate, an unknown one) would be a body
+ * we do not decode: read as JSON it would be misread (r14c item 6).
+ */
+export function isIdentityEncoding(contentEncoding: string | string[] | undefined): boolean {
+  const text = Array.isArray(contentEncoding) ? contentEncoding.join(',') : (contentEncoding ?? '');
+  return text
+    .split(',')
+    .map((coding) => coding.trim())
+    .every((coding) => coding === '' || /^identity$/i.test(coding));
+}
+
 /** Installs {@link parseJsonBody} as the only body parser (any other Content-Type is 415) and {@link checkRequestText} before every route's validation. */
 export function installHostileInputGuards(fastify: FastifyInstance): void {
   // JSON is the only body type: Fastify's text/plain parser would hand a string to validation (a 400
@@ -168,6 +181,8 @@ export function installHostileInputGuards(fastify: FastifyInstance): void {
     try {
       // The body is read as UTF-8: a JSON body declared in another charset is not one we read (RFC 8259 §8.1).
       if (!isUtf8OrNoCharset(request.headers['content-type'])) throw new DomainError(ErrorCode.UnsupportedMediaType, UNSUPPORTED_MEDIA_TYPE_MESSAGE);
+      // An encoded body is not decoded here (nor anywhere): 415, RFC 9110 §15.5.16.
+      if (!isIdentityEncoding(request.headers['content-encoding'])) throw new DomainError(ErrorCode.UnsupportedMediaType, UNSUPPORTED_CONTENT_ENCODING_MESSAGE);
       done(null, parseJsonBody(utf8TextOf(body), bodyValuesOf(request)));
     } catch (error) {
       done(error as Error, undefined);

@@ -1570,7 +1570,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1757,7 +1757,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1934,7 +1934,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2024,7 +2024,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2200,7 +2200,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2367,7 +2367,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2466,7 +2466,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2634,7 +2634,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2728,7 +2728,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2812,7 +2812,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2967,7 +2967,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3117,7 +3117,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3198,7 +3198,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3395,7 +3395,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3505,7 +3505,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3790,7 +3790,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3901,7 +3901,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4000,7 +4000,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4142,7 +4142,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4224,7 +4224,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4312,7 +4312,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4543,7 +4543,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4638,7 +4638,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4728,7 +4728,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4904,7 +4904,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4999,7 +4999,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5099,7 +5099,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5182,7 +5182,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5351,7 +5351,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5510,7 +5510,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5600,7 +5600,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5797,7 +5797,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5909,7 +5909,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6020,7 +6020,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;

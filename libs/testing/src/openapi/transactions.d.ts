@@ -804,7 +804,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -904,7 +904,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1033,7 +1033,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1162,7 +1162,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1364,7 +1364,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1456,7 +1456,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
