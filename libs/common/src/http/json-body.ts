@@ -61,12 +61,17 @@ export function parseGuardedJson(text: string, maxValues = MAX_BODY_VALUES): { v
   try {
     value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (error) {
+    // Valid JSON, refused for what it holds (secure-json-parse throws a SyntaxError for it too): say so, not "not valid JSON" (r14c item 7).
+    if (!(error instanceof SyntaxError) || /forbidden prototype property/.test(error.message)) return { unsafe: PROTOTYPE_KEY_REFUSAL };
     // V8's message quotes the text around the error: only its position is repeated.
-    return { invalid: error instanceof SyntaxError ? syntaxErrorPosition(error) : ': it carries a prototype key (__proto__ or constructor.prototype)' };
+    return { invalid: syntaxErrorPosition(error) };
   }
   const unsafe = unsafeShapeOf(value, { maxValues });
   return unsafe === undefined ? { value } : { unsafe };
 }
+
+/** Why a JSON text holding a `__proto__` key or a `constructor.prototype` is refused (after `payload`, the body or the field). */
+export const PROTOTYPE_KEY_REFUSAL = 'payload holds a __proto__ key or a constructor.prototype, which are refused (they would reach object prototypes)';
 
 /** ` (at position N)` when V8's message tells the position, else ''. */
 function syntaxErrorPosition(error: SyntaxError): string {
@@ -133,7 +138,8 @@ export function checkRequestText(request: Pick<FastifyRequest, 'params' | 'query
       if (nameProblem !== undefined) throw DomainError.validation(`a ${where} parameter name ${nameProblem}`);
       for (const item of Array.isArray(value) ? value : [value]) {
         const problem = typeof item === 'string' ? unsafeTextOf(item) : undefined;
-        if (problem !== undefined) throw DomainError.validation(`${fieldName(name)} ${problem}`);
+        // A URL no route took has only Fastify's wildcard parameter `*`: the whole path, named as such (r14c item 7).
+        if (problem !== undefined) throw DomainError.validation(`${where === 'path' && name === '*' ? 'the path' : fieldName(name)} ${problem}`);
       }
     }
   }
