@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiResponse } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { DomainError } from '../errors';
-import { EnvelopeDto } from '../http/envelope';
+import { UnauthenticatedEnvelopeDto } from '../http/envelope';
 import { AuthConfig } from './auth.config';
 import { AUTH_CONFIG } from './injection-tokens';
 import { KNOWN_GROUPS, KnownGroups } from './known-groups';
@@ -90,6 +90,6 @@ export function DeviceApi(): ClassDecorator & MethodDecorator {
   return applyDecorators(
     UseGuards(DeviceAuthGuard),
     ApiBearerAuth(),
-    ApiResponse({ status: 401, description: 'code 11000: missing, expired or invalid device token, or the device is no longer active', type: EnvelopeDto }),
+    ApiResponse({ status: 401, description: 'code 11000: missing, expired or invalid device token, or the device is no longer active', type: UnauthenticatedEnvelopeDto }),
   );
 }
