@@ -1,4 +1,4 @@
-import { signPboToken, UNSUPPORTED_MEDIA_TYPE_MESSAGE } from '@app/common';
+import { signPboToken, UNSUPPORTED_CONTENT_ENCODING_MESSAGE, UNSUPPORTED_MEDIA_TYPE_MESSAGE } from '@app/common';
 import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
 import { startTestApp, TEST_AUTH, TestApp } from '@app/testing';
 import { LoggerService } from '@nestjs/common';
@@ -170,6 +170,34 @@ describe('the HTTP server answers requests its parser refuses in our formats', (
       ),
       { numRuns: 20 },
     );
+  });
+
+  // r14c item 6: Content-Encoding: gzip with a plain {} body was parsed as JSON.
+  it('should refuse a JSON body sent with any Content-Encoding but identity with 415 in the path format, and take identity', async () => {
+    const token = await signPboToken(TEST_AUTH, 'grp_encoding', 600);
+    const coding = fc.oneof(
+      fc.constantFrom('gzip', 'GZIP', 'br', 'deflate', 'compress', 'x-gzip', 'zstd', 'identity, gzip', 'gzip, identity'),
+      fc.stringMatching(/^[a-z][a-z0-9-]{0,11}$/).filter((name) => name !== 'identity'),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom({ path: GATEWAY_PATH, format: 'problem' }, { path: '/api/openapi/v1/mchInfo', format: 'envelope' }, { path: '/api/sdk/v1/activate', format: 'envelope' }),
+        coding,
+        async ({ path, format }, encoding) => {
+          const response = await fetch(`${app.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-encoding': encoding }, body: '{}' });
+          const text = await response.text();
+
+          expect({ encoding, status: response.status }).toEqual({ encoding, status: 415 });
+          if (format === 'problem') expect(JSON.parse(text)).toMatchObject({ type: 'urn:softpos:problem:unsupported-media-type', status: 415, detail: UNSUPPORTED_CONTENT_ENCODING_MESSAGE });
+          else expect(JSON.parse(text)).toEqual({ code: 10000, msg: UNSUPPORTED_CONTENT_ENCODING_MESSAGE });
+        },
+      ),
+      { numRuns: 30 },
+    );
+    for (const identity of ['identity', 'IDENTITY', ' identity ']) {
+      const response = await fetch(`${app.baseUrl}/api/sdk/v1/activate`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': identity }, body: '{}' });
+      expect({ identity, status: response.status }).toEqual({ identity, status: 400 });
+    }
   });
 
   it('should refuse a JSON body whose bytes are not UTF-8 with 400 saying so, in the path format', async () => {

@@ -1,4 +1,4 @@
-import { ApiClient } from '@app/testing';
+import { acquirerBody, ApiClient, createEmv } from '@app/testing';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,9 +14,11 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** The routes as the published OpenAPI document lists them: a pattern and the methods it takes. */
-const ROUTES = Object.entries(
-  (JSON.parse(readFileSync(join(__dirname, '../../../docs/openapi/merchant-management.json'), 'utf8')) as { paths: Record<string, Record<string, unknown>> }).paths,
-).map(([path, operations]) => ({
+const DOCUMENT = JSON.parse(readFileSync(join(__dirname, '../../../docs/openapi/merchant-management.json'), 'utf8')) as {
+  paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> }>>;
+  components: { schemas: Record<string, { properties?: Record<string, { enum?: unknown[] }>; required?: string[] }> };
+};
+const ROUTES = Object.entries(DOCUMENT.paths).map(([path, operations]) => ({
   path,
   pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
   methods: Object.keys(operations).map((method) => method.toUpperCase() as Method),
@@ -74,6 +76,46 @@ describe('merchant-management: what every response carries', () => {
         }
       }),
       { numRuns: 40 },
+    );
+  });
+
+  // r14c item 8: 401 envelopes carry data 401 (the shared decisions' rule), which the document did not list.
+  it('should answer a 401 as every operation\'s document says, data 401 included', async () => {
+    const documented = new Set(
+      Object.values(DOCUMENT.paths).flatMap((operations) =>
+        Object.values(operations).flatMap((operation) => Object.values(operation.responses?.['401']?.content ?? {}).map((media) => media.schema?.$ref)),
+      ),
+    );
+    expect([...documented]).toEqual(['#/components/schemas/UnauthenticatedEnvelopeDto']);
+    const schema = DOCUMENT.components.schemas.UnauthenticatedEnvelopeDto;
+    for (const token of [undefined, 'garbage', 'a.b.c']) {
+      const response = await (token === undefined ? app.anonymous : new ApiClient(app.anonymous.baseUrl, token)).get('/api/v2/current');
+      expect(response.status).toBe(401);
+      expect(Object.keys(response.body).sort()).toEqual(Object.keys(schema.properties ?? {}).sort());
+      expect(response.body).toMatchObject({ code: 11000, data: 401 });
+      expect(schema.properties?.data?.enum).toEqual([401]);
+    }
+  });
+
+  // r14c item 8: connExtraParams {"x":1e400} was stored as {"x":null}.
+  it('should refuse a JSON number no double holds with 400 naming the field, in a body and in JSON carried in a string field', async () => {
+    const emvId = await createEmv(client, { paymentMethod: '01' });
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 309, max: 100_000 }), fc.boolean(), fc.constantFrom('x', 'deep.er'), async (exponent, negative, where) => {
+        const number = `${negative ? '-' : ''}1e${exponent}`;
+        const inner = where === 'x' ? `{"x":${number}}` : `{"deep":{"er":${number}}}`;
+        const embedded = await client.post('/api/openapi/v1/acquirer', { ...acquirerBody({ '01': [emvId] }), connExtraParams: inner });
+        expect({ status: embedded.status, body: embedded.body }).toEqual({
+          status: 400,
+          body: { code: 10000, msg: `connExtraParams holds JSON that cannot be taken: ${where} is a number no double holds (a JSON number must be finite, at most about 1.8e308)` },
+        });
+        const raw = await app.anonymous.post('/api/sdk/v1/activate', `{"activationCode":"123456789012","deviceInfo":${inner}}`);
+        expect({ status: raw.status, body: raw.body }).toEqual({
+          status: 400,
+          body: { code: 10000, msg: `deviceInfo.${where} is a number no double holds (a JSON number must be finite, at most about 1.8e308)` },
+        });
+      }),
+      { numRuns: 10 },
     );
   });
 

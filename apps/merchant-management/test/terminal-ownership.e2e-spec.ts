@@ -70,6 +70,37 @@ describe('a MID/TID at a host belongs to one PBO (merchant-management)', () => {
     expectEnvelope(moved, 409, 10000, new RegExp(`MID ${mid} / TID ${tid}`));
   });
 
+  // r14c item 4: two PBOs creating a device on one terminal at the same moment both got 200 (3 of 6 trials).
+  it('should let exactly one PBO have a terminal when several write it at the same moment, on any write path (v1 or /api/v2 create, PUT of an older device)', async () => {
+    type Path = 'v1' | 'v2' | 'put';
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom<Path>('v1', 'v2', 'put'), { minLength: 2, maxLength: 4 }), fc.constantFrom<string | null>(null, 'tcp://acq.example:5900'), async (paths, connUrl) => {
+        const [mid, tid] = [newMid(), uniqueTid()];
+        const writers = await Promise.all(
+          paths.map(async (path) => {
+            const at = await pboAtHost(connUrl as string);
+            // A PUT moves a device created before the race (on another terminal) onto this one.
+            const older = path === 'put' ? await createDevice(at.pbo, { mchId: at.mchId, extParams: terminal(at, mid, uniqueTid()) }) : undefined;
+            return { at, path, older };
+          }),
+        );
+        const answers = await Promise.all(
+          writers.map(({ at, path, older }) =>
+            path === 'v1'
+              ? at.pbo.post(`${V1}/device`, { mchId: at.mchId, extParams: terminal(at, mid, tid) })
+              : path === 'v2'
+                ? at.pbo.post(`${V2}/device`, legacyDeviceBody(at.mchId, { extParams: terminal(at, mid, tid) }))
+                : at.pbo.put(`${V1}/device/${older!.id}`, { extParams: JSON.stringify(terminal(at, mid, tid)) }),
+          ),
+        );
+        const statuses = answers.map((answer) => answer.status);
+        expect({ paths, statuses: [...statuses].sort() }).toEqual({ paths, statuses: ['200', ...paths.slice(1).map(() => '409')].map(Number).sort() });
+        for (const refused of answers.filter((answer) => answer.status === 409)) expectEnvelope(refused, 409, 10000, new RegExp(`^MID ${mid} / TID ${tid} at `));
+      }),
+      { numRuns: 8 },
+    );
+  });
+
   it("should free the terminal when the owner's device is decommissioned or its code deleted", async () => {
     const [mid, tid] = [newMid(), uniqueTid()];
     const a = await pboAtHost('tcp://acq.example:5200');

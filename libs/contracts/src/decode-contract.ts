@@ -140,6 +140,8 @@ export function unsafeShapeOf(payload: unknown, limits: ShapeLimits = {}): strin
       if (problem !== undefined) return `${pathOf(entry) || 'payload'} ${problem}`;
       continue;
     }
+    // JSON.parse reads a number beyond a double (1e400) as Infinity, which JSON.stringify writes as null: refused, never stored as null (r14c item 8).
+    if (typeof value === 'number' && !Number.isFinite(value)) return `${pathOf(entry) || 'payload'} ${NOT_FINITE_RULE}`;
     if (typeof value !== 'object' || value === null) continue;
     if (depth > MAX_PAYLOAD_DEPTH) return `payload nests deeper than ${MAX_PAYLOAD_DEPTH} levels`;
     const keys = Object.keys(value);
@@ -155,6 +157,9 @@ export function unsafeShapeOf(payload: unknown, limits: ShapeLimits = {}): strin
   }
   return undefined;
 }
+
+/** Why a JSON number that no double holds is refused (after its field's name). */
+export const NOT_FINITE_RULE = 'is a number no double holds (a JSON number must be finite, at most about 1.8e308)';
 
 /** A value {@link unsafeShapeOf} is to look at, and where it sits. */
 interface ShapeEntry {

@@ -149,3 +149,16 @@ describe('GatewayProfileUpsertV1: the current activation', () => {
     );
   });
 });
+
+// r14c item 8: a NATS payload is JSON too: a number no double holds (parsed as ±Infinity) is refused naming its path, never stored as null.
+describe('GatewayProfileUpsertV1: numbers no double holds', () => {
+  it('should refuse ±Infinity anywhere in the payload, naming its path', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(Infinity, -Infinity), fc.constantFrom('x', 'y'), (value, key) => {
+        const payload = upsertPayload();
+        (payload.acceptances as Array<Record<string, unknown>>)[0].extraParams = { [key]: value };
+        expect(violation(payload)).toBe(`acceptances.0.extraParams.${key} is a number no double holds (a JSON number must be finite, at most about 1.8e308)`);
+      }),
+    );
+  });
+});

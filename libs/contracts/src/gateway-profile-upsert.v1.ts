@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayNotEmpty, ArrayUnique, IsArray, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
+import { HOST_URL_PATTERN } from './host-address';
 import { HOST_MESSAGE_FORMATS } from './host-formats';
 import { PAYMENT_METHODS, PaymentMethodName } from './payment-methods';
 import { IsIanaTimeZone, IsIsoCountry, IsIsoCurrency, NullableButPresent } from './validation';
@@ -71,7 +72,8 @@ export class GatewayAcceptanceV1 {
 
   /**
    * The acquirer host's address, from the acquirer profile in merchant-management (its `connUrl`):
-   * `tcp://host:port`, `tls://…` or `http(s)://…`; null: the host connector's default for the
+   * `tcp://host:port` or `http(s)://…` (the scheme in any case, {@link HOST_URL_PATTERN}: the
+   * pattern the host request's `connUrl` has, so what applies here reaches the host); null: the host connector's default for the
    * format. The only address the gateway ever sends a host request to: `extraParams` (which the
    * gateway API also writes) is never one. Optional so that upserts of an older producer, which
    * carried it as `extraParams.connUrl`, still apply.
@@ -80,7 +82,7 @@ export class GatewayAcceptanceV1 {
   @IsOptional()
   @IsString()
   @MaxLength(512)
-  @Matches(/^(tcp|tls|https?):\/\/\S+$/, { message: '$property must be a tcp://, tls:// or http(s):// URL' })
+  @Matches(HOST_URL_PATTERN, { message: '$property must be a tcp:// or http(s):// URL' })
   hostUrl?: string | null;
 
   /** Free-form acceptance parameters (`subMchDba`, …); `{}` when none. */

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { hostKeyOf, terminalIdentityOf } from './host-address';
+import { isIP } from 'node:net';
+import { hostKeyOf, parseHostUrl, terminalIdentityOf } from './host-address';
 
 const hostName = fc.stringMatching(/^[a-z][a-z0-9-]{0,20}(\.[a-z][a-z0-9-]{0,10}){0,2}$/);
 const port = fc.integer({ min: 1, max: 65535 });
@@ -70,5 +71,23 @@ describe('hostKeyOf and terminalIdentityOf: what "the same host" means for a ter
     );
     expect(terminalIdentityOf('ISO8583', null, '   ', 'T1')).toBeNull();
     expect(terminalIdentityOf('ISO8583', null, 'MID1', ' ')).toBeNull();
+  });
+});
+
+describe('parseHostUrl: an IPv6 literal', () => {
+  // r14c item 2: the hostname kept the URL's brackets, and net.connect looked "[::1]" up as a name.
+  it('should give the socket and the resolver the bare address, keep the brackets in url and endpoint, and key every spelling of one address as one host', () => {
+    fc.assert(
+      fc.property(fc.ipV6(), fc.boolean(), fc.integer({ min: 1024, max: 65535 }), fc.constantFrom('ISO8583', 'MPGS_AP'), (ip, upper, port, format) => {
+        const scheme = format === 'ISO8583' ? 'tcp' : 'http';
+        const written = `${scheme}://[${upper ? ip.toUpperCase() : ip}]:${port}`;
+        const address = parseHostUrl(format, written);
+        expect(isIP(address.hostname)).toBe(6);
+        expect(address.endpoint).toBe(`[${address.hostname}]:${port}`);
+        expect(address.url).toBe(`${scheme}://[${address.hostname}]:${port}`);
+        // The URL parser's compressed spelling and the written one reach one host.
+        expect(hostKeyOf(format, written)).toBe(hostKeyOf(format, address.url));
+      }),
+    );
   });
 });

@@ -6,11 +6,26 @@ export interface HostAddress {
   transport: 'tcp' | 'http';
   /** Normalised: `tcp://host:port`, or the HTTP base URL without a trailing slash. */
   url: string;
+  /**
+   * The host as `net.connect`, DNS and the allow-list take it: a name in lower case, or an
+   * address; an IPv6 literal without the brackets the URL wears (`::1`, not `[::1]`, which the
+   * resolver reads as a name that does not exist).
+   */
   hostname: string;
   port: number;
-  /** `host:port`: with the format and TID, the key of a STAN sequence; with the format, of a TCP session. */
+  /** `host:port` (IPv6 in brackets, as in the URL): with the format and TID, the key of a STAN sequence; with the format, of a TCP session. */
   endpoint: string;
 }
+
+/**
+ * What a host address looks like before the parser reads it: `tcp://…` or `http(s)://…`, the
+ * scheme in any case (RFC 3986 §3.1: schemes are case-insensitive; the URL parser reads `TCP:` as
+ * `tcp:`). The one pattern of every contract that carries a host address (the gateway profile
+ * upsert's `hostUrl`, a host request's `target.connUrl`), so no contract refuses what
+ * merchant-management's edge check ({@link parseHostUrl}) took (docs/decisions.md, "Outside
+ * review r14c").
+ */
+export const HOST_URL_PATTERN = /^(tcp|https?):\/\/\S+$/i;
 
 /** An address that does not fit its format. */
 export class HostAddressError extends Error {
@@ -43,13 +58,20 @@ export function parseHostUrl(format: HostMessageFormat, text: string): HostAddre
     if (!url.port) throw new HostAddressError(`${format} address ${text} needs a port`);
     if (url.pathname && url.pathname !== '/' && url.pathname !== '') throw new HostAddressError(`${format} address ${text} takes no path`);
     const port = Number(url.port);
-    return { format, transport, url: `tcp://${url.hostname}:${port}`, hostname: url.hostname, port, endpoint: `${url.hostname}:${port}` };
+    // `tcp:` is no special scheme: the URL parser keeps a name's case, which DNS ignores. One spelling, one session and one STAN sequence.
+    const host = url.hostname.toLowerCase();
+    return { format, transport, url: `tcp://${host}:${port}`, hostname: bareHostOf(host), port, endpoint: `${host}:${port}` };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new HostAddressError(`${format} is JSON over HTTP: its address is http(s)://…, not ${url.protocol}//`);
   const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   const base = `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
-  return { format, transport, url: base, hostname: url.hostname, port, endpoint: `${url.hostname}:${port}` };
+  return { format, transport, url: base, hostname: bareHostOf(url.hostname), port, endpoint: `${url.hostname}:${port}` };
+}
+
+/** A URL's host as a socket takes it: an IPv6 literal (`[::1]`; the URL parser has already compressed and lower-cased it) without its brackets. */
+function bareHostOf(urlHost: string): string {
+  return urlHost.replace(/^\[(.*)\]$/, '$1');
 }
 
 /**
@@ -64,7 +86,7 @@ export function hostKeyOf(format: string, hostUrl: string | null): string {
   if (!(isIsoHostFormat(format) || isJsonHostFormat(format))) return '';
   try {
     const address = parseHostUrl(format, hostUrl.trim());
-    const host = canonicalHostnameOf(address.hostname);
+    const host = canonicalHostnameOf(address.hostname.includes(':') ? `[${address.hostname}]` : address.hostname);
     if (address.transport === 'tcp') return `tcp://${host}:${address.port}`;
     const url = new URL(address.url);
     url.hostname = host;

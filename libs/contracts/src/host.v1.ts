@@ -18,6 +18,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { HOST_URL_PATTERN } from './host-address';
 import { HOST_ACQUIRER_ID_PATTERN, HOST_MESSAGE_FORMATS, HOST_MID_PATTERN, HOST_MID_RULE, HOST_TID_PATTERN, HOST_TID_RULE, HostMessageFormat } from './host-formats';
 import { IsIanaTimeZone, IsIsoCountry, NullableButPresent } from './validation';
 
@@ -29,7 +30,8 @@ import { IsIanaTimeZone, IsIsoCountry, NullableButPresent } from './validation';
  */
 
 /** Patterns of the host contracts, shared with their hand-written decoders (fast-decode.ts). */
-export const HOST_CONN_URL_PATTERN = /^(tcp|https?):\/\/[^\s]+$/;
+/** A host address: {@link HOST_URL_PATTERN} (any case of the scheme), what merchant-management stores and the gateway applies. */
+export const HOST_CONN_URL_PATTERN = HOST_URL_PATTERN;
 export const HOST_ACPT_ID_PATTERN = /^acpt_[A-Za-z0-9_-]{1,64}$/;
 /** A request id, and a host's order id: 1 to 64 letters, digits, _ or -. */
 export const HOST_REQUEST_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

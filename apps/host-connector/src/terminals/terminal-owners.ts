@@ -52,7 +52,7 @@ export class TerminalOwners {
     const [mid, tid] = [terminalIdOf(target.mid), terminalIdOf(target.tid)];
     // Callers older than per-PBO terminals name no PBO: nothing to tell them apart by.
     if (groupId === LEGACY_GROUP_SCOPE || mid === '' || tid === '') return { ok: true };
-    const hostname = address.hostname.replace(/^\[|\]$/g, '');
+    const hostname = address.hostname;
     let ips: string[];
     try {
       ips = isIP(hostname) ? [hostname] : await this.addressesOf(hostname);

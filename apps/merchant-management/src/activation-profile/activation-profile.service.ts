@@ -1,5 +1,5 @@
 import { canonicalJson, DomainError, IdGenerator } from '@app/common';
-import { describeTakenTerminal, GatewayProfileUpsertV1, TerminalIdentity } from '@app/contracts';
+import { describeTakenTerminal, GatewayProfileUpsertV1, TerminalIdentity, terminalIdentityOf } from '@app/contracts';
 import { HOST_ADDRESS_POLICY, HostAddressPolicy } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PboService } from '../pbo/pbo.service';
@@ -84,7 +84,7 @@ export class ActivationProfileService {
   async publishCreated(device: ProfiledDevice, source: ProfileSource): Promise<void> {
     if (!device.profileId) return;
     const upsert = toGatewayProfileUpsert({ ...device, profileId: device.profileId }, source.merchant, device.acceptances, device.profileVersion);
-    await this.requireOwnTerminals(upsert);
+    await this.requireOwnTerminals(upsert, true);
     await this.repository.enqueueUpserts([upsert]);
   }
 
@@ -92,10 +92,13 @@ export class ActivationProfileService {
    * Refuses (409) a device whose live profile names a terminal — MID/TID at a host, the format and
    * address alike (docs/decisions.md, "One owner per terminal identity"), the address as the host
    * connector names it ("A terminal is claimed at write time on the connector's endpoint") — that an older device of
-   * another PBO names: merchant-management holds every PBO's devices, so it tells the operator at
-   * once what the gateway would refuse (race-safely, by its unique index) after the push.
+   * another PBO names (`created`: the device is being created, every other device is older):
+   * merchant-management holds every PBO's devices, so it tells the operator at once what the
+   * gateway would refuse after the push. Race-safe (docs/decisions.md, "Outside review r14c"):
+   * the terminals are locked (`lockTerminals`) before other PBOs' devices are read, until the
+   * write commits, so of two PBOs writing one terminal at once the second reads the first's device.
    */
-  private async requireOwnTerminals(upsert: GatewayProfileUpsertV1): Promise<void> {
+  private async requireOwnTerminals(upsert: GatewayProfileUpsertV1, created = false): Promise<void> {
     if (upsert.entityStatus === 'DISABLED') return;
     const key = (identity: TerminalIdentity) => JSON.stringify([identity.hostMessageFormat, identity.hostAddress, identity.mid, identity.tid]);
     const wanted = (
@@ -107,7 +110,8 @@ export class ActivationProfileService {
       )
     ).flatMap((identity) => identity ?? []);
     if (wanted.length === 0) return;
-    const others = await this.repository.terminalsOfOtherPbos(upsert.groupId, upsert.deviceId, wanted);
+    await this.repository.lockTerminals(wanted);
+    const others = await this.repository.terminalsOfOtherPbos(upsert.groupId, created ? null : upsert.deviceId, wanted);
     const taken = new Set((await terminalIdentitiesAtConnector(this.hostAddresses, upsert.groupId, others, this.logger)).flatMap((identity) => (identity ? [key(identity)] : [])));
     const clash = wanted.find((identity) => taken.has(key(identity)));
     if (clash) throw DomainError.conflict(describeTakenTerminal(clash));
@@ -196,6 +200,9 @@ export class ActivationProfileService {
       if (upsert) upserts.push(upsert);
       if (Object.keys(values).length > 0) changed.push({ uuid: device.uuid, values });
     }
+    // Not refused here (docs/decisions.md, "One owner per terminal identity"), but serialised with
+    // the device writes that are: one of those racing this re-push reads the acceptances it stores.
+    await this.repository.lockTerminals(upserts.filter((upsert) => upsert.entityStatus !== 'DISABLED').flatMap(terminalsNamedBy));
     // One multi-row outbox INSERT and one UPDATE for the whole merchant, not two statements per device.
     await this.repository.enqueueUpserts(upserts);
     await this.repository.updateProfiles(groupId, changed);
@@ -270,4 +277,12 @@ export class ActivationProfileService {
       emvAID: emvAidsOf(source.bindings, device.acceptances),
     };
   }
+}
+
+/** The terminals (format, MID and TID without their pad) an upsert's acceptances name, as `lockTerminals` keys them. */
+function terminalsNamedBy(upsert: GatewayProfileUpsertV1): Array<{ hostMessageFormat: string; mid: string; tid: string }> {
+  return upsert.acceptances.flatMap((a) => {
+    const identity = terminalIdentityOf(a.hostMessageFormat, a.hostUrl ?? null, a.primaryMid, a.primaryTid);
+    return identity ? [{ hostMessageFormat: identity.hostMessageFormat, mid: identity.mid, tid: identity.tid }] : [];
+  });
 }

@@ -1,15 +1,23 @@
-import { registerErrorFormat, renderProblemDetails } from '@app/common';
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { constrainRouteParameter, registerErrorFormat, renderProblemDetails } from '@app/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { GATEWAY_ERROR_PREFIX } from './namespace';
+import { GATEWAY_ERROR_PREFIX, GATEWAY_NAMESPACE } from './namespace';
 
-/** Gateway routes answer errors as RFC 9457 problem details (docs/decisions.md, issue 5 "API"), whatever else the process serves. */
+/**
+ * Gateway routes answer errors as RFC 9457 problem details (docs/decisions.md, issue 5 "API"),
+ * whatever else the process serves; and their `:namespace` serves only the deployment's namespace,
+ * so a 405 never names a method of another namespace's URL (all 404, as NamespaceGuard answers).
+ */
 @Injectable()
 export class GatewayErrorFormat implements OnModuleInit {
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(GATEWAY_NAMESPACE) private readonly namespace: string,
+  ) {}
 
   onModuleInit(): void {
     registerErrorFormat(this.adapterHost, GATEWAY_ERROR_PREFIX, renderProblemDetails);
+    constrainRouteParameter(this.adapterHost, 'namespace', (value) => value === this.namespace);
   }
 }
 

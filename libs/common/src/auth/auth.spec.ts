@@ -3,7 +3,8 @@ import { authConfigFrom, authVariables, deviceTokenVariables, STANDALONE_DEV_SEC
 import fc from 'fast-check';
 import { SignJWT } from 'jose';
 import { signDeviceToken, verifyDeviceToken } from './device-token';
-import { ISSUED_AT_SKEW_SECONDS, parseTtl, signPboToken, TokenVerifier } from './token';
+import { createHmac } from 'node:crypto';
+import { ISSUED_AT_SKEW_SECONDS, MAX_TOKEN_LIFETIME_SECONDS, parseTtl, signPboToken, TokenVerifier } from './token';
 
 const read = (env: Env) => envSchema({ ...authVariables, ...deviceTokenVariables }).read(env);
 const app = { allowDevelopmentDefault: false, production: false, deviceTokens: true };
@@ -115,5 +116,43 @@ describe('TokenVerifier', () => {
 
   it('should refuse a header that is not a bearer token', async () => {
     await expect(new TokenVerifier(config).verifyAuthorization('Basic abc')).rejects.toThrow('authorization header must be "Bearer <token>"');
+  });
+});
+
+/** An HS256 JWT of exactly these claims (the raw JSON text, so `exp` may be 1e300), signed with `secret`. */
+function rawJwt(secret: string, claimsJson: string): string {
+  const part = (text: string) => Buffer.from(text).toString('base64url');
+  const unsigned = `${part('{"alg":"HS256","typ":"JWT"}')}.${part(claimsJson)}`;
+  return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
+}
+
+describe('token lifetime (r14c item 5)', () => {
+  const config = { secret: 'unit-test-secret-unit-test-secret-0000', deviceSecret: 'unit-test-device-secret-unit-test-device' };
+
+  it('should refuse a PBO or device token whose exp lies beyond the longest lifetime from now or from its iat (exp 1e300 included), and take one within it', async () => {
+    const far = fc.oneof(
+      fc.constantFrom('1e300', '9007199254740993', '1e20'),
+      fc.integer({ min: MAX_TOKEN_LIFETIME_SECONDS + 120, max: 100 * 365 * 86400 }).map((ahead) => String(Math.floor(Date.now() / 1000) + ahead)),
+    );
+    await fc.assert(
+      fc.asyncProperty(far, fc.boolean(), async (exp, withIat) => {
+        const now = Math.floor(Date.now() / 1000);
+        const iat = withIat ? `,"iat":${now}` : '';
+        const pbo = new TokenVerifier(config).verifyAuthorization(`Bearer ${rawJwt(config.secret, `{"groupId":"group-1","exp":${exp}${iat}}`)}`);
+        const device = verifyDeviceToken(config, `Bearer ${rawJwt(config.deviceSecret, `{"groupId":"group-1","sub":"SDK1","aud":"softpos-device","exp":${exp}${iat}}`)}`);
+        await expect(pbo).rejects.toThrow('bearer token lives longer than 31 days, the longest a token may');
+        await expect(device).rejects.toThrow('device token lives longer than 31 days, the longest a token may');
+      }),
+      { numRuns: 30 },
+    );
+    // Issued a year ago, expiring tomorrow: within 31 days from now, not from its iat.
+    const now = Math.floor(Date.now() / 1000);
+    await expect(new TokenVerifier(config).verifyAuthorization(`Bearer ${rawJwt(config.secret, `{"groupId":"group-1","exp":${now + 86400},"iat":${now - 365 * 86400}}`)}`)).rejects.toThrow(
+      'bearer token lives longer',
+    );
+    await expect(new TokenVerifier(config).verifyAuthorization(`Bearer ${rawJwt(config.secret, `{"groupId":"group-1","exp":${now + 30 * 86400},"iat":${now}}`)}`)).resolves.toEqual({
+      groupId: 'group-1',
+    });
+    await expect(signPboToken(config, 'group-1', MAX_TOKEN_LIFETIME_SECONDS + 1)).rejects.toThrow(/a token lives at most 31 days/);
   });
 });

@@ -3,11 +3,11 @@ import { ApiBearerAuth, ApiResponse } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { DomainError } from '../errors';
-import { EnvelopeDto } from '../http/envelope';
+import { UnauthenticatedEnvelopeDto } from '../http/envelope';
 import { AuthConfig } from './auth.config';
 import { AUTH_CONFIG } from './injection-tokens';
 import { KNOWN_GROUPS, KnownGroups } from './known-groups';
-import { checkIssuedAt } from './token';
+import { checkIssuedAt, checkLifetime, checkTtl, TOKEN_LIFETIME_TEXT, TokenLifetimeError } from './token';
 
 /** Audience of device tokens: never accepted where a PBO token is expected, and the other way round. */
 export const DEVICE_TOKEN_AUDIENCE = 'softpos-device';
@@ -27,6 +27,7 @@ function deviceSecretOf(config: AuthConfig): string {
 
 /** Signs a device token (HS256, audience {@link DEVICE_TOKEN_AUDIENCE}, subject the device id). */
 export async function signDeviceToken(config: AuthConfig, claims: DeviceClaims, ttlSeconds: number): Promise<string> {
+  checkTtl(ttlSeconds);
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ groupId: claims.groupId, profileId: claims.profileId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -72,6 +73,7 @@ export async function verifyDeviceToken(config: AuthConfig, header: string | und
     });
     if (typeof payload.groupId !== 'string' || typeof payload.sub !== 'string') throw new Error('claims');
     checkIssuedAt(payload);
+    checkLifetime(payload);
     const claims: DeviceClaims = { deviceId: payload.sub, groupId: payload.groupId, profileId: typeof payload.profileId === 'string' ? payload.profileId : null };
     // A full map starts over: simpler than an LRU, and the tokens in use are verified again once.
     if (verified.size >= VERIFIED_TOKENS_KEPT) verified.clear();
@@ -80,6 +82,7 @@ export async function verifyDeviceToken(config: AuthConfig, header: string | und
   } catch (error) {
     verified.delete(token);
     if (error instanceof joseErrors.JWTExpired) throw DomainError.unauthenticated('device token has expired');
+    if (error instanceof TokenLifetimeError) throw DomainError.unauthenticated(`device token ${TOKEN_LIFETIME_TEXT}`);
     throw DomainError.unauthenticated('device token is invalid');
   }
 }
@@ -115,6 +118,6 @@ export function DeviceApi(): ClassDecorator & MethodDecorator {
   return applyDecorators(
     UseGuards(DeviceAuthGuard),
     ApiBearerAuth(),
-    ApiResponse({ status: 401, description: 'code 11000: missing, expired or invalid device token, or the device is no longer active', type: EnvelopeDto }),
+    ApiResponse({ status: 401, description: 'code 11000: missing, expired or invalid device token, or the device is no longer active', type: UnauthenticatedEnvelopeDto }),
   );
 }

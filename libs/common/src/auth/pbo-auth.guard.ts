@@ -1,7 +1,7 @@
 import { applyDecorators, CanActivate, createParamDecorator, DynamicModule, ExecutionContext, Global, Inject, Injectable, Module, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiResponse } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { EnvelopeDto } from '../http/envelope';
+import { UnauthenticatedEnvelopeDto } from '../http/envelope';
 import { AuthConfig } from './auth.config';
 import { DeviceAuthGuard } from './device-token';
 import { AUTH_CONFIG, TOKEN_VERIFIER } from './injection-tokens';
@@ -44,7 +44,7 @@ export function PboApi(): ClassDecorator & MethodDecorator {
   return applyDecorators(
     UseGuards(PboAuthGuard),
     ApiBearerAuth(),
-    ApiResponse({ status: 401, description: 'code 11000: missing, malformed, expired or wrongly signed bearer token', type: EnvelopeDto }),
+    ApiResponse({ status: 401, description: 'code 11000: missing, malformed, expired or wrongly signed bearer token', type: UnauthenticatedEnvelopeDto }),
   );
 }
 

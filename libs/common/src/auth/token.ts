@@ -35,9 +35,40 @@ export function checkIssuedAt(payload: JWTPayload, nowSeconds = Math.floor(Date.
   if (typeof payload.iat !== 'number' || payload.iat > nowSeconds + ISSUED_AT_SKEW_SECONDS) throw new Error('iat');
 }
 
+/**
+ * The longest a token may live (docs/decisions.md, "Outside review r14c"): 31 days. Device tokens
+ * are issued for 7 days, PBO tokens for what the issuer chooses (the CLI's `--ttl`, 24 h by
+ * default); a verifier refuses one whose `exp` lies further than this from now, or from its `iat`.
+ */
+export const MAX_TOKEN_LIFETIME_SECONDS = 31 * 86400;
+
+/** A token whose expiry lies beyond {@link MAX_TOKEN_LIFETIME_SECONDS}: "every token expires" means within it. */
+export class TokenLifetimeError extends Error {
+  constructor() {
+    super('lifetime');
+    this.name = 'TokenLifetimeError';
+  }
+}
+
+/** Refuses (TokenLifetimeError) a token whose `exp` is more than the maximum lifetime after now or after its `iat` (`exp: 1e300` included). */
+export function checkLifetime(payload: JWTPayload, nowSeconds = Math.floor(Date.now() / 1000)): void {
+  const { exp, iat } = payload;
+  if (typeof exp !== 'number' || !Number.isFinite(exp) || exp > nowSeconds + MAX_TOKEN_LIFETIME_SECONDS) throw new TokenLifetimeError();
+  if (typeof iat === 'number' && exp - iat > MAX_TOKEN_LIFETIME_SECONDS) throw new TokenLifetimeError();
+}
+
+/** How a refused lifetime is said (never the claim's value). */
+export const TOKEN_LIFETIME_TEXT = `lives longer than ${MAX_TOKEN_LIFETIME_SECONDS / 86400} days, the longest a token may`;
+
+/** Refuses to sign a token nobody would take. */
+export function checkTtl(ttlSeconds: number): void {
+  if (!(ttlSeconds > 0 && ttlSeconds <= MAX_TOKEN_LIFETIME_SECONDS)) throw new Error(`a token lives at most ${MAX_TOKEN_LIFETIME_SECONDS / 86400} days (${MAX_TOKEN_LIFETIME_SECONDS} s), not ${ttlSeconds} s`);
+}
+
 /** Signs an HS256 PBO token (CLI, standalone seed, tests). */
 export async function signPboToken(config: AuthConfig, groupId: string, ttlSeconds = 86400): Promise<string> {
   if (!config.secret) throw new Error('signing tokens needs AUTH_JWT_SECRET');
+  checkTtl(ttlSeconds);
   const now = Math.floor(Date.now() / 1000);
   let jwt = new SignJWT({ groupId }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(groupId).setIssuedAt(now).setExpirationTime(now + ttlSeconds);
   if (config.issuer) jwt = jwt.setIssuer(config.issuer);
@@ -75,8 +106,10 @@ export class TokenVerifier {
           ? (await jwtVerify(match[1], this.key, options)).payload
           : (await jwtVerify(match[1], this.key, options)).payload;
       checkIssuedAt(payload);
+      checkLifetime(payload);
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw DomainError.unauthenticated('bearer token has expired');
+      if (error instanceof TokenLifetimeError) throw DomainError.unauthenticated(`bearer token ${TOKEN_LIFETIME_TEXT}`);
       throw DomainError.unauthenticated('bearer token is invalid');
     }
     // A device token (audience softpos-device) never stands in for a PBO token.

@@ -12,6 +12,9 @@ const logger = new Logger('Errors');
 /** What a body of another media type than JSON is told (415, code 10000), whatever it was. */
 export const UNSUPPORTED_MEDIA_TYPE_MESSAGE = 'the request body must be JSON, sent with Content-Type: application/json';
 
+/** What an encoded body is told (415, code 10000; RFC 9110 §8.4): bodies are never decoded, whatever the coding named. */
+export const UNSUPPORTED_CONTENT_ENCODING_MESSAGE = 'the request body must not be encoded: send it without Content-Encoding (or with identity)';
+
 /** What any error means to a client: a domain code and a message that is safe to show. */
 export interface ClassifiedError {
   code: ErrorCode;

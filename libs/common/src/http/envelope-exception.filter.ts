@@ -48,9 +48,11 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     // a 404 for every verb, never a 405 naming methods that would not take it either.
     const url = request.url.split('?', 1)[0];
     // A lookup that fills a path parameter with nothing (`/emv/` for `/emv/:id`) is no route either: routing refuses it.
+    // Nor is one whose parameter the application does not serve (another gateway namespace: its guard answers 404).
     const routable = (method: string): boolean => {
       const found = this.router!.findRoute({ method, url }) as { params?: Record<string, unknown> } | null;
-      return found !== null && Object.values(found.params ?? {}).every((value) => value !== '');
+      const params = found?.params ?? {};
+      return found !== null && Object.values(params).every((value) => value !== '') && (this.formats?.acceptsParameters(params) ?? true);
     };
     const allowed = ROUTABLE_METHODS.filter((method) => method !== request.method && routable(method));
     if (allowed.length === 0) return exception;

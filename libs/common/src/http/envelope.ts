@@ -24,6 +24,17 @@ export class EnvelopeDto {
   code: number;
 }
 
+/**
+ * A 401's envelope: code 11000 and `data` 401, as the shared decisions say of 11000
+ * ("missing, malformed, expired or wrongly signed bearer token (`data` = 401)"); documented so
+ * that the wire and the document agree (r14c item 8).
+ */
+export class UnauthenticatedEnvelopeDto {
+  @ApiProperty({ example: 'bearer token has expired' }) msg: string;
+  @ApiProperty({ enum: [11000], example: 11000 }) code: number;
+  @ApiProperty({ type: 'integer', enum: [401], example: 401, description: 'always 401 on an authentication failure (the shared decisions\' `data` = 401)' }) data: number;
+}
+
 /** The `data` of a success that answers `{}` (the spec's capture). */
 export class EmptyDataDto {}
 

@@ -39,6 +39,22 @@ function segmentsOf(path: string): string[] {
  */
 export class ErrorFormatRegistry {
   private readonly rules: Rule[] = [];
+  private readonly parameterRules = new Map<string, (value: string) => boolean>();
+
+  /**
+   * Path parameter `name` of every route serves only values `accepts` takes (the gateway's
+   * `:namespace`: one namespace per deployment, checked by a guard after routing). A 405 names a
+   * method only when its route would take the URL's values: a URL whose parameter no route serves
+   * is a 404 for every method, never a 405 naming methods that answer 404 (r14c item 3).
+   */
+  constrainParameter(name: string, accepts: (value: string) => boolean): void {
+    this.parameterRules.set(name, accepts);
+  }
+
+  /** Whether every constrained parameter among a route's `params` has a value its rule takes. */
+  acceptsParameters(params: Record<string, unknown>): boolean {
+    return [...this.parameterRules].every(([name, accepts]) => !(name in params) || (typeof params[name] === 'string' && accepts(params[name])));
+  }
 
   register(prefix: string, renderer: ErrorRenderer): void {
     const segments = segmentsOf(prefix);
@@ -83,4 +99,10 @@ export function errorFormatsOf(httpAdapter: object): ErrorFormatRegistry {
 export function registerErrorFormat(adapterHost: HttpAdapterHost, prefix: string, renderer: ErrorRenderer): void {
   const adapter: object | undefined = adapterHost.httpAdapter;
   if (adapter) errorFormatsOf(adapter).register(prefix, renderer);
+}
+
+/** {@link ErrorFormatRegistry.constrainParameter} from inside a module (`onModuleInit`); a no-op without HTTP. */
+export function constrainRouteParameter(adapterHost: HttpAdapterHost, name: string, accepts: (value: string) => boolean): void {
+  const adapter: object | undefined = adapterHost.httpAdapter;
+  if (adapter) errorFormatsOf(adapter).constrainParameter(name, accepts);
 }

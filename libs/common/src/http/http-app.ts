@@ -7,7 +7,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { flag, integer, oneOf, text, ValuesOf } from '../config/env-schema';
 import { DomainError } from '../errors';
 import { StrictValidationPipe } from '../validation';
-import { UNSUPPORTED_MEDIA_TYPE_MESSAGE } from './classify-error';
+import { UNSUPPORTED_MEDIA_TYPE_MESSAGE, UNSUPPORTED_CONTENT_ENCODING_MESSAGE } from './classify-error';
 import { handleClientError, handleUnmetExpectation } from './client-error';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
 import { errorFormatsOf } from './error-formats';
@@ -229,7 +229,12 @@ function documentEdgeErrors(document: OpenAPIObject): void {
       const operation = item[method];
       if (!operation) continue;
       if ((BODY_METHODS as readonly string[]).includes(method)) {
-        documentResponse(operation, '415', `a body sent with a Content-Type other than application/json (code 10000 in the envelope): "${UNSUPPORTED_MEDIA_TYPE_MESSAGE}"`, ['400']);
+        documentResponse(
+          operation,
+          '415',
+          `a body sent with a Content-Type other than application/json (code 10000 in the envelope): "${UNSUPPORTED_MEDIA_TYPE_MESSAGE}"; or with a Content-Encoding other than identity (bodies are not decoded): "${UNSUPPORTED_CONTENT_ENCODING_MESSAGE}"`,
+          ['400'],
+        );
       }
       if (operation.security?.some((requirement) => Object.keys(requirement).length > 0)) {
         documentResponse(

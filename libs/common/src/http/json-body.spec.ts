@@ -1,6 +1,7 @@
 import { unsafeShapeOf } from '@app/contracts';
 import fc from 'fast-check';
-import { MAX_BODY_VALUES, parseGuardedJson, parseJsonBody } from './json-body';
+import { parseEmbeddedJson } from '../validation/validators';
+import { checkRequestText, MAX_BODY_VALUES, parseGuardedJson, parseJsonBody } from './json-body';
 
 /** Text where a naive comma count would go wrong: commas, quotes and backslashes inside strings. */
 const trickyText = fc.string({ unit: fc.constantFrom(',', '"', '\\', '\\"', 'a', 'é', '\u2028', ' '), maxLength: 40 });
@@ -113,5 +114,34 @@ describe('parseGuardedJson: keys every object has', () => {
         if ('unsafe' in answer) expect(answer.unsafe).toMatch(new RegExp(`^(n\\.)*${key} is not an accepted field$`));
       }),
     );
+  });
+});
+
+// r14c item 7: valid JSON holding __proto__ was told "the request body is not valid JSON".
+describe('parseGuardedJson: prototype keys are said as such', () => {
+  const holdingPrototypeKey = fc
+    .tuple(fc.integer({ min: 0, max: 8 }), fc.constantFrom('{"__proto__":VALUE}', '{"constructor":{"prototype":VALUE}}', '{"a":1,"__proto__":VALUE}'), fc.jsonValue({ maxDepth: 2 }))
+    .map(([depth, shape, value]) => {
+      let text = shape.replace('VALUE', JSON.stringify(value) ?? 'null');
+      for (let level = 0; level < depth; level++) text = level % 2 ? `[${text}]` : `{"n":${text}}`;
+      return text;
+    });
+
+  it('should refuse a body holding a __proto__ key or a constructor.prototype at any depth as such, never as invalid JSON, in the body and in a JSON string field', () => {
+    fc.assert(
+      fc.property(holdingPrototypeKey, (text) => {
+        expect(() => parseJsonBody(text)).toThrow(
+          'the request body holds a __proto__ key or a constructor.prototype, which are refused (they would reach object prototypes)',
+        );
+        expect(parseEmbeddedJson(text)).toEqual({
+          problem: 'holds JSON that cannot be taken: the value holds a __proto__ key or a constructor.prototype, which are refused (they would reach object prototypes)',
+        });
+      }),
+    );
+  });
+
+  it('should name the path, not a parameter "*", when a URL no route took holds text PostgreSQL cannot take', () => {
+    expect(() => checkRequestText({ params: { '*': 'nope\u0000' }, query: {} })).toThrow('the path must not contain a NUL character');
+    expect(() => checkRequestText({ params: { id: 'x\u0000' }, query: {} })).toThrow('id must not contain a NUL character');
   });
 });

@@ -3,7 +3,7 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as secureJson from 'secure-json-parse';
 import { DomainError, ErrorCode } from '../errors';
-import { UNSUPPORTED_MEDIA_TYPE_MESSAGE } from './classify-error';
+import { UNSUPPORTED_CONTENT_ENCODING_MESSAGE, UNSUPPORTED_MEDIA_TYPE_MESSAGE } from './classify-error';
 
 /**
  * The most values (objects, arrays and scalars) any JSON text may hold, a body with
@@ -61,12 +61,17 @@ export function parseGuardedJson(text: string, maxValues = MAX_BODY_VALUES): { v
   try {
     value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (error) {
+    // Valid JSON, refused for what it holds (secure-json-parse throws a SyntaxError for it too): say so, not "not valid JSON" (r14c item 7).
+    if (!(error instanceof SyntaxError) || /forbidden prototype property/.test(error.message)) return { unsafe: PROTOTYPE_KEY_REFUSAL };
     // V8's message quotes the text around the error: only its position is repeated.
-    return { invalid: error instanceof SyntaxError ? syntaxErrorPosition(error) : ': it carries a prototype key (__proto__ or constructor.prototype)' };
+    return { invalid: syntaxErrorPosition(error) };
   }
   const unsafe = unsafeShapeOf(value, { maxValues });
   return unsafe === undefined ? { value } : { unsafe };
 }
+
+/** Why a JSON text holding a `__proto__` key or a `constructor.prototype` is refused (after `payload`, the body or the field). */
+export const PROTOTYPE_KEY_REFUSAL = 'payload holds a __proto__ key or a constructor.prototype, which are refused (they would reach object prototypes)';
 
 /** ` (at position N)` when V8's message tells the position, else ''. */
 function syntaxErrorPosition(error: SyntaxError): string {
@@ -133,7 +138,8 @@ export function checkRequestText(request: Pick<FastifyRequest, 'params' | 'query
       if (nameProblem !== undefined) throw DomainError.validation(`a ${where} parameter name ${nameProblem}`);
       for (const item of Array.isArray(value) ? value : [value]) {
         const problem = typeof item === 'string' ? unsafeTextOf(item) : undefined;
-        if (problem !== undefined) throw DomainError.validation(`${fieldName(name)} ${problem}`);
+        // A URL no route took has only Fastify's wildcard parameter `*`: the whole path, named as such (r14c item 7).
+        if (problem !== undefined) throw DomainError.validation(`${where === 'path' && name === '*' ? 'the path' : fieldName(name)} ${problem}`);
       }
     }
   }
@@ -157,6 +163,19 @@ export function utf8TextOf(body: string | Buffer): string {
   }
 }
 
+/**
+ * Whether a Content-Encoding names no coding but identity (absent, empty, or `identity` in any
+ * case, listed once or more). Any other coding (gzip, br, deflate, an unknown one) would be a body
+ * we do not decode: read as JSON it would be misread (r14c item 6).
+ */
+export function isIdentityEncoding(contentEncoding: string | string[] | undefined): boolean {
+  const text = Array.isArray(contentEncoding) ? contentEncoding.join(',') : (contentEncoding ?? '');
+  return text
+    .split(',')
+    .map((coding) => coding.trim())
+    .every((coding) => coding === '' || /^identity$/i.test(coding));
+}
+
 /** Installs {@link parseJsonBody} as the only body parser (any other Content-Type is 415) and {@link checkRequestText} before every route's validation. */
 export function installHostileInputGuards(fastify: FastifyInstance): void {
   // JSON is the only body type: Fastify's text/plain parser would hand a string to validation (a 400
@@ -168,6 +187,8 @@ export function installHostileInputGuards(fastify: FastifyInstance): void {
     try {
       // The body is read as UTF-8: a JSON body declared in another charset is not one we read (RFC 8259 §8.1).
       if (!isUtf8OrNoCharset(request.headers['content-type'])) throw new DomainError(ErrorCode.UnsupportedMediaType, UNSUPPORTED_MEDIA_TYPE_MESSAGE);
+      // An encoded body is not decoded here (nor anywhere): 415, RFC 9110 §15.5.16.
+      if (!isIdentityEncoding(request.headers['content-encoding'])) throw new DomainError(ErrorCode.UnsupportedMediaType, UNSUPPORTED_CONTENT_ENCODING_MESSAGE);
       done(null, parseJsonBody(utf8TextOf(body), bodyValuesOf(request)));
     } catch (error) {
       done(error as Error, undefined);

@@ -60,11 +60,15 @@ describe('StrictValidationPipe', () => {
     const known = fc.record({ name: fc.oneof(fc.string(), fc.integer()), currency: fc.constantFrom('MYR', 'xx', 1), items: fc.array(fc.record({ emvId: fc.oneof(fc.integer(), fc.string()) }), { maxLength: 2 }) }, { requiredKeys: [] });
     // Names every object has (`constructor`, `toString`, …) never reach the pipe: the body reader refuses them (json-body.spec.ts).
     const prototypeNames = ['__proto__', 'constructor', ...Object.getOwnPropertyNames(Object.prototype)];
-    const unknown = fc.dictionary(
-      fc.string({ minLength: 1 }).filter((key) => !['name', 'currency', 'items', ...prototypeNames].includes(key)),
-      fc.jsonValue({ maxDepth: 1 }),
-      { minKeys: 1, maxKeys: 5 },
-    );
+    // Nor at depth (fc.jsonValue may nest `{"toString": …}`, which the body reader refuses before the pipe).
+    const nestedPrototypeName = new RegExp(`"(${prototypeNames.join('|')})":`);
+    const unknown = fc
+      .dictionary(
+        fc.string({ minLength: 1 }).filter((key) => !['name', 'currency', 'items', ...prototypeNames].includes(key)),
+        fc.jsonValue({ maxDepth: 1 }),
+        { minKeys: 1, maxKeys: 5 },
+      )
+      .filter((extra) => !nestedPrototypeName.test(JSON.stringify(extra)));
     await fc.assert(
       fc.asyncProperty(known, unknown, fc.boolean(), async (fields, extra, extraFirst) => {
         const body = extraFirst ? { ...extra, ...fields } : { ...fields, ...extra };

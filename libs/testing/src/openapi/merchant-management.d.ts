@@ -498,14 +498,20 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        EnvelopeDto: {
-            /** @example SUCCESS */
+        UnauthenticatedEnvelopeDto: {
+            /** @example bearer token has expired */
             msg: string;
             /**
-             * @description 0 success; 10000 validation or conflict; 11000 unauthenticated; 13000 owner info invalid; 14000 not found; 15000 upstream; 16000 rate limit; 50000 unexpected
-             * @example 0
+             * @example 11000
+             * @enum {number}
              */
-            code: number;
+            code: 11000;
+            /**
+             * @description always 401 on an authentication failure (the shared decisions' `data` = 401)
+             * @example 401
+             * @enum {integer}
+             */
+            data: 401;
         };
         PboInfoDto: {
             groupId: string;
@@ -518,6 +524,15 @@ export interface components {
             updatedAt: string;
             /** @description IANA time zone new merchants default to */
             timeZone: string;
+        };
+        EnvelopeDto: {
+            /** @example SUCCESS */
+            msg: string;
+            /**
+             * @description 0 success; 10000 validation or conflict; 11000 unauthenticated; 13000 owner info invalid; 14000 not found; 15000 upstream; 16000 rate limit; 50000 unexpected
+             * @example 0
+             */
+            code: number;
         };
         IdDto: {
             id: number;
@@ -1514,7 +1529,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
@@ -1523,7 +1538,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -1567,10 +1582,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1585,7 +1600,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -1643,7 +1658,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the object belongs to another PBO or merchant */
@@ -1679,7 +1694,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -1727,7 +1742,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the object belongs to another PBO or merchant */
@@ -1757,7 +1772,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1772,7 +1787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -1818,7 +1833,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the object belongs to another PBO or merchant */
@@ -1854,7 +1869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -1904,7 +1919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the object belongs to another PBO or merchant */
@@ -1934,7 +1949,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1949,7 +1964,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -1994,7 +2009,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the object belongs to another PBO or merchant */
@@ -2024,7 +2039,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2039,7 +2054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -2095,7 +2110,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the object belongs to another PBO or merchant */
@@ -2122,7 +2137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -2170,7 +2185,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the object belongs to another PBO or merchant */
@@ -2200,7 +2215,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2215,7 +2230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 15000: the host connector did not say whether it sends to connUrl; nothing was saved */
@@ -2270,7 +2285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the object belongs to another PBO or merchant */
@@ -2297,7 +2312,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -2346,7 +2361,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the object belongs to another PBO or merchant */
@@ -2367,7 +2382,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2382,7 +2397,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 15000: the host connector did not say whether it sends to connUrl; nothing was saved */
@@ -2436,7 +2451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the object belongs to another PBO or merchant */
@@ -2466,7 +2481,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2481,7 +2496,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -2537,7 +2552,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the object belongs to another PBO or merchant */
@@ -2564,7 +2579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -2613,7 +2628,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the object belongs to another PBO or merchant */
@@ -2634,7 +2649,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2649,7 +2664,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -2698,7 +2713,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the object belongs to another PBO or merchant */
@@ -2728,7 +2743,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2743,7 +2758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -2791,7 +2806,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the object belongs to another PBO or merchant */
@@ -2812,7 +2827,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2827,7 +2842,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -2889,7 +2904,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 14000: no such object */
@@ -2907,7 +2922,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -2955,7 +2970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 14000: no such object */
@@ -2967,7 +2982,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2982,7 +2997,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -3028,7 +3043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the merchant belongs to another PBO */
@@ -3055,7 +3070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -3105,7 +3120,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 14000: no such object */
@@ -3117,7 +3132,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3132,7 +3147,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -3177,7 +3192,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 14000: no such object */
@@ -3198,7 +3213,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3213,7 +3228,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -3272,7 +3287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the device (by device id) or merchant belongs to another PBO; another PBO's activation code, bare or as a CD- id, answers as an unknown one */
@@ -3317,7 +3332,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -3365,7 +3380,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the device (by device id) or merchant belongs to another PBO; another PBO's activation code, bare or as a CD- id, answers as an unknown one */
@@ -3395,7 +3410,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3419,7 +3434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 15000: the host connector did not say which host an acquirer address reaches (terminal ownership); nothing was saved */
@@ -3475,7 +3490,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the device (by device id) or merchant belongs to another PBO; another PBO's activation code, bare or as a CD- id, answers as an unknown one */
@@ -3505,7 +3520,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3529,7 +3544,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -3575,7 +3590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the device (by device id) or merchant belongs to another PBO; another PBO's activation code, bare or as a CD- id, answers as an unknown one */
@@ -3620,7 +3635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -3666,7 +3681,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the device (by device id) or merchant belongs to another PBO; another PBO's activation code, bare or as a CD- id, answers as an unknown one */
@@ -3711,7 +3726,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -3760,7 +3775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the device (by device id) or merchant belongs to another PBO; another PBO's activation code, bare or as a CD- id, answers as an unknown one */
@@ -3790,7 +3805,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3814,7 +3829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 15000: the host connector did not say which host an acquirer address reaches (terminal ownership); nothing was saved */
@@ -3871,7 +3886,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the device (by device id) or merchant belongs to another PBO; another PBO's activation code, bare or as a CD- id, answers as an unknown one */
@@ -3901,7 +3916,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3925,7 +3940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -3970,7 +3985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the device (by device id) or merchant belongs to another PBO; another PBO's activation code, bare or as a CD- id, answers as an unknown one */
@@ -4000,7 +4015,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4024,7 +4039,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -4082,7 +4097,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
@@ -4091,7 +4106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -4139,10 +4154,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4157,7 +4172,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -4203,7 +4218,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 14000: no such device of the PBO (another PBO's answers the same) */
@@ -4224,7 +4239,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4248,7 +4263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -4312,7 +4327,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4362,7 +4377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description the PBO directory (merchant-management) did not answer while the token's group was checked; try again (code 15000 in the envelope) */
@@ -4371,7 +4386,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -4429,7 +4444,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the EMV config belongs to another PBO, or groupId is not the token's */
@@ -4465,7 +4480,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -4513,7 +4528,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the EMV config belongs to another PBO, or groupId is not the token's */
@@ -4543,7 +4558,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4558,7 +4573,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -4608,7 +4623,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the EMV config belongs to another PBO, or groupId is not the token's */
@@ -4638,7 +4653,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4653,7 +4668,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -4698,7 +4713,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the EMV config belongs to another PBO, or groupId is not the token's */
@@ -4728,7 +4743,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4743,7 +4758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -4799,7 +4814,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the profile (or an EMV config it lists) belongs to another PBO, or groupId is not the token's */
@@ -4826,7 +4841,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -4874,7 +4889,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the profile (or an EMV config it lists) belongs to another PBO, or groupId is not the token's */
@@ -4904,7 +4919,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4919,7 +4934,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 15000: the host connector did not say whether it sends to connUrl; nothing was saved */
@@ -4978,7 +4993,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the profile (or an EMV config it lists) belongs to another PBO, or groupId is not the token's */
@@ -4999,7 +5014,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5014,7 +5029,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 15000: the host connector did not say whether it sends to connUrl; nothing was saved */
@@ -5069,7 +5084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the profile (or an EMV config it lists) belongs to another PBO, or groupId is not the token's */
@@ -5099,7 +5114,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5114,7 +5129,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -5161,7 +5176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the merchant belongs to another PBO */
@@ -5182,7 +5197,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5197,7 +5212,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -5255,7 +5270,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the merchant belongs to another PBO, or groupId is not the token's */
@@ -5282,7 +5297,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -5330,7 +5345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the merchant belongs to another PBO, or groupId is not the token's */
@@ -5351,7 +5366,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5366,7 +5381,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -5412,7 +5427,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the merchant belongs to another PBO, or groupId is not the token's */
@@ -5439,7 +5454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -5489,7 +5504,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the merchant belongs to another PBO, or groupId is not the token's */
@@ -5510,7 +5525,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5525,7 +5540,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -5570,7 +5585,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the merchant belongs to another PBO, or groupId is not the token's */
@@ -5600,7 +5615,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5615,7 +5630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -5674,7 +5689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the device or merchant belongs to another PBO, or groupId is not the token's */
@@ -5719,7 +5734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -5767,7 +5782,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the device or merchant belongs to another PBO, or groupId is not the token's */
@@ -5797,7 +5812,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5821,7 +5836,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 15000: the host connector did not say which host an acquirer address reaches (terminal ownership); nothing was saved */
@@ -5879,7 +5894,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the device or merchant belongs to another PBO, or groupId is not the token's */
@@ -5909,7 +5924,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5933,7 +5948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 15000: the host connector did not say which host an acquirer address reaches (terminal ownership); nothing was saved */
@@ -5990,7 +6005,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the device or merchant belongs to another PBO, or groupId is not the token's */
@@ -6020,7 +6035,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6044,7 +6059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };

@@ -187,6 +187,21 @@ export interface components {
              */
             code: number;
         };
+        UnauthenticatedEnvelopeDto: {
+            /** @example bearer token has expired */
+            msg: string;
+            /**
+             * @example 11000
+             * @enum {number}
+             */
+            code: 11000;
+            /**
+             * @description always 401 on an authentication failure (the shared decisions' `data` = 401)
+             * @example 401
+             * @enum {integer}
+             */
+            data: 401;
+        };
         LegacyAmountDto: {
             /** @example MYR */
             currency: string;
@@ -634,7 +649,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the order belongs to another PBO */
@@ -661,7 +676,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -707,7 +722,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the order belongs to another PBO */
@@ -734,7 +749,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
         };
@@ -783,7 +798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the order belongs to another PBO */
@@ -804,7 +819,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -872,7 +887,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the order belongs to another PBO */
@@ -904,7 +919,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1001,7 +1016,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the order belongs to another PBO */
@@ -1033,7 +1048,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1130,7 +1145,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the order belongs to another PBO */
@@ -1162,7 +1177,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1248,7 +1263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the batch belongs to another PBO (or, for e-mail, another merchant) */
@@ -1275,7 +1290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 15000: another context or the acquirer host did not answer in time */
@@ -1332,7 +1347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the batch belongs to another PBO (or, for e-mail, another merchant) */
@@ -1364,7 +1379,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1435,7 +1450,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the batch belongs to another PBO (or, for e-mail, another merchant) */
@@ -1456,7 +1471,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1526,7 +1541,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 13000: the batch belongs to another PBO (or, for e-mail, another merchant) */
@@ -1553,7 +1568,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnvelopeDto"];
+                    "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
             /** @description code 15000: another context or the acquirer host did not answer in time */

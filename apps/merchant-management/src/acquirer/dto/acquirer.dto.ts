@@ -24,7 +24,7 @@ class AcquirerFieldsDto {
   @IsOptional()
   @IsString()
   @MaxLength(512)
-  @Matches(/^https?:\/\/\S+$/, { message: '$property must be an http:// or https:// URL' })
+  @Matches(/^https?:\/\/\S+$/i, { message: '$property must be an http:// or https:// URL' })
   notifyUrl?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, description: 'JSON-encoded object of extra connection parameters; acqInstId (1 to 11 digits: the acquiring institution id, field 32) and subMchDba (a sub-merchant named in field 43) reach the host for every device without its own' })

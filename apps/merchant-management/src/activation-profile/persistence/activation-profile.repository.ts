@@ -6,6 +6,9 @@ import { DeviceStatus } from '../../shared/device-status';
 import { ProfiledDevice, ProfileMerchant, ProfileValues } from '../acceptance';
 import { BINDINGS_JSON_OF_MERCHANT, BindingRecord } from '../binding-record';
 
+/** The first key of the terminals' advisory locks (`pg_advisory_xact_lock(int, int)`): apart from every other lock of the database. */
+const TERMINAL_LOCK_SPACE = 1406_0014;
+
 /**
  * What the activation profile reads and writes: the merchant row and bindings a profile is built
  * from, the profile columns of the merchant's devices, and the gateway upserts in the outbox. It
@@ -56,24 +59,47 @@ export class ActivationProfileRepository {
 
   /**
    * The acceptances of other PBOs' devices (not decommissioned, with a profile) naming one of
-   * these (format, MID, TID; MID and TID without surrounding spaces, `terminalIdOf`), except devices created after `deviceUuid` (the first device holds a
-   * terminal: a pair from before the rule leaves the older one free to change). The host is
+   * these (format, MID, TID; MID and TID without surrounding spaces, `terminalIdOf`), except devices created after `deviceUuid` when
+   * `deviceUuid`'s stored acceptances already name that terminal (a pair from before the rule leaves the
+   * older one free to change; an older device moving onto a terminal a newer one holds is refused, r14c item 4). The host is
    * compared by the caller (`hostKeyOf`). Acceptance snapshots keep the acquirer's address as
    * `extraParams.connUrl`.
    */
   terminalsOfOtherPbos(
     groupId: string,
-    deviceUuid: string,
+    deviceUuid: string | null,
     identities: Array<{ hostMessageFormat: string; mid: string; tid: string }>,
   ): Promise<Array<{ hostMessageFormat: string; hostUrl: string | null; mid: string; tid: string }>> {
+    // A device being created (`deviceUuid` null) is the newest whatever its created_at, which is its
+    // transaction's start: a device another PBO committed while this one waited for the terminal's
+    // lock may carry a later one, and still holds the terminal first.
     return this.uow.manager.query(
       `SELECT DISTINCT a->>'hostMessageFormat' AS "hostMessageFormat", a->'extraParams'->>'connUrl' AS "hostUrl", a->>'primaryMid' AS mid, a->>'primaryTid' AS tid
          FROM device d CROSS JOIN LATERAL jsonb_array_elements(d.acceptances) a
          JOIN jsonb_to_recordset($3::jsonb) AS v("hostMessageFormat" text, mid text, tid text)
            ON a->>'hostMessageFormat' = v."hostMessageFormat" AND btrim(a->>'primaryMid', ' ') = v.mid AND btrim(a->>'primaryTid', ' ') = v.tid
         WHERE d.group_id <> $1 AND d.device_status <> $4 AND d.profile_id IS NOT NULL
-          AND NOT EXISTS (SELECT 1 FROM device me WHERE me.uuid = $2 AND (me.created_at, me.uuid) < (d.created_at, d.uuid))`,
+          AND NOT EXISTS (
+                SELECT 1 FROM device me CROSS JOIN LATERAL jsonb_array_elements(me.acceptances) mine
+                 WHERE me.uuid = $2::uuid AND (me.created_at, me.uuid) < (d.created_at, d.uuid)
+                   AND mine->>'hostMessageFormat' = v."hostMessageFormat" AND btrim(mine->>'primaryMid', ' ') = v.mid AND btrim(mine->>'primaryTid', ' ') = v.tid)`,
       [groupId, deviceUuid, JSON.stringify(identities), DeviceStatus.Decommissioned],
+    );
+  }
+
+  /**
+   * Serialises every write that names one of these terminals (format, MID and TID without their
+   * pad), whatever the PBO, until the caller's transaction ends: a transaction-scoped advisory lock
+   * per terminal, taken in key order (two writers of several terminals never wait on each other in
+   * a circle). The host is not in the key (its spelling needs the connector to compare): terminals
+   * that differ only by host serialise too, which costs nothing but a wait.
+   */
+  async lockTerminals(identities: ReadonlyArray<{ hostMessageFormat: string; mid: string; tid: string }>): Promise<void> {
+    const keys = [...new Set(identities.map((identity) => JSON.stringify([identity.hostMessageFormat, identity.mid, identity.tid])))].sort();
+    if (keys.length === 0) return;
+    await this.uow.manager.query(
+      `SELECT pg_advisory_xact_lock(${TERMINAL_LOCK_SPACE}, hashtext(k)) FROM (SELECT k FROM unnest($1::text[]) AS k ORDER BY k) AS ordered`,
+      [keys],
     );
   }
 

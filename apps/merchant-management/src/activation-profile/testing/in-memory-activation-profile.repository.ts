@@ -89,17 +89,26 @@ export class InMemoryActivationProfileRepository implements Pick<ActivationProfi
   }
 
   /** Devices count as created in the order they were stored. */
+  async lockTerminals(): Promise<void> {
+    // One caller at a time in memory: nothing to serialise.
+  }
+
   async terminalsOfOtherPbos(
     groupId: string,
-    deviceUuid: string,
+    deviceUuid: string | null,
     identities: Array<{ hostMessageFormat: string; mid: string; tid: string }>,
   ): Promise<Array<{ hostMessageFormat: string; hostUrl: string | null; mid: string; tid: string }>> {
     const all = [...this.devices.values()];
-    const mine = all.findIndex((device) => device.uuid === deviceUuid);
-    return (mine < 0 ? all : all.slice(0, mine))
-      .filter((device) => device.groupId !== groupId && device.deviceStatus !== DeviceStatus.Decommissioned && device.profileId !== null)
-      .flatMap((device) => device.acceptances)
-      .filter((a) => identities.some((i) => i.hostMessageFormat === a.hostMessageFormat && i.mid === a.primaryMid && i.tid === a.primaryTid))
+    const mine = deviceUuid === null ? -1 : all.findIndex((device) => device.uuid === deviceUuid);
+    const same = (a: { hostMessageFormat: string; primaryMid: string | null; primaryTid: string | null }, i: { hostMessageFormat: string; mid: string; tid: string }) =>
+      i.hostMessageFormat === a.hostMessageFormat && i.mid === a.primaryMid && i.tid === a.primaryTid;
+    // A newer device's terminal does not count when this device already names it (a pair from before the rule).
+    const held = (i: { hostMessageFormat: string; mid: string; tid: string }) => mine >= 0 && all[mine].acceptances.some((a) => same(a, i));
+    return all
+      .filter((device, index) => device.groupId !== groupId && device.deviceStatus !== DeviceStatus.Decommissioned && device.profileId !== null && index !== mine)
+      .flatMap((device) => device.acceptances.map((a) => ({ a, newer: mine >= 0 && all.indexOf(device) > mine })))
+      .filter(({ a, newer }) => identities.some((i) => same(a, i) && !(newer && held(i))))
+      .map(({ a }) => a)
       .map((a) => ({ hostMessageFormat: a.hostMessageFormat, hostUrl: typeof a.extraParams.connUrl === 'string' ? a.extraParams.connUrl : null, mid: a.primaryMid!, tid: a.primaryTid! }));
   }
 

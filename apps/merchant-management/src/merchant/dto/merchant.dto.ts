@@ -5,7 +5,8 @@ import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLe
 import { MerchantView } from '../merchant.view';
 
 /** URL, data URI or bare base64 of a jpg/jpeg/png image. */
-const RECEIPT_LOGO = /^(https?:\/\/\S+|data:image\/(png|jpe?g);base64,[A-Za-z0-9+/]+=*|[A-Za-z0-9+/]+=*)$/;
+// Schemes (and the MIME type) in any case: RFC 3986 §3.1, RFC 2045.
+const RECEIPT_LOGO = /^(https?:\/\/\S+|data:image\/(png|jpe?g);base64,[A-Za-z0-9+/]+=*|[A-Za-z0-9+/]+=*)$/i;
 const MAX_LOGO_LENGTH = 700_000;
 
 /**
