@@ -364,7 +364,11 @@ describe('device app (/api/sdk/v1)', () => {
       const claims = { deviceId: activation.deviceId, groupId: pbo.groupId, profileId: activation.profileId };
       const otherSecret = await signDeviceToken({ deviceSecret: 'another-device-secret-that-is-long-enough-987654' }, claims, 3600);
       const pboSecret = await signDeviceToken({ deviceSecret: TEST_AUTH.secret! }, claims, 3600);
-      const expired = await signDeviceToken(TEST_AUTH, claims, -60);
+      // Signed two hours ago for one hour (no token is signed already expired).
+      const twoHoursAgo = Date.now() - 7_200_000;
+      const clock = jest.spyOn(Date, 'now').mockReturnValue(twoHoursAgo);
+      const expired = await signDeviceToken(TEST_AUTH, claims, 3600).finally(() => clock.mockRestore());
+      expect(decodeJwt(expired).exp).toBeLessThan(Date.now() / 1000);
       const otherGroup = await signDeviceToken(TEST_AUTH, { ...claims, groupId: 'some-other-group' }, 3600);
       for (const token of [otherSecret, pboSecret, expired, otherGroup, 'not-a-jwt']) {
         expectError(await deviceClient(token).get(`${SDK}/config`), 401, 11000);
