@@ -1,7 +1,7 @@
 import { HOST_RESULTS, HostAddress, HostResponseV1, HostResultV1, HostTargetV1 } from '@app/contracts';
 import fc from 'fast-check';
 import { hostAccepted } from '../requests/host-request.service';
-import { TerminalOwners } from './terminal-owners';
+import { socketAddressOf, TerminalOwners } from './terminal-owners';
 import { ClaimState, TerminalAtAddress, TerminalClaimRepository } from './persistence/terminal-claim.repository';
 
 const keyOf = (t: TerminalAtAddress) => `${t.format}|${t.address}|${t.mid}|${t.tid}`;
@@ -109,5 +109,49 @@ describe('TerminalOwners with hostAccepted: only an approval confirms a first cl
   it('should tell a declined sign-on (answered, 05) from an approved one', () => {
     expect(hostAccepted(response('DECLINED', '05'))).toBe(false);
     expect(hostAccepted(response('APPROVED', '00'))).toBe(true);
+  });
+});
+
+describe('TerminalOwners: an IPv4 host spelt as an IPv4-mapped IPv6 address is the same terminal', () => {
+  /** Spellings of the IPv6 address that maps `ipv4`: dotted, hexadecimal, expanded, upper case. */
+  const mappedSpellings = (ipv4: number[]) => {
+    const hex = (high: number, low: number) => ((high << 8) | low).toString(16);
+    const [a, b, c, d] = ipv4;
+    return fc.constantFrom(
+      `::ffff:${a}.${b}.${c}.${d}`,
+      `::ffff:${hex(a, b)}:${hex(c, d)}`,
+      `0:0:0:0:0:ffff:${hex(a, b)}:${hex(c, d)}`,
+      `0000:0000:0000:0000:0000:FFFF:${hex(a, b).toUpperCase()}:${hex(c, d).toUpperCase()}`,
+    );
+  };
+  const ipv4 = fc.tuple(fc.integer({ min: 1, max: 223 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 254 }));
+  const at = (hostname: string, port: number): HostAddress => ({ format: 'ISO8583', transport: 'tcp', url: `tcp://${hostname}:${port}`, hostname, port, endpoint: `${hostname}:${port}` });
+
+  it('should name a mapped address as its IPv4 address, and refuse the other PBO whichever spelling came first', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        ipv4.chain((parts) => fc.tuple(fc.constant(parts), mappedSpellings(parts))),
+        fc.integer({ min: 1, max: 65535 }),
+        fc.boolean(),
+        async ([parts, mapped], port, mappedFirst) => {
+          const dotted = parts.join('.');
+          expect(socketAddressOf(mapped, port)).toBe(`${dotted}:${port}`);
+          const owners = new TerminalOwners(new CountingClaims() as unknown as TerminalClaimRepository);
+          const [first, second] = mappedFirst ? [mapped, dotted] : [dotted, mapped];
+          const owner = await owners.mayUse(target('grp_a', 'M1', 'T1'), at(first, port));
+          await owners.settle(owner, true);
+
+          expect(owner.ok).toBe(true);
+          expect((await owners.mayUse(target('grp_b', 'M1', 'T1'), at(second, port))).ok).toBe(false);
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+
+  it('should keep other IPv6 addresses apart from IPv4 ones, in one lower-case spelling', () => {
+    expect(socketAddressOf('::1', 9)).toBe('[::1]:9');
+    expect(socketAddressOf('2001:DB8::1', 9)).toBe('[2001:db8::1]:9');
+    expect(socketAddressOf('127.0.0.1', 9)).toBe('127.0.0.1:9');
   });
 });

@@ -1,4 +1,4 @@
-import { describeTakenTerminal, HostAddress, HostTargetV1, hostKeyOf, terminalIdOf } from '@app/contracts';
+import { canonicalHostnameOf, describeTakenTerminal, HostAddress, HostTargetV1, hostKeyOf, terminalIdOf } from '@app/contracts';
 import { Injectable, Logger } from '@nestjs/common';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
@@ -25,9 +25,13 @@ export type TerminalUse = { ok: true; pending?: PendingClaim } | { ok: false; re
 const REMEMBER_MS = 30_000;
 const MAX_REMEMBERED = 10_000;
 
-/** `ip:port` as the claim names an address. */
+/**
+ * `ip:port` as the claim names an address: an IPv6 address in brackets, except one that maps an
+ * IPv4 address (`::ffff:127.0.0.1`, `::ffff:7f00:1`), which reaches that IPv4 host and is named as
+ * it (`canonicalHostnameOf`, as write-time keys are), so the two spellings are one terminal.
+ */
 export function socketAddressOf(ip: string, port: number): string {
-  return isIP(ip) === 6 ? `[${ip.toLowerCase()}]:${port}` : `${ip}:${port}`;
+  return isIP(ip) === 6 ? `${canonicalHostnameOf(`[${ip}]`)}:${port}` : `${ip}:${port}`;
 }
 
 /**
