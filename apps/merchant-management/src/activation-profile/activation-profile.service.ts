@@ -6,7 +6,7 @@ import { PboService } from '../pbo/pbo.service';
 import { DeviceStatus } from '../shared/device-status';
 import { AcceptanceSnapshot, ProfiledDevice, ProfileSource, ProfileValues } from './acceptance';
 import { buildAcceptances, defaultEmvParams, DeviceSelection, emvAidsOf, hasTerminalCountry } from './activation-profile.builder';
-import { gatewayStatusOf, toGatewayProfileUpsert } from './gateway-profile.mapping';
+import { gatewayStatusOf, namedTerminalOf, namedTerminalOfSnapshot, toGatewayProfileUpsert } from './gateway-profile.mapping';
 import { ActivationProfileRepository } from './persistence/activation-profile.repository';
 import { terminalIdentitiesAtConnector } from './terminal-hosts';
 
@@ -194,15 +194,26 @@ export class ActivationProfileService {
     }
     const changed: { uuid: string; values: ProfileValues }[] = [];
     const upserts: GatewayProfileUpsertV1[] = [];
+    /** Each live upsert with the acceptances that name a terminal its device did not name before. */
+    const moved: GatewayProfileUpsertV1[] = [];
     for (const device of devices) {
       // A merchant change can move the EMV defaults (country, currency): the device pulls again.
       const { values, upsert } = this.recompute(source, device, {}, { forceUpdateFlag: merchantChanged, strict: false, forcePush: merchantChanged });
       if (upsert) upserts.push(upsert);
       if (Object.keys(values).length > 0) changed.push({ uuid: device.uuid, values });
+      if (upsert && upsert.entityStatus !== 'DISABLED') {
+        const named = new Set(device.acceptances.map(namedTerminalOfSnapshot));
+        const fresh = upsert.acceptances.filter((acceptance) => !named.has(namedTerminalOf(acceptance)));
+        if (fresh.length > 0) moved.push({ ...upsert, acceptances: fresh });
+      }
     }
-    // Not refused here (docs/decisions.md, "One owner per terminal identity"), but serialised with
-    // the device writes that are: one of those racing this re-push reads the acceptances it stores.
+    // Serialised with the device writes (the same locks, all of them first, in key order), and a
+    // change that moves a device onto a terminal (an acquirer's new address, a new binding) is
+    // refused (409) as a device write would be when another PBO's device names that terminal
+    // (docs/decisions.md, "Outside review r14d"). A terminal the device named already is not asked
+    // again: a change of the merchant's name does not fail on a conflict it did not make.
     await this.repository.lockTerminals(upserts.filter((upsert) => upsert.entityStatus !== 'DISABLED').flatMap(terminalsNamedBy));
+    for (const upsert of moved) await this.requireOwnTerminals(upsert);
     // One multi-row outbox INSERT and one UPDATE for the whole merchant, not two statements per device.
     await this.repository.enqueueUpserts(upserts);
     await this.repository.updateProfiles(groupId, changed);

@@ -48,6 +48,16 @@ export function toGatewayProfileUpsert(
   };
 }
 
+/** The terminal an acceptance names, as text: format, the acquirer's address as written (null: the connector's default), MID and TID. */
+export function namedTerminalOf(a: { hostMessageFormat: string; hostUrl?: string | null; primaryMid: string | null; primaryTid: string | null }): string {
+  return JSON.stringify([a.hostMessageFormat, a.hostUrl ?? null, a.primaryMid, a.primaryTid]);
+}
+
+/** {@link namedTerminalOf} of an acceptance snapshot (its connUrl kept among its extraParams). */
+export function namedTerminalOfSnapshot(a: AcceptanceSnapshot): string {
+  return namedTerminalOf({ ...a, hostUrl: hostUrlAndParams(a.extraParams).hostUrl });
+}
+
 /** An acceptance snapshot keeps the acquirer's connUrl among its extraParams; the contract carries it as `hostUrl`. */
 function hostUrlAndParams(extraParams: Record<string, unknown>): { hostUrl: string | null; extraParams: Record<string, unknown> } {
   const { connUrl, ...rest } = extraParams;
