@@ -122,7 +122,8 @@ describe('parseGuardedJson: prototype keys are said as such', () => {
   const holdingPrototypeKey = fc
     .tuple(fc.integer({ min: 0, max: 8 }), fc.constantFrom('{"__proto__":VALUE}', '{"constructor":{"prototype":VALUE}}', '{"a":1,"__proto__":VALUE}'), fc.jsonValue({ maxDepth: 2 }))
     .map(([depth, shape, value]) => {
-      let text = shape.replace('VALUE', JSON.stringify(value) ?? 'null');
+      // A function, not a string: a `$'` or `$&` in the value is text, not a replacement pattern.
+      let text = shape.replace('VALUE', () => JSON.stringify(value) ?? 'null');
       for (let level = 0; level < depth; level++) text = level % 2 ? `[${text}]` : `{"n":${text}}`;
       return text;
     });
