@@ -184,24 +184,25 @@ describe("a MID/TID at the connector's default host belongs to one PBO, whether 
 
   it("should refuse (409) an acquirer change that moves a PBO's device onto another PBO's terminal (the re-push binding and merchant changes share), changing nothing", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(null, ...defaultSpellings), fc.constantFrom('v1', 'v2'), async (spelling, api) => {
+      fc.asyncProperty(fc.constantFrom(null, ...defaultSpellings), fc.constantFrom('v1', 'v2'), fc.boolean(), async (spelling, api, moverFirst) => {
         const [mid, tid] = [newMid(), uniqueTid()];
-        // 1. The owner's device at the default host (not signed on).
         const owner = await pboAt(null);
-        await createDevice(owner.pbo, { mchId: owner.mchId, extParams: terminal(owner, mid, tid) });
-        // 2. The other PBO's device on the same MID/TID at another port of the machine: another host, taken.
         const mover = await pboAt('tcp://127.0.0.1:18584');
-        await createDevice(mover.pbo, { mchId: mover.mchId, extParams: terminal(mover, mid, tid) });
+        // 1. The owner's device at the default host (not signed on), and the other PBO's on the same
+        //    MID/TID at another port of the machine (another host, free), in either order: an older
+        //    device elsewhere gives no right to the owner's host (r14e).
+        const devices = moverFirst ? [mover, owner] : [owner, mover];
+        for (const at of devices) await createDevice(at.pbo, { mchId: at.mchId, extParams: terminal(at, mid, tid) });
         const before = await mover.pbo.get(`${V1}/acquirer/${mover.acquirerId}`);
 
-        // 3. Its acquirer moved to the default host (no connUrl, or a spelling of the default): 409, nothing changed.
+        // 2. The mover's acquirer moved to the default host (no connUrl, or a spelling of the default): 409, nothing changed.
         const moved = api === 'v1' ? await mover.pbo.put(`${V1}/acquirer/${mover.acquirerId}`, { connUrl: spelling }) : await mover.pbo.put(`${V2}/acquirer/${mover.acquirerId}`, { connUrl: spelling });
         expectEnvelope(moved, 409, 10000, new RegExp(`^MID ${mid} / TID ${tid} at the default ISO8583 host is another PBO's terminal$`));
         expect((await mover.pbo.get(`${V1}/acquirer/${mover.acquirerId}`)).body).toEqual(before.body);
         // Another change of that acquirer, which moves no device, is still taken.
         expect((await mover.pbo.put(`${V1}/acquirer/${mover.acquirerId}`, { profileName: `renamed ${unique()}` })).status).toBe(200);
       }),
-      { numRuns: 6 },
+      { numRuns: 10 },
     );
   });
 

@@ -112,7 +112,13 @@ export class ActivationProfileService {
     if (wanted.length === 0) return;
     await this.repository.lockTerminals(wanted);
     const others = await this.repository.terminalsOfOtherPbos(upsert.groupId, created ? null : upsert.deviceId, wanted);
-    const taken = new Set((await terminalIdentitiesAtConnector(this.hostAddresses, upsert.groupId, others, this.logger)).flatMap((identity) => (identity ? [key(identity)] : [])));
+    const keyed = async (acceptances: Parameters<typeof terminalIdentitiesAtConnector>[2]) =>
+      (await terminalIdentitiesAtConnector(this.hostAddresses, upsert.groupId, acceptances, this.logger)).map((identity) => (identity ? key(identity) : null));
+    // An older device keeps a terminal another PBO's newer device names only when its stored
+    // acceptances already name that terminal at that very host (a pair from before the rule), as
+    // the connector keys hosts: an old device elsewhere gives no right to the other PBO's host (r14e).
+    const mineBefore = new Set(created || !others.some((other) => other.writerIsOlder) ? [] : await keyed(await this.repository.storedTerminalsOf(upsert.deviceId)));
+    const taken = new Set((await keyed(others)).flatMap((identity, index) => (identity !== null && !(others[index].writerIsOlder && mineBefore.has(identity)) ? [identity] : [])));
     const clash = wanted.find((identity) => taken.has(key(identity)));
     if (clash) throw DomainError.conflict(describeTakenTerminal(clash));
   }

@@ -59,31 +59,38 @@ export class ActivationProfileRepository {
 
   /**
    * The acceptances of other PBOs' devices (not decommissioned, with a profile) naming one of
-   * these (format, MID, TID; MID and TID without surrounding spaces, `terminalIdOf`), except devices created after `deviceUuid` when
-   * `deviceUuid`'s stored acceptances already name that terminal (a pair from before the rule leaves the
-   * older one free to change; an older device moving onto a terminal a newer one holds is refused, r14c item 4). The host is
-   * compared by the caller (`hostKeyOf`). Acceptance snapshots keep the acquirer's address as
-   * `extraParams.connUrl`.
+   * these (format, MID, TID; MID and TID without surrounding spaces, `terminalIdOf`), each with
+   * whether `deviceUuid` is older than its device (`writerIsOlder`; never for a device being
+   * created). The host is compared by the caller, as the connector keys it, and so is the rule
+   * that an older device keeps a terminal its stored acceptances already name at that host
+   * (r14c item 4, r14e). Acceptance snapshots keep the acquirer's address as `extraParams.connUrl`.
    */
   terminalsOfOtherPbos(
     groupId: string,
     deviceUuid: string | null,
     identities: Array<{ hostMessageFormat: string; mid: string; tid: string }>,
-  ): Promise<Array<{ hostMessageFormat: string; hostUrl: string | null; mid: string; tid: string }>> {
+  ): Promise<Array<{ hostMessageFormat: string; hostUrl: string | null; mid: string; tid: string; writerIsOlder: boolean }>> {
     // A device being created (`deviceUuid` null) is the newest whatever its created_at, which is its
     // transaction's start: a device another PBO committed while this one waited for the terminal's
     // lock may carry a later one, and still holds the terminal first.
     return this.uow.manager.query(
-      `SELECT DISTINCT a->>'hostMessageFormat' AS "hostMessageFormat", a->'extraParams'->>'connUrl' AS "hostUrl", a->>'primaryMid' AS mid, a->>'primaryTid' AS tid
+      `SELECT DISTINCT a->>'hostMessageFormat' AS "hostMessageFormat", a->'extraParams'->>'connUrl' AS "hostUrl", a->>'primaryMid' AS mid, a->>'primaryTid' AS tid,
+              EXISTS (SELECT 1 FROM device me WHERE me.uuid = $2::uuid AND (me.created_at, me.uuid) < (d.created_at, d.uuid)) AS "writerIsOlder"
          FROM device d CROSS JOIN LATERAL jsonb_array_elements(d.acceptances) a
          JOIN jsonb_to_recordset($3::jsonb) AS v("hostMessageFormat" text, mid text, tid text)
            ON a->>'hostMessageFormat' = v."hostMessageFormat" AND btrim(a->>'primaryMid', ' ') = v.mid AND btrim(a->>'primaryTid', ' ') = v.tid
-        WHERE d.group_id <> $1 AND d.device_status <> $4 AND d.profile_id IS NOT NULL
-          AND NOT EXISTS (
-                SELECT 1 FROM device me CROSS JOIN LATERAL jsonb_array_elements(me.acceptances) mine
-                 WHERE me.uuid = $2::uuid AND (me.created_at, me.uuid) < (d.created_at, d.uuid)
-                   AND mine->>'hostMessageFormat' = v."hostMessageFormat" AND btrim(mine->>'primaryMid', ' ') = v.mid AND btrim(mine->>'primaryTid', ' ') = v.tid)`,
+        WHERE d.group_id <> $1 AND d.device_status <> $4 AND d.profile_id IS NOT NULL`,
       [groupId, deviceUuid, JSON.stringify(identities), DeviceStatus.Decommissioned],
+    );
+  }
+
+  /** The terminals a device's stored (last pushed) acceptances name, its address as written (null: the connector's default). */
+  async storedTerminalsOf(deviceUuid: string): Promise<Array<{ hostMessageFormat: string; hostUrl: string | null; mid: string | null; tid: string | null }>> {
+    return this.uow.manager.query(
+      `SELECT a->>'hostMessageFormat' AS "hostMessageFormat", a->'extraParams'->>'connUrl' AS "hostUrl", a->>'primaryMid' AS mid, a->>'primaryTid' AS tid
+         FROM device d CROSS JOIN LATERAL jsonb_array_elements(d.acceptances) a
+        WHERE d.uuid = $1::uuid`,
+      [deviceUuid],
     );
   }
 

@@ -97,19 +97,31 @@ export class InMemoryActivationProfileRepository implements Pick<ActivationProfi
     groupId: string,
     deviceUuid: string | null,
     identities: Array<{ hostMessageFormat: string; mid: string; tid: string }>,
-  ): Promise<Array<{ hostMessageFormat: string; hostUrl: string | null; mid: string; tid: string }>> {
+  ): Promise<Array<{ hostMessageFormat: string; hostUrl: string | null; mid: string; tid: string; writerIsOlder: boolean }>> {
     const all = [...this.devices.values()];
     const mine = deviceUuid === null ? -1 : all.findIndex((device) => device.uuid === deviceUuid);
     const same = (a: { hostMessageFormat: string; primaryMid: string | null; primaryTid: string | null }, i: { hostMessageFormat: string; mid: string; tid: string }) =>
       i.hostMessageFormat === a.hostMessageFormat && i.mid === a.primaryMid && i.tid === a.primaryTid;
-    // A newer device's terminal does not count when this device already names it (a pair from before the rule).
-    const held = (i: { hostMessageFormat: string; mid: string; tid: string }) => mine >= 0 && all[mine].acceptances.some((a) => same(a, i));
     return all
       .filter((device, index) => device.groupId !== groupId && device.deviceStatus !== DeviceStatus.Decommissioned && device.profileId !== null && index !== mine)
-      .flatMap((device) => device.acceptances.map((a) => ({ a, newer: mine >= 0 && all.indexOf(device) > mine })))
-      .filter(({ a, newer }) => identities.some((i) => same(a, i) && !(newer && held(i))))
-      .map(({ a }) => a)
-      .map((a) => ({ hostMessageFormat: a.hostMessageFormat, hostUrl: typeof a.extraParams.connUrl === 'string' ? a.extraParams.connUrl : null, mid: a.primaryMid!, tid: a.primaryTid! }));
+      .flatMap((device) => device.acceptances.map((a) => ({ a, writerIsOlder: mine >= 0 && all.indexOf(device) > mine })))
+      .filter(({ a }) => identities.some((i) => same(a, i)))
+      .map(({ a, writerIsOlder }) => ({
+        hostMessageFormat: a.hostMessageFormat,
+        hostUrl: typeof a.extraParams.connUrl === 'string' ? a.extraParams.connUrl : null,
+        mid: a.primaryMid!,
+        tid: a.primaryTid!,
+        writerIsOlder,
+      }));
+  }
+
+  async storedTerminalsOf(deviceUuid: string): Promise<Array<{ hostMessageFormat: string; hostUrl: string | null; mid: string | null; tid: string | null }>> {
+    return (this.devices.get(deviceUuid)?.acceptances ?? []).map((a) => ({
+      hostMessageFormat: a.hostMessageFormat,
+      hostUrl: typeof a.extraParams.connUrl === 'string' ? a.extraParams.connUrl : null,
+      mid: a.primaryMid,
+      tid: a.primaryTid,
+    }));
   }
 
   async enqueueUpserts(upserts: GatewayProfileUpsertV1[]): Promise<void> {
