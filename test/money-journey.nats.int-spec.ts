@@ -88,8 +88,11 @@ describe('money moves over NATS JetStream: no card data in the tables, the logs 
     await jsm.streams.add({ name: 'SENTINEL', subjects: ['sentinel.stored'] });
     await connection.jetstream().publish('sentinel.stored', JSON.stringify({ planted: planted[2] }));
     await connection.flush();
-    // The core message reaches the tap on its own connection; the stored one is read back.
-    await waitFor('the tap to see the planted message', () => tap.messages.some((message) => message.label === 'nats sentinel.core'));
+    // Both published messages reach the tap on its own connection, in their own time (the stored
+    // one was once not there yet when the core one was: CI); the stream's copy is read back.
+    await waitFor('the tap to see the planted messages', () =>
+      ['nats sentinel.core', 'nats sentinel.stored'].every((label) => tap.messages.some((message) => message.label === label)),
+    );
     const where = cardDataIn(await everything(), [sentinel]).map((finding) => finding.slice(0, finding.indexOf(': a PAN')));
     expect(where.sort()).toEqual(['logs', 'nats sentinel.core', 'nats sentinel.stored', 'stream SENTINEL #1']);
   });
