@@ -188,6 +188,8 @@ describe('the HTTP server answers requests its parser refuses in our formats', (
           const text = await response.text();
 
           expect({ encoding, status: response.status }).toEqual({ encoding, status: 415 });
+          // RFC 9110 §15.5.16: a 415 for a content coding says which codings are accepted.
+          expect(response.headers.get('accept-encoding')).toBe('identity');
           if (format === 'problem') expect(JSON.parse(text)).toMatchObject({ type: 'urn:softpos:problem:unsupported-media-type', status: 415, detail: UNSUPPORTED_CONTENT_ENCODING_MESSAGE });
           else expect(JSON.parse(text)).toEqual({ code: 10000, msg: UNSUPPORTED_CONTENT_ENCODING_MESSAGE });
         },

@@ -13,3 +13,5 @@ export { TerminalClaimRepository } from './terminals/persistence/terminal-claim.
 export type { TerminalClaimFilter, TerminalClaimRow } from './terminals/persistence/terminal-claim.repository';
 /** The connector's answer to `host.address.check.v1`, for merchant-management's tests of what it is told. */
 export { hostAddressCheckReply } from './routing/host-address';
+/** The `ip:port`s a host address reaches as the connector's claim keys them (what `hostAddressCheckReply` resolves with). */
+export { socketAddressesOfHost } from './terminals/terminal-owners';

@@ -4,7 +4,7 @@ import { uniqueTid } from '@app/host-protocol/testing/factories';
 import { HostAddressPolicy, RequestReplyError } from '@app/messaging';
 import { createCardAcquirer, createMerchant, dataOf, unique } from '@app/testing';
 import fc from 'fast-check';
-import { hostAddressCheckReply } from '../../host-connector/src';
+import { hostAddressCheckReply, socketAddressesOfHost } from '../../host-connector/src';
 import { deviceScenarios, expectEnvelope, Pbo, V1 } from './device-support';
 import { legacyDeviceBody, V2 } from './legacy-factories';
 import { MerchantManagementTestApp, startMerchantManagement } from './support';
@@ -132,7 +132,7 @@ describe("a MID/TID at the connector's default host belongs to one PBO, whether 
     check: (request) =>
       silent && request.connUrl !== undefined
         ? Promise.reject(new RequestReplyError('TIMEOUT', HOST_ADDRESS_CHECK_V1, 'no answer'))
-        : Promise.resolve(hostAddressCheckReply(request, connector)),
+        : hostAddressCheckReply(request, connector, (address) => socketAddressesOfHost(address)),
   };
   let app: MerchantManagementTestApp;
 
@@ -176,6 +176,30 @@ describe("a MID/TID at the connector's default host belongs to one PBO, whether 
         }
         // Another port of the same machine is another host.
         const elsewhere = await pboAt('tcp://127.0.0.1:18584');
+        await createDevice(elsewhere.pbo, { mchId: elsewhere.mchId, extParams: terminal(elsewhere, mid, tid) });
+      }),
+      { numRuns: 6 },
+    );
+  });
+
+  it('should refuse (409) a host name that resolves to the default host (localhost for 127.0.0.1), either way round, on v1 and /api/v2 (r14f)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('tcp://localhost:18583', 'tcp://LocalHost:18583'), fc.boolean(), fc.constantFrom('v1', 'v2'), async (name, ownerNames, api) => {
+        const [mid, tid] = [newMid(), uniqueTid()];
+        // 1. The owner's device (not signed on) at the default host, or at a name of it.
+        const owner = await pboAt(ownerNames ? name : null);
+        await createDevice(owner.pbo, { mchId: owner.mchId, extParams: terminal(owner, mid, tid) });
+        // 2. Another PBO naming the same host the other way: the connector's claim would see one host; so does the 409.
+        const other = await pboAt(ownerNames ? null : name);
+        const refused =
+          api === 'v1'
+            ? await other.pbo.post(`${V1}/device`, { mchId: other.mchId, extParams: terminal(other, mid, tid) })
+            : await other.pbo.post(`${V2}/device`, legacyDeviceBody(other.mchId, { extParams: terminal(other, mid, tid) }));
+        const host = ownerNames ? 'the default ISO8583 host' : `ISO8583 host ${name.toLowerCase()}`;
+        expectEnvelope(refused, 409, 10000, new RegExp(`^MID ${mid} / TID ${tid} at ${host.replace(/\./g, '\\.')} is another PBO's terminal$`));
+        expect(JSON.stringify(refused.body)).not.toContain(owner.pbo.groupId);
+        // A name of another port is another host.
+        const elsewhere = await pboAt('tcp://localhost:18584');
         await createDevice(elsewhere.pbo, { mchId: elsewhere.mchId, extParams: terminal(elsewhere, mid, tid) });
       }),
       { numRuns: 6 },

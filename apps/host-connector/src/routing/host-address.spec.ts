@@ -1,6 +1,18 @@
 import { AllowList } from '@app/common';
+import { canonicalHostnameOf } from '@app/contracts';
 import fc from 'fast-check';
-import { checkHostUrl, hostAddressCheckReply, resolveHostAddress } from './host-address';
+import { isIP } from 'node:net';
+import { socketAddressOf } from '../terminals/terminal-owners';
+import { type HostAddress, hostAddressCheckReply, resolveHostAddress } from './host-address';
+
+/** A resolver as the claim's: IP literals (any form inet_aton reads) as they are, names from this table (a name not in it does not resolve). */
+const FAKE_DNS: Record<string, string[]> = { 'acq.example.com': ['10.8.0.5'], localhost: ['127.0.0.1', '::1'], 'json.example.com': ['10.8.0.6'], 'alias.example.com': ['::ffff:10.8.0.5', '10.8.0.7'] };
+const fakeAddressesOf = async (address: HostAddress): Promise<string[]> => {
+  const host = isIP(address.hostname) ? address.hostname : canonicalHostnameOf(address.hostname);
+  const ips = isIP(host) ? [host] : FAKE_DNS[host];
+  if (ips === undefined) throw new Error(`getaddrinfo ENOTFOUND ${address.hostname}`);
+  return [...new Set(ips.map((ip) => socketAddressOf(ip, address.port)))].sort();
+};
 
 describe('resolveHostAddress', () => {
   const config = {
@@ -71,19 +83,21 @@ describe('resolveHostAddress', () => {
   });
 });
 
-describe('checkHostUrl (host.address.check.v1)', () => {
+describe('hostAddressCheckReply: allowed (host.address.check.v1)', () => {
   const allowList = AllowList.parse('acq.example.com,grp_kopi@10.8.0.5:7000', { allowLoopback: false, variable: 'HOST_ALLOWLIST' });
   const config = { allowList, defaultUrls: { ISO8583: 'tcp://acq.example.com:8583' } };
 
-  it('should answer for any address and PBO exactly what a request of that PBO to it would meet', () => {
+  it('should answer for any address and PBO exactly what a request of that PBO to it would meet', async () => {
     const host = fc.constantFrom('acq.example.com', 'ACQ.example.com', '10.8.0.5', 'localhost', '127.0.0.1', '[::1]', '10.1.1.1', 'other.example');
     const url = fc.tuple(fc.constantFrom('tcp', 'http', 'https', 'tls'), host, fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }), fc.constantFrom('', '/', '/p'));
-    fc.assert(
-      fc.property(url, fc.constantFrom('ISO8583', 'S2M_8583', 'MPGS_AP') as fc.Arbitrary<'ISO8583' | 'S2M_8583' | 'MPGS_AP'>, fc.constantFrom('grp_kopi', 'grp_other'), ([scheme, name, port, path], format, groupId) => {
+    await fc.assert(
+      fc.asyncProperty(url, fc.constantFrom('ISO8583', 'S2M_8583', 'MPGS_AP') as fc.Arbitrary<'ISO8583' | 'S2M_8583' | 'MPGS_AP'>, fc.constantFrom('grp_kopi', 'grp_other'), async ([scheme, name, port, path], format, groupId) => {
         const connUrl = `${scheme}://${name}${port === undefined ? '' : `:${port}`}${path}`;
         const request = resolveHostAddress(format, connUrl, config, groupId);
-        const checked = checkHostUrl(format, connUrl, config, groupId);
+        const checked = await hostAddressCheckReply({ groupId, hostMessageFormat: format, connUrl }, config, fakeAddressesOf);
         expect(checked.allowed).toBe(request.ok);
+        // Only an address the PBO may use is looked up.
+        if (!request.ok) expect(checked.hostAddresses).toBeUndefined();
         if (!request.ok && !checked.allowed) {
           expect(checked.reason).toBe(request.reason);
           expect(request.message).toContain(checked.reason);
@@ -92,31 +106,54 @@ describe('checkHostUrl (host.address.check.v1)', () => {
     );
   });
 
-  it('should refuse loopback and unlisted hosts naming the address, and another PBO\'s scoped entry like an unlisted one', () => {
-    expect(checkHostUrl('ISO8583', 'tcp://localhost:8583', config, 'grp_kopi')).toEqual({ allowed: false, reason: 'host address tcp://localhost:8583 is not in HOST_ALLOWLIST' });
-    expect(checkHostUrl('ISO8583', 'tcp://10.8.0.5:7000', config, 'grp_other')).toEqual({ allowed: false, reason: 'host address tcp://10.8.0.5:7000 is not in HOST_ALLOWLIST' });
-    expect(checkHostUrl('ISO8583', 'tcp://10.8.0.5:7000', config, 'grp_kopi')).toEqual({ allowed: true });
-    expect(checkHostUrl('ISO8583', 'tcp://acq.example.com:8583', config, 'grp_other')).toEqual({ allowed: true });
-    expect(checkHostUrl('MOCK', 'tcp://localhost:1', config, 'grp_other')).toEqual({ allowed: true });
+  it('should refuse loopback and unlisted hosts naming the address, and another PBO\'s scoped entry like an unlisted one', async () => {
+    const check = (hostMessageFormat: 'ISO8583' | 'MOCK', connUrl: string, groupId: string) => hostAddressCheckReply({ groupId, hostMessageFormat, connUrl }, config, fakeAddressesOf);
+    expect(await check('ISO8583', 'tcp://localhost:8583', 'grp_kopi')).toMatchObject({ allowed: false, reason: 'host address tcp://localhost:8583 is not in HOST_ALLOWLIST' });
+    expect(await check('ISO8583', 'tcp://10.8.0.5:7000', 'grp_other')).toMatchObject({ allowed: false, reason: 'host address tcp://10.8.0.5:7000 is not in HOST_ALLOWLIST' });
+    expect(await check('ISO8583', 'tcp://10.8.0.5:7000', 'grp_kopi')).toMatchObject({ allowed: true, hostAddresses: ['10.8.0.5:7000'] });
+    expect(await check('ISO8583', 'tcp://acq.example.com:8583', 'grp_other')).toMatchObject({ allowed: true, hostAddresses: ['10.8.0.5:8583'] });
+    expect(await check('MOCK', 'tcp://localhost:1', 'grp_other')).toEqual({ allowed: true, hostKey: '' });
   });
 });
 
 describe('hostAddressCheckReply: the host a terminal is owned at (host.address.check.v1 hostKey)', () => {
   const allowList = AllowList.parse('acq.example.com,10.8.0.5', { allowLoopback: false, variable: 'HOST_ALLOWLIST' });
   const config = { allowList, defaultUrls: { ISO8583: 'tcp://10.8.0.5:8583', MPGS_AP: 'https://json.example.com/api/' } };
-  const ask = (hostMessageFormat: 'ISO8583' | 'S2M_8583' | 'MPGS_AP', connUrl?: string) => hostAddressCheckReply({ groupId: 'grp_kopi', hostMessageFormat, connUrl }, config);
+  const ask = (hostMessageFormat: 'ISO8583' | 'S2M_8583' | 'MPGS_AP', connUrl?: string) => hostAddressCheckReply({ groupId: 'grp_kopi', hostMessageFormat, connUrl }, config, fakeAddressesOf);
 
-  it("should name every spelling of the format's default address, and no connUrl, as the default ''", () => {
+  it("should name every spelling of the format's default address, and no connUrl, as the default ''", async () => {
     const spelling = fc.constantFrom('tcp://10.8.0.5:8583', 'tcp://10.8.0.5:8583/', ' tcp://10.8.0.5:8583 ', 'tcp://[::ffff:10.8.0.5]:8583', 'tcp://[::FFFF:a08:5]:8583', 'tcp://10.8.0.5.:8583', 'tcp://10.8.5:8583', 'tcp://0xa.8.0.5:8583');
-    fc.assert(fc.property(spelling, (connUrl) => expect(ask('ISO8583', connUrl).hostKey).toBe('')));
-    expect(ask('ISO8583')).toEqual({ allowed: true, hostKey: '' });
-    expect(ask('MPGS_AP', 'HTTPS://JSON.example.com./api')).toMatchObject({ hostKey: '' });
+    await fc.assert(
+      fc.asyncProperty(spelling, async (connUrl) => {
+        const reply = await ask('ISO8583', connUrl);
+        expect(reply.hostKey).toBe('');
+        // The claim's addresses, where the allow-list lets the PBO send to this spelling at all.
+        expect(reply.hostAddresses).toEqual(reply.allowed ? ['10.8.0.5:8583'] : undefined);
+      }),
+    );
+    expect(await ask('ISO8583')).toEqual({ allowed: true, hostKey: '', hostAddresses: ['10.8.0.5:8583'] });
+    expect(await ask('MPGS_AP', 'HTTPS://JSON.example.com./api')).toMatchObject({ hostKey: '' });
   });
 
-  it('should name another port, host or format than the default by its normalised address, allowed or not', () => {
-    expect(ask('ISO8583', 'tcp://10.8.0.5:8584')).toEqual({ allowed: true, hostKey: 'tcp://10.8.0.5:8584' });
-    expect(ask('ISO8583', 'tcp://ACQ.example.com.:8583')).toMatchObject({ hostKey: 'tcp://acq.example.com:8583' });
-    expect(ask('S2M_8583', 'tcp://10.8.0.5:8583')).toEqual({ allowed: true, hostKey: 'tcp://10.8.0.5:8583' });
-    expect(ask('ISO8583', 'tcp://10.9.9.9:1')).toEqual({ allowed: false, reason: 'host address tcp://10.9.9.9:1 is not in HOST_ALLOWLIST', hostKey: 'tcp://10.9.9.9:1' });
+  it('should name another port, host or format than the default by its normalised address, allowed or not', async () => {
+    expect(await ask('ISO8583', 'tcp://10.8.0.5:8584')).toEqual({ allowed: true, hostKey: 'tcp://10.8.0.5:8584', hostAddresses: ['10.8.0.5:8584'] });
+    expect(await ask('ISO8583', 'tcp://ACQ.example.com.:8583')).toMatchObject({ hostKey: 'tcp://acq.example.com:8583' });
+    expect(await ask('S2M_8583', 'tcp://10.8.0.5:8583')).toEqual({ allowed: true, hostKey: 'tcp://10.8.0.5:8583', hostAddresses: ['10.8.0.5:8583'] });
+    expect(await ask('ISO8583', 'tcp://10.9.9.9:1')).toEqual({ allowed: false, reason: 'host address tcp://10.9.9.9:1 is not in HOST_ALLOWLIST', hostKey: 'tcp://10.9.9.9:1' });
+  });
+
+  it('should answer the addresses a host name resolves to, as the claim keys them, so a name of the default host meets it (r14f)', async () => {
+    // acq.example.com resolves to the default's 10.8.0.5: another textual key, the same claim address.
+    const byName = await ask('ISO8583', 'tcp://acq.example.com:8583');
+    expect(byName).toEqual({ allowed: true, hostKey: 'tcp://acq.example.com:8583', hostAddresses: ['10.8.0.5:8583'] });
+    expect((await ask('ISO8583')).hostAddresses).toEqual(byName.hostAddresses);
+  });
+
+  it('should answer without addresses an allowed name that does not resolve, never failing the check', async () => {
+    const scoped = { ...config, allowList: AllowList.parse('acq.example.com,nowhere.example', { allowLoopback: false, variable: 'HOST_ALLOWLIST' }) };
+    expect(await hostAddressCheckReply({ groupId: 'grp_kopi', hostMessageFormat: 'ISO8583', connUrl: 'tcp://nowhere.example:1' }, scoped, fakeAddressesOf)).toEqual({
+      allowed: true,
+      hostKey: 'tcp://nowhere.example:1',
+    });
   });
 });

@@ -4,7 +4,7 @@ import { AllowList } from '@app/common';
 // The parser is shared with the gateway (whose terminal identities name a host the same way).
 export { type HostAddress, HostAddressError, parseHostUrl, transportOf } from '@app/contracts';
 
-/** `reason`: why, without the request's framing (field prefix, "nothing was sent"): what {@link checkHostUrl} answers. */
+/** `reason`: why, without the request's framing (field prefix, "nothing was sent"): what {@link hostAddressCheckReply} answers. */
 export type AddressResolution =
   | { ok: true; address: HostAddress }
   | { ok: false; result: 'REJECTED' | 'HOST_UNAVAILABLE'; message: string; reason: string; field?: string };
@@ -50,19 +50,6 @@ export function checkAllowed(address: HostAddress, allowList: AllowList, groupId
 }
 
 /**
- * Whether the connector would send a request of `groupId` to `connUrl` in `format`: the same
- * {@link resolveHostAddress} every request goes through (parser, allow-list, loopback rule, entries
- * scoped to one PBO), asked ahead by merchant-management (`host.address.check.v1`). It resolves,
- * it never connects nor looks the name up: the answer tells nothing about the network beyond the
- * operator's list. MOCK never reads an address: any is taken.
- */
-export function checkHostUrl(format: HostMessageFormat, connUrl: string, config: AddressConfig, groupId: string): { allowed: true } | { allowed: false; reason: string } {
-  if (format === 'MOCK') return { allowed: true };
-  const resolved = resolveHostAddress(format, connUrl, config, groupId);
-  return resolved.ok ? { allowed: true } : { allowed: false, reason: resolved.reason };
-}
-
-/**
  * The host a (format, connUrl) pair reaches as terminal ownership names it at write time: `''`
  * for the format's default address (no connUrl, or a connUrl that is the default however spelt:
  * `hostKeyOf` equal), else `hostKeyOf` of the connUrl. So an explicit spelling of the default
@@ -76,10 +63,31 @@ export function ownershipHostKeyOf(format: HostMessageFormat, connUrl: string | 
   return defaultUrl !== undefined && hostKeyOf(format, defaultUrl) === key ? '' : key;
 }
 
-/** The connector's answer to `host.address.check.v1`: {@link checkHostUrl} and {@link ownershipHostKeyOf}. */
-export function hostAddressCheckReply(request: HostAddressCheckRequestV1, config: AddressConfig): HostAddressCheckReplyV1 {
+/**
+ * The connector's answer to `host.address.check.v1`: would a request of the PBO to `connUrl` be
+ * sent ({@link resolveHostAddress}, the rule every request meets; MOCK never reads an address),
+ * {@link ownershipHostKeyOf} and, when the PBO may send there, the `ip:port`s the terminal claim would key on (`addressesOf`,
+ * the claim's own lookup): so a host *name* of another PBO's host (`localhost` for the default
+ * `127.0.0.1`) is that host at write time, as it is at the claim (r14f; docs/decisions.md, "A host
+ * name is the addresses it resolves to"). A name that does not resolve is answered without them
+ * (the request would meet HOST_UNAVAILABLE anyway). Only an allowed address is looked up, so a PBO
+ * cannot have the connector query a name of its choosing.
+ */
+export async function hostAddressCheckReply(
+  request: HostAddressCheckRequestV1,
+  config: AddressConfig,
+  addressesOf: (address: HostAddress) => Promise<string[]>,
+): Promise<HostAddressCheckReplyV1> {
   const hostKey = ownershipHostKeyOf(request.hostMessageFormat, request.connUrl, config.defaultUrls);
-  if (request.connUrl === undefined) return { allowed: true, hostKey };
-  const checked = checkHostUrl(request.hostMessageFormat, request.connUrl, config, request.groupId);
-  return checked.allowed ? { allowed: true, hostKey } : { allowed: false, reason: checked.reason, hostKey };
+  if (request.hostMessageFormat === 'MOCK') return { allowed: true, hostKey };
+  const resolved = resolveHostAddress(request.hostMessageFormat, request.connUrl ?? null, config, request.groupId);
+  // No connUrl: the default is the operator's; whether this PBO may use it tells the caller nothing it asked.
+  if (!resolved.ok) return request.connUrl === undefined ? { allowed: true, hostKey } : { allowed: false, reason: resolved.reason, hostKey };
+  let hostAddresses: string[] | undefined;
+  try {
+    hostAddresses = await addressesOf(resolved.address);
+  } catch {
+    hostAddresses = undefined;
+  }
+  return hostAddresses === undefined ? { allowed: true, hostKey } : { allowed: true, hostKey, hostAddresses };
 }

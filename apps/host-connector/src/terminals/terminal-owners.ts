@@ -35,6 +35,17 @@ export function socketAddressOf(ip: string, port: number): string {
 }
 
 /**
+ * Every `ip:port` a connection to `address` may reach, sorted, as a claim names them: an IP literal
+ * as it is, a name as `lookupName` (the resolver's `getaddrinfo`, by default) finds it.
+ */
+export async function socketAddressesOfHost(address: HostAddress, lookupName: (hostname: string) => Promise<string[]> = lookupAll): Promise<string[]> {
+  const ips = isIP(address.hostname) ? [address.hostname] : await lookupName(address.hostname);
+  return [...new Set(ips.map((ip) => socketAddressOf(ip, address.port)))].sort();
+}
+
+const lookupAll = async (hostname: string): Promise<string[]> => (await lookup(hostname, { all: true })).map((found) => found.address);
+
+/**
  * The last word on who may use a terminal (docs/decisions.md, "One owner per terminal, whatever
  * the spelling"). Only here is the host's real address known: the acceptance's connUrl or the
  * format's default, the host name resolved as the connection resolves it. A terminal is
@@ -56,15 +67,14 @@ export class TerminalOwners {
     const [mid, tid] = [terminalIdOf(target.mid), terminalIdOf(target.tid)];
     // Callers older than per-PBO terminals name no PBO: nothing to tell them apart by.
     if (groupId === LEGACY_GROUP_SCOPE || mid === '' || tid === '') return { ok: true };
-    const hostname = address.hostname;
-    let ips: string[];
+    let addresses: string[];
     try {
-      ips = isIP(hostname) ? [hostname] : await this.addressesOf(hostname);
+      addresses = await this.socketAddressesOf(address);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       return { ok: false, result: 'HOST_UNAVAILABLE', message: `host ${address.hostname} could not be resolved (${detail}); nothing was sent` };
     }
-    const terminals: TerminalAtAddress[] = [...new Set(ips.map((ip) => socketAddressOf(ip, address.port)))].map((at) => ({ format: address.format, address: at, mid, tid }));
+    const terminals: TerminalAtAddress[] = addresses.map((at) => ({ format: address.format, address: at, mid, tid }));
     const now = Date.now();
     const keys = terminals.map((terminal) => `${groupId}|${terminal.format}|${terminal.address}|${terminal.mid}|${terminal.tid}`);
     if (keys.every((key) => (this.owned.get(key) ?? 0) > now)) return { ok: true };
@@ -104,6 +114,16 @@ export class TerminalOwners {
     }
   }
 
+  /**
+   * Every `ip:port` a request to `address` may reach, as a claim names them ({@link socketAddressOf}):
+   * the host name resolved as a connection resolves it (kept {@link REMEMBER_MS}). Also what
+   * `host.address.check.v1` answers as `hostAddresses`, so the write-time check sees the host the
+   * claim sees (r14f). Throws when the name does not resolve.
+   */
+  socketAddressesOf(address: HostAddress): Promise<string[]> {
+    return socketAddressesOfHost(address, (hostname) => this.addressesOf(hostname));
+  }
+
   private remember(keys: readonly string[]): void {
     if (this.owned.size >= MAX_REMEMBERED) this.owned.clear();
     const until = Date.now() + REMEMBER_MS;
@@ -114,7 +134,7 @@ export class TerminalOwners {
     const now = Date.now();
     const known = this.resolved.get(hostname);
     if (known && known.until > now) return known.ips;
-    const ips = (await lookup(hostname, { all: true })).map((found) => found.address);
+    const ips = await lookupAll(hostname);
     if (this.resolved.size >= MAX_REMEMBERED) this.resolved.clear();
     this.resolved.set(hostname, { ips, until: now + REMEMBER_MS });
     return ips;

@@ -1,5 +1,5 @@
 import { canonicalJson, DomainError, IdGenerator } from '@app/common';
-import { describeTakenTerminal, GatewayProfileUpsertV1, TerminalIdentity, terminalIdentityOf } from '@app/contracts';
+import { describeTakenTerminal, GatewayProfileUpsertV1, terminalIdentityOf } from '@app/contracts';
 import { HOST_ADDRESS_POLICY, HostAddressPolicy } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PboService } from '../pbo/pbo.service';
@@ -8,7 +8,7 @@ import { AcceptanceSnapshot, ProfiledDevice, ProfileSource, ProfileValues } from
 import { buildAcceptances, defaultEmvParams, DeviceSelection, emvAidsOf, hasTerminalCountry } from './activation-profile.builder';
 import { gatewayStatusOf, namedTerminalOf, namedTerminalOfSnapshot, toGatewayProfileUpsert } from './gateway-profile.mapping';
 import { ActivationProfileRepository } from './persistence/activation-profile.repository';
-import { terminalIdentitiesAtConnector } from './terminal-hosts';
+import { AcceptedTerminal, terminalIdentitiesAtConnector, terminalKeysOf } from './terminal-hosts';
 
 function sameAcceptances(a: AcceptanceSnapshot[], b: AcceptanceSnapshot[]): boolean {
   return canonicalJson(a) === canonicalJson(b);
@@ -100,26 +100,28 @@ export class ActivationProfileService {
    */
   private async requireOwnTerminals(upsert: GatewayProfileUpsertV1, created = false): Promise<void> {
     if (upsert.entityStatus === 'DISABLED') return;
-    const key = (identity: TerminalIdentity) => JSON.stringify([identity.hostMessageFormat, identity.hostAddress, identity.mid, identity.tid]);
-    const wanted = (
-      await terminalIdentitiesAtConnector(
-        this.hostAddresses,
-        upsert.groupId,
-        upsert.acceptances.map((a) => ({ hostMessageFormat: a.hostMessageFormat, hostUrl: a.hostUrl ?? null, mid: a.primaryMid, tid: a.primaryTid })),
-        this.logger,
-      )
-    ).flatMap((identity) => identity ?? []);
+    const atConnector = async (acceptances: readonly AcceptedTerminal[]) =>
+      (await terminalIdentitiesAtConnector(this.hostAddresses, upsert.groupId, acceptances, this.logger)).flatMap((terminal) => terminal ?? []);
+    const wanted = await atConnector(upsert.acceptances.map((a) => ({ hostMessageFormat: a.hostMessageFormat, hostUrl: a.hostUrl ?? null, mid: a.primaryMid, tid: a.primaryTid })));
     if (wanted.length === 0) return;
     await this.repository.lockTerminals(wanted);
     const others = await this.repository.terminalsOfOtherPbos(upsert.groupId, created ? null : upsert.deviceId, wanted);
-    const keyed = async (acceptances: Parameters<typeof terminalIdentitiesAtConnector>[2]) =>
-      (await terminalIdentitiesAtConnector(this.hostAddresses, upsert.groupId, acceptances, this.logger)).map((identity) => (identity ? key(identity) : null));
     // An older device keeps a terminal another PBO's newer device names only when its stored
     // acceptances already name that terminal at that very host (a pair from before the rule), as
     // the connector keys hosts: an old device elsewhere gives no right to the other PBO's host (r14e).
-    const mineBefore = new Set(created || !others.some((other) => other.writerIsOlder) ? [] : await keyed(await this.repository.storedTerminalsOf(upsert.deviceId)));
-    const taken = new Set((await keyed(others)).flatMap((identity, index) => (identity !== null && !(others[index].writerIsOlder && mineBefore.has(identity)) ? [identity] : [])));
-    const clash = wanted.find((identity) => taken.has(key(identity)));
+    const mineBefore = new Set(
+      created || !others.some((other) => other.writerIsOlder) ? [] : (await atConnector(await this.repository.storedTerminalsOf(upsert.deviceId))).flatMap(terminalKeysOf),
+    );
+    // Two terminals are one when they share a key: the host as the connector names it, or one of the
+    // `ip:port`s it reaches (r14f: a host name of another PBO's host).
+    const othersAtConnector = await terminalIdentitiesAtConnector(this.hostAddresses, upsert.groupId, others, this.logger);
+    const taken = new Set(
+      othersAtConnector.flatMap((terminal, index) => {
+        const keys = terminal === null ? [] : terminalKeysOf(terminal);
+        return others[index].writerIsOlder && keys.some((key) => mineBefore.has(key)) ? [] : keys;
+      }),
+    );
+    const clash = wanted.find((terminal) => terminalKeysOf(terminal).some((key) => taken.has(key)));
     if (clash) throw DomainError.conflict(describeTakenTerminal(clash));
   }
 

@@ -5,6 +5,9 @@ export class DomainError extends Error {
   /** Seconds until a retry may succeed (rate limits): the transport sends it as `Retry-After`. */
   retryAfterSeconds?: number;
 
+  /** What a client must send instead (RFC 9110 §12.5.3: the codings a 415 for Content-Encoding accepts): the transport sends it as `Accept-Encoding`. */
+  acceptEncoding?: string;
+
   constructor(
     readonly code: ErrorCode,
     message: string,

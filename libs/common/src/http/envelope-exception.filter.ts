@@ -14,9 +14,16 @@ export function toEnvelope(exception: unknown): { status: number; body: Envelope
   return { status: mapped.status, body };
 }
 
-/** `Retry-After` of a refusal that says when to try again (RFC 9110 §10.2.3), else no header. */
+/**
+ * `Retry-After` of a refusal that says when to try again (RFC 9110 §10.2.3), and `Accept-Encoding`
+ * of a 415 for a body's coding (RFC 9110 §15.5.16), else no header.
+ */
 export function retryAfterHeader(exception: unknown): Record<string, string> {
-  return exception instanceof DomainError && exception.retryAfterSeconds !== undefined ? { 'retry-after': String(Math.ceil(exception.retryAfterSeconds)) } : {};
+  if (!(exception instanceof DomainError)) return {};
+  return {
+    ...(exception.retryAfterSeconds !== undefined ? { 'retry-after': String(Math.ceil(exception.retryAfterSeconds)) } : {}),
+    ...(exception.acceptEncoding !== undefined ? { 'accept-encoding': exception.acceptEncoding } : {}),
+  };
 }
 
 /**

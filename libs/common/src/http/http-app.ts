@@ -232,7 +232,7 @@ function documentEdgeErrors(document: OpenAPIObject): void {
         documentResponse(
           operation,
           '415',
-          `a body sent with a Content-Type other than application/json (code 10000 in the envelope): "${UNSUPPORTED_MEDIA_TYPE_MESSAGE}"; or with a Content-Encoding other than identity (bodies are not decoded): "${UNSUPPORTED_CONTENT_ENCODING_MESSAGE}"`,
+          `a body sent with a Content-Type other than application/json (code 10000 in the envelope): "${UNSUPPORTED_MEDIA_TYPE_MESSAGE}"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "${UNSUPPORTED_CONTENT_ENCODING_MESSAGE}"`,
           ['400'],
         );
       }

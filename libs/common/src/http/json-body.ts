@@ -188,7 +188,11 @@ export function installHostileInputGuards(fastify: FastifyInstance): void {
       // The body is read as UTF-8: a JSON body declared in another charset is not one we read (RFC 8259 §8.1).
       if (!isUtf8OrNoCharset(request.headers['content-type'])) throw new DomainError(ErrorCode.UnsupportedMediaType, UNSUPPORTED_MEDIA_TYPE_MESSAGE);
       // An encoded body is not decoded here (nor anywhere): 415, RFC 9110 §15.5.16.
-      if (!isIdentityEncoding(request.headers['content-encoding'])) throw new DomainError(ErrorCode.UnsupportedMediaType, UNSUPPORTED_CONTENT_ENCODING_MESSAGE);
+      if (!isIdentityEncoding(request.headers['content-encoding'])) {
+        const refusal = new DomainError(ErrorCode.UnsupportedMediaType, UNSUPPORTED_CONTENT_ENCODING_MESSAGE);
+        refusal.acceptEncoding = 'identity';
+        throw refusal;
+      }
       done(null, parseJsonBody(utf8TextOf(body), bodyValuesOf(request)));
     } catch (error) {
       done(error as Error, undefined);

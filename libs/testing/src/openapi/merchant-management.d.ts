@@ -1585,7 +1585,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1772,7 +1772,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1949,7 +1949,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2039,7 +2039,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2215,7 +2215,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2382,7 +2382,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2481,7 +2481,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2649,7 +2649,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2743,7 +2743,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2827,7 +2827,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2982,7 +2982,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3132,7 +3132,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3213,7 +3213,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3410,7 +3410,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3520,7 +3520,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3805,7 +3805,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3916,7 +3916,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4015,7 +4015,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4157,7 +4157,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthenticatedEnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4239,7 +4239,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4327,7 +4327,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4558,7 +4558,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4653,7 +4653,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4743,7 +4743,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4919,7 +4919,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5014,7 +5014,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5114,7 +5114,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5197,7 +5197,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5366,7 +5366,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5525,7 +5525,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5615,7 +5615,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5812,7 +5812,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5924,7 +5924,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6035,7 +6035,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;

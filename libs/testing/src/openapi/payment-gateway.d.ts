@@ -988,7 +988,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1217,7 +1217,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1298,7 +1298,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1392,7 +1392,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1488,7 +1488,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1716,7 +1716,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1830,7 +1830,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1944,7 +1944,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2104,7 +2104,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;

@@ -819,7 +819,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -919,7 +919,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1048,7 +1048,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1177,7 +1177,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1379,7 +1379,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1471,7 +1471,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
+            /** @description a body sent with a Content-Type other than application/json (code 10000 in the envelope): "the request body must be JSON, sent with Content-Type: application/json"; or with a Content-Encoding other than identity (bodies are not decoded; the answer says Accept-Encoding: identity): "the request body must not be encoded: send it without Content-Encoding (or with identity)" */
             415: {
                 headers: {
                     [name: string]: unknown;

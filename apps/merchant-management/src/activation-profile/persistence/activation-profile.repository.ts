@@ -61,7 +61,8 @@ export class ActivationProfileRepository {
    * The acceptances of other PBOs' devices (not decommissioned, with a profile) naming one of
    * these (format, MID, TID; MID and TID without surrounding spaces, `terminalIdOf`), each with
    * whether `deviceUuid` is older than its device (`writerIsOlder`; never for a device being
-   * created). The host is compared by the caller, as the connector keys it, and so is the rule
+   * created) and the PBO it belongs to (whose allow-list scope its address is asked in). The host is
+   * compared by the caller, as the connector keys it, and so is the rule
    * that an older device keeps a terminal its stored acceptances already name at that host
    * (r14c item 4, r14e). Acceptance snapshots keep the acquirer's address as `extraParams.connUrl`.
    */
@@ -69,12 +70,12 @@ export class ActivationProfileRepository {
     groupId: string,
     deviceUuid: string | null,
     identities: Array<{ hostMessageFormat: string; mid: string; tid: string }>,
-  ): Promise<Array<{ hostMessageFormat: string; hostUrl: string | null; mid: string; tid: string; writerIsOlder: boolean }>> {
+  ): Promise<Array<{ groupId: string; hostMessageFormat: string; hostUrl: string | null; mid: string; tid: string; writerIsOlder: boolean }>> {
     // A device being created (`deviceUuid` null) is the newest whatever its created_at, which is its
     // transaction's start: a device another PBO committed while this one waited for the terminal's
     // lock may carry a later one, and still holds the terminal first.
     return this.uow.manager.query(
-      `SELECT DISTINCT a->>'hostMessageFormat' AS "hostMessageFormat", a->'extraParams'->>'connUrl' AS "hostUrl", a->>'primaryMid' AS mid, a->>'primaryTid' AS tid,
+      `SELECT DISTINCT d.group_id AS "groupId", a->>'hostMessageFormat' AS "hostMessageFormat", a->'extraParams'->>'connUrl' AS "hostUrl", a->>'primaryMid' AS mid, a->>'primaryTid' AS tid,
               EXISTS (SELECT 1 FROM device me WHERE me.uuid = $2::uuid AND (me.created_at, me.uuid) < (d.created_at, d.uuid)) AS "writerIsOlder"
          FROM device d CROSS JOIN LATERAL jsonb_array_elements(d.acceptances) a
          JOIN jsonb_to_recordset($3::jsonb) AS v("hostMessageFormat" text, mid text, tid text)

@@ -97,16 +97,17 @@ export class InMemoryActivationProfileRepository implements Pick<ActivationProfi
     groupId: string,
     deviceUuid: string | null,
     identities: Array<{ hostMessageFormat: string; mid: string; tid: string }>,
-  ): Promise<Array<{ hostMessageFormat: string; hostUrl: string | null; mid: string; tid: string; writerIsOlder: boolean }>> {
+  ): Promise<Array<{ groupId: string; hostMessageFormat: string; hostUrl: string | null; mid: string; tid: string; writerIsOlder: boolean }>> {
     const all = [...this.devices.values()];
     const mine = deviceUuid === null ? -1 : all.findIndex((device) => device.uuid === deviceUuid);
     const same = (a: { hostMessageFormat: string; primaryMid: string | null; primaryTid: string | null }, i: { hostMessageFormat: string; mid: string; tid: string }) =>
       i.hostMessageFormat === a.hostMessageFormat && i.mid === a.primaryMid && i.tid === a.primaryTid;
     return all
       .filter((device, index) => device.groupId !== groupId && device.deviceStatus !== DeviceStatus.Decommissioned && device.profileId !== null && index !== mine)
-      .flatMap((device) => device.acceptances.map((a) => ({ a, writerIsOlder: mine >= 0 && all.indexOf(device) > mine })))
+      .flatMap((device) => device.acceptances.map((a) => ({ a, groupId: device.groupId, writerIsOlder: mine >= 0 && all.indexOf(device) > mine })))
       .filter(({ a }) => identities.some((i) => same(a, i)))
-      .map(({ a, writerIsOlder }) => ({
+      .map(({ a, groupId: owner, writerIsOlder }) => ({
+        groupId: owner,
         hostMessageFormat: a.hostMessageFormat,
         hostUrl: typeof a.extraParams.connUrl === 'string' ? a.extraParams.connUrl : null,
         mid: a.primaryMid!,
