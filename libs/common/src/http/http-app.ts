@@ -124,7 +124,8 @@ async function refuseHostless(request: FastifyRequest): Promise<void> {
 
 export function configureHttpApp(app: NestFastifyApplication, options: Pick<HttpAppOptions, 'shutdownHooks'> = {}): void {
   // Contexts may claim path prefixes for another error format (errorFormatsOf / registerErrorFormat).
-  app.useGlobalFilters(new EnvelopeExceptionFilter(errorFormatsOf(app.getHttpAdapter()), app.getHttpAdapter().getInstance()));
+  const formats = errorFormatsOf(app.getHttpAdapter());
+  app.useGlobalFilters(new EnvelopeExceptionFilter(formats, app.getHttpAdapter().getInstance()));
   app.useGlobalPipes(new StrictValidationPipe());
   const fastify = app.getHttpAdapter().getInstance();
   installHostileInputGuards(fastify);
@@ -136,8 +137,8 @@ export function configureHttpApp(app: NestFastifyApplication, options: Pick<Http
   // answered them in its own JSON; ours answers in the path's error format.
   const server = app.getHttpServer();
   server.removeAllListeners('clientError');
-  server.on('clientError', handleClientError(errorFormatsOf(app.getHttpAdapter())));
-  server.on('checkExpectation', handleUnmetExpectation(errorFormatsOf(app.getHttpAdapter())));
+  server.on('clientError', handleClientError(formats));
+  server.on('checkExpectation', handleUnmetExpectation(formats));
   fastify.addHook('onRequest', refuseHostless);
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   // Nest routes Fastify's own errors (JSON parsing, content type, body size) through the
