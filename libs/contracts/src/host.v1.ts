@@ -188,6 +188,17 @@ export type HostOriginalKindV1 = (typeof HOST_ORIGINAL_KINDS)[number];
 /** A host order id as the connector names it (`<tid>-<MMDDhhmmss>-<stan>` for MPGS_AP). */
 const ORDER_ID = HOST_REQUEST_ID_PATTERN;
 
+/**
+ * A retrieval reference number a follow-up can send back in field 37 (an 12): what the ISO reader
+ * gives of it, the host's text without its trailing pad, so 1 to 12 letters, digits or spaces (hosts
+ * pad, right-justify or space-separate it), not all spaces. A JSON host's longer reference does not
+ * fit and is not sent (docs/decisions.md, "Follow-ups send the host's own references").
+ */
+export const HOST_RRN_PATTERN = /^(?=.*[A-Za-z0-9])[A-Za-z0-9 ]{1,12}$/;
+
+/** An approval code a follow-up can send back in field 38 (an 6), as the reader keeps it: six letters, digits or spaces, not all spaces. */
+export const HOST_APPROVAL_CODE_PATTERN = /^(?=.*[A-Za-z0-9])[A-Za-z0-9 ]{6}$/;
+
 /** The host's references of an earlier transaction, for reversal, void, refund and capture. */
 export class HostOriginalV1 {
   /**
@@ -211,14 +222,15 @@ export class HostOriginalV1 {
   @Matches(/^[0-9]{10}$/, { message: '$property must be MMDDhhmmss' })
   transmittedAt: string;
 
+  /** The host's field 37 as read (its trailing pad cut; the dialect pads it again to send it back byte for byte). */
   @NullableButPresent()
   @IsString()
-  @Matches(/^[A-Za-z0-9]{12}$/, { message: '$property must be the 12-character RRN' })
+  @Matches(HOST_RRN_PATTERN, { message: '$property must be the RRN: 1 to 12 letters, digits or spaces, not all spaces' })
   rrn: string | null;
 
   @NullableButPresent()
   @IsString()
-  @Matches(/^[A-Za-z0-9 ]{6}$/, { message: '$property must be the 6-character approval code' })
+  @Matches(HOST_APPROVAL_CODE_PATTERN, { message: '$property must be the 6-character approval code' })
   approvalCode: string | null;
 
   /**

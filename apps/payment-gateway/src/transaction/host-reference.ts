@@ -1,8 +1,5 @@
-import type { HostOriginalKindV1, HostOriginalV1 } from '@app/contracts';
+import { HOST_APPROVAL_CODE_PATTERN, HOST_RRN_PATTERN, type HostOriginalKindV1, type HostOriginalV1 } from '@app/contracts';
 import type { TransactionAction } from './transaction';
-
-const RRN = /^[A-Za-z0-9]{12}$/;
-const APPROVAL_CODE = /^[A-Za-z0-9 ]{6}$/;
 
 /**
  * How a follow-up or a batch upload names an action the host answered: what the connector sent
@@ -18,8 +15,8 @@ export function hostOriginalOf(action: TransactionAction, kind: HostOriginalKind
     mti: action.hostMti,
     stan: action.hostStan,
     transmittedAt: action.hostTransmittedAt,
-    rrn: action.rrn !== null && RRN.test(action.rrn) ? action.rrn : null,
-    approvalCode: action.approvalCode !== null && APPROVAL_CODE.test(action.approvalCode) ? action.approvalCode : null,
+    rrn: action.rrn !== null && HOST_RRN_PATTERN.test(action.rrn) ? action.rrn : null,
+    approvalCode: action.approvalCode !== null && HOST_APPROVAL_CODE_PATTERN.test(action.approvalCode) ? action.approvalCode : null,
     orderId: action.hostOrderId,
   };
 }

@@ -1,5 +1,5 @@
-import { HOST_ORIGINAL_KINDS, HostOriginalKindV1 } from '@app/contracts';
-import { compileSpec, FOLLOW_UP_OPERATIONS, FollowUpOperation, Iso8583Message } from '@app/iso8583';
+import { HOST_APPROVAL_CODE_PATTERN, HOST_ORIGINAL_KINDS, HOST_RRN_PATTERN, HostOriginalKindV1 } from '@app/contracts';
+import { compileSpec, FOLLOW_UP_OPERATIONS, FollowUpOperation, Iso8583Message, pack, unpack } from '@app/iso8583';
 import iso8583Json from '../../../iso8583/specs/iso8583.json';
 import fc from 'fast-check';
 import { authorizeRequest, followUpRequest, original, target, wireContext } from '../testing/factories';
@@ -55,6 +55,31 @@ describe('ISO dialect: reversals name what they reverse', () => {
     expect(reverse('0200').fields).toMatchObject({ 3: '000000', 25: '00' });
     expect(reverse('0100').fields).toMatchObject({ 3: '000000', 25: '06' });
     expect(reverse('0220')).toMatchObject({ mti: '0420', fields: { 3: '000000', 25: '06' } });
+  });
+});
+
+describe("ISO dialect: follow-ups send the host's own references back (review r16c M3)", () => {
+  // Field 37 (an 12) and 38 (an 6) as hosts write them: padded on the right or the left, with spaces inside, or full.
+  const AN = fc.constantFrom(...'ABCXYZabcxyz0123456789 '.split(''));
+  const RRN_SENT = fc.array(AN, { minLength: 12, maxLength: 12 }).map((chars) => chars.join('')).filter((text) => text.trim() !== '');
+  const APPROVAL_SENT = fc.array(AN, { minLength: 6, maxLength: 6 }).map((chars) => chars.join('')).filter((text) => text.trim() !== '');
+
+  it('should read any 37/38 a host answers into references the contract takes, and send them back byte for byte', () => {
+    const dialect = dialectWith();
+    const spec = compileSpec(iso8583Json);
+    fc.assert(
+      fc.property(RRN_SENT, APPROVAL_SENT, fc.constantFrom<FollowUpOperation>('refund', 'capture', 'void'), (rrnSent, approvalSent, operation) => {
+        const hostAnswer = unpack(spec, pack(spec, { mti: '0210', fields: { 11: '000042', 37: rrnSent, 38: approvalSent, 39: '00', 41: 'TERM0001' } }));
+        const read = dialect.parseResponse('authorize', hostAnswer);
+        // What the gateway keeps and names in a follow-up passes the contract's own patterns.
+        expect(read.rrn).toMatch(HOST_RRN_PATTERN);
+        expect(read.approvalCode).toMatch(HOST_APPROVAL_CODE_PATTERN);
+        const kind = operation === 'capture' ? 'PREAUTH' : 'SALE';
+        const reference = original({ mti: kind === 'PREAUTH' ? '0100' : '0200', context: wireContext() }, { rrn: read.rrn, approvalCode: read.approvalCode }, kind);
+        const sent = unpack(spec, pack(spec, dialect.buildRequest(operation, followUpRequest(terminal, reference), wireContext())));
+        expect({ 37: sent.fields[37], 38: sent.fields[38] }).toEqual({ 37: rrnSent, 38: approvalSent });
+      }),
+    );
   });
 });
 
