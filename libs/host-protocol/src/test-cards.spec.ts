@@ -77,6 +77,19 @@ describe('test cards', () => {
     expect(luhnValid('4761739001010118')).toBe(false);
   });
 
+  it("should date the tap (9A) in the terminal's time zone, as the host's 12/13 are (review r16c L2)", () => {
+    // Zones without daylight saving: the local date is the UTC date of the instant moved by the offset.
+    const zones = fc.constantFrom(['Asia/Kuala_Lumpur', 8 * 60], ['Asia/Kolkata', 5 * 60 + 30], ['Pacific/Kiritimati', 14 * 60], ['Etc/GMT+12', -12 * 60], ['UTC', 0]) as fc.Arbitrary<[string, number]>;
+    fc.assert(
+      fc.property(options(), zones, ({ card, amountMinor, currencyNumeric, countryNumeric, date }, [timeZone, offsetMinutes]) => {
+        const local = new Date(date.getTime() + offsetMinutes * 60_000);
+        const two = (value: number) => String(value).padStart(2, '0');
+        const yymmdd = `${two(local.getUTCFullYear() % 100)}${two(local.getUTCMonth() + 1)}${two(local.getUTCDate())}`;
+        expect(tags(testCardEmv({ card, amountMinor, currencyNumeric, countryNumeric, date, timeZone })).get('9A')).toBe(yymmdd);
+      }),
+    );
+  });
+
   it('should encode every tag a contactless kernel gives the SDK, in order, with the values asked for', () => {
     fc.assert(
       fc.property(options(), ({ card, amountMinor, currencyNumeric, countryNumeric, date }) => {

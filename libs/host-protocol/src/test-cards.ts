@@ -1,3 +1,4 @@
+import { wallClockAt } from '@app/contracts/iso-codes';
 import { encodeTlv, TlvItem } from '@app/iso8583';
 import { randomBytes } from 'node:crypto';
 
@@ -69,8 +70,13 @@ export interface TestCardEmvOptions {
   currencyNumeric: string;
   /** ISO 3166 numeric code of the terminal's country (9F1A), 3 or 4 digits. */
   countryNumeric: string;
-  /** The transaction date (9A, in UTC); the card expires in December three years later. */
+  /** The instant of the tap; the card expires in December three years later. */
   date: Date;
+  /**
+   * The terminal's time zone (IANA): the transaction date (9A) is the local date there, as a
+   * phone's clock gives it and as the host's fields 12/13 are; UTC when absent.
+   */
+  timeZone?: string;
   /** Where the cryptogram, unpredictable number and counter come from (default: `crypto.randomBytes`). */
   random?: (size: number) => Buffer;
 }
@@ -115,9 +121,9 @@ export function testCardEmv(options: TestCardEmvOptions): string {
   const country = isoNumeric(options.countryNumeric, 'countryNumeric');
   if (Number.isNaN(options.date.getTime())) throw new RangeError('date must be a valid date');
   const random = options.random ?? randomBytes;
-  const date = options.date;
-  const yymmdd = `${two(date.getUTCFullYear() % 100)}${two(date.getUTCMonth() + 1)}${two(date.getUTCDate())}`;
-  const expiryYear = two((date.getUTCFullYear() + 3) % 100);
+  const local = wallClockAt(options.date, options.timeZone ?? 'UTC');
+  const yymmdd = `${local.year.slice(-2)}${local.month}${local.day}`;
+  const expiryYear = two((Number(local.year) + 3) % 100);
   // A counter that a real card would have raised with every tap: never 0.
   const atc = random(2);
   if (atc.readUInt16BE(0) === 0) atc[1] = 1;

@@ -10,6 +10,8 @@ interface DeviceAppData {
   emvParams: Record<string, string>;
   emvAID: { aid: string; paymentMethod: string }[];
   deviceToken: string;
+  /** Absent from platforms older than it. */
+  timeZone?: string;
 }
 
 const SDK = '/api/sdk/v1';
@@ -53,6 +55,7 @@ export async function activate(baseUrl: string, activationCode: string, now: Dat
     emvParams: data.emvParams,
     emvAID: data.emvAID,
     activatedAt: now.toISOString(),
+    ...timeZoneOf(data),
   };
 }
 
@@ -60,5 +63,16 @@ export async function activate(baseUrl: string, activationCode: string, now: Dat
 export async function pullConfig(device: StoredDevice): Promise<StoredDevice> {
   const answer = await requestJson('GET', `${device.baseUrl}${SDK}/config`, { headers: { authorization: `Bearer ${device.deviceToken}` } });
   const data = dataOf('configuration refused', answer);
-  return { ...device, profileId: data.profileId, deviceToken: data.deviceToken, emvParams: data.emvParams, emvAID: data.emvAID };
+  return { ...device, profileId: data.profileId, deviceToken: data.deviceToken, emvParams: data.emvParams, emvAID: data.emvAID, ...timeZoneOf(data) };
+}
+
+/** The merchant's time zone the platform answered, when it is one this runtime knows. */
+function timeZoneOf(data: DeviceAppData): { timeZone?: string } {
+  if (typeof data.timeZone !== 'string') return {};
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: data.timeZone });
+    return { timeZone: data.timeZone };
+  } catch {
+    return {};
+  }
 }

@@ -13,6 +13,8 @@ export interface StoredDevice {
   emvParams: Record<string, string>;
   emvAID: { aid: string; paymentMethod: string }[];
   activatedAt: string;
+  /** The merchant's time zone, as activation or `/config` answered it (absent from files of older CLIs: UTC). */
+  timeZone?: string;
 }
 
 /** Where the activated device is kept: `<DATA_DIR>/cli/device.json`. */

@@ -109,6 +109,8 @@ export function saleRequest(
     currencyNumeric: currencyInfo(currency)!.numeric,
     countryNumeric: countryOf(device, currency),
     date: context.now,
+    // 9A is the terminal's local date, as the host's 12/13 are (review r16c L2).
+    timeZone: device.timeZone,
     random: context.random,
   });
   return {

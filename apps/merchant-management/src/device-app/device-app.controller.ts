@@ -23,6 +23,11 @@ export class DeviceConfigDto extends DeviceEmvDto implements DeviceConfig {
   @ApiProperty({ type: String, nullable: true, description: 'the gateway profile the device pays under; null while the merchant has no acquirer binding' })
   profileId: string | null;
   @ApiProperty({ description: 'the device token for the payment gateway (renewed on every call)' }) deviceToken: string;
+  @ApiProperty({
+    example: 'Asia/Kuala_Lumpur',
+    description: "the merchant's time zone (IANA): the terminal's local date and time (EMV 9A, 9F21) are read in it, as the host's fields 12/13 are",
+  })
+  timeZone: string;
 }
 
 /** What activation gives the phone: {@link DeviceConfigDto} and the gateway namespace to pay in. */

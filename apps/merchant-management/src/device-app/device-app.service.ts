@@ -23,6 +23,8 @@ export interface ActivationResult {
   emvParams: Record<string, string>;
   emvAID: { aid: string; paymentMethod: string }[];
   deviceToken: string;
+  /** The merchant's time zone: the terminal's local date (9A) is read in it, as the host's 12/13 are. */
+  timeZone: string;
 }
 
 export interface DeviceConfig {
@@ -32,6 +34,7 @@ export interface DeviceConfig {
   emvAID: { aid: string; paymentMethod: string }[];
   /** A renewed device token. */
   deviceToken: string;
+  timeZone: string;
 }
 
 /** What the phone sees when the gateway refused its device's profile (the reason is the operator's to read, not the phone's). */
@@ -126,6 +129,7 @@ export class DeviceAppService {
       emvParams: emv.emvParams,
       emvAID: emv.emvAID,
       deviceToken: await this.devices.deviceToken(activated),
+      timeZone: context.source.merchant.timeZone,
     };
   }
 
@@ -138,6 +142,13 @@ export class DeviceAppService {
     const context = await this.devices.context(device);
     if (device.deviceUpdate !== 0) await this.repository.update(device.groupId, device.uuid, { deviceUpdate: 0 });
     const emv = this.devices.resolvedEmv(context);
-    return { deviceId: claims.deviceId, profileId: device.profileId, emvParams: emv.emvParams, emvAID: emv.emvAID, deviceToken: await this.devices.deviceToken(device) };
+    return {
+      deviceId: claims.deviceId,
+      profileId: device.profileId,
+      emvParams: emv.emvParams,
+      emvAID: emv.emvAID,
+      deviceToken: await this.devices.deviceToken(device),
+      timeZone: context.source.merchant.timeZone,
+    };
   }
 }

@@ -989,6 +989,11 @@ export interface components {
             /** @description the device token for the payment gateway (renewed on every call) */
             deviceToken: string;
             /**
+             * @description the merchant's time zone (IANA): the terminal's local date and time (EMV 9A, 9F21) are read in it, as the host's fields 12/13 are
+             * @example Asia/Kuala_Lumpur
+             */
+            timeZone: string;
+            /**
              * @description the payment gateway's customer namespace
              * @example demo
              */
@@ -1016,6 +1021,11 @@ export interface components {
             profileId: string | null;
             /** @description the device token for the payment gateway (renewed on every call) */
             deviceToken: string;
+            /**
+             * @description the merchant's time zone (IANA): the terminal's local date and time (EMV 9A, 9F21) are read in it, as the host's fields 12/13 are
+             * @example Asia/Kuala_Lumpur
+             */
+            timeZone: string;
         };
         LegacyEmvConfigDto: {
             id: number;
