@@ -1,10 +1,11 @@
-import { DomainError } from '@app/common';
+import { AllowList, DomainError } from '@app/common';
 import { GATEWAY_PROFILE_OUTCOME_V1, GATEWAY_PROFILE_UPSERT_V1, GatewayProfileOutcomeV1, GatewayProfileUpsertV1 } from '@app/contracts';
 import { uniqueTid } from '@app/host-protocol/testing/factories';
-import { InProcessTransport } from '@app/messaging';
+import { HostAddressPolicy, InProcessTransport } from '@app/messaging';
 import { bodyOf, queryDatabase, unique, waitFor } from '@app/testing';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
+import { hostAddressCheckReply, socketAddressesOfHost } from '../../host-connector/src';
 import { ProfileSyncService } from '../src/profile-sync/profile-sync.service';
 import { acceptanceBody, ProblemView, profileBody, upsertPayload } from './factories';
 import { GatewayTestApp, startGateway } from './support';
@@ -205,5 +206,66 @@ describe('terminal identities have one owner PBO', () => {
       }),
       { numRuns: 6 },
     );
+  });
+});
+
+/**
+ * A terminal at a host written two ways that reach one address (review r14g, HIGH): the default
+ * ISO8583 host `tcp://127.0.0.1:18583` and `tcp://localhost:18583`. merchant-management's check
+ * never sees the gateway's own profile API, so the gateway compares the addresses too, as the
+ * connector's claim keys them (`host.address.check.v1` `hostAddresses`, here the connector's own
+ * answer with the machine's resolver).
+ */
+describe('terminal identities: one owner whatever name the host is written by', () => {
+  const connector = {
+    defaultUrls: { ISO8583: 'tcp://127.0.0.1:18583' },
+    allowList: AllowList.parse('acq.example', { allowLoopback: true, variable: 'HOST_ALLOWLIST' }),
+  };
+  const policy: HostAddressPolicy = { check: (request) => hostAddressCheckReply(request, connector, (address) => socketAddressesOfHost(address)) };
+  let app: GatewayTestApp;
+  let transport: InProcessTransport;
+  const outcomes: GatewayProfileOutcomeV1[] = [];
+
+  beforeAll(async () => {
+    app = await startGateway({ hostAddresses: policy, messaging: { transport: 'in-process', inProcess: { duplicateWindowMs: 0, redeliveryDelayMs: () => 10 } } });
+    transport = app.app.get(InProcessTransport);
+    transport.subscribe(GATEWAY_PROFILE_OUTCOME_V1, (message) => {
+      outcomes.push(message.payload as GatewayProfileOutcomeV1);
+    });
+  });
+  afterAll(() => app?.close());
+
+  async function applied(payload: Payload): Promise<void> {
+    await transport.publish(GATEWAY_PROFILE_UPSERT_V1, payload, { msgId: randomUUID() });
+    await transport.idle();
+    await waitFor('the upsert applied', () => outcomes.some((o) => o.profileId === payload.profileId && o.outcome === 'APPLIED'));
+  }
+
+  it("should refuse (409) another PBO's profile API write naming the MID/TID at the host by another name, either way round", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom<string | null>(null, 'tcp://localhost:18583', 'tcp://LOCALHOST:18583', 'tcp://127.0.0.1:18583'), async (ownerHost) => {
+        const [mid, tid] = [newMid(), uniqueTid()];
+        // The owner's device, pushed by merchant-management (its acquirer's address as written).
+        await applied(upsertPayload({ groupId: unique('grp_'), acceptances: [acceptance('ISO8583', ownerHost, mid, tid)] }));
+        // Another PBO through the profile API (no address: the default host): a new profile, or its pushed acceptance moved.
+        const other = await app.clientOf(unique('grp_'));
+        const created = await other.post('/profiles', profileBody({ acceptances: [acceptanceBody({ primaryMid: mid, primaryTid: tid })] }));
+        expect({ ownerHost, status: created.status }).toEqual({ ownerHost, status: 409 });
+        expect(bodyOf<ProblemView>(created, 409).detail).toBe(`MID ${mid} / TID ${tid} at the default ISO8583 host is another PBO's terminal`);
+        const pushed = upsertPayload({ groupId: other.groupId, acceptances: [acceptance('ISO8583', 'tcp://localhost:18583', newMid(), uniqueTid())] });
+        await applied(pushed);
+        const synced = bodyOf<{ acceptances: Array<Record<string, unknown>> }>(await other.get(`/profiles/${String(pushed.profileId)}`), 200);
+        const moved = await other.put(`/profiles/${String(pushed.profileId)}`, profileBody({ acceptances: [{ ...acceptanceBody(), acptId: synced.acceptances[0].acptId, primaryMid: mid, primaryTid: tid }] }));
+        expect({ ownerHost, status: moved.status }).toEqual({ ownerHost, status: 409 });
+      }),
+      { numRuns: 4 },
+    );
+  });
+
+  it('should take the same MID/TID at another port of the machine (another host)', async () => {
+    const [mid, tid] = [newMid(), uniqueTid()];
+    await applied(upsertPayload({ groupId: unique('grp_'), acceptances: [acceptance('ISO8583', 'tcp://localhost:18584', mid, tid)] }));
+    const other = await app.clientOf(unique('grp_'));
+    bodyOf(await other.post('/profiles', profileBody({ acceptances: [acceptanceBody({ primaryMid: mid, primaryTid: tid })] })), 201);
   });
 });

@@ -1,5 +1,6 @@
-import { TerminalIdentity, terminalIdentityOf } from '@app/contracts';
-import { Injectable } from '@nestjs/common';
+import { ContractViolationError, HostAddressCheckReplyV1, isHostMessageFormat, TerminalIdentity, terminalIdentityOf } from '@app/contracts';
+import { HOST_ADDRESS_POLICY, HostAddressPolicy, RequestReplyError } from '@app/messaging';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
 /** A terminal identity and the PBO that binds (or owns) it. */
@@ -33,6 +34,9 @@ function distinctClaims(rows: AcceptanceIdentityRow[]): TerminalClaim[] {
   return [...claims.values()];
 }
 
+/** Advisory lock space of the gateway's terminal claims (one key per format, MID and TID). */
+const TERMINAL_LOCK_SPACE = 1406_0015;
+
 /** The identities as one JSON parameter for `jsonb_to_recordset`. */
 const RECORDSET = `jsonb_to_recordset($1::jsonb) AS v("groupId" text, "hostMessageFormat" text, "hostAddress" text, mid text, tid text)`;
 
@@ -47,6 +51,10 @@ const RECORDSET = `jsonb_to_recordset($1::jsonb) AS v("groupId" text, "hostMessa
  */
 @Injectable()
 export class TerminalIdentityRepository {
+  private readonly logger = new Logger('TerminalIdentity');
+
+  constructor(@Inject(HOST_ADDRESS_POLICY) private readonly hostAddresses: HostAddressPolicy) {}
+
   /**
    * The identities of the acceptances in `scope` that carry a MID and a TID, each with the
    * acceptance's PBO; `liveOnly`: only through a profile not retired (a device still in use).
@@ -92,6 +100,12 @@ export class TerminalIdentityRepository {
     }
     if (wanted.size === 0) return refused;
     const rows = [...wanted.values()].sort((a, b) => (identityKey(a) < identityKey(b) ? -1 : 1));
+    // Every claimer of a (format, MID, TID) waits for the others, whatever host it names: the check
+    // of other hosts below then sees a concurrent claimer's row (r14g).
+    await manager.query(
+      `SELECT pg_advisory_xact_lock(${TERMINAL_LOCK_SPACE}, hashtext(k)) FROM (SELECT DISTINCT k FROM unnest($1::text[]) AS k ORDER BY k) AS ordered`,
+      [rows.map((row) => JSON.stringify([row.hostMessageFormat, row.mid, row.tid]))],
+    );
     const owners: TerminalClaim[] = await manager.query(
       `INSERT INTO terminal_identity (host_message_format, host_address, mid, tid, group_id)
        SELECT v."hostMessageFormat", v."hostAddress", v.mid, v.tid, v."groupId" FROM ${RECORDSET}
@@ -104,7 +118,68 @@ export class TerminalIdentityRepository {
       const claim = wanted.get(identityKey(owner));
       if (claim && claim.groupId !== owner.groupId) refused.push(claim);
     }
+    const taken = new Set(refused.map(identityKey));
+    refused.push(...(await this.sameHostElsewhere(manager, rows.filter((row) => !taken.has(identityKey(row))))));
     return refused;
+  }
+
+  /**
+   * The claims among `claims` whose MID/TID another PBO holds at a host written another way that
+   * reaches the same address: `tcp://localhost:7401` against the default `127.0.0.1:7401` (review
+   * r14g). The connector names the `ip:port`s of both (`host.address.check.v1` `hostAddresses`,
+   * each asked in its own PBO's scope), as its own claim keys them; two that share one are one
+   * terminal. Asked only when another PBO holds the MID/TID at another host text; a connector
+   * that does not answer leaves the text alone (logged): its own claim still refuses before
+   * anything is sent.
+   */
+  private async sameHostElsewhere(manager: EntityManager, claims: TerminalClaim[]): Promise<TerminalClaim[]> {
+    if (claims.length === 0) return [];
+    const others: TerminalClaim[] = await manager.query(
+      `SELECT t.host_message_format AS "hostMessageFormat", t.host_address AS "hostAddress", t.mid, t.tid, t.group_id AS "groupId"
+       FROM terminal_identity t JOIN ${RECORDSET}
+         ON t.host_message_format = v."hostMessageFormat" AND t.mid = v.mid AND t.tid = v.tid AND t.group_id <> v."groupId" AND t.host_address <> v."hostAddress"`,
+      [JSON.stringify(claims)],
+    );
+    if (others.length === 0) return [];
+    const asked = new Map<string, Promise<string[]>>();
+    const addressesOf = (claim: TerminalClaim): Promise<string[]> => {
+      const key = JSON.stringify([claim.groupId, claim.hostMessageFormat, claim.hostAddress]);
+      let addresses = asked.get(key);
+      if (addresses === undefined) asked.set(key, (addresses = this.claimAddressesOf(claim)));
+      return addresses;
+    };
+    const refused: TerminalClaim[] = [];
+    for (const claim of claims) {
+      const rivals = others.filter((other) => other.hostMessageFormat === claim.hostMessageFormat && other.mid === claim.mid && other.tid === claim.tid);
+      if (rivals.length === 0) continue;
+      const mine = new Set(await addressesOf(claim));
+      if (mine.size === 0) continue;
+      for (const rival of rivals) {
+        if ((await addressesOf(rival)).some((address) => mine.has(address))) {
+          refused.push(claim);
+          break;
+        }
+      }
+    }
+    return refused;
+  }
+
+  /** The `ip:port`s the connector's claim keys a claim's host on (none when it cannot say). */
+  private async claimAddressesOf(claim: TerminalClaim): Promise<string[]> {
+    if (!isHostMessageFormat(claim.hostMessageFormat)) return [];
+    let reply: HostAddressCheckReplyV1;
+    try {
+      reply = await this.hostAddresses.check({
+        groupId: claim.groupId,
+        hostMessageFormat: claim.hostMessageFormat,
+        ...(claim.hostAddress === '' ? {} : { connUrl: claim.hostAddress }),
+      });
+    } catch (error) {
+      if (!(error instanceof RequestReplyError) && !(error instanceof ContractViolationError)) throw error;
+      this.logger.warn(`host.address.check.v1 for ${claim.hostMessageFormat} ${claim.hostAddress || '(default)'}: ${error.message}; compared by its text only`);
+      return [];
+    }
+    return reply.hostAddresses ?? [];
   }
 
   /** Deletes the claims among `candidates` that no live profile of their PBO binds any more. */
