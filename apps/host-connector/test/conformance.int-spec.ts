@@ -328,11 +328,12 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
         expect(reversal[41]).toBe(sale[41]);
       }
       // ISO 8583:1987: a repeat is its first transmission with the MTI's last digit 1, byte for byte;
-      // the sale's card as kept (2, 14, 23) entered as the sale was (22 = 071), never 35 or 55.
-      const [, firstWire, repeatWire] = host.raw;
+      // the sale's card as kept (2, 14, 23) entered as the sale was (22 = 071), never 35; the sale's chip data (55).
+      const [saleWire, firstWire, repeatWire] = host.raw;
       expect(repeatWire.subarray(4)).toEqual(firstWire.subarray(4));
       expect([firstWire.subarray(0, 4).toString('latin1'), repeatWire.subarray(0, 4).toString('latin1')]).toEqual(['0400', '0401']);
-      expect([first[2], first[22], first[35], first[55]]).toEqual([sale[2], sale[22], undefined, undefined]);
+      expect([first[2], first[22], first[35]]).toEqual([sale[2], sale[22], undefined]);
+      expect(field55Of(firstWire, first)).toEqual(field55Of(saleWire, sale));
     });
 
     it('should announce each state of a reversal refused with 12 twice, then acknowledged with 00 (host.reversal.updated.v1 in the outbox)', async () => {
@@ -723,6 +724,58 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
             expect(field55.toString('hex').toUpperCase()).not.toContain(pan);
           }),
           { numRuns: 25 },
+        );
+      });
+    });
+
+    describe("field 55 of a chip sale's reversal (r16c M4)", () => {
+      const hexOf = (min: number, max: number) => fc.uint8Array({ minLength: min, maxLength: max }).map((bytes) => Buffer.from(bytes).toString('hex').toUpperCase());
+      const pan = '4761739001010119';
+      // What the card read besides its chip data: PAN, track 2 and the track-equivalent and cardholder tags, none of which a reversal may carry.
+      const cardData = fc.record({
+        icc: fc.uniqueArray(fc.constantFrom(...ICC_REQUEST_TAGS), { minLength: 1, maxLength: 10 }).chain((tags) => fc.tuple(...tags.map((tag) => hexOf(1, 24).map((value) => ({ tag, value }))))),
+        sensitive: fc.subarray(['56', '5F20', '9F1F', '9F20', '9F6B', '9F60', '9F61']).chain((tags) => fc.tuple(...tags.map((tag) => hexOf(1, 24).map((value) => ({ tag, value }))))),
+        at: fc.nat(),
+        withTrack2: fc.boolean(),
+      });
+
+      it("should send the sale's chip data less its track-equivalent and cardholder tags on the 0400 and the 0401, byte-identical but for the MTI, and log none of it", async () => {
+        await fc.assert(
+          fc.asyncProperty(cardData, async ({ icc, sensitive, at, withTrack2 }) => {
+            host.received.length = 0;
+            host.raw.length = 0;
+            const logged = connector.logger.lines.length;
+            const card = [{ tag: '5A', value: pan }, ...(withTrack2 ? [{ tag: '57', value: `${pan}D2712201175892888F` }] : []), ...sensitive];
+            const items = [...icc];
+            items.splice(at % (items.length + 1), 0, ...card);
+            // An approval the connector cannot use (10 for 0): it reverses the sale at once; the host refuses the 0400 with 25 and takes the 0401.
+            let reversals = 0;
+            host.handler = (request) => (request[0] === '0200' ? answerOf(request, '10', { 4: '000000000000' }) : answerOf(request, ++reversals === 1 ? '25' : '00'));
+            const payload = authorizePayload('2500', iso(), { card: { emvTlv: encodeTlvByHand(items), entryMode: 'NFC' } });
+
+            expect(await connector.ask(HOST_AUTHORIZE_V1, payload)).toMatchObject({ result: 'REVERSED', reversedFor: 'UNUSABLE_APPROVAL' });
+            await waitFor('the 0401 to be acknowledged', async () => (await reversalsOf(payload.requestId))[0]?.status === 'ACKNOWLEDGED');
+
+            const [sale, first, repeat] = host.received;
+            expect([sale[0], first[0], repeat[0]]).toEqual(['0200', '0400', '0401']);
+            const [saleWire, firstWire, repeatWire] = host.raw;
+            // The original's 55 less exactly the excluded tags: here every chip tag the card had, in its order.
+            const sale55 = decodeTlvByHand(field55Of(saleWire, sale));
+            const reversal55 = decodeTlvByHand(field55Of(firstWire, first));
+            expect(reversal55).toEqual(icc);
+            expect(reversal55).toEqual(sale55);
+            expect(decodeTlvByHand(field55Of(repeatWire, repeat))).toEqual(icc);
+            expect(repeatWire.subarray(4)).toEqual(firstWire.subarray(4));
+            // The kept card (2, 14 absent: the card had no 5F24 and maybe no 57), entered as the sale was; never track 2.
+            expect([first[2], first[22], first[35]]).toEqual([pan, '071', undefined]);
+            const fieldHex = field55Of(firstWire, first).toString('hex').toUpperCase();
+            expect(fieldHex).not.toContain(pan);
+            // Never logged: no line of the connector's log holds the chip data or a value of it.
+            const lines = connector.logger.lines.slice(logged).join('\n').toUpperCase();
+            expect(lines).not.toContain(fieldHex);
+            for (const { value } of icc.filter((object) => object.value.length >= 16 && new Set(object.value).size >= 4)) expect(lines).not.toContain(value);
+          }),
+          { numRuns: 8 },
         );
       });
     });

@@ -395,7 +395,7 @@ describe('host-connector: ISO 8583 host', () => {
       expect(String(reversal.fields[90]).slice(0, 10)).toBe(`0200${String(refund.fields[11])}`);
     });
 
-    it('should reverse an unanswered chip sale with the kept PAN and the sale’s entry mode, never its field 55 or track 2', async () => {
+    it('should reverse an unanswered chip sale with the kept PAN, the sale’s entry mode and its field 55, never track 2', async () => {
       peer.handler = silentTo(['0200']);
       const target = terminal();
 
@@ -407,10 +407,12 @@ describe('host-connector: ISO 8583 host', () => {
       const [reversal] = received('0400');
       expect(reversal.fields).toMatchObject({ 2: PAN, 3: '000000', 14: '2712', 22: '071', 25: '00' });
       expect(reversal.fields[35]).toBeUndefined();
-      expect(reversal.fields[55]).toBeUndefined();
+      // The sale's chip data (host.reversalIcc, on by default): here 9F02, all the test card's 55 holds.
+      expect(reversal.fields[55]).toEqual(received('0200')[0].fields[55]);
+      expect(reversal.fields[55]).toEqual(Buffer.from('9F0206000000001000', 'hex'));
     });
 
-    it('should send a void as the reversal of the sale by default: 0400, the sale’s processing code, the kept card entered as the sale was (071) without field 55, the sale in 90', async () => {
+    it('should send a void as the reversal of the sale by default: 0400, the sale’s processing code, the kept card entered as the sale was (071) with the sale’s field 55, the sale in 90', async () => {
       const target = terminal();
       const sale = await approved(target);
 
@@ -420,7 +422,7 @@ describe('host-connector: ISO 8583 host', () => {
       expect(received('0200')).toHaveLength(1);
       const [voided] = received('0400');
       expect(voided.fields).toMatchObject({ 2: PAN, 3: '000000', 4: '000000001000', 22: '071' });
-      expect(voided.fields[55]).toBeUndefined();
+      expect(voided.fields[55]).toEqual(received('0200')[0].fields[55]);
       expect(String(voided.fields[90]).slice(0, 20)).toBe(`0200${sale.stan}${sale.transmittedAt}`);
     });
 

@@ -10,8 +10,9 @@ import { answerTo, IsoPeer } from './iso-peer';
 
 /**
  * What the connector keeps of a card for follow-ups (issue 16, PCI DSS 3.3.1): after
- * authorisation only PAN, expiry and PAN sequence number, sealed; never track 2 (tag 57) or the
- * cryptogram, not even sealed; deleted when the transaction can no longer be followed up.
+ * authorisation only PAN, expiry and PAN sequence number, and for the sale's reversal its field 55
+ * (the cryptogram and what the issuer checks it with; r16c M4), sealed; never track 2 (tag 57),
+ * not even sealed; deleted when the transaction can no longer be followed up.
  */
 
 /** A chip card as the SDK reads it: PAN, track 2 equivalent, expiry, PAN sequence number, cryptogram. */
@@ -52,12 +53,23 @@ function emvTlvOf(card: ChipCard): string {
 
 /**
  * A follow-up built from the kept card: PAN, expiry, entry mode 010 (the ISO8583 preset's
- * `followUpEntryMode`; a sale's reversal 071, as the sale was entered), never track 2 or chip data.
+ * `followUpEntryMode`), never track 2 or chip data.
  */
 function expectKeptCardOnly(message: Iso8583Message, card: ChipCard, entryMode = '010'): void {
   expect(message.fields).toMatchObject({ 2: card.pan, 14: card.expiry, 22: entryMode, 23: String(card.panSequence).padStart(3, '0') });
   expect(message.fields[35]).toBeUndefined();
   expect(message.fields[55]).toBeUndefined();
+}
+
+/**
+ * A sale's reversal built from the kept card: PAN, expiry, entry mode 071 (as the sale was
+ * entered), the sale's own field 55 (`host.reversalIcc`, on by default), never track 2.
+ */
+function expectSaleReversal(message: Iso8583Message, card: ChipCard, sale: Iso8583Message): void {
+  expect(message.fields).toMatchObject({ 2: card.pan, 14: card.expiry, 22: '071', 23: String(card.panSequence).padStart(3, '0') });
+  expect(message.fields[35]).toBeUndefined();
+  expect(sale.fields[55]).toBeDefined();
+  expect(message.fields[55]).toEqual(sale.fields[55]);
 }
 
 let tidSequence = 0;
@@ -112,7 +124,7 @@ describe('host-connector: card data kept for follow-ups', () => {
         expect(authorisation.fields[35]).toBe(`${card.pan}=${card.expiry}${card.discretionary}`);
         expect(authorisation.fields[55]).toBeDefined();
 
-        // Sealed, and once opened only what a follow-up may carry.
+        // Sealed, and once opened only what a follow-up may carry: the card, and the sale's 55 for its reversal.
         const rows = await keptRows(tid);
         expect(rows).toHaveLength(1);
         expect(rows[0].sealed_card).toMatch(/^v1\./);
@@ -120,6 +132,7 @@ describe('host-connector: card data kept for follow-ups', () => {
           pan: card.pan,
           expiry: card.expiry,
           panSequence: String(card.panSequence).padStart(3, '0'),
+          reversalIcc: (authorisation.fields[55] as Buffer).toString('hex').toUpperCase(),
         });
 
         // Days later (the row aged as time would age it; the database's clock is not the test's).
@@ -135,7 +148,9 @@ describe('host-connector: card data kept for follow-ups', () => {
         expect(before.opened.length).toBeGreaterThanOrEqual(2);
         expect(trackDataIn([...before.tables, ...before.opened], [card.pan])).toEqual([]);
         expect(cardDataIn(before.tables, [card.pan])).toEqual([]);
-        expect(before.opened.some(({ text }) => text.includes(card.cryptogram))).toBe(false);
+        // The cryptogram: sealed in the sale's row only (for its reversal), never in clear, never in the refund's.
+        expect(before.tables.some(({ text }) => text.includes(card.cryptogram))).toBe(false);
+        expect(before.opened.filter(({ text }) => text.includes(card.cryptogram))).toHaveLength(1);
 
         // The batch settled: neither the sale nor the refund can be followed up, nothing of the card is kept.
         const refundOriginal = {
@@ -158,7 +173,8 @@ describe('host-connector: card data kept for follow-ups', () => {
         expect(await keptRows(tid)).toHaveLength(0);
         const after = await tablesOpened();
         expect(cardDataIn([...after.tables, ...after.opened], [card.pan])).toEqual([]);
-        expect(connector.logger.lines.filter((line) => line.includes(card.pan))).toEqual([]);
+        expect(after.opened.some(({ text }) => text.includes(card.cryptogram))).toBe(false);
+        expect(connector.logger.lines.filter((line) => line.includes(card.pan) || line.toUpperCase().includes(card.cryptogram))).toEqual([]);
       }),
       { numRuns: 5 },
     );
@@ -200,7 +216,7 @@ describe('host-connector: card data kept for follow-ups', () => {
     const reply = await connector.ask(HOST_VOID_V1, followUpPayload('1000', terminal(tid), { original }));
 
     expect(reply).toMatchObject({ result: 'APPROVED' });
-    expectKeptCardOnly(received(tid, '0400')[0], card, '071');
+    expectSaleReversal(received(tid, '0400')[0], card, received(tid, '0200')[0]);
     expect(await keptRows(tid)).toHaveLength(0);
   });
 
@@ -213,7 +229,7 @@ describe('host-connector: card data kept for follow-ups', () => {
     expect(await keptRows(tid)).not.toHaveLength(0);
   });
 
-  it('should reverse an unanswered sale with the kept card entered as the sale was (071), no track 2 or chip data, then keep nothing once the reversal is acknowledged', async () => {
+  it("should reverse an unanswered sale with the kept card entered as the sale was (071) and the sale's chip data, no track 2, then keep nothing once the reversal is acknowledged", async () => {
     const card = fc.sample(chipCard, 1)[0];
     const tid = freshTid();
     peer.handler = (message) => (message.mti === '0200' ? null : answerTo(message));
@@ -223,11 +239,11 @@ describe('host-connector: card data kept for follow-ups', () => {
     expect(reply).toMatchObject({ result: 'REVERSED' });
     await waitFor('the reversal acknowledged', async () => received(tid, '0400').length > 0 && (await keptRows(tid)).length === 0);
     const [reversal] = received(tid, '0400');
-    expectKeptCardOnly(reversal, card, '071');
+    expectSaleReversal(reversal, card, received(tid, '0200')[0]);
   });
 
   it('should keep the card while a reversal refused with 12 is answered 94 (no acknowledgement), repeat every 0401 with it, and delete it after the 00', async () => {
-    const cardFields = (message: Iso8583Message) => [2, 14, 22, 23].map((n) => message.fields[n]);
+    const cardFields = (message: Iso8583Message) => [2, 14, 22, 23, 55].map((n) => message.fields[n]);
     await fc.assert(
       fc.asyncProperty(chipCard, fc.integer({ min: 1, max: 3 }), async (card, duplicates) => {
         const tid = freshTid();
@@ -248,7 +264,7 @@ describe('host-connector: card data kept for follow-ups', () => {
           60_000,
         );
         const [first, ...repeats] = received(tid, '0401');
-        expectKeptCardOnly(first, card, '071');
+        expectSaleReversal(first, card, received(tid, '0200')[0]);
         // Every transmission the same card fields, the 0400 included.
         for (const repeat of [...received(tid, '0400'), ...repeats]) expect(cardFields(repeat)).toEqual(cardFields(first));
         expect(await reversalRow()).toMatchObject({ status: 'ACKNOWLEDGED', ack_resp_code: '00' });
@@ -265,17 +281,17 @@ describe('host-connector: card data kept for follow-ups', () => {
 
     expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: '94' });
     expect(reply.hostRespMessage).toContain('duplicates nothing sent before');
-    expectKeptCardOnly(received(tid, '0400')[0], card, '071');
+    expectSaleReversal(received(tid, '0400')[0], card, received(tid, '0200')[0]);
     expect(await keptRows(tid)).not.toHaveLength(0);
   });
 
-  it('should send a later reversal (of an approved sale) with the kept card only, entered as the sale was: no track 2, no chip data', async () => {
+  it("should send a later reversal (of an approved sale) with the kept card entered as the sale was and the sale's chip data: no track 2", async () => {
     const { card, tid, original } = await soldOnFreshTerminal();
 
     const reply = await connector.ask(HOST_REVERSE_V1, followUpPayload('1000', terminal(tid), { original }));
 
     expect(reply).toMatchObject({ result: 'APPROVED' });
-    expectKeptCardOnly(received(tid, '0400')[0], card, '071');
+    expectSaleReversal(received(tid, '0400')[0], card, received(tid, '0200')[0]);
     expect(await keptRows(tid)).toHaveLength(0);
   });
 

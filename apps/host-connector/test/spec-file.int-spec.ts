@@ -1,4 +1,5 @@
-import { HOST_AUTHORIZE_V1, HOST_SETTLE_V1, HOST_VOID_V1 } from '@app/contracts';
+import { HOST_AUTHORIZE_V1, HOST_REVERSE_V1, HOST_SETTLE_V1, HOST_VOID_V1 } from '@app/contracts';
+import { developmentFieldCipher } from '@app/common';
 import { ISO8583, loadSpecFile, unpack } from '@app/iso8583';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -64,6 +65,33 @@ describe('host-connector: operator spec file', () => {
       expect(sent.fields[4]).toBe('000000001500');
       expect(readWithPreset(peer.receivedPayloads[0])).not.toEqual(sent);
     });
+  });
+
+  it("should send a chip sale's reversal without field 55, and keep no chip data, when the file turns reversalIcc off (the default sends it)", async () => {
+    const noIccFile = join(directory, 'iso8583-no-reversal-icc.json');
+    writeFileSync(noIccFile, JSON.stringify({ ...JSON.parse(readFileSync(PRESET_FILE, 'utf8')), host: { reversalIcc: false } }));
+    for (const [config, carries] of [[testConfig({ HOST_SPEC_ISO8583_FILE: noIccFile }), false], [testConfig(), true]] as const) {
+      const connector = await startConnector({ config });
+      const peer = await IsoPeer.start();
+      try {
+        const target = { hostMessageFormat: 'ISO8583' as const, connUrl: peer.url };
+        const sale = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1500', target));
+        expect(sale).toMatchObject({ result: 'APPROVED' });
+        const [kept] = await connector.query<{ sealed_card: string }>(`SELECT sealed_card FROM host_connector.kept_card`);
+        expect('reversalIcc' in (JSON.parse(developmentFieldCipher().open(kept.sealed_card)) as object)).toBe(carries);
+        const original = { kind: 'SALE', mti: sale.mti, stan: sale.stan, transmittedAt: sale.transmittedAt, rrn: sale.rrn, approvalCode: sale.approvalCode };
+
+        expect(await connector.ask(HOST_REVERSE_V1, followUpPayload('1500', target, { original }))).toMatchObject({ result: 'APPROVED', mti: '0400' });
+
+        const [sent, reversal] = peer.received;
+        expect(sent.fields[55]).toBeDefined();
+        expect(reversal.fields).toMatchObject({ 2: sent.fields[2], 22: '071' });
+        expect(reversal.fields[55]).toEqual(carries ? sent.fields[55] : undefined);
+      } finally {
+        await peer.close();
+        await connector.close();
+      }
+    }
   });
 
   it("should send a void as the file's host section says: a 0200 with 02, without the sale's card data", async () => {

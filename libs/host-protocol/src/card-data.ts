@@ -137,18 +137,63 @@ export function cardDataOf(items: readonly TlvItem[], format: string): CardData 
 }
 
 /**
+ * EMV tags a reversal's field 55 never carries, whatever the chip data held: track-equivalent and
+ * cardholder data (sensitive authentication data under PCI DSS, or what fields 2, 14 and 35
+ * already carry): 56 track 1 equivalent, 57 track 2 equivalent, 5A PAN, 5F20 cardholder name,
+ * 5F24 expiry, 5F30 service code, 9F0B cardholder name extended, 9F1F track 1 discretionary data,
+ * 9F20 track 2 discretionary data, 9F6B track 2 data (contactless), 9F60 / 9F61 CVC3 of tracks
+ * 1 / 2 (a dynamic card verification code), 99 PIN data. None is in {@link ICC_REQUEST_TAGS}, so
+ * no original's field 55 holds one either: this list is checked again when the data is kept, when
+ * it is opened and when the reversal is built.
+ */
+export const REVERSAL_ICC_EXCLUDED_TAGS: readonly string[] = ['56', '57', '5A', '5F20', '5F24', '5F30', '9F0B', '9F1F', '9F20', '9F6B', '9F60', '9F61', '99'];
+const REVERSAL_EXCLUDED_SET = new Set(REVERSAL_ICC_EXCLUDED_TAGS);
+
+/**
+ * The chip data a reversal of an authorisation carries in field 55 (as uppercase hex): the
+ * objects of `icc` (the original's field 55, or a kept copy of it) in its order, less
+ * {@link REVERSAL_ICC_EXCLUDED_TAGS}, templates read in place. Undefined when nothing is left or
+ * `icc` is not BER-TLV (a reversal then goes without field 55, never stopped by it).
+ */
+export function reversalIccOf(icc: Buffer | string): string | undefined {
+  const bytes = typeof icc === 'string' ? (/^(?:[0-9A-Fa-f]{2})+$/.test(icc) ? Buffer.from(icc, 'hex') : undefined) : icc;
+  if (bytes === undefined || bytes.length === 0) return undefined;
+  let items: TlvItem[];
+  try {
+    items = flatten(decodeTlv(bytes, 'reversal ICC data'));
+  } catch (error) {
+    if (error instanceof Iso8583Error) return undefined;
+    throw error;
+  }
+  const kept = items.filter((item) => !REVERSAL_EXCLUDED_SET.has(item.tag));
+  return kept.length === 0 ? undefined : encodeTlv(kept).toString('hex').toUpperCase();
+}
+
+/**
  * What the connector may keep of a card after authorisation for the transaction's follow-ups
  * (PCI DSS 3.3.1: no sensitive authentication data after authorisation, even encrypted): the PAN
- * (field 2), the expiry (field 14) and the PAN sequence number (5F34, field 23). Never track 2
- * (57), never the cryptogram or any other field 55 data.
+ * (field 2), the expiry (field 14) and the PAN sequence number (5F34, field 23); for the reversal
+ * of a chip authorisation, its field 55 less {@link REVERSAL_ICC_EXCLUDED_TAGS}. Never track 2
+ * (57) or any track-equivalent or cardholder tag.
  */
 export interface FollowUpCard {
   pan: string;
   expiry: string | null;
   panSequence: string | null;
+  /**
+   * Field 55 of a reversal of this authorisation (uppercase hex, {@link reversalIccOf}): only on
+   * an authorisation's own card, when its format sends it (`host.reversalIcc`). A refund's,
+   * capture's or void's copy never has it: their reversals are not the chip transaction's.
+   */
+  reversalIcc?: string;
 }
 
-/** The {@link FollowUpCard} of card data read with {@link readCardData}: only what may be kept. */
-export function followUpCardOf(card: CardData): FollowUpCard {
-  return { pan: card.pan, expiry: card.expiry, panSequence: card.panSequence };
+/**
+ * The {@link FollowUpCard} of card data read with {@link readCardData}: only what may be kept.
+ * `withReversalIcc`: whether the authorisation's chip data is kept for its reversal (the format's
+ * `host.reversalIcc`).
+ */
+export function followUpCardOf(card: CardData, withReversalIcc = false): FollowUpCard {
+  const reversalIcc = withReversalIcc ? reversalIccOf(card.iccData) : undefined;
+  return { pan: card.pan, expiry: card.expiry, panSequence: card.panSequence, ...(reversalIcc !== undefined ? { reversalIcc } : {}) };
 }

@@ -63,9 +63,11 @@ export interface WireContext {
   repeat?: boolean;
   /**
    * A follow-up's original card as the connector kept it sealed after authorisation: PAN, expiry,
-   * PAN sequence number, nothing else (PCI DSS 3.3.1). The ISO dialect sends it (fields 2, 14, 23,
-   * and 22 = the format's `host.followUpEntryMode`; on a reversal, the entry mode its original went
-   * with) on the follow-ups `host.followUpCardData` names. Never logged.
+   * PAN sequence number (PCI DSS 3.3.1) and, for an authorisation, its field 55 less any
+   * track-equivalent or cardholder tag. The ISO dialect sends the card (fields 2, 14, 23, and 22 =
+   * the format's `host.followUpEntryMode`; on a reversal, the entry mode its original went with) on
+   * the follow-ups `host.followUpCardData` names, and the chip data (55) on the reversal of a sale
+   * or pre-authorisation when `host.reversalIcc` is on. Never logged.
    */
   keptCard?: FollowUpCard;
 }

@@ -93,7 +93,8 @@ export interface HostSpecJson {
   voidAs?: VoidMessage;
   /**
    * Follow-ups that carry the original's card as the connector keeps it after authorisation
-   * (fields 2, 14, 23 and 22 = `followUpEntryMode`; never 35 or 55, PCI DSS 3.3.1), which
+   * (fields 2, 14, 23 and 22 = `followUpEntryMode`; never 35, PCI DSS 3.3.1; 55 only on a chip
+   * reversal, `reversalIcc`), which
    * card-present hosts match on. Default: all four. `batchupload` (not in the default) gives each
    * 0320 of a batch upload its transaction's kept card too, for hosts that want the PAN on it (the
    * card is kept until the batch is settled).
@@ -106,6 +107,13 @@ export interface HostSpecJson {
    * for a terminal without PIN entry.
    */
   followUpEntryMode?: string;
+  /**
+   * Whether the reversal of a chip sale or pre-authorisation (its 0400 and every 0401, and a void
+   * sent as one) carries field 55: the original's chip data as sent (the cryptogram and what the
+   * issuer checks it with), kept sealed with the card for that purpose, never track-equivalent or
+   * cardholder data. Default true; false sends none (and keeps none).
+   */
+  reversalIcc?: boolean;
 }
 
 export type ReconciliationLayout = 'terminal' | 'acquirer';
@@ -147,6 +155,7 @@ export interface HostRules {
   readonly voidAs: VoidMessage;
   readonly followUpCardData: readonly CardDataOperation[];
   readonly followUpEntryMode: string;
+  readonly reversalIcc: boolean;
 }
 
 /**
@@ -154,7 +163,8 @@ export interface HostRules {
  * (partial, amount in field 4), 11, 16; reversals acknowledged by 00 and 94; the working key on sign-on,
  * exchanged (0800, field 70 = 101) right after a sign-on that brought none; terminal-style reconciliation (920000, totals
  * in 74–89), out of balance 95, answered with a batch upload; a void is a reversal of the
- * original; every follow-up carries the original's kept card (PAN, expiry), entry mode 010.
+ * original; every follow-up carries the original's kept card (PAN, expiry), entry mode 010; a chip
+ * sale's or pre-authorisation's reversal carries its original's field 55 too.
  */
 export const DEFAULT_HOST_RULES: HostRules = Object.freeze({
   approvalCodes: Object.freeze(['00', '08', '10', '11', '16']),
@@ -170,6 +180,7 @@ export const DEFAULT_HOST_RULES: HostRules = Object.freeze({
   voidAs: 'reversal',
   followUpCardData: Object.freeze([...FOLLOW_UP_OPERATIONS]),
   followUpEntryMode: '010',
+  reversalIcc: true,
 });
 
 const RECONCILIATION_LAYOUTS: readonly ReconciliationLayout[] = ['terminal', 'acquirer'];
@@ -238,6 +249,7 @@ const HOST_KEYS = [
   'voidAs',
   'followUpCardData',
   'followUpEntryMode',
+  'reversalIcc',
 ];
 const RESPONSE_CODE = /^[0-9A-Za-z]{2}$/;
 const FIELD_KEYS = ['description', 'type', 'length', 'lengthType', 'encoding', 'prefixEncoding', 'prefixCounts', 'pad', 'format'];
@@ -350,6 +362,8 @@ function compileHost(raw: unknown, fields: ReadonlyMap<number, CompiledField>): 
   const followUpEntryMode = json.followUpEntryMode ?? DEFAULT_HOST_RULES.followUpEntryMode;
   if (typeof followUpEntryMode !== 'string' || !/^[0-9]{3}$/.test(followUpEntryMode))
     throw specError('spec host followUpEntryMode', 'must be 3 digits (field 22)');
+  const reversalIcc = json.reversalIcc === undefined ? DEFAULT_HOST_RULES.reversalIcc : json.reversalIcc;
+  if (typeof reversalIcc !== 'boolean') throw specError('spec host reversalIcc', 'must be true or false');
   return Object.freeze({
     approvalCodes,
     partialApprovalCode: partial,
@@ -360,6 +374,7 @@ function compileHost(raw: unknown, fields: ReadonlyMap<number, CompiledField>): 
     voidAs,
     followUpCardData: Object.freeze([...new Set(cardData)]),
     followUpEntryMode,
+    reversalIcc,
     ...compileReconciliation(json, fields),
   });
 }

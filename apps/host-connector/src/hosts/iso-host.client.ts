@@ -15,8 +15,8 @@ const FOLLOW_UPS: ReadonlySet<HostOperation> = new Set(FOLLOW_UP_OPERATIONS);
 
 /**
  * ISO 8583 over the host's persistent TCP session: STAN, message, wire, answer. Keeps what a
- * follow-up may carry of the card of what it sends (PAN, expiry, PAN sequence number, sealed; PCI
- * DSS 3.3.1), gives follow-ups their original's, and deletes it once the transaction can no longer
+ * follow-up may carry of the card of what it sends (PAN, expiry, PAN sequence number, and an
+ * authorisation's chip data for its reversal, sealed; PCI DSS 3.3.1), gives follow-ups their original's, and deletes it once the transaction can no longer
  * be followed up: declined, reversal acknowledged, void approved, batch settled.
  */
 @Injectable()
@@ -50,7 +50,7 @@ export class IsoHostClient {
       transmittedAt: sent.transmittedAt,
     });
     // A follow-up gets its original's card as kept since the original was sent (a reversal's every
-    // transmission the same: never the authorisation's track 2 or chip data).
+    // transmission the same: never the authorisation's track 2; a chip reversal its kept field 55).
     // A batch upload's 0320 gets its transaction's, for a format that sends it (`host.followUpCardData`).
     const original = FOLLOW_UPS.has(operation)
       ? (request as HostFollowUpRequestV1).original
@@ -72,10 +72,16 @@ export class IsoHostClient {
     }
     const sent = { mti: message.mti, stan, transmittedAt: context.transmittedAt, at };
     const emvTlv = operation === 'authorize' ? (request as HostRequestOf['authorize']).card.emvTlv : undefined;
-    // What this message's own follow-ups may carry: an authorisation's card reduced to PAN and
-    // expiry (it was read to build the message, so it reads), a refund's, capture's or void's the original's.
+    // What this message's own follow-ups may carry: an authorisation's card reduced to PAN, expiry
+    // and PAN sequence number, and the chip data of its reversal when the format sends it (it was
+    // read to build the message, so it reads); a refund's, capture's or void's the original's card
+    // without that chip data (their reversals are not the chip transaction's).
     const card: FollowUpCard | undefined =
-      emvTlv !== undefined ? followUpCardOf(readCardData(emvTlv, address.format)) : FOLLOW_UPS.has(operation) && operation !== 'reverse' ? keptCard : undefined;
+      emvTlv !== undefined
+        ? followUpCardOf(readCardData(emvTlv, address.format), dialect.spec.host.reversalIcc)
+        : FOLLOW_UPS.has(operation) && operation !== 'reverse' && keptCard !== undefined
+          ? { pan: keptCard.pan, expiry: keptCard.expiry, panSequence: keptCard.panSequence }
+          : undefined;
     // Kept before sending, like the recovery record (in its statement when there is one): a reversal of this message may need it.
     const keep = card === undefined ? undefined : this.cards.keepStatement(keyOf(sent), card);
     if (options.beforeSend) await options.beforeSend(sent, keep);

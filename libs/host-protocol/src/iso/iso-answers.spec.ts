@@ -136,6 +136,7 @@ describe('spec host section', () => {
       voidAs: 'reversal',
       followUpCardData: ['reverse', 'void', 'refund', 'capture'],
       followUpEntryMode: '010',
+      reversalIcc: true,
     });
   });
 
@@ -157,6 +158,8 @@ describe('spec host section', () => {
     [{ followUpCardData: 'refund' }, /followUpCardData/],
     [{ followUpEntryMode: '07' }, /followUpEntryMode/],
     [{ followUpEntryMode: 71 }, /followUpEntryMode/],
+    [{ reversalIcc: 'yes' }, /spec host reversalIcc.*true or false/],
+    [{ reversalIcc: null }, /spec host reversalIcc/],
   ])('should refuse the host section %j', (host, message) => {
     expect(() => dialectWith(host)).toThrow(message);
   });

@@ -1,6 +1,6 @@
 import { HostAuthorizeRequestV1, HostFollowUpRequestV1, HostMessageFormat, HostSettleRequestV1, HostTargetV1 } from '@app/contracts';
 import { FollowUpOperation, Iso8583Error, Iso8583Message, MessageSpec, pack } from '@app/iso8583';
-import { CardData, FollowUpCard, readCardData } from '../card-data';
+import { CardData, FollowUpCard, readCardData, reversalIccOf } from '../card-data';
 import { HostAnswer, HostBatchUploadRequest, HostOperation, HostProtocolError, HostRequestOf, IsoDialect, PackedRequest, WireContext } from '../dialect';
 import { approves, responseMessage } from '../response-codes';
 import {
@@ -145,15 +145,24 @@ export class IsoHostDialect implements IsoDialect {
       case 'reverse': {
         const { amount, original, merchant } = request as HostFollowUpRequestV1;
         // What hosts match a follow-up on: the original's card, as kept after authorisation (2, 14, 23;
-        // never 35 or 55, PCI DSS 3.3.1). A reversal says how its original was entered, so that
+        // never 35, PCI DSS 3.3.1). A reversal says how its original was entered, so that
         // every transmission of it (0400, each 0401) is the same message; any other follow-up is
         // entered as the format's card-not-present follow-up.
         // A void sent as a reversal is that reversal on the wire: its 0400 and the 0401s the connector
         // repeats it with (built as 'reverse') carry the same card fields.
         const asReversal = sentAsReversal(operation, this.spec.host);
+        const kind = originalKindOf(original);
         if (this.spec.host.followUpCardData.includes(asReversal ? 'reverse' : (operation as FollowUpOperation)) && context.keptCard !== undefined) {
-          putKeptCard(context.keptCard, asReversal ? entryModeOfKind(originalKindOf(original), this.spec.host) : this.spec.host.followUpEntryMode);
+          putKeptCard(context.keptCard, asReversal ? entryModeOfKind(kind, this.spec.host) : this.spec.host.followUpEntryMode);
         }
+        // The reversal of a chip sale or pre-authorisation: its original's chip data (the cryptogram
+        // the host matches it on), as kept with the card, never a track-equivalent or cardholder tag.
+        // The same on the 0400 and every 0401: it is read from the kept card each time.
+        const reversalIcc =
+          asReversal && this.spec.host.reversalIcc && (kind === 'SALE' || kind === 'PREAUTH') && context.keptCard?.reversalIcc !== undefined
+            ? reversalIccOf(context.keptCard.reversalIcc)
+            : undefined;
+        if (reversalIcc !== undefined) put(55, Buffer.from(reversalIcc, 'hex'));
         put(4, amount.minor.padStart(12, '0'));
         put(12, context.localTime);
         put(13, context.localDate);

@@ -1,8 +1,9 @@
 import { HOST_APPROVAL_CODE_PATTERN, HOST_ORIGINAL_KINDS, HOST_RRN_PATTERN, HostOriginalKindV1 } from '@app/contracts';
-import { compileSpec, FOLLOW_UP_OPERATIONS, FollowUpOperation, Iso8583Message, pack, unpack } from '@app/iso8583';
+import { compileSpec, decodeTlv, encodeTlv, FOLLOW_UP_OPERATIONS, FollowUpOperation, isConstructedTag, Iso8583Message, pack, TlvItem, unpack } from '@app/iso8583';
 import iso8583Json from '../../../iso8583/specs/iso8583.json';
 import fc from 'fast-check';
-import { authorizeRequest, followUpRequest, original, target, wireContext } from '../testing/factories';
+import { FollowUpCard, followUpCardOf, ICC_REQUEST_TAGS, readCardData, REVERSAL_ICC_EXCLUDED_TAGS, reversalIccOf } from '../card-data';
+import { authorizeRequest, followUpRequest, original, TEST_PAN, TEST_TRACK2_HEX, target, wireContext } from '../testing/factories';
 import { IsoHostDialect } from './iso-dialect';
 
 /** Follow-ups and reversals as 1987 hosts match them (issue 16, items 4 and 5). */
@@ -118,7 +119,7 @@ describe("ISO dialect: the original's card data on follow-ups", () => {
   });
   const entryMode = fc.stringMatching(/^[0-9]{3}$/);
 
-  it("should carry the kept card (2, 14, 23, 22 = the spec's follow-up entry mode) on exactly the follow-ups the spec names, never track 2 (35) or chip data (55)", () => {
+  it("should carry the kept card (2, 14, 23, 22 = the spec's follow-up entry mode) on exactly the follow-ups the spec names, never track 2 (35), nor chip data (55) from a card kept without it", () => {
     fc.assert(
       fc.property(
         fc.subarray([...FOLLOW_UP_OPERATIONS]),
@@ -151,7 +152,7 @@ describe("ISO dialect: the original's card data on follow-ups", () => {
     );
   });
 
-  it('should send a reversal and its repeat as the same message but for the MTI: the kept card, entered as its original was, never 35 or 55 (ISO 8583:1987 repeat rule)', () => {
+  it('should send a reversal and its repeat as the same message but for the MTI: the kept card, entered as its original was, never 35, no 55 from a card kept without chip data (ISO 8583:1987 repeat rule)', () => {
     fc.assert(
       fc.property(fc.constantFrom(...HOST_ORIGINAL_KINDS), keptCard, entryMode, AMOUNT, (kind, card, mode, minor) => {
         const dialect = dialectWith({ followUpEntryMode: mode });
@@ -194,5 +195,115 @@ describe("ISO dialect: the original's card data on follow-ups", () => {
     const message = dialectWith().buildRequest('refund', followUpRequest(terminal, sale), wireContext());
     expect(message.fields[2]).toBeUndefined();
     expect(message.fields[35]).toBeUndefined();
+  });
+});
+
+describe("ISO dialect: a chip reversal's field 55 (r16c M4, issue 16 item 4)", () => {
+  const EXCLUDED = new Set(REVERSAL_ICC_EXCLUDED_TAGS);
+  /** Tags the card's EMV data may hold: field 55's, the excluded ones, and tags neither list names. */
+  const OTHER_TAGS = ['9F4C', 'DF01', '9F7D', '5F25', '9F08', '9F42'];
+  const bytes = (min: number, max: number) => fc.uint8Array({ minLength: min, maxLength: max }).map((value) => Buffer.from(value));
+  // 5A, 57 and 5F24 are read into fields 2, 35 and 14: generated as a card has them, not as noise.
+  const noiseTag = fc.constantFrom(...ICC_REQUEST_TAGS, ...REVERSAL_ICC_EXCLUDED_TAGS.filter((tag) => !['5A', '57', '5F24'].includes(tag)), ...OTHER_TAGS);
+  const item: fc.Arbitrary<TlvItem> = fc.record({ tag: noiseTag, value: bytes(1, 12) });
+  /** A card's EMV data: PAN, maybe track 2 and expiry, and up to 20 other objects, some inside a 70 template. */
+  const cardEmv = fc
+    .tuple(fc.boolean(), fc.boolean(), fc.array(item, { maxLength: 20 }), fc.array(item, { maxLength: 6 }))
+    .map(([withTrack2, withExpiry, loose, templated]) => {
+      const items: TlvItem[] = [{ tag: '5A', value: Buffer.from(TEST_PAN, 'hex') }];
+      if (withTrack2) items.push({ tag: '57', value: Buffer.from(`${TEST_TRACK2_HEX}`, 'hex') });
+      if (withExpiry) items.push({ tag: '5F24', value: Buffer.from('291231', 'hex') });
+      items.push(...loose);
+      if (templated.length > 0) items.push({ tag: '70', value: encodeTlv(templated) });
+      return encodeTlv(items).toString('hex').toUpperCase();
+    });
+  const tagsOf = (icc: Buffer): string[] => decodeTlv(icc).map((object) => object.tag);
+  /** The primitive objects of a TLV, templates read in place. */
+  const flat = (icc: Buffer): TlvItem[] =>
+    decodeTlv(icc).flatMap((object) => (isConstructedTag(object.tag) ? flat(object.value) : [object]));
+
+  /** The connector's way: the sale's card kept (sealed as JSON), then its reversal's 0400 and a 0401. */
+  function saleAndReversal(kind: 'SALE' | 'PREAUTH', emv: string, host: Record<string, unknown>, operation: 'reverse' | 'void' = 'reverse') {
+    const dialect = dialectWith(host);
+    const saleContext = wireContext();
+    const sale = dialect.packRequest('authorize', authorizeRequest({ kind, emvTlv: emv, target: terminal }), saleContext);
+    const keptCard = JSON.parse(JSON.stringify(followUpCardOf(readCardData(emv, 'ISO8583'), dialect.spec.host.reversalIcc))) as FollowUpCard;
+    const reference = original({ mti: sale.message.mti, context: saleContext }, undefined, kind);
+    const context = { ...wireContext(), keptCard };
+    const first = dialect.packRequest(operation, followUpRequest(terminal, reference), context);
+    const repeat = dialect.packRequest('reverse', followUpRequest(terminal, reference), { ...context, repeat: true });
+    return { sale: sale.message, first, repeat, keptCard };
+  }
+
+  it("should carry the original's field 55 less exactly the excluded tags on a chip reversal's 0400 and every 0401, byte-identical but for the MTI", () => {
+    fc.assert(
+      fc.property(fc.constantFrom<'SALE' | 'PREAUTH'>('SALE', 'PREAUTH'), cardEmv, fc.constantFrom<'reverse' | 'void'>('reverse', 'void'), (kind, emv, operation) => {
+        const { sale, first, repeat } = saleAndReversal(kind, emv, {}, operation);
+        const original55 = sale.fields[55] as Buffer | undefined;
+        const reversal55 = first.message.fields[55] as Buffer | undefined;
+        if (original55 === undefined) {
+          expect(reversal55).toBeUndefined();
+        } else {
+          // Minus exactly the excluded tags: every other object of the original's 55, in its order.
+          expect(reversal55).toBeDefined();
+          expect(flat(reversal55 as Buffer)).toEqual(flat(original55).filter((object) => !EXCLUDED.has(object.tag)));
+          // No excluded tag ever reaches an original's 55 either, so the reversal's is the original's.
+          expect(reversal55).toEqual(original55);
+        }
+        // Never a track-equivalent or cardholder tag, never track 2.
+        if (reversal55 !== undefined) expect(tagsOf(reversal55).filter((tag) => EXCLUDED.has(tag))).toEqual([]);
+        expect(first.message.fields[35]).toBeUndefined();
+        // The repeat: the same bytes after the MTI.
+        expect(repeat.message.mti).toBe('0401');
+        expect(first.message.mti).toBe('0400');
+        expect(repeat.payload.subarray(4)).toEqual(first.payload.subarray(4));
+      }),
+    );
+  });
+
+  it('should send no field 55 on any reversal when the spec turns reversalIcc off, and keep none', () => {
+    fc.assert(
+      fc.property(fc.constantFrom<'SALE' | 'PREAUTH'>('SALE', 'PREAUTH'), cardEmv, (kind, emv) => {
+        const { first, repeat, keptCard } = saleAndReversal(kind, emv, { reversalIcc: false });
+        expect(keptCard.reversalIcc).toBeUndefined();
+        expect(first.message.fields[55]).toBeUndefined();
+        expect(repeat.message.fields[55]).toBeUndefined();
+        expect(repeat.payload.subarray(4)).toEqual(first.payload.subarray(4));
+      }),
+    );
+    // Off in the spec, on the kept card (kept under an earlier spec): still none.
+    const keptCard = { pan: TEST_PAN, expiry: null, panSequence: null, reversalIcc: '9F2608' + '11'.repeat(8) };
+    const reference = original({ mti: '0200', context: wireContext() }, undefined, 'SALE');
+    expect(dialectWith({ reversalIcc: false }).buildRequest('reverse', followUpRequest(terminal, reference), { ...wireContext(), keptCard }).fields[55]).toBeUndefined();
+  });
+
+  it("should never give a reversal chip data that holds an excluded tag, whatever the kept card holds, nor a non-chip original's reversal any", () => {
+    const anyTlv = fc.array(fc.record({ tag: fc.constantFrom(...REVERSAL_ICC_EXCLUDED_TAGS, ...ICC_REQUEST_TAGS, ...OTHER_TAGS), value: bytes(1, 12) }), { maxLength: 12 });
+    fc.assert(
+      fc.property(fc.constantFrom(...HOST_ORIGINAL_KINDS), anyTlv, fc.boolean(), (kind, items, templated) => {
+        const raw = encodeTlv(templated ? [{ tag: '70', value: encodeTlv(items) }] : items).toString('hex');
+        const keptCard: FollowUpCard = { pan: TEST_PAN, expiry: null, panSequence: null, reversalIcc: raw };
+        const reference = original({ mti: kind === 'PREAUTH' ? '0100' : kind === 'CAPTURE' ? '0220' : '0200', context: wireContext() }, undefined, kind);
+        const message = dialectWith().buildRequest('reverse', followUpRequest(terminal, reference), { ...wireContext(), keptCard });
+        const kept = items.filter((object) => !EXCLUDED.has(object.tag));
+        if ((kind === 'SALE' || kind === 'PREAUTH') && kept.length > 0) {
+          expect(flat(message.fields[55] as Buffer)).toEqual(kept);
+        } else {
+          expect(message.fields[55]).toBeUndefined();
+        }
+        // The reduction itself: the objects less exactly the excluded tags, in order.
+        expect(reversalIccOf(raw)).toBe(kept.length === 0 ? undefined : encodeTlv(kept).toString('hex').toUpperCase());
+      }),
+    );
+  });
+
+  it('should send no field 55 on the other follow-ups (refund, capture, a void sent as a 0200, a batch upload)', () => {
+    const keptCard = { pan: TEST_PAN, expiry: null, panSequence: null, reversalIcc: '9F2608' + '11'.repeat(8) };
+    const sale = original({ mti: '0200', context: wireContext() }, { rrn: '501500000001', approvalCode: 'A1B2C3' }, 'SALE');
+    for (const operation of ['refund', 'capture'] as const) {
+      expect(dialectWith().buildRequest(operation, followUpRequest(terminal, sale), { ...wireContext(), keptCard }).fields[55]).toBeUndefined();
+    }
+    expect(dialectWith({ voidAs: '0200' }).buildRequest('void', followUpRequest(terminal, sale), { ...wireContext(), keptCard }).fields[55]).toBeUndefined();
+    expect(dialectWith().buildRequest('void', followUpRequest(terminal, sale), { ...wireContext(), keptCard }).fields[55]).toEqual(Buffer.from(keptCard.reversalIcc, 'hex'));
   });
 });

@@ -1,5 +1,5 @@
 import { FIELD_CIPHER, FieldCipher } from '@app/common';
-import { FollowUpCard } from '@app/host-protocol';
+import { FollowUpCard, reversalIccOf } from '@app/host-protocol';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { HostConnectorConfig } from '../../config/host-connector.config';
@@ -36,12 +36,20 @@ function followUpCardOf(json: string): FollowUpCard | undefined {
   const card = value as Partial<FollowUpCard> | null;
   if (card === null || typeof card !== 'object' || typeof card.pan !== 'string' || !/^[0-9]{12,19}$/.test(card.pan)) return undefined;
   const optional = (field: unknown, pattern: RegExp): string | null => (typeof field === 'string' && pattern.test(field) ? field : null);
-  return { pan: card.pan, expiry: optional(card.expiry, /^[0-9]{4}$/), panSequence: optional(card.panSequence, /^[0-9]{3}$/) };
+  // Read again through the one reduction: a row can never give a reversal a track-equivalent or cardholder tag.
+  const reversalIcc = typeof card.reversalIcc === 'string' ? reversalIccOf(card.reversalIcc) : undefined;
+  return {
+    pan: card.pan,
+    expiry: optional(card.expiry, /^[0-9]{4}$/),
+    panSequence: optional(card.panSequence, /^[0-9]{3}$/),
+    ...(reversalIcc !== undefined ? { reversalIcc } : {}),
+  };
 }
 
 /**
  * The card of sent transactions, kept for their follow-ups: only PAN, expiry and PAN sequence
- * number (PCI DSS 3.3.1), sealed with the FieldCipher (AES-256-GCM) before it reaches the
+ * number (PCI DSS 3.3.1), and for an authorisation's reversal its field 55 without any
+ * track-equivalent or cardholder tag (`reversalIccOf`), sealed with the FieldCipher (AES-256-GCM) before it reaches the
  * database, opened only to build a follow-up's message, deleted when the transaction can no longer
  * be followed up and at the latest by the retention rule once HOST_CARD_DATA_DAYS have passed.
  * Never logged.
@@ -64,7 +72,8 @@ export class KeptCardRepository {
 
   /** {@link keep}'s statement, to be run alongside another (the request log's write-ahead: one round trip, one commit). */
   keepStatement(key: CardKey, card: FollowUpCard): Statement {
-    const kept: FollowUpCard = { pan: card.pan, expiry: card.expiry, panSequence: card.panSequence };
+    const reversalIcc = card.reversalIcc === undefined ? undefined : reversalIccOf(card.reversalIcc);
+    const kept: FollowUpCard = { pan: card.pan, expiry: card.expiry, panSequence: card.panSequence, ...(reversalIcc !== undefined ? { reversalIcc } : {}) };
     return {
       sql: `INSERT INTO kept_card (${COLUMNS.join(', ')}, sealed_card, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, now() + $8 * interval '1 millisecond')
