@@ -253,6 +253,14 @@ describe('the HTTP server answers requests its parser refuses in our formats', (
     const expectation = fc.stringMatching(/^[a-z0-9-]{1,20}(=[a-z0-9]{1,10})?$/).filter((value) => value.toLowerCase() !== '100-continue');
     const kind = fc.oneof(
       fc.constant({ status: 400, header: '', detail: 'the request has no Host header, which HTTP/1.1 requires', type: 'invalid-request', title: 'Invalid request' }),
+      // RFC 9112 §3.2: more than one Host is a 400 too (r14g), whatever the case of the names.
+      fc.tuple(fc.constantFrom('host', 'Host', 'HOST'), fc.constantFrom('127.0.0.1', 'x', 'y')).map(([name, second]) => ({
+        status: 400,
+        header: `host: 127.0.0.1\r\n${name}: ${second}\r\n`,
+        detail: 'the request has more than one Host header',
+        type: 'invalid-request',
+        title: 'Invalid request',
+      })),
       expectation.map((value) => ({
         status: 417,
         header: `host: 127.0.0.1\r\nexpect: ${value}\r\n`,

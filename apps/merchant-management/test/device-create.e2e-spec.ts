@@ -61,6 +61,23 @@ describe('devices and activation codes (v1)', () => {
       expect(await devicesOf(pbo)).toBe(0);
     });
 
+    it('should refuse a blank deviceAlias or deviceName (white space only) with 10000 naming it, on create and update, v1 and /api/v2 (r14g)', async () => {
+      const { pbo, merchant } = await boundMerchant();
+      const code = await createDevice(pbo, { mchId: merchant.mchId });
+      const blank = fc.array(fc.constantFrom(' ', '\t', '\u00a0', '\u2003', '\u3000'), { minLength: 1, maxLength: 8 }).map((chars) => chars.join(''));
+      await fc.assert(
+        fc.asyncProperty(blank, fc.constantFrom('deviceAlias', 'deviceName'), async (name, field) => {
+          expectEnvelope(await pbo.post(`${V1}/device`, { mchId: merchant.mchId, [field]: name }), 400, 10000, new RegExp(`${field} must not be blank`));
+          expectEnvelope(await pbo.put(`${V1}/device/${code.id}`, { [field]: name }), 400, 10000, new RegExp(`${field} must not be blank`));
+          expectEnvelope(await pbo.post('/api/v2/device', { mchId: merchant.mchId, activateCodeAlias: name, deviceType: 'COTS' }), 400, 10000, /activateCodeAlias must not be blank/);
+          expectEnvelope(await pbo.put(`/api/v2/device/${code.id}`, { activateCodeAlias: name }), 400, 10000, /activateCodeAlias must not be blank/);
+        }),
+        { numRuns: 10 },
+      );
+      // A name with white space around a character is a name.
+      expect((await pbo.put(`${V1}/device/${code.id}`, { deviceAlias: ' Till 2 ' })).status).toBe(200);
+    });
+
     it('should refuse a methodList with an unknown payment method code with 10000 naming methodList and the code', async () => {
       const { pbo, merchant } = await boundMerchant();
       expectEnvelope(await pbo.post(`${V1}/device`, { mchId: merchant.mchId, methodList: '01,09' }), 400, 10000, /methodList.*09/);

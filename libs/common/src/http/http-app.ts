@@ -113,13 +113,18 @@ export async function createHttpApp(rootModule: Type<unknown> | ReturnType<typeo
 }
 
 /**
- * An HTTP/1.1 request must name its Host (RFC 9112, section 3.2): one without is refused with a
- * 400 in the path's format (Node's own check, which answers a bare 400, is off in createHttpApp).
+ * An HTTP/1.1 request must name its Host once (RFC 9112, section 3.2: a server answers 400 to one
+ * without, or with more than one): refused with a 400 in the path's format (Node's own check,
+ * which answers a bare 400, is off in createHttpApp; Node keeps the first of several Host
+ * headers, so they are counted in the raw ones).
  */
 async function refuseHostless(request: FastifyRequest): Promise<void> {
   const raw = request.raw;
   if (raw.httpVersionMajor === 1 && raw.httpVersionMinor === 1 && raw.headers.host === undefined)
     throw DomainError.validation('the request has no Host header, which HTTP/1.1 requires');
+  let hosts = 0;
+  for (let index = 0; index < raw.rawHeaders.length; index += 2) if (raw.rawHeaders[index].length === 4 && raw.rawHeaders[index].toLowerCase() === 'host') hosts += 1;
+  if (hosts > 1) throw DomainError.validation('the request has more than one Host header');
 }
 
 export function configureHttpApp(app: NestFastifyApplication, options: Pick<HttpAppOptions, 'shutdownHooks'> = {}): void {

@@ -1,12 +1,14 @@
 import { IsPlainObject, PageQueryDto } from '@app/common';
 import { GATEWAY_PROFILE_LIMITS } from '@app/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { OPERATING_MODES } from '../../shared/device-status';
 import { PROFILE_SYNC_STATES, ProfileSyncState } from '../device';
 import { EMV_PARAM_FORMATS } from '../device-input';
 
 const nullable = () => ValidateIf((_object, value) => value !== null);
+/** A name the device is known by: at least one character that is not white space (a blank one names nothing; review r14g). */
+export const notBlank = () => Matches(/\S/, { message: '$property must not be blank' });
 
 /** deviceAlias / deviceName name the device's gateway profile (profileName): not empty, and the upsert contract's limit. */
 const PROFILE_NAME = GATEWAY_PROFILE_LIMITS.profileName;
@@ -19,8 +21,8 @@ export class DeviceCreateDto {
   @MaxLength(32)
   mchId: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: PROFILE_NAME }) @IsOptional() @IsString() @IsNotEmpty() @MaxLength(PROFILE_NAME) deviceAlias?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: PROFILE_NAME }) @IsOptional() @IsString() @IsNotEmpty() @MaxLength(PROFILE_NAME) deviceName?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: PROFILE_NAME, pattern: '\\S' }) @IsOptional() @IsString() @IsNotEmpty() @notBlank() @MaxLength(PROFILE_NAME) deviceAlias?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: PROFILE_NAME, pattern: '\\S' }) @IsOptional() @IsString() @IsNotEmpty() @notBlank() @MaxLength(PROFILE_NAME) deviceName?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, example: 'COTS', maxLength: 32 }) @IsOptional() @IsString() @MaxLength(32) deviceType?: string | null;
 
   @ApiPropertyOptional({ enum: OPERATING_MODES, nullable: true, default: 'STANDARD' })
@@ -61,8 +63,8 @@ export class DeviceCreateDto {
 
 /** `PUT /api/openapi/v1/device/{deviceId}`: omitted fields stay, null clears. */
 export class DeviceUpdateDto {
-  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: PROFILE_NAME }) @IsOptional() @IsString() @IsNotEmpty() @MaxLength(PROFILE_NAME) deviceAlias?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: PROFILE_NAME }) @IsOptional() @IsString() @IsNotEmpty() @MaxLength(PROFILE_NAME) deviceName?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: PROFILE_NAME, pattern: '\\S' }) @IsOptional() @IsString() @IsNotEmpty() @notBlank() @MaxLength(PROFILE_NAME) deviceAlias?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: PROFILE_NAME, pattern: '\\S' }) @IsOptional() @IsString() @IsNotEmpty() @notBlank() @MaxLength(PROFILE_NAME) deviceName?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @nullable() @IsString() @MaxLength(32) deviceType?: string | null;
   @ApiPropertyOptional({ enum: OPERATING_MODES, nullable: true, description: 'null sets STANDARD' }) @IsOptional() @nullable() @IsIn(OPERATING_MODES) operatingMode?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'comma-separated codes; null means every bound method' }) @IsOptional() @nullable() @IsString() @MaxLength(64) methodList?: string | null;

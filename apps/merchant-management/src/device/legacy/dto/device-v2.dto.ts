@@ -5,7 +5,7 @@ import { IsNotEmpty, IsOptional, IsString, MaxLength, MinLength, ValidateBy, Val
 import { LegacyGroupIdField, LegacyPageSize } from '../../../shared/legacy';
 import { CreateDeviceCommand, deviceIdentity, DeviceView, methodMidTids, UpdateDeviceCommand } from '../../device.view';
 import { checkAcquirerField, EMV_PARAM_FORMATS } from '../../device-input';
-import { DeviceListQueryDto } from '../../dto/device.dto';
+import { DeviceListQueryDto, notBlank } from '../../dto/device.dto';
 
 const nullable = () => ValidateIf((_object, value) => value !== null);
 
@@ -36,9 +36,10 @@ export class LegacyDeviceCreateDto {
   @MaxLength(32)
   mchId: string;
 
-  @ApiProperty({ minLength: 1, maxLength: GATEWAY_PROFILE_LIMITS.profileName, description: 'friendly name (v1 deviceAlias)' })
+  @ApiProperty({ minLength: 1, maxLength: GATEWAY_PROFILE_LIMITS.profileName, pattern: '\\S', description: 'friendly name (v1 deviceAlias)' })
   @IsString()
   @IsNotEmpty()
+  @notBlank()
   @MaxLength(GATEWAY_PROFILE_LIMITS.profileName)
   activateCodeAlias: string;
 
@@ -89,10 +90,11 @@ export class LegacyDeviceCreateDto {
 export class LegacyDeviceUpdateDto {
   @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @nullable() @IsString() @MaxLength(32) deviceType?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @nullable() @IsString() @MinLength(4) @MaxLength(64) deviceAdmin?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: GATEWAY_PROFILE_LIMITS.profileName, description: 'friendly name (v1 deviceAlias)' })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: GATEWAY_PROFILE_LIMITS.profileName, pattern: '\\S', description: 'friendly name (v1 deviceAlias)' })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
+  @notBlank()
   @MaxLength(GATEWAY_PROFILE_LIMITS.profileName)
   activateCodeAlias?: string | null;
 
