@@ -1,4 +1,4 @@
-import { HOST_AUTHORIZE_V1, HOST_REFUND_V1, HOST_REVERSE_V1, HOST_SETTLE_V1, HOST_VOID_V1 } from '@app/contracts';
+import { HOST_AUTHORIZE_V1, HOST_CAPTURE_V1, HOST_REFUND_V1, HOST_REVERSE_V1, HOST_SETTLE_V1, HOST_VOID_V1 } from '@app/contracts';
 import { developmentFieldCipher } from '@app/common';
 import { encodeTlv, Iso8583Message } from '@app/iso8583';
 import { cardDataIn, dumpSchemas, openedSealedTexts, textsOf, trackDataIn, waitFor } from '@app/testing';
@@ -95,6 +95,9 @@ describe('host-connector: card data kept for follow-ups', () => {
 
   const received = (tid: string, mti: string): Iso8583Message[] => peer.received.filter((message) => message.mti === mti && message.fields[41] === tid);
   const keptRows = (tid: string) => connector.query<{ sealed_card: string }>(`SELECT sealed_card FROM host_connector.kept_card WHERE tid = $1`, [tid]);
+  /** Whose card is kept on the terminal: the STANs of its kept rows, sorted. */
+  const keptStans = async (tid: string) =>
+    (await connector.query<{ stan: string }>(`SELECT stan FROM host_connector.kept_card WHERE tid = $1 ORDER BY stan`, [tid])).map((row) => row.stan);
   const terminal = (tid: string) => ({ hostMessageFormat: 'ISO8583' as const, connUrl: peer.url, tid });
   /** Every row of the connector's tables, with every sealed value in them opened with the data key. */
   async function tablesOpened(): Promise<{ tables: Array<{ label: string; text: string }>; opened: Array<{ label: string; text: string }> }> {
@@ -115,9 +118,9 @@ describe('host-connector: card data kept for follow-ups', () => {
     return { card, tid, original: await sale(tid, card) };
   }
 
-  it('should keep PAN, expiry and PAN sequence number only, send a refund days later with them and no track 2 or chip data, and keep nothing once the batch is settled', async () => {
+  it("should keep PAN, expiry and PAN sequence number only, send refunds days later with them (after the batch is settled too) and no track 2 or chip data, and keep nothing once the sale is refunded in full and the refunds settled", async () => {
     await fc.assert(
-      fc.asyncProperty(chipCard, fc.integer({ min: 1, max: 29 }), async (card, daysLater) => {
+      fc.asyncProperty(chipCard, fc.integer({ min: 1, max: 29 }), fc.integer({ min: 1, max: 999 }), async (card, daysLater, firstRefundMinor) => {
         const { tid, original } = await soldOnFreshTerminal(card);
         const [authorisation] = received(tid, '0200');
         // The authorisation itself carries the track and the chip data, as it must.
@@ -137,7 +140,7 @@ describe('host-connector: card data kept for follow-ups', () => {
 
         // Days later (the row aged as time would age it; the database's clock is not the test's).
         await connector.query(`UPDATE host_connector.kept_card SET expires_at = expires_at - $2 * interval '1 day' WHERE tid = $1`, [tid, daysLater]);
-        const refundReply = await connector.ask(HOST_REFUND_V1, followUpPayload('400', terminal(tid), { original }));
+        const refundReply = await connector.ask(HOST_REFUND_V1, followUpPayload(String(firstRefundMinor), terminal(tid), { original }));
         expect(refundReply).toMatchObject({ result: 'APPROVED' });
         const [refund] = received(tid, '0200').slice(1);
         expect(refund.fields[3]).toBe('200000');
@@ -152,24 +155,42 @@ describe('host-connector: card data kept for follow-ups', () => {
         expect(before.tables.some(({ text }) => text.includes(card.cryptogram))).toBe(false);
         expect(before.opened.filter(({ text }) => text.includes(card.cryptogram))).toHaveLength(1);
 
-        // The batch settled: neither the sale nor the refund can be followed up, nothing of the card is kept.
-        const refundOriginal = {
+        // The batch settled: the refund can no longer be followed up, its copy goes; the sale can still be refunded, its card stays sealed.
+        const refundOriginal = (reply: typeof refundReply) => ({
           kind: 'REFUND',
           mti: '0200',
-          stan: refundReply.stan,
-          transmittedAt: refundReply.transmittedAt,
-          rrn: refundReply.rrn,
-          approvalCode: refundReply.approvalCode,
-        };
+          stan: reply.stan,
+          transmittedAt: reply.transmittedAt,
+          rrn: reply.rrn,
+          approvalCode: reply.approvalCode,
+        });
         const settled = await connector.ask(HOST_SETTLE_V1, {
           ...settlePayload(terminal(tid)),
-          totals: { saleCount: 1, saleMinor: '1000', refundCount: 1, refundMinor: '400' },
+          totals: { saleCount: 1, saleMinor: '1000', refundCount: 1, refundMinor: String(firstRefundMinor) },
           transactions: [
             { kind: 'SALE', amountMinor: '1000', original },
-            { kind: 'REFUND', amountMinor: '400', original: refundOriginal },
+            { kind: 'REFUND', amountMinor: String(firstRefundMinor), original: refundOriginal(refundReply) },
           ],
         });
         expect(settled).toMatchObject({ result: 'APPROVED' });
+        expect(await keptStans(tid)).toEqual([original.stan]);
+
+        // A refund of the rest after settlement still carries the card (2, 14, 22, 23) a card-present host matches on; it ends the sale's follow-ups.
+        const restReply = await connector.ask(HOST_REFUND_V1, followUpPayload(String(1000 - firstRefundMinor), terminal(tid), { original, finalRefund: true }));
+        expect(restReply).toMatchObject({ result: 'APPROVED' });
+        const rest = received(tid, '0200')[2];
+        expect(rest.fields[3]).toBe('200000');
+        expectKeptCardOnly(rest, card);
+        expect(await keptStans(tid)).toEqual([restReply.stan]);
+
+        // Its batch settled: nothing of the card is kept anywhere, nor logged.
+        const closed = await connector.ask(HOST_SETTLE_V1, {
+          ...settlePayload(terminal(tid)),
+          batchNo: '000002',
+          totals: { saleCount: 0, saleMinor: '0', refundCount: 1, refundMinor: String(1000 - firstRefundMinor) },
+          transactions: [{ kind: 'REFUND', amountMinor: String(1000 - firstRefundMinor), original: refundOriginal(restReply) }],
+        });
+        expect(closed).toMatchObject({ result: 'APPROVED' });
         expect(await keptRows(tid)).toHaveLength(0);
         const after = await tablesOpened();
         expect(cardDataIn([...after.tables, ...after.opened], [card.pan])).toEqual([]);
@@ -178,6 +199,27 @@ describe('host-connector: card data kept for follow-ups', () => {
       }),
       { numRuns: 5 },
     );
+  });
+
+  it("should keep a sale's card through part refunds and delete it at the one the gateway marks final, not at one the host approves only in part", async () => {
+    const { card, tid, original } = await soldOnFreshTerminal();
+    // The host approves the "final" refund only in part (10, 300 of the 600 asked): something is still left to refund.
+    peer.handler = (message) =>
+      message.fields[3] === '200000' && message.fields[4] === '000000000600' ? answerTo(message, '10', { 4: '000000000300' }) : answerTo(message);
+
+    const part = await connector.ask(HOST_REFUND_V1, followUpPayload('400', terminal(tid), { original }));
+    expect(part).toMatchObject({ result: 'APPROVED', partial: false });
+    expect(await keptStans(tid)).toEqual([original.stan, part.stan as string].sort());
+
+    const halfApproved = await connector.ask(HOST_REFUND_V1, followUpPayload('600', terminal(tid), { original, finalRefund: true }));
+    expect(halfApproved).toMatchObject({ result: 'APPROVED', partial: true });
+    expect(await keptStans(tid)).toContain(original.stan);
+
+    peer.handler = (message) => answerTo(message);
+    const last = await connector.ask(HOST_REFUND_V1, followUpPayload('300', terminal(tid), { original, finalRefund: true }));
+    expect(last).toMatchObject({ result: 'APPROVED' });
+    expectKeptCardOnly(received(tid, '0200')[3], card);
+    expect(await keptStans(tid)).not.toContain(original.stan);
   });
 
   it('should keep the cards of a batch the host refuses to settle: its transactions can still be followed up', async () => {
@@ -220,13 +262,68 @@ describe('host-connector: card data kept for follow-ups', () => {
     expect(await keptRows(tid)).toHaveLength(0);
   });
 
-  it('should keep the card of a sale whose void the host declines', async () => {
-    const { tid, original } = await soldOnFreshTerminal();
-    peer.handler = (message) => answerTo(message, message.mti === '0400' ? '12' : '00');
+  it("should keep the card of a sale whose void or refund the host declines, and delete the declined message's own copy at once", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('void', 'refund'), fc.constantFrom('05', '12', '30', '94', '96'), async (operation, code) => {
+        const { tid, original } = await soldOnFreshTerminal();
+        peer.handler = (message) => (message.fields[41] === tid && message.fields[11] !== original.stan ? answerTo(message, code) : answerTo(message));
 
-    await connector.ask(HOST_VOID_V1, followUpPayload('1000', terminal(tid), { original }));
+        const reply = await connector.ask(operation === 'void' ? HOST_VOID_V1 : HOST_REFUND_V1, followUpPayload('1000', terminal(tid), { original, finalRefund: true }));
 
-    expect(await keptRows(tid)).not.toHaveLength(0);
+        expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: code });
+        // Only the sale's: it can still be voided, refunded or reversed.
+        expect(await keptStans(tid)).toEqual([original.stan]);
+      }),
+      { numRuns: 6 },
+    );
+  });
+
+  it("should delete a void's own copy with its sale's when the void, sent as a reversal and unanswered, is acknowledged on a repeat (0401)", async () => {
+    const { card, tid, original } = await soldOnFreshTerminal();
+    let answerRepeats = false;
+    peer.handler = (message) => (message.fields[41] === tid && (message.mti === '0400' || (message.mti === '0401' && !answerRepeats)) ? null : answerTo(message));
+
+    const reply = await connector.ask(HOST_VOID_V1, followUpPayload('1000', terminal(tid), { original, timeoutMs: 300 }));
+
+    expect(reply).toMatchObject({ result: 'REVERSED' });
+    // Until a repeat is acknowledged both are kept: the sale may still stand.
+    await waitFor('a repeat unanswered', () => received(tid, '0401').length > 0, 30_000);
+    expect(await keptStans(tid)).toEqual([original.stan, reply.stan as string].sort());
+    answerRepeats = true;
+    await waitFor('the repeat acknowledged', async () => received(tid, '0401').length > 0 && (await keptRows(tid)).length === 0, 60_000);
+    const [repeat] = received(tid, '0401');
+    expect(repeat.fields[11]).toBe(reply.stan);
+    expectKeptCardOnly(repeat, card, '071');
+  }, 90_000);
+
+  it("should delete a pre-authorisation's card once its capture is approved (the capture carries it on), and the capture's once it is voided", async () => {
+    const tid = freshTid();
+    const card = fc.sample(chipCard, 1)[0];
+    const preauth = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('5000', terminal(tid), { kind: 'PREAUTH', card: { emvTlv: emvTlvOf(card), entryMode: 'NFC' } }));
+    expect(preauth).toMatchObject({ result: 'APPROVED', mti: '0100' });
+    const authorisation = { kind: 'PREAUTH', mti: '0100', stan: preauth.stan, transmittedAt: preauth.transmittedAt, rrn: preauth.rrn, approvalCode: preauth.approvalCode };
+
+    const capture = await connector.ask(HOST_CAPTURE_V1, followUpPayload('4200', terminal(tid), { original: authorisation }));
+
+    expect(capture).toMatchObject({ result: 'APPROVED', mti: '0220' });
+    expectKeptCardOnly(received(tid, '0220')[0], card);
+    expect(await keptStans(tid)).toEqual([capture.stan]);
+    const captured = { kind: 'CAPTURE', mti: '0220', stan: capture.stan, transmittedAt: capture.transmittedAt, rrn: capture.rrn, approvalCode: capture.approvalCode };
+    const voided = await connector.ask(HOST_VOID_V1, followUpPayload('4200', terminal(tid), { original: captured }));
+    expect(voided).toMatchObject({ result: 'APPROVED' });
+    expect(await keptRows(tid)).toHaveLength(0);
+  });
+
+  it("should keep a pre-authorisation's card when its capture is declined, for the capture tried again", async () => {
+    const tid = freshTid();
+    const preauth = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('5000', terminal(tid), { kind: 'PREAUTH' }));
+    const authorisation = { kind: 'PREAUTH', mti: '0100', stan: preauth.stan, transmittedAt: preauth.transmittedAt, rrn: preauth.rrn, approvalCode: preauth.approvalCode };
+    peer.handler = (message) => answerTo(message, message.mti === '0220' ? '05' : '00');
+
+    const capture = await connector.ask(HOST_CAPTURE_V1, followUpPayload('4200', terminal(tid), { original: authorisation }));
+
+    expect(capture).toMatchObject({ result: 'DECLINED' });
+    expect(await keptStans(tid)).toEqual([preauth.stan]);
   });
 
   it("should reverse an unanswered sale with the kept card entered as the sale was (071) and the sale's chip data, no track 2, then keep nothing once the reversal is acknowledged", async () => {
@@ -282,7 +379,7 @@ describe('host-connector: card data kept for follow-ups', () => {
     expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: '94' });
     expect(reply.hostRespMessage).toContain('duplicates nothing sent before');
     expectSaleReversal(received(tid, '0400')[0], card, received(tid, '0200')[0]);
-    expect(await keptRows(tid)).not.toHaveLength(0);
+    expect(await keptStans(tid)).toEqual([original.stan]);
   });
 
   it("should send a later reversal (of an approved sale) with the kept card entered as the sale was and the sale's chip data: no track 2", async () => {

@@ -1,4 +1,4 @@
-import { HOST_AUTHORIZE_V1, HOST_REVERSE_V1, HOST_SETTLE_V1, HOST_VOID_V1 } from '@app/contracts';
+import { HOST_AUTHORIZE_V1, HOST_REFUND_V1, HOST_REVERSE_V1, HOST_SETTLE_V1, HOST_VOID_V1 } from '@app/contracts';
 import { developmentFieldCipher } from '@app/common';
 import { ISO8583, loadSpecFile, unpack } from '@app/iso8583';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -115,7 +115,7 @@ describe('host-connector: operator spec file', () => {
     }
   });
 
-  it('should send each 0320 of a batch upload with its transaction\'s kept card when the file names batchupload in followUpCardData, and drop the card once the batch closes', async () => {
+  it("should send each 0320 of a batch upload with its transaction's kept card when the file names batchupload in followUpCardData, drop the refund's once the batch closes and keep the sale's for its later refunds", async () => {
     const file = join(directory, 'iso8583-upload-card.json');
     writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(PRESET_FILE, 'utf8')), host: { followUpCardData: ['reverse', 'void', 'refund', 'capture', 'batchupload'] } }));
     const connector = await startConnector({ config: testConfig({ HOST_SPEC_ISO8583_FILE: file }) });
@@ -125,18 +125,31 @@ describe('host-connector: operator spec file', () => {
       const target = { hostMessageFormat: 'ISO8583' as const, connUrl: peer.url };
       const sale = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1500', target));
       const original = { kind: 'SALE', mti: sale.mti, stan: sale.stan, transmittedAt: sale.transmittedAt, rrn: sale.rrn, approvalCode: sale.approvalCode };
+      const refund = await connector.ask(HOST_REFUND_V1, followUpPayload('500', target, { original }));
+      const refunded = { kind: 'REFUND', mti: refund.mti, stan: refund.stan, transmittedAt: refund.transmittedAt, rrn: refund.rrn, approvalCode: refund.approvalCode };
 
-      const reply = await connector.ask(HOST_SETTLE_V1, { ...settlePayload(target), transactions: [{ kind: 'SALE', amountMinor: '1500', original }] });
+      const reply = await connector.ask(HOST_SETTLE_V1, {
+        ...settlePayload(target),
+        totals: { saleCount: 1, saleMinor: '1500', refundCount: 1, refundMinor: '500' },
+        transactions: [
+          { kind: 'SALE', amountMinor: '1500', original },
+          { kind: 'REFUND', amountMinor: '500', original: refunded },
+        ],
+      });
 
-      expect(reply).toMatchObject({ result: 'APPROVED', reconciliation: 'BALANCED_AFTER_UPLOAD', uploadedCount: 1 });
-      expect(peer.received.map((message) => message.mti)).toEqual(['0200', '0500', '0320', '0500']);
+      expect(reply).toMatchObject({ result: 'APPROVED', reconciliation: 'BALANCED_AFTER_UPLOAD', uploadedCount: 2 });
+      expect(peer.received.map((message) => message.mti)).toEqual(['0200', '0200', '0500', '0320', '0320', '0500']);
       const [authorisation] = peer.received;
-      const [upload] = peer.received.filter((message) => message.mti === '0320');
-      // The sale's card as kept (PAN, expiry, PAN sequence), entered as the sale was; never track 2 or chip data.
-      expect(upload.fields).toMatchObject({ 2: authorisation.fields[2], 14: authorisation.fields[14], 22: '071' });
-      expect([upload.fields[35], upload.fields[55]]).toEqual([undefined, undefined]);
-      // Kept for the upload, gone once the closing 0500 is approved.
-      expect(await connector.query('SELECT 1 FROM host_connector.kept_card WHERE tid = $1 AND stan = $2', [String(authorisation.fields[41]), sale.stan])).toEqual([]);
+      const uploads = peer.received.filter((message) => message.mti === '0320');
+      // The sale's card as kept (PAN, expiry, PAN sequence), the sale entered as it was, the refund as follow-ups are; never track 2 or chip data.
+      expect(uploads.map((upload) => [upload.fields[2], upload.fields[14], upload.fields[22]])).toEqual([
+        [authorisation.fields[2], authorisation.fields[14], '071'],
+        [authorisation.fields[2], authorisation.fields[14], '010'],
+      ]);
+      for (const upload of uploads) expect([upload.fields[35], upload.fields[55]]).toEqual([undefined, undefined]);
+      // Once the closing 0500 is approved: the refund's is gone (nothing follows up a settled refund); the sale's stays for its refunds.
+      const kept = await connector.query<{ stan: string }>('SELECT stan FROM host_connector.kept_card WHERE tid = $1', [String(authorisation.fields[41])]);
+      expect(kept.map((row) => row.stan)).toEqual([sale.stan]);
     } finally {
       await peer.close();
       await connector.close();

@@ -325,6 +325,16 @@ export class HostFollowUpRequestV1 extends HostRequestBaseV1 {
   @ValidateNested()
   @Type(() => HostMerchantV1)
   merchant: HostMerchantV1;
+
+  /**
+   * A refund of all that is left to refund of its original (the gateway knows, the connector does
+   * not): once the host approves it in full, nothing can follow the original up any more and the
+   * connector deletes the card it kept for it at once. Absent or false (a part refund, callers
+   * older than review r16c): the original's card stays for the next refund, until its expiry.
+   */
+  @IsOptional()
+  @IsBoolean()
+  finalRefund?: boolean;
 }
 
 /** Reconciliation totals of one batch (0500 field 74–97 family, simplified to counts and amounts). */

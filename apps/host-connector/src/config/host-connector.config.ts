@@ -56,7 +56,9 @@ export interface HostConnectorConfig {
   retentionMs: number;
   /**
    * HOST_CARD_DATA_DAYS: how long the sealed card data of a transaction is kept for its
-   * follow-ups (refund, capture, void, reversal) after it was sent; then it is deleted.
+   * follow-ups (refund, capture, void, reversal) after it was sent; then it is deleted. The
+   * platform's refund window for card data: a settled sale's card stays this long unless it is
+   * refunded in full, voided or reversed sooner.
    */
   cardDataRetentionMs: number;
   reversal: {

@@ -7,17 +7,21 @@ import { CardKey, KeptCardRepository } from '../card-data/persistence/kept-card.
 import { wireContextOf } from '../protocol/wire';
 import { groupScopeOf } from '../routing/group-scope';
 import { HostAddress } from '../routing/host-address';
+import { approvalOf } from '../requests/approval-of';
 import { IsoSessionPool } from '../sessions/iso-session-pool';
 import { StanRepository } from '../stan/persistence/stan.repository';
 import { ExchangeOptions, HostExchange } from './host-exchange';
 
 const FOLLOW_UPS: ReadonlySet<HostOperation> = new Set(FOLLOW_UP_OPERATIONS);
+/** The operations whose message keeps a copy of the card under its own STAN (for its own reversal or void). */
+const KEEPS_OWN_CARD: ReadonlySet<HostOperation> = new Set(['authorize', ...FOLLOW_UP_OPERATIONS.filter((operation) => operation !== 'reverse')]);
 
 /**
  * ISO 8583 over the host's persistent TCP session: STAN, message, wire, answer. Keeps what a
  * follow-up may carry of the card of what it sends (PAN, expiry, PAN sequence number, and an
- * authorisation's chip data for its reversal, sealed; PCI DSS 3.3.1), gives follow-ups their original's, and deletes it once the transaction can no longer
- * be followed up: declined, reversal acknowledged, void approved, batch settled.
+ * authorisation's chip data for its reversal, sealed; PCI DSS 3.3.1), gives follow-ups their
+ * original's, and deletes it once the transaction can no longer be followed up: declined, reversal
+ * acknowledged, void approved, refunded in full, a refund's batch settled ({@link IsoHostClient.endedBy}).
  */
 @Injectable()
 export class IsoHostClient {
@@ -103,7 +107,6 @@ export class IsoHostClient {
           return { kind: 'no-answer', sent, reason: `unreadable answer from ${managed.session.label}: ${errorMessage(error)}`, unreadable: true };
         }
         const ended = this.endedBy(operation, request, answer, original, sent, options.earlier);
-        if (operation === 'authorize' && !answer.approved) ended.push(sent);
         if (ended.length > 0) await this.cards.forget(...ended.map(keyOf));
         return { kind: 'answered', sent, answer };
       }
@@ -111,9 +114,21 @@ export class IsoHostClient {
   }
 
   /**
-   * The transactions an answer ends the follow-ups of, whose kept card goes at once: the original
-   * of an acknowledged reversal or an approved void (and the void itself), every transaction of a
-   * batch the host settled. A declined authorisation's is added by the caller.
+   * The transactions an answer ends the follow-ups of, whose kept card goes at once
+   * (docs/decisions.md, "Kept card data outlives settlement while a refund may come"):
+   * - a declined authorisation, refund, capture or void (a void sent as a reversal refused, or
+   *   answered 94 on its first transmission, included): its own copy, which nothing can follow up
+   *   (a declined void leaves its original's, which is still approved);
+   * - an acknowledged reversal: its original's, and its own STAN's (a void sent as a reversal
+   *   acknowledged on a repeat: the void's own copy);
+   * - an approved void: the voided transaction's and the void's own copy;
+   * - an approved capture (not one undone for an unusable amount): its authorisation's, whose card
+   *   the capture carries on under its own STAN (a refund or void names the capture);
+   * - a refund approved in full that the gateway marks `finalRefund`: its original's (nothing is
+   *   left to refund); the refund's own copy stays for its void or reversal until settlement;
+   * - an approved settle: the batch's refunds (a settled refund has no follow-up). Its sales and
+   *   captures keep theirs: refunds of them come after the daily settlement, until a final refund or
+   *   the expiry (HOST_CARD_DATA_DAYS).
    */
   private endedBy(
     operation: HostOperation,
@@ -123,19 +138,24 @@ export class IsoHostClient {
     sent: { stan: string; transmittedAt: string },
     earlier: EarlierAttempts | undefined,
   ): Array<{ stan: string; transmittedAt: string }> {
-    if (!answer.approved) return [];
     // A reversal (or a void sent as one) ends its original only when it is acknowledged by the
     // reversal worker's rule: a 94 after a refusal, or on a first transmission, leaves it open.
-    if (answer.acknowledgedAsDuplicate && !acknowledgementOf(answer, earlier).acknowledged) return [];
+    const concluded = answer.approved && (!answer.acknowledgedAsDuplicate || acknowledgementOf(answer, earlier).acknowledged);
+    if (!concluded) return KEEPS_OWN_CARD.has(operation) ? [sent] : [];
+    const originals = original === undefined ? [] : [original];
     switch (operation) {
       case 'reverse':
-        return original === undefined ? [] : [original];
       case 'void':
-        // The voided transaction, and the void's own copy (kept in case it had to be reversed).
-        return original === undefined ? [sent] : [original, sent];
+        return [...originals, sent];
+      case 'capture':
+        return approvalOf((request as HostFollowUpRequestV1).amount, answer).kind === 'unusable' ? [] : originals;
+      case 'refund': {
+        const refund = request as HostFollowUpRequestV1;
+        return refund.finalRefund === true && approvalOf(refund.amount, answer).kind === 'full' ? originals : [];
+      }
       case 'settle':
       case 'settleclose':
-        return ((request as HostSettleRequestV1).transactions ?? []).map((transaction) => transaction.original);
+        return ((request as HostSettleRequestV1).transactions ?? []).filter((transaction) => transaction.kind === 'REFUND').map((transaction) => transaction.original);
       default:
         return [];
     }

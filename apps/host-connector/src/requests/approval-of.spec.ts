@@ -3,7 +3,7 @@ import { dialectFor, HostAnswer, IsoHostDialect, JsonDialect } from '@app/host-p
 import { compileSpec, pack, unpack } from '@app/iso8583';
 import fc from 'fast-check';
 import iso8583Json from '../../../../libs/iso8583/specs/iso8583.json';
-import { approvalOf, bookedAmountOf } from './host-request.service';
+import { approvalOf, bookedAmountOf } from './approval-of';
 
 /**
  * What the platform shows of an approval (docs/decisions.md, "An approval is of what was asked, or

@@ -1,5 +1,5 @@
 import { HostAmountV1, HostFollowUpRequestV1, HostOriginalKindV1, HostResponseV1, HostResultV1, HostTotalsV1, REVERSAL_QUEUED_CLAUSE } from '@app/contracts';
-import { acknowledgementOf, followUpKindOf, HostAnswer, HostRequestOf } from '@app/host-protocol';
+import { acknowledgementOf, followUpKindOf, HostRequestOf } from '@app/host-protocol';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
@@ -17,6 +17,7 @@ import { TerminalOwners, TerminalUse } from '../terminals/terminal-owners';
 import { Statement } from '../shared/statement';
 import { REVERSIBLE_OPERATIONS, SubjectOperation } from './host-subjects';
 import { replyWithout } from './host-response';
+import { approvalOf, bookedAmountOf, FULL } from './approval-of';
 
 /**
  * The host accepted the request's terminal: it approved the request (a sign-on included). What
@@ -32,51 +33,6 @@ export function hostAccepted(response: HostResponseV1): boolean {
 /** Results that end a request for good: a repeat of its requestId gets the same reply. */
 const FINAL_RESULTS: ReadonlySet<HostResultV1> = new Set(['APPROVED', 'DECLINED', 'REVERSED']);
 const REPEAT_POLL_MS = 100;
-
-/**
- * The amount a reversal of an approval undoes: what the host approved when its answer names an
- * amount (a partial approval, more than asked, another currency; in the currency asked when the
- * answer names none), else the amount asked. An approval of 0 booked nothing to name, so its
- * reversal names the amount asked. The timely path (an approval it cannot show) and a late
- * approval ({@link LateAnswers}) reverse through here.
- */
-export function bookedAmountOf(requested: HostAmountV1, answer: HostAnswer): HostAmountV1 {
-  const named = answer.approvedAmount ?? answer.answeredAmount;
-  if (named === undefined || (named.minor !== null && BigInt(named.minor) === 0n)) return requested;
-  return { minor: named.minor ?? requested.minor, currency: named.currency ?? requested.currency };
-}
-
-/** What the host approved of the amount asked. `unusable`: an approval that cannot be shown as money taken. */
-export type ApprovalOf = { kind: 'full' } | { kind: 'partial'; amount: HostAmountV1 } | { kind: 'unusable'; reason: string };
-const FULL: ApprovalOf = { kind: 'full' };
-
-/**
- * What an approval approved of the amount asked (`requested`; undefined for a request without
- * one, always approved in full): all of it (the answer names no amount, or exactly the one asked),
- * a part (the format's partial-approval code naming less, in the currency asked when it names
- * none), or nothing we can honour: a partial approval of zero, of more than asked, of an amount in
- * another currency or of an unnamed amount, and any other approval naming another amount or
- * currency than asked. Those say neither that the card was charged what the merchant asked nor how
- * much: the platform shows no amount the host did not approve.
- */
-export function approvalOf(requested: HostAmountV1 | undefined, answer: HostAnswer): ApprovalOf {
-  if (requested === undefined) return FULL;
-  if (answer.approvedAmountUnnamed) return { kind: 'unusable', reason: `approved part (${answer.hostRespCode}) of the ${requested.minor} asked without naming how much` };
-  const answered = answer.answeredAmount;
-  if (answered !== undefined) {
-    const minor = answered.minor ?? requested.minor;
-    const currency = answered.currency ?? requested.currency;
-    if (currency !== requested.currency) return { kind: 'unusable', reason: `approved (${answer.hostRespCode}) ${minor} in currency ${currency}, not the ${requested.currency} asked` };
-    if (BigInt(minor) !== BigInt(requested.minor)) return { kind: 'unusable', reason: `approved (${answer.hostRespCode}, not a partial approval) ${minor}, not the ${requested.minor} asked` };
-  }
-  if (answer.approvedAmount === undefined) return FULL;
-  const approved = { minor: answer.approvedAmount.minor, currency: answer.approvedAmount.currency ?? requested.currency };
-  if (approved.currency !== requested.currency) return { kind: 'unusable', reason: `approved ${approved.minor} in currency ${approved.currency}, not the ${requested.currency} asked` };
-  if (BigInt(approved.minor) === 0n) return { kind: 'unusable', reason: `approved an amount of 0 of the ${requested.minor} asked` };
-  if (BigInt(approved.minor) > BigInt(requested.minor)) return { kind: 'unusable', reason: `approved ${approved.minor}, more than the ${requested.minor} asked` };
-  if (BigInt(approved.minor) === BigInt(requested.minor)) return FULL;
-  return { kind: 'partial', amount: approved };
-}
 
 /**
  * A reconciliation the host answered as agreed: it stands only if the totals the host sent back,

@@ -5,7 +5,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
 import { RequestLogRepository } from '../request-log/persistence/request-log.repository';
-import { bookedAmountOf } from '../requests/host-request.service';
+import { bookedAmountOf } from '../requests/approval-of';
 import { IsoSessionPool, ManagedSession } from '../sessions/iso-session-pool';
 import { ReversalRepository } from './persistence/reversal.repository';
 import { ReversalQueue } from './reversal-queue';

@@ -7,8 +7,9 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
  * data), sealed with the platform's FieldCipher (AES-256-GCM under the data key), never in clear.
  * Keyed by the terminal's identity (PBO, MID, TID) and the original's own reference (STAN and
  * field 7), which survive a restart and a host endpoint's change; deleted when the transaction can
- * no longer be followed up (reversal acknowledged, void approved, batch settled) or once
- * `expires_at` has passed.
+ * no longer be followed up (declined, reversal acknowledged, void approved, refunded in full, a
+ * refund's batch settled: `IsoHostClient.endedBy`) or once `expires_at` has passed. A settled sale
+ * or capture keeps its row: refunds come after the daily settlement.
  */
 @Entity({ name: 'kept_card' })
 @Index('ix_kept_card_expires', ['expiresAt'])

@@ -82,6 +82,8 @@ describe('the money rules of follow-ups', () => {
           const changes = changesOfApproval(t, 'REFUND', plan.amountMinor, '000001');
           expect(BigInt(changes.refundedMinor!)).toBeLessThanOrEqual(BigInt(t.capturedMinor));
           expect(changes.tranStatus).toBe(amount === left ? 'REFUNDED' : 'APPROVED');
+          // The refund that leaves nothing to refund says so to the connector, which then deletes the original's kept card.
+          expect(plan.final).toBe(changes.tranStatus === 'REFUNDED');
           // The host knows a captured authorisation by its capture, a sale by itself.
           expect(plan.originalKind).toBe(t.tranType === 'AUTH' ? 'CAPTURE' : 'SALE');
           expect(plan.original.actionType).toBe(t.tranType === 'AUTH' ? 'CAPTURE' : 'NEW');

@@ -20,6 +20,8 @@ export interface FollowUpPlan {
   amountMinor: string;
   original: TransactionAction;
   originalKind: HostOriginalKindV1;
+  /** A refund of all that is left to refund: approved in full, it ends the original's follow-ups (the connector deletes its kept card). */
+  final?: boolean;
 }
 
 /** What the rules need to know beyond the transaction. */
@@ -151,8 +153,9 @@ export function planRefund(transaction: Transaction, actions: readonly Transacti
     throw DomainError.conflict(
       `transaction ${transaction.id} cannot be refunded ${amountText(transaction, amountMinor)}: only ${amountText(transaction, left.toString())} of ${amountText(transaction, transaction.capturedMinor)} captured is left to refund`,
     );
-  if (capture) return { kind: 'REFUND', amountMinor, original: capture, originalKind: 'CAPTURE' };
-  return { kind: 'REFUND', amountMinor, original: requireNew(transaction, actions), originalKind: 'SALE' };
+  const final = BigInt(amountMinor) === left;
+  if (capture) return { kind: 'REFUND', amountMinor, original: capture, originalKind: 'CAPTURE', final };
+  return { kind: 'REFUND', amountMinor, original: requireNew(transaction, actions), originalKind: 'SALE', final };
 }
 
 /**

@@ -316,6 +316,7 @@ export class FollowUpService {
       amount: { minor: plan.amountMinor, currency: currencyInfo(transaction.currency)!.numeric },
       original: hostOriginal,
       merchant: kept.merchant,
+      ...(plan.final === true ? { finalRefund: true } : {}),
     };
   }
 
