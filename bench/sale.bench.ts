@@ -31,7 +31,7 @@ import { NatsRequestReply, subjectMatches } from '@app/messaging';
 import { ConsumerDefinition, durableConsumerConfig } from '@app/messaging/consumer';
 import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
 import { ApiClient, createAcquirer, createEmv, createMerchant, dataOf, gatewayBase } from '@app/testing';
-import { ChildServer, startChildServer } from '@app/testing/child-server';
+import { ChildServer, compileChildServers, CompiledServers, startChildServer } from '@app/testing/child-server';
 import { idleConsumer, IdleConsumer } from '@app/testing/nats';
 import autocannon from 'autocannon';
 import { connect, DeliverPolicy, JetStreamManager, NatsConnection } from 'nats';
@@ -555,11 +555,20 @@ const CPU_PROF_DIR = process.argv.includes('--cpu-prof') ? process.argv[process.
 // Made here: a server told to stop could not write its profile into a directory that does not exist.
 if (CPU_PROF_DIR) mkdirSync(CPU_PROF_DIR, { recursive: true });
 
-async function startServer(mode: string, databaseUrl: string, settings: SaleServerSettings): Promise<ChildServer> {
-  const server = await startChildServer(join(__dirname, 'sale-server.ts'), [mode, databaseUrl, JSON.stringify(settings)], mode, {
-    ...(CPU_PROF_DIR ? { BENCH_CPU_PROF: CPU_PROF_DIR } : {}),
-    ...(COUNT_SQL_DIR ? { BENCH_COUNT_SQL: COUNT_SQL_DIR } : {}),
-  });
+const SALE_SERVER = join(__dirname, 'sale-server.ts');
+const SIMULATOR_PROCESS = join(__dirname, 'iso-simulator.ts');
+
+async function startServer(mode: string, databaseUrl: string, settings: SaleServerSettings, compiled: CompiledServers): Promise<ChildServer> {
+  const server = await startChildServer(
+    SALE_SERVER,
+    [mode, databaseUrl, JSON.stringify(settings)],
+    mode,
+    {
+      ...(CPU_PROF_DIR ? { BENCH_CPU_PROF: CPU_PROF_DIR } : {}),
+      ...(COUNT_SQL_DIR ? { BENCH_COUNT_SQL: COUNT_SQL_DIR } : {}),
+    },
+    compiled,
+  );
   if (COUNT_SQL_DIR) SQL_COUNTED.add(server.child.pid!);
   return server;
 }
@@ -575,6 +584,8 @@ async function main(): Promise<void> {
   console.log(
     `bench:sale on ${cpus().length} cores, node ${process.version}: ${options.connections} connections over ${options.devices} devices, ${options.seconds} s per figure after ${options.warmUp} s of warm-up`,
   );
+  // The servers run as deployed: compiled JavaScript under node, not ts-node (docs/decisions.md, "Benchmarks run compiled servers").
+  const compiled = await compileChildServers([SALE_SERVER, CONNECTOR_PROCESS, SIMULATOR_PROCESS]);
   const children: ChildServer[] = [];
   // The run's DATA_ENCRYPTION_KEY: the gateway seals host.authorize.v1's card data under it, the connector opens it.
   const dataEncryptionKey = randomBytes(32).toString('base64');
@@ -583,12 +594,12 @@ async function main(): Promise<void> {
   const figures = await withScratchDatabase(async (db) => {
     const pool = new Pool({ connectionString: db.url, max: 2 });
     const watch = await OrderWatch.start(db.url);
-    const simulator = await startChildServer(join(__dirname, 'iso-simulator.ts'), [], 'host simulator');
+    const simulator = await startChildServer(SIMULATOR_PROCESS, [], 'host simulator', {}, compiled);
     children.push(simulator);
     watchOutput(simulator, 'host-simulator');
     const isoUrl = `tcp://127.0.0.1:${simulator.port}`;
     try {
-      const standaloneServer = await startServer('standalone', db.url, { isoUrl, dataEncryptionKey });
+      const standaloneServer = await startServer('standalone', db.url, { isoUrl, dataEncryptionKey }, compiled);
       children.push(standaloneServer);
       let standalone: SaleResult;
       try {
@@ -612,14 +623,14 @@ async function main(): Promise<void> {
           subjectPrefix: setup.nats.subjectPrefix,
           dataEncryptionKey,
         };
-        const connector = await startChildServer(CONNECTOR_PROCESS, [db.url, JSON.stringify(connectorSettings)], 'host connector');
+        const connector = await startChildServer(CONNECTOR_PROCESS, [db.url, JSON.stringify(connectorSettings)], 'host connector', {}, compiled);
         started.push(connector);
         watchOutput(connector, 'host-connector');
         const settings: SaleServerSettings = { isoUrl, nats: setup.nats, dataEncryptionKey };
         const [transactions, gateway, mm] = [
-          await startServer('transactions', db.url, settings),
-          await startServer('gateway', db.url, settings),
-          await startServer('mm', db.url, settings),
+          await startServer('transactions', db.url, settings, compiled),
+          await startServer('gateway', db.url, settings, compiled),
+          await startServer('mm', db.url, settings, compiled),
         ];
         started.push(transactions, gateway, mm);
         children.push(...started);
