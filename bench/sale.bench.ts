@@ -19,7 +19,6 @@
  */
 import { signPboToken } from '@app/common';
 import {
-  GATEWAY_PROFILE_UPSERT_V1,
   GATEWAY_TRANSACTION_UPDATED_V1,
   HOST_AUTHORIZE_V1,
   HOST_SIGNON_V1,
@@ -430,53 +429,68 @@ type Baseline = PhaseResult & { cpuMsPerAuthorize: { processes: number; postgres
 
 interface NatsSetup {
   nats: SaleServerNats;
-  /** A stream of the platform's already captured the subjects: the run published there. */
-  sharedStream: boolean;
-  firstSeq: number;
+  /** The run's own stream, when it made one (it captures the subjects no other stream did). */
+  ownStream?: string;
+  /** Streams of others that already captured some of the subjects (the server refuses overlaps): the run published there from `firstSeq` on. */
+  shared: Map<string, number>;
+  /** The stream that captures `subject` in this run. */
+  streamOf: (subject: string) => string;
   webhook: IdleConsumer;
   reversalStates: IdleConsumer;
 }
 
-/** The run's stream (or the one already capturing the platform's subjects), its durable consumers, starting at the run's own messages. */
+/**
+ * The run's stream and its durable consumers, starting at the run's own messages. A subject another
+ * stream on the server already captures (the platform's SOFTPOS_EVENTS, or a test's that took
+ * only some of them) stays there, since the server refuses overlapping streams: the run publishes
+ * it there and its consumer of it reads that stream; the run's own stream captures the rest.
+ */
 async function natsSetup(jsm: JetStreamManager, run: string): Promise<NatsSetup> {
-  let stream = `BENCH_SALE_${run.toUpperCase()}`;
-  let sharedStream = false;
-  let firstSeq = 1;
+  const runStream = `BENCH_SALE_${run.toUpperCase()}`;
+  const captured = new Map<string, string>();
+  const shared = new Map<string, number>();
   for await (const info of jsm.streams.list()) {
-    if (STREAMED_SUBJECTS.some((subject) => (info.config.subjects ?? []).some((pattern) => subjectMatches(pattern, subject)))) {
-      stream = info.config.name;
-      sharedStream = true;
-      firstSeq = info.state.last_seq + 1;
-      console.warn(`stream ${stream} already captures the platform's subjects: the run publishes there (its other consumers see the run's messages too)`);
+    for (const subject of STREAMED_SUBJECTS) {
+      if (captured.has(subject) || !(info.config.subjects ?? []).some((pattern) => subjectMatches(pattern, subject))) continue;
+      captured.set(subject, info.config.name);
+      shared.set(info.config.name, info.state.last_seq + 1);
     }
   }
-  if (!sharedStream) await jsm.streams.add({ name: stream, subjects: [...STREAMED_SUBJECTS] });
+  for (const name of shared.keys())
+    console.warn(`stream ${name} already captures some of the platform's subjects: the run publishes those there (its other consumers see the run's messages too)`);
+  const ownSubjects = STREAMED_SUBJECTS.filter((subject) => !captured.has(subject));
+  if (ownSubjects.length > 0) await jsm.streams.add({ name: runStream, subjects: ownSubjects });
+  const streamOf = (subject: string) => captured.get(subject) ?? runStream;
+  // The publishers ensure one stream: the run's, else the first shared one, with the subjects it already captures.
+  const publishedStream = ownSubjects.length > 0 ? runStream : streamOf(STREAMED_SUBJECTS[0]);
   const ours = (definition: ConsumerDefinition, name: string): ConsumerDefinition => ({
     ...definition,
     name: `bench_sale_${name}_${run}`,
     deadLetterSubject: `dlq.bench.sale.${run}.${name}`,
-    jetStream: { ...definition.jetStream!, stream, deadLetterStream: `BENCH_SALE_DLQ_${name.toUpperCase()}_${run.toUpperCase()}` },
+    jetStream: { ...definition.jetStream!, stream: streamOf(definition.subject), deadLetterStream: `BENCH_SALE_DLQ_${name.toUpperCase()}_${run.toUpperCase()}` },
   });
   const profileUpsert = ours(profileUpsertConsumer, 'profile');
   const orderUpdates = ours(orderUpdatesConsumer, 'orders');
   const profileOutcome = ours(profileOutcomeConsumer, 'outcome');
   for (const consumer of [profileUpsert, orderUpdates, profileOutcome])
-    await jsm.consumers.add(stream, { ...durableConsumerConfig(consumer), deliver_policy: DeliverPolicy.New });
+    await jsm.consumers.add(consumer.jetStream!.stream, { ...durableConsumerConfig(consumer), deliver_policy: DeliverPolicy.New });
   const webhook = await idleConsumer(jsm, transactionWebhookConsumer, `sale_${run}`);
   const reversalStates = await idleConsumer(jsm, reversalStateConsumer, `sale_${run}`);
   return {
     nats: {
       servers: NATS_URL,
       subjectPrefix: `bench.sale.${run}`,
-      stream,
+      stream: publishedStream,
+      streamSubjects: STREAMED_SUBJECTS.filter((subject) => streamOf(subject) === publishedStream),
       profileUpsert,
       orderUpdates,
       profileOutcome,
       webhook: webhook.definition,
       reversalStates: reversalStates.definition,
     },
-    sharedStream,
-    firstSeq,
+    ...(ownSubjects.length > 0 ? { ownStream: runStream } : {}),
+    shared,
+    streamOf,
     webhook,
     reversalStates,
   };
@@ -487,20 +501,19 @@ async function natsCleanup(jsm: JetStreamManager, setup: NatsSetup, groupIdPart:
   await setup.webhook.remove();
   await setup.reversalStates.remove();
   for (const consumer of [nats.profileUpsert, nats.orderUpdates, nats.profileOutcome]) {
-    await jsm.consumers.delete(nats.stream, consumer.name).catch(() => undefined);
+    await jsm.consumers.delete(consumer.jetStream!.stream, consumer.name).catch(() => undefined);
     await jsm.streams.delete(consumer.jetStream!.deadLetterStream).catch(() => undefined);
   }
-  if (!setup.sharedStream) {
-    await jsm.streams.delete(nats.stream).catch(() => undefined);
-    return;
-  }
+  if (setup.ownStream) await jsm.streams.delete(setup.ownStream).catch(() => undefined);
   // A shared stream keeps others' messages: delete only the run's (its PBO's groupId).
   const decoder = new TextDecoder();
-  const lastSeq = (await jsm.streams.info(nats.stream)).state.last_seq;
-  for (let seq = setup.firstSeq; seq <= lastSeq; seq++) {
-    const message = await jsm.streams.getMessage(nats.stream, { seq }).catch(() => undefined);
-    if (!message || ![GATEWAY_PROFILE_UPSERT_V1, GATEWAY_TRANSACTION_UPDATED_V1].includes(message.subject)) continue;
-    if (decoder.decode(message.data).includes(groupIdPart)) await jsm.streams.deleteMessage(nats.stream, seq, false).catch(() => false);
+  for (const [stream, firstSeq] of setup.shared) {
+    const lastSeq = (await jsm.streams.info(stream)).state.last_seq;
+    for (let seq = firstSeq; seq <= lastSeq; seq++) {
+      const message = await jsm.streams.getMessage(stream, { seq }).catch(() => undefined);
+      if (!message || !(STREAMED_SUBJECTS as readonly string[]).includes(message.subject)) continue;
+      if (decoder.decode(message.data).includes(groupIdPart)) await jsm.streams.deleteMessage(stream, seq, false).catch(() => false);
+    }
   }
 }
 
@@ -618,7 +631,7 @@ async function main(): Promise<void> {
         const connectorSettings: IsoConnectorSettings = {
           natsUrl: NATS_URL,
           isoUrl,
-          stream: setup.nats.stream,
+          stream: setup.streamOf(GATEWAY_TRANSACTION_UPDATED_V1),
           streamSubject: GATEWAY_TRANSACTION_UPDATED_V1,
           subjectPrefix: setup.nats.subjectPrefix,
           dataEncryptionKey,
