@@ -18,10 +18,11 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { authorizePayload, networkPayload } from '../apps/host-connector/test/factories';
 import type { SimulatorStats } from '../apps/host-simulator/src';
-import { ChildServer, startChildServer } from '@app/testing/child-server';
+import { ChildServer, compileChildServers, startChildServer } from '@app/testing/child-server';
 import type { IsoConnectorSettings } from '../apps/host-connector/test/connector-process';
 
 const CONNECTOR_PROCESS = join(__dirname, '..', 'apps/host-connector/test/connector-process.ts');
+const SIMULATOR_PROCESS = join(__dirname, 'iso-simulator.ts');
 
 export interface E2eOptions {
   databaseUrl: string;
@@ -182,11 +183,13 @@ export async function runE2eBench(options: E2eOptions): Promise<E2eResult> {
     responderConnection = await connect({ servers: options.natsUrl.split(','), name: 'bench-iso-echo', timeout: 3000 });
     const caller = new NatsRequestReply(callerConnection);
 
-    simulator = await startChildServer(join(__dirname, 'iso-simulator.ts'), [], 'host simulator');
+    // The servers run as deployed: compiled JavaScript under node, not ts-node (docs/decisions.md, "Benchmarks run compiled servers").
+    const compiled = await compileChildServers([SIMULATOR_PROCESS, CONNECTOR_PROCESS]);
+    simulator = await startChildServer(SIMULATOR_PROCESS, [], 'host simulator', {}, compiled);
     watchOutput(simulator, 'host-simulator', (stats) => (simulatorStats = stats));
     const isoUrl = `tcp://127.0.0.1:${simulator.port}`;
     const settings: IsoConnectorSettings = { natsUrl: options.natsUrl, isoUrl, stream, streamSubject: `bench.iso.${run}.events`, subjectPrefix };
-    connector = await startChildServer(CONNECTOR_PROCESS, [options.databaseUrl, JSON.stringify(settings)], 'host connector');
+    connector = await startChildServer(CONNECTOR_PROCESS, [options.databaseUrl, JSON.stringify(settings)], 'host connector', {}, compiled);
     watchOutput(connector, 'host-connector');
     console.log(`  simulator ${isoUrl}, connector health on :${connector.port}, subjects ${subject('host.*.v1')}, ${tids.length} terminals`);
 

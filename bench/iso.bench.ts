@@ -90,7 +90,8 @@ function writeReport(codec: CodecBenchResult, e2e: E2eResult): void {
   const method =
     'Method. Codec: pack + unpack of the same full 0200 sale with field 55 (20 EMV tags), ours and the npm package `iso_8583`, after a warm-up, in alternating short rounds. ' +
     'End to end: three processes — the bench (the caller: NATS request/reply as payment-gateway asks), host-connector configured as `apps/host-connector/src/main.ts` configures it ' +
-    '(NATS, scratch database, `HOST_ZMK` = the development ZMK, the simulator as `HOST_DEFAULT_ISO8583_URL`) and the host simulator (ISO8583 preset over TCP on loopback, same ZMK). ' +
+    '(NATS, scratch database, `HOST_ZMK` = the development ZMK, the simulator as `HOST_DEFAULT_ISO8583_URL`) and the host simulator (ISO8583 preset over TCP on loopback, same ZMK), ' +
+    'both compiled by tsc with tsconfig.build.json at the start of the run and run under node, as the image runs the apps. ' +
     `Each of the ${e2e.tids} terminals signs on first, then a warm-up; each phase keeps N requests in flight for ${e2e.seconds} s. ` +
     'Authorizations are SALEs with amounts the simulator approves, spread over the terminals (each its own STAN counter row); only APPROVED replies count. ' +
     'The baseline is a NATS request/reply round trip of the same payload to a responder in the bench process that answers at once, same in-flight count: the authorization figures read as a ratio of it. ' +

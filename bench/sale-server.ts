@@ -15,7 +15,6 @@
  * Arguments: <mode> <databaseUrl> <JSON of SaleServerSettings>. Prints `READY <port>` when serving.
  */
 import { configureHttpApp, envSchema, FieldCipher } from '@app/common';
-import { STREAMED_SUBJECTS } from '@app/contracts';
 import { connectMessaging, MessagingConfig } from '@app/messaging';
 import { ConsumerDefinition } from '@app/messaging/consumer';
 import { createPlatformApp, PlatformOptions } from '@app/runtime';
@@ -38,7 +37,9 @@ import { countSql } from './sql-count';
 export interface SaleServerNats {
   servers: string;
   subjectPrefix: string;
+  /** The stream the contexts' publishers ensure, and the subjects they ensure it captures. */
   stream: string;
+  streamSubjects: string[];
   profileUpsert: ConsumerDefinition;
   /** The gateway's webhook intake, moved out of the way (not measured). */
   webhook: ConsumerDefinition;
@@ -66,7 +67,7 @@ function jetStream(nats: SaleServerNats, name: string): MessagingConfig {
     transport: 'jetstream',
     servers: nats.servers.split(','),
     connectionName: `bench-sale-${name}`,
-    stream: { name: nats.stream, subjects: [...STREAMED_SUBJECTS] },
+    stream: { name: nats.stream, subjects: nats.streamSubjects },
     subjectPrefix: nats.subjectPrefix,
   };
 }

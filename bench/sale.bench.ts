@@ -19,7 +19,6 @@
  */
 import { signPboToken } from '@app/common';
 import {
-  GATEWAY_PROFILE_UPSERT_V1,
   GATEWAY_TRANSACTION_UPDATED_V1,
   HOST_AUTHORIZE_V1,
   HOST_SIGNON_V1,
@@ -31,7 +30,7 @@ import { NatsRequestReply, subjectMatches } from '@app/messaging';
 import { ConsumerDefinition, durableConsumerConfig } from '@app/messaging/consumer';
 import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
 import { ApiClient, createAcquirer, createEmv, createMerchant, dataOf, gatewayBase } from '@app/testing';
-import { ChildServer, startChildServer } from '@app/testing/child-server';
+import { ChildServer, compileChildServers, CompiledServers, startChildServer } from '@app/testing/child-server';
 import { idleConsumer, IdleConsumer } from '@app/testing/nats';
 import autocannon from 'autocannon';
 import { connect, DeliverPolicy, JetStreamManager, NatsConnection } from 'nats';
@@ -430,53 +429,68 @@ type Baseline = PhaseResult & { cpuMsPerAuthorize: { processes: number; postgres
 
 interface NatsSetup {
   nats: SaleServerNats;
-  /** A stream of the platform's already captured the subjects: the run published there. */
-  sharedStream: boolean;
-  firstSeq: number;
+  /** The run's own stream, when it made one (it captures the subjects no other stream did). */
+  ownStream?: string;
+  /** Streams of others that already captured some of the subjects (the server refuses overlaps): the run published there from `firstSeq` on. */
+  shared: Map<string, number>;
+  /** The stream that captures `subject` in this run. */
+  streamOf: (subject: string) => string;
   webhook: IdleConsumer;
   reversalStates: IdleConsumer;
 }
 
-/** The run's stream (or the one already capturing the platform's subjects), its durable consumers, starting at the run's own messages. */
+/**
+ * The run's stream and its durable consumers, starting at the run's own messages. A subject another
+ * stream on the server already captures (the platform's SOFTPOS_EVENTS, or a test's that took
+ * only some of them) stays there, since the server refuses overlapping streams: the run publishes
+ * it there and its consumer of it reads that stream; the run's own stream captures the rest.
+ */
 async function natsSetup(jsm: JetStreamManager, run: string): Promise<NatsSetup> {
-  let stream = `BENCH_SALE_${run.toUpperCase()}`;
-  let sharedStream = false;
-  let firstSeq = 1;
+  const runStream = `BENCH_SALE_${run.toUpperCase()}`;
+  const captured = new Map<string, string>();
+  const shared = new Map<string, number>();
   for await (const info of jsm.streams.list()) {
-    if (STREAMED_SUBJECTS.some((subject) => (info.config.subjects ?? []).some((pattern) => subjectMatches(pattern, subject)))) {
-      stream = info.config.name;
-      sharedStream = true;
-      firstSeq = info.state.last_seq + 1;
-      console.warn(`stream ${stream} already captures the platform's subjects: the run publishes there (its other consumers see the run's messages too)`);
+    for (const subject of STREAMED_SUBJECTS) {
+      if (captured.has(subject) || !(info.config.subjects ?? []).some((pattern) => subjectMatches(pattern, subject))) continue;
+      captured.set(subject, info.config.name);
+      shared.set(info.config.name, info.state.last_seq + 1);
     }
   }
-  if (!sharedStream) await jsm.streams.add({ name: stream, subjects: [...STREAMED_SUBJECTS] });
+  for (const name of shared.keys())
+    console.warn(`stream ${name} already captures some of the platform's subjects: the run publishes those there (its other consumers see the run's messages too)`);
+  const ownSubjects = STREAMED_SUBJECTS.filter((subject) => !captured.has(subject));
+  if (ownSubjects.length > 0) await jsm.streams.add({ name: runStream, subjects: ownSubjects });
+  const streamOf = (subject: string) => captured.get(subject) ?? runStream;
+  // The publishers ensure one stream: the run's, else the first shared one, with the subjects it already captures.
+  const publishedStream = ownSubjects.length > 0 ? runStream : streamOf(STREAMED_SUBJECTS[0]);
   const ours = (definition: ConsumerDefinition, name: string): ConsumerDefinition => ({
     ...definition,
     name: `bench_sale_${name}_${run}`,
     deadLetterSubject: `dlq.bench.sale.${run}.${name}`,
-    jetStream: { ...definition.jetStream!, stream, deadLetterStream: `BENCH_SALE_DLQ_${name.toUpperCase()}_${run.toUpperCase()}` },
+    jetStream: { ...definition.jetStream!, stream: streamOf(definition.subject), deadLetterStream: `BENCH_SALE_DLQ_${name.toUpperCase()}_${run.toUpperCase()}` },
   });
   const profileUpsert = ours(profileUpsertConsumer, 'profile');
   const orderUpdates = ours(orderUpdatesConsumer, 'orders');
   const profileOutcome = ours(profileOutcomeConsumer, 'outcome');
   for (const consumer of [profileUpsert, orderUpdates, profileOutcome])
-    await jsm.consumers.add(stream, { ...durableConsumerConfig(consumer), deliver_policy: DeliverPolicy.New });
+    await jsm.consumers.add(consumer.jetStream!.stream, { ...durableConsumerConfig(consumer), deliver_policy: DeliverPolicy.New });
   const webhook = await idleConsumer(jsm, transactionWebhookConsumer, `sale_${run}`);
   const reversalStates = await idleConsumer(jsm, reversalStateConsumer, `sale_${run}`);
   return {
     nats: {
       servers: NATS_URL,
       subjectPrefix: `bench.sale.${run}`,
-      stream,
+      stream: publishedStream,
+      streamSubjects: STREAMED_SUBJECTS.filter((subject) => streamOf(subject) === publishedStream),
       profileUpsert,
       orderUpdates,
       profileOutcome,
       webhook: webhook.definition,
       reversalStates: reversalStates.definition,
     },
-    sharedStream,
-    firstSeq,
+    ...(ownSubjects.length > 0 ? { ownStream: runStream } : {}),
+    shared,
+    streamOf,
     webhook,
     reversalStates,
   };
@@ -487,20 +501,19 @@ async function natsCleanup(jsm: JetStreamManager, setup: NatsSetup, groupIdPart:
   await setup.webhook.remove();
   await setup.reversalStates.remove();
   for (const consumer of [nats.profileUpsert, nats.orderUpdates, nats.profileOutcome]) {
-    await jsm.consumers.delete(nats.stream, consumer.name).catch(() => undefined);
+    await jsm.consumers.delete(consumer.jetStream!.stream, consumer.name).catch(() => undefined);
     await jsm.streams.delete(consumer.jetStream!.deadLetterStream).catch(() => undefined);
   }
-  if (!setup.sharedStream) {
-    await jsm.streams.delete(nats.stream).catch(() => undefined);
-    return;
-  }
+  if (setup.ownStream) await jsm.streams.delete(setup.ownStream).catch(() => undefined);
   // A shared stream keeps others' messages: delete only the run's (its PBO's groupId).
   const decoder = new TextDecoder();
-  const lastSeq = (await jsm.streams.info(nats.stream)).state.last_seq;
-  for (let seq = setup.firstSeq; seq <= lastSeq; seq++) {
-    const message = await jsm.streams.getMessage(nats.stream, { seq }).catch(() => undefined);
-    if (!message || ![GATEWAY_PROFILE_UPSERT_V1, GATEWAY_TRANSACTION_UPDATED_V1].includes(message.subject)) continue;
-    if (decoder.decode(message.data).includes(groupIdPart)) await jsm.streams.deleteMessage(nats.stream, seq, false).catch(() => false);
+  for (const [stream, firstSeq] of setup.shared) {
+    const lastSeq = (await jsm.streams.info(stream)).state.last_seq;
+    for (let seq = firstSeq; seq <= lastSeq; seq++) {
+      const message = await jsm.streams.getMessage(stream, { seq }).catch(() => undefined);
+      if (!message || !(STREAMED_SUBJECTS as readonly string[]).includes(message.subject)) continue;
+      if (decoder.decode(message.data).includes(groupIdPart)) await jsm.streams.deleteMessage(stream, seq, false).catch(() => false);
+    }
   }
 }
 
@@ -555,11 +568,20 @@ const CPU_PROF_DIR = process.argv.includes('--cpu-prof') ? process.argv[process.
 // Made here: a server told to stop could not write its profile into a directory that does not exist.
 if (CPU_PROF_DIR) mkdirSync(CPU_PROF_DIR, { recursive: true });
 
-async function startServer(mode: string, databaseUrl: string, settings: SaleServerSettings): Promise<ChildServer> {
-  const server = await startChildServer(join(__dirname, 'sale-server.ts'), [mode, databaseUrl, JSON.stringify(settings)], mode, {
-    ...(CPU_PROF_DIR ? { BENCH_CPU_PROF: CPU_PROF_DIR } : {}),
-    ...(COUNT_SQL_DIR ? { BENCH_COUNT_SQL: COUNT_SQL_DIR } : {}),
-  });
+const SALE_SERVER = join(__dirname, 'sale-server.ts');
+const SIMULATOR_PROCESS = join(__dirname, 'iso-simulator.ts');
+
+async function startServer(mode: string, databaseUrl: string, settings: SaleServerSettings, compiled: CompiledServers): Promise<ChildServer> {
+  const server = await startChildServer(
+    SALE_SERVER,
+    [mode, databaseUrl, JSON.stringify(settings)],
+    mode,
+    {
+      ...(CPU_PROF_DIR ? { BENCH_CPU_PROF: CPU_PROF_DIR } : {}),
+      ...(COUNT_SQL_DIR ? { BENCH_COUNT_SQL: COUNT_SQL_DIR } : {}),
+    },
+    compiled,
+  );
   if (COUNT_SQL_DIR) SQL_COUNTED.add(server.child.pid!);
   return server;
 }
@@ -575,6 +597,8 @@ async function main(): Promise<void> {
   console.log(
     `bench:sale on ${cpus().length} cores, node ${process.version}: ${options.connections} connections over ${options.devices} devices, ${options.seconds} s per figure after ${options.warmUp} s of warm-up`,
   );
+  // The servers run as deployed: compiled JavaScript under node, not ts-node (docs/decisions.md, "Benchmarks run compiled servers").
+  const compiled = await compileChildServers([SALE_SERVER, CONNECTOR_PROCESS, SIMULATOR_PROCESS]);
   const children: ChildServer[] = [];
   // The run's DATA_ENCRYPTION_KEY: the gateway seals host.authorize.v1's card data under it, the connector opens it.
   const dataEncryptionKey = randomBytes(32).toString('base64');
@@ -583,12 +607,12 @@ async function main(): Promise<void> {
   const figures = await withScratchDatabase(async (db) => {
     const pool = new Pool({ connectionString: db.url, max: 2 });
     const watch = await OrderWatch.start(db.url);
-    const simulator = await startChildServer(join(__dirname, 'iso-simulator.ts'), [], 'host simulator');
+    const simulator = await startChildServer(SIMULATOR_PROCESS, [], 'host simulator', {}, compiled);
     children.push(simulator);
     watchOutput(simulator, 'host-simulator');
     const isoUrl = `tcp://127.0.0.1:${simulator.port}`;
     try {
-      const standaloneServer = await startServer('standalone', db.url, { isoUrl, dataEncryptionKey });
+      const standaloneServer = await startServer('standalone', db.url, { isoUrl, dataEncryptionKey }, compiled);
       children.push(standaloneServer);
       let standalone: SaleResult;
       try {
@@ -607,19 +631,19 @@ async function main(): Promise<void> {
         const connectorSettings: IsoConnectorSettings = {
           natsUrl: NATS_URL,
           isoUrl,
-          stream: setup.nats.stream,
+          stream: setup.streamOf(GATEWAY_TRANSACTION_UPDATED_V1),
           streamSubject: GATEWAY_TRANSACTION_UPDATED_V1,
           subjectPrefix: setup.nats.subjectPrefix,
           dataEncryptionKey,
         };
-        const connector = await startChildServer(CONNECTOR_PROCESS, [db.url, JSON.stringify(connectorSettings)], 'host connector');
+        const connector = await startChildServer(CONNECTOR_PROCESS, [db.url, JSON.stringify(connectorSettings)], 'host connector', {}, compiled);
         started.push(connector);
         watchOutput(connector, 'host-connector');
         const settings: SaleServerSettings = { isoUrl, nats: setup.nats, dataEncryptionKey };
         const [transactions, gateway, mm] = [
-          await startServer('transactions', db.url, settings),
-          await startServer('gateway', db.url, settings),
-          await startServer('mm', db.url, settings),
+          await startServer('transactions', db.url, settings, compiled),
+          await startServer('gateway', db.url, settings, compiled),
+          await startServer('mm', db.url, settings, compiled),
         ];
         started.push(transactions, gateway, mm);
         children.push(...started);
@@ -672,7 +696,8 @@ function writeReport(standalone: SaleResult, nats: SaleResult, baseline: Baselin
       'Method. The host simulator (ISO8583 preset over TCP on loopback, its own process) is the acquirer. Set-up through the API: a card acquirer with the ISO8583 format and the simulator as its address, a merchant, its payment configuration, devices created and activated (`/api/sdk/v1/activate`), each with its own TID, and one sale per device (its sign-on) before the warm-up; the PBO is a row (PBOs have no API). ' +
         "Each sale is a `POST /{ns}/api/v1/transaction` under a device's token with a fresh Idempotency-Key and the EMV of the Visa test card (`testCardEmv`) for an amount the simulator approves. " +
         'Its latency runs from the request being sent to the order committing in transactions.orders: a trigger installed by the bench in its scratch database notifies at commit (PostgreSQL delivers a notification when its transaction commits, which is when `GET /api/v2/order` can list it); 20 of the approved sales are also looked up with `GET /api/v2/order?transactionId=…`. ' +
-        "The rate is the approved sales over the time from the first request to the last of their orders listed. Over NATS the four contexts run as the distributed deployment runs them, with the run's own request/reply subject prefix, stream and durable consumers on the shared NATS server. " +
+        "The rate is the approved sales over the time from the first request to the last of their orders listed. Over NATS the four contexts run as the distributed deployment runs them, with the run's own request/reply subject prefix, stream and durable consumers on the shared NATS server (a subject another stream already captures is published and consumed there). " +
+        'Every server process (the sale servers, the connector, the simulator) runs as the image runs the apps: compiled by tsc with tsconfig.build.json at the start of the run, under node, not ts-node. ' +
         'The baseline is the connector alone: `host.authorize.v1` requests over NATS (as the gateway asks) to the same connector process and simulator, same in-flight count, in the same run; the sale ratios read against it. ' +
         "CPU per sale: user and system time (/proc) of the platform's processes (standalone: the one; NATS: the four, the simulator excluded) and of PostgreSQL's backends of the run's database, from the load's start to the last order listed, over the approved sales; commits per sale: the run database's `xact_commit` (pg_stat_database) over the same span, the pollers' and the bench's own few included; on a machine shared with other work it says what a sale costs where rates and latencies say how busy the machine was. " +
         'The machine was shared with other work while measuring: read the ratios and the CPU per sale rather than the absolute rates.',

@@ -1,5 +1,5 @@
 import { ConsumerDefinition } from '@app/messaging/consumer';
-import { connect, JetStreamManager, NatsConnection } from 'nats';
+import { connect, ConnectionOptions, JetStreamManager, NatsConnection } from 'nats';
 import { ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -15,10 +15,10 @@ import { waitFor } from './wait-for';
 /** The NATS server the JetStream tests use. */
 export const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
 
-/** Connects to {@link NATS_URL} or fails loudly. */
-export async function connectNatsOrFail(): Promise<NatsConnection> {
+/** Connects to {@link NATS_URL} or fails loudly; `options` as nats.js takes them (the platform's connections set `noAsyncTraces`). */
+export async function connectNatsOrFail(options: Pick<ConnectionOptions, 'noAsyncTraces'> = {}): Promise<NatsConnection> {
   try {
-    return await connect({ servers: NATS_URL, timeout: 3000, maxReconnectAttempts: 0 });
+    return await connect({ servers: NATS_URL, timeout: 3000, maxReconnectAttempts: 0, ...options });
   } catch (error) {
     throw new Error(
       `NATS JetStream is not reachable at ${NATS_URL} (${String(error)}). Start it (nats-server -js) or set NATS_URL; ` +

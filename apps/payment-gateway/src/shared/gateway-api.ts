@@ -1,13 +1,13 @@
-import { ApiProblem, DeviceAuthGuard, PboAuthGuard, ServiceRequestIdInterceptor } from '@app/common';
-import { applyDecorators, CanActivate, Type, UseGuards, UseInterceptors } from '@nestjs/common';
+import { ApiProblem, DeviceAuthGuard, PboAuthGuard, ServiceRequestIdGuard } from '@app/common';
+import { applyDecorators, CanActivate, Type, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiParam } from '@nestjs/swagger';
 import { NamespaceGuard } from './namespace';
 
 /** The namespace checked first (another one is 404 whatever the token), then `tokenGuard`; `x-service-request-id` on every response. */
 function gatewayRoutes(tokenGuard: Type<CanActivate>, token: string): ClassDecorator {
   return applyDecorators(
-    UseGuards(NamespaceGuard, tokenGuard),
-    UseInterceptors(ServiceRequestIdInterceptor),
+    // The request id's header is set by a guard, last, where an interceptor would set it (ServiceRequestIdGuard).
+    UseGuards(NamespaceGuard, tokenGuard, ServiceRequestIdGuard),
     ApiBearerAuth(),
     ApiParam({ name: 'namespace', type: String, description: 'the customer namespace this gateway is deployed for (GATEWAY_NAMESPACE)', example: 'demo' }),
     ApiProblem({ status: 400, description: 'invalid input: a path parameter, query parameter, header or body field the API cannot take (the detail names it)' }),

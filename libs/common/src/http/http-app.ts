@@ -1,7 +1,6 @@
 import { INestApplication, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { flag, integer, oneOf, text, ValuesOf } from '../config/env-schema';
@@ -12,7 +11,7 @@ import { handleClientError, handleUnmetExpectation } from './client-error';
 import { EnvelopeExceptionFilter } from './envelope-exception.filter';
 import { errorFormatsOf } from './error-formats';
 import { installHostileInputGuards } from './json-body';
-import { HELMET_OPTIONS, securityHeaders } from './security-headers';
+import { securityHeaderList, securityHeaders } from './security-headers';
 
 /** Longest path parameter a route takes (Fastify's `maxParamLength`); a longer one is refused with 10000. */
 export const MAX_PATH_PARAMETER_LENGTH = 256;
@@ -151,13 +150,22 @@ export function configureHttpApp(app: NestFastifyApplication, options: Pick<Http
 }
 
 /**
- * Security headers on every response (`@fastify/helmet`; the content security policy lets the
+ * Security headers on every response (helmet's, with a content security policy that lets the
  * Swagger UI at /docs run), and `Cache-Control: no-store` unless a route set its own: every
  * answer of these APIs is one tenant's data, and some carry activation codes, device tokens or
  * webhook secrets, which no browser or proxy may keep.
+ * Helmet's headers depend on nothing of the request, so they are read once from helmet's own
+ * middleware (`securityHeaderList`) and set on the raw response in one synchronous hook, as
+ * helmet sets them: `@fastify/helmet` built a new helmet middleware on every request (parsing the
+ * policy again) in two hooks, 3 % of the gateway's CPU per sale (docs/decisions.md, "bench:sale:
+ * per-request layers").
  */
 function installResponseHeaders(fastify: FastifyInstance): void {
-  void fastify.register(fastifyHelmet, { global: true, ...HELMET_OPTIONS });
+  const headers = securityHeaderList();
+  fastify.addHook('onRequest', (_request, reply, done) => {
+    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    done();
+  });
   fastify.addHook('onSend', async (_request, reply, payload) => {
     if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
     return payload;

@@ -1,7 +1,6 @@
-import { CallHandler, createParamDecorator, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { Observable } from 'rxjs';
 
 /** Response header that names the request (`req_<id>`), on successes and errors alike. */
 export const SERVICE_REQUEST_ID_HEADER = 'x-service-request-id';
@@ -29,12 +28,20 @@ export function requestIdOf(request: object): string {
 /** The handler's parameter: the id of the request it serves, as its {@link SERVICE_REQUEST_ID_HEADER} shows it. */
 export const ServiceRequestId = createParamDecorator((_data: unknown, context: ExecutionContext): string => requestIdOf(context.switchToHttp().getRequest<object>()));
 
-/** Puts {@link SERVICE_REQUEST_ID_HEADER} on every response of the routes it decorates. */
+/**
+ * Puts {@link SERVICE_REQUEST_ID_HEADER} on every response of the routes it guards, and refuses
+ * nothing: a guard, not an interceptor, because Nest runs a route's guards as plain calls, while
+ * one interceptor puts the handler's every call through rxjs (defer, mergeAll, AsyncResource.bind)
+ * that nothing else on the route needs (docs/decisions.md, "bench:sale: per-request layers"). Put
+ * last among a route's guards, it sets the header where the interceptor did: after the other
+ * guards let the request through and before the handler runs; answers refused earlier get it
+ * from the error renderer, with the same id ({@link requestIdOf}).
+ */
 @Injectable()
-export class ServiceRequestIdInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+export class ServiceRequestIdGuard implements CanActivate {
+  canActivate(context: ExecutionContext): true {
     const http = context.switchToHttp();
     http.getResponse<FastifyReply>().header(SERVICE_REQUEST_ID_HEADER, requestIdOf(http.getRequest<object>()));
-    return next.handle();
+    return true;
   }
 }

@@ -16,23 +16,22 @@ export const HELMET_OPTIONS = {
 /** The same headers as a plain Node middleware, for responses Fastify sends without its hooks. */
 export const securityHeaders = helmet(HELMET_OPTIONS);
 
-let fixedHeaders: Readonly<Record<string, string>> | undefined;
+let fixedHeaders: ReadonlyArray<readonly [string, string | number | readonly string[]]> | undefined;
 
 /**
- * The headers {@link securityHeaders} sets, as names (lower case) and values, for an answer
- * written on the socket without a response object (`client-error.ts`). Helmet's headers depend on
- * nothing of the request: they are read once from the middleware itself, so both answers carry
- * the same set whatever helmet's version adds.
+ * The headers {@link securityHeaders} sets, in its order and spelling, as it sets them. Helmet's
+ * headers depend on nothing of the request: they are read once from the middleware itself, so
+ * every answer carries the same set whatever helmet's version adds.
  */
-export function securityHeaderValues(): Readonly<Record<string, string>> {
+export function securityHeaderList(): ReadonlyArray<readonly [string, string | number | readonly string[]]> {
   if (fixedHeaders === undefined) {
-    const headers: Record<string, string> = {};
+    const headers = new Map<string, [string, string | number | readonly string[]]>();
     const response = {
       setHeader: (name: string, value: string | number | readonly string[]) => {
-        headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+        headers.set(name.toLowerCase(), [name, value]);
       },
       removeHeader: (name: string) => {
-        delete headers[name.toLowerCase()];
+        headers.delete(name.toLowerCase());
       },
     } as unknown as ServerResponse;
     let done = false;
@@ -40,8 +39,16 @@ export function securityHeaderValues(): Readonly<Record<string, string>> {
       done = true;
     });
     // Helmet's middleware is synchronous; if it ever is not, no half-read set is kept.
-    if (!done) return {};
-    fixedHeaders = headers;
+    if (!done) return [];
+    fixedHeaders = [...headers.values()];
   }
   return fixedHeaders;
+}
+
+/**
+ * The headers {@link securityHeaders} sets, as names (lower case) and values, for an answer
+ * written on the socket without a response object (`client-error.ts`).
+ */
+export function securityHeaderValues(): Readonly<Record<string, string>> {
+  return Object.fromEntries(securityHeaderList().map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value)]));
 }

@@ -74,7 +74,11 @@ export class MessagingModule {
         : [
             {
               provide: NATS_CONNECTION,
-              useFactory: () => connect({ servers: config.servers, name: config.connectionName, maxReconnectAttempts: -1 }),
+              // noAsyncTraces: nats.js otherwise captures two stacks on every request (the caller's, and
+              // a Timeout error made in advance whether or not it times out); our callers turn a
+              // timeout into RequestReplyError and drop its stack, so they were about 2 % of the
+              // gateway's CPU per sale for nothing (docs/decisions.md, "bench:sale: per-request layers").
+              useFactory: () => connect({ servers: config.servers, name: config.connectionName, maxReconnectAttempts: -1, noAsyncTraces: true }),
             },
             {
               provide: MESSAGE_PUBLISHER,
