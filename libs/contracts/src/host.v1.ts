@@ -573,7 +573,7 @@ export class HostReversalStateV1 {
   @IsIn(HOST_REVERSAL_STATES)
   state: HostReversalState;
 
-  /** Attempts made so far (0 when just queued). */
+  /** Attempts made so far, the first transmission included: 0 when just queued, 1 when queued already sent (a caller's reversal, a void sent as one). */
   @IsInt()
   @Min(0)
   attempts: number;
