@@ -71,3 +71,18 @@ export function completingRepeatPending(action: Pick<TransactionAction, 'actionT
   if (!reversal) return action.hostMti?.startsWith('04') === true;
   return reversal.effect === 'COMPLETES_REQUEST' && reversal.state === 'PENDING';
 }
+
+/**
+ * Whether a void holds its batch's settle (docs/decisions.md, "A void sent as a reversal, completed
+ * by its repeat"): one still waiting for the host (PENDING), or one sent as a reversal whose
+ * repeat is pending and whose outcome is still unknown (no answer yet to its 0400 or to any
+ * repeat). Once the host has answered a repeat with a refusal (`lastResponseCode` set, not
+ * acknowledging), it has said the void did not take: the sale stands, the settle goes and counts
+ * it, and the connector's settle names the reversal still unacknowledged. Checked by the
+ * settle on the batch's locked transactions (BatchSettlementService.close).
+ */
+export function voidHoldsSettle(action: Pick<TransactionAction, 'actionType' | 'actionStatus' | 'reason' | 'hostMti' | 'reversal'>): boolean {
+  if (action.actionType !== 'VOID') return false;
+  if (action.actionStatus === 'PENDING') return true;
+  return completingRepeatPending(action) && (action.reversal?.lastResponseCode ?? null) === null;
+}

@@ -28,6 +28,7 @@ import { batchContents, nextBatchNo } from './batch-contents';
 import type { BatchSettlement, BatchTotalsMinor } from './batch-settlement';
 import { BatchSettlementRepository } from './persistence/batch-settlement.repository';
 import { COMPLETING_VOID_RETRY_SECONDS } from '../follow-up/follow-up-rules';
+import { voidHoldsSettle } from '../reversal/reversal-state';
 import { drained, heldByAnother } from './terminal-hold';
 import { callerHostMessage } from '../../shared/host-reply';
 
@@ -222,16 +223,18 @@ export class BatchSettlementService {
 
   /** Closes the open batch (the terminal's row is locked exclusively): the next batch opens, the closed one is kept with its totals. */
   private async close(request: GatewayBatchSettleRequestV1, terminal: Transaction, key: TerminalKey, batchNo: string): Promise<Claim> {
-    if (await this.settlements.hasVoidInFlight(key, batchNo))
-      throw DomainError.conflict(
-        `batch ${batchNo} of terminal ${key.mid}/${key.tid} has a void in flight (waiting for the host, or repeated until the host acknowledges it); settle it once the void is done`,
-        COMPLETING_VOID_RETRY_SECONDS,
-      );
     const now = this.clock.now();
     const next = nextBatchNo(batchNo);
     await this.batches.advance(key, next, now);
     const locked = await this.settlements.lockBatchTransactions(key, batchNo);
     const actions = await this.settlements.actionsOfMany(locked.map((transaction) => transaction.id));
+    // Refused (the unit of work rolls the batch's advance back): the batch could count a sale the host is voiding.
+    const holding = [...actions.values()].flat().find(voidHoldsSettle);
+    if (holding)
+      throw DomainError.conflict(
+        `batch ${batchNo} of terminal ${key.mid}/${key.tid} has a void in flight (${holding.id}: waiting for the host, or repeated until the host answers it); settle it once the host has answered the void`,
+        COMPLETING_VOID_RETRY_SECONDS,
+      );
     const contents = batchContents(
       locked.map((transaction) => ({ transaction, actions: actions.get(transaction.id) ?? [] })),
       await this.settlements.refundsBookedIn(key, batchNo),
