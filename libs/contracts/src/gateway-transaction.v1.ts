@@ -141,7 +141,7 @@ export class GatewayActionV1 {
   @Type(() => GatewayAmountV1)
   amount: GatewayAmountV1;
 
-  /** `HostSuccess`, `HostDeclined`, `HostTimeout`, `HostApprovalReversed`, `HostUnavailable`, … */
+  /** `HostSuccess`, `HostDeclined`, `HostTimeout`, `HostOutcomeUnknown`, `HostApprovalReversed`, `HostUnavailable`, … */
   @IsString()
   @MaxLength(64)
   reason: string;

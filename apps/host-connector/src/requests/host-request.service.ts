@@ -237,12 +237,9 @@ export class HostRequestService {
         const owed = reversalOf(operation, request, exchange.sent);
         await this.reversals.enqueue(route, owed.reversal, exchange.reason, owed.sent);
         this.logger.warn(`${operation} ${request.requestId} (TID ${request.target.tid} STAN ${exchange.sent.stan}): ${exchange.reason}; reversal queued`);
-        return replyWithout(
-          request.requestId,
-          'REVERSED',
-          `${unansweredWhy(exchange)}${REVERSAL_QUEUED_CLAUSE}`,
-          exchange.sent,
-        );
+        const reversed = replyWithout(request.requestId, 'REVERSED', `${unansweredWhy(exchange)}${REVERSAL_QUEUED_CLAUSE}`, exchange.sent);
+        // The host answered, without an outcome: reversed for that, not as unanswered.
+        return exchange.outcomeUnknown ? { ...reversed, reversedFor: 'UNKNOWN_OUTCOME' } : reversed;
       }
       case 'answered':
         if (operation === 'settle') return this.reconciled(request as HostRequestOf['settle'], route, exchange, deadlineAt);

@@ -603,7 +603,7 @@ export interface components {
             requestId: string;
             amount: components["schemas"]["TransactionAmountDto"];
             /**
-             * @description HostSuccess, HostDeclined, HostTimeout (not answered in time: reversed), HostApprovalReversed (approved for an amount that cannot be taken: 0, more than asked, another currency or none named; reversed), HostUnavailable, HostRejected, HostConnectorUnavailable (nothing was sent), Pending
+             * @description HostSuccess, HostDeclined, HostTimeout (not answered in time: reversed), HostOutcomeUnknown (answered with a status its format says leaves the outcome unknown, e.g. POMELO ERROR: reversed; hostRespMessage quotes it), HostApprovalReversed (approved for an amount that cannot be taken: 0, more than asked, another currency or none named; reversed), HostUnavailable, HostRejected, HostConnectorUnavailable (nothing was sent), Pending
              * @example HostSuccess
              */
             reason: string;

@@ -122,6 +122,8 @@ export function refusalOfAction(action: TransactionAction, inFlight: { now: Date
     case 'FAILED':
       if (action.reason === 'HostDeclined') return null;
       if (action.reason === 'HostTimeout') return { status: 504, detail: `the host did not answer the ${noun} ${action.id} in time; ${reversalText(action)}: ${host}`.slice(0, 512) };
+      if (action.reason === 'HostOutcomeUnknown')
+        return { status: 504, detail: `the host answered the ${noun} ${action.id} without an outcome; ${reversalText(action)}: ${host}`.slice(0, 512) };
       if (action.reason === 'HostApprovalReversed')
         return { status: 502, detail: `the host approved the ${noun} ${action.id} for an amount that cannot be taken; ${reversalText(action)}: ${host}`.slice(0, 512) };
       return { status: 502, detail: `the ${noun} ${action.id} did not reach the host (${action.reason}): ${host}`.slice(0, 512) };

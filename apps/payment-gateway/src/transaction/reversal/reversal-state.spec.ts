@@ -108,7 +108,7 @@ describe('a void that holds its batch’s settle (voidHoldsSettle)', () => {
   const action = fc.record({
     actionType: fc.constantFrom('NEW' as const, 'CAPTURE' as const, 'VOID' as const, 'REFUND' as const, 'REVERSAL' as const),
     actionStatus: fc.constantFrom('PENDING' as const, 'SUCCESS' as const, 'FAILED' as const),
-    reason: fc.constantFrom('Pending', 'HostSuccess', 'HostDeclined', 'HostTimeout', 'HostApprovalReversed'),
+    reason: fc.constantFrom('Pending', 'HostSuccess', 'HostDeclined', 'HostTimeout', 'HostOutcomeUnknown', 'HostApprovalReversed'),
     hostMti: fc.constantFrom(null, '0200', '0400', '0420'),
     reversal: fc.option(
       fc.record({
