@@ -1,5 +1,5 @@
 import { developmentFieldCipher } from '@app/common';
-import { decodeContract, HOST_AUTHORIZE_V1, HOST_CAPTURE_V1, HOST_REVERSE_V1, HOST_SETTLE_V1, HOST_SIGNON_V1, HostReversalUpdatedV1 } from '@app/contracts';
+import { decodeContract, HOST_AUTHORIZE_V1, HOST_CAPTURE_V1, HOST_REVERSE_V1, HOST_SETTLE_V1, HOST_SIGNON_V1, HOST_VOID_V1, HostReversalUpdatedV1 } from '@app/contracts';
 import { DEVELOPMENT_ZMK, encryptKeyUnderZmk, generateWorkingKey, ICC_REQUEST_TAGS, keyCheckValue } from '@app/host-protocol';
 import { uniqueTid } from '@app/host-protocol/testing/factories';
 import { waitFor } from '@app/testing';
@@ -305,6 +305,40 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
   });
 
   describe('reversals', () => {
+    it.each(['sale', 'void'] as const)(
+      'should count every transmission of a reversal as an attempt, the first 0400 included: a %s’s reversal acknowledged on its first 0401 shows attempts 2',
+      async (which) => {
+        // The sale's 0200 and the first 0400 (the sale's reversal, or the void itself) go unanswered; the 0401 is acknowledged.
+        host.handler = (request) => (request[0] === '0401' ? answerOf(request, '00') : null);
+        const payload = which === 'sale' ? authorizePayload('1300', iso(), { timeoutMs: 300 }) : followUpPayload('1300', iso(), { timeoutMs: 300 });
+
+        const reply = await connector.ask(which === 'sale' ? HOST_AUTHORIZE_V1 : HOST_VOID_V1, payload);
+
+        expect(reply).toMatchObject({ result: 'REVERSED', mti: which === 'sale' ? '0200' : '0400' });
+        await waitFor('the reversal to be acknowledged', async () => (await reversalsOf(payload.requestId))[0]?.status === 'ACKNOWLEDGED', 20_000);
+        expect(host.received.map((request) => request[0])).toEqual(which === 'sale' ? ['0200', '0400', '0401'] : ['0400', '0401']);
+        expect((await reversalsOf(payload.requestId))[0]).toMatchObject({ status: 'ACKNOWLEDGED', attempts: 2, ack_resp_code: '00' });
+        const states = await connector.query<{ payload: HostReversalUpdatedV1 }>(
+          `SELECT payload FROM host_connector.outbox WHERE subject = 'host.reversal.updated.v1' AND payload->>'requestId' = $1 ORDER BY id`,
+          [payload.requestId],
+        );
+        // What the gateway shows: queued (0 for a reversal still to send, 1 for the void already sent), then one more per transmission.
+        expect(states.map((row) => [row.payload.state, row.payload.attempts])).toEqual(
+          which === 'sale'
+            ? [
+                ['PENDING', 0],
+                ['PENDING', 1],
+                ['ACKNOWLEDGED', 2],
+              ]
+            : [
+                ['PENDING', 1],
+                ['ACKNOWLEDGED', 2],
+              ],
+        );
+      },
+      30_000,
+    );
+
     it('should keep a reversal the host refuses with 25 open, and show it ACKNOWLEDGED once the repeat (0401) is answered 00', async () => {
       let reversals = 0;
       host.handler = (request) => {
@@ -388,7 +422,8 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
           expect(host.received.map((request) => request[0])).toEqual([mti, ...Array<string>(silent).fill(repeatMti)]);
           expect(first[90].slice(0, 20)).toBe(`${originals[which].mti}${originals[which].stan}${originals[which].transmittedAt}`);
           for (const repeat of repeats) expect(sameMessage(repeat)).toEqual(sameMessage(first));
-          expect((await reversalsOf(payload.requestId))[0]).toMatchObject({ status: 'ACKNOWLEDGED', attempts: silent, ack_resp_code: '00' });
+          // Every transmission is an attempt, the first (the caller's own 0400/0420) included.
+          expect((await reversalsOf(payload.requestId))[0]).toMatchObject({ status: 'ACKNOWLEDGED', attempts: silent + 1, ack_resp_code: '00' });
         }),
         { numRuns: 6 },
       );

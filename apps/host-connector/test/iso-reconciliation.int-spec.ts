@@ -137,7 +137,10 @@ describe('host-connector: ISO 8583 reconciliation and batch upload', () => {
 
     expect(peer.received.map((m) => m.mti)).toEqual(['0500', '0320']);
     expect(reply).toMatchObject({ result: 'DECLINED', hostRespCode: '95', reconciliation: 'OUT_OF_BALANCE', uploadedCount: 0 });
-    expect(reply.hostRespMessage).toContain(`STAN ${transactions[0].original.stan} refused with 30`);
+    // Both STANs, each named for what it is: the transaction's own (what the merchant's records show) and the refused 0320's.
+    const upload = peer.receivedOf('0320')[0];
+    expect(String(upload.fields[11])).not.toBe(transactions[0].original.stan);
+    expect(reply.hostRespMessage).toContain(`batch upload of the transaction of STAN ${transactions[0].original.stan} (its 0320: STAN ${String(upload.fields[11])}) refused with 30`);
   });
 
   it('should leave a batch out of balance when the request has no transactions to upload', async () => {

@@ -256,7 +256,11 @@ describe('host-connector conformance: JSON hosts scripted in the test', () => {
 
       const reply = await connector.ask(HOST_AUTHORIZE_V1, payload);
 
-      expect(reply).toMatchObject({ result: 'REVERSED', hostRespCode: null });
+      // The host answered: reversed for its answer without an outcome, saying what it answered, never as unanswered or unreadable.
+      expect(reply).toMatchObject({ result: 'REVERSED', hostRespCode: null, reversedFor: 'UNKNOWN_OUTCOME' });
+      expect(reply.hostRespMessage).toMatch(
+        new RegExp(`^${format}: the host answered \\S+ \\d+ \\(HTTP 200\\) without saying whether the authorize moved money; a reversal is queued and repeated until the host acknowledges it$`),
+      );
       await waitFor('the reversal to be acknowledged', async () => (await reversalOf(payload.requestId))?.status === 'ACKNOWLEDGED');
       expect(await reversalOf(payload.requestId)).toMatchObject({ status: 'ACKNOWLEDGED', ack_resp_code: '00' });
       expect(script.reverses(host.received[1], script.refOf(host.received[0]))).toBe(true);

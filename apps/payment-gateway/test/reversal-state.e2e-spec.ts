@@ -23,7 +23,7 @@ describe('a reversal the host refuses, on the transaction', () => {
     host = await IndependentHost.start((request) => (request[0] === '0200' ? null : answerOf(request, acknowledge ? '00' : '12')));
     app = await startGatewayWithConnector(
       { hostTimeoutMs: 500, replyMarginMs: 1500, reaskWaitMs: 1000 },
-      { simulator: false, hostSettings: { HOST_REVERSAL_BACKOFF_MS: '50', HOST_REVERSAL_BACKOFF_MAX_MS: '200' } },
+      { simulator: false, hostSettings: { HOST_REVERSAL_BACKOFF_MS: '50', HOST_REVERSAL_BACKOFF_MAX_MS: '200', HOST_TIMEOUT_MS: '1000' } },
     );
     terminal = await app.newTerminal({ hostMessageFormat: 'ISO8583', extraParams: { connUrl: host.url } });
   });
@@ -35,16 +35,17 @@ describe('a reversal the host refuses, on the transaction', () => {
 
   /**
    * A host for voids sent as reversals: sales and settles approved, a void's first 0400 left
-   * unanswered, its 0401 repeats refused with 96 until `acknowledgeRepeat()`, then answered 00.
+   * unanswered; its 0401 repeats left unanswered too while `silent`, then refused with 96 until
+   * `acknowledgeRepeat()`, then answered 00.
    */
-  const voidRepeatHost = async (): Promise<{ host: IndependentHost; acknowledgeRepeat: () => void }> => {
-    let acknowledged = false;
+  const voidRepeatHost = async (silent = false): Promise<{ host: IndependentHost; refuseRepeat: () => void; acknowledgeRepeat: () => void }> => {
+    let mode: 'silent' | 'refuse' | 'acknowledge' = silent ? 'silent' : 'refuse';
     const started = await IndependentHost.start((request) => {
       if (request[0] === '0200' || request[0] === '0500') return answerOf(request, '00');
-      if (request[0] === '0400') return null;
-      return answerOf(request, acknowledged ? '00' : '96');
+      if (request[0] === '0400' || mode === 'silent') return null;
+      return answerOf(request, mode === 'acknowledge' ? '00' : '96');
     });
-    return { host: started, acknowledgeRepeat: () => void (acknowledged = true) };
+    return { host: started, refuseRepeat: () => void (mode = 'refuse'), acknowledgeRepeat: () => void (mode = 'acknowledge') };
   };
 
   const transactionOf = async (tranId: string) => bodyOf<TransactionView>(await terminal.pbo.get(`/transaction/${tranId}`));
@@ -145,31 +146,65 @@ describe('a reversal the host refuses, on the transaction', () => {
     }
   }, 60_000);
 
-  it('should refuse to settle a batch while a void of it is being repeated to the host, then count the void once the host acknowledges it', async () => {
-    const { host: voidHost, acknowledgeRepeat } = await voidRepeatHost();
+  it('should hold the settle while a void sent as a reversal has no answer, settle the sale once the host refuses its repeat, and show a later acknowledgement as not recorded', async () => {
+    const { host: voidHost, refuseRepeat, acknowledgeRepeat } = await voidRepeatHost(true);
     try {
       const voidTerminal = await app.newTerminal({ hostMessageFormat: 'ISO8583', extraParams: { connUrl: voidHost.url } });
       const sale = await sell(voidTerminal, { value: '7.00' });
       expectProblem(await followUp(voidTerminal, sale.tranId, 'void'), 504, /it is being repeated until the host acknowledges it/);
       const voidId = (await current(voidTerminal, sale.tranId)).actions[1].actionId;
-      // Refused before and after the connector's first state reaches the gateway: the batch would count a sale the host may void.
-      for (const moment of ['before any repeat is answered', 'after a repeat was refused']) {
-        if (moment !== 'before any repeat is answered')
-          await waitFor('a refused repeat on the void', async () => ((await current(voidTerminal, sale.tranId)).actions[1].reversal?.lastResponseCode ?? null) === '96', 20_000);
-        const refused = await settle(app, voidTerminal, sale.acceptanceId, '000001');
-        expect(refused).toMatchObject({ outcome: null, refusal: { status: 409, retryAfterSeconds: 30 } });
-        expect(refused.refusal?.detail).toMatch(/batch 000001 of terminal .* has a void in flight \(waiting for the host, or repeated until the host acknowledges it\)/);
-      }
-      expect(await current(voidTerminal, sale.tranId)).toMatchObject({ tranStatus: 'APPROVED', settleState: 'OPEN' });
+      // Unknown outcome (the 0400 and its repeats unanswered): settling could count a sale the host is voiding.
+      // Attempts count every transmission: the 0400 (the void itself) and one unanswered 0401.
+      await waitFor('an unanswered repeat on the transaction', async () => ((await current(voidTerminal, sale.tranId)).actions[1].reversal?.attempts ?? 0) >= 2, 20_000);
+      expect(voidHost.received.filter((request) => request[0] === '0401').length).toBeGreaterThanOrEqual(1);
+      const held = await settle(app, voidTerminal, sale.acceptanceId, '000001');
+      expect(held).toMatchObject({ outcome: null, refusal: { status: 409, retryAfterSeconds: 30 } });
+      expect(held.refusal?.detail).toBe(
+        `batch 000001 of terminal ${voidTerminal.mid}/${voidTerminal.tid} has a void in flight (${voidId}: waiting for the host, or repeated until the host answers it); settle it once the host has answered the void`,
+      );
+      expect((await current(voidTerminal, sale.tranId)).actions[1].reversal).toMatchObject({ state: 'PENDING', lastResponseCode: null });
       expect(voidHost.received.filter((request) => request[0] === '0500')).toHaveLength(0);
 
-      acknowledgeRepeat();
-      await waitFor('the void completed by its acknowledged repeat', async () => (await current(voidTerminal, sale.tranId)).tranStatus === 'VOIDED', 20_000);
-      expect((await current(voidTerminal, sale.tranId)).actions[1]).toMatchObject({ actionId: voidId, actionStatus: 'SUCCESS', reversal: { state: 'ACKNOWLEDGED' } });
+      // The host refuses a repeat: it has said the void did not take. The settle goes and counts the sale, naming the unacknowledged void.
+      refuseRepeat();
+      await waitFor('a refused repeat on the void', async () => ((await current(voidTerminal, sale.tranId)).actions[1].reversal?.lastResponseCode ?? null) === '96', 20_000);
+      const voidStan = voidHost.received.find((request) => request[0] === '0400')![11];
+      expect(voidHost.received.filter((request) => request[0].startsWith('040')).every((request) => request[11] === voidStan)).toBe(true);
       const settled = await settle(app, voidTerminal, sale.acceptanceId, '000001');
-      expect(settled).toMatchObject({ outcome: 'SETTLED', totals: { paymentCount: 0, paymentAmount: '0.00', voidCount: 1, voidAmount: '7.00' } });
+      expect(settled).toMatchObject({ outcome: 'SETTLED', totals: { paymentCount: 1, paymentAmount: '7.00', voidCount: 0 } });
+      expect(settled.hostRespMessage).toContain(`reversals unacknowledged when the 0500 went (the host's totals may count them): STAN ${voidStan}`);
+      const standing = await current(voidTerminal, sale.tranId);
+      expect(standing).toMatchObject({ tranStatus: 'APPROVED', settleState: 'SETTLED' });
+      expect(standing.actions[1]).toMatchObject({
+        actionId: voidId,
+        actionType: 'VOID',
+        actionStatus: 'FAILED',
+        reason: 'HostTimeout',
+        reversal: { state: 'PENDING', lastResponseCode: '96', effect: 'COMPLETES_REQUEST' },
+      });
+
+      // The host acknowledges a later repeat after all: shown, not recorded, and no refund may follow.
+      acknowledgeRepeat();
+      await waitFor('the acknowledgement on the void', async () => (await current(voidTerminal, sale.tranId)).actions[1].reversal?.state === 'ACKNOWLEDGED', 20_000);
+      const shown = await current(voidTerminal, sale.tranId);
+      expect(shown).toMatchObject({ tranStatus: 'APPROVED', settleState: 'SETTLED' });
+      expect(shown.actions[1]).toMatchObject({
+        actionStatus: 'FAILED',
+        reason: 'HostTimeout',
+        reversal: {
+          state: 'ACKNOWLEDGED',
+          effect: 'COMPLETES_REQUEST',
+          notRecorded: `the host acknowledged the repeat of this void, so it voided transaction ${sale.tranId}, but its batch is SETTLED`,
+        },
+      });
+      expectProblem(
+        await followUp(voidTerminal, sale.tranId, 'refund', { amount: '1.00' }),
+        409,
+        new RegExp(`the host voided it \\(void ${voidId}\\) after it could no longer be voided here; an operator must reconcile it`),
+      );
+      expect(voidHost.errors).toEqual([]);
     } finally {
       await voidHost.close();
     }
-  }, 60_000);
+  }, 90_000);
 });

@@ -33,6 +33,8 @@ export interface Terminal {
   pbo: GatewayClient;
   /** `POST /transaction` with the device token. */
   sale(body: Record<string, unknown>, headers?: Record<string, string>): Promise<HttpResponse<unknown>>;
+  /** merchant-management pushes the profile again, changed by `profile` (its next version, the same acceptances). */
+  repush(profile: Record<string, unknown>): Promise<void>;
 }
 
 export interface TerminalOptions {
@@ -99,6 +101,12 @@ function extend(app: GatewayTestApp, hosts?: HostSandbox): SaleTestApp {
       device,
       pbo: await app.clientOf(groupId),
       sale: (body, headers = {}) => device.request('POST', `${GATEWAY_BASE}/transaction`, body, headers) as Promise<HttpResponse<unknown>>,
+      repush: async (profile) => {
+        pushes += 1;
+        const next = { ...upsert, ...profile, version: upsert.version + 1 } as GatewayProfileUpsertV1;
+        Object.assign(upsert, next);
+        await app.app.get(ProfileSyncService).apply(next, { consumer: 'test', messageId: `push-${unique()}-${pushes}`, subject: GATEWAY_PROFILE_UPSERT_V1 });
+      },
     };
   };
   return { ...app, hosts, newTerminal, deviceClient, query: (sql, params) => queryDatabase(app.database.url, sql, params) };

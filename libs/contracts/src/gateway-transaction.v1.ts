@@ -96,7 +96,7 @@ export class GatewayReversalV1 extends HostReversalStateV1 {
 export const GATEWAY_REVERSAL_DOCS = {
   state:
     'PENDING: not yet acknowledged by the host (sent again until it is); ACKNOWLEDGED: the host acknowledged it, which undid the request (effect UNDOES_REQUEST) or completed it (COMPLETES_REQUEST: a void sent as a reversal is then done, the transaction VOIDED)',
-  attempts: 'attempts made so far (0: queued, not yet sent); of a void sent as a reversal, its repeats (the first transmission, the void itself, not counted)',
+  attempts: 'attempts made so far, the first transmission included, whichever request it reverses: 0 when queued and not yet sent; a void sent as a reversal is queued at 1 (its 0400, the void itself, was the first)',
   lastResponseCode: "the host's code to the last answered attempt (00 or 94 once acknowledged; 12, 25, 96… when refused); null while none was answered",
   effect:
     "what the acknowledgement does to the action's request: UNDOES_REQUEST (the connector's reversal of a request not answered in time or not usable) or COMPLETES_REQUEST (the repeat of a void that went out as a reversal); absent: UNDOES_REQUEST",
@@ -141,7 +141,7 @@ export class GatewayActionV1 {
   @Type(() => GatewayAmountV1)
   amount: GatewayAmountV1;
 
-  /** `HostSuccess`, `HostDeclined`, `HostTimeout`, `HostApprovalReversed`, `HostUnavailable`, … */
+  /** `HostSuccess`, `HostDeclined`, `HostTimeout`, `HostOutcomeUnknown`, `HostApprovalReversed`, `HostUnavailable`, … */
   @IsString()
   @MaxLength(64)
   reason: string;

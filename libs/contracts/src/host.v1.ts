@@ -439,11 +439,13 @@ export const HOST_RESULTS = ['APPROVED', 'DECLINED', 'REVERSED', 'HOST_UNAVAILAB
 export const REVERSAL_QUEUED_CLAUSE = '; a reversal is queued and repeated until the host acknowledges it';
 
 /**
- * Why a REVERSED request was reversed: NO_ANSWER (no answer in time, an unreadable one, or one that
- * leaves the outcome unknown), UNUSABLE_APPROVAL (the host approved an amount the merchant cannot be
- * shown as taken: 0, more than asked, in another currency, or a partial approval naming no amount).
+ * Why a REVERSED request was reversed: NO_ANSWER (no answer in time, or an unreadable one),
+ * UNKNOWN_OUTCOME (the host answered, with a status or code its format's spec file says leaves the
+ * outcome unknown: a JSON host's `unknownOutcomeStatuses`, e.g. POMELO `ERROR`, or `unknownOutcomeCodes`),
+ * UNUSABLE_APPROVAL (the host approved an amount the merchant cannot be shown as taken: 0, more
+ * than asked, in another currency, or a partial approval naming no amount).
  */
-export const HOST_REVERSAL_CAUSES = ['NO_ANSWER', 'UNUSABLE_APPROVAL'] as const;
+export const HOST_REVERSAL_CAUSES = ['NO_ANSWER', 'UNKNOWN_OUTCOME', 'UNUSABLE_APPROVAL'] as const;
 export type HostReversalCauseV1 = (typeof HOST_REVERSAL_CAUSES)[number];
 export type HostResultV1 = (typeof HOST_RESULTS)[number];
 
@@ -595,7 +597,7 @@ export class HostReversalStateV1 {
   @IsIn(HOST_REVERSAL_STATES)
   state: HostReversalState;
 
-  /** Attempts made so far (0 when just queued). */
+  /** Attempts made so far, the first transmission included: 0 when just queued, 1 when queued already sent (a caller's reversal, a void sent as one). */
   @IsInt()
   @Min(0)
   attempts: number;

@@ -235,6 +235,18 @@ export class HostProtocolError extends Error {
   }
 }
 
+/**
+ * An answer the host gave that its format's spec file says leaves the outcome unknown (a JSON
+ * host's `unknownOutcomeStatuses` or `unknownOutcomeCodes`) to a request that may move money: read,
+ * not unreadable; the connector reverses the request as it would an unanswered one, saying the host answered.
+ */
+export class HostOutcomeUnknownError extends HostProtocolError {
+  constructor(format: string, detail: string) {
+    super(format, detail);
+    this.name = 'HostOutcomeUnknownError';
+  }
+}
+
 /*
  * Implemented in this lib (see README.md for the field mapping of each format):
  *   dialectFor(format: HostMessageFormat): HostDialect   - throws HostProtocolError for MOCK (in-process in the connector)

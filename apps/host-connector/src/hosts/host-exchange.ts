@@ -25,9 +25,11 @@ export type HostExchange =
   /**
    * Sent (or possibly sent) and no usable answer: the outcome at the host is unknown. `unreadable`:
    * the host did answer, but the answer could not be read (a field the operation needs broke its
-   * rule; `reason` names it): the host acted, we cannot say how.
+   * rule; `reason` names it): the host acted, we cannot say how. `outcomeUnknown`: the host
+   * answered, readably, with what its format's spec file says leaves the outcome unknown (POMELO
+   * `ERROR`): not unreadable, not unanswered, and no outcome all the same.
    */
-  | { kind: 'no-answer'; sent: SentMessage; reason: string; unreadable?: true }
+  | { kind: 'no-answer'; sent: SentMessage; reason: string; unreadable?: true; outcomeUnknown?: true }
   /** The format cannot express this request (e.g. EMV data without a PAN). */
   | { kind: 'unexpressible'; reason: string };
 
@@ -64,7 +66,7 @@ export type AnyOperationRequest = HostRequestOf[HostOperation];
 /** What a caller reads of an answer that came but could not be read: the host was reached (never "could not be reached"). */
 export const UNREADABLE = 'the host answered, but its answer could not be read';
 
-/** Why an exchange other than an answer ended, as a reply says it (an unreadable answer says the host answered). */
+/** Why an exchange other than an answer ended, as a reply says it (an unreadable answer says the host answered; one without an outcome says what the host answered). */
 export function unansweredWhy(exchange: Exclude<HostExchange, { kind: 'answered' }>): string {
   return exchange.kind === 'no-answer' && exchange.unreadable ? `${UNREADABLE}: ${exchange.reason}` : exchange.reason;
 }

@@ -1,5 +1,5 @@
 import { errorMessage } from '@app/common';
-import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, JsonDialect } from '@app/host-protocol';
+import { HostAnswer, HostOperation, HostOutcomeUnknownError, HostProtocolError, HostRequestOf, JsonDialect } from '@app/host-protocol';
 import { Injectable, Logger } from '@nestjs/common';
 import { logicalMtiOf, wireContextOf } from '../protocol/wire';
 import { HostAddress } from '../routing/host-address';
@@ -85,6 +85,8 @@ export class JsonHostClient {
     try {
       answer = dialect.parseHttpResponse(operation, status, body);
     } catch (error) {
+      // "POMELO_JSON: the host answered ERROR 96 (HTTP 200) without saying whether the authorize moved money": what the host said.
+      if (error instanceof HostOutcomeUnknownError) return { kind: 'no-answer', sent, reason: errorMessage(error), outcomeUnknown: true };
       return { kind: 'no-answer', sent, reason: `unreadable answer from ${label} (HTTP ${status}): ${errorMessage(error)}`, unreadable: true };
     }
     return { kind: 'answered', sent, answer };

@@ -193,12 +193,9 @@ export class HostRequestService {
         const owed = reversalOf(operation, request, exchange.sent);
         await this.reversals.enqueue(route, owed.reversal, exchange.reason, owed.sent);
         this.logger.warn(`${operation} ${request.requestId} (TID ${request.target.tid} STAN ${exchange.sent.stan}): ${exchange.reason}; reversal queued`);
-        return replyWithout(
-          request.requestId,
-          'REVERSED',
-          `${unansweredWhy(exchange)}${REVERSAL_QUEUED_CLAUSE}`,
-          exchange.sent,
-        );
+        const reversed = replyWithout(request.requestId, 'REVERSED', `${unansweredWhy(exchange)}${REVERSAL_QUEUED_CLAUSE}`, exchange.sent);
+        // The host answered, without an outcome: reversed for that, not as unanswered.
+        return exchange.outcomeUnknown ? { ...reversed, reversedFor: 'UNKNOWN_OUTCOME' } : reversed;
       }
       case 'answered':
         if (operation === 'settle') return this.reconciled(request as HostRequestOf['settle'], route, exchange, deadlineAt);
@@ -232,9 +229,11 @@ export class HostRequestService {
     let uploadedCount = 0;
     for (const transaction of request.transactions) {
       const upload = await this.router.exchange(route, 'batchupload', { ...request, transaction }, deadlineAt);
-      const stan = transaction.original.stan;
-      if (upload.kind !== 'answered') return outOfBalance(`batch upload stopped at STAN ${stan}: ${unansweredWhy(upload)}`, uploadedCount);
-      if (!upload.answer.approved) return outOfBalance(`batch upload of STAN ${stan} refused with ${upload.answer.hostRespCode}`, uploadedCount);
+      // Named by both STANs: the transaction's own (its original's, what the merchant's records show) and its 0320's.
+      const which = (sent?: SentMessage) => `the transaction of STAN ${transaction.original.stan}${sent === undefined ? '' : ` (its 0320: STAN ${sent.stan})`}`;
+      if (upload.kind !== 'answered')
+        return outOfBalance(`batch upload stopped at ${which(upload.kind === 'no-answer' ? upload.sent : undefined)}: ${unansweredWhy(upload)}`, uploadedCount);
+      if (!upload.answer.approved) return outOfBalance(`batch upload of ${which(upload.sent)} refused with ${upload.answer.hostRespCode}`, uploadedCount);
       uploadedCount += 1;
     }
     const closing = await this.router.exchange(route, 'settleclose', request, deadlineAt);

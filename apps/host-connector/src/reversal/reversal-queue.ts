@@ -39,12 +39,14 @@ export class ReversalQueue {
       stan: sent?.stan ?? (await this.stans.next(format, endpoint, tid)),
       transmittedAt: sent?.at ?? new Date(),
       transmissions: sent === undefined ? 0 : 1,
+      // `attempts` counts every transmission, the first included: a message already sent was the first attempt (docs/decisions.md, "Reversal attempts").
+      attempts: sent === undefined ? 0 : 1,
       // The repeat of a message that was itself the reversal (a caller's own, a void sent as one) completes that request when acknowledged.
       effect: sent === undefined ? ('UNDOES_REQUEST' as const) : ('COMPLETES_REQUEST' as const),
       request: reversal,
       reason: reason.slice(0, 200),
     };
-    if (route.kind === 'mock') return this.reversals.recordAcknowledged({ ...row, transmissions: row.transmissions + 1 }, '00');
+    if (route.kind === 'mock') return this.reversals.recordAcknowledged({ ...row, attempts: row.attempts + 1, transmissions: row.transmissions + 1 }, '00');
     const id = await this.reversals.enqueue(row);
     for (const listener of this.listeners) listener();
     return id;

@@ -1,6 +1,6 @@
 import { CARD_ACCEPTOR_LAYOUT, cardAcceptorNameLocation } from '@app/host-protocol';
 import fc from 'fast-check';
-import { cityOf, hostMerchantOf, hostTargetOf, merchantTimeZoneOf } from './host-target';
+import { cityOf, hostMerchantOf, hostTargetOf, merchantNowOf, merchantTimeZoneOf } from './host-target';
 import type { BoundAcceptance } from './persistence/profile.repository';
 
 function acceptance(overrides: Partial<BoundAcceptance> = {}): BoundAcceptance {
@@ -128,5 +128,18 @@ describe('merchantTimeZoneOf', () => {
       zone: 'UTC',
       fallback: 'no timeZone and countryCode US has zones of different offsets: hosts are sent UTC',
     });
+  });
+});
+
+describe('merchantNowOf', () => {
+  const kept = { timeZone: 'Asia/Kuala_Lumpur', name: 'Kopi Corner', city: 'Kuala Lumpur', country: 'MY', mcc: '5814', subMerchantName: 'Kopi Sub' };
+
+  it('should send the zone the profile has now and everything else as the sale was sent; the stored zone when the profile has none or is gone', () => {
+    fc.assert(
+      fc.property(fc.option(fc.constantFrom('America/St_Johns', 'Asia/Kuala_Lumpur', 'UTC', 'Asia/Tokyo'), { nil: null }), fc.boolean(), (zone, gone) => {
+        const sent = merchantNowOf(kept, gone ? null : { timeZone: zone });
+        expect(sent).toEqual({ ...kept, timeZone: gone || zone === null ? kept.timeZone : zone });
+      }),
+    );
   });
 });

@@ -82,3 +82,14 @@ export function hostMerchantOf(
     ...(typeof subMerchant === 'string' && carriesHostText(subMerchant) && subMerchant.length <= 128 ? { subMerchantName: subMerchant } : {}),
   };
 }
+
+/**
+ * The merchant a follow-up or a settle sends (docs/decisions.md, "Follow-ups and settles in the
+ * merchant's zone as it is now"): the one its sale was sent with, in the time zone the profile has
+ * now, so fields 12/13 are today's local time of a merchant that moved; the zone stored with the
+ * sale only when the profile has none (or is gone).
+ */
+export function merchantNowOf(kept: HostMerchantV1, profile: Pick<ProfileEntity, 'timeZone'> | null): HostMerchantV1 {
+  const zone = profile?.timeZone ?? null;
+  return zone === null || zone === kept.timeZone ? kept : { ...kept, timeZone: zone };
+}

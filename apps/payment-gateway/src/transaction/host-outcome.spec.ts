@@ -1,5 +1,5 @@
-import { HOST_RESULTS, HostResponseV1, HostResultV1 } from '@app/contracts';
-import { notDeliveredOutcome, outcomeOfReply, settlesRepeat } from './host-outcome';
+import { HOST_RESULTS, HostResponseV1, HostResultV1, REVERSAL_QUEUED_CLAUSE } from '@app/contracts';
+import { notDeliveredOutcome, outcomeOfReply, reversedUnknown, settlesRepeat } from './host-outcome';
 
 function reply(result: HostResultV1): HostResponseV1 {
   return {
@@ -34,6 +34,19 @@ describe('sale outcomes', () => {
     expect(outcomeOfReply({ ...reply('REVERSED'), reversedFor: 'NO_ANSWER' })).toMatchObject({ tranStatus: 'REVERSED', reason: 'HostTimeout' });
     // The cause says nothing on another result.
     expect(outcomeOfReply({ ...reply('APPROVED'), reversedFor: 'UNUSABLE_APPROVAL' })).toMatchObject({ reason: 'HostSuccess' });
+  });
+
+  it('should record a reply REVERSED for an answer without an outcome (POMELO ERROR) as HostOutcomeUnknown, with what the host answered', () => {
+    const message = 'POMELO_JSON: the host answered ERROR 96 (HTTP 200) without saying whether the authorize moved money';
+    const unknown = { ...reply('REVERSED'), reversedFor: 'UNKNOWN_OUTCOME' as const, hostRespMessage: `${message}${REVERSAL_QUEUED_CLAUSE}` };
+    expect(outcomeOfReply(unknown)).toMatchObject({ tranStatus: 'REVERSED', actionStatus: 'FAILED', reason: 'HostOutcomeUnknown', hostRespMessage: `${message}${REVERSAL_QUEUED_CLAUSE}` });
+    expect(outcomeOfReply({ ...unknown, result: 'DECLINED' })).toMatchObject({ reason: 'HostDeclined' });
+  });
+
+  it('should take both reasons of an unknown outcome, and only those, as reversed for it', () => {
+    for (const reason of ['HostTimeout', 'HostOutcomeUnknown']) expect(reversedUnknown(reason)).toBe(true);
+    for (const reason of ['HostSuccess', 'HostDeclined', 'HostApprovalReversed', 'HostUnavailable', 'HostRejected', 'HostConnectorUnavailable', 'Pending'])
+      expect(reversedUnknown(reason)).toBe(false);
   });
 
   it('should record a request nobody received as declined by an unavailable host connector', () => {

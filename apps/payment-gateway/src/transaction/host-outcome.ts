@@ -1,4 +1,4 @@
-import { ContractViolationError, HOST_AUTHORIZE_V1, HostAuthorizeRequestV1, HostResponseV1, HostResultV1 } from '@app/contracts';
+import { ContractViolationError, HOST_AUTHORIZE_V1, HostAuthorizeRequestV1, HostResponseV1, HostResultV1, HostReversalCauseV1 } from '@app/contracts';
 import { HostClient, RequestReplyError } from '@app/messaging';
 import { callerHostMessage } from '../shared/host-reply';
 
@@ -56,7 +56,25 @@ export async function askUntilKnown(ask: (waitMs: number) => Promise<HostAsk>, t
 }
 
 /** Why the NEW action of a sale ended as it did (`reason` of spec 3's Action). */
-export type SaleReason = 'HostSuccess' | 'HostDeclined' | 'HostTimeout' | 'HostApprovalReversed' | 'HostUnavailable' | 'HostRejected' | 'HostConnectorUnavailable';
+export type SaleReason =
+  | 'HostSuccess'
+  | 'HostDeclined'
+  | 'HostTimeout'
+  | 'HostOutcomeUnknown'
+  | 'HostApprovalReversed'
+  | 'HostUnavailable'
+  | 'HostRejected'
+  | 'HostConnectorUnavailable';
+
+/**
+ * Whether an action was reversed because its outcome is unknown: the host did not answer in time
+ * (`HostTimeout`), or answered with what its format says leaves the outcome unknown
+ * (`HostOutcomeUnknown`, POMELO `ERROR`). Either way the connector's reversal (or the repeat of a
+ * void sent as one) decides what the host holds.
+ */
+export function reversedUnknown(reason: string): boolean {
+  return reason === 'HostTimeout' || reason === 'HostOutcomeUnknown';
+}
 
 /** What a sale's outcome writes: the transaction's status, its first action's, and the host's answer when there was one. */
 export interface SaleOutcome {
@@ -78,11 +96,18 @@ const OUTCOME_OF_RESULT: Record<HostResultV1, Pick<SaleOutcome, 'tranStatus' | '
   REJECTED: { tranStatus: 'DECLINED', actionStatus: 'FAILED', reason: 'HostRejected' },
 };
 
+/** The reason of a REVERSED reply, by why the connector reversed it (absent, from an older connector: NO_ANSWER). */
+const REVERSED_REASONS: Record<HostReversalCauseV1, SaleReason> = {
+  NO_ANSWER: 'HostTimeout',
+  UNKNOWN_OUTCOME: 'HostOutcomeUnknown',
+  UNUSABLE_APPROVAL: 'HostApprovalReversed',
+};
+
 /** The outcome of a reply that settles the sale. */
 export function outcomeOfReply(response: HostResponseV1): SaleOutcome {
-  // The host answered with an approval the merchant cannot be shown (0, more than asked, another currency): reversed, not timed out.
-  const reversedApproval = response.result === 'REVERSED' && response.reversedFor === 'UNUSABLE_APPROVAL';
-  return { ...OUTCOME_OF_RESULT[response.result], ...(reversedApproval ? { reason: 'HostApprovalReversed' as const } : {}), hostRespMessage: callerHostMessage(response), response };
+  // The host answered: with an approval the merchant cannot be shown (0, more than asked, another currency), or without an outcome. Reversed, not timed out.
+  const reason = response.result !== 'REVERSED' ? undefined : REVERSED_REASONS[response.reversedFor ?? 'NO_ANSWER'];
+  return { ...OUTCOME_OF_RESULT[response.result], ...(reason === undefined ? {} : { reason }), hostRespMessage: callerHostMessage(response), response };
 }
 
 /** The outcome of a request nobody received: declined, nothing sent. */

@@ -142,7 +142,7 @@ export interface TransactionAction {
   amountMinor: string;
   currency: string;
   trace: string;
-  /** `HostSuccess`, `HostDeclined`, `HostTimeout`, `HostApprovalReversed`, `HostUnavailable`, `HostRejected`, `HostConnectorUnavailable`, or `Pending`. */
+  /** `HostSuccess`, `HostDeclined`, `HostTimeout`, `HostOutcomeUnknown`, `HostApprovalReversed`, `HostUnavailable`, `HostRejected`, `HostConnectorUnavailable`, or `Pending`. */
   reason: string;
   hostRespCode: string | null;
   hostRespMessage: string | null;

@@ -11,7 +11,7 @@ import {
 import type { FollowUpOperation } from '@app/iso8583';
 import * as currencyCodes from 'currency-codes';
 import { CardData } from '../card-data';
-import { HostAnswer, HostOperation, HostProtocolError, HostRequestOf, JsonDialect, WireContext } from '../dialect';
+import { HostAnswer, HostOperation, HostOutcomeUnknownError, HostProtocolError, HostRequestOf, JsonDialect, WireContext } from '../dialect';
 import { originalKindOf } from '../iso/iso-fields';
 import { JsonHostRules } from './json-host-rules';
 
@@ -219,7 +219,7 @@ export function readJsonOutcome(
   else if (rules.unknownOutcomeStatuses.includes(word)) verdict = 'unknown';
   else throw new HostProtocolError(format, `unknown status ${word} (HTTP ${httpStatus}): not a word of the format's spec file`);
   if (verdict === 'unknown' && MONEY_MOVING.has(operation) && !(httpStatus >= 400 && httpStatus < 500)) {
-    throw new HostProtocolError(format, `the host answered ${word} ${code} (HTTP ${httpStatus}) without saying whether the ${operation} moved money`);
+    throw new HostOutcomeUnknownError(format, `the host answered ${word} ${code} (HTTP ${httpStatus}) without saying whether the ${operation} moved money`);
   }
   const duplicate = operation === 'reverse' && verdict === 'declined' && rules.reversalAcknowledgedCodes.includes(code);
   return { approved: verdict === 'approved' || duplicate, duplicate, partial: verdict === 'approved' && PARTIAL_OPERATIONS.has(operation) && code === rules.partialApprovalCode };

@@ -565,7 +565,7 @@ export interface components {
              */
             state: "PENDING" | "ACKNOWLEDGED";
             /**
-             * @description attempts made so far (0: queued, not yet sent); of a void sent as a reversal, its repeats (the first transmission, the void itself, not counted)
+             * @description attempts made so far, the first transmission included, whichever request it reverses: 0 when queued and not yet sent; a void sent as a reversal is queued at 1 (its 0400, the void itself, was the first)
              * @example 2
              */
             attempts: number;
@@ -603,7 +603,7 @@ export interface components {
             requestId: string;
             amount: components["schemas"]["TransactionAmountDto"];
             /**
-             * @description HostSuccess, HostDeclined, HostTimeout (not answered in time: reversed), HostApprovalReversed (approved for an amount that cannot be taken: 0, more than asked, another currency or none named; reversed), HostUnavailable, HostRejected, HostConnectorUnavailable (nothing was sent), Pending
+             * @description HostSuccess, HostDeclined, HostTimeout (not answered in time: reversed), HostOutcomeUnknown (answered with a status its format says leaves the outcome unknown, e.g. POMELO ERROR: reversed; hostRespMessage quotes it), HostApprovalReversed (approved for an amount that cannot be taken: 0, more than asked, another currency or none named; reversed), HostUnavailable, HostRejected, HostConnectorUnavailable (nothing was sent), Pending
              * @example HostSuccess
              */
             reason: string;

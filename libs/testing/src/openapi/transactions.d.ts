@@ -268,7 +268,7 @@ export interface components {
              */
             state: "PENDING" | "ACKNOWLEDGED";
             /**
-             * @description attempts made so far (0: queued, not yet sent); of a void sent as a reversal, its repeats (the first transmission, the void itself, not counted)
+             * @description attempts made so far, the first transmission included, whichever request it reverses: 0 when queued and not yet sent; a void sent as a reversal is queued at 1 (its 0400, the void itself, was the first)
              * @example 2
              */
             attempts: number;

@@ -6,7 +6,7 @@ import { InjectHostConnectorDataSource } from '../../shared/inject';
 import { ReversalEntity } from './reversal.entity';
 import { SettleHoldEntity } from './settle-hold.entity';
 
-export type NewReversal = Pick<ReversalEntity, 'requestId' | 'format' | 'hostUrl' | 'tid' | 'stan' | 'transmittedAt' | 'request' | 'reason' | 'transmissions' | 'effect'>;
+export type NewReversal = Pick<ReversalEntity, 'requestId' | 'format' | 'hostUrl' | 'tid' | 'stan' | 'transmittedAt' | 'request' | 'reason' | 'attempts' | 'transmissions' | 'effect'>;
 
 /** What one attempt came to. */
 export type ReversalAttemptOutcome =
@@ -97,7 +97,6 @@ export class ReversalRepository {
     return this.insert({
       ...reversal,
       status: 'ACKNOWLEDGED',
-      attempts: 1,
       nextAttemptAt: now,
       lastAttemptAt: now,
       ackRespCode: respCode,

@@ -52,7 +52,7 @@ export class TransactionActionDto implements GatewayActionV1 {
   @ApiProperty({
     example: 'HostSuccess',
     description:
-      'HostSuccess, HostDeclined, HostTimeout (not answered in time: reversed), HostApprovalReversed (approved for an amount that cannot be taken: 0, more than asked, another currency or none named; reversed), HostUnavailable, HostRejected, HostConnectorUnavailable (nothing was sent), Pending',
+      'HostSuccess, HostDeclined, HostTimeout (not answered in time: reversed), HostOutcomeUnknown (answered with a status its format says leaves the outcome unknown, e.g. POMELO ERROR: reversed; hostRespMessage quotes it), HostApprovalReversed (approved for an amount that cannot be taken: 0, more than asked, another currency or none named; reversed), HostUnavailable, HostRejected, HostConnectorUnavailable (nothing was sent), Pending',
   })
   reason: string;
   @ApiProperty({ type: String, nullable: true, example: '00' }) hostRespCode: string | null;

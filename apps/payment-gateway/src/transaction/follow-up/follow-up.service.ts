@@ -17,6 +17,8 @@ import {
 import { UnitOfWork } from '@app/database';
 import { HostClient, refusingWith } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { merchantNowOf } from '../../profile/host-target';
+import type { ProfileEntity } from '../../profile/persistence/profile.entity';
 import { requireOwned } from '../../shared/ownership';
 import { askConnector, askUntilKnown, HostAsk, notDeliveredOutcome, outcomeOfReply, SaleOutcome, settlesRepeat } from '../host-outcome';
 import { isHeld, TerminalBatchRepository } from '../persistence/terminal-batch.repository';
@@ -25,6 +27,7 @@ import { ActionChanges, LeasedAction, TransactionRepository } from '../persisten
 import { hostOriginalOf } from '../host-reference';
 import { isKeptAuthorization, pendingAction, terminalKeyOf, type Transaction, type TransactionAction } from '../transaction';
 import { completingRepeatPending } from '../reversal/reversal-state';
+import { SaleProfiles } from '../sale-profiles';
 import { TransactionChangeWriter, WrittenTransaction } from '../transaction-change-writer';
 import { firstCheckAt, requestAskingMs, secondsUntil, TRANSACTION_SETTINGS, TransactionSettings } from '../transaction-settings';
 import { toGatewayTransaction } from '../transaction.mapping';
@@ -119,6 +122,8 @@ export function refusalOfAction(action: TransactionAction, inFlight: { now: Date
     case 'FAILED':
       if (action.reason === 'HostDeclined') return null;
       if (action.reason === 'HostTimeout') return { status: 504, detail: `the host did not answer the ${noun} ${action.id} in time; ${reversalText(action)}: ${host}`.slice(0, 512) };
+      if (action.reason === 'HostOutcomeUnknown')
+        return { status: 504, detail: `the host answered the ${noun} ${action.id} without an outcome; ${reversalText(action)}: ${host}`.slice(0, 512) };
       if (action.reason === 'HostApprovalReversed')
         return { status: 502, detail: `the host approved the ${noun} ${action.id} for an amount that cannot be taken; ${reversalText(action)}: ${host}`.slice(0, 512) };
       return { status: 502, detail: `the ${noun} ${action.id} did not reach the host (${action.reason}): ${host}`.slice(0, 512) };
@@ -148,6 +153,7 @@ export class FollowUpService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     @Inject(TRANSACTION_SETTINGS) private readonly settings: TransactionSettings,
+    private readonly profiles: SaleProfiles,
   ) {}
 
   void(target: FollowUpTarget): Promise<GatewayTransactionReplyV1> {
@@ -220,6 +226,8 @@ export class FollowUpService {
       if (!TRAN_ID_PATTERN.test(command.tranId)) throw DomainError.notFound(`transaction ${command.tranId} does not exist`);
       const found = requireOwned(await this.transactions.findById(command.tranId), command.groupId, `transaction ${command.tranId}`);
       const amountMinor = command.amount === undefined ? undefined : this.minorOf(command.amount, found.currency);
+      // The merchant's zone as it is now (fields 12/13), read before the lock: a profile read, not part of the transaction's state.
+      const profile = (await this.profiles.get(found.profileId))?.profile ?? null;
       const { transaction, actions, openBatchNo, heldUntil } = await this.lock(found);
       // A retry of an /api/v2 request sent before the namespaces finds its action by the id it had then.
       // An /api/v2 key reused for another kind on this transaction finds that request, and is refused 422 as another request.
@@ -239,7 +247,7 @@ export class FollowUpService {
       const context = { openBatchNo, now, authorizationValidityMs: this.settings.authorizationValidityMs, askingMs: requestAskingMs(this.settings) };
       const plan = this.plan(command.kind, transaction, actions, amountMinor, context);
       const actionId = `act_${this.ids.bytes(16).toString('base64url')}`;
-      const hostRequest = this.hostRequestOf(transaction, actions, plan, actionId);
+      const hostRequest = this.hostRequestOf(transaction, actions, plan, actionId, profile);
       const action = pendingAction({
         id: actionId,
         tranId: transaction.id,
@@ -301,8 +309,17 @@ export class FollowUpService {
       );
   }
 
-  /** What the host is sent: the original's references, the amount, and the terminal and merchant the sale was sent with. */
-  private hostRequestOf(transaction: Transaction, actions: TransactionAction[], plan: FollowUpPlan, actionId: string): HostFollowUpRequestV1 {
+  /**
+   * What the host is sent: the original's references, the amount, and the terminal and merchant
+   * the sale was sent with, in the merchant's time zone as the profile has it now ({@link merchantNowOf}).
+   */
+  private hostRequestOf(
+    transaction: Transaction,
+    actions: TransactionAction[],
+    plan: FollowUpPlan,
+    actionId: string,
+    profile: Pick<ProfileEntity, 'timeZone'> | null,
+  ): HostFollowUpRequestV1 {
     const sale = actions.find((action) => action.actionType === 'NEW');
     const kept = sale?.hostRequest;
     const hostOriginal = hostOriginalOf(plan.original, plan.originalKind);
@@ -315,7 +332,7 @@ export class FollowUpService {
       timeoutMs: this.settings.hostTimeoutMs,
       amount: { minor: plan.amountMinor, currency: currencyInfo(transaction.currency)!.numeric },
       original: hostOriginal,
-      merchant: kept.merchant,
+      merchant: merchantNowOf(kept.merchant, profile),
       ...(plan.final === true ? { finalRefund: true } : {}),
     };
   }

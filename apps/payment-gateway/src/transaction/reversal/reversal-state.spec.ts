@@ -1,7 +1,7 @@
 import { HostReversalUpdatedV1 } from '@app/contracts';
 import fc from 'fast-check';
 import type { ActionReversal } from '../transaction';
-import { actionReversalOf, completingRepeatPending, consequenceOf, supersedes } from './reversal-state';
+import { actionReversalOf, completingRepeatPending, consequenceOf, supersedes, voidHoldsSettle } from './reversal-state';
 
 /** The states one reversal goes through: queued (0 attempts), refused or unanswered attempts, and maybe an acknowledgement. */
 const lifeOf = (reversalId: string, queuedAt: string, refusals: number, acknowledged: boolean): HostReversalUpdatedV1[] => [
@@ -101,5 +101,48 @@ describe('a void being completed by its repeat (completingRepeatPending)', () =>
     expect(completingRepeatPending({ ...timedOutVoid, reversal: reversal('PENDING') })).toBe(false);
     expect(completingRepeatPending({ ...timedOutVoid, actionType: 'REFUND', reversal: reversal('PENDING', 'COMPLETES_REQUEST') })).toBe(false);
     expect(completingRepeatPending({ ...timedOutVoid, actionStatus: 'SUCCESS', reason: 'HostSuccess', reversal: reversal('ACKNOWLEDGED', 'COMPLETES_REQUEST') })).toBe(false);
+  });
+});
+
+describe('a void that holds its batch’s settle (voidHoldsSettle)', () => {
+  const action = fc.record({
+    actionType: fc.constantFrom('NEW' as const, 'CAPTURE' as const, 'VOID' as const, 'REFUND' as const, 'REVERSAL' as const),
+    actionStatus: fc.constantFrom('PENDING' as const, 'SUCCESS' as const, 'FAILED' as const),
+    reason: fc.constantFrom('Pending', 'HostSuccess', 'HostDeclined', 'HostTimeout', 'HostOutcomeUnknown', 'HostApprovalReversed'),
+    hostMti: fc.constantFrom(null, '0200', '0400', '0420'),
+    reversal: fc.option(
+      fc.record({
+        reversalId: fc.constant('0190a000-0000-7000-8000-000000000001'),
+        state: fc.constantFrom('PENDING' as const, 'ACKNOWLEDGED' as const),
+        attempts: fc.nat({ max: 5 }),
+        lastResponseCode: fc.constantFrom(null, '12', '25', '96', '00', '94'),
+        queuedAt: fc.constant('2026-11-27T12:00:00.000Z'),
+        effect: fc.constantFrom('UNDOES_REQUEST' as const, 'COMPLETES_REQUEST' as const),
+      }),
+      { nil: null },
+    ),
+  });
+
+  it('should hold for a void waiting for the host, or sent as a reversal with no answer yet to it or any repeat, and for nothing else', () => {
+    fc.assert(
+      fc.property(action, (a) => {
+        const unanswered = a.reversal === null || a.reversal.lastResponseCode === null;
+        expect(voidHoldsSettle(a)).toBe(a.actionType === 'VOID' && (a.actionStatus === 'PENDING' || (completingRepeatPending(a) && unanswered)));
+      }),
+    );
+  });
+
+  it('should let the settle go once the host has refused a repeat of the void: it said the void did not take', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('12', '25', '30', '96'), fc.integer({ min: 1, max: 9 }), (code, attempts) => {
+        const refused = { actionType: 'VOID' as const, actionStatus: 'FAILED' as const, reason: 'HostTimeout', hostMti: '0400' };
+        const reversal = { reversalId: '0190a000-0000-7000-8000-000000000001', state: 'PENDING' as const, attempts, queuedAt: '2026-11-27T12:00:00.000Z', effect: 'COMPLETES_REQUEST' as const };
+        expect(voidHoldsSettle({ ...refused, reversal: { ...reversal, lastResponseCode: null } })).toBe(true);
+        expect(voidHoldsSettle({ ...refused, reversal: null })).toBe(true);
+        expect(voidHoldsSettle({ ...refused, reversal: { ...reversal, lastResponseCode: code } })).toBe(false);
+        expect(voidHoldsSettle({ ...refused, reversal: { ...reversal, state: 'ACKNOWLEDGED', lastResponseCode: '00' } })).toBe(false);
+        expect(voidHoldsSettle({ ...refused, actionStatus: 'PENDING', reason: 'Pending', reversal: null })).toBe(true);
+      }),
+    );
   });
 });

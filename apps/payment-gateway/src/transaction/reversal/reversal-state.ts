@@ -1,4 +1,5 @@
 import type { HostReversalUpdatedV1 } from '@app/contracts';
+import { reversedUnknown } from '../host-outcome';
 import type { ActionReversal, Transaction, TransactionAction } from '../transaction';
 
 /**
@@ -48,7 +49,7 @@ export function consequenceOf(
   transaction: Pick<Transaction, 'id' | 'tranStatus' | 'settleState' | 'refundedMinor'>,
 ): ReversalConsequence {
   if (update.state !== 'ACKNOWLEDGED' || update.effect !== 'COMPLETES_REQUEST' || action.actionType !== 'VOID') return { kind: 'show' };
-  const open = action.actionStatus === 'PENDING' || (action.actionStatus === 'FAILED' && action.reason === 'HostTimeout');
+  const open = action.actionStatus === 'PENDING' || (action.actionStatus === 'FAILED' && reversedUnknown(action.reason));
   if (!open) return { kind: 'show' };
   const prefix = `the host acknowledged the repeat of this void, so it voided transaction ${transaction.id}, but`;
   if (transaction.tranStatus === 'VOIDED') return { kind: 'show' };
@@ -66,8 +67,23 @@ export function consequenceOf(
  * message the void went out as.
  */
 export function completingRepeatPending(action: Pick<TransactionAction, 'actionType' | 'actionStatus' | 'reason' | 'hostMti' | 'reversal'>): boolean {
-  if (action.actionType !== 'VOID' || action.actionStatus !== 'FAILED' || action.reason !== 'HostTimeout') return false;
+  if (action.actionType !== 'VOID' || action.actionStatus !== 'FAILED' || !reversedUnknown(action.reason)) return false;
   const reversal = action.reversal;
   if (!reversal) return action.hostMti?.startsWith('04') === true;
   return reversal.effect === 'COMPLETES_REQUEST' && reversal.state === 'PENDING';
+}
+
+/**
+ * Whether a void holds its batch's settle (docs/decisions.md, "A void sent as a reversal, completed
+ * by its repeat"): one still waiting for the host (PENDING), or one sent as a reversal whose
+ * repeat is pending and whose outcome is still unknown (no answer yet to its 0400 or to any
+ * repeat). Once the host has answered a repeat with a refusal (`lastResponseCode` set, not
+ * acknowledging), it has said the void did not take: the sale stands, the settle goes and counts
+ * it, and the connector's settle names the reversal still unacknowledged. Checked by the
+ * settle on the batch's locked transactions (BatchSettlementService.close).
+ */
+export function voidHoldsSettle(action: Pick<TransactionAction, 'actionType' | 'actionStatus' | 'reason' | 'hostMti' | 'reversal'>): boolean {
+  if (action.actionType !== 'VOID') return false;
+  if (action.actionStatus === 'PENDING') return true;
+  return completingRepeatPending(action) && (action.reversal?.lastResponseCode ?? null) === null;
 }

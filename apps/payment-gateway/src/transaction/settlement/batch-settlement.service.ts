@@ -17,17 +17,21 @@ import {
 import { UnitOfWork } from '@app/database';
 import { HostClient, refusingWith } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { merchantNowOf } from '../../profile/host-target';
+import type { ProfileEntity } from '../../profile/persistence/profile.entity';
 import { requireOwned } from '../../shared/ownership';
 import { askConnector } from '../host-outcome';
 import { isHeld, TerminalBatchRepository, type TerminalBatchRow } from '../persistence/terminal-batch.repository';
 import { TransactionRepository } from '../persistence/transaction.repository';
 import { isKeptAuthorization, TerminalKey, terminalKeyOf, type Transaction } from '../transaction';
+import { SaleProfiles } from '../sale-profiles';
 import { TransactionChangeWriter } from '../transaction-change-writer';
 import { TRANSACTION_SETTINGS, TransactionSettings } from '../transaction-settings';
 import { batchContents, nextBatchNo } from './batch-contents';
 import type { BatchSettlement, BatchTotalsMinor } from './batch-settlement';
 import { BatchSettlementRepository } from './persistence/batch-settlement.repository';
 import { COMPLETING_VOID_RETRY_SECONDS } from '../follow-up/follow-up-rules';
+import { voidHoldsSettle } from '../reversal/reversal-state';
 import { drained, heldByAnother } from './terminal-hold';
 import { callerHostMessage } from '../../shared/host-reply';
 
@@ -124,6 +128,7 @@ export class BatchSettlementService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     @Inject(TRANSACTION_SETTINGS) private readonly settings: TransactionSettings,
+    private readonly profiles: SaleProfiles,
   ) {}
 
   /** Business refusals are answered (`refusal`), never thrown. */
@@ -209,7 +214,7 @@ export class BatchSettlementService {
         case 'answer':
           return { kind: 'answered', reply: await this.replyOf(settlement!) };
         case 'retry':
-          return this.retry(request, settlement!, now);
+          return this.retry(request, settlement!, now, terminal);
         case 'take-over': {
           // The request before did not finish: the same host request again, which the connector answers once.
           const claimedUntil = this.claimEnd(now);
@@ -222,16 +227,18 @@ export class BatchSettlementService {
 
   /** Closes the open batch (the terminal's row is locked exclusively): the next batch opens, the closed one is kept with its totals. */
   private async close(request: GatewayBatchSettleRequestV1, terminal: Transaction, key: TerminalKey, batchNo: string): Promise<Claim> {
-    if (await this.settlements.hasVoidInFlight(key, batchNo))
-      throw DomainError.conflict(
-        `batch ${batchNo} of terminal ${key.mid}/${key.tid} has a void in flight (waiting for the host, or repeated until the host acknowledges it); settle it once the void is done`,
-        COMPLETING_VOID_RETRY_SECONDS,
-      );
     const now = this.clock.now();
     const next = nextBatchNo(batchNo);
     await this.batches.advance(key, next, now);
     const locked = await this.settlements.lockBatchTransactions(key, batchNo);
     const actions = await this.settlements.actionsOfMany(locked.map((transaction) => transaction.id));
+    // Refused (the unit of work rolls the batch's advance back): the batch could count a sale the host is voiding.
+    const holding = [...actions.values()].flat().find(voidHoldsSettle);
+    if (holding)
+      throw DomainError.conflict(
+        `batch ${batchNo} of terminal ${key.mid}/${key.tid} has a void in flight (${holding.id}: waiting for the host, or repeated until the host answers it); settle it once the host has answered the void`,
+        COMPLETING_VOID_RETRY_SECONDS,
+      );
     const contents = batchContents(
       locked.map((transaction) => ({ transaction, actions: actions.get(transaction.id) ?? [] })),
       await this.settlements.refundsBookedIn(key, batchNo),
@@ -254,7 +261,8 @@ export class BatchSettlementService {
         refundCount: contents.totals.refundCount,
         refundMinor: contents.totals.refundMinor,
       },
-      merchant: kept.merchant,
+      // Fields 12/13 in the merchant's zone as it is now (a merchant that moved since the sale).
+      merchant: merchantNowOf(kept.merchant, await this.currentProfile(terminal)),
       // More than one upload can carry: the host's reconciliation alone decides.
       ...(contents.uploads.length <= HOST_BATCH_MAX_TRANSACTIONS ? { transactions: contents.uploads } : {}),
     };
@@ -283,14 +291,16 @@ export class BatchSettlementService {
   }
 
   /** A failed batch reconciled again by another request, under a host request of its own. */
-  private async retry(request: GatewayBatchSettleRequestV1, settlement: BatchSettlement, now: Date): Promise<Claim> {
+  private async retry(request: GatewayBatchSettleRequestV1, settlement: BatchSettlement, now: Date, terminal: Transaction): Promise<Claim> {
     const attempts = settlement.attempts + 1;
+    // A new host request: its 12/13 in the merchant's zone as it is now, like a first close.
+    const merchant = merchantNowOf(settlement.hostRequest.merchant, await this.currentProfile(terminal));
     const retried: BatchSettlement = {
       ...settlement,
       state: 'SETTLING',
       requestId: request.requestId,
       attempts,
-      hostRequest: { ...settlement.hostRequest, requestId: `${settlement.id}-${attempts}` },
+      hostRequest: { ...settlement.hostRequest, requestId: `${settlement.id}-${attempts}`, merchant },
       claimedUntil: this.claimEnd(now),
       updatedAt: now,
     };
@@ -304,6 +314,11 @@ export class BatchSettlementService {
     });
     await this.markBatch(settlement, 'SETTLE_FAILED', 'SETTLING');
     return { kind: 'claimed', settlement: retried };
+  }
+
+  /** The profile of the terminal's newest transaction as it is now (its time zone); null when it is gone. */
+  private async currentProfile(terminal: Transaction): Promise<ProfileEntity | null> {
+    return (await this.profiles.get(terminal.profileId))?.profile ?? null;
   }
 
   /** Records the host's answer on the batch and its transactions, unless another request recorded it first. */

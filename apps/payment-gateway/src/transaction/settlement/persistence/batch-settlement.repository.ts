@@ -92,27 +92,6 @@ export class BatchSettlementRepository {
   }
 
   /**
-   * Whether a void of one of the batch's transactions is in flight (settling now could count a
-   * sale the host is voiding): one still waiting for the host, or one that went out as a reversal,
-   * got no answer, and whose repeat the connector sends until the host acknowledges it (the SQL
-   * form of `completingRepeatPending`: the acknowledgement would void a sale the batch counts).
-   */
-  async hasVoidInFlight(key: TerminalKey, batchNo: string): Promise<boolean> {
-    const found = await this.uow.manager
-      .getRepository(TransactionActionEntity)
-      .createQueryBuilder('a')
-      .innerJoin(PaymentTransactionEntity, 't', 't.id = a.tranId')
-      .where(BATCH_OF, { ...key, batchNo })
-      .andWhere("a.actionType = 'VOID'")
-      .andWhere(
-        `(a.actionStatus = 'PENDING' OR (a.actionStatus = 'FAILED' AND a.reason = 'HostTimeout' AND (
-           (a.reversal IS NULL AND a.hostMti LIKE '04%') OR (a.reversal ->> 'effect' = 'COMPLETES_REQUEST' AND a.reversal ->> 'state' = 'PENDING'))))`,
-      )
-      .getExists();
-    return found;
-  }
-
-  /**
    * How many host requests of the terminal are in flight: its PENDING actions (sales, follow-ups),
    * whichever batch their transaction is in. Settlement waits for none before it takes the totals.
    */
