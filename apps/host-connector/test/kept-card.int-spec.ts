@@ -293,7 +293,8 @@ describe('host-connector: card data kept for follow-ups', () => {
     await waitFor('the repeat acknowledged', async () => received(tid, '0401').length > 0 && (await keptRows(tid)).length === 0, 60_000);
     const [repeat] = received(tid, '0401');
     expect(repeat.fields[11]).toBe(reply.stan);
-    expectKeptCardOnly(repeat, card, '071');
+    // A void sent as a reversal of a chip sale is that sale's reversal: its kept card and the sale's 55.
+    expectSaleReversal(repeat, card, received(tid, '0200')[0]);
   }, 90_000);
 
   it("should delete a pre-authorisation's card once its capture is approved (the capture carries it on), and the capture's once it is voided", async () => {

@@ -24,6 +24,7 @@ import { TerminalIdentity1764800003000 } from './migrations/1764800003000-termin
 import { TerminalIdentityTrimmed1764800004000 } from './migrations/1764800004000-terminal-identity-trimmed';
 import { ActionLegacyRequestId1764800004713 } from './migrations/1764800004713-action-legacy-request-id';
 import { TerminalIdentityHostCanonical1795797724019 } from './migrations/1795797724019-terminal-identity-host-canonical';
+import { ProfileKeepsTerminals1795800000000 } from './migrations/1795800000000-profile-keeps-terminals';
 import { BatchSettlementEntity } from './transaction/settlement/persistence/batch-settlement.entity';
 import { IdempotencyKeyEntity } from './transaction/persistence/idempotency-key.entity';
 import { TerminalBatchEntity } from './transaction/persistence/terminal-batch.entity';
@@ -77,5 +78,6 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     TerminalIdentityTrimmed1764800004000,
     ActionLegacyRequestId1764800004713,
     TerminalIdentityHostCanonical1795797724019,
+    ProfileKeepsTerminals1795800000000,
   ],
 };

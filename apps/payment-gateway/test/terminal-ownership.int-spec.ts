@@ -262,6 +262,26 @@ describe('terminal identities: one owner whatever name the host is written by', 
     );
   });
 
+  it("should keep an idled or logged-out device's terminals its PBO's, and free them once it is decommissioned or its code deleted (r14h)", async () => {
+    const [mid, tid] = [newMid(), uniqueTid()];
+    const owner = unique('grp_');
+    const profileId = `prof_${unique()}${unique()}`;
+    const push = (version: number, lifecycle: Record<string, unknown>) =>
+      applied(upsertPayload({ groupId: owner, profileId, version, acceptances: [acceptance('ISO8583', 'tcp://localhost:18583', mid, tid)], ...lifecycle }));
+    const other = await app.clientOf(unique('grp_'));
+    const take = () => other.post('/profiles', profileBody({ acceptances: [acceptanceBody({ primaryMid: mid, primaryTid: tid })] }));
+    await push(1, { entityStatus: 'ACTIVE' });
+    // Idled (or logged out): DISABLED, and the device may come back with its terminal.
+    await push(2, { entityStatus: 'DISABLED', keepsTerminals: true });
+    expect((await take()).status).toBe(409);
+    // Back again: still the owner's.
+    await push(3, { entityStatus: 'ACTIVE' });
+    expect((await take()).status).toBe(409);
+    // Decommissioned (or its code deleted): the terminal is free.
+    await push(4, { entityStatus: 'DISABLED' });
+    expect((await take()).status).toBe(201);
+  });
+
   it('should take the same MID/TID at another port of the machine (another host)', async () => {
     const [mid, tid] = [newMid(), uniqueTid()];
     await applied(upsertPayload({ groupId: unique('grp_'), acceptances: [acceptance('ISO8583', 'tcp://localhost:18584', mid, tid)] }));

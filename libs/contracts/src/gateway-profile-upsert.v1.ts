@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayNotEmpty, ArrayUnique, IsArray, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
 import { HOST_URL_PATTERN } from './host-address';
 import { HOST_MESSAGE_FORMATS } from './host-formats';
 import { PAYMENT_METHODS, PaymentMethodName } from './payment-methods';
@@ -170,6 +170,16 @@ export class GatewayProfileUpsertV1 {
   @IsOptional()
   @IsIn(GATEWAY_LIFECYCLE_STATUSES)
   entityStatus?: GatewayLifecycleStatus;
+
+  /**
+   * With `entityStatus` DISABLED: the device may come back (idled or logged out, not decommissioned
+   * nor its code deleted), so its terminals (MID/TID at a host) stay its PBO's while it is away, as
+   * merchant-management counts them (review r14h). Absent or false: a retired profile releases them.
+   */
+  @ApiProperty({ required: false, example: false })
+  @IsOptional()
+  @IsBoolean()
+  keepsTerminals?: boolean;
 
   /**
    * The device id (`SDK…`) of the device's current activation: the subject of the only device

@@ -31,6 +31,8 @@ export function toGatewayProfileUpsert(
     currency: merchant.currency,
     timeZone: merchant.timeZone,
     entityStatus: gatewayStatusOf(device.deviceStatus),
+    // An idled or logged-out device still holds its terminals here (only decommissioning or deleting its code frees them): so at the gateway.
+    ...(device.deviceStatus === DeviceStatus.Idle || device.deviceStatus === DeviceStatus.LoggedOut ? { keepsTerminals: true } : {}),
     // Only the token of the current activation pays: each activation gives the device a new id.
     ...(device.deviceId ? { activeSdkId: device.deviceId } : {}),
     acceptances: acceptances.map((a) => ({

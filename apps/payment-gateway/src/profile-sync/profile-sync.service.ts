@@ -68,11 +68,17 @@ function acceptanceFields(acceptance: GatewayAcceptanceV1): SyncedAcceptanceFiel
  * lifecycle (retired when merchant-management says DISABLED) and its current activation (whose
  * token alone pays); an upsert without either keeps what the profile had.
  */
+/** Retired when merchant-management says DISABLED; keeping its terminals when the device may come back (idled, logged out). */
+function lifecycleOf(upsert: GatewayProfileUpsertV1): Pick<ProfileDevice, 'retired' | 'keepsTerminals'> {
+  const retired = upsert.entityStatus === 'DISABLED';
+  return { retired, keepsTerminals: retired && upsert.keepsTerminals === true };
+}
+
 function deviceOf(upsert: GatewayProfileUpsertV1): ProfileDevice {
   return {
     deviceId: upsert.deviceId,
     merchantId: upsert.merchantId,
-    ...(upsert.entityStatus ? { retired: upsert.entityStatus === 'DISABLED' } : {}),
+    ...(upsert.entityStatus ? lifecycleOf(upsert) : {}),
     ...(upsert.activeSdkId ? { activeSdkId: upsert.activeSdkId } : {}),
   };
 }
@@ -276,7 +282,7 @@ export class ProfileSyncService {
         if (current && current.groupId !== upsert.groupId) throw new BatchNotApplicable(`profile ${profileId} belongs to another group`);
         if (current && current.version >= upsert.version) continue;
         const carrier = lifecycle.get(profileId);
-        const retired = carrier && carrier.version > (current?.version ?? 0) ? { retired: carrier.entityStatus === 'DISABLED' } : {};
+        const retired = carrier && carrier.version > (current?.version ?? 0) ? lifecycleOf(carrier) : {};
         const activated = activation.get(profileId);
         const activeSdkId = activated && activated.version > (current?.version ?? 0) ? { activeSdkId: activated.activeSdkId } : {};
         const row = { id: profileId, version: upsert.version, ...(await this.profileFields(manager, upsert)), ...deviceOf(upsert), ...retired, ...activeSdkId };

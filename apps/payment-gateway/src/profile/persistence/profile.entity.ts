@@ -59,6 +59,13 @@ export class ProfileEntity {
   retired: boolean;
 
   /**
+   * Retired, but its device may come back (idled or logged out in merchant-management: upsert
+   * `keepsTerminals`): its terminal claims stay, as merchant-management counts them (review r14h).
+   */
+  @Column({ name: 'keeps_terminals', type: 'boolean', default: false })
+  keepsTerminals: boolean;
+
+  /**
    * The merchant-management device the profile was pushed for (upserts only): only that device's
    * token may take payments through it. Null for profiles made through the API.
    */

@@ -10,7 +10,7 @@ import { ProfileEntity } from './profile.entity';
 export type ProfileFields = Pick<ProfileEntity, 'profileName' | 'providerReference' | 'merchantName' | 'merchantAddr' | 'mcc' | 'countryCode' | 'currency' | 'timeZone'>;
 
 /** Who a profile pushed by merchant-management is for: set by upserts only (the API leaves them alone). */
-export type ProfileDevice = Pick<ProfileEntity, 'deviceId' | 'merchantId'> & { retired?: boolean; activeSdkId?: string };
+export type ProfileDevice = Pick<ProfileEntity, 'deviceId' | 'merchantId'> & { retired?: boolean; keepsTerminals?: boolean; activeSdkId?: string };
 
 export type NewProfile = ProfileFields & Pick<ProfileEntity, 'id' | 'groupId' | 'version'> & Partial<ProfileDevice>;
 
@@ -155,10 +155,10 @@ export class ProfileRepository {
   async insertManyIfAbsent(manager: EntityManager, rows: Array<NewProfile & { updated: boolean }>): Promise<Set<string>> {
     if (rows.length === 0) return new Set();
     const inserted: { id: string }[] = await manager.query(
-      `INSERT INTO profile (id, group_id, profile_name, provider_reference, merchant_name, merchant_addr, mcc, country_code, currency, time_zone, device_id, active_sdk_id, merchant_id, retired, version, updated_at)
+      `INSERT INTO profile (id, group_id, profile_name, provider_reference, merchant_name, merchant_addr, mcc, country_code, currency, time_zone, device_id, active_sdk_id, merchant_id, retired, keeps_terminals, version, updated_at)
        SELECT v.id, v."groupId", v."profileName", v."providerReference", v."merchantName", v."merchantAddr", v.mcc, v."countryCode", v.currency, v."timeZone", v."deviceId", v."activeSdkId", v."merchantId",
-         COALESCE(v.retired, false), v.version, CASE WHEN v.updated THEN now() END
-       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "groupId" text, "profileName" text, "providerReference" text, "merchantName" text, "merchantAddr" text, mcc text, "countryCode" text, currency text, "timeZone" text, "deviceId" text, "activeSdkId" text, "merchantId" text, retired boolean, version int, updated boolean)
+         COALESCE(v.retired, false), COALESCE(v."keepsTerminals", false), v.version, CASE WHEN v.updated THEN now() END
+       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "groupId" text, "profileName" text, "providerReference" text, "merchantName" text, "merchantAddr" text, mcc text, "countryCode" text, currency text, "timeZone" text, "deviceId" text, "activeSdkId" text, "merchantId" text, retired boolean, "keepsTerminals" boolean, version int, updated boolean)
        ON CONFLICT DO NOTHING RETURNING id`,
       [JSON.stringify(rows)],
     );
@@ -172,8 +172,8 @@ export class ProfileRepository {
       `UPDATE profile AS p SET profile_name = v."profileName", provider_reference = v."providerReference", merchant_name = v."merchantName",
          merchant_addr = v."merchantAddr", mcc = v.mcc, country_code = v."countryCode", currency = v.currency, time_zone = v."timeZone",
          device_id = v."deviceId", active_sdk_id = COALESCE(v."activeSdkId", p.active_sdk_id), merchant_id = v."merchantId", retired = COALESCE(v.retired, p.retired),
-         version = v.version, updated_at = now()
-       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "profileName" text, "providerReference" text, "merchantName" text, "merchantAddr" text, mcc text, "countryCode" text, currency text, "timeZone" text, "deviceId" text, "activeSdkId" text, "merchantId" text, retired boolean, version int)
+         keeps_terminals = COALESCE(v."keepsTerminals", p.keeps_terminals), version = v.version, updated_at = now()
+       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "profileName" text, "providerReference" text, "merchantName" text, "merchantAddr" text, mcc text, "countryCode" text, currency text, "timeZone" text, "deviceId" text, "activeSdkId" text, "merchantId" text, retired boolean, "keepsTerminals" boolean, version int)
        WHERE p.id = v.id`,
       [JSON.stringify(rows)],
     );

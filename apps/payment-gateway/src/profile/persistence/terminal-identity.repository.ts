@@ -34,6 +34,12 @@ function distinctClaims(rows: AcceptanceIdentityRow[]): TerminalClaim[] {
   return [...claims.values()];
 }
 
+/**
+ * A profile whose terminals are its PBO's: not retired, or retired while its device may come back
+ * (idled or logged out in merchant-management: `keeps_terminals`, review r14h).
+ */
+const HOLDS_TERMINALS = '(NOT p.retired OR p.keeps_terminals)';
+
 /** Advisory lock space of the gateway's terminal claims (one key per format, MID and TID). */
 const TERMINAL_LOCK_SPACE = 1406_0015;
 
@@ -66,7 +72,7 @@ export class TerminalIdentityRepository {
     const rows: AcceptanceIdentityRow[] = await manager.query(
       `SELECT DISTINCT a.group_id AS "groupId", a.host_message_format AS "hostMessageFormat", a.host_url AS "hostUrl", a.primary_mid AS mid, a.primary_tid AS tid
        FROM acceptance a JOIN profile_acceptance b ON b.acceptance_id = a.id JOIN profile p ON p.id = b.profile_id
-       WHERE (b.profile_id = ANY($1::text[]) OR a.id = ANY($2::text[])) AND a.primary_mid <> '' AND a.primary_tid <> ''${liveOnly ? ' AND NOT p.retired' : ''}`,
+       WHERE (b.profile_id = ANY($1::text[]) OR a.id = ANY($2::text[])) AND a.primary_mid <> '' AND a.primary_tid <> ''${liveOnly ? ` AND ${HOLDS_TERMINALS}` : ''}`,
       [profileIds, acceptanceIds],
     );
     return distinctClaims(rows);
@@ -201,7 +207,7 @@ export class TerminalIdentityRepository {
           `SELECT DISTINCT a.group_id AS "groupId", a.host_message_format AS "hostMessageFormat", a.host_url AS "hostUrl", a.primary_mid AS mid, a.primary_tid AS tid
            FROM acceptance a JOIN profile_acceptance b ON b.acceptance_id = a.id JOIN profile p ON p.id = b.profile_id
            JOIN ${RECORDSET} ON a.group_id = v."groupId" AND a.host_message_format = v."hostMessageFormat" AND btrim(a.primary_mid, ' ') = v.mid AND btrim(a.primary_tid, ' ') = v.tid
-           WHERE NOT p.retired`,
+           WHERE ${HOLDS_TERMINALS}`,
           [JSON.stringify(held)],
         ),
       ).map(claimKey),
