@@ -176,6 +176,26 @@ describe('devices and activation codes (v1)', () => {
       expect(pushed).toEqual(['ACTIVE', 'DISABLED']);
     });
 
+    // Review r14i: idled or logged out, then decommissioned or deleted, the gateway must learn the terminals are free.
+    const RETIREMENTS = [
+      ['idled', 'decommissioned', 'idle', '?deviceStatus=3'],
+      ['logged out', 'decommissioned', '?deviceStatus=2', '?deviceStatus=3'],
+      ['idled while pending', 'deleted', 'idle', ''],
+    ] as const;
+    it.each(RETIREMENTS)('should push a device %s, then %s: DISABLED keeping its terminals, then DISABLED freeing them', async (_first, _then, away, gone) => {
+      const { pbo, merchant } = await boundMerchant();
+      const created = await createDevice(pbo, { mchId: merchant.mchId });
+      const id = _first === 'idled while pending' ? created.id : (await activate(created.activationCode)).deviceId;
+      const leave = (how: string) => (how === 'idle' ? pbo.delete(`${V1}/device/${id}/idle`) : pbo.delete(`${V1}/device/${id}${how}`));
+      expect((await leave(away)).status).toBe(200);
+      expect((await leave(gone)).status).toBe(200);
+      const pushed = (await outboxOf(pbo)).filter((row) => row.payload.profileId === created.profileId).map((row) => [row.payload.entityStatus, row.payload.keepsTerminals ?? false]);
+      expect(pushed.slice(-2)).toEqual([
+        ['DISABLED', true],
+        ['DISABLED', false],
+      ]);
+    });
+
     it('should answer 14000 when deleting or idling a device that does not exist', async () => {
       const pbo = await app.newPbo();
       expectEnvelope(await pbo.delete(`${V1}/device/CD-000000000001`), 404, 14000);

@@ -83,6 +83,8 @@ export interface Upsert {
   timeZone?: string;
   /** ACTIVE while the device is pending or active, DISABLED once retired (issue 14, class 8). */
   entityStatus?: 'ACTIVE' | 'DISABLED';
+  /** With DISABLED: the device may come back (idled, logged out) and keeps its terminals (review r14h). */
+  keepsTerminals?: boolean;
   acceptances: Acceptance[];
 }
 

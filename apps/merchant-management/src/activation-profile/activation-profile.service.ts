@@ -6,7 +6,7 @@ import { PboService } from '../pbo/pbo.service';
 import { DeviceStatus } from '../shared/device-status';
 import { AcceptanceSnapshot, ProfiledDevice, ProfileSource, ProfileValues } from './acceptance';
 import { buildAcceptances, defaultEmvParams, DeviceSelection, emvAidsOf, hasTerminalCountry } from './activation-profile.builder';
-import { gatewayStatusOf, namedTerminalOf, namedTerminalOfSnapshot, toGatewayProfileUpsert } from './gateway-profile.mapping';
+import { gatewayStatusOf, keepsTerminals, namedTerminalOf, namedTerminalOfSnapshot, toGatewayProfileUpsert } from './gateway-profile.mapping';
 import { ActivationProfileRepository } from './persistence/activation-profile.repository';
 import { AcceptedTerminal, terminalIdentitiesAtConnector, terminalKeysOf } from './terminal-hosts';
 
@@ -166,13 +166,16 @@ export class ActivationProfileService {
    * A lifecycle transition of a device (activation, log-out, decommissioning, idling, deletion of
    * its code) that changes what the gateway enforces: queues its profile with the next version and
    * the new status, in the caller's unit of work, and answers the version to store. Nothing when
-   * the device has no profile or the gateway status stays, except on an activation
+   * the device has no profile or what the gateway enforces stays (its status, and whether a
+   * DISABLED device keeps its terminals: {@link keepsTerminals}), except on an activation
    * (`activatedAs`, the device's new id), which is always pushed: the gateway must learn whose
    * token pays from now on, even when a pending device's profile was ACTIVE already.
    */
   async pushLifecycle(source: ProfileSource, device: ProfiledDevice, next: DeviceStatus | 'deleted', activatedAs?: string): Promise<{ profileVersion?: number }> {
     if (!device.profileId) return {};
-    if (activatedAs === undefined && gatewayStatusOf(device.deviceStatus) === gatewayStatusOf(next)) return {};
+    // Idled or logged out, then decommissioned or its code deleted: DISABLED both, but the gateway
+    // must learn that the terminals are free now (review r14i).
+    if (activatedAs === undefined && gatewayStatusOf(device.deviceStatus) === gatewayStatusOf(next) && keepsTerminals(device.deviceStatus) === keepsTerminals(next)) return {};
     const version = device.profileVersion + 1;
     const pushed = { ...device, profileId: device.profileId, deviceStatus: next, deviceId: activatedAs ?? device.deviceId };
     await this.repository.enqueueUpserts([toGatewayProfileUpsert(pushed, source.merchant, device.acceptances, version)]);

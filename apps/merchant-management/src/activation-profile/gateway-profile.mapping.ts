@@ -11,6 +11,14 @@ export function gatewayStatusOf(status: DeviceStatus | number | 'deleted'): Gate
   return status === DeviceStatus.Pending || status === DeviceStatus.Active ? 'ACTIVE' : 'DISABLED';
 }
 
+/**
+ * Whether a device of this status holds its terminals though the gateway refuses its payments: an
+ * idled or logged-out device may come back, and merchant-management still counts it (review r14h).
+ */
+export function keepsTerminals(status: DeviceStatus | number | 'deleted'): boolean {
+  return status === DeviceStatus.Idle || status === DeviceStatus.LoggedOut;
+}
+
 /** The gateway profile payload of a device (docs/architecture.md, flow 2): the contract mapping, in one place. */
 export function toGatewayProfileUpsert(
   device: Pick<ProfiledDevice, 'uuid' | 'groupId' | 'deviceAlias' | 'deviceName' | 'deviceId'> & { profileId: string; deviceStatus: number | 'deleted' },
@@ -32,7 +40,7 @@ export function toGatewayProfileUpsert(
     timeZone: merchant.timeZone,
     entityStatus: gatewayStatusOf(device.deviceStatus),
     // An idled or logged-out device still holds its terminals here (only decommissioning or deleting its code frees them): so at the gateway.
-    ...(device.deviceStatus === DeviceStatus.Idle || device.deviceStatus === DeviceStatus.LoggedOut ? { keepsTerminals: true } : {}),
+    ...(keepsTerminals(device.deviceStatus) ? { keepsTerminals: true } : {}),
     // Only the token of the current activation pays: each activation gives the device a new id.
     ...(device.deviceId ? { activeSdkId: device.deviceId } : {}),
     acceptances: acceptances.map((a) => ({

@@ -174,10 +174,15 @@ describe('the money rules of follow-ups', () => {
         }
       });
 
-    for (const reversal of [null, repeating]) {
+    // Unanswered so far, or answered with a refusal (review r16d: the text said "did not answer" to a host that said 96).
+    for (const [reversal, why] of [
+      [null, `the host did not answer its void ${timedOutVoid.id} in time`],
+      [{ ...repeating, lastResponseCode: null }, `the host did not answer its void ${timedOutVoid.id} in time`],
+      [repeating, `the host refused the repeat of its void ${timedOutVoid.id} (96)`],
+    ] as const) {
       for (const error of refusals([action({}), { ...timedOutVoid, reversal }])) {
         expect(error).toMatchObject({ code: ErrorCode.Conflict, retryAfterSeconds: COMPLETING_VOID_RETRY_SECONDS });
-        expect(error!.message).toContain(`the host did not answer its void ${timedOutVoid.id} in time, and that void is being repeated until the host acknowledges it`);
+        expect(error!.message).toContain(`${why}, and that void is being repeated until the host acknowledges it`);
       }
     }
     const notRecorded = { ...repeating, state: 'ACKNOWLEDGED' as const, notRecorded: 'the host acknowledged the repeat of this void, so it voided transaction t, but its batch is SETTLED' };

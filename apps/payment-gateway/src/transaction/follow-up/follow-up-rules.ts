@@ -85,7 +85,9 @@ function requireActionable(transaction: Transaction, actions: readonly Transacti
   const completing = actions.find(completingRepeatPending);
   if (completing)
     throw DomainError.conflict(
-      `transaction ${transaction.id} cannot be ${NOUN[kind]} now: the host did not answer its void ${completing.id} in time, and that void is being repeated until the host acknowledges it (then the transaction is VOIDED); try again later`,
+      `transaction ${transaction.id} cannot be ${NOUN[kind]} now: ${
+        completing.reversal?.lastResponseCode ? `the host refused the repeat of its void ${completing.id} (${completing.reversal.lastResponseCode})` : `the host did not answer its void ${completing.id} in time`
+      }, and that void is being repeated until the host acknowledges it (then the transaction is VOIDED); try again later`,
       COMPLETING_VOID_RETRY_SECONDS,
     );
   const unrecorded = actions.find((action) => action.reversal?.notRecorded !== undefined);
