@@ -1,3 +1,4 @@
+import { isIanaTimeZone } from '@app/contracts/iso-codes';
 import { requestJson, failureOf, RemoteError } from './http';
 import { StoredDevice } from './device-file';
 import { UsageError } from '../args';
@@ -68,11 +69,5 @@ export async function pullConfig(device: StoredDevice): Promise<StoredDevice> {
 
 /** The merchant's time zone the platform answered, when it is one this runtime knows. */
 function timeZoneOf(data: DeviceAppData): { timeZone?: string } {
-  if (typeof data.timeZone !== 'string') return {};
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: data.timeZone });
-    return { timeZone: data.timeZone };
-  } catch {
-    return {};
-  }
+  return isIanaTimeZone(data.timeZone) ? { timeZone: data.timeZone } : {};
 }

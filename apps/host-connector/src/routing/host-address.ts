@@ -66,10 +66,10 @@ export function ownershipHostKeyOf(format: HostMessageFormat, connUrl: string | 
 /**
  * The connector's answer to `host.address.check.v1`: would a request of the PBO to `connUrl` be
  * sent ({@link resolveHostAddress}, the rule every request meets; MOCK never reads an address),
- * {@link ownershipHostKeyOf} and, when the PBO may send there, the `ip:port`s the terminal claim would key on (`addressesOf`,
- * the claim's own lookup): so a host *name* of another PBO's host (`localhost` for the default
- * `127.0.0.1`) is that host at write time, as it is at the claim (r14f; docs/decisions.md, "A host
- * name is the addresses it resolves to"). A name that does not resolve is answered without them
+ * {@link ownershipHostKeyOf} and, when the PBO may send there, the `ip:port`s the terminal claim
+ * would key on (`addressesOf`, the claim's own lookup): so a host *name* of another PBO's host
+ * (`localhost` for the default `127.0.0.1`) is that host at write time, as it is at the claim
+ * (r14f; docs/decisions.md, "A host name is the addresses it resolves to"). A name that does not resolve is answered without them
  * (the request would meet HOST_UNAVAILABLE anyway). Only an allowed address is looked up, so a PBO
  * cannot have the connector query a name of its choosing.
  */
@@ -83,11 +83,9 @@ export async function hostAddressCheckReply(
   const resolved = resolveHostAddress(request.hostMessageFormat, request.connUrl ?? null, config, request.groupId);
   // No connUrl: the default is the operator's; whether this PBO may use it tells the caller nothing it asked.
   if (!resolved.ok) return request.connUrl === undefined ? { allowed: true, hostKey } : { allowed: false, reason: resolved.reason, hostKey };
-  let hostAddresses: string[] | undefined;
   try {
-    hostAddresses = await addressesOf(resolved.address);
+    return { allowed: true, hostKey, hostAddresses: await addressesOf(resolved.address) };
   } catch {
-    hostAddresses = undefined;
+    return { allowed: true, hostKey };
   }
-  return hostAddresses === undefined ? { allowed: true, hostKey } : { allowed: true, hostKey, hostAddresses };
 }

@@ -1,6 +1,6 @@
 import { DomainError } from '@app/common';
-import { ContractViolationError, HostAddressError, isHostMessageFormat, ISO_HOST_FORMATS, JSON_HOST_FORMATS, parseHostUrl } from '@app/contracts';
-import { HostAddressPolicy, RequestReplyError } from '@app/messaging';
+import { HostAddressError, isHostMessageFormat, ISO_HOST_FORMATS, JSON_HOST_FORMATS, parseHostUrl } from '@app/contracts';
+import { HostAddressPolicy, isUnansweredCheck } from '@app/messaging';
 import { Logger } from '@nestjs/common';
 
 /**
@@ -59,7 +59,7 @@ export async function checkConnUrlAtConnector(
   try {
     reply = await policy.check({ groupId, hostMessageFormat: format, connUrl });
   } catch (error) {
-    if (!(error instanceof RequestReplyError) && !(error instanceof ContractViolationError)) throw error;
+    if (!isUnansweredCheck(error)) throw error;
     logger.error(`host.address.check.v1 for ${format} ${connUrl}: ${error.message}`);
     throw DomainError.unavailable(`the host connector did not say whether it sends to this ${field}; nothing was saved, try again`);
   }

@@ -1,6 +1,6 @@
 import { DomainError } from '@app/common';
-import { ContractViolationError, HostAddressCheckReplyV1, hostKeyOf, isHostMessageFormat, TerminalIdentity, terminalIdentityOf } from '@app/contracts';
-import { HostAddressPolicy, RequestReplyError } from '@app/messaging';
+import { HostAddressCheckReplyV1, hostKeyOf, isHostMessageFormat, TerminalIdentity, terminalIdentityOf } from '@app/contracts';
+import { HostAddressPolicy, isUnansweredCheck } from '@app/messaging';
 import { Logger } from '@nestjs/common';
 
 /** A terminal identity with the `ip:port`s its host reaches as the connector's claim keys them (none known: its `hostAddress` only). */
@@ -70,7 +70,7 @@ async function askConnector(policy: HostAddressPolicy, groupId: string, format: 
   try {
     return await policy.check({ groupId, hostMessageFormat: format, connUrl });
   } catch (error) {
-    if (!(error instanceof RequestReplyError) && !(error instanceof ContractViolationError)) throw error;
+    if (!isUnansweredCheck(error)) throw error;
     logger.error(`host.address.check.v1 for ${format} ${connUrl ?? '(default)'}: ${error.message}`);
     throw DomainError.unavailable('the host connector did not say which host this acquirer address reaches; nothing was saved, try again');
   }

@@ -63,17 +63,17 @@ function acceptanceFields(acceptance: GatewayAcceptanceV1): SyncedAcceptanceFiel
   };
 }
 
-/**
- * The device the upsert is for (only its token may take payments through the profile), its
- * lifecycle (retired when merchant-management says DISABLED) and its current activation (whose
- * token alone pays); an upsert without either keeps what the profile had.
- */
 /** Retired when merchant-management says DISABLED; keeping its terminals when the device may come back (idled, logged out). */
 function lifecycleOf(upsert: GatewayProfileUpsertV1): Pick<ProfileDevice, 'retired' | 'keepsTerminals'> {
   const retired = upsert.entityStatus === 'DISABLED';
   return { retired, keepsTerminals: retired && upsert.keepsTerminals === true };
 }
 
+/**
+ * The device the upsert is for (only its token may take payments through the profile), its
+ * lifecycle (retired when merchant-management says DISABLED) and its current activation (whose
+ * token alone pays); an upsert without either keeps what the profile had.
+ */
 function deviceOf(upsert: GatewayProfileUpsertV1): ProfileDevice {
   return {
     deviceId: upsert.deviceId,

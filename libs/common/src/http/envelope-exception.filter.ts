@@ -18,7 +18,7 @@ export function toEnvelope(exception: unknown): { status: number; body: Envelope
  * `Retry-After` of a refusal that says when to try again (RFC 9110 §10.2.3), and `Accept-Encoding`
  * of a 415 for a body's coding (RFC 9110 §15.5.16), else no header.
  */
-export function retryAfterHeader(exception: unknown): Record<string, string> {
+export function errorResponseHeaders(exception: unknown): Record<string, string> {
   if (!(exception instanceof DomainError)) return {};
   return {
     ...(exception.retryAfterSeconds !== undefined ? { 'retry-after': String(Math.ceil(exception.retryAfterSeconds)) } : {}),
@@ -83,6 +83,6 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       return;
     }
     const { status, body } = toEnvelope(exception);
-    void reply.status(status).headers(retryAfterHeader(exception)).header('content-type', 'application/json; charset=utf-8').send(body);
+    void reply.status(status).headers(errorResponseHeaders(exception)).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 }

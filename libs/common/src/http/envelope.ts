@@ -105,7 +105,7 @@ export function ApiEnvelopePage<T>(record: Type<T>): EnvelopeDecorator<Page<T>> 
 /**
  * The `Retry-After` header (RFC 9110 §10.2.3) of an answer that says when to try again: whole
  * seconds. Documented on every status that may carry it (a 409 of a terminal being settled, a 429);
- * the exception filter sends it from the error's `retryAfterSeconds` (`retryAfterHeader`).
+ * the exception filter sends it from the error's `retryAfterSeconds` (`errorResponseHeaders`).
  */
 export function retryAfterResponseHeader(when: string): Record<'Retry-After', { description: string; schema: { type: 'integer'; minimum: 1 } }> {
   return { 'Retry-After': { description: `seconds after which the request may be sent again; only ${when}`, schema: { type: 'integer', minimum: 1 } } };

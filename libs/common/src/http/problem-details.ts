@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiResponse, ApiResponseOptions, getSchemaPath } from '@nestjs/swagger';
 import { envelopeErrorOf, ErrorCode } from '../errors';
 import { classifyError } from './classify-error';
-import { retryAfterHeader } from './envelope-exception.filter';
+import { errorResponseHeaders } from './envelope-exception.filter';
 import { ErrorRenderer, RenderedError } from './error-formats';
 import { requestIdOf, SERVICE_REQUEST_ID_HEADER } from './request-id';
 
@@ -96,7 +96,7 @@ export function toProblemDetails(exception: unknown, requestId: string): Problem
 export const renderProblemDetails: ErrorRenderer = (exception, request): RenderedError => {
   const requestId = requestIdOf(request);
   const problem = toProblemDetails(exception, requestId);
-  const headers: Record<string, string> = { [SERVICE_REQUEST_ID_HEADER]: requestId, ...retryAfterHeader(exception) };
+  const headers: Record<string, string> = { [SERVICE_REQUEST_ID_HEADER]: requestId, ...errorResponseHeaders(exception) };
   if (problem.status === 401) headers['www-authenticate'] = 'Bearer';
   return { status: problem.status, contentType: PROBLEM_CONTENT_TYPE, headers, body: JSON.stringify(problem) };
 };

@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode, envelopeErrorOf, retryAfterHeader, toEnvelope } from '@app/common';
+import { DomainError, ErrorCode, envelopeErrorOf, errorResponseHeaders, toEnvelope } from '@app/common';
 import { decodeContract, GatewayRefusalV1 } from '@app/contracts';
 import fc from 'fast-check';
 import { errorOfRefusal, refusalOf, refusingWith } from './gateway-refusal';
@@ -50,7 +50,7 @@ describe('refusals', () => {
         expect(envelope.status).toBe(refusal.status);
         expect(envelope.body.msg).toBe(refusal.detail);
         expect(envelope.body.code).toBe({ 400: 10000, 403: 13000, 404: 14000, 409: 10000, 422: 10000, 502: 15000, 504: 15000 }[refusal.status]);
-        expect(retryAfterHeader(error)).toEqual(expectedHeader);
+        expect(errorResponseHeaders(error)).toEqual(expectedHeader);
         expect(refusalOf(error)).toEqual(refusal);
       }),
     );
@@ -65,7 +65,7 @@ describe('refusals', () => {
         const refusal = refusalOf(held)!;
 
         expect(refusal.retryAfterSeconds).toBe(Math.max(1, Math.ceil(seconds)));
-        expect(retryAfterHeader(errorOfRefusal(refusal))).toEqual({ 'retry-after': String(refusal.retryAfterSeconds) });
+        expect(errorResponseHeaders(errorOfRefusal(refusal))).toEqual({ 'retry-after': String(refusal.retryAfterSeconds) });
       }),
     );
   });

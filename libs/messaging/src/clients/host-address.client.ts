@@ -1,12 +1,18 @@
-import { decodeContract, HOST_ADDRESS_CHECK_V1, HostAddressCheckReplyV1, HostAddressCheckRequestV1 } from '@app/contracts';
+import { ContractViolationError, decodeContract, HOST_ADDRESS_CHECK_V1, HostAddressCheckReplyV1, HostAddressCheckRequestV1 } from '@app/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { ClientProxy } from '@nestjs/microservices';
 import { MESSAGING_CLIENT, requestWithDeadline } from '../microservices/request-reply.client';
+import { RequestReplyError } from '../request/request-reply';
 
 /** Whether the host connector would send a PBO's requests to an address (`host.address.check.v1`). */
 export interface HostAddressPolicy {
-  /** Rejects when no usable answer came (RequestReplyError, ContractViolationError). */
+  /** Rejects when no usable answer came ({@link isUnansweredCheck}). */
   check(request: HostAddressCheckRequestV1): Promise<HostAddressCheckReplyV1>;
+}
+
+/** Whether `error` is how a {@link HostAddressPolicy} says no usable answer came (no connector, a timeout, an unreadable reply): anything else is a fault. */
+export function isUnansweredCheck(error: unknown): error is RequestReplyError | ContractViolationError {
+  return error instanceof RequestReplyError || error instanceof ContractViolationError;
 }
 
 /** Injection token of the process's {@link HostAddressPolicy}. */

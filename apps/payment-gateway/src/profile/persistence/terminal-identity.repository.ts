@@ -1,5 +1,5 @@
-import { ContractViolationError, HostAddressCheckReplyV1, isHostMessageFormat, TerminalIdentity, terminalIdentityOf } from '@app/contracts';
-import { HOST_ADDRESS_POLICY, HostAddressPolicy, RequestReplyError } from '@app/messaging';
+import { HostAddressCheckReplyV1, isHostMessageFormat, TerminalIdentity, terminalIdentityOf } from '@app/contracts';
+import { HOST_ADDRESS_POLICY, HostAddressPolicy, isUnansweredCheck } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
@@ -63,7 +63,8 @@ export class TerminalIdentityRepository {
 
   /**
    * The identities of the acceptances in `scope` that carry a MID and a TID, each with the
-   * acceptance's PBO; `liveOnly`: only through a profile not retired (a device still in use).
+   * acceptance's PBO; `liveOnly`: only through a profile that holds its terminals (not retired, or
+   * retired while its device may come back: {@link HOLDS_TERMINALS}).
    */
   async identitiesOf(manager: EntityManager, scope: ClaimScope, liveOnly: boolean): Promise<TerminalClaim[]> {
     const profileIds = scope.profileIds ?? [];
@@ -181,7 +182,7 @@ export class TerminalIdentityRepository {
         ...(claim.hostAddress === '' ? {} : { connUrl: claim.hostAddress }),
       });
     } catch (error) {
-      if (!(error instanceof RequestReplyError) && !(error instanceof ContractViolationError)) throw error;
+      if (!isUnansweredCheck(error)) throw error;
       this.logger.warn(`host.address.check.v1 for ${claim.hostMessageFormat} ${claim.hostAddress || '(default)'}: ${error.message}; compared by its text only`);
       return [];
     }
