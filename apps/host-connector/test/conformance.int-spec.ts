@@ -720,6 +720,58 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
         await waitFor('the worker to repeat the reversal after the settle', async () => mtis().length > 5);
         expect(mtis()[5]).toBe('0401');
       }, 20_000);
+
+      // docs/decisions.md, "A void acknowledged while its batch settles" (review r16d).
+      describe('a void sent as a reversal whose repeats the host refused, acknowledged under the settle’s hold', () => {
+        const sold = { mti: '0200', stan: '000201', transmittedAt: '0704101500', rrn: '612345000201', approvalCode: 'A00201' };
+        const other = { mti: '0200', stan: '000202', transmittedAt: '0704101600', rrn: '612345000202', approvalCode: 'A00202' };
+        /** A void of `sold` at a fresh terminal: its 0400 unanswered, its repeats refused (12), then not due for an hour. */
+        const refusedVoid = async (tid: string): Promise<string> => {
+          host.handler = (request) => (request[0] === '0401' ? answerOf(request, '12') : null);
+          const payload = followUpPayload('2000', { ...iso(), tid }, { original: sold, timeoutMs: 300 });
+          expect(await connector.ask(HOST_VOID_V1, payload)).toMatchObject({ result: 'REVERSED', mti: '0400' });
+          await waitFor('a refused repeat', async () => (await reversalsOf(payload.requestId))[0]?.last_resp_code === '12', 20_000);
+          await connector.query(`UPDATE host_connector.reversal SET next_attempt_at = now() + interval '1 hour' WHERE request_id = $1`, [payload.requestId]);
+          const [row] = await connector.query<{ stan: string }>(`SELECT stan FROM host_connector.reversal WHERE request_id = $1`, [payload.requestId]);
+          host.received.length = 0;
+          // From now on the host acknowledges the repeat, and would approve any 0500.
+          host.handler = (request) => answerOf(request, '00');
+          return row.stan;
+        };
+        const upload = (original: typeof sold) => ({ kind: 'SALE' as const, amountMinor: '2000', original });
+
+        it.each([
+          ['that names the voided sale among its transactions', [upload(sold), upload(other)]],
+          ['that carries no transactions (too many to upload), when the acknowledgement came under its hold', undefined],
+        ])('should send no 0500 for a settle %s, and say the totals count a sale the host has voided', async (_, transactions) => {
+          const tid = uniqueTid();
+          const voidStan = await refusedVoid(tid);
+
+          const reply = await connector.ask(HOST_SETTLE_V1, { ...settlePayload({ ...iso(), tid }), ...(transactions ? { transactions } : {}) });
+
+          expect(mtis()).toEqual(['0401']);
+          expect(reply).toMatchObject({ result: 'REJECTED', hostRespCode: null, mti: null });
+          expect(reply.hostRespMessage).toBe(
+            `no 0500 was sent: the batch's totals count a sale the host has voided since they were counted; settle the batch again to count the void: the host acknowledged the void of the transaction of STAN ${sold.stan} (its reversal: STAN ${voidStan})`,
+          );
+        });
+
+        it.each([
+          ['whose transactions no longer name the voided sale (counted again)', [upload(other)]],
+          ['that carries no transactions, when the acknowledgement came before its hold', undefined],
+        ])('should settle a batch %s', async (_, transactions) => {
+          const tid = uniqueTid();
+          await refusedVoid(tid);
+          const first = await connector.ask(HOST_SETTLE_V1, { ...settlePayload({ ...iso(), tid }), transactions: [upload(sold)] });
+          expect(first.result).toBe('REJECTED');
+          host.received.length = 0;
+
+          const reply = await connector.ask(HOST_SETTLE_V1, { ...settlePayload({ ...iso(), tid }), ...(transactions ? { transactions } : {}) });
+
+          expect(mtis()).toEqual(['0500']);
+          expect(reply).toMatchObject({ result: 'APPROVED', reconciliation: 'BALANCED', hostRespMessage: 'Approved' });
+        });
+      });
     });
   });
 

@@ -212,4 +212,110 @@ describe('a reversal the host refuses, on the transaction', () => {
       await voidHost.close();
     }
   }, 90_000);
+
+  // docs/decisions.md, "A void acknowledged while its batch settles" (review r16d, HIGH).
+  it('should not settle a sale whose void the host acknowledges among the settle’s own repeats: the settle fails without a 0500, the void is recorded, and the next settle counts it', async () => {
+    const { host: voidHost, refuseRepeat, acknowledgeRepeat } = await voidRepeatHost();
+    try {
+      const voidTerminal = await app.newTerminal({ hostMessageFormat: 'ISO8583', extraParams: { connUrl: voidHost.url } });
+      const kept = await sell(voidTerminal, { value: '3.00' });
+      const sale = await sell(voidTerminal, { value: '7.00' });
+      refuseRepeat();
+      expectProblem(await followUp(voidTerminal, sale.tranId, 'void'), 504, /it is being repeated until the host acknowledges it/);
+      const voidId = (await current(voidTerminal, sale.tranId)).actions[1].actionId;
+      // The host refused a repeat: the void does not hold the settle (M1).
+      await waitFor('a refused repeat on the void', async () => ((await current(voidTerminal, sale.tranId)).actions[1].reversal?.lastResponseCode ?? null) === '96', 20_000);
+      // Not due for an hour: only the settle's own repeat (before its 0500) goes now, and the host acknowledges it.
+      // (Not while a worker's attempt is sending it: that attempt would set its next time itself.)
+      await waitFor('the void’s reversal parked', async () => {
+        const parked = await app.query(
+          `WITH parked AS (UPDATE host_connector.reversal SET next_attempt_at = now() + interval '1 hour' WHERE request_id = $1 AND sending_since IS NULL RETURNING id) SELECT id FROM parked`,
+          [voidId],
+        );
+        return parked.length === 1;
+      });
+      acknowledgeRepeat();
+      voidHost.received.length = 0;
+
+      const failed = await settle(app, voidTerminal, sale.acceptanceId, '000001');
+
+      expect(voidHost.received.map((request) => request[0])).toEqual(['0401']);
+      expect(failed).toMatchObject({ outcome: 'SETTLE_FAILED', hostRespCode: null, totals: { paymentCount: 2, paymentAmount: '10.00', voidCount: 0 } });
+      expect(failed.hostRespMessage).toMatch(/^no 0500 was sent: the batch's totals count a sale the host has voided since they were counted; settle the batch again to count the void/);
+      await waitFor('the void recorded', async () => (await current(voidTerminal, sale.tranId)).tranStatus === 'VOIDED', 20_000);
+      const voided = await current(voidTerminal, sale.tranId);
+      expect(voided).toMatchObject({ tranStatus: 'VOIDED', settleState: 'SETTLE_FAILED' });
+      expect(voided.actions[1]).toMatchObject({ actionId: voidId, actionType: 'VOID', actionStatus: 'SUCCESS', hostRespCode: '00', reversal: { state: 'ACKNOWLEDGED' } });
+      expect(voided.actions[1].reversal?.notRecorded).toBeUndefined();
+
+      const settled = await settle(app, voidTerminal, sale.acceptanceId, '000001');
+
+      expect(settled).toMatchObject({ outcome: 'SETTLED', totals: { paymentCount: 1, paymentAmount: '3.00', voidCount: 1, voidAmount: '7.00' } });
+      expect(settled.tranIds.sort()).toEqual([kept.tranId, sale.tranId].sort());
+      expect(voidHost.received.map((request) => request[0])).toEqual(['0401', '0500']);
+      expect(await current(voidTerminal, sale.tranId)).toMatchObject({ tranStatus: 'VOIDED', settleState: 'SETTLED' });
+      expect(await current(voidTerminal, kept.tranId)).toMatchObject({ tranStatus: 'APPROVED', settleState: 'SETTLED' });
+      expect(voidHost.errors).toEqual([]);
+    } finally {
+      await voidHost.close();
+    }
+  }, 90_000);
+
+  it.each([
+    ['settles', '00', 'SETTLED'],
+    ['fails', '05', 'SETTLE_FAILED'],
+  ] as const)(
+    'should record a void whose acknowledgement reached the gateway while its batch was settling when that settle ends: the settle %s',
+    async (_, closing, outcome) => {
+      // Sales approved, a void's 0400 unanswered and its repeats refused (96), each 0500 answered `closing` 3 s late.
+      const slowHost = await IndependentHost.start((request, self) => {
+        if (request[0] === '0200') return answerOf(request, '00');
+        if (request[0] === '0400') return null;
+        if (request[0] === '0500') {
+          setTimeout(() => self.send(answerOf(request, closing)), 3000);
+          return null;
+        }
+        return answerOf(request, '96');
+      });
+      try {
+        const slowTerminal = await app.newTerminal({ hostMessageFormat: 'ISO8583', extraParams: { connUrl: slowHost.url } });
+        const sale = await sell(slowTerminal, { value: '7.00' });
+        expectProblem(await followUp(slowTerminal, sale.tranId, 'void'), 504, /it is being repeated until the host acknowledges it/);
+        const voidId = (await current(slowTerminal, sale.tranId)).actions[1].actionId;
+        await waitFor('a refused repeat on the void', async () => ((await current(slowTerminal, sale.tranId)).actions[1].reversal?.lastResponseCode ?? null) === '96', 20_000);
+
+        const settling = settle(app, slowTerminal, sale.acceptanceId, '000001');
+        await waitFor('the batch settling', async () => (await current(slowTerminal, sale.tranId)).settleState === 'SETTLING', 10_000);
+        // The acknowledgement of an earlier repeat, reaching the gateway late (while the batch settles).
+        const [{ reversal: shown }] = await app.query<{ reversal: { reversalId: string; queuedAt: string; attempts: number } }>(
+          `SELECT reversal FROM payment_gateway.transaction_action WHERE id = $1`,
+          [voidId],
+        );
+        const acknowledgement = { requestId: voidId, reversalId: shown.reversalId, queuedAt: shown.queuedAt, state: 'ACKNOWLEDGED' as const, attempts: shown.attempts + 100, lastResponseCode: '00', effect: 'COMPLETES_REQUEST' as const };
+        expect(await app.app.get(ReversalStates).apply(acknowledgement)).toBe('applied');
+        const waiting = await current(slowTerminal, sale.tranId);
+        expect(waiting).toMatchObject({ tranStatus: 'APPROVED', settleState: 'SETTLING' });
+        expect(waiting.actions[1]).toMatchObject({ actionStatus: 'FAILED', reason: 'HostTimeout', reversal: { state: 'ACKNOWLEDGED', effect: 'COMPLETES_REQUEST' } });
+        expect(waiting.actions[1].reversal?.notRecorded).toBeUndefined();
+
+        expect(await settling).toMatchObject({ outcome, totals: { paymentCount: 1, paymentAmount: '7.00' } });
+
+        const ended = await current(slowTerminal, sale.tranId);
+        if (outcome === 'SETTLED') {
+          expect(ended).toMatchObject({ tranStatus: 'APPROVED', settleState: 'SETTLED' });
+          expect(ended.actions[1]).toMatchObject({
+            actionStatus: 'FAILED',
+            reversal: { state: 'ACKNOWLEDGED', notRecorded: `the host acknowledged the repeat of this void, so it voided transaction ${sale.tranId}, but its batch is SETTLED` },
+          });
+        } else {
+          expect(ended).toMatchObject({ tranStatus: 'VOIDED', settleState: 'SETTLE_FAILED' });
+          expect(ended.actions[1]).toMatchObject({ actionStatus: 'SUCCESS', hostRespCode: '00', reversal: { state: 'ACKNOWLEDGED' } });
+        }
+        expect(slowHost.errors).toEqual([]);
+      } finally {
+        await slowHost.close();
+      }
+    },
+    60_000,
+  );
 });

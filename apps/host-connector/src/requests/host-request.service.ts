@@ -1,4 +1,4 @@
-import { HostAmountV1, HostFollowUpRequestV1, HostOriginalKindV1, HostResponseV1, HostResultV1, HostTotalsV1, REVERSAL_QUEUED_CLAUSE } from '@app/contracts';
+import { HostAmountV1, HostBatchTransactionV1, HostFollowUpRequestV1, HostOriginalKindV1, HostOriginalV1, HostResponseV1, HostResultV1, HostTotalsV1, REVERSAL_QUEUED_CLAUSE } from '@app/contracts';
 import { acknowledgementOf, followUpKindOf, HostRequestOf } from '@app/host-protocol';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
@@ -11,6 +11,7 @@ import { WorkingKeyService } from '../keys/working-key.service';
 import { OwedReversal, RequestLogRepository } from '../request-log/persistence/request-log.repository';
 import { ReversalQueue } from '../reversal/reversal-queue';
 import { ReversalWorker } from '../reversal/reversal-worker';
+import { AcknowledgedVoid } from '../reversal/persistence/reversal.repository';
 import { groupScopeOf } from '../routing/group-scope';
 import { resolveHostAddress } from '../routing/host-address';
 import { TerminalOwners, TerminalUse } from '../terminals/terminal-owners';
@@ -51,6 +52,23 @@ function agreedOrNot(ours: HostTotalsV1, reply: HostResponseV1, hostTotals: Host
     reconciliation: 'OUT_OF_BALANCE',
     hostRespMessage: `${reply.hostRespMessage}; but the host's totals differ: ${differences.join(', ')}`,
   };
+}
+
+/** How a settle refused for totals the host's acknowledged voids changed begins (docs/decisions.md, "A void acknowledged while its batch settles"). */
+export const SETTLE_TOTALS_STALE = 'no 0500 was sent: the batch\'s totals count a sale the host has voided since they were counted; settle the batch again to count the void';
+
+/**
+ * The voids the host acknowledged (their repeats) that a settle's totals still count as sales
+ * (docs/decisions.md, "A void acknowledged while its batch settles"). With the batch's
+ * transactions in the request: those whose original is one of them (the caller counted the sale,
+ * whenever the acknowledgement came). Without (a batch too large to upload): those acknowledged
+ * since the settle's hold began, which the caller cannot have counted.
+ */
+export function voidsStillCounted(transactions: readonly HostBatchTransactionV1[] | undefined, acknowledged: readonly AcknowledgedVoid[], since: Date): AcknowledgedVoid[] {
+  if (transactions === undefined) return acknowledged.filter((done) => done.acknowledgedAt.getTime() >= since.getTime());
+  const key = (original: Pick<HostOriginalV1, 'stan' | 'transmittedAt'>) => `${original.stan}/${original.transmittedAt}`;
+  const counted = new Set(transactions.map((transaction) => key(transaction.original)));
+  return acknowledged.filter((done) => counted.has(key(done.original)));
 }
 
 /**
@@ -158,6 +176,12 @@ export class HostRequestService {
   private async settle(request: HostRequestOf['settle'], route: Extract<HostRoute, { kind: 'remote' }>, deadlineAt: number): Promise<HostResponseV1> {
     const hold = await this.reversalWorker.holdForSettle(route.address, request.target.tid, deadlineAt);
     try {
+      const counted = voidsStillCounted(request.transactions, await hold.acknowledgedVoids(), hold.since);
+      if (counted.length > 0) {
+        const which = counted.map((done) => `STAN ${done.original.stan} (its reversal: STAN ${done.stan})`).join(', ');
+        this.logger.warn(`settle ${request.requestId} of TID ${request.target.tid}: the host voided ${which} after the totals were counted; no 0500 sent`);
+        return replyWithout(request.requestId, 'REJECTED', `${SETTLE_TOTALS_STALE}: the host acknowledged the void of the transaction of ${which}`);
+      }
       const reply = await this.perform('settle', request, route, deadlineAt);
       if (hold.stillPending.length === 0) return reply;
       const stans = hold.stillPending.length <= 10 ? hold.stillPending.join(', ') : `${hold.stillPending.slice(0, 10).join(', ')} and ${hold.stillPending.length - 10} more`;

@@ -7,7 +7,7 @@ import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
 import { HostRouter } from '../hosts/host-router';
 import { HOST_PROTOCOLS, HostProtocols } from '../protocol/host-protocols';
 import { checkAllowed, HostAddress, parseHostUrl } from '../routing/host-address';
-import { DueReversal, ReversalAttemptOutcome, ReversalRepository } from './persistence/reversal.repository';
+import { AcknowledgedVoid, DueReversal, ReversalAttemptOutcome, ReversalRepository } from './persistence/reversal.repository';
 import { ReversalQueue } from './reversal-queue';
 
 /**
@@ -35,6 +35,10 @@ export const REVERSAL_LEASE_MARGIN_MS = 30_000;
 /** A settle's hold on its terminal's reversals: the STANs of those it could not get acknowledged first, and the release. */
 export interface SettleHold {
   stillPending: string[];
+  /** When the hold began, by the database's clock (what `acknowledgedAt` is read against). */
+  since: Date;
+  /** The terminal's voids sent as reversals that the host has acknowledged (their repeats), at this host. */
+  acknowledgedVoids(): Promise<AcknowledgedVoid[]>;
   release(): Promise<void>;
 }
 
@@ -138,7 +142,7 @@ export class ReversalWorker {
     };
     const spellings = new Set([address.url, ...(await this.reversals.pendingOfTerminal(format, tid)).map((r) => r.hostUrl).filter(sameHost)]);
     // Held until a little past the deadline should this process die before releasing it.
-    const holdId = await this.reversals.holdForSettle(format, tid, [...spellings], new Date(deadlineAt + 1000));
+    const { id: holdId, since } = await this.reversals.holdForSettle(format, tid, [...spellings], new Date(deadlineAt + 1000));
     const budgetEnd = Date.now() + Math.max(0, deadlineAt - Date.now()) / 2;
     const stillPending: string[] = [];
     try {
@@ -156,7 +160,12 @@ export class ReversalWorker {
       throw error;
     }
     if (stillPending.length > 0) this.logger.warn(`settle of ${format} TID ${tid}: reversals still unacknowledged when it goes: STAN ${stillPending.join(', ')}`);
-    return { stillPending, release: () => this.reversals.releaseSettleHold(holdId) };
+    return {
+      stillPending,
+      since,
+      acknowledgedVoids: () => this.reversals.acknowledgedVoidsOfTerminal(format, tid, [...spellings]),
+      release: () => this.reversals.releaseSettleHold(holdId),
+    };
   }
 
   private async attempt(reversal: DueReversal, deadlineAt = Date.now() + this.config.timeoutMs): Promise<ReversalAttemptOutcome> {

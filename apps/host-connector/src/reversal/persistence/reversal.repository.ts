@@ -1,10 +1,17 @@
-import { HOST_REVERSAL_UPDATED_V1, HostReversalUpdatedV1 } from '@app/contracts';
+import { HOST_REVERSAL_UPDATED_V1, HostOriginalV1, HostReversalUpdatedV1 } from '@app/contracts';
 import { OutboxWriter, uuidV7 } from '@app/messaging';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { InjectHostConnectorDataSource } from '../../shared/inject';
 import { ReversalEntity } from './reversal.entity';
 import { SettleHoldEntity } from './settle-hold.entity';
+
+/** A void sent as a reversal whose repeat the host acknowledged: the reversal's STAN, the original it voided, and when. */
+export interface AcknowledgedVoid {
+  stan: string;
+  original: HostOriginalV1;
+  acknowledgedAt: Date;
+}
 
 export type NewReversal = Pick<ReversalEntity, 'requestId' | 'format' | 'hostUrl' | 'tid' | 'stan' | 'transmittedAt' | 'request' | 'reason' | 'attempts' | 'transmissions' | 'effect'>;
 
@@ -205,13 +212,30 @@ export class ReversalRepository {
    * replica, until {@link releaseSettleHold} or `expiresAt`. Answers the hold's id. Holds long
    * expired are cleared on the way.
    */
-  async holdForSettle(format: string, tid: string, hostUrls: string[], expiresAt: Date): Promise<string> {
+  async holdForSettle(format: string, tid: string, hostUrls: string[], expiresAt: Date): Promise<{ id: string; since: Date }> {
     const id = uuidV7();
-    await this.dataSource.transaction(async (manager) => {
+    const since = await this.dataSource.transaction(async (manager) => {
       await manager.query(`DELETE FROM settle_hold WHERE expires_at < now() - interval '1 hour'`);
       await manager.getRepository(SettleHoldEntity).insert({ id, format, tid, hostUrls, expiresAt });
+      const [row] = (await manager.query(`SELECT now() AS now`)) as Array<{ now: Date }>;
+      return row.now;
     });
-    return id;
+    return { id, since };
+  }
+
+  /**
+   * The voids of terminal `tid` at one of `hostUrls` that went out as reversals and whose repeat
+   * the host acknowledged (effect COMPLETES_REQUEST, ACKNOWLEDGED): the host voided each one's
+   * original. A settle checks its totals against them (docs/decisions.md, "A void acknowledged
+   * while its batch settles").
+   */
+  async acknowledgedVoidsOfTerminal(format: string, tid: string, hostUrls: string[]): Promise<AcknowledgedVoid[]> {
+    const rows: Array<{ stan: string; original: HostOriginalV1; acknowledged_at: Date }> = await this.dataSource.query(
+      `SELECT stan, request->'original' AS original, acknowledged_at FROM reversal
+       WHERE status = 'ACKNOWLEDGED' AND effect = 'COMPLETES_REQUEST' AND format = $1 AND tid = $2 AND host_url = ANY($3) ORDER BY acknowledged_at, id`,
+      [format, tid, hostUrls],
+    );
+    return rows.map((row) => ({ stan: row.stan, original: row.original, acknowledgedAt: row.acknowledged_at }));
   }
 
   async releaseSettleHold(id: string): Promise<void> {

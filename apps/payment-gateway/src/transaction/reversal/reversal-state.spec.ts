@@ -45,7 +45,7 @@ describe('what an acknowledged reversal does to its action (consequenceOf)', () 
   const TRAN_STATUSES = ['APPROVED', 'VOIDED', 'REFUNDED', 'REVERSED', 'CLOSED'] as const;
   const SETTLE_STATES = ['OPEN', 'SETTLING', 'SETTLED', 'SETTLE_FAILED'] as const;
 
-  it('should complete a void only for the acknowledged completing repeat of a void still open here, on a transaction that can still be voided; keep why otherwise', () => {
+  it('should complete a void only for the acknowledged completing repeat of a void still open here, on a transaction that can still be voided (its batch open or its settle failed), wait for a settle under way, and keep why otherwise', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...EFFECTS),
@@ -60,8 +60,10 @@ describe('what an acknowledged reversal does to its action (consequenceOf)', () 
           const openHere = action.actionStatus === 'PENDING' || (action.actionStatus === 'FAILED' && action.reason === 'HostTimeout');
           if (!completes || !openHere || tranStatus === 'VOIDED') {
             expect(consequence).toEqual({ kind: 'show' });
-          } else if (tranStatus === 'APPROVED' && refundedMinor === '0' && settleState === 'OPEN') {
+          } else if (tranStatus === 'APPROVED' && refundedMinor === '0' && (settleState === 'OPEN' || settleState === 'SETTLE_FAILED')) {
             expect(consequence).toEqual({ kind: 'complete-void' });
+          } else if (tranStatus === 'APPROVED' && refundedMinor === '0' && settleState === 'SETTLING') {
+            expect(consequence).toEqual({ kind: 'after-settle' });
           } else {
             expect(consequence.kind).toBe('not-recorded');
             if (consequence.kind === 'not-recorded') expect(consequence.why).toMatch(/^the host acknowledged the repeat of this void, so it voided transaction tran_x, but /);

@@ -31,6 +31,12 @@ export type ReversalConsequence =
   | { kind: 'show' }
   /** The host acknowledged the repeat of a void sent as a reversal: the void is done, record it as an approved void. */
   | { kind: 'complete-void' }
+  /**
+   * The host acknowledged it while the transaction's batch is being settled: shown, and recorded
+   * when that settle ends (BatchSettlementService.record): a void if the settle failed (the
+   * connector refuses a settle whose totals count the voided sale), not recorded if it settled.
+   */
+  | { kind: 'after-settle' }
   /** The host acknowledged it, but the transaction can no longer be voided here: shown on the action with why, for an operator. */
   | { kind: 'not-recorded'; why: string };
 
@@ -39,8 +45,10 @@ export type ReversalConsequence =
  * sent as a reversal, completed by its repeat"): the acknowledged repeat (0401) of a void that
  * went out as a reversal and got no answer means the host voided the original. The void is
  * recorded when it is still open here (the action FAILED HostTimeout or PENDING) and the
- * transaction can still be voided (APPROVED, its batch not settling or settled, nothing
- * refunded); otherwise it is not recorded, and why is kept on the action. Everything else is only
+ * transaction can still be voided (APPROVED, nothing refunded, its batch open or its settle
+ * failed: a failed batch is counted again when it is settled again); while its batch is being
+ * settled it waits for the settle's end (docs/decisions.md, "A void acknowledged while its batch
+ * settles"); otherwise it is not recorded, and why is kept on the action. Everything else is only
  * shown.
  */
 export function consequenceOf(
@@ -55,7 +63,8 @@ export function consequenceOf(
   if (transaction.tranStatus === 'VOIDED') return { kind: 'show' };
   if (transaction.tranStatus !== 'APPROVED') return { kind: 'not-recorded', why: `${prefix} it is ${transaction.tranStatus} here` };
   if (BigInt(transaction.refundedMinor) > 0n) return { kind: 'not-recorded', why: `${prefix} it was refunded since` };
-  if (transaction.settleState !== 'OPEN') return { kind: 'not-recorded', why: `${prefix} its batch is ${transaction.settleState}` };
+  if (transaction.settleState === 'SETTLING') return { kind: 'after-settle' };
+  if (transaction.settleState === 'SETTLED') return { kind: 'not-recorded', why: `${prefix} its batch is ${transaction.settleState}` };
   return { kind: 'complete-void' };
 }
 
@@ -86,4 +95,15 @@ export function voidHoldsSettle(action: Pick<TransactionAction, 'actionType' | '
   if (action.actionType !== 'VOID') return false;
   if (action.actionStatus === 'PENDING') return true;
   return completingRepeatPending(action) && (action.reversal?.lastResponseCode ?? null) === null;
+}
+
+/**
+ * Whether an action is a void whose completing repeat the host acknowledged and that is neither
+ * recorded nor marked not recorded yet: what a settle that ends records ({@link consequenceOf}
+ * with the batch's outcome).
+ */
+export function acknowledgedVoidOpen(action: Pick<TransactionAction, 'actionType' | 'actionStatus' | 'reason' | 'reversal'>): boolean {
+  const reversal = action.reversal;
+  if (action.actionType !== 'VOID' || !reversal || reversal.state !== 'ACKNOWLEDGED' || reversal.effect !== 'COMPLETES_REQUEST' || reversal.notRecorded) return false;
+  return action.actionStatus === 'PENDING' || (action.actionStatus === 'FAILED' && reversedUnknown(action.reason));
 }

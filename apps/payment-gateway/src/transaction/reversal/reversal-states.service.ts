@@ -5,7 +5,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { FollowUpService } from '../follow-up/follow-up.service';
 import { TransactionRepository } from '../persistence/transaction.repository';
 import { TransactionChangeWriter } from '../transaction-change-writer';
-import { actionReversalOf, consequenceOf, supersedes } from './reversal-state';
+import type { ActionReversal, Transaction, TransactionAction } from '../transaction';
+import { acknowledgedVoidOpen, actionReversalOf, consequenceOf, ReversalConsequence, supersedes } from './reversal-state';
 
 export type ReversalStateOutcome = 'applied' | 'stale' | 'no-such-action';
 
@@ -41,48 +42,75 @@ export class ReversalStates {
       const { transaction, actions, openBatchNo } = await this.followUps.lock(unlocked);
       const action = actions.find((each) => each.id === found.id)!;
       if (!supersedes(update, action.reversal)) return 'stale';
-      const reversal = actionReversalOf(update);
-      const consequence = consequenceOf(update, action, transaction);
-      switch (consequence.kind) {
-        case 'show':
-          await this.writer.write(transaction, {}, actions, { id: action.id, changes: { reversal, updatedAt: this.clock.now() } });
-          break;
-        case 'not-recorded':
-          this.logger.error(
-            `void ${action.id} of ${transaction.id}: ${consequence.why}; NOT recorded here: reconcile it with the acquirer (the cardholder has the money back)`,
-          );
-          await this.writer.write(transaction, {}, actions, {
-            id: action.id,
-            changes: { reversal: { ...reversal, notRecorded: consequence.why.slice(0, 256) }, updatedAt: this.clock.now() },
-          });
-          break;
-        case 'complete-void': {
-          const code = update.lastResponseCode ?? '00';
-          const message = `no answer in time; its repeat was acknowledged by the host (${code}): voided`;
-          await this.followUps.writeOutcome(
-            transaction,
-            actions,
-            action,
-            openBatchNo,
-            { tranStatus: 'APPROVED', actionStatus: 'SUCCESS', reason: 'HostSuccess', hostRespMessage: message, response: null },
-            // The references it was sent with stay (the repeat is the same message); the host's code is the acknowledgement's.
-            {
-              trace: action.trace,
-              hostRespCode: code,
-              rrn: action.rrn,
-              approvalCode: action.approvalCode,
-              hostMti: action.hostMti,
-              hostStan: action.hostStan,
-              hostTransmittedAt: action.hostTransmittedAt,
-              hostOrderId: action.hostOrderId ?? null,
-              reversal,
-            },
-          );
-          this.logger.log(`void ${action.id} of ${transaction.id} completed by its acknowledged repeat (${code}): VOIDED`);
-          break;
-        }
-      }
+      await this.enact(transaction, actions, action, actionReversalOf(update), consequenceOf(update, action, transaction), openBatchNo);
       return 'applied';
     });
+  }
+
+  /**
+   * A settle of the transaction's batch ended (`outcome`), in the settle's unit of work, its
+   * transactions locked: a void whose acknowledgement came while the batch was SETTLING
+   * (`after-settle`) is recorded now, as a void if the settle failed, as not recorded if it
+   * settled (docs/decisions.md, "A void acknowledged while its batch settles"). Answers whether it
+   * wrote the transaction (its version moved on).
+   */
+  async settleEnded(transaction: Transaction, actions: TransactionAction[], outcome: 'SETTLED' | 'SETTLE_FAILED'): Promise<boolean> {
+    const action = actions.find(acknowledgedVoidOpen);
+    if (!action?.reversal) return false;
+    const consequence = consequenceOf(action.reversal, action, { ...transaction, settleState: outcome });
+    if (consequence.kind !== 'complete-void' && consequence.kind !== 'not-recorded') return false;
+    await this.enact(transaction, actions, action, action.reversal, consequence, undefined);
+    return true;
+  }
+
+  private async enact(
+    transaction: Transaction,
+    actions: TransactionAction[],
+    action: TransactionAction,
+    reversal: ActionReversal,
+    consequence: ReversalConsequence,
+    openBatchNo: string | undefined,
+  ): Promise<void> {
+    switch (consequence.kind) {
+      case 'after-settle':
+        this.logger.warn(`void ${action.id} of ${transaction.id}: the host acknowledged its repeat while its batch settles; recorded when that settle ends`);
+        await this.writer.write(transaction, {}, actions, { id: action.id, changes: { reversal, updatedAt: this.clock.now() } });
+        break;
+      case 'show':
+        await this.writer.write(transaction, {}, actions, { id: action.id, changes: { reversal, updatedAt: this.clock.now() } });
+        break;
+      case 'not-recorded':
+        this.logger.error(`void ${action.id} of ${transaction.id}: ${consequence.why}; NOT recorded here: reconcile it with the acquirer (the cardholder has the money back)`);
+        await this.writer.write(transaction, {}, actions, {
+          id: action.id,
+          changes: { reversal: { ...reversal, notRecorded: consequence.why.slice(0, 256) }, updatedAt: this.clock.now() },
+        });
+        break;
+      case 'complete-void': {
+        const code = reversal.lastResponseCode ?? '00';
+        const message = `no answer in time; its repeat was acknowledged by the host (${code}): voided`;
+        await this.followUps.writeOutcome(
+          transaction,
+          actions,
+          action,
+          openBatchNo,
+          { tranStatus: 'APPROVED', actionStatus: 'SUCCESS', reason: 'HostSuccess', hostRespMessage: message, response: null },
+          // The references it was sent with stay (the repeat is the same message); the host's code is the acknowledgement's.
+          {
+            trace: action.trace,
+            hostRespCode: code,
+            rrn: action.rrn,
+            approvalCode: action.approvalCode,
+            hostMti: action.hostMti,
+            hostStan: action.hostStan,
+            hostTransmittedAt: action.hostTransmittedAt,
+            hostOrderId: action.hostOrderId ?? null,
+            reversal,
+          },
+        );
+        this.logger.log(`void ${action.id} of ${transaction.id} completed by its acknowledged repeat (${code}): VOIDED`);
+        break;
+      }
+    }
   }
 }

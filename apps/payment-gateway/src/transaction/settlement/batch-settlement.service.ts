@@ -27,11 +27,12 @@ import { isKeptAuthorization, TerminalKey, terminalKeyOf, type Transaction } fro
 import { SaleProfiles } from '../sale-profiles';
 import { TransactionChangeWriter } from '../transaction-change-writer';
 import { TRANSACTION_SETTINGS, TransactionSettings } from '../transaction-settings';
-import { batchContents, nextBatchNo } from './batch-contents';
+import { batchContents, type BatchContents, nextBatchNo } from './batch-contents';
 import type { BatchSettlement, BatchTotalsMinor } from './batch-settlement';
 import { BatchSettlementRepository } from './persistence/batch-settlement.repository';
 import { COMPLETING_VOID_RETRY_SECONDS } from '../follow-up/follow-up-rules';
 import { voidHoldsSettle } from '../reversal/reversal-state';
+import { ReversalStates } from '../reversal/reversal-states.service';
 import { drained, heldByAnother } from './terminal-hold';
 import { callerHostMessage } from '../../shared/host-reply';
 
@@ -62,6 +63,15 @@ function stepOf(request: GatewayBatchSettleRequestV1, openBatchNo: string, settl
     case 'SETTLING':
       return settlement.claimedUntil !== null && settlement.claimedUntil > now ? 'busy' : 'take-over';
   }
+}
+
+/** What a settle request says of its batch: its totals, and its transactions for an upload when no more than one can carry (else the host's reconciliation alone decides). */
+function hostBatchOf(contents: BatchContents): Pick<HostSettleRequestV1, 'totals' | 'transactions'> {
+  const { totals, uploads } = contents;
+  return {
+    totals: { saleCount: totals.paymentCount, saleMinor: totals.paymentMinor, refundCount: totals.refundCount, refundMinor: totals.refundMinor },
+    transactions: uploads.length <= HOST_BATCH_MAX_TRANSACTIONS ? uploads : undefined,
+  };
 }
 
 /** A reply that settles nothing: the request was refused. */
@@ -129,6 +139,7 @@ export class BatchSettlementService {
     private readonly ids: IdGenerator,
     @Inject(TRANSACTION_SETTINGS) private readonly settings: TransactionSettings,
     private readonly profiles: SaleProfiles,
+    private readonly reversalStates: ReversalStates,
   ) {}
 
   /** Business refusals are answered (`refusal`), never thrown. */
@@ -255,16 +266,9 @@ export class BatchSettlementService {
       timeoutMs: this.settings.settleTimeoutMs,
       batchNo,
       currency: currencyInfo(key.currency)!.numeric,
-      totals: {
-        saleCount: contents.totals.paymentCount,
-        saleMinor: contents.totals.paymentMinor,
-        refundCount: contents.totals.refundCount,
-        refundMinor: contents.totals.refundMinor,
-      },
+      ...hostBatchOf(contents),
       // Fields 12/13 in the merchant's zone as it is now (a merchant that moved since the sale).
       merchant: merchantNowOf(kept.merchant, await this.currentProfile(terminal)),
-      // More than one upload can carry: the host's reconciliation alone decides.
-      ...(contents.uploads.length <= HOST_BATCH_MAX_TRANSACTIONS ? { transactions: contents.uploads } : {}),
     };
     const settlement: BatchSettlement = {
       ...key,
@@ -290,17 +294,29 @@ export class BatchSettlementService {
     return { kind: 'claimed', settlement };
   }
 
-  /** A failed batch reconciled again by another request, under a host request of its own. */
+  /**
+   * A failed batch reconciled again by another request, under a host request of its own, its
+   * totals and uploads counted again: a void the host acknowledged after the failed attempt
+   * counted its sale is counted as a void now (docs/decisions.md, "A void acknowledged while its
+   * batch settles").
+   */
   private async retry(request: GatewayBatchSettleRequestV1, settlement: BatchSettlement, now: Date, terminal: Transaction): Promise<Claim> {
     const attempts = settlement.attempts + 1;
     // A new host request: its 12/13 in the merchant's zone as it is now, like a first close.
     const merchant = merchantNowOf(settlement.hostRequest.merchant, await this.currentProfile(terminal));
+    const locked = await this.settlements.lockBatchTransactions(settlement, settlement.batchNo);
+    const actions = await this.settlements.actionsOfMany(locked.map((transaction) => transaction.id));
+    const contents = batchContents(
+      locked.map((transaction) => ({ transaction, actions: actions.get(transaction.id) ?? [] })),
+      await this.settlements.refundsBookedIn(settlement, settlement.batchNo),
+    );
     const retried: BatchSettlement = {
       ...settlement,
       state: 'SETTLING',
       requestId: request.requestId,
       attempts,
-      hostRequest: { ...settlement.hostRequest, requestId: `${settlement.id}-${attempts}`, merchant },
+      totals: contents.totals,
+      hostRequest: { ...settlement.hostRequest, ...hostBatchOf(contents), requestId: `${settlement.id}-${attempts}`, merchant },
       claimedUntil: this.claimEnd(now),
       updatedAt: now,
     };
@@ -308,6 +324,7 @@ export class BatchSettlementService {
       state: retried.state,
       requestId: retried.requestId,
       attempts,
+      totals: retried.totals,
       hostRequest: retried.hostRequest,
       claimedUntil: retried.claimedUntil,
       updatedAt: now,
@@ -342,12 +359,24 @@ export class BatchSettlementService {
       };
       const { id: _id, groupId: _groupId, createdAt: _createdAt, ...changes } = recorded;
       await this.settlements.update(id, changes);
+      await this.voidsAcknowledgedMeanwhile(settlement, outcome);
       await this.markBatch(settlement, 'SETTLING', outcome);
       this.logger.log(
         `batch ${settlement.batchNo} of terminal ${settlement.mid}/${settlement.tid}: ${outcome} (${response.result} ${response.hostRespCode ?? ''} ${response.reconciliation ?? ''})`,
       );
       return this.replyOf(recorded);
     });
+  }
+
+  /**
+   * The voids of the batch the host acknowledged while it was SETTLING (their repeats), recorded
+   * now that the settle has its outcome (ReversalStates.settleEnded): VOIDED when it failed (the
+   * next settle counts the void), shown as not recorded when it settled.
+   */
+  private async voidsAcknowledgedMeanwhile(settlement: BatchSettlement, outcome: 'SETTLED' | 'SETTLE_FAILED'): Promise<void> {
+    const locked = (await this.settlements.lockBatchTransactions(settlement, settlement.batchNo)).filter((transaction) => transaction.settleState === 'SETTLING');
+    const actions = await this.settlements.actionsOfMany(locked.map((transaction) => transaction.id));
+    for (const transaction of locked) await this.reversalStates.settleEnded(transaction, actions.get(transaction.id) ?? [], outcome);
   }
 
   /** Moves the batch's transactions from one settlement state to another, each with its event. */
