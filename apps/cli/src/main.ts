@@ -9,6 +9,8 @@ const COMMANDS = {
   token: ['group-id', 'ttl'],
   'claims list': CLAIM_FILTERS,
   'claims release': CLAIM_FILTERS,
+  'reversals list': ['id', 'request-id', 'format', 'tid', 'status'],
+  'reversals end': ['id', 'as', 'note'],
   'device activate': ['code', 'url'],
   'device config': ['url'],
   sale: ['amount', 'card', 'currency', 'auth', 'pos-reference', 'idempotency-key', 'url'],
@@ -17,7 +19,7 @@ type Command = keyof typeof COMMANDS;
 
 const USAGE = `usage: npm run -s cli -- <command> [options]
 
-Operator (straight in the database: merchant-management's PBOs, the host connector's claims):
+Operator (straight in the database: merchant-management's PBOs, the host connector's claims and reversals):
   pbo create --name NAME [--time-zone Asia/Kuala_Lumpur] [--qr-enabled] [--gateway-format MOCK]
              [--enabler-params acqMid,acqTid]
       creates a PBO and prints {"groupId": "...", "token": "..."} (token valid 24h)
@@ -29,6 +31,14 @@ Operator (straight in the database: merchant-management's PBOs, the host connect
       at an ip:port); pending ones wait for the host's first answer, confirmed ones stay
   claims release <the same filters, at least one>
       deletes the matching claims and prints {"released": [...]}; connectors see it within 30 s
+  reversals list [--id ID] [--request-id ID] [--format ISO8583] [--tid TID]
+                 [--status PENDING|ACKNOWLEDGED|ABANDONED]
+      prints {"reversals": [...]}: the host connector's reversal queue, newest first (at most 200);
+      requestId is the gateway's action id
+  reversals end --id ID --as acknowledged|abandoned --note "what the acquirer said"
+      ends a PENDING reversal the host keeps refusing, once the acquirer has told you: acknowledged
+      (the host did it: a void sent as a reversal is then done) or abandoned (not needed: the
+      transaction stands); prints {"ended": {...}}; the gateway shows it within seconds
   Database: DATABASE_URL, else the embedded PostgreSQL under DATA_DIR (default ./data), shared with a
   running \`npm start\`. Tokens are signed with AUTH_JWT_SECRET (standalone's development secret when
   unset, outside production).
@@ -60,6 +70,7 @@ async function run(argv: string[]): Promise<string> {
   // Loaded on demand: the phone commands need neither Nest's database modules nor merchant-management.
   if (command === 'pbo create' || command === 'token') return (await import('./admin-commands')).runAdminCommand(command, args);
   if (command === 'claims list' || command === 'claims release') return (await import('./claim-commands')).runClaimCommand(command, args);
+  if (command === 'reversals list' || command === 'reversals end') return (await import('./reversal-commands')).runReversalCommand(command, args);
   return (await import('./phone-commands')).runPhoneCommand(command, args);
 }
 

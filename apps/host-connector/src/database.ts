@@ -12,6 +12,7 @@ import { KeptCardFollowUp1764460000000 } from './migrations/1764460000000-kept-c
 import { ReversalTransmittedAt1764473600000 } from './migrations/1764473600000-reversal-transmitted-at';
 import { TerminalClaim1764480000000 } from './migrations/1764480000000-terminal-claim';
 import { ReversalEffectAndLease1795793666901 } from './migrations/1795793666901-reversal-effect-and-lease';
+import { ReversalOperatorEnd1795810000000 } from './migrations/1795810000000-reversal-operator-end';
 import { SettleHold1795793655688 } from './migrations/1795793655688-settle-hold';
 import { TerminalClaimConfirmed1795794198348 } from './migrations/1795794198348-terminal-claim-confirmed';
 import { TerminalClaimEntity } from './terminals/persistence/terminal-claim.entity';
@@ -39,5 +40,6 @@ export const hostConnectorDatabase: ContextDatabaseDefinition = {
     ReversalEffectAndLease1795793666901,
     SettleHold1795793655688,
     TerminalClaimConfirmed1795794198348,
+    ReversalOperatorEnd1795810000000,
   ],
 };

@@ -11,6 +11,9 @@ export { RequestLogRepository } from './request-log/persistence/request-log.repo
 /** Terminal claims, for the operator's CLI (`claims list`, `claims release`). */
 export { TerminalClaimRepository } from './terminals/persistence/terminal-claim.repository';
 export type { TerminalClaimFilter, TerminalClaimRow } from './terminals/persistence/terminal-claim.repository';
+/** The reversal queue, for the operator's CLI (`reversals list`, `reversals end`). */
+export { ReversalRepository } from './reversal/persistence/reversal.repository';
+export type { OperatorReversalRow, ReversalFilter } from './reversal/persistence/reversal.repository';
 /** The connector's answer to `host.address.check.v1`, for merchant-management's tests of what it is told. */
 export { hostAddressCheckReply } from './routing/host-address';
 /** The `ip:port`s a host address reaches as the connector's claim keys them (what `hostAddressCheckReply` resolves with). */

@@ -1,5 +1,6 @@
 import { decodeContract, GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionUpdatedV1, HOST_REVERSAL_UPDATED_V1, HostReversalUpdatedV1 } from '@app/contracts';
 import { bodyOf, waitFor } from '@app/testing';
+import { cliDataDir, runCli } from '../../cli/test/cli-process';
 import { answerOf, IndependentHost } from '../../host-connector/test/independent-host';
 import { ReversalStates } from '../src/transaction/reversal/reversal-states.service';
 import { current, eventsOf, followUp, sell, settle } from './follow-up-support';
@@ -317,5 +318,64 @@ describe('a reversal the host refuses, on the transaction', () => {
       }
     },
     60_000,
+  );
+
+  // docs/decisions.md, "An operator ends a reversal the host keeps refusing".
+  it.each([
+    ['abandoned', 'ABANDONED'],
+    ['acknowledged', 'ACKNOWLEDGED'],
+  ] as const)(
+    'should let an operator end, as %s, the repeat of a void the host keeps refusing, with the CLI: the transaction follows, and nothing more is sent',
+    async (as, state) => {
+      const { host: voidHost } = await voidRepeatHost();
+      try {
+        const voidTerminal = await app.newTerminal({ hostMessageFormat: 'ISO8583', extraParams: { connUrl: voidHost.url } });
+        const sale = await sell(voidTerminal, { value: '5.00' });
+        expectProblem(await followUp(voidTerminal, sale.tranId, 'void'), 504, /it is being repeated until the host acknowledges it/);
+        const voidId = (await current(voidTerminal, sale.tranId)).actions[1].actionId;
+        await waitFor('a refused repeat on the void', async () => ((await current(voidTerminal, sale.tranId)).actions[1].reversal?.lastResponseCode ?? null) === '96', 20_000);
+        expectProblem(await followUp(voidTerminal, sale.tranId, 'refund', { amount: '1.00' }), 409, /the host refused the repeat of its void/);
+        const cli = (args: string[]) => runCli(cliDataDir(), args, { DATABASE_URL: app.database.url });
+
+        const listed = await cli(['reversals', 'list', '--request-id', voidId]);
+        expect(listed.status).toBe(0);
+        const [queued] = (JSON.parse(listed.stdout) as { reversals: Array<Record<string, unknown>> }).reversals;
+        expect(queued).toMatchObject({ requestId: voidId, status: 'PENDING', effect: 'COMPLETES_REQUEST', lastResponseCode: '96', originalStan: sale.actions[0].trace });
+        const note = 'Acquirer ops desk (ticket 4711): checked by phone';
+        // An attempt on the wire (its lease) is not ended under it: the operator tries again.
+        let ended: Awaited<ReturnType<typeof cli>> | undefined;
+        await waitFor('the operator’s end', async () => {
+          ended = await cli(['reversals', 'end', '--id', String(queued.id), '--as', as, '--note', note]);
+          if (ended.status !== 0) expect(ended.stderr).toMatch(/is being sent now; try again in a few seconds/);
+          return ended.status === 0;
+        }, 30_000);
+        expect(JSON.parse(ended!.stdout)).toMatchObject({ ended: { id: queued.id, status: state, operatorNote: note } });
+
+        await waitFor('the end on the transaction', async () => (await current(voidTerminal, sale.tranId)).actions[1].reversal?.state === state, 20_000);
+        const shown = await current(voidTerminal, sale.tranId);
+        expect(shown.actions[1].reversal).toMatchObject({ state, operatorNote: note, effect: 'COMPLETES_REQUEST' });
+        const repeats = voidHost.received.filter((request) => request[0] === '0401').length;
+        if (state === 'ABANDONED') {
+          // The void did not take: the sale stands, and may be refunded now.
+          expect(shown).toMatchObject({ tranStatus: 'APPROVED' });
+          expect(shown.actions[1]).toMatchObject({ actionStatus: 'FAILED', reason: 'HostTimeout' });
+          const refunded = await followUp(voidTerminal, sale.tranId, 'refund', { amount: '1.00' });
+          expect(refunded.status).toBe(200);
+          expect((await current(voidTerminal, sale.tranId)).actions[2]).toMatchObject({ actionType: 'REFUND', actionStatus: 'SUCCESS' });
+        } else {
+          expect(shown).toMatchObject({ tranStatus: 'VOIDED' });
+          expect(shown.actions[1]).toMatchObject({ actionStatus: 'SUCCESS', reason: 'HostSuccess' });
+        }
+        const again = await cli(['reversals', 'end', '--id', String(queued.id), '--as', as, '--note', note]);
+        expect(again.status).toBe(1);
+        expect(again.stderr).toContain(`reversal ${String(queued.id)} is ${state} already`);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        expect(voidHost.received.filter((request) => request[0] === '0401')).toHaveLength(repeats);
+        expect(voidHost.errors).toEqual([]);
+      } finally {
+        await voidHost.close();
+      }
+    },
+    120_000,
   );
 });

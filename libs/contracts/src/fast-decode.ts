@@ -12,6 +12,7 @@ import {
   HOST_REVERSAL_CAUSES,
   HOST_REVERSAL_EFFECTS,
   HOST_REVERSAL_STATES,
+  OPERATOR_NOTE_PATTERN,
   HOST_TOTAL_MINOR_PATTERN,
   HostAmountV1,
   HostAuthorizeRequestV1,
@@ -179,6 +180,7 @@ const reversal = instanceOf(GatewayReversalV1, {
   attempts: intAtLeast(0),
   lastResponseCode: nullable(matching(/^[A-Za-z0-9]{1,4}$/)),
   effect: optional(oneOf(HOST_REVERSAL_EFFECTS)),
+  operatorNote: optional(matching(OPERATOR_NOTE_PATTERN)),
   notRecorded: optional(text(256)),
 });
 

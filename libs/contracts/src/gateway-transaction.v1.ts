@@ -95,11 +95,12 @@ export class GatewayReversalV1 extends HostReversalStateV1 {
 /** What each field of a reversal means, as every API that shows one documents it (the gateway's transaction, the order of `/api/v2`). */
 export const GATEWAY_REVERSAL_DOCS = {
   state:
-    'PENDING: not yet acknowledged by the host (sent again until it is); ACKNOWLEDGED: the host acknowledged it, which undid the request (effect UNDOES_REQUEST) or completed it (COMPLETES_REQUEST: a void sent as a reversal is then done, the transaction VOIDED)',
+    'PENDING: not yet acknowledged by the host (sent again until it is); ACKNOWLEDGED: the host acknowledged it (or an operator did, having checked with the acquirer: operatorNote), which undid the request (effect UNDOES_REQUEST) or completed it (COMPLETES_REQUEST: a void sent as a reversal is then done, the transaction VOIDED); ABANDONED: an operator stopped it, having found with the acquirer that it is not needed (a void sent as a reversal then did not take: the transaction stands)',
   attempts: 'attempts made so far, the first transmission included, whichever request it reverses: 0 when queued and not yet sent; a void sent as a reversal is queued at 1 (its 0400, the void itself, was the first)',
   lastResponseCode: "the host's code to the last answered attempt (00 or 94 once acknowledged; 12, 25, 96… when refused); null while none was answered",
   effect:
     "what the acknowledgement does to the action's request: UNDOES_REQUEST (the connector's reversal of a request not answered in time or not usable) or COMPLETES_REQUEST (the repeat of a void that went out as a reversal); absent: UNDOES_REQUEST",
+  operatorNote: 'set when an operator ended the reversal instead of the host (ACKNOWLEDGED or ABANDONED): what they recorded',
   notRecorded:
     'set when the host acknowledged a repeat that completes this void but the transaction could no longer be voided here (its batch settled, or it was refunded since): why. The host has voided it; an operator must reconcile it with the acquirer',
 } as const;

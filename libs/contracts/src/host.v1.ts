@@ -577,8 +577,13 @@ export class HostResponseV1 {
   settlementDate?: string;
 }
 
-/** Where a reversal the connector owes a host stands: still being repeated, or acknowledged by the host. */
-export const HOST_REVERSAL_STATES = ['PENDING', 'ACKNOWLEDGED'] as const;
+/**
+ * Where a reversal the connector owes a host stands: still being repeated, acknowledged by the host
+ * (or, after checking with the acquirer, by an operator: `operatorNote`), or ABANDONED by an
+ * operator who found with the acquirer that the host needs it no longer (docs/decisions.md, "An
+ * operator ends a reversal the host keeps refusing").
+ */
+export const HOST_REVERSAL_STATES = ['PENDING', 'ACKNOWLEDGED', 'ABANDONED'] as const;
 export type HostReversalState = (typeof HOST_REVERSAL_STATES)[number];
 
 /**
@@ -591,6 +596,9 @@ export type HostReversalState = (typeof HOST_REVERSAL_STATES)[number];
  */
 export const HOST_REVERSAL_EFFECTS = ['UNDOES_REQUEST', 'COMPLETES_REQUEST'] as const;
 export type HostReversalEffect = (typeof HOST_REVERSAL_EFFECTS)[number];
+
+/** An operator's note on a reversal they ended: 1 to 200 characters, no control characters. */
+export const OPERATOR_NOTE_PATTERN = /^[^\u0000-\u001f\u007f]{1,200}$/;
 
 /** Where a reversal stands: the part of {@link HostReversalUpdatedV1} the gateway shows on an action (`GatewayReversalV1`). */
 export class HostReversalStateV1 {
@@ -612,6 +620,12 @@ export class HostReversalStateV1 {
   @IsOptional()
   @IsIn(HOST_REVERSAL_EFFECTS)
   effect?: HostReversalEffect;
+
+  /** Set when an operator ended the reversal (ACKNOWLEDGED or ABANDONED) instead of the host: what they recorded (what the acquirer said). */
+  @IsOptional()
+  @IsString()
+  @Matches(OPERATOR_NOTE_PATTERN, { message: '$property must be 1 to 200 characters without control characters' })
+  operatorNote?: string;
 }
 
 /**

@@ -8,6 +8,7 @@ function reversalView(reversal: ActionReversal): GatewayReversalV1 {
     attempts: reversal.attempts,
     lastResponseCode: reversal.lastResponseCode,
     ...(reversal.effect === undefined ? {} : { effect: reversal.effect }),
+    ...(reversal.operatorNote === undefined ? {} : { operatorNote: reversal.operatorNote }),
     ...(reversal.notRecorded === undefined ? {} : { notRecorded: reversal.notRecorded }),
   };
 }

@@ -122,6 +122,8 @@ export interface ActionReversal {
   queuedAt: string;
   /** What its acknowledgement does to the action's request (`host.reversal.updated.v1` `effect`); absent: UNDOES_REQUEST. */
   effect?: HostReversalEffect;
+  /** Ended by an operator (ACKNOWLEDGED or ABANDONED) instead of the host: their note. */
+  operatorNote?: string;
   /** Acknowledged as completing the action, but the transaction could no longer take it (settled, refunded): why. */
   notRecorded?: string;
 }

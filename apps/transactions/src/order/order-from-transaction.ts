@@ -100,6 +100,7 @@ export function orderFromTransaction(update: TransactionVersion): OrderVersion {
           lastResponseCode: action.reversal.lastResponseCode,
           // What the acknowledgement did (undo or complete), and a completed void the gateway could not record: read as the gateway shows them.
           ...(action.reversal.effect === undefined ? {} : { effect: action.reversal.effect }),
+          ...(action.reversal.operatorNote === undefined ? {} : { operatorNote: action.reversal.operatorNote }),
           ...(action.reversal.notRecorded === undefined ? {} : { notRecorded: action.reversal.notRecorded }),
         }
       : null,

@@ -560,10 +560,10 @@ export interface components {
         };
         ActionReversalDto: {
             /**
-             * @description PENDING: not yet acknowledged by the host (sent again until it is); ACKNOWLEDGED: the host acknowledged it, which undid the request (effect UNDOES_REQUEST) or completed it (COMPLETES_REQUEST: a void sent as a reversal is then done, the transaction VOIDED)
+             * @description PENDING: not yet acknowledged by the host (sent again until it is); ACKNOWLEDGED: the host acknowledged it (or an operator did, having checked with the acquirer: operatorNote), which undid the request (effect UNDOES_REQUEST) or completed it (COMPLETES_REQUEST: a void sent as a reversal is then done, the transaction VOIDED); ABANDONED: an operator stopped it, having found with the acquirer that it is not needed (a void sent as a reversal then did not take: the transaction stands)
              * @enum {string}
              */
-            state: "PENDING" | "ACKNOWLEDGED";
+            state: "PENDING" | "ACKNOWLEDGED" | "ABANDONED";
             /**
              * @description attempts made so far, the first transmission included, whichever request it reverses: 0 when queued and not yet sent; a void sent as a reversal is queued at 1 (its 0400, the void itself, was the first)
              * @example 2
@@ -579,6 +579,8 @@ export interface components {
              * @enum {string}
              */
             effect?: "UNDOES_REQUEST" | "COMPLETES_REQUEST";
+            /** @description set when an operator ended the reversal instead of the host (ACKNOWLEDGED or ABANDONED): what they recorded */
+            operatorNote?: string;
             /** @description set when the host acknowledged a repeat that completes this void but the transaction could no longer be voided here (its batch settled, or it was refunded since): why. The host has voided it; an operator must reconcile it with the acquirer */
             notRecorded?: string;
         };

@@ -1,7 +1,7 @@
 import type { HostFollowUpRequestV1, HostReversalEffect } from '@app/contracts';
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 
-export type ReversalStatus = 'PENDING' | 'ACKNOWLEDGED';
+export type ReversalStatus = 'PENDING' | 'ACKNOWLEDGED' | 'ABANDONED';
 
 /**
  * A reversal the connector owes a host: queued when a request got no answer in time, sent
@@ -10,7 +10,7 @@ export type ReversalStatus = 'PENDING' | 'ACKNOWLEDGED';
  * request names the original by MTI, STAN and transmission time.
  */
 @Entity({ name: 'reversal' })
-@Check('ck_reversal_status', "status IN ('PENDING', 'ACKNOWLEDGED')")
+@Check('ck_reversal_status', "status IN ('PENDING', 'ACKNOWLEDGED', 'ABANDONED')")
 @Check('ck_reversal_effect', "effect IN ('UNDOES_REQUEST', 'COMPLETES_REQUEST')")
 @Index('ix_reversal_due', ['nextAttemptAt'], { where: "status = 'PENDING'" })
 export class ReversalEntity {
@@ -106,6 +106,14 @@ export class ReversalEntity {
 
   @Column({ type: 'timestamptz', precision: 3, nullable: true })
   acknowledgedAt: Date | null;
+
+  /** Set when an operator ended it (ACKNOWLEDGED on the acquirer's word, or ABANDONED) instead of the host: their note. */
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  operatorNote: string | null;
+
+  /** When an operator abandoned it. */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  abandonedAt: Date | null;
 
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;

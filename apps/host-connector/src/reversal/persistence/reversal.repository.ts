@@ -13,6 +13,38 @@ export interface AcknowledgedVoid {
   acknowledgedAt: Date;
 }
 
+/** What the operator's list filters on (every one given must match). */
+export interface ReversalFilter {
+  id?: string;
+  requestId?: string;
+  format?: string;
+  tid?: string;
+  status?: ReversalEntity['status'];
+}
+
+/** A reversal as the operator's list shows it. */
+export interface OperatorReversalRow {
+  id: string;
+  requestId: string;
+  format: string;
+  tid: string;
+  stan: string;
+  originalStan: string | null;
+  effect: ReversalEntity['effect'];
+  status: ReversalEntity['status'];
+  attempts: number;
+  lastResponseCode: string | null;
+  lastError: string | null;
+  operatorNote: string | null;
+  queuedAt: Date;
+  nextAttemptAt: Date | null;
+  acknowledgedAt: Date | null;
+  abandonedAt: Date | null;
+}
+
+/** How an operator's end of a reversal went. */
+export type OperatorEnd = { kind: 'ended' } | { kind: 'unknown' } | { kind: 'ended-already'; status: ReversalEntity['status'] } | { kind: 'sending' };
+
 export type NewReversal = Pick<ReversalEntity, 'requestId' | 'format' | 'hostUrl' | 'tid' | 'stan' | 'transmittedAt' | 'request' | 'reason' | 'attempts' | 'transmissions' | 'effect'>;
 
 /** What one attempt came to. */
@@ -66,7 +98,7 @@ function dueReversalOf(row: DueRow): DueReversal {
 }
 
 /** The reversal's state after a change, as `host.reversal.updated.v1` tells it, from the row the change left (RETURNING). */
-const STATE_COLUMNS = `id, request_id, status, attempts, last_resp_code, created_at, effect`;
+const STATE_COLUMNS = `id, request_id, status, attempts, last_resp_code, created_at, effect, operator_note`;
 
 /** A row as its claim left it (RETURNING): what the attempt needs, and the claim's mark. */
 type ClaimedRow = DueRow & StateRow & { sending_since: Date };
@@ -79,6 +111,7 @@ interface StateRow {
   last_resp_code: string | null;
   created_at: Date;
   effect: ReversalEntity['effect'];
+  operator_note: string | null;
 }
 
 /**
@@ -132,6 +165,7 @@ export class ReversalRepository {
       lastResponseCode: row.last_resp_code,
       queuedAt: row.created_at.toISOString(),
       effect: row.effect,
+      ...(row.operator_note === null ? {} : { operatorNote: row.operator_note }),
     };
     await this.outbox.enqueue(manager, HOST_REVERSAL_UPDATED_V1, event);
   }
@@ -236,6 +270,60 @@ export class ReversalRepository {
       [format, tid, hostUrls],
     );
     return rows.map((row) => ({ stan: row.stan, original: row.original, acknowledgedAt: row.acknowledged_at }));
+  }
+
+  /**
+   * The operator's list (CLI `reversals list`): the reversals matching every filter given, newest
+   * first, at most `limit`; what an operator needs to take them up with the acquirer, never the
+   * request's amounts or card references beyond the STANs.
+   */
+  async listForOperator(filter: ReversalFilter, limit = 200): Promise<OperatorReversalRow[]> {
+    const conditions: string[] = [];
+    const parameters: unknown[] = [];
+    const add = (column: string, value: string | undefined) => {
+      if (value === undefined) return;
+      parameters.push(value);
+      conditions.push(`${column} = $${parameters.length}`);
+    };
+    add('id::text', filter.id);
+    add('request_id', filter.requestId);
+    add('format', filter.format);
+    add('tid', filter.tid);
+    add('status', filter.status);
+    const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
+    return this.dataSource.query(
+      `SELECT id, request_id AS "requestId", format, tid, stan, request->'original'->>'stan' AS "originalStan", effect, status, attempts,
+         last_resp_code AS "lastResponseCode", last_error AS "lastError", operator_note AS "operatorNote", created_at AS "queuedAt",
+         CASE WHEN status = 'PENDING' THEN next_attempt_at END AS "nextAttemptAt", acknowledged_at AS "acknowledgedAt", abandoned_at AS "abandonedAt"
+       FROM reversal ${where} ORDER BY created_at DESC, id DESC LIMIT ${Math.max(1, Math.floor(limit))}`,
+      parameters,
+    );
+  }
+
+  /**
+   * An operator ends a PENDING reversal (CLI `reversals end`; docs/decisions.md, "An operator ends a
+   * reversal the host keeps refusing"): ACKNOWLEDGED (the acquirer says the host did it) or
+   * ABANDONED (the acquirer says it is not needed), with their note, announced like any change of
+   * state. Not while an attempt of it may be on the wire (its lease runs), nor once it has ended.
+   */
+  async endByOperator(id: string, as: 'ACKNOWLEDGED' | 'ABANDONED', note: string): Promise<OperatorEnd> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows: Array<{ status: ReversalEntity['status']; sending: boolean }> = await manager.query(
+        `SELECT status, (sending_since IS NOT NULL AND next_attempt_at > now()) AS sending FROM reversal WHERE id::text = $1 FOR UPDATE`,
+        [id],
+      );
+      if (rows.length === 0) return { kind: 'unknown' };
+      if (rows[0].status !== 'PENDING') return { kind: 'ended-already', status: rows[0].status };
+      if (rows[0].sending) return { kind: 'sending' };
+      const [ended] = (await manager.query(
+        `UPDATE reversal SET status = $2::varchar, operator_note = $3, sending_since = NULL,
+           acknowledged_at = CASE WHEN $2::varchar = 'ACKNOWLEDGED' THEN now() END, abandoned_at = CASE WHEN $2::varchar = 'ABANDONED' THEN now() END
+         WHERE id::text = $1 RETURNING ${STATE_COLUMNS}`,
+        [id, as, note],
+      )) as [StateRow[], number];
+      await this.announce(manager, ended);
+      return { kind: 'ended' };
+    });
   }
 
   async releaseSettleHold(id: string): Promise<void> {

@@ -34,6 +34,7 @@ export class ActionReversalDto implements GatewayReversalV1 {
   @ApiProperty({ example: 2, description: GATEWAY_REVERSAL_DOCS.attempts }) attempts: number;
   @ApiProperty({ type: String, nullable: true, example: '12', description: GATEWAY_REVERSAL_DOCS.lastResponseCode }) lastResponseCode: string | null;
   @ApiProperty({ enum: HOST_REVERSAL_EFFECTS, required: false, description: GATEWAY_REVERSAL_DOCS.effect }) effect?: HostReversalEffect;
+  @ApiProperty({ required: false, maxLength: 200, description: GATEWAY_REVERSAL_DOCS.operatorNote }) operatorNote?: string;
   @ApiProperty({ required: false, maxLength: 256, description: GATEWAY_REVERSAL_DOCS.notRecorded }) notRecorded?: string;
 }
 

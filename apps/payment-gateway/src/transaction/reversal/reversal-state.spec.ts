@@ -3,20 +3,26 @@ import fc from 'fast-check';
 import type { ActionReversal } from '../transaction';
 import { actionReversalOf, completingRepeatPending, consequenceOf, supersedes, voidHoldsSettle } from './reversal-state';
 
-/** The states one reversal goes through: queued (0 attempts), refused or unanswered attempts, and maybe an acknowledgement. */
-const lifeOf = (reversalId: string, queuedAt: string, refusals: number, acknowledged: boolean): HostReversalUpdatedV1[] => [
-  ...Array.from({ length: refusals + 1 }, (_, attempts) => ({ requestId: 'act_a', reversalId, state: 'PENDING' as const, attempts, lastResponseCode: attempts === 0 ? null : '12', queuedAt })),
-  ...(acknowledged ? [{ requestId: 'act_a', reversalId, state: 'ACKNOWLEDGED' as const, attempts: refusals + 1, lastResponseCode: '00', queuedAt }] : []),
-];
+/** How a reversal's life ends: not yet, acknowledged by the host (one more attempt), or ended by an operator (no attempt: the same count, a note). */
+type End = false | true | 'operator-acknowledged' | 'operator-abandoned';
+
+/** The states one reversal goes through: queued (0 attempts), refused or unanswered attempts, and maybe its end. */
+const lifeOf = (reversalId: string, queuedAt: string, refusals: number, end: End): HostReversalUpdatedV1[] => {
+  const pending = Array.from({ length: refusals + 1 }, (_, attempts) => ({ requestId: 'act_a', reversalId, state: 'PENDING' as const, attempts, lastResponseCode: attempts === 0 ? null : '12', queuedAt }));
+  if (end === false) return pending;
+  if (end === true) return [...pending, { requestId: 'act_a', reversalId, state: 'ACKNOWLEDGED' as const, attempts: refusals + 1, lastResponseCode: '00', queuedAt }];
+  const state = end === 'operator-acknowledged' ? ('ACKNOWLEDGED' as const) : ('ABANDONED' as const);
+  return [...pending, { ...pending[pending.length - 1], state, operatorNote: 'acquirer checked' }];
+};
 
 const shown = (events: HostReversalUpdatedV1[]): ActionReversal | null =>
   events.reduce<ActionReversal | null>((current, event) => (supersedes(event, current) ? actionReversalOf(event) : current), null);
 
 describe('which reversal state an action shows', () => {
-  it('should show the last state of a reversal whatever the order and repeats its events arrive in', () => {
+  it('should show the last state of a reversal whatever the order and repeats its events arrive in, an operator’s end of it included', () => {
     fc.assert(
-      fc.property(fc.nat({ max: 6 }), fc.boolean(), fc.func(fc.nat()), fc.nat({ max: 3 }), (refusals, acknowledged, order, repeats) => {
-        const life = lifeOf('0190a000-0000-7000-8000-000000000001', '2026-11-27T12:00:00.000Z', refusals, acknowledged);
+      fc.property(fc.nat({ max: 6 }), fc.constantFrom<End>(false, true, 'operator-acknowledged', 'operator-abandoned'), fc.func(fc.nat()), fc.nat({ max: 3 }), (refusals, end, order, repeats) => {
+        const life = lifeOf('0190a000-0000-7000-8000-000000000001', '2026-11-27T12:00:00.000Z', refusals, end);
         const delivered = [...life, ...life.slice(0, repeats)].map((event, i) => ({ event, key: order(i) })).sort((a, b) => a.key - b.key).map(({ event }) => event);
         expect(shown(delivered)).toEqual(actionReversalOf(life[life.length - 1]));
       }),

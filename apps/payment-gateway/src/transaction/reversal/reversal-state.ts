@@ -5,12 +5,14 @@ import type { ActionReversal, Transaction, TransactionAction } from '../transact
 /**
  * Whether a reported reversal state replaces the one an action shows: any state when it shows
  * none; of the same reversal, a later one (its attempts only grow, so a redelivered or reordered
- * event never takes a state back); of another reversal of the same request, the one queued later
- * (a late approval's reversal after the timeout's was acknowledged).
+ * event never takes a state back; an operator's end of it, which sends nothing, ends a PENDING
+ * one at the same attempts); of another reversal of the same request, the one queued later (a
+ * late approval's reversal after the timeout's was acknowledged).
  */
 export function supersedes(update: HostReversalUpdatedV1, current: ActionReversal | null | undefined): boolean {
   if (!current) return true;
-  if (update.reversalId === current.reversalId) return update.attempts > current.attempts;
+  if (update.reversalId === current.reversalId)
+    return update.attempts > current.attempts || (update.attempts === current.attempts && current.state === 'PENDING' && update.state !== 'PENDING');
   return update.queuedAt > current.queuedAt;
 }
 
@@ -22,6 +24,7 @@ export function actionReversalOf(update: HostReversalUpdatedV1): ActionReversal 
     lastResponseCode: update.lastResponseCode,
     queuedAt: update.queuedAt,
     ...(update.effect === undefined ? {} : { effect: update.effect }),
+    ...(update.operatorNote === undefined ? {} : { operatorNote: update.operatorNote }),
   };
 }
 
