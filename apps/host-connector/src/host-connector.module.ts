@@ -1,5 +1,6 @@
 import { DatabaseModule, databaseProbeProvider, PruneRule, RetentionModule } from '@app/database';
 import { OutboxModule, outboxPruneRule } from '@app/messaging';
+import { ConsumerDefinition } from '@app/messaging/consumer';
 import { DynamicModule, Module } from '@nestjs/common';
 import { HostConnectorConfig } from './config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from './config/config.token';
@@ -36,6 +37,8 @@ import { StanRepository } from './stan/persistence/stan.repository';
 export interface HostConnectorModuleOptions {
   /** Replaces the protocol libraries (tests with a scripted dialect). */
   protocols?: HostProtocols;
+  /** Replaces the consumer of `gateway.terminal.released.v1` (a run on a shared NATS server: its own stream, or an idle one). */
+  terminalReleased?: ConsumerDefinition;
 }
 
 /**
@@ -78,7 +81,7 @@ export class HostConnectorModule {
       providers: [
         { provide: HOST_CONNECTOR_CONFIG, useValue: config },
         { provide: HOST_PROTOCOLS, useValue: options.protocols ?? hostProtocolsFor(config.specs, config.jsonSpecs) },
-        { provide: TERMINAL_RELEASED_CONSUMER, useValue: terminalReleasedConsumer },
+        { provide: TERMINAL_RELEASED_CONSUMER, useValue: options.terminalReleased ?? terminalReleasedConsumer },
         StanRepository,
         WorkingKeyRepository,
         ReversalRepository,
