@@ -1,16 +1,8 @@
-import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
 import { freePort } from '@app/database';
-import { gatewayBase, queryDatabase, startTestApp, TestApp, unique, waitFor } from '@app/testing';
+import { queryDatabase, startTestApp, TestApp, unique } from '@app/testing';
 import { HostSandbox, hostSandboxSettingsFrom, StandaloneModule, startHostSandbox } from '../apps/standalone/src';
 import { Acquiring, activateTill, newTid, onboardMerchant, tap, Till } from './money-support';
-
-const GATEWAY_BASE = gatewayBase(DEFAULT_GATEWAY_NAMESPACE);
-
-interface AcceptanceSignOn {
-  resultReason: string;
-  hostRespCode: string;
-  hostRespMessage: string;
-}
+import { Retirement, RETIREMENTS, signOn, terminalMovesToAnotherPbo } from './terminal-release';
 
 /**
  * One owner per terminal, whatever the spelling (docs/decisions.md): PBO B naming PBO A's MID/TID
@@ -35,13 +27,6 @@ describe('standalone: a terminal is one PBO\'s, however its host or MID is spelt
     await app?.close();
     await hosts?.close();
   });
-
-  async function signOn(acquiring: Acquiring, till: Till): Promise<AcceptanceSignOn> {
-    const response = await acquiring.pbo.post(`${GATEWAY_BASE}/profiles/${till.profileId}/signOn`, undefined);
-    expect(response.status).toBe(200);
-    const [only] = (response.body as unknown as { acptSignOns: AcceptanceSignOn[] }).acptSignOns;
-    return only;
-  }
 
   /** PBO A on the default ISO 8583 host (no connUrl), signed on. */
   async function owner(): Promise<{ a: Acquiring; till: Till; mid: string; tid: string }> {
@@ -102,43 +87,11 @@ describe('standalone: a terminal is one PBO\'s, however its host or MID is spelt
     expect(await signOn(a, till)).toEqual(expect.objectContaining({ resultReason: 'HostSuccess', hostRespCode: '00' }));
   });
 
-  // Review r14i (MEDIUM): both contexts freed A's terminal at the decommission, but the connector's
-  // confirmed claim stayed A's, so B's sign-on was refused until an operator ran `claims release`.
-  // The gateway's release now reaches the connector (gateway.terminal.released.v1).
-  it.each([
-    ['decommissions the device', (a: Acquiring, till: Till) => a.pbo.delete(`/api/openapi/v1/device/${till.deviceId}?deviceStatus=3`)],
-    [
-      'logs the device out, then decommissions it',
-      async (a: Acquiring, till: Till) => {
-        expect((await a.pbo.delete(`/api/openapi/v1/device/${till.deviceId}?deviceStatus=2`)).status).toBe(200);
-        return a.pbo.delete(`/api/openapi/v1/device/${till.deviceId}?deviceStatus=3`);
-      },
-    ],
-  ])('should let B sign on and sell on A\'s terminal once A %s, and keep B\'s claim', async (_, retire) => {
-    const { a, till, mid, tid } = await owner();
-    const claimsOf = () =>
-      queryDatabase<{ group_id: string; confirmed: boolean }>(
-        app.database.url,
-        'SELECT group_id, confirmed_at IS NOT NULL AS confirmed FROM host_connector.terminal_claim WHERE mid = $1 AND tid = $2 ORDER BY group_id',
-        [mid, tid],
-      );
-    expect(await claimsOf()).toEqual([{ group_id: a.groupId, confirmed: true }]);
-
-    expect((await retire(a, till)).status).toBe(200);
-    const b = await onboardMerchant(app, 'ISO8583');
-    const bTill = await activateTill(app, b, { mid, tid });
-    // The release travels through the gateway's outbox: B's first attempt may meet A's claim still; a retry after it signs on.
-    let last: AcceptanceSignOn | undefined;
-    await waitFor('B to sign on on the terminal A retired', async () => {
-      last = await signOn(b, bTill);
-      return last.resultReason === 'HostSuccess';
-    }).catch((error: Error) => {
-      throw new Error(`${error.message}: last answer ${JSON.stringify(last)}`);
-    });
-    expect(last).toEqual(expect.objectContaining({ resultReason: 'HostSuccess', hostRespCode: '00' }));
-    expect((await tap(bTill, '3.00')).tranStatus).toBe('APPROVED');
-    expect(await claimsOf()).toEqual([{ group_id: b.groupId, confirmed: true }]);
-  });
+  // Review r14i (MEDIUM): both contexts freed A's terminal, but the connector's confirmed claim
+  // stayed A's, so B's sign-on was refused until an operator ran `claims release`.
+  it.each(Object.keys(RETIREMENTS) as Retirement[])("should let B sign on and sell on A's terminal once A %s, and keep B's claim", (retirement) =>
+    terminalMovesToAnotherPbo(app, retirement),
+  );
 
   it('should leave a terminal free when the first PBO\'s requests never reached the host: no claim is kept for them', async () => {
     const port = await freePort();
