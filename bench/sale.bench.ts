@@ -44,6 +44,7 @@ import type { IsoConnectorSettings } from '../apps/host-connector/test/connector
 import { profileUpsertConsumer, reversalStateConsumer, transactionWebhookConsumer } from '../apps/payment-gateway/src';
 import { orderUpdatesConsumer } from '../apps/transactions/src';
 import { profileOutcomeConsumer } from '../apps/merchant-management/src';
+import { terminalReleasedConsumer } from '../apps/host-connector/src';
 import { withScratchDatabase } from '../scripts/with-database';
 import { BENCH_AUTH } from './bench-auth';
 import { approvedAmount, percentile, phase, PhaseResult, stopChild, watchOutput } from './iso-e2e';
@@ -437,6 +438,8 @@ interface NatsSetup {
   streamOf: (subject: string) => string;
   webhook: IdleConsumer;
   reversalStates: IdleConsumer;
+  /** The connector's consumer of the gateway's released terminals, on the run's stream (a device retired in the run frees its claims). */
+  terminalReleased: ConsumerDefinition;
 }
 
 /**
@@ -472,7 +475,8 @@ async function natsSetup(jsm: JetStreamManager, run: string): Promise<NatsSetup>
   const profileUpsert = ours(profileUpsertConsumer, 'profile');
   const orderUpdates = ours(orderUpdatesConsumer, 'orders');
   const profileOutcome = ours(profileOutcomeConsumer, 'outcome');
-  for (const consumer of [profileUpsert, orderUpdates, profileOutcome])
+  const terminalReleased = ours(terminalReleasedConsumer, 'released');
+  for (const consumer of [profileUpsert, orderUpdates, profileOutcome, terminalReleased])
     await jsm.consumers.add(consumer.jetStream!.stream, { ...durableConsumerConfig(consumer), deliver_policy: DeliverPolicy.New });
   const webhook = await idleConsumer(jsm, transactionWebhookConsumer, `sale_${run}`);
   const reversalStates = await idleConsumer(jsm, reversalStateConsumer, `sale_${run}`);
@@ -493,6 +497,7 @@ async function natsSetup(jsm: JetStreamManager, run: string): Promise<NatsSetup>
     streamOf,
     webhook,
     reversalStates,
+    terminalReleased,
   };
 }
 
@@ -500,7 +505,7 @@ async function natsCleanup(jsm: JetStreamManager, setup: NatsSetup, groupIdPart:
   const { nats } = setup;
   await setup.webhook.remove();
   await setup.reversalStates.remove();
-  for (const consumer of [nats.profileUpsert, nats.orderUpdates, nats.profileOutcome]) {
+  for (const consumer of [nats.profileUpsert, nats.orderUpdates, nats.profileOutcome, setup.terminalReleased]) {
     await jsm.consumers.delete(consumer.jetStream!.stream, consumer.name).catch(() => undefined);
     await jsm.streams.delete(consumer.jetStream!.deadLetterStream).catch(() => undefined);
   }
@@ -635,6 +640,7 @@ async function main(): Promise<void> {
           streamSubject: GATEWAY_TRANSACTION_UPDATED_V1,
           subjectPrefix: setup.nats.subjectPrefix,
           dataEncryptionKey,
+          terminalReleased: setup.terminalReleased,
         };
         const connector = await startChildServer(CONNECTOR_PROCESS, [db.url, JSON.stringify(connectorSettings)], 'host connector', {}, compiled);
         started.push(connector);

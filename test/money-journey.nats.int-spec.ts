@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HostSandbox, hostSandboxSettingsFrom, StandaloneModule, startHostSandbox } from '../apps/standalone/src';
 import { describeMoneyJourneys, JOURNEY_FORMATS, JOURNEY_PAN, TRANSACTIONS_PER_JOURNEY, trackDataInTablesOpened } from './money-journey';
+import { terminalMovesToAnotherPbo } from './terminal-release';
 
 /**
  * The money journeys with the contexts talking over NATS JetStream instead of in memory (a
@@ -48,6 +49,9 @@ describe('money moves over NATS JetStream: no card data in the tables, the logs 
   });
 
   describeMoneyJourneys(() => app);
+
+  // Review r14i (MEDIUM) over JetStream: the gateway's release reaches the connector through the stream (gateway.terminal.released.v1).
+  it("should let B sign on and sell on A's terminal once A decommissions the device", () => terminalMovesToAnotherPbo(app, 'decommissions the device'));
 
   /** Everything the journeys left where card data must never be, labelled. */
   async function everything(): Promise<Array<{ label: string; text: string }>> {

@@ -37,6 +37,8 @@ export type TestCardName = keyof typeof TEST_CARDS;
 /** A PBO with an EMV config, an acquirer profile of one host format, a merchant and the merchant's MYR payment config. */
 export interface Acquiring {
   pbo: ApiClient;
+  /** The PBO's group. */
+  groupId: string;
   acquirer: number;
   /** The acquirer profile's name (what a settlement batch shows as profileName). */
   acquirerName: string;
@@ -69,7 +71,7 @@ export async function onboardMerchant(app: TestApp, format: string, overrides: O
       body: { acquirerProfileId: String(acquirer), currency: 'MYR' },
     }),
   );
-  return { pbo, acquirer, acquirerName, mchId: merchant.mchId };
+  return { pbo, groupId: created.groupId, acquirer, acquirerName, mchId: merchant.mchId };
 }
 
 /** A TID of 8 characters for a terminal of its own (the simulator keeps totals per terminal). */

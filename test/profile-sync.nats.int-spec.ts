@@ -37,6 +37,7 @@ import { PboService, PROFILE_OUTCOME_CONSUMER, profileOutcomeConsumer } from '..
 import { PROFILE_UPSERT_CONSUMER, profileUpsertConsumer, TRANSACTION_WEBHOOK_CONSUMER, transactionWebhookConsumer } from '../apps/payment-gateway/src';
 import { ORDER_UPDATES_CONSUMER, orderUpdatesConsumer } from '../apps/transactions/src';
 import { StandaloneModule } from '../apps/standalone/src';
+import { TERMINAL_RELEASED_CONSUMER, terminalReleasedConsumer } from '../apps/host-connector/src';
 
 /**
  * merchant-management → NATS JetStream → payment-gateway, end to end in one process hosting both
@@ -140,6 +141,8 @@ async function startStandalone(servers: string, names: Names, streamSubjects: re
   const webhooks = await withJetStream(servers, (jsm) => idleConsumer(jsm, transactionWebhookConsumer, RUN));
   // Nor is transactions' order intake, which consumes the same events.
   const orders = await withJetStream(servers, (jsm) => idleConsumer(jsm, orderUpdatesConsumer, RUN));
+  // Nor the connector's intake of released terminals (the platform's durable would take other runs' events).
+  const released = await withJetStream(servers, (jsm) => idleConsumer(jsm, terminalReleasedConsumer, RUN));
   const logger = new CapturingLogger();
   const moduleRef = await Test.createTestingModule({ imports: [StandaloneModule.register(options)] })
     .overrideProvider(PROFILE_UPSERT_CONSUMER)
@@ -150,6 +153,8 @@ async function startStandalone(servers: string, names: Names, streamSubjects: re
     .useValue(webhooks.definition)
     .overrideProvider(ORDER_UPDATES_CONSUMER)
     .useValue(orders.definition)
+    .overrideProvider(TERMINAL_RELEASED_CONSUMER)
+    .useValue(released.definition)
     .compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger, bodyParser: false });
   configureHttpApp(app);
@@ -178,6 +183,7 @@ async function startStandalone(servers: string, names: Names, streamSubjects: re
       await withJetStream(servers, async (jsm) => {
         await webhooks.remove(jsm);
         await orders.remove(jsm);
+        await released.remove(jsm);
       }).catch(() => undefined);
     },
   };

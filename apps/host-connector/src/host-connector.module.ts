@@ -1,5 +1,6 @@
 import { DatabaseModule, databaseProbeProvider, PruneRule, RetentionModule } from '@app/database';
 import { OutboxModule, outboxPruneRule } from '@app/messaging';
+import { ConsumerDefinition } from '@app/messaging/consumer';
 import { DynamicModule, Module } from '@nestjs/common';
 import { HostConnectorConfig } from './config/host-connector.config';
 import { HOST_CONNECTOR_CONFIG } from './config/config.token';
@@ -29,17 +30,22 @@ import { EchoKeeper } from './sessions/echo-keeper';
 import { IsoSessionPool } from './sessions/iso-session-pool';
 import { TerminalClaimRepository } from './terminals/persistence/terminal-claim.repository';
 import { TerminalOwners } from './terminals/terminal-owners';
+import { TERMINAL_RELEASED_CONSUMER, terminalReleasedConsumer } from './terminals/terminal-released.consumer';
+import { TerminalReleasedController } from './terminals/terminal-released.controller';
 import { StanRepository } from './stan/persistence/stan.repository';
 
 export interface HostConnectorModuleOptions {
   /** Replaces the protocol libraries (tests with a scripted dialect). */
   protocols?: HostProtocols;
+  /** Replaces the consumer of `gateway.terminal.released.v1` (a run on a shared NATS server: its own stream, or an idle one). */
+  terminalReleased?: ConsumerDefinition;
 }
 
 /**
  * The host-connector bounded context: answers `host.*.v1` (HostRequestController, queue group
  * `host-connector`) through the process's request/reply strategy, speaks ISO 8583 over TCP and JSON over HTTP to
- * acquirer hosts, answers MOCK in process, and keeps STAN counters, working keys, the reversal
+ * acquirer hosts, answers MOCK in process, consumes `gateway.terminal.released.v1` (a PBO's claims of a
+ * terminal the gateway released go), and keeps STAN counters, working keys, the reversal
  * queue and the request log on its own schema. Needs `platformModules` (database URL, field
  * cipher, messaging) from the application that hosts it.
  */
@@ -71,10 +77,11 @@ export class HostConnectorModule {
           rules: (retention) => [...hostConnectorPruneRules(config.retentionMs), outboxPruneRule(retention.messagesMs)],
         }),
       ],
-      controllers: [HostRequestController, HostAddressCheckController],
+      controllers: [HostRequestController, HostAddressCheckController, TerminalReleasedController],
       providers: [
         { provide: HOST_CONNECTOR_CONFIG, useValue: config },
         { provide: HOST_PROTOCOLS, useValue: options.protocols ?? hostProtocolsFor(config.specs, config.jsonSpecs) },
+        { provide: TERMINAL_RELEASED_CONSUMER, useValue: options.terminalReleased ?? terminalReleasedConsumer },
         StanRepository,
         WorkingKeyRepository,
         ReversalRepository,

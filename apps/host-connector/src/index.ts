@@ -18,3 +18,5 @@ export type { OperatorReversalRow, ReversalFilter } from './reversal/persistence
 export { hostAddressCheckReply } from './routing/host-address';
 /** The `ip:port`s a host address reaches as the connector's claim keys them (what `hostAddressCheckReply` resolves with). */
 export { socketAddressesOfHost } from './terminals/terminal-owners';
+/** The consumer of `gateway.terminal.released.v1` (tests and benchmarks move it onto their own stream). */
+export { TERMINAL_RELEASED_CONSUMER, terminalReleasedConsumer } from './terminals/terminal-released.consumer';

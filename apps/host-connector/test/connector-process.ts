@@ -7,19 +7,22 @@
  *   HOST_ECHO_INTERVAL_MS  0 (no keep-alive echo inside a run of seconds)
  *   DATA_ENCRYPTION_KEY    the caller's `dataEncryptionKey`, else random per run (the gateway that
  *                          seals host.authorize.v1's card data must share it)
- * Two changes from main.ts, so that a run on a shared NATS server neither disturbs nor is
+ * Three changes from main.ts, so that a run on a shared NATS server neither disturbs nor is
  * disturbed by other connectors (tests, sandboxes) answering `host.*` in the same queue group:
- * the JetStream stream is the run's own (the connector publishes no events; the bench deletes
- * it), and with a subject prefix every `host.*.v1` subject is served as `<prefix>.host.*.v1`
- * (MessagingConfig.subjectPrefix: same queue group, same handler).
+ * the JetStream stream is the run's own (the bench deletes it), with a subject prefix every
+ * `host.*.v1` subject is served as `<prefix>.host.*.v1` (MessagingConfig.subjectPrefix: same
+ * queue group, same handler), and `gateway.terminal.released.v1` is consumed by the run's own
+ * durable consumer (`terminalReleased`; by default one on the run's stream that nothing
+ * publishes to, its dead letters there too), not the platform's.
  * Arguments: <databaseUrl> <JSON of IsoConnectorSettings>. Prints `READY <health port>` once it
  * answers requests. SIGTERM shuts it down gracefully (Nest shutdown hooks).
  */
 import { readAppConfig } from '@app/common';
 import { createPlatformApp } from '@app/runtime';
+import type { ConsumerDefinition } from '@app/messaging/consumer';
 import { DEVELOPMENT_ZMK } from '@app/host-protocol';
 import { randomBytes } from 'node:crypto';
-import { HostConnectorAppModule, hostConnectorAppConfig } from '../src';
+import { HostConnectorAppModule, hostConnectorAppConfig, terminalReleasedConsumer } from '../src';
 
 export interface IsoConnectorSettings {
   natsUrl: string;
@@ -32,6 +35,8 @@ export interface IsoConnectorSettings {
   subjectPrefix: string;
   /** DATA_ENCRYPTION_KEY (base64 of 32 bytes) shared with the gateway that seals the card data it sends; random when absent. */
   dataEncryptionKey?: string;
+  /** The run's consumer of `gateway.terminal.released.v1` (its own durable name and dead letters); absent: an idle one on `stream`. */
+  terminalReleased?: ConsumerDefinition;
 }
 
 async function start(databaseUrl: string, settings: IsoConnectorSettings): Promise<number> {
@@ -55,9 +60,21 @@ async function start(databaseUrl: string, settings: IsoConnectorSettings): Promi
     subjectPrefix: settings.subjectPrefix || undefined,
   };
 
-  const app = await createPlatformApp(HostConnectorAppModule.register(options, config));
+  const app = await createPlatformApp(HostConnectorAppModule.register(options, config, { terminalReleased: settings.terminalReleased ?? idleOn(settings) }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   return Number(new URL(await app.getUrl()).port);
+}
+
+/** A consumer of a subject of the run's own stream that nothing publishes to: nothing of the platform's is taken, the bench's stream deletion removes it. */
+function idleOn(settings: IsoConnectorSettings): ConsumerDefinition {
+  const subject = `${settings.streamSubject}.terminal-released`;
+  return {
+    ...terminalReleasedConsumer,
+    name: `${settings.stream}_terminal_released`,
+    subject,
+    deadLetterSubject: `${subject}.dlq`,
+    jetStream: { ...terminalReleasedConsumer.jetStream!, stream: settings.stream, deadLetterStream: settings.stream },
+  };
 }
 
 start(process.argv[2], JSON.parse(process.argv[3]) as IsoConnectorSettings).then(

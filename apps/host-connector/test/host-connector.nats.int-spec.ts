@@ -1,4 +1,4 @@
-import { connectNatsOrFail, NATS_URL, runId, waitFor } from '@app/testing';
+import { connectNatsOrFail, IdleConsumer, idleConsumer, NATS_URL, runId, waitFor } from '@app/testing';
 import { uniqueTid } from '@app/host-protocol/testing/factories';
 import {
   HOST_AUTHORIZE_V1,
@@ -19,6 +19,7 @@ import { NatsConnection } from 'nats';
 import { HostSimulator, startHostSimulator } from '@app/host-simulator';
 import { authorizePayload, followUpPayload, networkPayload, settlePayload, TargetOverrides } from './factories';
 import { ConnectorHarness, startConnector } from './harness';
+import { terminalReleasedConsumer } from '../src';
 
 /**
  * host-connector deployed on its own with NATS, against the host simulator over real TCP (the
@@ -43,12 +44,16 @@ describe('host-connector over NATS against the host simulator', () => {
   let connector: ConnectorHarness;
   let callerConnection: NatsConnection;
   let caller: NatsRequestReply;
+  let released: IdleConsumer;
 
   beforeAll(async () => {
     callerConnection = await connectNatsOrFail();
     caller = new NatsRequestReply(callerConnection, { subjectPrefix: SUBJECT_PREFIX });
     simulator = await startHostSimulator();
+    // The platform's durable consumer of released terminals would take other runs' events: an idle one of this run's.
+    released = await idleConsumer(await callerConnection.jetstreamManager(), terminalReleasedConsumer, RUN);
     connector = await startConnector({
+      module: { terminalReleased: released.definition },
       platform: {
         messaging: {
           transport: 'jetstream',
@@ -66,6 +71,7 @@ describe('host-connector over NATS against the host simulator', () => {
     await connector?.close();
     const jsm = await callerConnection?.jetstreamManager();
     await jsm?.streams.delete(STREAM).catch(() => undefined);
+    await released?.remove();
     await callerConnection?.close();
     await simulator?.close();
   });

@@ -1,5 +1,12 @@
 import { AllowList, DomainError } from '@app/common';
-import { GATEWAY_PROFILE_OUTCOME_V1, GATEWAY_PROFILE_UPSERT_V1, GatewayProfileOutcomeV1, GatewayProfileUpsertV1 } from '@app/contracts';
+import {
+  GATEWAY_PROFILE_OUTCOME_V1,
+  GATEWAY_PROFILE_UPSERT_V1,
+  GATEWAY_TERMINAL_RELEASED_V1,
+  GatewayProfileOutcomeV1,
+  GatewayProfileUpsertV1,
+  GatewayTerminalReleasedV1,
+} from '@app/contracts';
 import { uniqueTid } from '@app/host-protocol/testing/factories';
 import { HostAddressPolicy, InProcessTransport } from '@app/messaging';
 import { bodyOf, queryDatabase, unique, waitFor } from '@app/testing';
@@ -31,12 +38,16 @@ describe('terminal identities have one owner PBO', () => {
   let app: GatewayTestApp;
   let transport: InProcessTransport;
   const outcomes: GatewayProfileOutcomeV1[] = [];
+  const releases: GatewayTerminalReleasedV1[] = [];
 
   beforeAll(async () => {
     app = await startGateway({ messaging: { transport: 'in-process', inProcess: { duplicateWindowMs: 0, redeliveryDelayMs: () => 10 } } });
     transport = app.app.get(InProcessTransport);
     transport.subscribe(GATEWAY_PROFILE_OUTCOME_V1, (message) => {
       outcomes.push(message.payload as GatewayProfileOutcomeV1);
+    });
+    transport.subscribe(GATEWAY_TERMINAL_RELEASED_V1, (message) => {
+      releases.push(message.payload as GatewayTerminalReleasedV1);
     });
   });
 
@@ -113,13 +124,22 @@ describe('terminal identities have one owner PBO', () => {
     await publish(second);
     const claimant = upsertPayload({ groupId: group(), acceptances: [acceptance('ISO8583', host, mid, tid)] });
 
+    const releasesOf = async () => {
+      await transport.idle();
+      return releases.filter((release) => release.mid === mid && release.tid === tid);
+    };
+
     // The first device is decommissioned: the second still binds the terminal.
     await publish({ ...first, version: 2, entityStatus: 'DISABLED' });
     await publish(claimant);
     expect((await outcomeOf(claimant)).outcome).toBe('REJECTED');
+    expect(await releasesOf()).toEqual([]);
     // The second one's acceptance moves to another TID: nobody of the owner binds it any more.
     await publish({ ...second, version: 2, acceptances: [acceptance('ISO8583', host, mid, uniqueTid())] });
     expect(await owners(mid, tid)).toEqual([]);
+    // ...and the host connector is told, through the outbox, so the owner's claims there go too.
+    await waitFor('the release of the terminal', async () => (await releasesOf()).length > 0);
+    expect(await releasesOf()).toEqual([{ groupId: owner, hostMessageFormat: 'ISO8583', hostAddress: host, mid, tid, releasedAt: expect.any(String) }]);
 
     const retry = { ...claimant, version: 2 };
     await publish(retry);
@@ -129,6 +149,8 @@ describe('terminal identities have one owner PBO', () => {
     const back = { ...first, version: 3, entityStatus: 'ACTIVE' };
     await publish(back);
     expect((await outcomeOf(back)).outcome).toBe('REJECTED');
+    // Nothing more was released: a refused change rolls its release back with it.
+    expect(await releasesOf()).toHaveLength(1);
   });
 
   it('should let exactly one of two PBOs win a race for one terminal, and the other be refused', async () => {

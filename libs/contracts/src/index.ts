@@ -6,6 +6,7 @@ export * from './validation';
 export * from './subjects';
 export * from './gateway-profile-upsert.v1';
 export * from './gateway-profile-outcome.v1';
+export * from './gateway-terminal-released.v1';
 export * from './decode-contract';
 export * from './host.v1';
 export * from './money';

@@ -19,6 +19,9 @@ export const GATEWAY_PROFILE_OUTCOME_V1 = 'gateway.profile.outcome.v1';
 /** payment-gateway → transactions (and the gateway's own webhook sender): a transaction changed ({@link GatewayTransactionUpdatedV1}). */
 export const GATEWAY_TRANSACTION_UPDATED_V1 = 'gateway.transaction.updated.v1';
 
+/** payment-gateway → host-connector: a PBO's terminal identity was released, its claims at the connector go ({@link GatewayTerminalReleasedV1}). */
+export const GATEWAY_TERMINAL_RELEASED_V1 = 'gateway.terminal.released.v1';
+
 /** host-connector → payment-gateway: a reversal was queued or one of its attempts ended ({@link HostReversalUpdatedV1}). */
 export const HOST_REVERSAL_UPDATED_V1 = 'host.reversal.updated.v1';
 
@@ -29,7 +32,14 @@ export const TXN_BATCH_SETTLED_V1 = 'txn.batch.settled.v1';
  * The subjects {@link EVENT_STREAM} captures. Request/reply subjects must never be in a stream:
  * JetStream would answer the request with a PubAck before the real responder does.
  */
-export const STREAMED_SUBJECTS = [GATEWAY_PROFILE_UPSERT_V1, GATEWAY_PROFILE_OUTCOME_V1, GATEWAY_TRANSACTION_UPDATED_V1, HOST_REVERSAL_UPDATED_V1, TXN_BATCH_SETTLED_V1] as const;
+export const STREAMED_SUBJECTS = [
+  GATEWAY_PROFILE_UPSERT_V1,
+  GATEWAY_PROFILE_OUTCOME_V1,
+  GATEWAY_TRANSACTION_UPDATED_V1,
+  GATEWAY_TERMINAL_RELEASED_V1,
+  HOST_REVERSAL_UPDATED_V1,
+  TXN_BATCH_SETTLED_V1,
+] as const;
 
 // --- Core NATS request/reply (queue groups, deadlines), not stored ---
 

@@ -1,11 +1,18 @@
-import { HostTargetV1, parseHostUrl } from '@app/contracts';
+import { AllowList } from '@app/common';
+import { GatewayTerminalReleasedV1, HostTargetV1, parseHostUrl } from '@app/contracts';
 import { openContextDataSource } from '@app/database';
 import { createTestDatabase, TestDatabase } from '@app/testing';
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import { hostConnectorDatabase } from '../database';
 import { TerminalClaimRepository } from './persistence/terminal-claim.repository';
-import { TerminalOwners } from './terminal-owners';
+import { socketAddressesOfHost, TerminalOwners } from './terminal-owners';
+
+/** The connector's hosts in these tests: a default ISO 8583 host, and loopback names and addresses of one more port. */
+const HOSTS = {
+  defaultUrls: { ISO8583: 'tcp://127.0.0.1:41000' },
+  allowList: AllowList.parse('127.0.0.1:41000,127.0.0.1:41001,localhost:41001,[::1]:41001', { allowLoopback: true, variable: 'HOST_ALLOWLIST' }),
+};
 
 /** Who may use a terminal at the host connector (docs/decisions.md, "One owner per terminal, whatever the spelling"), against two replicas' connections. */
 describe('TerminalOwners', () => {
@@ -20,8 +27,8 @@ describe('TerminalOwners', () => {
     database = await createTestDatabase('terminal_claim');
     replicaA = await openContextDataSource(database.url, hostConnectorDatabase);
     replicaB = await openContextDataSource(database.url, hostConnectorDatabase);
-    ownersA = new TerminalOwners(new TerminalClaimRepository(replicaA));
-    ownersB = new TerminalOwners(new TerminalClaimRepository(replicaB));
+    ownersA = new TerminalOwners(new TerminalClaimRepository(replicaA), HOSTS);
+    ownersB = new TerminalOwners(new TerminalClaimRepository(replicaB), HOSTS);
   });
 
   afterAll(async () => {
@@ -160,6 +167,108 @@ describe('TerminalOwners', () => {
       await expect(repository.releaseMatching({})).rejects.toThrow('at least one filter');
       expect(await repository.releaseMatching({ groupId: 'grp_list', tid })).toEqual([expect.objectContaining({ tid, groupId: 'grp_list' })]);
       expect((await repository.list({ groupId: 'grp_list' })).map((row) => row.tid)).toEqual([other.tid]);
+    });
+  });
+  describe('a terminal the gateway released (gateway.terminal.released.v1)', () => {
+    const GROUPS = ['grp_rel_a', 'grp_rel_b', 'grp_rel_c'];
+    const FORMATS = ['ISO8583', 'S2M_8583'] as const;
+    const ADDRESSES = ['127.0.0.1:41000', '127.0.0.1:41001', '[::1]:41001', '10.9.9.9:41001'];
+    type Row = { format: string; address: string; mid: string; tid: string; groupId: string; confirmed: boolean };
+    const rowsOf = async (mid: string): Promise<Row[]> =>
+      replicaA.query(
+        `SELECT format, address, mid, tid, group_id AS "groupId", confirmed_at IS NOT NULL AS confirmed FROM terminal_claim WHERE mid LIKE $1 ORDER BY format, address, mid, tid`,
+        [`${mid}%`],
+      );
+    const released = (groupId: string, mid: string, tid: string, hostAddress?: string, hostMessageFormat: 'ISO8583' | 'S2M_8583' = 'ISO8583'): GatewayTerminalReleasedV1 => ({
+      groupId,
+      hostMessageFormat,
+      ...(hostAddress === undefined ? {} : { hostAddress }),
+      mid,
+      tid,
+      releasedAt: new Date().toISOString(),
+    });
+
+    // Hosts an event may name: the default, an address, a name, one not on the allow-list, one that does not resolve, none at all.
+    const HOSTS_NAMED = ['', 'tcp://127.0.0.1:41001', 'tcp://localhost:41001', 'tcp://10.9.9.9:41001', 'tcp://no-such-host.invalid:41001', undefined] as const;
+    /** The addresses whose claims of the PBO go: the host as a claim resolves it, or every address when it cannot be resolved for the PBO. */
+    async function addressesReleased(hostAddress: string | undefined): Promise<string[] | null> {
+      if (hostAddress === undefined || hostAddress.includes('10.9.9.9') || hostAddress.includes('.invalid')) return null;
+      return socketAddressesOfHost(parseHostUrl('ISO8583', hostAddress === '' ? HOSTS.defaultUrls.ISO8583 : hostAddress));
+    }
+
+    it("should delete exactly the released PBO's claims of that format, MID and TID at the host's addresses, pending or confirmed, and nobody else's", async () => {
+      const row = fc.record({
+        format: fc.constantFrom(...FORMATS),
+        address: fc.constantFrom(...ADDRESSES),
+        mid: fc.constantFrom('M1', 'M2'),
+        tid: fc.constantFrom('T1', 'T2'),
+        groupId: fc.constantFrom(...GROUPS),
+        confirmed: fc.boolean(),
+      });
+      const rows = fc.uniqueArray(row, { maxLength: 16, selector: (r) => `${r.format}|${r.address}|${r.mid}|${r.tid}` });
+      const event = fc.record({
+        groupId: fc.constantFrom(...GROUPS),
+        format: fc.constantFrom(...FORMATS),
+        host: fc.constantFrom(...HOSTS_NAMED),
+        mid: fc.constantFrom('M1', 'M2'),
+        tid: fc.constantFrom('T1', 'T2'),
+        // A redelivery: the same event again.
+        times: fc.integer({ min: 1, max: 2 }),
+      });
+      let round = 0;
+      await fc.assert(
+        fc.asyncProperty(rows, event, async (claims, released_) => {
+          const prefix = `R${(round += 1)}X`;
+          const stored = claims.map((claim) => ({ ...claim, mid: `${prefix}${claim.mid}` }));
+          for (const claim of stored) {
+            await replicaA.query(
+              `INSERT INTO terminal_claim (format, address, mid, tid, group_id, confirmed_at) VALUES ($1, $2, $3, $4, $5, CASE WHEN $6 THEN now() END)`,
+              [claim.format, claim.address, claim.mid, claim.tid, claim.groupId, claim.confirmed],
+            );
+          }
+          const mid = `${prefix}${released_.mid}`;
+          // The S2M_8583 default is not configured: its '' names no address either.
+          const addresses = released_.format === 'S2M_8583' && released_.host === '' ? null : await addressesReleased(released_.host);
+          const gone = (claim: Row) =>
+            claim.groupId === released_.groupId &&
+            claim.format === released_.format &&
+            claim.mid === mid &&
+            claim.tid === released_.tid &&
+            (addresses === null || addresses.includes(claim.address));
+
+          for (let time = 0; time < released_.times; time += 1) await ownersB.released(released(released_.groupId, mid, released_.tid, released_.host, released_.format));
+
+          const sorted = (list: Row[]) => [...list].sort((a, b) => `${a.format}|${a.address}|${a.mid}|${a.tid}`.localeCompare(`${b.format}|${b.address}|${b.mid}|${b.tid}`));
+          expect(sorted(await rowsOf(prefix))).toEqual(sorted(stored.filter((claim) => !gone(claim))));
+        }),
+        { numRuns: 60 },
+      );
+    });
+
+    it("should send the released PBO's next request back to the claim (nothing remembered), and let the other PBO take the terminal", async () => {
+      const { mid, tid } = terminal();
+      const url = HOSTS.defaultUrls.ISO8583;
+      await ownersA.settle(await ownersA.mayUse(target('grp_rel_a', null, mid, tid), at(url)), true);
+      // Remembered: A's next request reads nothing.
+      expect(await ownersA.mayUse(target('grp_rel_a', null, mid, tid), at(url))).toEqual({ ok: true });
+      expect(await ownersB.mayUse(target('grp_rel_b', null, mid, tid), at(url))).toMatchObject({ ok: false, result: 'REJECTED' });
+
+      expect(await ownersA.released(released('grp_rel_a', mid, tid, ''))).toEqual(['127.0.0.1:41000']);
+
+      const again = await ownersA.mayUse(target('grp_rel_a', null, mid, tid), at(url));
+      expect(again).toMatchObject({ ok: true, pending: { groupId: 'grp_rel_a' } });
+      await ownersA.settle(again, false);
+      const b = await ownersB.mayUse(target('grp_rel_b', null, mid, tid), at(url));
+      expect(b).toMatchObject({ ok: true, pending: { groupId: 'grp_rel_b' } });
+      await ownersB.settle(b, true);
+
+      // A's release arriving again (a redelivery, or late after B signed on) never touches B's claim.
+      expect(await ownersA.released(released('grp_rel_a', mid, tid, ''))).toEqual([]);
+      expect(await ownersB.released(released('grp_rel_a', mid, tid))).toEqual([]);
+      expect(await replicaA.query(`SELECT group_id AS "groupId", confirmed_at IS NOT NULL AS confirmed FROM terminal_claim WHERE mid = $1 AND tid = $2`, [mid, tid])).toEqual([
+        { groupId: 'grp_rel_b', confirmed: true },
+      ]);
+      expect(await ownersA.mayUse(target('grp_rel_a', null, mid, tid), at(url))).toMatchObject({ ok: false, result: 'REJECTED' });
     });
   });
 });

@@ -1,3 +1,4 @@
+import { AllowList } from '@app/common';
 import { HOST_RESULTS, HostAddress, HostResponseV1, HostResultV1, HostTargetV1 } from '@app/contracts';
 import fc from 'fast-check';
 import { hostAccepted } from '../requests/host-request.service';
@@ -26,6 +27,8 @@ class CountingClaims {
   }
 }
 
+/** No default host, nothing allowed: these tests never release a terminal. */
+const NO_HOSTS = { defaultUrls: {}, allowList: AllowList.parse('', { allowLoopback: false, variable: 'HOST_ALLOWLIST' }) };
 const address: HostAddress = { format: 'ISO8583', transport: 'tcp', url: 'tcp://127.0.0.1:9', hostname: '127.0.0.1', port: 9, endpoint: '127.0.0.1:9' };
 const target = (groupId: string, mid: string, tid: string) => ({ groupId, mid, tid, connUrl: null }) as unknown as HostTargetV1;
 
@@ -36,7 +39,7 @@ describe('TerminalOwners: what a process remembers', () => {
         fc.array(fc.record({ group: fc.constantFrom('grp_a', 'grp_b'), terminal: fc.constantFrom(['M1', 'T1'], ['M1', 'T2'], ['M2 ', 'T1']) }), { minLength: 1, maxLength: 30 }),
         async (requests) => {
           const claims = new CountingClaims();
-          const owners = new TerminalOwners(claims as unknown as TerminalClaimRepository);
+          const owners = new TerminalOwners(claims as unknown as TerminalClaimRepository, NO_HOSTS);
           const firstOwner = new Map<string, string>();
           const asked = new Set<string>();
           let expectedCalls = 0;
@@ -65,7 +68,7 @@ describe('TerminalOwners: a claim stands only when the host accepted the termina
         fc.array(fc.record({ group: fc.constantFrom('grp_a', 'grp_b', 'grp_c'), accepted: fc.boolean() }), { minLength: 1, maxLength: 20 }),
         async (requests) => {
           const claims = new CountingClaims();
-          const owners = new TerminalOwners(claims as unknown as TerminalClaimRepository);
+          const owners = new TerminalOwners(claims as unknown as TerminalClaimRepository, NO_HOSTS);
           let owner: string | undefined;
           for (const { group, accepted } of requests) {
             const use = await owners.mayUse(target(group, 'M1', 'T1'), address);
@@ -90,7 +93,7 @@ describe('TerminalOwners with hostAccepted: only an approval confirms a first cl
         fc.array(fc.record({ result: fc.constantFrom(...HOST_RESULTS), code: fc.option(fc.constantFrom('00', '05', '14', '58', '91'), { nil: null }) }), { minLength: 1, maxLength: 6 }),
         async (answers) => {
           const claims = new CountingClaims();
-          const owners = new TerminalOwners(claims as unknown as TerminalClaimRepository);
+          const owners = new TerminalOwners(claims as unknown as TerminalClaimRepository, NO_HOSTS);
           // The guesser signs on first, with MID/TIDs read off a receipt; the host answers each time.
           for (const { result, code } of answers) {
             const use = await owners.mayUse(target('grp_guess', 'M1', 'T1'), address);
@@ -136,7 +139,7 @@ describe('TerminalOwners: an IPv4 host spelt as an IPv4-mapped IPv6 address is t
         async ([parts, mapped], port, mappedFirst) => {
           const dotted = parts.join('.');
           expect(socketAddressOf(mapped, port)).toBe(`${dotted}:${port}`);
-          const owners = new TerminalOwners(new CountingClaims() as unknown as TerminalClaimRepository);
+          const owners = new TerminalOwners(new CountingClaims() as unknown as TerminalClaimRepository, NO_HOSTS);
           const [first, second] = mappedFirst ? [mapped, dotted] : [dotted, mapped];
           const owner = await owners.mayUse(target('grp_a', 'M1', 'T1'), at(first, port));
           await owners.settle(owner, true);

@@ -1,8 +1,11 @@
-import { canonicalHostnameOf, describeTakenTerminal, HostAddress, HostTargetV1, hostKeyOf, terminalIdOf } from '@app/contracts';
-import { Injectable, Logger } from '@nestjs/common';
+import { canonicalHostnameOf, describeTakenTerminal, GatewayTerminalReleasedV1, HostAddress, HostTargetV1, hostKeyOf, terminalIdOf } from '@app/contracts';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
+import { HostConnectorConfig } from '../config/host-connector.config';
 import { LEGACY_GROUP_SCOPE, groupScopeOf } from '../routing/group-scope';
+import { resolveHostAddress } from '../routing/host-address';
 import { TerminalAtAddress, TerminalClaimRepository } from './persistence/terminal-claim.repository';
 
 /** A claim this request holds pending: {@link TerminalOwners.settle} confirms or releases it. */
@@ -60,7 +63,11 @@ export class TerminalOwners {
   /** Addresses of host names as last resolved (to when it resolves again). */
   private readonly resolved = new Map<string, { ips: string[]; until: number }>();
 
-  constructor(private readonly claims: TerminalClaimRepository) {}
+  constructor(
+    private readonly claims: TerminalClaimRepository,
+    /** Where a released terminal's host is (its default address, the allow-list its PBO meets). */
+    @Inject(HOST_CONNECTOR_CONFIG) private readonly config: Pick<HostConnectorConfig, 'defaultUrls' | 'allowList'>,
+  ) {}
 
   async mayUse(target: HostTargetV1, address: HostAddress): Promise<TerminalUse> {
     const groupId = groupScopeOf(target);
@@ -111,6 +118,45 @@ export class TerminalOwners {
     } catch (error) {
       // The request's own outcome stands; a claim left pending is settled by the PBO's next request, or taken over once stale.
       this.logger.error(`terminal claim of ${groupId} not ${accepted ? 'confirmed' : 'released'}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /**
+   * The gateway released `event.groupId`'s terminal (`gateway.terminal.released.v1`): that PBO's
+   * claims of it go, pending or confirmed, so another PBO the gateway now lets configure it may
+   * sign on (docs/decisions.md, "A released terminal reaches the connector"). The host is resolved
+   * as a request's claim resolves it (the acceptance's address or the format's default, for that
+   * PBO under the allow-list, the name looked up as the claim looks it up); when it cannot be (no
+   * host in the event, no default, not allowed any more, a name that no longer resolves), the
+   * PBO's claims of the MID/TID go at every address. Only the PBO's own rows, never another's;
+   * idempotent. Answers the addresses released.
+   */
+  async released(event: GatewayTerminalReleasedV1): Promise<string[]> {
+    const [mid, tid] = [terminalIdOf(event.mid), terminalIdOf(event.tid)];
+    const addresses = await this.releasedAddressesOf(event);
+    const gone = await this.claims.releaseTerminal(event.groupId, { format: event.hostMessageFormat, mid, tid }, addresses);
+    this.forget(event.groupId, event.hostMessageFormat, mid, tid, addresses === null ? null : new Set([...addresses, ...gone]));
+    return gone;
+  }
+
+  /** The `ip:port`s of a released terminal's host as its claim keys them; null when they cannot be told (then every address). */
+  private async releasedAddressesOf(event: GatewayTerminalReleasedV1): Promise<string[] | null> {
+    if (event.hostAddress === undefined) return null;
+    const resolved = resolveHostAddress(event.hostMessageFormat, event.hostAddress === '' ? null : event.hostAddress, this.config, event.groupId);
+    if (!resolved.ok) return null;
+    try {
+      return await this.socketAddressesOf(resolved.address);
+    } catch {
+      return null;
+    }
+  }
+
+  /** Drops what this process remembers of the PBO holding the terminal, at `addresses` (null: at every address). */
+  private forget(groupId: string, format: string, mid: string, tid: string, addresses: ReadonlySet<string> | null): void {
+    const [prefix, suffix] = [`${groupId}|${format}|`, `|${mid}|${tid}`];
+    for (const key of this.owned.keys()) {
+      if (!key.startsWith(prefix) || !key.endsWith(suffix)) continue;
+      if (addresses === null || addresses.has(key.slice(prefix.length, key.length - suffix.length))) this.owned.delete(key);
     }
   }
 

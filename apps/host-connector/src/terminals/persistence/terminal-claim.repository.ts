@@ -110,6 +110,22 @@ export class TerminalClaimRepository {
     );
   }
 
+  /**
+   * The gateway released the PBO's terminal (`gateway.terminal.released.v1`): deletes that PBO's
+   * claims of format, MID and TID, pending or confirmed, at `addresses` (null: at every address).
+   * Never another PBO's row; deleting what is already gone is no error. Answers the addresses of
+   * the rows deleted.
+   */
+  async releaseTerminal(groupId: string, terminal: { format: string; mid: string; tid: string }, addresses: readonly string[] | null): Promise<string[]> {
+    const rows: Array<{ address: string }> = await this.dataSource.query(
+      `WITH gone AS (
+         DELETE FROM terminal_claim WHERE group_id = $1 AND format = $2 AND mid = $3 AND tid = $4 AND ($5::text[] IS NULL OR address = ANY($5::text[])) RETURNING address
+       ) SELECT address FROM gone ORDER BY address`,
+      [groupId, terminal.format, terminal.mid, terminal.tid, addresses === null ? null : [...addresses]],
+    );
+    return rows.map((row) => row.address);
+  }
+
   /** The operator's list: the claims matching every filter given, by owner and terminal. */
   async list(filter: TerminalClaimFilter, limit = 1000): Promise<TerminalClaimRow[]> {
     const { where, parameters } = whereOf(filter);

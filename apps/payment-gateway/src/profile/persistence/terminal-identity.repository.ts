@@ -1,5 +1,5 @@
-import { HostAddressCheckReplyV1, isHostMessageFormat, TerminalIdentity, terminalIdentityOf } from '@app/contracts';
-import { HOST_ADDRESS_POLICY, HostAddressPolicy, isUnansweredCheck } from '@app/messaging';
+import { GATEWAY_TERMINAL_RELEASED_V1, HostAddressCheckReplyV1, isHostMessageFormat, TerminalIdentity, terminalIdentityOf, terminalReleasedOf } from '@app/contracts';
+import { HOST_ADDRESS_POLICY, HostAddressPolicy, isUnansweredCheck, OutboxWriter } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
@@ -59,7 +59,10 @@ const RECORDSET = `jsonb_to_recordset($1::jsonb) AS v("groupId" text, "hostMessa
 export class TerminalIdentityRepository {
   private readonly logger = new Logger('TerminalIdentity');
 
-  constructor(@Inject(HOST_ADDRESS_POLICY) private readonly hostAddresses: HostAddressPolicy) {}
+  constructor(
+    @Inject(HOST_ADDRESS_POLICY) private readonly hostAddresses: HostAddressPolicy,
+    private readonly outbox: OutboxWriter,
+  ) {}
 
   /**
    * The identities of the acceptances in `scope` that carry a MID and a TID, each with the
@@ -189,7 +192,12 @@ export class TerminalIdentityRepository {
     return reply.hostAddresses ?? [];
   }
 
-  /** Deletes the claims among `candidates` that no live profile of their PBO binds any more. */
+  /**
+   * Deletes the claims among `candidates` that no live profile of their PBO binds any more, and
+   * announces each through the outbox (`gateway.terminal.released.v1`, same transaction), so the
+   * host connector drops that PBO's claims of the terminal too (docs/decisions.md, "A released
+   * terminal reaches the connector").
+   */
   private async release(manager: EntityManager, candidates: TerminalClaim[]): Promise<void> {
     if (candidates.length === 0) return;
     const parameter = JSON.stringify(candidates);
@@ -215,10 +223,16 @@ export class TerminalIdentityRepository {
     );
     const unbound = held.filter((claim) => !live.has(claimKey(claim)));
     if (unbound.length === 0) return;
-    await manager.query(
+    const [released]: [TerminalClaim[], number] = await manager.query(
       `DELETE FROM terminal_identity t USING ${RECORDSET}
-       WHERE t.host_message_format = v."hostMessageFormat" AND t.host_address = v."hostAddress" AND t.mid = v.mid AND t.tid = v.tid AND t.group_id = v."groupId"`,
+       WHERE t.host_message_format = v."hostMessageFormat" AND t.host_address = v."hostAddress" AND t.mid = v.mid AND t.tid = v.tid AND t.group_id = v."groupId"
+       RETURNING t.host_message_format AS "hostMessageFormat", t.host_address AS "hostAddress", t.mid, t.tid, t.group_id AS "groupId"`,
       [JSON.stringify(unbound)],
     );
+    const releasedAt = new Date();
+    const events = released.flatMap(({ hostMessageFormat, ...claim }) =>
+      isHostMessageFormat(hostMessageFormat) ? [{ subject: GATEWAY_TERMINAL_RELEASED_V1, payload: terminalReleasedOf({ ...claim, hostMessageFormat }, releasedAt) }] : [],
+    );
+    await this.outbox.enqueueMany(manager, events);
   }
 }

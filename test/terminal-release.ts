@@ -1,0 +1,70 @@
+import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
+import { gatewayBase, queryDatabase, TestApp, unique, waitFor } from '@app/testing';
+import { Acquiring, activateTill, newTid, onboardMerchant, tap, Till } from './money-support';
+
+const GATEWAY_BASE = gatewayBase(DEFAULT_GATEWAY_NAMESPACE);
+
+/** One acceptance's answer to a profile's sign-on. */
+export interface AcceptanceSignOn {
+  resultReason: string;
+  hostRespCode: string;
+  hostRespMessage: string;
+}
+
+/** The PBO signs the till's profile on at its host (one acceptance): that acceptance's answer. */
+export async function signOn(acquiring: Acquiring, till: Till): Promise<AcceptanceSignOn> {
+  const response = await acquiring.pbo.post(`${GATEWAY_BASE}/profiles/${till.profileId}/signOn`, undefined);
+  expect(response.status).toBe(200);
+  const [only] = (response.body as unknown as { acptSignOns: AcceptanceSignOn[] }).acptSignOns;
+  return only;
+}
+
+/** How a PBO gives up a device for good (issue 14 class 8, r14h, r14i): each frees its terminals in both contexts. */
+export const RETIREMENTS = {
+  'decommissions the device': (a: Acquiring, till: Till) => a.pbo.delete(`/api/openapi/v1/device/${till.deviceId}?deviceStatus=3`),
+  'logs the device out, then decommissions it': async (a: Acquiring, till: Till) => {
+    expect((await a.pbo.delete(`/api/openapi/v1/device/${till.deviceId}?deviceStatus=2`)).status).toBe(200);
+    return a.pbo.delete(`/api/openapi/v1/device/${till.deviceId}?deviceStatus=3`);
+  },
+  'idles the device, then decommissions it': async (a: Acquiring, till: Till) => {
+    expect((await a.pbo.delete(`/api/openapi/v1/device/${till.deviceId}/idle`)).status).toBe(200);
+    return a.pbo.delete(`/api/openapi/v1/device/${till.deviceId}?deviceStatus=3`);
+  },
+} as const;
+export type Retirement = keyof typeof RETIREMENTS;
+
+/**
+ * Review r14i (MEDIUM): PBO A signs on on the default ISO 8583 host (the connector's claim
+ * confirmed), then gives the device up (`retirement`); PBO B configures the same MID/TID there,
+ * activates, signs on (`HostSuccess` 00) and sells. The release travels from the gateway to the
+ * connector (`gateway.terminal.released.v1`), so B's first sign-on may still meet A's claim: B
+ * retries, as a user would, until it is through. Ends with B's confirmed claim the only one.
+ */
+export async function terminalMovesToAnotherPbo(app: TestApp, retirement: Retirement): Promise<void> {
+  const [mid, tid] = [`SM${unique().replace(/\W/g, '').slice(-10)}`.toUpperCase(), newTid()];
+  const claimsOf = () =>
+    queryDatabase<{ group_id: string; confirmed: boolean }>(
+      app.database.url,
+      'SELECT group_id, confirmed_at IS NOT NULL AS confirmed FROM host_connector.terminal_claim WHERE mid = $1 AND tid = $2 ORDER BY group_id',
+      [mid, tid],
+    );
+  const a = await onboardMerchant(app, 'ISO8583');
+  const aTill = await activateTill(app, a, { mid, tid });
+  expect(await signOn(a, aTill)).toEqual(expect.objectContaining({ resultReason: 'HostSuccess', hostRespCode: '00' }));
+  expect(await claimsOf()).toEqual([{ group_id: a.groupId, confirmed: true }]);
+
+  expect((await RETIREMENTS[retirement](a, aTill)).status).toBe(200);
+  const b = await onboardMerchant(app, 'ISO8583');
+  const bTill = await activateTill(app, b, { mid, tid });
+  let last: AcceptanceSignOn | undefined;
+  await waitFor(
+    'B to sign on on the terminal A gave up',
+    async () => (last = await signOn(b, bTill)).resultReason === 'HostSuccess',
+    20_000,
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}: last answer ${JSON.stringify(last)}`);
+  });
+  expect(last).toEqual(expect.objectContaining({ resultReason: 'HostSuccess', hostRespCode: '00' }));
+  expect((await tap(bTill, '3.00')).tranStatus).toBe('APPROVED');
+  expect(await claimsOf()).toEqual([{ group_id: b.groupId, confirmed: true }]);
+}
