@@ -771,6 +771,30 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
           expect(mtis()).toEqual(['0500']);
           expect(reply).toMatchObject({ result: 'APPROVED', reconciliation: 'BALANCED', hostRespMessage: 'Approved' });
         });
+
+        // Review r16e: the repeat under the hold goes unanswered (the host slower than the connector's timeout): the void's outcome is unknown.
+        it.each([
+          ['that names the voided sale among its transactions', [upload(sold), upload(other)], true],
+          ['that carries no transactions', undefined, true],
+          ['whose transactions do not name that sale', [upload(other)], false],
+        ])('should send no 0500 for a settle %s while the host leaves the repeat of a void it refused before unanswered (when it counts the sale)', async (_, transactions, refused) => {
+          const tid = uniqueTid();
+          const voidStan = await refusedVoid(tid);
+          host.handler = (request) => (request[0] === '0401' ? null : answerOf(request, '00'));
+
+          const reply = await connector.ask(HOST_SETTLE_V1, { ...settlePayload({ ...iso(), tid }), ...(transactions ? { transactions } : {}), timeoutMs: 4000 });
+
+          if (refused) {
+            expect(mtis()).toEqual(['0401']);
+            expect(reply).toMatchObject({ result: 'REJECTED', hostRespCode: null, mti: null });
+            expect(reply.hostRespMessage).toBe(
+              `no 0500 was sent: the host has not answered the repeat of a void of a sale the batch counts, so it may have voided it; settle the batch again once the host answers (the connector keeps repeating it; an operator who learns the outcome from the acquirer can end it: reversals end): the transaction of STAN ${sold.stan} (its reversal: STAN ${voidStan})`,
+            );
+          } else {
+            expect(mtis()).toEqual(['0401', '0500']);
+            expect(reply).toMatchObject({ result: 'APPROVED', reconciliation: 'BALANCED' });
+          }
+        }, 20_000);
       });
     });
   });

@@ -126,6 +126,12 @@ export class ScriptedGateway {
     return transaction;
   }
 
+  /** A change the gateway makes on its own (a void its host acknowledged after a failed settle): the next version, published. */
+  async amend(tranId: string, edit: (transaction: GatewayTransactionV1) => GatewayTransactionV1): Promise<void> {
+    const held = this.current(tranId);
+    await this.change(held, edit(held.transaction));
+  }
+
   current(tranId: string): Held {
     const held = this.held.get(tranId);
     if (!held) throw new Error(`the scripted gateway holds no ${tranId}`);

@@ -1,7 +1,7 @@
 import { GATEWAY_BATCH_SETTLE_V1, GatewayTransactionV1 } from '@app/contracts';
 import { randomDigits, unique, waitFor } from '@app/testing';
 import fc from 'fast-check';
-import { approvedSale, declinedSale, decimal, terminal, Terminal } from './factories';
+import { action, approvedSale, declinedSale, decimal, terminal, Terminal } from './factories';
 import { settleRefusal } from './scripted-contexts';
 import { dataOf, expectError, Pbo, startTransactions, TransactionsTestApp } from './support';
 
@@ -194,6 +194,35 @@ describe('settlement (legacy v2)', () => {
     expect(failed.difference).toEqual({ paymentCount: 1, paymentAmt: 5, refundCount: 0, refundAmt: 0, voidCount: 0, voidAmt: 0 });
     const orders = dataOf(await pbo.get<{ total: number }>(`/api/v2/order?settleState=2&deviceId=${shop.sdkId}`));
     expect(orders.total).toBe(4);
+  });
+
+  // docs/decisions.md, "A void acknowledged while its batch settles" (review r16e LOW).
+  it('should show a failed batch as its orders count now, its difference taken against the host’s last totals again: a void the gateway recorded after the attempt', async () => {
+    const { shop, sales } = await busyTerminal();
+    const open = await batchOf(shop.primaryTid);
+    // The host had voided the 5.00 MASTERCARD sale: it counts three payments, 60.00.
+    app.gateway.hostTotals = (ours) => ({ ...ours, paymentCount: ours.paymentCount - 1, paymentAmount: decimal(6000) });
+    try {
+      expect(dataOf(await settle(open.batchId)).state).toBe(2);
+    } finally {
+      app.gateway.hostTotals = (ours) => ours;
+    }
+    expect(await detail(open.batchId)).toMatchObject({ state: 2, paymentCount: 4, paymentAmt: 65, voidCount: 0, difference: { paymentCount: 1, paymentAmt: 5 } });
+
+    const voided = sales[3];
+    await app.gateway.amend(voided.tranId, (transaction) => ({
+      ...transaction,
+      tranStatus: 'VOIDED',
+      actions: [...transaction.actions, action({ actionType: 'VOID', amount: transaction.amount })],
+    }));
+    await app.settled();
+
+    const failed = await detail(open.batchId);
+    expect(failed).toMatchObject({ state: 2, paymentCount: 3, paymentAmt: 60, voidCount: 1, voidAmt: 5, reconciliation: 'OUT_OF_BALANCE' });
+    expect(failed.difference).toEqual({ paymentCount: 0, paymentAmt: 0, refundCount: 0, refundAmt: 0, voidCount: 0, voidAmt: 0 });
+    const perKind = (type: string) => failed.transactions.filter((line) => line.transType === type).reduce((sum, line) => sum + line.count, 0);
+    expect([perKind('SALE'), perKind('VOID')]).toEqual([3, 1]);
+    expect((await batchOf(shop.primaryTid)).paymentCount).toBe(3);
   });
 
   it('should let exactly one of several concurrent settles of a batch through, refusing the others as being settled (409)', async () => {

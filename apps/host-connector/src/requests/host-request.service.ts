@@ -66,9 +66,23 @@ export const SETTLE_TOTALS_STALE = 'no 0500 was sent: the batch\'s totals count 
  */
 export function voidsStillCounted(transactions: readonly HostBatchTransactionV1[] | undefined, acknowledged: readonly AcknowledgedVoid[], since: Date): AcknowledgedVoid[] {
   if (transactions === undefined) return acknowledged.filter((done) => done.acknowledgedAt.getTime() >= since.getTime());
+  return countedIn(transactions, acknowledged);
+}
+
+/** How a settle refused for a void whose outcome the host has not given begins (docs/decisions.md, "A void acknowledged while its batch settles"). */
+export const SETTLE_VOID_UNANSWERED =
+  'no 0500 was sent: the host has not answered the repeat of a void of a sale the batch counts, so it may have voided it; settle the batch again once the host answers (the connector keeps repeating it; an operator who learns the outcome from the acquirer can end it: reversals end)';
+
+/** The voids whose originals a settle's totals count: those among its transactions, or every one when it carries none. */
+export function countedIn<V extends { original: Pick<HostOriginalV1, 'stan' | 'transmittedAt'> }>(transactions: readonly HostBatchTransactionV1[] | undefined, voids: readonly V[]): V[] {
+  if (transactions === undefined) return [...voids];
   const key = (original: Pick<HostOriginalV1, 'stan' | 'transmittedAt'>) => `${original.stan}/${original.transmittedAt}`;
   const counted = new Set(transactions.map((transaction) => key(transaction.original)));
-  return acknowledged.filter((done) => counted.has(key(done.original)));
+  return voids.filter((each) => counted.has(key(each.original)));
+}
+
+function voidsNamed(voids: ReadonlyArray<{ stan: string; original: Pick<HostOriginalV1, 'stan'> }>): string {
+  return voids.map((each) => `STAN ${each.original.stan} (its reversal: STAN ${each.stan})`).join(', ');
 }
 
 /**
@@ -178,9 +192,15 @@ export class HostRequestService {
     try {
       const counted = voidsStillCounted(request.transactions, await hold.acknowledgedVoids(), hold.since);
       if (counted.length > 0) {
-        const which = counted.map((done) => `STAN ${done.original.stan} (its reversal: STAN ${done.stan})`).join(', ');
+        const which = voidsNamed(counted);
         this.logger.warn(`settle ${request.requestId} of TID ${request.target.tid}: the host voided ${which} after the totals were counted; no 0500 sent`);
         return replyWithout(request.requestId, 'REJECTED', `${SETTLE_TOTALS_STALE}: the host acknowledged the void of the transaction of ${which}`);
+      }
+      const unknown = countedIn(request.transactions, hold.unansweredVoids);
+      if (unknown.length > 0) {
+        const which = voidsNamed(unknown);
+        this.logger.warn(`settle ${request.requestId} of TID ${request.target.tid}: the host has not answered the void of ${which}; no 0500 sent`);
+        return replyWithout(request.requestId, 'REJECTED', `${SETTLE_VOID_UNANSWERED}: the transaction of ${which}`);
       }
       const reply = await this.perform('settle', request, route, deadlineAt);
       if (hold.stillPending.length === 0) return reply;

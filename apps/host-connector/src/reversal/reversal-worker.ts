@@ -1,5 +1,5 @@
 import { errorMessage } from '@app/common';
-import { HostMessageFormat } from '@app/contracts';
+import { HostMessageFormat, HostOriginalV1 } from '@app/contracts';
 import { acknowledgementOf, reversalAcknowledgementOf } from '@app/host-protocol';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HostConnectorConfig } from '../config/host-connector.config';
@@ -35,6 +35,12 @@ export const REVERSAL_LEASE_MARGIN_MS = 30_000;
 /** A settle's hold on its terminal's reversals: the STANs of those it could not get acknowledged first, and the release. */
 export interface SettleHold {
   stillPending: string[];
+  /**
+   * The voids sent as reversals (COMPLETES_REQUEST) still PENDING whose repeat under the hold got
+   * no refusal (unanswered, still on the wire, or not sent in the time): the host may have voided
+   * their originals, or may yet (docs/decisions.md, "A void acknowledged while its batch settles").
+   */
+  unansweredVoids: Array<{ stan: string; original: HostOriginalV1 }>;
   /** When the hold began, by the database's clock (what `acknowledgedAt` is read against). */
   since: Date;
   /** The terminal's voids sent as reversals that the host has acknowledged (their repeats), at this host. */
@@ -145,6 +151,7 @@ export class ReversalWorker {
     const { id: holdId, since } = await this.reversals.holdForSettle(format, tid, [...spellings], new Date(deadlineAt + 1000));
     const budgetEnd = Date.now() + Math.max(0, deadlineAt - Date.now()) / 2;
     const stillPending: string[] = [];
+    const unansweredVoids: SettleHold['unansweredVoids'] = [];
     try {
       // Listed again under the hold: none queued meanwhile is missed, and no worker starts on one.
       for (const reversal of (await this.reversals.pendingOfTerminal(format, tid)).filter((r) => spellings.has(r.hostUrl))) {
@@ -154,6 +161,9 @@ export class ReversalWorker {
         // null: no longer PENDING (a worker's attempt in flight acknowledged it), or that attempt outlasted the wait.
         const acknowledged = outcome?.kind === 'acknowledged' || (outcome === null && !(await this.reversals.isPending(reversal.id)));
         if (!acknowledged) stillPending.push(reversal.stan);
+        // Answered now with a code that does not acknowledge (a 94 after a refusal included, acknowledgementOf): the void did not take. Anything else leaves its outcome unknown.
+        const refused = outcome?.kind === 'failed' && outcome.respCode !== null;
+        if (!acknowledged && !refused && reversal.effect === 'COMPLETES_REQUEST') unansweredVoids.push({ stan: reversal.stan, original: reversal.original });
       }
     } catch (error) {
       await this.reversals.releaseSettleHold(holdId);
@@ -162,6 +172,7 @@ export class ReversalWorker {
     if (stillPending.length > 0) this.logger.warn(`settle of ${format} TID ${tid}: reversals still unacknowledged when it goes: STAN ${stillPending.join(', ')}`);
     return {
       stillPending,
+      unansweredVoids,
       since,
       acknowledgedVoids: () => this.reversals.acknowledgedVoidsOfTerminal(format, tid, [...spellings]),
       release: () => this.reversals.releaseSettleHold(holdId),

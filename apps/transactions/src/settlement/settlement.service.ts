@@ -271,11 +271,21 @@ export class SettlementService {
     };
   }
 
-  /** Settled and failed batches show the totals the gateway settled; the others what their orders count now. */
+  /**
+   * Settled batches show the totals the gateway settled; the others what their orders count now. A
+   * failed batch's orders can change after its attempt (a void the host acknowledged meanwhile is
+   * recorded, docs/decisions.md, "A void acknowledged while its batch settles"): it shows what the
+   * next settle will send, and its difference is taken against the host's last totals again.
+   */
   private async withTotals(batches: SettlementBatch[]): Promise<BatchView[]> {
-    const open = batches.filter((batch) => !batch.totals);
-    const counted = await this.batches.countedTotals(open.map((batch) => batch.id));
-    return batches.map((batch) => ({ ...batch, shownTotals: batch.totals ?? counted.get(batch.id) ?? ZERO_TOTALS }));
+    const counts = (batch: SettlementBatch) => !batch.totals || batch.state === BATCH_STATES.SETTLE_FAILED;
+    const counted = await this.batches.countedTotals(batches.filter(counts).map((batch) => batch.id));
+    return batches.map((batch) => {
+      if (!counts(batch)) return { ...batch, shownTotals: batch.totals! };
+      const shownTotals = counted.get(batch.id) ?? ZERO_TOTALS;
+      if (batch.state !== BATCH_STATES.SETTLE_FAILED) return { ...batch, shownTotals };
+      return { ...batch, shownTotals, difference: batch.hostTotals ? difference(shownTotals, batch.hostTotals) : null };
+    });
   }
 }
 

@@ -13,6 +13,15 @@ export interface AcknowledgedVoid {
   acknowledgedAt: Date;
 }
 
+/** A PENDING reversal of a terminal, as a settle works it: which request it completes or undoes, and its original. */
+export interface PendingOfTerminal {
+  id: string;
+  hostUrl: string;
+  stan: string;
+  effect: ReversalEntity['effect'];
+  original: HostOriginalV1;
+}
+
 /** What the operator's list filters on (every one given must match). */
 export interface ReversalFilter {
   id?: string;
@@ -331,12 +340,12 @@ export class ReversalRepository {
   }
 
   /** The PENDING reversals of terminal `tid` in `format`, oldest first, due or not. */
-  async pendingOfTerminal(format: string, tid: string): Promise<Array<{ id: string; hostUrl: string; stan: string }>> {
-    const rows: Array<{ id: string; host_url: string; stan: string }> = await this.dataSource.query(
-      `SELECT id, host_url, stan FROM reversal WHERE status = 'PENDING' AND format = $1 AND tid = $2 ORDER BY created_at, id`,
+  async pendingOfTerminal(format: string, tid: string): Promise<PendingOfTerminal[]> {
+    const rows: Array<{ id: string; host_url: string; stan: string; effect: ReversalEntity['effect']; original: HostOriginalV1 }> = await this.dataSource.query(
+      `SELECT id, host_url, stan, effect, request->'original' AS original FROM reversal WHERE status = 'PENDING' AND format = $1 AND tid = $2 ORDER BY created_at, id`,
       [format, tid],
     );
-    return rows.map((row) => ({ id: row.id, hostUrl: row.host_url, stan: row.stan }));
+    return rows.map((row) => ({ id: row.id, hostUrl: row.host_url, stan: row.stan, effect: row.effect, original: row.original }));
   }
 
   /**
