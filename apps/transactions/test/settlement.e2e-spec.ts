@@ -73,6 +73,16 @@ describe('settlement (legacy v2)', () => {
   const detail = async (batchId: string) => dataOf(await pbo.get<BatchDetail>(`/api/v2/settlement/${batchId}`));
   const settle = (batchId: string, client: Pbo = pbo) => client.post<{ id: number; state: number }>('/api/v2/settlement/settle', { batchId });
 
+  /** Settles a batch whose host counts one payment fewer (3, 60.00, against busyTerminal's 4, 65.00): failed (2), out of balance. */
+  async function settleOneShort(batchId: string): Promise<void> {
+    app.gateway.hostTotals = (ours) => ({ ...ours, paymentCount: ours.paymentCount - 1, paymentAmount: decimal(6000) });
+    try {
+      expect(dataOf(await settle(batchId)).state).toBe(2);
+    } finally {
+      app.gateway.hostTotals = (ours) => ours;
+    }
+  }
+
   /** A terminal with three VISA sales (10.00, 20.00, 30.00), one MASTERCARD sale (5.00) and a declined sale. */
   async function busyTerminal(): Promise<{ shop: Terminal; sales: GatewayTransactionV1[] }> {
     const shop = terminal();
@@ -182,12 +192,7 @@ describe('settlement (legacy v2)', () => {
   it('should record an out-of-balance settlement as failed (2) with the difference, and the orders as settle failed', async () => {
     const { shop } = await busyTerminal();
     const open = await batchOf(shop.primaryTid);
-    app.gateway.hostTotals = (ours) => ({ ...ours, paymentCount: ours.paymentCount - 1, paymentAmount: decimal(6000) });
-    try {
-      expect(dataOf(await settle(open.batchId)).state).toBe(2);
-    } finally {
-      app.gateway.hostTotals = (ours) => ours;
-    }
+    await settleOneShort(open.batchId);
 
     const failed = await detail(open.batchId);
     expect(failed).toMatchObject({ state: 2, reconciliation: 'OUT_OF_BALANCE', acquirerCode: '95', successTime: null });
@@ -200,13 +205,8 @@ describe('settlement (legacy v2)', () => {
   it('should show a failed batch as its orders count now, its difference taken against the host’s last totals again: a void the gateway recorded after the attempt', async () => {
     const { shop, sales } = await busyTerminal();
     const open = await batchOf(shop.primaryTid);
-    // The host had voided the 5.00 MASTERCARD sale: it counts three payments, 60.00.
-    app.gateway.hostTotals = (ours) => ({ ...ours, paymentCount: ours.paymentCount - 1, paymentAmount: decimal(6000) });
-    try {
-      expect(dataOf(await settle(open.batchId)).state).toBe(2);
-    } finally {
-      app.gateway.hostTotals = (ours) => ours;
-    }
+    // The host had voided the 5.00 MASTERCARD sale.
+    await settleOneShort(open.batchId);
     expect(await detail(open.batchId)).toMatchObject({ state: 2, paymentCount: 4, paymentAmt: 65, voidCount: 0, difference: { paymentCount: 1, paymentAmt: 5 } });
 
     const voided = sales[3];
