@@ -191,9 +191,10 @@ export class HostRequestService {
           return replyWithout(request.requestId, 'HOST_UNAVAILABLE', `${exchange.reason}; no answer, nothing to reverse`, exchange.sent);
         }
         const owed = reversalOf(operation, request, exchange.sent);
-        await this.reversals.enqueue(route, owed.reversal, exchange.reason, owed.sent);
+        const queued = await this.reversals.enqueue(route, owed.reversal, exchange.reason, owed.sent);
         this.logger.warn(`${operation} ${request.requestId} (TID ${request.target.tid} STAN ${exchange.sent.stan}): ${exchange.reason}; reversal queued`);
-        const reversed = replyWithout(request.requestId, 'REVERSED', `${unansweredWhy(exchange)}${REVERSAL_QUEUED_CLAUSE}`, exchange.sent);
+        // The reversal as queued goes with the reply: the caller shows it at once, as its event will (docs/decisions.md, "h15").
+        const reversed = { ...replyWithout(request.requestId, 'REVERSED', `${unansweredWhy(exchange)}${REVERSAL_QUEUED_CLAUSE}`, exchange.sent), reversal: queued };
         // The host answered, without an outcome: reversed for that, not as unanswered.
         return exchange.outcomeUnknown ? { ...reversed, reversedFor: 'UNKNOWN_OUTCOME' } : reversed;
       }
@@ -302,9 +303,9 @@ export class HostRequestService {
       // the host, for the amount the host booked when it named one.
       // The host answered: what is owed is a new reversal, never a repeat of an answered message.
       const { reversal } = reversalOf(operation, request, sent);
-      await this.reversals.enqueue(route, { ...reversal, amount: bookedAmountOf(reversal.amount, answer) }, partial.reason);
+      const queued = await this.reversals.enqueue(route, { ...reversal, amount: bookedAmountOf(reversal.amount, answer) }, partial.reason);
       this.logger.warn(`${operation} ${request.requestId} (TID ${request.target.tid} STAN ${sent.stan}): ${partial.reason}; reversal queued`);
-      return { ...replyWithout(request.requestId, 'REVERSED', `${partial.reason}${REVERSAL_QUEUED_CLAUSE}`, sent), reversedFor: 'UNUSABLE_APPROVAL' };
+      return { ...replyWithout(request.requestId, 'REVERSED', `${partial.reason}${REVERSAL_QUEUED_CLAUSE}`, sent), reversedFor: 'UNUSABLE_APPROVAL', reversal: queued };
     }
     const approvedAmount = partial.kind === 'partial' ? partial.amount : null;
     return {

@@ -86,13 +86,13 @@ export class ReversalRepository {
     private readonly outbox: OutboxWriter,
   ) {}
 
-  /** Queues a reversal, due at once. */
-  async enqueue(reversal: NewReversal): Promise<string> {
+  /** Queues a reversal, due at once; answers its state as announced. */
+  async enqueue(reversal: NewReversal): Promise<HostReversalUpdatedV1> {
     return this.insert({ ...reversal, status: 'PENDING', nextAttemptAt: new Date() });
   }
 
   /** Records a reversal that is acknowledged already (the in-process MOCK host). */
-  async recordAcknowledged(reversal: NewReversal, respCode: string): Promise<string> {
+  async recordAcknowledged(reversal: NewReversal, respCode: string): Promise<HostReversalUpdatedV1> {
     const now = new Date();
     return this.insert({
       ...reversal,
@@ -105,17 +105,16 @@ export class ReversalRepository {
     });
   }
 
-  private async insert(row: Omit<Partial<ReversalEntity>, 'id'> & NewReversal): Promise<string> {
+  private async insert(row: Omit<Partial<ReversalEntity>, 'id'> & NewReversal): Promise<HostReversalUpdatedV1> {
     const id = uuidV7();
-    await this.dataSource.transaction(async (manager) => {
+    return this.dataSource.transaction(async (manager) => {
       await manager.getRepository(ReversalEntity).insert({ id, ...row });
-      await this.announce(manager, (await manager.query(`SELECT ${STATE_COLUMNS} FROM reversal WHERE id = $1`, [id])) as StateRow[]);
+      return this.announce(manager, (await manager.query(`SELECT ${STATE_COLUMNS} FROM reversal WHERE id = $1`, [id])) as StateRow[]);
     });
-    return id;
   }
 
-  /** The event of the change that left `rows` (one row), into the outbox of `manager`'s open transaction. */
-  private async announce(manager: EntityManager, rows: StateRow[]): Promise<void> {
+  /** The event of the change that left `rows` (one row), into the outbox of `manager`'s open transaction; answers it. */
+  private async announce(manager: EntityManager, rows: StateRow[]): Promise<HostReversalUpdatedV1> {
     const [row] = rows;
     const event: HostReversalUpdatedV1 = {
       requestId: row.request_id,
@@ -127,6 +126,7 @@ export class ReversalRepository {
       effect: row.effect,
     };
     await this.outbox.enqueue(manager, HOST_REVERSAL_UPDATED_V1, event);
+    return event;
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { HostReversalUpdatedV1 } from '@app/contracts';
+import type { HostQueuedReversalV1, HostReversalUpdatedV1 } from '@app/contracts';
 import { reversedUnknown } from '../host-outcome';
 import type { ActionReversal, Transaction, TransactionAction } from '../transaction';
 
@@ -8,13 +8,13 @@ import type { ActionReversal, Transaction, TransactionAction } from '../transact
  * event never takes a state back); of another reversal of the same request, the one queued later
  * (a late approval's reversal after the timeout's was acknowledged).
  */
-export function supersedes(update: HostReversalUpdatedV1, current: ActionReversal | null | undefined): boolean {
+export function supersedes(update: HostQueuedReversalV1, current: ActionReversal | null | undefined): boolean {
   if (!current) return true;
   if (update.reversalId === current.reversalId) return update.attempts > current.attempts;
   return update.queuedAt > current.queuedAt;
 }
 
-export function actionReversalOf(update: HostReversalUpdatedV1): ActionReversal {
+export function actionReversalOf(update: HostQueuedReversalV1): ActionReversal {
   return {
     reversalId: update.reversalId,
     state: update.state,
