@@ -204,4 +204,91 @@ describe('OutboxRelay', () => {
     expect(row.publishedAt).toBeInstanceOf(Date);
     expect(relay.isRunning).toBe(false);
   });
+
+  describe('publishOnCommit (rows the caller writes and the relay publishes from memory)', () => {
+    const table = () => db.dataSource.getMetadata(OutboxMessage).tablePath;
+    let sequence = 0;
+    const newId = () => `01900000-0000-7000-8000-${String(++sequence).padStart(12, '0')}`;
+    /** One statement that writes the row and commits, as the gateway's sale outcome does. */
+    const insertRow = async (id: string, payload: object) => {
+      await db.dataSource.query(`INSERT INTO ${table()} (id, subject, payload) VALUES ($1, $2, $3)`, [id, SUBJECT, payload]);
+      return { result: id, payload };
+    };
+    const publishedAtOf = async (id: string) => (await db.dataSource.getRepository(OutboxMessage).findOneByOrFail({ id })).publishedAt;
+
+    it('should publish the row once, from memory, mark it with the others in one statement, and leave no pass to publish it again', async () => {
+      const publisher = new RecordingPublisher();
+      const relay = relayOf(publisher, { pollIntervalMs: 5, markDelayMs: 50 });
+      relay.start();
+      const reads = jest.spyOn(db.dataSource, 'transaction');
+      const statements = jest.spyOn(db.dataSource, 'query');
+      try {
+        const ids = [newId(), newId(), newId()];
+        const results = await Promise.all(ids.map((id, index) => relay.publishOnCommit(id, SUBJECT, () => insertRow(id, { sequence: index }))));
+
+        expect(results).toEqual(ids);
+        await waitFor('the rows to be marked', async () => (await unpublishedCount(db.dataSource)) === 0, 3000);
+        // The polls kept running meanwhile (every 5 ms): none took the rows handed off, and none opened a pass for them.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(publisher.countById()).toEqual(new Map(ids.map((id) => [id, 1])));
+        // Written concurrently, so committed (and published) in any order.
+        expect(publisher.published.map((message) => message.payload)).toEqual(expect.arrayContaining([0, 1, 2].map((index) => ({ sequence: index }))));
+        expect(reads).not.toHaveBeenCalled();
+        expect(statements.mock.calls.filter(([text]) => /SET published_at/.test(text))).toHaveLength(1);
+      } finally {
+        reads.mockRestore();
+        statements.mockRestore();
+      }
+    });
+
+    it('should leave a row whose publish failed to the passes, which publish it (at least once)', async () => {
+      const publisher = new RecordingPublisher({ failFirst: 1 });
+      const relay = relayOf(publisher, { pollIntervalMs: 20, retryBaseMs: 50, markDelayMs: 20 });
+      relay.start();
+      const id = newId();
+
+      expect(await relay.publishOnCommit(id, SUBJECT, () => insertRow(id, { sequence: 1 }))).toBe(id);
+
+      await waitFor('the row to be published by a pass', async () => (await publishedAtOf(id)) !== null, 3000);
+      // The failed publish (not recorded by the publisher), then the pass's.
+      expect(publisher.published.map((message) => message.options.msgId)).toEqual([id]);
+    });
+
+    it('should publish nothing when the write wrote nothing, and give the row back to the passes when the write failed after committing', async () => {
+      const publisher = new RecordingPublisher();
+      const relay = relayOf(publisher, { pollIntervalMs: 20 });
+      relay.start();
+
+      expect(await relay.publishOnCommit(newId(), SUBJECT, () => Promise.resolve(undefined))).toBeUndefined();
+      // A write that committed its row and then failed (the connection dropped before the answer): a pass publishes it.
+      const id = newId();
+      await expect(
+        relay.publishOnCommit(id, SUBJECT, async () => {
+          await insertRow(id, { sequence: 2 });
+          throw new Error('connection lost');
+        }),
+      ).rejects.toThrow('connection lost');
+
+      await waitFor('the committed row to be published by a pass', async () => (await publishedAtOf(id)) !== null, 3000);
+      expect(publisher.published.map((message) => message.options.msgId)).toEqual([id]);
+    });
+
+    it('should mark what it published before it stops, and only write when it is not running', async () => {
+      const publisher = new RecordingPublisher();
+      const relay = relayOf(publisher, { markDelayMs: 60_000 });
+      relay.start();
+      const id = newId();
+      await relay.publishOnCommit(id, SUBJECT, () => insertRow(id, { sequence: 3 }));
+      await waitFor('the publish', () => publisher.published.length === 1);
+      expect(await publishedAtOf(id)).toBeNull();
+
+      await relay.stop();
+
+      expect(await publishedAtOf(id)).toBeInstanceOf(Date);
+      const later = newId();
+      expect(await relay.publishOnCommit(later, SUBJECT, () => insertRow(later, { sequence: 4 }))).toBe(later);
+      expect(publisher.published).toHaveLength(1);
+      expect(await publishedAtOf(later)).toBeNull();
+    });
+  });
 });
