@@ -146,7 +146,7 @@ export class JetStreamConsumer implements MessageConsumer {
     const concurrency = settings.concurrency ?? 8;
     this.stopping = false;
     this.messages = await consumer.consume({ max_messages: concurrency * this.batchSize * 2 });
-    this.loop = this.run(this.messages, new Slots(concurrency));
+    this.loop = this.run(this.messages, new Slots(concurrency), settings.batchWaitMs ?? 0);
   }
 
   /** Messages per handler call: the definition's `batchSize` when the handler can take batches. */
@@ -167,13 +167,22 @@ export class JetStreamConsumer implements MessageConsumer {
   /**
    * Pulls messages and hands them out, at most `concurrency` tasks at once. With batches, a task
    * takes what has arrived (up to `batchSize`): messages already buffered by the client come out
-   * of the iterator in one turn of the event loop, so a batch closes when the iterator would wait.
+   * of the iterator in one turn of the event loop, so a batch closes when the iterator would wait,
+   * or `batchWaitMs` after its first message (when set).
    */
-  private async run(messages: ConsumerMessages, slots: Slots): Promise<void> {
+  private async run(messages: ConsumerMessages, slots: Slots, batchWaitMs: number): Promise<void> {
     const inFlight = new Set<Promise<void>>();
     const batchSize = this.batchSize;
     let pending: JsMsg[] = [];
-    let flush: NodeJS.Immediate | undefined;
+    let flush: { cancel: () => void } | undefined;
+    const later = (close: () => void): { cancel: () => void } => {
+      if (batchSize > 1 && batchWaitMs > 0) {
+        const timer = setTimeout(close, batchWaitMs);
+        return { cancel: () => clearTimeout(timer) };
+      }
+      const immediate = setImmediate(close);
+      return { cancel: () => clearImmediate(immediate) };
+    };
     const dispatch = async (batch: JsMsg[]): Promise<void> => {
       await slots.acquire();
       if (this.stopping) {
@@ -191,7 +200,7 @@ export class JetStreamConsumer implements MessageConsumer {
     const take = (): JsMsg[] => {
       const batch = pending;
       pending = [];
-      if (flush) clearImmediate(flush);
+      flush?.cancel();
       flush = undefined;
       return batch;
     };
@@ -199,7 +208,7 @@ export class JetStreamConsumer implements MessageConsumer {
       for await (const message of messages) {
         pending.push(message);
         if (pending.length >= batchSize) await dispatch(take());
-        else flush ??= setImmediate(() => void dispatch(take()));
+        else flush ??= later(() => void dispatch(take()));
       }
     } catch (error) {
       this.logger.error(`consumer ${this.definition.name} stopped pulling: ${describeError(error)}`);
