@@ -1,5 +1,5 @@
 import { Clock } from '@app/common';
-import { GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionV1 } from '@app/contracts';
+import { GatewayTransactionV1 } from '@app/contracts';
 import { UnitOfWork } from '@app/database';
 import { OutboxRelay, uuidV7 } from '@app/messaging';
 import { Injectable } from '@nestjs/common';
@@ -117,21 +117,18 @@ export class SaleRecorder {
     const { event } = eventOf({ ...transaction, ...changes, version: transaction.version + 1 }, [{ ...action, ...actionChanges }]);
     const { batchNo: _tranBatch, ...rowChanges } = changes;
     const { batchNo: _actionBatch, ...actionRowChanges } = actionChanges;
-    // The event goes out from here as soon as the statement commits, not in a pass of the relay that would read it back.
-    const eventId = uuidV7();
-    const view = await this.relay.publishOnCommit(eventId, GATEWAY_TRANSACTION_UPDATED_V1, async () => {
-      const booked = await this.transactions.writeFirstOutcome({
-        tranId: transaction.id,
-        changes: rowChanges,
-        actionId: action.id,
-        actionChanges: actionRowChanges,
-        batchOf: approved ? { terminal: terminalKeyOf(transaction), actionBooks: transaction.tranType === 'SALE' } : undefined,
-        event: { id: eventId, payload: event },
-        answer: scope && { scope, status: SALE_CREATED_STATUS },
-      });
-      return booked && { result: booked.transaction, payload: booked };
+    const booked = await this.transactions.writeFirstOutcome({
+      tranId: transaction.id,
+      changes: rowChanges,
+      actionId: action.id,
+      actionChanges: actionRowChanges,
+      batchOf: approved ? { terminal: terminalKeyOf(transaction), actionBooks: transaction.tranType === 'SALE' } : undefined,
+      event: { id: uuidV7(), payload: event },
+      answer: scope && { scope, status: SALE_CREATED_STATUS },
     });
-    return view ?? this.record(transaction.id, outcome, scope);
+    if (!booked) return this.record(transaction.id, outcome, scope);
+    this.relay.notify();
+    return booked.transaction;
   }
 
   /**

@@ -17,6 +17,5 @@ export const orderUpdatesConsumer: ConsumerDefinition = {
   // Under load the events arrive faster than one transaction each can take them: what has arrived, up to 64, is applied set-based in one.
   batchSize: 64,
   // Batches at once per replica: below the context's pool of 10 connections, leaving room for the HTTP API.
-  // The gateway publishes each sale's event as it commits (not in relay bursts): a batch waits up to 20 ms for more.
-  jetStream: { stream: EVENT_STREAM, deadLetterStream: DEAD_LETTER_STREAM, concurrency: 4, batchWaitMs: 20 },
+  jetStream: { stream: EVENT_STREAM, deadLetterStream: DEAD_LETTER_STREAM, concurrency: 4 },
 };

@@ -62,14 +62,6 @@ export interface ConsumerDefinition {
     deadLetterStream: string;
     /** Messages one replica handles at once (batches, when `batchSize` > 1). Default 8. */
     concurrency?: number;
-    /**
-     * With `batchSize` > 1: how long a batch waits after its first message for more (up to
-     * `batchSize`) before it is handed out, as a Kafka consumer's fetch wait. Default 0: what has
-     * arrived goes at once. Worth it where one transaction per batch is much cheaper than one per
-     * message and the messages come one at a time (published from memory as they commit, not in a
-     * relay's bursts): docs/decisions.md, "h15".
-     */
-    batchWaitMs?: number;
     /** How long the server waits for an ack before redelivering. Default 30 s. */
     ackWaitMs?: number;
     /** How long dead letters are kept. Default 30 days. */

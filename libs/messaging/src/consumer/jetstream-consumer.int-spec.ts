@@ -139,23 +139,6 @@ describe('JetStreamConsumer', () => {
     expect(handler.handled.map((message) => (message.payload as { n: number }).n).sort((a, b) => a - b)).toEqual([...Array(30).keys()]);
   });
 
-  it('should gather messages published one at a time into one batch when batchWaitMs lets a batch wait for more', async () => {
-    const definition = definitionFor({ batchSize: 16 });
-    const waiting = { ...definition, jetStream: { ...definition.jetStream!, batchWaitMs: 300 } };
-    const handler = new BatchingHandler();
-    await startConsumer(waiting, handler);
-
-    // Five messages 20 ms apart, as sales' events come when each is published as it commits: without the wait, each goes alone.
-    for (let n = 0; n < 5; n++) {
-      await publisher.publish(waiting.subject, { n }, { msgId: `w${n}-${waiting.name}` });
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    await waitFor('every message to be acked', async () => handler.handled.length === 5 && (await settled(waiting)));
-
-    expect(handler.batches).toEqual([5]);
-    expect(handler.attempts).toEqual([]);
-  });
-
   it('should hand each message of a refused batch to handle alone: the good ones acked, the poison one dead-lettered', async () => {
     const definition = definitionFor({ batchSize: 16 });
     for (let n = 0; n < 6; n++) await publisher.publish(definition.subject, { n }, { msgId: `r${n}-${definition.name}` });

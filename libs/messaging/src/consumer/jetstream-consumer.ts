@@ -146,7 +146,7 @@ export class JetStreamConsumer implements MessageConsumer {
     const concurrency = settings.concurrency ?? 8;
     this.stopping = false;
     this.messages = await consumer.consume({ max_messages: concurrency * this.batchSize * 2 });
-    this.loop = this.run(this.messages, new Slots(concurrency), settings.batchWaitMs ?? 0);
+    this.loop = this.run(this.messages, new Slots(concurrency));
   }
 
   /** Messages per handler call: the definition's `batchSize` when the handler can take batches. */
@@ -167,22 +167,13 @@ export class JetStreamConsumer implements MessageConsumer {
   /**
    * Pulls messages and hands them out, at most `concurrency` tasks at once. With batches, a task
    * takes what has arrived (up to `batchSize`): messages already buffered by the client come out
-   * of the iterator in one turn of the event loop, so a batch closes when the iterator would wait,
-   * or `batchWaitMs` after its first message (when set).
+   * of the iterator in one turn of the event loop, so a batch closes when the iterator would wait.
    */
-  private async run(messages: ConsumerMessages, slots: Slots, batchWaitMs: number): Promise<void> {
+  private async run(messages: ConsumerMessages, slots: Slots): Promise<void> {
     const inFlight = new Set<Promise<void>>();
     const batchSize = this.batchSize;
     let pending: JsMsg[] = [];
-    let flush: { cancel: () => void } | undefined;
-    const later = (close: () => void): { cancel: () => void } => {
-      if (batchSize > 1 && batchWaitMs > 0) {
-        const timer = setTimeout(close, batchWaitMs);
-        return { cancel: () => clearTimeout(timer) };
-      }
-      const immediate = setImmediate(close);
-      return { cancel: () => clearImmediate(immediate) };
-    };
+    let flush: NodeJS.Immediate | undefined;
     const dispatch = async (batch: JsMsg[]): Promise<void> => {
       await slots.acquire();
       if (this.stopping) {
@@ -200,7 +191,7 @@ export class JetStreamConsumer implements MessageConsumer {
     const take = (): JsMsg[] => {
       const batch = pending;
       pending = [];
-      flush?.cancel();
+      if (flush) clearImmediate(flush);
       flush = undefined;
       return batch;
     };
@@ -208,7 +199,7 @@ export class JetStreamConsumer implements MessageConsumer {
       for await (const message of messages) {
         pending.push(message);
         if (pending.length >= batchSize) await dispatch(take());
-        else flush ??= later(() => void dispatch(take()));
+        else flush ??= setImmediate(() => void dispatch(take()));
       }
     } catch (error) {
       this.logger.error(`consumer ${this.definition.name} stopped pulling: ${describeError(error)}`);

@@ -14,8 +14,6 @@ export interface OutboxRelayOptions {
   retryBaseMs?: number;
   /** Upper bound of the back-off. Default 5 minutes. */
   retryMaxMs?: number;
-  /** How long a row {@link OutboxRelay.publishOnCommit} published waits to be marked with the others published meanwhile (one statement marks them all). Default 100 ms. */
-  markDelayMs?: number;
   /** Shown in logs (the context's name). */
   name?: string;
   logger?: LoggerService;
@@ -58,15 +56,6 @@ export class OutboxRelay {
   private wakeUp: (() => void) | undefined;
   private wakeRequested = false;
   private readonly commitListener: EntitySubscriberInterface;
-  private readonly markDelayMs: number;
-  /** Rows {@link publishOnCommit} is writing or has published and not yet marked: this process publishes them, passes leave them alone. */
-  private readonly handedOff = new Set<string>();
-  /** Of those, the ones the broker accepted, for the next mark. */
-  private toMark: string[] = [];
-  private markTimer: NodeJS.Timeout | undefined;
-  private marking: Promise<void> | undefined;
-  /** The publishes of {@link publishOnCommit} not yet settled ({@link stop} waits for them). */
-  private readonly publishing = new Set<Promise<void>>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -77,7 +66,6 @@ export class OutboxRelay {
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.retryBaseMs = options.retryBaseMs ?? 1000;
     this.retryMaxMs = options.retryMaxMs ?? 5 * 60_000;
-    this.markDelayMs = options.markDelayMs ?? 100;
     this.logger = options.logger ?? new Logger(`OutboxRelay${options.name ? `:${options.name}` : ''}`);
     // Wakes the relay when a transaction that enqueued rows commits, so latency is not bound
     // by the poll interval and callers need not remember to call notify().
@@ -114,88 +102,6 @@ export class OutboxRelay {
     this.wakeUp?.();
     await this.loop;
     this.loop = undefined;
-    // What publishOnCommit published is marked before the DataSource closes (what is not is published again after the restart).
-    await Promise.allSettled([...this.publishing]);
-    clearTimeout(this.markTimer);
-    this.markTimer = undefined;
-    await this.marking;
-    if (this.toMark.length > 0) await this.mark();
-  }
-
-  /**
-   * Writes one outbox row with the state change it announces, in `write` (one statement that
-   * commits, or a transaction of the caller's that `write` commits before it returns), and
-   * publishes it at once from memory instead of in a pass of the relay: no pass reads it back,
-   * and one statement marks all the rows published meanwhile, `markDelayMs` later (docs/decisions.md,
-   * "h15: the outbox publishes its own writes"). `write` answers what the caller answers and the
-   * message as written, or undefined when it wrote nothing. Passes of this relay leave the row
-   * alone while it is handed off here. At-least-once holds as for a pass: a row whose publish
-   * fails goes back to the passes (which record the failure and retry it), and one this process
-   * never marked (it stopped, or crashed, before the mark) is published again by a pass, which the
-   * broker drops as a duplicate (msgId = row id) and consumers' inboxes absorb. A pass of another
-   * replica may publish it too before it is marked: the same duplicate, the same absorption. Not
-   * running (a one-shot process): `write` alone, and the rows wait for a relay.
-   */
-  async publishOnCommit<T>(id: string, subject: string, write: () => Promise<{ result: T; payload: object } | undefined>): Promise<T | undefined> {
-    if (!this.running) return (await write())?.result;
-    this.handedOff.add(id);
-    let written: { result: T; payload: object } | undefined;
-    try {
-      written = await write();
-    } catch (error) {
-      this.handedOff.delete(id);
-      throw error;
-    }
-    if (written === undefined) {
-      this.handedOff.delete(id);
-      return undefined;
-    }
-    const published = this.publishHandedOff(id, subject, written.payload);
-    this.publishing.add(published);
-    void published.finally(() => this.publishing.delete(published));
-    return written.result;
-  }
-
-  private async publishHandedOff(id: string, subject: string, payload: object): Promise<void> {
-    try {
-      await this.publisher.publish(subject, payload, { msgId: id, headers: {} });
-    } catch {
-      // The passes take it from here: they record the failure and retry with back-off.
-      this.handedOff.delete(id);
-      this.notify();
-      return;
-    }
-    this.toMark.push(id);
-    if (this.markTimer === undefined && this.marking === undefined) this.markTimer = setTimeout(() => this.markNow(), this.markDelayMs);
-  }
-
-  private markNow(): void {
-    this.markTimer = undefined;
-    this.marking = this.mark().finally(() => {
-      this.marking = undefined;
-      if (this.toMark.length > 0 && this.markTimer === undefined) this.markTimer = setTimeout(() => this.markNow(), this.markDelayMs);
-    });
-  }
-
-  /**
-   * Marks the published rows of {@link publishOnCommit} in one statement, its commit not waiting
-   * for the WAL flush (`synchronous_commit` off for its own transaction, as a pass's mark: a lost
-   * mark only publishes the rows again). Rows it could not mark stay handed off and go in the next mark.
-   */
-  private async mark(): Promise<void> {
-    const ids = this.toMark;
-    this.toMark = [];
-    const table = this.dataSource.getMetadata(OutboxMessage).tablePath;
-    try {
-      await this.dataSource.query(
-        `WITH async AS (SELECT set_config('synchronous_commit', 'off', true)) UPDATE ${table} SET published_at = now() FROM async WHERE id = ANY($1::uuid[])`,
-        [ids],
-      );
-      for (const id of ids) this.handedOff.delete(id);
-    } catch (error) {
-      this.toMark = [...ids, ...this.toMark];
-      this.logger.warn(`marking ${ids.length} published outbox rows failed (again in ${this.markDelayMs} ms): ${error instanceof Error ? error.message : String(error)}`);
-    }
   }
 
   /** Runs a pass now instead of after the poll interval (call it after committing outbox rows). */
@@ -217,10 +123,10 @@ export class OutboxRelay {
     const table = this.dataSource.getMetadata(OutboxMessage).tablePath;
     return this.dataSource.transaction(async (manager) => {
       const rows: OutboxRow[] = await manager.query(
-        // The id (UUIDv7) orders rows of one transaction, which share created_at. Rows handed off to publishOnCommit are its own.
-        `SELECT id, subject, payload, headers, attempts FROM ${table} WHERE published_at IS NULL AND next_attempt_at <= now() AND NOT (id = ANY($2::uuid[]))
+        // The id (UUIDv7) orders rows of one transaction, which share created_at.
+        `SELECT id, subject, payload, headers, attempts FROM ${table} WHERE published_at IS NULL AND next_attempt_at <= now()
          ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [this.batchSize, [...this.handedOff]],
+        [this.batchSize],
       );
       if (rows.length === 0) return { published: 0, failed: false, full: false };
 
@@ -270,9 +176,7 @@ export class OutboxRelay {
    */
   async hasDue(): Promise<boolean> {
     const table = this.dataSource.getMetadata(OutboxMessage).tablePath;
-    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM ${table} WHERE published_at IS NULL AND next_attempt_at <= now() AND NOT (id = ANY($1::uuid[])) LIMIT 1`, [
-      [...this.handedOff],
-    ]);
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM ${table} WHERE published_at IS NULL AND next_attempt_at <= now() LIMIT 1`);
     return rows.length > 0;
   }
 
