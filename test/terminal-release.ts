@@ -33,12 +33,22 @@ export const RETIREMENTS = {
 } as const;
 export type Retirement = keyof typeof RETIREMENTS;
 
+/** A's refund of its transaction through the gateway's own route: its answer's status, and the refund action's reason or the problem's detail. */
+async function refund(acquiring: Acquiring, tranId: string, amount: string): Promise<{ status: number; outcome: string | undefined }> {
+  const response = await acquiring.pbo.request('POST', `${GATEWAY_BASE}/transaction/${tranId}/refund`, { amount }, { 'idempotency-key': unique('refund-') });
+  const body = response.body as unknown as { actions?: Array<{ actionType: string; reason: string }>; detail?: string };
+  return { status: response.status, outcome: body.actions?.filter((action) => action.actionType === 'REFUND').pop()?.reason ?? body.detail };
+}
+
 /**
  * Review r14i (MEDIUM): PBO A signs on on the default ISO 8583 host (the connector's claim
- * confirmed), then gives the device up (`retirement`); PBO B configures the same MID/TID there,
- * activates, signs on (`HostSuccess` 00) and sells. The release travels from the gateway to the
- * connector (`gateway.terminal.released.v1`), so B's first sign-on may still meet A's claim: B
+ * confirmed) and sells, then gives the device up (`retirement`); PBO B configures the same MID/TID
+ * there, activates, signs on (`HostSuccess` 00) and sells. The release travels from the gateway to
+ * the connector (`gateway.terminal.released.v1`), so B's first sign-on may still meet A's claim: B
  * retries, as a user would, until it is through. Ends with B's confirmed claim the only one.
+ * Review r14j: once released, A's retired profile cannot sign on (400), and A's refund of its
+ * earlier sale goes through while the terminal is free without claiming it back; once B holds it,
+ * A's refund is refused before anything is sent.
  */
 export async function terminalMovesToAnotherPbo(app: TestApp, retirement: Retirement): Promise<void> {
   const [mid, tid] = [`SM${unique().replace(/\W/g, '').slice(-10)}`.toUpperCase(), newTid()];
@@ -52,8 +62,16 @@ export async function terminalMovesToAnotherPbo(app: TestApp, retirement: Retire
   const aTill = await activateTill(app, a, { mid, tid });
   expect(await signOn(a, aTill)).toEqual(expect.objectContaining({ resultReason: 'HostSuccess', hostRespCode: '00' }));
   expect(await claimsOf()).toEqual([{ group_id: a.groupId, confirmed: true }]);
+  const aSale = await tap(aTill, '9.00');
+  expect(aSale.tranStatus).toBe('APPROVED');
 
   expect((await RETIREMENTS[retirement](a, aTill)).status).toBe(200);
+  await waitFor('the release at the connector', async () => (await claimsOf()).length === 0, 20_000);
+  const retiredSignOn = await a.pbo.post(`${GATEWAY_BASE}/profiles/${aTill.profileId}/signOn`, undefined);
+  expect(retiredSignOn.status).toBe(400);
+  expect(JSON.stringify(retiredSignOn.body)).toContain('its device was retired and its terminals released; nothing was sent');
+  expect(await refund(a, aSale.tranId, '1.00')).toEqual({ status: 200, outcome: 'HostSuccess' });
+  expect(await claimsOf()).toEqual([]);
   const b = await onboardMerchant(app, 'ISO8583');
   const bTill = await activateTill(app, b, { mid, tid });
   let last: AcceptanceSignOn | undefined;
@@ -66,5 +84,8 @@ export async function terminalMovesToAnotherPbo(app: TestApp, retirement: Retire
   });
   expect(last).toEqual(expect.objectContaining({ resultReason: 'HostSuccess', hostRespCode: '00' }));
   expect((await tap(bTill, '3.00')).tranStatus).toBe('APPROVED');
+  expect(await claimsOf()).toEqual([{ group_id: b.groupId, confirmed: true }]);
+  // B's terminal now: A's refund would go out on it, under B's key; refused before anything is sent.
+  expect(await refund(a, aSale.tranId, '1.00')).toEqual({ status: 502, outcome: expect.stringMatching(/another PBO's terminal; nothing was sent/) as string });
   expect(await claimsOf()).toEqual([{ group_id: b.groupId, confirmed: true }]);
 }

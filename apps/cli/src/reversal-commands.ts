@@ -13,7 +13,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 function filterOf(args: ParsedArgs): ReversalFilter {
   const status = stringOption(args, 'status')?.toUpperCase();
   if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw new UsageError(`--status must be one of ${STATUSES.join(', ')}`);
-  const id = stringOption(args, 'id');
+  const id = stringOption(args, 'id')?.toLowerCase();
   if (id !== undefined && !UUID.test(id)) throw new UsageError('--id must be a reversal id (a UUID, as `reversals list` prints it)');
   const filter: ReversalFilter = {
     id,
@@ -27,12 +27,13 @@ function filterOf(args: ParsedArgs): ReversalFilter {
 
 /** `reversals end`'s arguments, checked before anything is opened. */
 function endOf(args: ParsedArgs): { id: string; as: 'ACKNOWLEDGED' | 'ABANDONED'; note: string } {
-  const id = requiredOption(args, 'id');
+  const id = requiredOption(args, 'id').toLowerCase();
   if (!UUID.test(id)) throw new UsageError('--id must be a reversal id (a UUID, as `reversals list` prints it)');
   const as = requiredOption(args, 'as');
   if (!Object.prototype.hasOwnProperty.call(ENDS, as)) throw new UsageError('--as must be acknowledged (the acquirer says the host did it) or abandoned (the acquirer says it is not needed)');
   const note = requiredOption(args, 'note').trim();
-  if (!OPERATOR_NOTE_PATTERN.test(note)) throw new UsageError('--note must be 1 to 200 characters without control characters: what the acquirer said, and who asked');
+  if (!OPERATOR_NOTE_PATTERN.test(note))
+    throw new UsageError('--note must be 1 to 200 characters without control, format or separator characters: what the acquirer said, and who asked');
   return { id, as: ENDS[as as keyof typeof ENDS], note };
 }
 

@@ -17,8 +17,8 @@ describe('cli: reversals list / reversals end', () => {
   let reversals: ReversalRepository;
   const dataDir = cliDataDir();
   const run = (args: string[]) => runCli(dataDir, args, { DATABASE_URL: database.url });
-  const queue = (requestId: string, tid: string) =>
-    reversals.enqueue({
+  const queue = async (requestId: string, tid: string): Promise<string> => {
+    const queued = await reversals.enqueue({
       requestId,
       format: 'ISO8583',
       hostUrl: 'tcp://10.8.0.5:7000',
@@ -37,6 +37,8 @@ describe('cli: reversals list / reversals end', () => {
       transmissions: 1,
       effect: 'COMPLETES_REQUEST',
     });
+    return queued.reversalId;
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase('cli_reversals');
@@ -95,12 +97,12 @@ describe('cli: reversals list / reversals end', () => {
 
   it('should refuse, before opening anything, an end without an id, a way or a usable note, and an unknown reversal', async () => {
     const id = '0190a000-0000-7000-8000-00000000dead';
-    // Notes an operator cannot leave: blank, too long, or with a control character anywhere (NUL cannot be an argument).
+    // Notes an operator cannot leave: blank, too long, or with a control (C0, DEL, C1), format (zero-width, bidi override) or separator character anywhere (NUL cannot be an argument).
     const badNotes = fc.sample(
       fc.oneof(
         fc.string({ unit: fc.constantFrom(' ', '\t'), minLength: 1, maxLength: 5 }),
         fc.string({ minLength: 201, maxLength: 260 }).filter((text) => text.trim().length > 200),
-        fc.tuple(fc.string({ maxLength: 20 }), fc.constantFrom(1, 9, 10, 13, 27, 31, 127), fc.string({ maxLength: 20 })).map(([a, code, b]) => `x${a}${String.fromCharCode(code)}${b}x`),
+        fc.tuple(fc.string({ maxLength: 20 }), fc.constantFrom(1, 9, 10, 13, 27, 31, 127, 0x85, 0x9b, 0x200b, 0x202e, 0x2028, 0x2029), fc.string({ maxLength: 20 })).map(([a, code, b]) => `x${a}${String.fromCharCode(code)}${b}x`),
       ),
       2,
     );

@@ -772,6 +772,19 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
           expect(reply).toMatchObject({ result: 'APPROVED', reconciliation: 'BALANCED', hostRespMessage: 'Approved' });
         });
 
+        // Review r16f: a 94 after a refusal is no acknowledgement, but it may repeat an attempt whose answer was lost and which the host applied.
+        it('should send no 0500 while the host answers the repeat of a void it refused before with a duplicate (94)', async () => {
+          const tid = uniqueTid();
+          const voidStan = await refusedVoid(tid);
+          host.handler = (request) => answerOf(request, request[0] === '0401' ? '94' : '00');
+
+          const reply = await connector.ask(HOST_SETTLE_V1, { ...settlePayload({ ...iso(), tid }), transactions: [upload(sold), upload(other)] });
+
+          expect(mtis()).toEqual(['0401']);
+          expect(reply).toMatchObject({ result: 'REJECTED', hostRespCode: null });
+          expect(reply.hostRespMessage).toMatch(new RegExp(`^no 0500 was sent: the host has not said whether it took the void .*: the transaction of STAN ${sold.stan} \\(its reversal: STAN ${voidStan}\\)$`));
+        });
+
         // Review r16e: the repeat under the hold goes unanswered (the host slower than the connector's timeout): the void's outcome is unknown.
         it.each([
           ['that names the voided sale among its transactions', [upload(sold), upload(other)], true],
@@ -788,7 +801,7 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
             expect(mtis()).toEqual(['0401']);
             expect(reply).toMatchObject({ result: 'REJECTED', hostRespCode: null, mti: null });
             expect(reply.hostRespMessage).toBe(
-              `no 0500 was sent: the host has not answered the repeat of a void of a sale the batch counts, so it may have voided it; settle the batch again once the host answers (the connector keeps repeating it; an operator who learns the outcome from the acquirer can end it: reversals end): the transaction of STAN ${sold.stan} (its reversal: STAN ${voidStan})`,
+              `no 0500 was sent: the host has not said whether it took the void of a sale the batch counts (its repeat unanswered, or answered only as a duplicate), so it may have voided it; settle the batch again once the host answers (the connector keeps repeating it; an operator who learns the outcome from the acquirer can end it: reversals end): the transaction of STAN ${sold.stan} (its reversal: STAN ${voidStan})`,
             );
           } else {
             expect(mtis()).toEqual(['0401', '0500']);

@@ -156,6 +156,13 @@ describe('POST /transaction: sales through the host connector', () => {
           hostReference: expect.objectContaining({ mti: '0200' }) as object,
         }),
       ]);
+      // The 201 shows the reversal the connector queued (MOCK: acknowledged by the connector itself at once), as GET
+      // shows it right after: the same, or the host's acknowledgement since.
+      const acknowledged = { state: 'ACKNOWLEDGED', attempts: 1, lastResponseCode: '00', effect: 'UNDOES_REQUEST' };
+      expect(sale.actions[0].reversal).toEqual(hostMessageFormat === 'MOCK' ? acknowledged : { state: 'PENDING', attempts: 0, lastResponseCode: null, effect: 'UNDOES_REQUEST' });
+      const shown = bodyOf<TransactionView>(await terminal.pbo.get(`/transaction/${sale.tranId}`));
+      if (shown.actions[0].reversal?.state === sale.actions[0].reversal?.state) expect(shown).toEqual(sale);
+      else expect(shown.actions[0].reversal).toEqual(acknowledged);
       // The connector's reversal reaches the action; the host (MOCK: the connector itself) acknowledges it.
       await waitFor('the reversal acknowledged on the transaction', async () => bodyOf<TransactionView>(await terminal.pbo.get(`/transaction/${sale.tranId}`)).actions[0].reversal?.state === 'ACKNOWLEDGED');
       const events = await eventsOf(sale.tranId);

@@ -18,6 +18,7 @@ import {
   HostAuthorizeRequestV1,
   HostCardV1,
   HostMerchantV1,
+  HostQueuedReversalV1,
   HostResponseV1,
   HostTargetV1,
   HostTotalsV1,
@@ -330,6 +331,15 @@ const hostTotals = instanceOf(HostTotalsV1, {
   refundMinor: matching(HOST_TOTAL_MINOR_PATTERN),
 });
 
+const hostQueuedReversal = instanceOf(HostQueuedReversalV1, {
+  state: oneOf(HOST_REVERSAL_STATES),
+  attempts: intAtLeast(0),
+  lastResponseCode: nullable(matching(/^[A-Za-z0-9]{1,4}$/)),
+  effect: optional(oneOf(HOST_REVERSAL_EFFECTS)),
+  reversalId: matching(/^[0-9a-f-]{36}$/),
+  queuedAt: matching(/^\d{4}-\d{2}-\d{2}T/),
+});
+
 const hostResponse = instanceOf(HostResponseV1, {
   requestId: text(64),
   result: oneOf(HOST_RESULTS),
@@ -343,6 +353,7 @@ const hostResponse = instanceOf(HostResponseV1, {
   orderId: optional(matching(HOST_REQUEST_ID_PATTERN)),
   partial: optional(boolean),
   reversedFor: optional(oneOf(HOST_REVERSAL_CAUSES)),
+  reversal: optional(hostQueuedReversal),
   approvedAmount: optional(hostAmount),
   iccResponse: optional(matching(HOST_ICC_RESPONSE_PATTERN)),
   keyCheckValue: optional(matching(/^[0-9A-Fa-f]{6}$/)),

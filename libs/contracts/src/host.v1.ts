@@ -458,6 +458,78 @@ export const HOST_RECONCILIATIONS = ['BALANCED', 'BALANCED_AFTER_UPLOAD', 'OUT_O
 export type HostReconciliationV1 = (typeof HOST_RECONCILIATIONS)[number];
 
 /**
+ * Where a reversal the connector owes a host stands: still being repeated, acknowledged by the host
+ * (or, after checking with the acquirer, by an operator: `operatorNote`), or ABANDONED by an
+ * operator who found with the acquirer that the host needs it no longer (docs/decisions.md, "An
+ * operator ends a reversal the host keeps refusing").
+ */
+export const HOST_REVERSAL_STATES = ['PENDING', 'ACKNOWLEDGED', 'ABANDONED'] as const;
+export type HostReversalState = (typeof HOST_REVERSAL_STATES)[number];
+
+/**
+ * What a reversal's acknowledgement does to the request it belongs to (docs/decisions.md, "A void
+ * sent as a reversal, completed by its repeat"): UNDOES_REQUEST, the connector's own reversal of an
+ * unanswered or unusable request (the host put back what it may have done); COMPLETES_REQUEST, the
+ * queued repeat (0401) of a message that was itself the reversal (a caller's `host.reverse.v1`, a
+ * void sent as a reversal under `host.voidAs`): its acknowledgement means the request is done (a
+ * void: the original is voided). Absent: UNDOES_REQUEST (connectors before it).
+ */
+export const HOST_REVERSAL_EFFECTS = ['UNDOES_REQUEST', 'COMPLETES_REQUEST'] as const;
+export type HostReversalEffect = (typeof HOST_REVERSAL_EFFECTS)[number];
+
+/**
+ * An operator's note on a reversal they ended: 1 to 200 characters, none a control character (C0,
+ * DEL, C1), a format character (bidirectional overrides, zero-width ones), a line or paragraph
+ * separator, or half a surrogate pair: what is shown is what was written (review r16f).
+ */
+export const OPERATOR_NOTE_PATTERN = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]{1,200}$/u;
+
+/** Where a reversal stands: the part of {@link HostReversalUpdatedV1} the gateway shows on an action (`GatewayReversalV1`). */
+export class HostReversalStateV1 {
+  @IsIn(HOST_REVERSAL_STATES)
+  state: HostReversalState;
+
+  /** Attempts made so far, the first transmission included: 0 when just queued, 1 when queued already sent (a caller's reversal, a void sent as one). */
+  @IsInt()
+  @Min(0)
+  attempts: number;
+
+  /** The host's code to the last answered attempt (00 or 94 when acknowledged, 12, 25, 96… when refused); null while none was answered. */
+  @NullableButPresent()
+  @IsString()
+  @Matches(/^[A-Za-z0-9]{1,4}$/, { message: '$property must be a host response code' })
+  lastResponseCode: string | null;
+
+  /** What its acknowledgement does to the request ({@link HOST_REVERSAL_EFFECTS}); absent: UNDOES_REQUEST. */
+  @IsOptional()
+  @IsIn(HOST_REVERSAL_EFFECTS)
+  effect?: HostReversalEffect;
+
+  /** Set when an operator ended the reversal (ACKNOWLEDGED or ABANDONED) instead of the host: what they recorded (what the acquirer said). */
+  @IsOptional()
+  @IsString()
+  @Matches(OPERATOR_NOTE_PATTERN, { message: '$property must be 1 to 200 characters without control, format or separator characters' })
+  operatorNote?: string;
+}
+
+/**
+ * A reversal the connector queued (docs/decisions.md, "h15: the 201 of a reversed sale shows its
+ * reversal"): its own id, when it was queued and where it stands. A REVERSED reply carries the one
+ * queued for it, as `host.reversal.updated.v1` announces it, so the caller shows it at once.
+ */
+export class HostQueuedReversalV1 extends HostReversalStateV1 {
+  /** The reversal's own id: a request may be reversed twice (a late approval after an acknowledged reversal). */
+  @IsString()
+  @Matches(/^[0-9a-f-]{36}$/, { message: '$property must be a UUID' })
+  reversalId: string;
+
+  /** When the reversal was queued (ISO 8601): of two reversals of one request, the later one is the one that stands. */
+  @IsString()
+  @Matches(/^\d{4}-\d{2}-\d{2}T/, { message: '$property must be an ISO 8601 instant' })
+  queuedAt: string;
+}
+
+/**
  * Reply to every `host.*.v1` request. A class so the caller decodes it like any contract
  * (`decodeContract`): the connector is another process, and what comes back over NATS is data.
  */
@@ -529,6 +601,18 @@ export class HostResponseV1 {
   @IsIn(HOST_REVERSAL_CAUSES)
   reversedFor?: HostReversalCauseV1;
 
+  /**
+   * On REVERSED: the reversal the connector queued for it, as it stood when the reply was sent (as
+   * `host.reversal.updated.v1` announced it): PENDING with 0 attempts, or ACKNOWLEDGED by the
+   * in-process MOCK host. Absent on other results, and from connectors before it (then the
+   * reversal is known from its event alone).
+   */
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => HostQueuedReversalV1)
+  reversal?: HostQueuedReversalV1;
+
   /** A partial approval's approved amount; null (or absent, from older connectors) on a full approval and on any other result. */
   @IsOptional()
   @IsObject()
@@ -578,74 +662,13 @@ export class HostResponseV1 {
 }
 
 /**
- * Where a reversal the connector owes a host stands: still being repeated, acknowledged by the host
- * (or, after checking with the acquirer, by an operator: `operatorNote`), or ABANDONED by an
- * operator who found with the acquirer that the host needs it no longer (docs/decisions.md, "An
- * operator ends a reversal the host keeps refusing").
- */
-export const HOST_REVERSAL_STATES = ['PENDING', 'ACKNOWLEDGED', 'ABANDONED'] as const;
-export type HostReversalState = (typeof HOST_REVERSAL_STATES)[number];
-
-/**
- * What a reversal's acknowledgement does to the request it belongs to (docs/decisions.md, "A void
- * sent as a reversal, completed by its repeat"): UNDOES_REQUEST, the connector's own reversal of an
- * unanswered or unusable request (the host put back what it may have done); COMPLETES_REQUEST, the
- * queued repeat (0401) of a message that was itself the reversal (a caller's `host.reverse.v1`, a
- * void sent as a reversal under `host.voidAs`): its acknowledgement means the request is done (a
- * void: the original is voided). Absent: UNDOES_REQUEST (connectors before it).
- */
-export const HOST_REVERSAL_EFFECTS = ['UNDOES_REQUEST', 'COMPLETES_REQUEST'] as const;
-export type HostReversalEffect = (typeof HOST_REVERSAL_EFFECTS)[number];
-
-/** An operator's note on a reversal they ended: 1 to 200 characters, no control characters. */
-export const OPERATOR_NOTE_PATTERN = /^[^\u0000-\u001f\u007f]{1,200}$/;
-
-/** Where a reversal stands: the part of {@link HostReversalUpdatedV1} the gateway shows on an action (`GatewayReversalV1`). */
-export class HostReversalStateV1 {
-  @IsIn(HOST_REVERSAL_STATES)
-  state: HostReversalState;
-
-  /** Attempts made so far, the first transmission included: 0 when just queued, 1 when queued already sent (a caller's reversal, a void sent as one). */
-  @IsInt()
-  @Min(0)
-  attempts: number;
-
-  /** The host's code to the last answered attempt (00 or 94 when acknowledged, 12, 25, 96… when refused); null while none was answered. */
-  @NullableButPresent()
-  @IsString()
-  @Matches(/^[A-Za-z0-9]{1,4}$/, { message: '$property must be a host response code' })
-  lastResponseCode: string | null;
-
-  /** What its acknowledgement does to the request ({@link HOST_REVERSAL_EFFECTS}); absent: UNDOES_REQUEST. */
-  @IsOptional()
-  @IsIn(HOST_REVERSAL_EFFECTS)
-  effect?: HostReversalEffect;
-
-  /** Set when an operator ended the reversal (ACKNOWLEDGED or ABANDONED) instead of the host: what they recorded (what the acquirer said). */
-  @IsOptional()
-  @IsString()
-  @Matches(OPERATOR_NOTE_PATTERN, { message: '$property must be 1 to 200 characters without control characters' })
-  operatorNote?: string;
-}
-
-/**
  * `host.reversal.updated.v1` (host-connector → payment-gateway, through the connector's outbox):
  * a reversal of a request was queued, or one of its attempts ended (docs/decisions.md, "A reversal's
  * state reaches the transaction"). One per change, in order per reversal; `attempts` only grows.
  */
-export class HostReversalUpdatedV1 extends HostReversalStateV1 {
+export class HostReversalUpdatedV1 extends HostQueuedReversalV1 {
   /** The reversed request's requestId (the gateway's action id). */
   @IsString()
   @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: '$property must be 1 to 64 letters, digits, _ or -' })
   requestId: string;
-
-  /** The reversal's own id: a request may be reversed twice (a late approval after an acknowledged reversal). */
-  @IsString()
-  @Matches(/^[0-9a-f-]{36}$/, { message: '$property must be a UUID' })
-  reversalId: string;
-
-  /** When the reversal was queued (ISO 8601): of two reversals of one request, the later one is the one that stands. */
-  @IsString()
-  @Matches(/^\d{4}-\d{2}-\d{2}T/, { message: '$property must be an ISO 8601 instant' })
-  queuedAt: string;
 }

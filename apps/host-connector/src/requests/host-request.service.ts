@@ -16,7 +16,7 @@ import { groupScopeOf } from '../routing/group-scope';
 import { resolveHostAddress } from '../routing/host-address';
 import { TerminalOwners, TerminalUse } from '../terminals/terminal-owners';
 import { Statement } from '../shared/statement';
-import { REVERSIBLE_OPERATIONS, SubjectOperation } from './host-subjects';
+import { CLAIMING_OPERATIONS, REVERSIBLE_OPERATIONS, SubjectOperation } from './host-subjects';
 import { replyWithout } from './host-response';
 import { approvalOf, bookedAmountOf, FULL } from './approval-of';
 
@@ -71,7 +71,7 @@ export function voidsStillCounted(transactions: readonly HostBatchTransactionV1[
 
 /** How a settle refused for a void whose outcome the host has not given begins (docs/decisions.md, "A void acknowledged while its batch settles"). */
 export const SETTLE_VOID_UNANSWERED =
-  'no 0500 was sent: the host has not answered the repeat of a void of a sale the batch counts, so it may have voided it; settle the batch again once the host answers (the connector keeps repeating it; an operator who learns the outcome from the acquirer can end it: reversals end)';
+  'no 0500 was sent: the host has not said whether it took the void of a sale the batch counts (its repeat unanswered, or answered only as a duplicate), so it may have voided it; settle the batch again once the host answers (the connector keeps repeating it; an operator who learns the outcome from the acquirer can end it: reversals end)';
 
 /** The voids whose originals a settle's totals count: those among its transactions, or every one when it carries none. */
 export function countedIn<V extends { original: Pick<HostOriginalV1, 'stan' | 'transmittedAt'> }>(transactions: readonly HostBatchTransactionV1[] | undefined, voids: readonly V[]): V[] {
@@ -148,7 +148,7 @@ export class HostRequestService {
       const resolved = resolveHostAddress(format, connUrl, this.config, request.target.groupId);
       if (!resolved.ok) return this.notSent(operation, request.requestId, resolved);
       // Another PBO's terminal at that address is refused before anything is sent (docs/decisions.md, "One owner per terminal, whatever the spelling").
-      use = await this.owners.mayUse(request.target, resolved.address);
+      use = await this.owners.mayUse(request.target, resolved.address, CLAIMING_OPERATIONS.has(operation));
       if (!use.ok) return this.notSent(operation, request.requestId, use);
       route = { kind: 'remote', address: resolved.address };
     }
@@ -235,9 +235,10 @@ export class HostRequestService {
           return replyWithout(request.requestId, 'HOST_UNAVAILABLE', `${exchange.reason}; no answer, nothing to reverse`, exchange.sent);
         }
         const owed = reversalOf(operation, request, exchange.sent);
-        await this.reversals.enqueue(route, owed.reversal, exchange.reason, owed.sent);
+        const queued = await this.reversals.enqueue(route, owed.reversal, exchange.reason, owed.sent);
         this.logger.warn(`${operation} ${request.requestId} (TID ${request.target.tid} STAN ${exchange.sent.stan}): ${exchange.reason}; reversal queued`);
-        const reversed = replyWithout(request.requestId, 'REVERSED', `${unansweredWhy(exchange)}${REVERSAL_QUEUED_CLAUSE}`, exchange.sent);
+        // The reversal as queued goes with the reply: the caller shows it at once, as its event will (docs/decisions.md, "h15").
+        const reversed = { ...replyWithout(request.requestId, 'REVERSED', `${unansweredWhy(exchange)}${REVERSAL_QUEUED_CLAUSE}`, exchange.sent), reversal: queued };
         // The host answered, without an outcome: reversed for that, not as unanswered.
         return exchange.outcomeUnknown ? { ...reversed, reversedFor: 'UNKNOWN_OUTCOME' } : reversed;
       }
@@ -346,9 +347,9 @@ export class HostRequestService {
       // the host, for the amount the host booked when it named one.
       // The host answered: what is owed is a new reversal, never a repeat of an answered message.
       const { reversal } = reversalOf(operation, request, sent);
-      await this.reversals.enqueue(route, { ...reversal, amount: bookedAmountOf(reversal.amount, answer) }, partial.reason);
+      const queued = await this.reversals.enqueue(route, { ...reversal, amount: bookedAmountOf(reversal.amount, answer) }, partial.reason);
       this.logger.warn(`${operation} ${request.requestId} (TID ${request.target.tid} STAN ${sent.stan}): ${partial.reason}; reversal queued`);
-      return { ...replyWithout(request.requestId, 'REVERSED', `${partial.reason}${REVERSAL_QUEUED_CLAUSE}`, sent), reversedFor: 'UNUSABLE_APPROVAL' };
+      return { ...replyWithout(request.requestId, 'REVERSED', `${partial.reason}${REVERSAL_QUEUED_CLAUSE}`, sent), reversedFor: 'UNUSABLE_APPROVAL', reversal: queued };
     }
     const approvedAmount = partial.kind === 'partial' ? partial.amount : null;
     return {

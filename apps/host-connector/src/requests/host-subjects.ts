@@ -6,5 +6,14 @@ export type SubjectOperation = Exclude<HostOperation, 'keyexchange' | 'batchuplo
 /** The queue group every replica answers `host.*` in: one replica gets each request. */
 export const HOST_CONNECTOR_QUEUE_GROUP = 'host-connector';
 
+/**
+ * Operations that make a terminal the PBO's at the connector (its first use claims it): a sale or
+ * pre-authorisation, a sign-on, an echo. A follow-up of an earlier transaction and a settle only
+ * check that no other PBO holds the terminal: after a release (a decommission), the old owner's
+ * refunds and last settle go through while the terminal is free, and claim nothing back, so the
+ * next owner can take it (docs/decisions.md, "A released terminal reaches the connector", review r14j).
+ */
+export const CLAIMING_OPERATIONS: ReadonlySet<SubjectOperation> = new Set(['authorize', 'signon', 'echo']);
+
 /** Operations whose unanswered request may have moved money: they are reversed. */
 export const REVERSIBLE_OPERATIONS: ReadonlySet<HostOperation> = new Set(['authorize', 'void', 'refund', 'capture', 'reverse']);

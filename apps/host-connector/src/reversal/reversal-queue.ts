@@ -1,4 +1,4 @@
-import type { HostFollowUpRequestV1 } from '@app/contracts';
+import type { HostFollowUpRequestV1, HostQueuedReversalV1 } from '@app/contracts';
 import { Injectable } from '@nestjs/common';
 import { HostRoute, SentMessage } from '../hosts/host-exchange';
 import { MOCK_ENDPOINT, MOCK_URL } from '../hosts/mock-host';
@@ -28,7 +28,8 @@ export class ReversalQueue {
     private readonly stans: StanRepository,
   ) {}
 
-  async enqueue(route: HostRoute, reversal: HostFollowUpRequestV1, reason: string, sent?: SentReversal): Promise<string> {
+  /** Answers the reversal as queued (as its first `host.reversal.updated.v1` says it), for the reply that says it was reversed. */
+  async enqueue(route: HostRoute, reversal: HostFollowUpRequestV1, reason: string, sent?: SentReversal): Promise<HostQueuedReversalV1> {
     const tid = reversal.target.tid;
     const [format, endpoint, hostUrl] = route.kind === 'mock' ? ['MOCK', MOCK_ENDPOINT, MOCK_URL] : [route.address.format, route.address.endpoint, route.address.url];
     const row = {
@@ -46,10 +47,13 @@ export class ReversalQueue {
       request: reversal,
       reason: reason.slice(0, 200),
     };
-    if (route.kind === 'mock') return this.reversals.recordAcknowledged({ ...row, attempts: row.attempts + 1, transmissions: row.transmissions + 1 }, '00');
-    const id = await this.reversals.enqueue(row);
-    for (const listener of this.listeners) listener();
-    return id;
+    const queued =
+      route.kind === 'mock'
+        ? await this.reversals.recordAcknowledged({ ...row, attempts: row.attempts + 1, transmissions: row.transmissions + 1 }, '00')
+        : await this.reversals.enqueue(row);
+    if (route.kind !== 'mock') for (const listener of this.listeners) listener();
+    const { requestId: _requestId, ...state } = queued;
+    return state;
   }
   /** Calls `listener` after each enqueue (the worker of this process wakes up). */
   onEnqueued(listener: () => void): () => void {

@@ -69,7 +69,8 @@ export class TerminalOwners {
     @Inject(HOST_CONNECTOR_CONFIG) private readonly config: Pick<HostConnectorConfig, 'defaultUrls' | 'allowList'>,
   ) {}
 
-  async mayUse(target: HostTargetV1, address: HostAddress): Promise<TerminalUse> {
+  /** `claims`: whether this use makes the terminal the PBO's when nobody holds it (CLAIMING_OPERATIONS); else it is only checked that no other PBO does. */
+  async mayUse(target: HostTargetV1, address: HostAddress, claims = true): Promise<TerminalUse> {
     const groupId = groupScopeOf(target);
     const [mid, tid] = [terminalIdOf(target.mid), terminalIdOf(target.tid)];
     // Callers older than per-PBO terminals name no PBO: nothing to tell them apart by.
@@ -85,7 +86,8 @@ export class TerminalOwners {
     const now = Date.now();
     const keys = terminals.map((terminal) => `${groupId}|${terminal.format}|${terminal.address}|${terminal.mid}|${terminal.tid}`);
     if (keys.every((key) => (this.owned.get(key) ?? 0) > now)) return { ok: true };
-    const state = await this.claims.claim(groupId, terminals);
+    const state = claims ? await this.claims.claim(groupId, terminals) : (await this.claims.heldByAnother(groupId, terminals)) ? 'taken' : 'unclaimed';
+    if (state === 'unclaimed') return { ok: true };
     if (state === 'confirmed') {
       this.remember(keys);
       return { ok: true };

@@ -39,6 +39,9 @@ export class SignOnService {
   async signOn(groupId: string, profileId: string): Promise<ProfileSignOnDto> {
     if (!PROFILE_ID_PATTERN.test(profileId)) throw DomainError.notFound(`profile ${profileId} does not exist`);
     const profile = requireOwned(await this.profiles.findById(profileId), groupId, `profile ${profileId}`);
+    // Its terminals were released (review r14j): signing on would claim at the connector a terminal another PBO may hold now.
+    if (profile.retired && !profile.keepsTerminals)
+      throw DomainError.validation(`profile ${profileId} is DISABLED: its device was retired and its terminals released; nothing was sent`);
     const acceptances = await this.profiles.boundAcceptances(profile.id);
     return {
       profileId: profile.id,

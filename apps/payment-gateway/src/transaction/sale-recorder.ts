@@ -4,6 +4,7 @@ import { UnitOfWork } from '@app/database';
 import { OutboxRelay, uuidV7 } from '@app/messaging';
 import { Injectable } from '@nestjs/common';
 import { SaleOutcome } from './host-outcome';
+import { actionReversalOf, supersedes } from './reversal/reversal-state';
 import { IdempotencyScope } from './persistence/idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
 import { TerminalBatchRepository } from './persistence/terminal-batch.repository';
@@ -19,11 +20,15 @@ import { toGatewayTransaction } from './transaction.mapping';
  */
 function outcomeChanges(
   transaction: Transaction,
+  action: Pick<TransactionAction, 'reversal'>,
   outcome: SaleOutcome,
   batchNo: string | null,
   now: Date,
 ): { changes: TransactionChanges; actionChanges: ActionChanges } {
   const response = outcome.response;
+  // A REVERSED reply carries the reversal the connector queued: shown at once, as GET shows it once its event is in (unless the event came first with a later state).
+  const queued = response?.reversal;
+  const reversal = queued && supersedes(queued, action.reversal) ? { reversal: actionReversalOf(queued) } : {};
   const approvedMinor = outcome.tranStatus === 'APPROVED' ? (response?.approvedAmount?.minor ?? transaction.amountMinor) : null;
   const hostFields = {
     trace: response?.stan ?? '',
@@ -54,6 +59,7 @@ function outcomeChanges(
       // A sale books its approval in the batch; a pre-authorisation books nothing until its capture.
       batchNo: transaction.tranType === 'SALE' ? batchNo : null,
       nextCheckAt: null,
+      ...reversal,
       updatedAt: now,
     },
   };
@@ -91,7 +97,7 @@ export class SaleRecorder {
       if (transaction.tranStatus !== 'PENDING' || !first) return this.answer(transaction, actions, scope);
       const approved = outcome.tranStatus === 'APPROVED';
       const batchNo = approved ? await this.batches.openBatchNo(terminalKeyOf(transaction)) : null;
-      const { changes, actionChanges } = outcomeChanges(transaction, outcome, batchNo, this.clock.now());
+      const { changes, actionChanges } = outcomeChanges(transaction, first, outcome, batchNo, this.clock.now());
       return this.write(transaction, changes, actions, first, actionChanges, scope);
     });
   }
@@ -107,11 +113,11 @@ export class SaleRecorder {
     const { transaction, action } = written;
     const approved = outcome.tranStatus === 'APPROVED';
     // The rows and the event as they will be, but for the batch number, which the statement takes and sets in the event (the answer is the event's transaction).
-    const { changes, actionChanges } = outcomeChanges(transaction, outcome, null, this.clock.now());
+    const { changes, actionChanges } = outcomeChanges(transaction, action, outcome, null, this.clock.now());
     const { event } = eventOf({ ...transaction, ...changes, version: transaction.version + 1 }, [{ ...action, ...actionChanges }]);
     const { batchNo: _tranBatch, ...rowChanges } = changes;
     const { batchNo: _actionBatch, ...actionRowChanges } = actionChanges;
-    const view = await this.transactions.writeFirstOutcome({
+    const booked = await this.transactions.writeFirstOutcome({
       tranId: transaction.id,
       changes: rowChanges,
       actionId: action.id,
@@ -120,9 +126,9 @@ export class SaleRecorder {
       event: { id: uuidV7(), payload: event },
       answer: scope && { scope, status: SALE_CREATED_STATUS },
     });
-    if (!view) return this.record(transaction.id, outcome, scope);
+    if (!booked) return this.record(transaction.id, outcome, scope);
     this.relay.notify();
-    return view;
+    return booked.transaction;
   }
 
   /**

@@ -78,6 +78,7 @@ function fullResponse(): Json {
     orderId: 'order-1',
     partial: true,
     reversedFor: 'NO_ANSWER',
+    reversal: { state: 'PENDING', attempts: 0, lastResponseCode: null, effect: 'UNDOES_REQUEST', reversalId: '0190d6c8-1c4e-7a3b-9f00-0123456789ab', queuedAt: '2026-11-28T01:02:03.456Z' },
     approvedAmount: { minor: '500', currency: '458' },
     iccResponse: '9F2701',
     keyCheckValue: 'a1B2c3',
@@ -104,6 +105,14 @@ const validResponse: fc.Arbitrary<Json> = fc
         approvedAmount: fc.option(fc.record({ minor: fc.constantFrom('0', '1', '999999999999'), currency: fc.constantFrom('458', '840') }), { nil: null }),
         iccResponse: fc.option(fc.constantFrom('9F2701', '910A0102030405060708090A'), { nil: null }),
         uploadedCount: fc.nat(999),
+        reversal: fc.record({
+          state: fc.constantFrom('PENDING', 'ACKNOWLEDGED'),
+          attempts: fc.nat(9),
+          lastResponseCode: fc.constantFrom(null, '00', '94'),
+          effect: fc.constantFrom('UNDOES_REQUEST', 'COMPLETES_REQUEST'),
+          reversalId: fc.uuid(),
+          queuedAt: fc.constant('2026-11-28T01:02:03.456Z'),
+        }),
       },
       { requiredKeys: [] },
     ),
@@ -122,7 +131,7 @@ const authorizeValues = boundaryValues(
 );
 const responseValues = boundaryValues(
   [4, 6, 64],
-  ['APPROVED', 'REVERSED', 'NO_ANSWER', 'BALANCED', '00', '0', '000', 'Z3', '0210', '000123', '0131081530', 'a1B2c3', 'G1B2c3', '9F2701', '9f2701', '9F270', '0', '-1', '10000000000000000', 99, -1, 0],
+  ['APPROVED', 'REVERSED', 'NO_ANSWER', 'BALANCED', 'PENDING', 'ACKNOWLEDGED', '0190d6c8-1c4e-7a3b-9f00-0123456789ab', '2026-11-28T', '2026-11-28', '00', '0', '000', 'Z3', '0210', '000123', '0131081530', 'a1B2c3', 'G1B2c3', '9F2701', '9f2701', '9F270', '0', '-1', '10000000000000000', 99, -1, 0],
 );
 
 describe('decoding host.authorize.v1 requests by hand', () => {
@@ -163,6 +172,6 @@ describe('decoding host.*.v1 replies by hand', () => {
   });
 
   it('should accept and refuse one-field changes anywhere exactly as the decorators do', () => {
-    fc.assert(fc.property(validResponse, mutation(['result', 'approvedAmount', 'hostTotals']), (payload, change) => check(mutate(payload, change))), { numRuns: 1000 });
+    fc.assert(fc.property(validResponse, mutation(['result', 'approvedAmount', 'hostTotals', 'reversal']), (payload, change) => check(mutate(payload, change))), { numRuns: 1000 });
   });
 });

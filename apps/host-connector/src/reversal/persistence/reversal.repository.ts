@@ -60,7 +60,8 @@ export type NewReversal = Pick<ReversalEntity, 'requestId' | 'format' | 'hostUrl
 export type ReversalAttemptOutcome =
   | { kind: 'acknowledged'; respCode: string }
   /** `respCode`: the host's code when it answered without acknowledging; null when it did not answer. */
-  | { kind: 'failed'; error: string; transmitted: boolean; respCode: string | null; nextAttemptAt: Date };
+  /** `duplicate`: the host answered that it has it already (94), which after a refusal is not taken as an acknowledgement (acknowledgementOf), yet may repeat an unanswered attempt it applied. */
+  | { kind: 'failed'; error: string; transmitted: boolean; respCode: string | null; nextAttemptAt: Date; duplicate?: true };
 
 /** A row as the worker reads it. */
 export type DueReversal = Pick<
@@ -135,13 +136,13 @@ export class ReversalRepository {
     private readonly outbox: OutboxWriter,
   ) {}
 
-  /** Queues a reversal, due at once. */
-  async enqueue(reversal: NewReversal): Promise<string> {
+  /** Queues a reversal, due at once; answers its state as announced. */
+  async enqueue(reversal: NewReversal): Promise<HostReversalUpdatedV1> {
     return this.insert({ ...reversal, status: 'PENDING', nextAttemptAt: new Date() });
   }
 
   /** Records a reversal that is acknowledged already (the in-process MOCK host). */
-  async recordAcknowledged(reversal: NewReversal, respCode: string): Promise<string> {
+  async recordAcknowledged(reversal: NewReversal, respCode: string): Promise<HostReversalUpdatedV1> {
     const now = new Date();
     return this.insert({
       ...reversal,
@@ -154,17 +155,16 @@ export class ReversalRepository {
     });
   }
 
-  private async insert(row: Omit<Partial<ReversalEntity>, 'id'> & NewReversal): Promise<string> {
+  private async insert(row: Omit<Partial<ReversalEntity>, 'id'> & NewReversal): Promise<HostReversalUpdatedV1> {
     const id = uuidV7();
-    await this.dataSource.transaction(async (manager) => {
+    return this.dataSource.transaction(async (manager) => {
       await manager.getRepository(ReversalEntity).insert({ id, ...row });
-      await this.announce(manager, (await manager.query(`SELECT ${STATE_COLUMNS} FROM reversal WHERE id = $1`, [id])) as StateRow[]);
+      return this.announce(manager, (await manager.query(`SELECT ${STATE_COLUMNS} FROM reversal WHERE id = $1`, [id])) as StateRow[]);
     });
-    return id;
   }
 
-  /** The event of the change that left `rows` (one row), into the outbox of `manager`'s open transaction. */
-  private async announce(manager: EntityManager, rows: StateRow[]): Promise<void> {
+  /** The event of the change that left `rows` (one row), into the outbox of `manager`'s open transaction; answers it. */
+  private async announce(manager: EntityManager, rows: StateRow[]): Promise<HostReversalUpdatedV1> {
     const [row] = rows;
     const event: HostReversalUpdatedV1 = {
       requestId: row.request_id,
@@ -177,6 +177,7 @@ export class ReversalRepository {
       ...(row.operator_note === null ? {} : { operatorNote: row.operator_note }),
     };
     await this.outbox.enqueue(manager, HOST_REVERSAL_UPDATED_V1, event);
+    return event;
   }
 
   /**

@@ -57,6 +57,16 @@ export class TerminalClaimRepository {
    * UPDATE in key order, whose row locks serialise two claimers (the second reads the first's
    * owner), rolled back when one row is another's.
    */
+  /** Whether another PBO holds any of `terminals` (a pending claim gone stale holds nothing). Reads only. */
+  async heldByAnother(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<boolean> {
+    const [row]: Array<{ taken: boolean }> = await this.dataSource.query(
+      `SELECT EXISTS (SELECT 1 FROM terminal_claim c JOIN ${RECORDSET} ON ${MATCHES}
+         WHERE c.group_id <> $2 AND NOT (c.confirmed_at IS NULL AND c.claimed_at < now() - make_interval(secs => $3))) AS taken`,
+      [JSON.stringify(sortedKeys(terminals)), groupId, STALE_CLAIM_MS / 1000],
+    );
+    return row.taken;
+  }
+
   async claim(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<ClaimState> {
     const parameter = JSON.stringify(sortedKeys(terminals));
     const held: Array<{ groupId: string; confirmed: boolean; stale: boolean }> = await this.dataSource.query(

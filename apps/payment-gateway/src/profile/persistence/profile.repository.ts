@@ -127,17 +127,25 @@ export class ProfileRepository {
   }
 
   /**
-   * What a sale routes by of a profile's bound acceptances, in binding order: {@link boundAcceptances}
-   * in plain SQL, without TypeORM's entity mapping (which cost more than the query, for every
-   * profile a sale loads).
+   * A profile as a sale reads it, in one statement: its row, and what a sale routes by of its
+   * bound acceptances, in binding order ({@link boundAcceptances} as JSON built by PostgreSQL, not
+   * through TypeORM's entity mapping, which cost more than the query); null when there is none.
    */
-  saleAcceptances(profileId: string): Promise<SaleAcceptance[]> {
-    return this.dataSource.query(
-      `SELECT a.id, a.acpt_name AS "acptName", a.host_message_format AS "hostMessageFormat", a.supported_payments AS "supportedPayments",
-         a.primary_mid AS "primaryMid", a.primary_tid AS "primaryTid", a.extra_params AS "extraParams", a.host_url AS "hostUrl", a.entity_status AS "entityStatus"
-       FROM profile_acceptance b JOIN acceptance a ON a.id = b.acceptance_id WHERE b.profile_id = $1 ORDER BY b.position`,
-      [profileId],
-    );
+  async saleProfile(profileId: string): Promise<{ profile: ProfileEntity; acceptances: SaleAcceptance[] } | null> {
+    const { entities, raw } = await this.dataSource
+      .getRepository(ProfileEntity)
+      .createQueryBuilder('p')
+      .addSelect(
+        `(SELECT COALESCE(jsonb_agg(jsonb_build_object('id', a.id, 'acptName', a.acpt_name, 'hostMessageFormat', a.host_message_format,
+           'supportedPayments', a.supported_payments, 'primaryMid', a.primary_mid, 'primaryTid', a.primary_tid, 'extraParams', a.extra_params,
+           'hostUrl', a.host_url, 'entityStatus', a.entity_status) ORDER BY b.position), '[]'::jsonb)
+         FROM profile_acceptance b JOIN acceptance a ON a.id = b.acceptance_id WHERE b.profile_id = p.id)`,
+        'sale_acceptances',
+      )
+      .where('p.id = :profileId', { profileId })
+      .getRawAndEntities<{ sale_acceptances: SaleAcceptance[] }>();
+    if (entities.length === 0) return null;
+    return { profile: entities[0], acceptances: raw[0].sale_acceptances };
   }
 
   // --- Set-based forms for a batch of upserts: one statement per step, whatever the batch size ---

@@ -1,5 +1,5 @@
 import { queryNamed, TypeOrmUnitOfWork } from '@app/database';
-import { GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionUpdatedV1, GatewayTransactionV1 } from '@app/contracts';
+import { GATEWAY_TRANSACTION_UPDATED_V1, GatewayTransactionUpdatedV1 } from '@app/contracts';
 import { OutboxWriter } from '@app/messaging';
 import { Injectable } from '@nestjs/common';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -98,8 +98,9 @@ export class TransactionRepository {
    * `TerminalBatchRepository.openBatchNo`), only if the terminal has its batch row, and written on
    * the transaction and on the action (`actionBooks`). The event is the one document all the rest
    * is read from: the batch number is set in it once (its transaction's `batchNo`, and its NEW
-   * action's when that books), the kept answer is its transaction, and so is what this answers
-   * (undefined when nothing was written). The caller wakes the outbox relay.
+   * action's when that books), and the kept answer is its transaction. Answers the event as
+   * written (the batch number the statement took set in it as the statement set it; the
+   * statement sends back only that number, not the document), or undefined when nothing was written.
    */
   async writeFirstOutcome(first: {
     tranId: string;
@@ -109,7 +110,7 @@ export class TransactionRepository {
     batchOf?: { terminal: TerminalKey; actionBooks: boolean };
     event: { id: string; payload: GatewayTransactionUpdatedV1 };
     answer?: { scope: IdempotencyScope; status: number };
-  }): Promise<GatewayTransactionV1 | undefined> {
+  }): Promise<GatewayTransactionUpdatedV1 | undefined> {
     const manager = this.uow.manager;
     const params: unknown[] = [first.tranId, first.actionId];
     const param = (value: unknown) => {
@@ -142,13 +143,17 @@ export class TransactionRepository {
          UPDATE idempotency_key SET response_status = ${param(status)}, response_body = booked.payload->'transaction'
          FROM booked WHERE group_id = ${param(scope.groupId)} AND device_id = ${param(scope.deviceId)} AND idempotency_key = ${param(scope.idempotencyKey)} RETURNING 1)`);
     }
-    const { rows } = await queryNamed<{ transaction: GatewayTransactionV1 }>(
+    const { rows } = await queryNamed<{ batch_no: string | null }>(
       manager,
       `WITH ${ctes.join(',\n')}
-       SELECT booked.payload->'transaction' AS transaction FROM booked, event${first.answer ? ', (SELECT count(*) FROM answered) AS answered' : ''}`,
+       SELECT updated.batch_no FROM updated, booked, event${first.answer ? ', (SELECT count(*) FROM answered) AS answered' : ''}`,
       params,
     );
-    return rows[0]?.transaction;
+    if (rows.length === 0) return undefined;
+    const batchNo = rows[0].batch_no;
+    const { transaction } = first.event.payload;
+    const actions = first.batchOf?.actionBooks ? transaction.actions.map((action, index) => (index === 0 ? { ...action, batchNo } : action)) : transaction.actions;
+    return { ...first.event.payload, transaction: { ...transaction, batchNo, actions } };
   }
 
   async insert(transaction: Transaction): Promise<void> {

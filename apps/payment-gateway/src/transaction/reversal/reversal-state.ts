@@ -1,4 +1,4 @@
-import type { HostReversalUpdatedV1 } from '@app/contracts';
+import type { HostQueuedReversalV1, HostReversalUpdatedV1 } from '@app/contracts';
 import { reversedUnknown } from '../host-outcome';
 import type { ActionReversal, Transaction, TransactionAction } from '../transaction';
 
@@ -9,14 +9,14 @@ import type { ActionReversal, Transaction, TransactionAction } from '../transact
  * one at the same attempts); of another reversal of the same request, the one queued later (a
  * late approval's reversal after the timeout's was acknowledged).
  */
-export function supersedes(update: HostReversalUpdatedV1, current: ActionReversal | null | undefined): boolean {
+export function supersedes(update: HostQueuedReversalV1, current: ActionReversal | null | undefined): boolean {
   if (!current) return true;
   if (update.reversalId === current.reversalId)
     return update.attempts > current.attempts || (update.attempts === current.attempts && current.state === 'PENDING' && update.state !== 'PENDING');
   return update.queuedAt > current.queuedAt;
 }
 
-export function actionReversalOf(update: HostReversalUpdatedV1): ActionReversal {
+export function actionReversalOf(update: HostQueuedReversalV1): ActionReversal {
   return {
     reversalId: update.reversalId,
     state: update.state,
@@ -55,14 +55,17 @@ export type ReversalConsequence =
  * shown.
  */
 export function consequenceOf(
-  update: Pick<HostReversalUpdatedV1, 'state' | 'effect'>,
+  update: Pick<HostReversalUpdatedV1, 'state' | 'effect' | 'operatorNote'>,
   action: Pick<TransactionAction, 'actionType' | 'actionStatus' | 'reason'>,
   transaction: Pick<Transaction, 'id' | 'tranStatus' | 'settleState' | 'refundedMinor'>,
 ): ReversalConsequence {
   if (update.state !== 'ACKNOWLEDGED' || update.effect !== 'COMPLETES_REQUEST' || action.actionType !== 'VOID') return { kind: 'show' };
   const open = action.actionStatus === 'PENDING' || (action.actionStatus === 'FAILED' && reversedUnknown(action.reason));
   if (!open) return { kind: 'show' };
-  const prefix = `the host acknowledged the repeat of this void, so it voided transaction ${transaction.id}, but`;
+  const prefix =
+    update.operatorNote === undefined
+      ? `the host acknowledged the repeat of this void, so it voided transaction ${transaction.id}, but`
+      : `an operator recorded this void as done, having checked with the acquirer, so the host voided transaction ${transaction.id}, but`;
   if (transaction.tranStatus === 'VOIDED') return { kind: 'show' };
   if (transaction.tranStatus !== 'APPROVED') return { kind: 'not-recorded', why: `${prefix} it is ${transaction.tranStatus} here` };
   if (BigInt(transaction.refundedMinor) > 0n) return { kind: 'not-recorded', why: `${prefix} it was refunded since` };

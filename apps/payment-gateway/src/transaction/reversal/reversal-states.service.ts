@@ -87,8 +87,12 @@ export class ReversalStates {
         });
         break;
       case 'complete-void': {
-        const code = reversal.lastResponseCode ?? '00';
-        const message = `no answer in time; its repeat was acknowledged by the host (${code}): voided`;
+        // An operator's end carries no code of the host's: the last one may be a refusal (review r16f).
+        const byOperator = reversal.operatorNote !== undefined;
+        const code = byOperator ? null : (reversal.lastResponseCode ?? '00');
+        const message = byOperator
+          ? `no answer in time; an operator recorded it as done, having checked with the acquirer (${reversal.operatorNote}): voided`
+          : `no answer in time; its repeat was acknowledged by the host (${code}): voided`;
         await this.followUps.writeOutcome(
           transaction,
           actions,
@@ -108,7 +112,7 @@ export class ReversalStates {
             reversal,
           },
         );
-        this.logger.log(`void ${action.id} of ${transaction.id} completed by its acknowledged repeat (${code}): VOIDED`);
+        this.logger.log(`void ${action.id} of ${transaction.id} completed ${byOperator ? 'by an operator' : `by its acknowledged repeat (${code})`}: VOIDED`);
         break;
       }
     }

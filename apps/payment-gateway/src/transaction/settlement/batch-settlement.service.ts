@@ -247,7 +247,7 @@ export class BatchSettlementService {
     const holding = [...actions.values()].flat().find(voidHoldsSettle);
     if (holding)
       throw DomainError.conflict(
-        `batch ${batchNo} of terminal ${key.mid}/${key.tid} has a void in flight (${holding.id}: waiting for the host, or repeated until the host answers it); settle it once the host has answered the void`,
+        `batch ${batchNo} of terminal ${key.mid}/${key.tid} has a void in flight (${holding.id}: waiting for the host, or repeated until the host answers it); settle it once the host has answered the void, or an operator who learnt its outcome from the acquirer has ended its reversal (reversals end)`,
         COMPLETING_VOID_RETRY_SECONDS,
       );
     const contents = batchContents(
