@@ -359,6 +359,7 @@ describe('a reversal the host refuses, on the transaction', () => {
           // The void did not take: the sale stands, and may be refunded now.
           expect(shown).toMatchObject({ tranStatus: 'APPROVED' });
           expect(shown.actions[1]).toMatchObject({ actionStatus: 'FAILED', reason: 'HostTimeout' });
+          expect(shown.actions[1].hostRespMessage).toMatch(new RegExp(`; then an operator abandoned its reversal, having checked with the acquirer \\(${note.replace(/[()]/g, '\\$&')}\\)$`));
           const refunded = await followUp(voidTerminal, sale.tranId, 'refund', { amount: '1.00' });
           expect(refunded.status).toBe(200);
           expect((await current(voidTerminal, sale.tranId)).actions[2]).toMatchObject({ actionType: 'REFUND', actionStatus: 'SUCCESS' });

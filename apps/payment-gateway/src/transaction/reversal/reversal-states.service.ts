@@ -76,9 +76,18 @@ export class ReversalStates {
         this.logger.warn(`void ${action.id} of ${transaction.id}: the host acknowledged its repeat while its batch settles; recorded when that settle ends`);
         await this.writer.write(transaction, {}, actions, { id: action.id, changes: { reversal, updatedAt: this.clock.now() } });
         break;
-      case 'show':
-        await this.writer.write(transaction, {}, actions, { id: action.id, changes: { reversal, updatedAt: this.clock.now() } });
+      case 'show': {
+        // An operator abandoned it: the action's message, which says it is repeated, says so after (review r16f).
+        const abandoned = reversal.state === 'ABANDONED' && action.reversal?.state !== 'ABANDONED';
+        const hostRespMessage = abandoned
+          ? `${action.hostRespMessage ?? ''}; then an operator abandoned its reversal, having checked with the acquirer (${reversal.operatorNote ?? ''})`.slice(0, 256)
+          : undefined;
+        await this.writer.write(transaction, {}, actions, {
+          id: action.id,
+          changes: { reversal, updatedAt: this.clock.now(), ...(hostRespMessage === undefined ? {} : { hostRespMessage }) },
+        });
         break;
+      }
       case 'not-recorded':
         this.logger.error(`void ${action.id} of ${transaction.id}: ${consequence.why}; NOT recorded here: reconcile it with the acquirer (the cardholder has the money back)`);
         await this.writer.write(transaction, {}, actions, {
