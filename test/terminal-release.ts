@@ -46,9 +46,9 @@ async function refund(acquiring: Acquiring, tranId: string, amount: string): Pro
  * there, activates, signs on (`HostSuccess` 00) and sells. The release travels from the gateway to
  * the connector (`gateway.terminal.released.v1`), so B's first sign-on may still meet A's claim: B
  * retries, as a user would, until it is through. Ends with B's confirmed claim the only one.
- * Review r14j: once released, A's retired profile cannot sign on (400), and A's refund of its
- * earlier sale goes through while the terminal is free without claiming it back; once B holds it,
- * A's refund is refused before anything is sent.
+ * Review r14j: once released, A's retired profile cannot sign on (400). Review r14k: A's working
+ * keys go with the release (no key exchange claims the terminal back), and A's refund of its
+ * earlier sale is refused (409: it would book into the terminal's batch at the host, B's next).
  */
 export async function terminalMovesToAnotherPbo(app: TestApp, retirement: Retirement): Promise<void> {
   const [mid, tid] = [`SM${unique().replace(/\W/g, '').slice(-10)}`.toUpperCase(), newTid()];
@@ -58,10 +58,13 @@ export async function terminalMovesToAnotherPbo(app: TestApp, retirement: Retire
       'SELECT group_id, confirmed_at IS NOT NULL AS confirmed FROM host_connector.terminal_claim WHERE mid = $1 AND tid = $2 ORDER BY group_id',
       [mid, tid],
     );
+  const keysOf = (groupId: string) =>
+    queryDatabase<{ tid: string }>(app.database.url, 'SELECT tid FROM host_connector.working_key WHERE group_id = $1 AND btrim(tid) = $2', [groupId, tid]);
   const a = await onboardMerchant(app, 'ISO8583');
   const aTill = await activateTill(app, a, { mid, tid });
   expect(await signOn(a, aTill)).toEqual(expect.objectContaining({ resultReason: 'HostSuccess', hostRespCode: '00' }));
   expect(await claimsOf()).toEqual([{ group_id: a.groupId, confirmed: true }]);
+  expect(await keysOf(a.groupId)).toHaveLength(1);
   const aSale = await tap(aTill, '9.00');
   expect(aSale.tranStatus).toBe('APPROVED');
 
@@ -70,7 +73,9 @@ export async function terminalMovesToAnotherPbo(app: TestApp, retirement: Retire
   const retiredSignOn = await a.pbo.post(`${GATEWAY_BASE}/profiles/${aTill.profileId}/signOn`, undefined);
   expect(retiredSignOn.status).toBe(400);
   expect(JSON.stringify(retiredSignOn.body)).toContain('its device was retired and its terminals released; nothing was sent');
-  expect(await refund(a, aSale.tranId, '1.00')).toEqual({ status: 200, outcome: 'HostSuccess' });
+  await waitFor('A’s working keys dropped', async () => (await keysOf(a.groupId)).length === 0, 20_000);
+  const refused = { status: 409, outcome: expect.stringMatching(/its terminal \(MID .* \/ TID .*\) was given up .*; refund it through the acquirer$/) as string };
+  expect(await refund(a, aSale.tranId, '1.00')).toEqual(refused);
   expect(await claimsOf()).toEqual([]);
   const b = await onboardMerchant(app, 'ISO8583');
   const bTill = await activateTill(app, b, { mid, tid });
@@ -86,6 +91,6 @@ export async function terminalMovesToAnotherPbo(app: TestApp, retirement: Retire
   expect((await tap(bTill, '3.00')).tranStatus).toBe('APPROVED');
   expect(await claimsOf()).toEqual([{ group_id: b.groupId, confirmed: true }]);
   // B's terminal now: A's refund would go out on it, under B's key; refused before anything is sent.
-  expect(await refund(a, aSale.tranId, '1.00')).toEqual({ status: 502, outcome: expect.stringMatching(/another PBO's terminal; nothing was sent/) as string });
+  expect(await refund(a, aSale.tranId, '1.00')).toEqual(refused);
   expect(await claimsOf()).toEqual([{ group_id: b.groupId, confirmed: true }]);
 }

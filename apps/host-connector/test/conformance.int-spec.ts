@@ -785,6 +785,22 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
           expect(reply.hostRespMessage).toMatch(new RegExp(`^no 0500 was sent: the host has not said whether it took the void .*: the transaction of STAN ${sold.stan} \\(its reversal: STAN ${voidStan}\\)$`));
         });
 
+        // Review r16g: a transient refusal (96, system malfunction) after the void's unanswered 0400 says nothing of whether the host took it.
+        it.each([
+          ['96', true],
+          ['91', true],
+          ['12', false],
+        ])('should hold back the 0500 (%s: %s) when the host answers the repeat of a void under the hold so', async (code, unknown) => {
+          const tid = uniqueTid();
+          await refusedVoid(tid);
+          host.handler = (request) => answerOf(request, request[0] === '0401' ? code : '00');
+
+          const reply = await connector.ask(HOST_SETTLE_V1, { ...settlePayload({ ...iso(), tid }), transactions: [upload(sold), upload(other)] });
+
+          expect(mtis()).toEqual(unknown ? ['0401'] : ['0401', '0500']);
+          expect(reply.result).toBe(unknown ? 'REJECTED' : 'APPROVED');
+        });
+
         // Review r16e: the repeat under the hold goes unanswered (the host slower than the connector's timeout): the void's outcome is unknown.
         it.each([
           ['that names the voided sale among its transactions', [upload(sold), upload(other)], true],

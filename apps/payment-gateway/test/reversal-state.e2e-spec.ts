@@ -36,7 +36,7 @@ describe('a reversal the host refuses, on the transaction', () => {
 
   /**
    * A host for voids sent as reversals: sales and settles approved, a void's first 0400 left
-   * unanswered; its 0401 repeats left unanswered too while `silent`, then refused with 96 until
+   * unanswered; its 0401 repeats left unanswered too while `silent`, then refused with 12 until
    * `acknowledgeRepeat()`, then answered 00.
    */
   const voidRepeatHost = async (silent = false): Promise<{ host: IndependentHost; refuseRepeat: () => void; acknowledgeRepeat: () => void }> => {
@@ -44,7 +44,7 @@ describe('a reversal the host refuses, on the transaction', () => {
     const started = await IndependentHost.start((request) => {
       if (request[0] === '0200' || request[0] === '0500') return answerOf(request, '00');
       if (request[0] === '0400' || mode === 'silent') return null;
-      return answerOf(request, mode === 'acknowledge' ? '00' : '96');
+      return answerOf(request, mode === 'acknowledge' ? '00' : '12');
     });
     return { host: started, refuseRepeat: () => void (mode = 'refuse'), acknowledgeRepeat: () => void (mode = 'acknowledge') };
   };
@@ -102,11 +102,11 @@ describe('a reversal the host refuses, on the transaction', () => {
         expectProblem(
           refused,
           409,
-          new RegExp(`(the host did not answer its void ${voidId} in time|the host refused the repeat of its void ${voidId} \\(96\\)), and that void is being repeated until the host acknowledges it`),
+          new RegExp(`(the host did not answer its void ${voidId} in time|the host refused the repeat of its void ${voidId} \\(12\\)), and that void is being repeated until the host acknowledges it`),
         );
         expect(refused.headers.get('retry-after')).toBe('30');
       }
-      await waitFor('a refused repeat on the void', async () => ((await current(voidTerminal, sale.tranId)).actions[1].reversal?.lastResponseCode ?? null) === '96', 20_000);
+      await waitFor('a refused repeat on the void', async () => ((await current(voidTerminal, sale.tranId)).actions[1].reversal?.lastResponseCode ?? null) === '12', 20_000);
       const repeating = await current(voidTerminal, sale.tranId);
       expect(repeating.tranStatus).toBe('APPROVED');
       expect(repeating.actions[1]).toMatchObject({ actionType: 'VOID', actionStatus: 'FAILED', reason: 'HostTimeout', reversal: { state: 'PENDING', effect: 'COMPLETES_REQUEST' } });
@@ -173,7 +173,7 @@ describe('a reversal the host refuses, on the transaction', () => {
 
       // The host refuses a repeat: it has said the void did not take. The settle goes and counts the sale, naming the unacknowledged void.
       refuseRepeat();
-      await waitFor('a refused repeat on the void', async () => ((await current(voidTerminal, sale.tranId)).actions[1].reversal?.lastResponseCode ?? null) === '96', 20_000);
+      await waitFor('a refused repeat on the void', async () => ((await current(voidTerminal, sale.tranId)).actions[1].reversal?.lastResponseCode ?? null) === '12', 20_000);
       const voidStan = voidHost.received.find((request) => request[0] === '0400')![11];
       expect(voidHost.received.filter((request) => request[0].startsWith('040')).every((request) => request[11] === voidStan)).toBe(true);
       const settled = await settle(app, voidTerminal, sale.acceptanceId, '000001');
@@ -186,7 +186,7 @@ describe('a reversal the host refuses, on the transaction', () => {
         actionType: 'VOID',
         actionStatus: 'FAILED',
         reason: 'HostTimeout',
-        reversal: { state: 'PENDING', lastResponseCode: '96', effect: 'COMPLETES_REQUEST' },
+        reversal: { state: 'PENDING', lastResponseCode: '12', effect: 'COMPLETES_REQUEST' },
       });
 
       // The host acknowledges a later repeat after all: shown, not recorded, and no refund may follow.
@@ -225,7 +225,7 @@ describe('a reversal the host refuses, on the transaction', () => {
       expectProblem(await followUp(voidTerminal, sale.tranId, 'void'), 504, /it is being repeated until the host acknowledges it/);
       const voidId = (await current(voidTerminal, sale.tranId)).actions[1].actionId;
       // The host refused a repeat: the void does not hold the settle (M1).
-      await waitFor('a refused repeat on the void', async () => ((await current(voidTerminal, sale.tranId)).actions[1].reversal?.lastResponseCode ?? null) === '96', 20_000);
+      await waitFor('a refused repeat on the void', async () => ((await current(voidTerminal, sale.tranId)).actions[1].reversal?.lastResponseCode ?? null) === '12', 20_000);
       // Not due for an hour: only the settle's own repeat (before its 0500) goes now, and the host acknowledges it.
       // (Not while a worker's attempt is sending it: that attempt would set its next time itself.)
       await waitFor('the void’s reversal parked', async () => {
@@ -268,7 +268,7 @@ describe('a reversal the host refuses, on the transaction', () => {
   ] as const)(
     'should record a void whose acknowledgement reached the gateway while its batch was settling when that settle ends: the settle %s',
     async (_, closing, outcome) => {
-      // Sales approved, a void's 0400 unanswered and its repeats refused (96), each 0500 answered `closing` 3 s late.
+      // Sales approved, a void's 0400 unanswered and its repeats refused (12), each 0500 answered `closing` 3 s late.
       const slowHost = await IndependentHost.start((request, self) => {
         if (request[0] === '0200') return answerOf(request, '00');
         if (request[0] === '0400') return null;
@@ -276,14 +276,14 @@ describe('a reversal the host refuses, on the transaction', () => {
           setTimeout(() => self.send(answerOf(request, closing)), 3000);
           return null;
         }
-        return answerOf(request, '96');
+        return answerOf(request, '12');
       });
       try {
         const slowTerminal = await app.newTerminal({ hostMessageFormat: 'ISO8583', extraParams: { connUrl: slowHost.url } });
         const sale = await sell(slowTerminal, { value: '7.00' });
         expectProblem(await followUp(slowTerminal, sale.tranId, 'void'), 504, /it is being repeated until the host acknowledges it/);
         const voidId = (await current(slowTerminal, sale.tranId)).actions[1].actionId;
-        await waitFor('a refused repeat on the void', async () => ((await current(slowTerminal, sale.tranId)).actions[1].reversal?.lastResponseCode ?? null) === '96', 20_000);
+        await waitFor('a refused repeat on the void', async () => ((await current(slowTerminal, sale.tranId)).actions[1].reversal?.lastResponseCode ?? null) === '12', 20_000);
 
         const settling = settle(app, slowTerminal, sale.acceptanceId, '000001');
         await waitFor('the batch settling', async () => (await current(slowTerminal, sale.tranId)).settleState === 'SETTLING', 10_000);
@@ -333,14 +333,14 @@ describe('a reversal the host refuses, on the transaction', () => {
         const sale = await sell(voidTerminal, { value: '5.00' });
         expectProblem(await followUp(voidTerminal, sale.tranId, 'void'), 504, /it is being repeated until the host acknowledges it/);
         const voidId = (await current(voidTerminal, sale.tranId)).actions[1].actionId;
-        await waitFor('a refused repeat on the void', async () => ((await current(voidTerminal, sale.tranId)).actions[1].reversal?.lastResponseCode ?? null) === '96', 20_000);
+        await waitFor('a refused repeat on the void', async () => ((await current(voidTerminal, sale.tranId)).actions[1].reversal?.lastResponseCode ?? null) === '12', 20_000);
         expectProblem(await followUp(voidTerminal, sale.tranId, 'refund', { amount: '1.00' }), 409, /the host refused the repeat of its void/);
         const cli = (args: string[]) => runCli(cliDataDir(), args, { DATABASE_URL: app.database.url });
 
         const listed = await cli(['reversals', 'list', '--request-id', voidId]);
         expect(listed.status).toBe(0);
         const [queued] = (JSON.parse(listed.stdout) as { reversals: Array<Record<string, unknown>> }).reversals;
-        expect(queued).toMatchObject({ requestId: voidId, status: 'PENDING', effect: 'COMPLETES_REQUEST', lastResponseCode: '96', originalStan: sale.actions[0].trace });
+        expect(queued).toMatchObject({ requestId: voidId, status: 'PENDING', effect: 'COMPLETES_REQUEST', lastResponseCode: '12', originalStan: sale.actions[0].trace });
         const note = 'Acquirer ops desk (ticket 4711): checked by phone';
         // An attempt on the wire (its lease) is not ended under it: the operator tries again.
         let ended: Awaited<ReturnType<typeof cli>> | undefined;

@@ -120,6 +120,12 @@ export interface HostAnswer {
    * refused and an earlier attempt could be the one it duplicates ({@link acknowledgementOf}).
    */
   acknowledgedAsDuplicate?: true;
+  /**
+   * A refusal the format counts as transient (ISO: the spec's `host.transientCodes`, default 19 68
+   * 90 91 92 96): a fault, not a decision; it says nothing of whether the host acted on an earlier,
+   * unanswered transmission. A settle reads a void sent as a reversal refused so as still unknown.
+   */
+  transient?: true;
   rrn: string | null;
   approvalCode: string | null;
   /**

@@ -64,6 +64,12 @@ export interface HostSpecJson {
   partialAmountField?: number;
   /** Codes of a 0410 that acknowledge a reversal (a code other than 00 only while no earlier attempt was refused); any other code leaves it open and retried. Default `00 94`. */
   reversalAcknowledgedCodes?: string[];
+  /**
+   * Refusals that say nothing of whether the host acted (a system fault, not a decision): a settle
+   * does not take them as "the void sent as a reversal did not take". Default `19 68 90 91 92 96`;
+   * may be empty; none may approve or acknowledge.
+   */
+  transientCodes?: string[];
   /** How the host issues the terminal's working key. Default `signOn`; see {@link WorkingKeyIssue}. */
   workingKey?: WorkingKeyIssue;
   /**
@@ -146,6 +152,7 @@ export interface HostRules {
   readonly partialApprovalCode: string | null;
   readonly partialAmountField: number;
   readonly reversalAcknowledgedCodes: readonly string[];
+  readonly transientCodes: readonly string[];
   readonly workingKey: WorkingKeyIssue;
   readonly keyExchangeCode: string;
   readonly reconciliationLayout: ReconciliationLayout;
@@ -171,6 +178,8 @@ export const DEFAULT_HOST_RULES: HostRules = Object.freeze({
   partialApprovalCode: '10',
   partialAmountField: 4,
   reversalAcknowledgedCodes: Object.freeze(['00', '94']),
+  // ISO 8583:1987: re-enter transaction, response received too late, cutoff in progress, issuer or switch inoperative, routing not found, system malfunction.
+  transientCodes: Object.freeze(['19', '68', '90', '91', '92', '96']),
   workingKey: 'signOn',
   keyExchangeCode: '101',
   reconciliationLayout: 'terminal',
@@ -240,6 +249,7 @@ const HOST_KEYS = [
   'partialApprovalCode',
   'partialAmountField',
   'reversalAcknowledgedCodes',
+  'transientCodes',
   'workingKey',
   'keyExchangeCode',
   'reconciliationLayout',
@@ -339,6 +349,15 @@ function compileHost(raw: unknown, fields: ReadonlyMap<number, CompiledField>): 
   // 00 approves and acknowledges on every ISO 8583 host: a list without it would decline approved sales and retry acknowledged reversals for ever.
   if (!approvalCodes.includes('00')) throw specError('spec host approvalCodes', 'must include 00');
   if (!reversalAcknowledgedCodes.includes('00')) throw specError('spec host reversalAcknowledgedCodes', 'must include 00');
+  const approvesOrAcknowledges = (code: string) => approvalCodes.includes(code) || reversalAcknowledgedCodes.includes(code);
+  // The defaults a spec's own approval or acknowledging codes take over are not transient for it; a list the spec gives must not clash.
+  const transientCodes =
+    json.transientCodes === undefined
+      ? Object.freeze(DEFAULT_HOST_RULES.transientCodes.filter((code) => !approvesOrAcknowledges(code)))
+      : Array.isArray(json.transientCodes) && json.transientCodes.length === 0
+        ? Object.freeze([] as string[])
+        : responseCodes(json.transientCodes, 'transientCodes', DEFAULT_HOST_RULES.transientCodes);
+  if (transientCodes.some(approvesOrAcknowledges)) throw specError('spec host transientCodes', 'must not hold an approval or acknowledging code');
   const partial = json.partialApprovalCode === undefined ? (approvalCodes.includes('10') ? DEFAULT_HOST_RULES.partialApprovalCode : null) : json.partialApprovalCode;
   if (partial !== null && (typeof partial !== 'string' || !approvalCodes.includes(partial)))
     throw specError('spec host partialApprovalCode', 'must be null or one of the approvalCodes');
@@ -369,6 +388,7 @@ function compileHost(raw: unknown, fields: ReadonlyMap<number, CompiledField>): 
     partialApprovalCode: partial,
     partialAmountField: amountField,
     reversalAcknowledgedCodes,
+    transientCodes,
     workingKey,
     keyExchangeCode,
     voidAs,

@@ -161,9 +161,10 @@ export class ReversalWorker {
         // null: no longer PENDING (a worker's attempt in flight acknowledged it), or that attempt outlasted the wait.
         const acknowledged = outcome?.kind === 'acknowledged' || (outcome === null && !(await this.reversals.isPending(reversal.id)));
         if (!acknowledged) stillPending.push(reversal.stan);
-        // Answered now with a code that refuses it: the void did not take. Anything else leaves its outcome unknown: no answer, and a
-        // duplicate (94) after a refusal too, which may repeat an unanswered attempt the host applied (review r16f).
-        const refused = outcome?.kind === 'failed' && outcome.respCode !== null && outcome.duplicate !== true;
+        // Answered now with a code that refuses it: the void did not take. Anything else leaves its outcome unknown: no answer,
+        // a duplicate (94) after a refusal, which may repeat an unanswered attempt the host applied (review r16f), and a
+        // transient refusal (96, system malfunction: a fault, not a decision, review r16g).
+        const refused = outcome?.kind === 'failed' && outcome.respCode !== null && outcome.inconclusive !== true;
         if (!acknowledged && !refused && reversal.effect === 'COMPLETES_REQUEST') unansweredVoids.push({ stan: reversal.stan, original: reversal.original });
       }
     } catch (error) {
@@ -181,14 +182,14 @@ export class ReversalWorker {
   }
 
   private async attempt(reversal: DueReversal, deadlineAt = Date.now() + this.config.timeoutMs): Promise<ReversalAttemptOutcome> {
-    const failed = (error: string, transmitted: boolean, respCode: string | null = null, duplicate = false): ReversalAttemptOutcome => {
+    const failed = (error: string, transmitted: boolean, respCode: string | null = null, inconclusive = false): ReversalAttemptOutcome => {
       const delay = this.backoffAfter(reversal.attempts + 1);
       const line = `reversal ${reversal.id} (${reversal.format} ${reversal.hostUrl} TID ${reversal.tid} STAN ${reversal.stan}) attempt ${reversal.attempts + 1} failed: ${error}; next in ${delay} ms`;
       const ageMs = Date.now() - reversal.createdAt.getTime();
       // Retried for ever, but not silently: past the overdue mark every failure is an error an operator is paged for.
       if (ageMs > REVERSAL_OVERDUE_MS) this.logger.error(`${line}; OVERDUE: unacknowledged for ${Math.round(ageMs / 60_000)} min, check it with the acquirer`);
       else this.logger.warn(line);
-      return { kind: 'failed', error, transmitted, respCode, nextAttemptAt: new Date(Date.now() + delay), ...(duplicate ? { duplicate: true as const } : {}) };
+      return { kind: 'failed', error, transmitted, respCode, nextAttemptAt: new Date(Date.now() + delay), ...(inconclusive ? { inconclusive: true as const } : {}) };
     };
     let route;
     try {
@@ -213,7 +214,7 @@ export class ReversalWorker {
         const acknowledgement = acknowledgementOf(exchange.answer, earlier);
         if (!acknowledgement.acknowledged) {
           const rule = reversalAcknowledgementOf(this.protocols.dialectFor(reversal.format as HostMessageFormat));
-          return failed(`the host answered ${hostRespCode} (${hostRespMessage}), ${acknowledgement.why} (${rule})`, true, hostRespCode, exchange.answer.acknowledgedAsDuplicate === true);
+          return failed(`the host answered ${hostRespCode} (${hostRespMessage}), ${acknowledgement.why} (${rule})`, true, hostRespCode, exchange.answer.acknowledgedAsDuplicate === true || exchange.answer.transient === true);
         }
         this.logger.log(`reversal ${reversal.id} (TID ${reversal.tid} STAN ${reversal.stan}) acknowledged with ${exchange.answer.hostRespCode}`);
         return { kind: 'acknowledged', respCode: hostRespCode };

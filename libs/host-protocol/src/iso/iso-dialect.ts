@@ -248,6 +248,7 @@ export class IsoHostDialect implements IsoDialect {
       approvalCode,
     };
     if (sentAsReversal(operation, this.spec.host) && answer.approved && code !== '00') answer.acknowledgedAsDuplicate = true;
+    if (!answer.approved && this.spec.host.transientCodes.includes(code)) answer.transient = true;
     const icc = message.fields[55];
     if (icc !== undefined && icc.length > 0) answer.iccResponse = Buffer.isBuffer(icc) ? icc.toString('hex').toUpperCase() : icc.toUpperCase();
     switch (operation) {

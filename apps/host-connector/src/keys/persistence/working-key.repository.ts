@@ -71,6 +71,19 @@ export class WorkingKeyRepository {
     await this.dataSource.getRepository(WorkingKeyEntity).delete({ groupId, format, endpoint, tid });
   }
 
+  /**
+   * Drops a PBO's keys of a terminal the gateway released (docs/decisions.md, "A released terminal
+   * reaches the connector", review r14k): at `endpoint`, or at every endpoint when the host cannot be
+   * told (null). Its exchanges stop, so none claims the terminal back. Answers how many went.
+   */
+  async removeReleased(groupId: string, format: string, mid: string, tid: string, endpoint: string | null): Promise<number> {
+    const [, count]: [unknown, number] = await this.dataSource.query(
+      `DELETE FROM working_key WHERE group_id = $1 AND format = $2 AND btrim(tid, ' ') = $3 AND btrim(mid, ' ') = $4 AND ($5::text IS NULL OR endpoint = $5)`,
+      [groupId, format, tid, mid, endpoint],
+    );
+    return count;
+  }
+
   async find(groupId: string, format: string, endpoint: string, tid: string): Promise<WorkingKeyEntity | null> {
     return this.dataSource.getRepository(WorkingKeyEntity).findOneBy({ groupId, format, endpoint, tid });
   }

@@ -60,8 +60,12 @@ export type NewReversal = Pick<ReversalEntity, 'requestId' | 'format' | 'hostUrl
 export type ReversalAttemptOutcome =
   | { kind: 'acknowledged'; respCode: string }
   /** `respCode`: the host's code when it answered without acknowledging; null when it did not answer. */
-  /** `duplicate`: the host answered that it has it already (94), which after a refusal is not taken as an acknowledgement (acknowledgementOf), yet may repeat an unanswered attempt it applied. */
-  | { kind: 'failed'; error: string; transmitted: boolean; respCode: string | null; nextAttemptAt: Date; duplicate?: true };
+  /**
+   * `inconclusive`: the host answered, but not whether it took the reversal: a duplicate (94) after a
+   * refusal, which acknowledgementOf does not take, yet may repeat an unanswered attempt it applied;
+   * or a transient refusal (a system fault: `HostAnswer.transient`).
+   */
+  | { kind: 'failed'; error: string; transmitted: boolean; respCode: string | null; nextAttemptAt: Date; inconclusive?: true };
 
 /** A row as the worker reads it. */
 export type DueReversal = Pick<

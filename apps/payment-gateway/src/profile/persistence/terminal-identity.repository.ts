@@ -83,6 +83,21 @@ export class TerminalIdentityRepository {
   }
 
   /**
+   * Whether the PBO still holds the terminal a transaction went out on (review r14k): a refund or
+   * capture books money in the terminal's batch at the host, which after a release may be another
+   * PBO's. True for a format that names no terminal (MOCK).
+   */
+  async holds(manager: EntityManager, groupId: string, format: string, hostUrl: string | null, mid: string, tid: string): Promise<boolean> {
+    const identity = terminalIdentityOf(format, hostUrl, mid, tid);
+    if (identity === null) return true;
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM terminal_identity WHERE group_id = $1 AND host_message_format = $2 AND host_address = $3 AND mid = $4 AND tid = $5`,
+      [groupId, identity.hostMessageFormat, identity.hostAddress, identity.mid, identity.tid],
+    );
+    return rows.length > 0;
+  }
+
+  /**
    * Claims `after` (the identities the change's live profiles now bind) and releases those of
    * `before` (what they bound before) that no live profile of their owner binds any more. Answers
    * the claims refused because another PBO owns the identity (then the caller rolls back).

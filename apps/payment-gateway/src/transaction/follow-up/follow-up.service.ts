@@ -14,7 +14,7 @@ import {
   REVERSAL_QUEUED_CLAUSE,
   TRAN_ID_PATTERN,
 } from '@app/contracts';
-import { UnitOfWork } from '@app/database';
+import { TypeOrmUnitOfWork, UnitOfWork } from '@app/database';
 import { HostClient, refusingWith } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { merchantNowOf } from '../../profile/host-target';
@@ -27,6 +27,7 @@ import { ActionChanges, LeasedAction, TransactionRepository } from '../persisten
 import { hostOriginalOf } from '../host-reference';
 import { isKeptAuthorization, pendingAction, terminalKeyOf, type Transaction, type TransactionAction } from '../transaction';
 import { completingRepeatPending } from '../reversal/reversal-state';
+import { TerminalIdentityRepository } from '../../profile/persistence/terminal-identity.repository';
 import { SaleProfiles } from '../sale-profiles';
 import { TransactionChangeWriter, WrittenTransaction } from '../transaction-change-writer';
 import { firstCheckAt, requestAskingMs, secondsUntil, TRANSACTION_SETTINGS, TransactionSettings } from '../transaction-settings';
@@ -154,6 +155,8 @@ export class FollowUpService {
     private readonly ids: IdGenerator,
     @Inject(TRANSACTION_SETTINGS) private readonly settings: TransactionSettings,
     private readonly profiles: SaleProfiles,
+    private readonly identities: TerminalIdentityRepository,
+    private readonly typeOrm: TypeOrmUnitOfWork,
   ) {}
 
   void(target: FollowUpTarget): Promise<GatewayTransactionReplyV1> {
@@ -248,6 +251,12 @@ export class FollowUpService {
       const plan = this.plan(command.kind, transaction, actions, amountMinor, context);
       const actionId = `act_${this.ids.bytes(16).toString('base64url')}`;
       const hostRequest = this.hostRequestOf(transaction, actions, plan, actionId, profile);
+      // A refund or capture books money in the terminal's batch at the host: not once the PBO gave the terminal up (review r14k).
+      const { target } = hostRequest;
+      if (command.kind !== 'VOID' && !(await this.identities.holds(this.typeOrm.manager, transaction.groupId, target.hostMessageFormat, target.connUrl, target.mid, target.tid)))
+        throw DomainError.conflict(
+          `transaction ${transaction.id} cannot be ${NOUN[command.kind]} here: its terminal (MID ${target.mid} / TID ${target.tid}) was given up (no device of this PBO uses it any more), and what it books would go into that terminal's batch at the host; refund it through the acquirer`,
+        );
       const action = pendingAction({
         id: actionId,
         tranId: transaction.id,
