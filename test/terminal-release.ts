@@ -74,7 +74,7 @@ export async function terminalMovesToAnotherPbo(app: TestApp, retirement: Retire
   expect(retiredSignOn.status).toBe(400);
   expect(JSON.stringify(retiredSignOn.body)).toContain('its device was retired and its terminals released; nothing was sent');
   await waitFor('A’s working keys dropped', async () => (await keysOf(a.groupId)).length === 0, 20_000);
-  const refused = { status: 409, outcome: expect.stringMatching(/its terminal \(MID .* \/ TID .*\) was given up .*; refund it through the acquirer$/) as string };
+  const refused = { status: 409, outcome: expect.stringMatching(/its terminal \(MID .* \/ TID .*\) was given up .*; take it up with the acquirer$/) as string };
   expect(await refund(a, aSale.tranId, '1.00')).toEqual(refused);
   expect(await claimsOf()).toEqual([]);
   const b = await onboardMerchant(app, 'ISO8583');

@@ -789,6 +789,7 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
         it.each([
           ['96', true],
           ['91', true],
+          ['09', true],
           ['12', false],
         ])('should hold back the 0500 (%s: %s) when the host answers the repeat of a void under the hold so', async (code, unknown) => {
           const tid = uniqueTid();
@@ -817,7 +818,7 @@ describe('host-connector conformance: an ISO 8583:1987 host built on iso_8583', 
             expect(mtis()).toEqual(['0401']);
             expect(reply).toMatchObject({ result: 'REJECTED', hostRespCode: null, mti: null });
             expect(reply.hostRespMessage).toBe(
-              `no 0500 was sent: the host has not said whether it took the void of a sale the batch counts (its repeat unanswered, or answered only as a duplicate), so it may have voided it; settle the batch again once the host answers (the connector keeps repeating it; an operator who learns the outcome from the acquirer can end it: reversals end): the transaction of STAN ${sold.stan} (its reversal: STAN ${voidStan})`,
+              `no 0500 was sent: the host has not said whether it took the void of a sale the batch counts (its repeat unanswered, refused with a code that reports a fault, or answered only as a duplicate), so it may have voided it; settle the batch again once the host answers (the connector keeps repeating it; an operator who learns the outcome from the acquirer can end it: reversals end): the transaction of STAN ${sold.stan} (its reversal: STAN ${voidStan})`,
             );
           } else {
             expect(mtis()).toEqual(['0401', '0500']);

@@ -8,11 +8,13 @@ import {
   GatewayTerminalReleasedV1,
 } from '@app/contracts';
 import { uniqueTid } from '@app/host-protocol/testing/factories';
+import { TypeOrmUnitOfWork } from '@app/database';
 import { HostAddressPolicy, InProcessTransport } from '@app/messaging';
 import { bodyOf, queryDatabase, unique, waitFor } from '@app/testing';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { hostAddressCheckReply, socketAddressesOfHost } from '../../host-connector/src';
+import { TerminalIdentityRepository } from '../src/profile/persistence/terminal-identity.repository';
 import { ProfileSyncService } from '../src/profile-sync/profile-sync.service';
 import { acceptanceBody, ProblemView, profileBody, upsertPayload } from './factories';
 import { GatewayTestApp, startGateway } from './support';
@@ -69,6 +71,27 @@ describe('terminal identities have one owner PBO', () => {
     const rows = await queryDatabase<{ group_id: string }>(app.database.url, 'SELECT group_id FROM payment_gateway.terminal_identity WHERE mid = $1 AND tid = $2', [mid, tid]);
     return rows.map((row) => row.group_id);
   }
+
+  // Review r14k / r14l: a refund or capture needs the PBO to use the terminal still; at any host, so an edited acquirer address keeps it.
+  it('should tell whether a PBO still uses a terminal: its format, MID and TID at any host, never another PBO\'s', async () => {
+    const [mid, tid] = [newMid(), `T${unique()}`.slice(-8)];
+    await queryDatabase(
+      app.database.url,
+      `INSERT INTO payment_gateway.terminal_identity (host_message_format, host_address, mid, tid, group_id) VALUES ('ISO8583', 'tcp://10.8.0.5:7000', $1, $2, 'grp_holds_a')`,
+      [mid, tid],
+    );
+    const identities = app.app.get(TerminalIdentityRepository);
+    const holds = (groupId: string, hostUrl: string | null, m = mid, t = tid, format = 'ISO8583') =>
+      identities.holds(app.app.get(TypeOrmUnitOfWork).manager, groupId, format, hostUrl, m, t);
+
+    expect(await holds('grp_holds_a', 'tcp://10.8.0.5:7000')).toBe(true);
+    expect(await holds('grp_holds_a', 'tcp://10.8.0.9:7000')).toBe(true);
+    expect(await holds('grp_holds_a', null, `${mid} `)).toBe(true);
+    expect(await holds('grp_holds_b', 'tcp://10.8.0.5:7000')).toBe(false);
+    expect(await holds('grp_holds_a', 'tcp://10.8.0.5:7000', mid, 'TOTHER01')).toBe(false);
+    expect(await holds('grp_holds_a', 'tcp://10.8.0.5:7000', mid, tid, 'MPGS_AP')).toBe(false);
+    expect(await holds('grp_holds_a', null, mid, tid, 'MOCK')).toBe(true);
+  });
 
   async function profileExists(profileId: unknown): Promise<boolean> {
     return (await queryDatabase(app.database.url, 'SELECT 1 FROM payment_gateway.profile WHERE id = $1', [profileId])).length === 1;

@@ -121,8 +121,8 @@ export interface HostAnswer {
    */
   acknowledgedAsDuplicate?: true;
   /**
-   * A refusal the format counts as transient (ISO: the spec's `host.transientCodes`, default 19 68
-   * 90 91 92 96): a fault, not a decision; it says nothing of whether the host acted on an earlier,
+   * A refusal the format counts as transient (ISO: the spec's `host.transientCodes`, default 09 19
+   * 22 28 68 90 91 92 96): a fault, not a decision; it says nothing of whether the host acted on an earlier,
    * unanswered transmission. A settle reads a void sent as a reversal refused so as still unknown.
    */
   transient?: true;

@@ -66,7 +66,7 @@ export interface HostSpecJson {
   reversalAcknowledgedCodes?: string[];
   /**
    * Refusals that say nothing of whether the host acted (a system fault, not a decision): a settle
-   * does not take them as "the void sent as a reversal did not take". Default `19 68 90 91 92 96`;
+   * does not take them as "the void sent as a reversal did not take". Default `09 19 22 28 68 90 91 92 96`;
    * may be empty; none may approve or acknowledge.
    */
   transientCodes?: string[];
@@ -178,8 +178,9 @@ export const DEFAULT_HOST_RULES: HostRules = Object.freeze({
   partialApprovalCode: '10',
   partialAmountField: 4,
   reversalAcknowledgedCodes: Object.freeze(['00', '94']),
-  // ISO 8583:1987: re-enter transaction, response received too late, cutoff in progress, issuer or switch inoperative, routing not found, system malfunction.
-  transientCodes: Object.freeze(['19', '68', '90', '91', '92', '96']),
+  // ISO 8583:1987: request in progress, re-enter transaction, suspected malfunction, file temporarily unavailable, response received too late,
+  // cutoff in progress, issuer or switch inoperative, routing not found, system malfunction (review r16h: 09, 22, 28).
+  transientCodes: Object.freeze(['09', '19', '22', '28', '68', '90', '91', '92', '96']),
   workingKey: 'signOn',
   keyExchangeCode: '101',
   reconciliationLayout: 'terminal',
@@ -356,7 +357,11 @@ function compileHost(raw: unknown, fields: ReadonlyMap<number, CompiledField>): 
       ? Object.freeze(DEFAULT_HOST_RULES.transientCodes.filter((code) => !approvesOrAcknowledges(code)))
       : Array.isArray(json.transientCodes) && json.transientCodes.length === 0
         ? Object.freeze([] as string[])
-        : responseCodes(json.transientCodes, 'transientCodes', DEFAULT_HOST_RULES.transientCodes);
+        : Array.isArray(json.transientCodes)
+          ? responseCodes(json.transientCodes, 'transientCodes', DEFAULT_HOST_RULES.transientCodes)
+          : (() => {
+              throw specError('spec host transientCodes', 'must be a list of 2-character response codes (may be empty)');
+            })();
   if (transientCodes.some(approvesOrAcknowledges)) throw specError('spec host transientCodes', 'must not hold an approval or acknowledging code');
   const partial = json.partialApprovalCode === undefined ? (approvalCodes.includes('10') ? DEFAULT_HOST_RULES.partialApprovalCode : null) : json.partialApprovalCode;
   if (partial !== null && (typeof partial !== 'string' || !approvalCodes.includes(partial)))

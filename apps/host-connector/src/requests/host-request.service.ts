@@ -71,7 +71,7 @@ export function voidsStillCounted(transactions: readonly HostBatchTransactionV1[
 
 /** How a settle refused for a void whose outcome the host has not given begins (docs/decisions.md, "A void acknowledged while its batch settles"). */
 export const SETTLE_VOID_UNANSWERED =
-  'no 0500 was sent: the host has not said whether it took the void of a sale the batch counts (its repeat unanswered, or answered only as a duplicate), so it may have voided it; settle the batch again once the host answers (the connector keeps repeating it; an operator who learns the outcome from the acquirer can end it: reversals end)';
+  'no 0500 was sent: the host has not said whether it took the void of a sale the batch counts (its repeat unanswered, refused with a code that reports a fault, or answered only as a duplicate), so it may have voided it; settle the batch again once the host answers (the connector keeps repeating it; an operator who learns the outcome from the acquirer can end it: reversals end)';
 
 /** The voids whose originals a settle's totals count: those among its transactions, or every one when it carries none. */
 export function countedIn<V extends { original: Pick<HostOriginalV1, 'stan' | 'transmittedAt'> }>(transactions: readonly HostBatchTransactionV1[] | undefined, voids: readonly V[]): V[] {

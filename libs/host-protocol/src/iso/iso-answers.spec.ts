@@ -56,14 +56,14 @@ describe('ISO dialect: which answers approve', () => {
     );
   });
 
-  it('should mark a refusal transient only with a configured transient code (default 19 68 90 91 92 96; may be none), never an approval', () => {
+  it('should mark a refusal transient only with a configured transient code (default 09 19 22 28 68 90 91 92 96; may be none), never an approval', () => {
     const transientOnly = (codes: string[]) => codes.filter((code) => !DEFAULT_HOST_RULES.approvalCodes.includes(code) && !DEFAULT_HOST_RULES.reversalAcknowledgedCodes.includes(code));
     fc.assert(
       fc.property(fc.uniqueArray(CODE, { maxLength: 4 }).map(transientOnly), CODE, fc.constantFrom<HostOperation>('reverse', 'void', 'refund'), (transientCodes, code, operation) => {
         const mti = operation === 'refund' ? '0210' : '0410';
         const read = dialectWith({ transientCodes }).parseResponse(operation, answer({ 39: code }, mti));
         expect(read.transient === true).toBe(!read.approved && transientCodes.includes(code));
-        expect(dialectWith().parseResponse(operation, answer({ 39: code }, mti)).transient === true).toBe(['19', '68', '90', '91', '92', '96'].includes(code));
+        expect(dialectWith().parseResponse(operation, answer({ 39: code }, mti)).transient === true).toBe(['09', '19', '22', '28', '68', '90', '91', '92', '96'].includes(code));
       }),
     );
   });
@@ -139,7 +139,7 @@ describe('spec host section', () => {
       partialApprovalCode: '10',
       partialAmountField: 4,
       reversalAcknowledgedCodes: ['00', '94'],
-      transientCodes: ['19', '68', '90', '91', '92', '96'],
+      transientCodes: ['09', '19', '22', '28', '68', '90', '91', '92', '96'],
       workingKey: 'signOn',
       keyExchangeCode: '101',
       reconciliationLayout: 'terminal',
@@ -174,6 +174,7 @@ describe('spec host section', () => {
     [{ reversalIcc: 'yes' }, /spec host reversalIcc.*true or false/],
     [{ reversalIcc: null }, /spec host reversalIcc/],
     [{ transientCodes: ['9'] }, /transientCodes/],
+    [{ transientCodes: '96' }, /spec host transientCodes.*must be a list of 2-character response codes \(may be empty\)/],
     [{ transientCodes: ['94'] }, /spec host transientCodes.*must not hold an approval or acknowledging code/],
     [{ transientCodes: ['08'] }, /spec host transientCodes.*must not hold an approval or acknowledging code/],
   ])('should refuse the host section %j', (host, message) => {

@@ -1707,7 +1707,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight (Retry-After: the seconds until the first one has had all its time), or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again) */
+            /** @description the money rules refuse it (state, sums, batch closed, another action in flight; a refund or capture once the PBO uses the transaction's MID/TID on no device any more), or the same Idempotency-Key is still in flight (Retry-After: the seconds until the first one has had all its time), or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again) */
             409: {
                 headers: {
                     /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */
@@ -1821,7 +1821,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight (Retry-After: the seconds until the first one has had all its time), or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again) */
+            /** @description the money rules refuse it (state, sums, batch closed, another action in flight; a refund or capture once the PBO uses the transaction's MID/TID on no device any more), or the same Idempotency-Key is still in flight (Retry-After: the seconds until the first one has had all its time), or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again) */
             409: {
                 headers: {
                     /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */
@@ -1935,7 +1935,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetailsDto"];
                 };
             };
-            /** @description the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight (Retry-After: the seconds until the first one has had all its time), or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again) */
+            /** @description the money rules refuse it (state, sums, batch closed, another action in flight; a refund or capture once the PBO uses the transaction's MID/TID on no device any more), or the same Idempotency-Key is still in flight (Retry-After: the seconds until the first one has had all its time), or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again) */
             409: {
                 headers: {
                     /** @description seconds after which the request may be sent again; only on a terminal being settled: the settlement's hold left */

@@ -83,16 +83,18 @@ export class TerminalIdentityRepository {
   }
 
   /**
-   * Whether the PBO still holds the terminal a transaction went out on (review r14k): a refund or
+   * Whether the PBO still uses the terminal a transaction went out on (review r14k): a refund or
    * capture books money in the terminal's batch at the host, which after a release may be another
-   * PBO's. True for a format that names no terminal (MOCK).
+   * PBO's. The PBO holds its format, MID and TID at some host: an acquirer whose address was edited
+   * (a new IP, a DR site, another spelling) keeps its terminals (review r14l). True for a format that
+   * names no terminal (MOCK).
    */
   async holds(manager: EntityManager, groupId: string, format: string, hostUrl: string | null, mid: string, tid: string): Promise<boolean> {
     const identity = terminalIdentityOf(format, hostUrl, mid, tid);
     if (identity === null) return true;
     const rows: unknown[] = await manager.query(
-      `SELECT 1 FROM terminal_identity WHERE group_id = $1 AND host_message_format = $2 AND host_address = $3 AND mid = $4 AND tid = $5`,
-      [groupId, identity.hostMessageFormat, identity.hostAddress, identity.mid, identity.tid],
+      `SELECT 1 FROM terminal_identity WHERE group_id = $1 AND host_message_format = $2 AND mid = $3 AND tid = $4 LIMIT 1`,
+      [groupId, identity.hostMessageFormat, identity.mid, identity.tid],
     );
     return rows.length > 0;
   }

@@ -27,7 +27,7 @@ function followUpResponses(): MethodDecorator {
       [403, "the transaction is another PBO's"],
       [
         409,
-        "the money rules refuse it (state, sums, batch closed, another action in flight), or the same Idempotency-Key is still in flight (Retry-After: the seconds until the first one has had all its time), or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again)",
+        "the money rules refuse it (state, sums, batch closed, another action in flight; a refund or capture once the PBO uses the transaction's MID/TID on no device any more), or the same Idempotency-Key is still in flight (Retry-After: the seconds until the first one has had all its time), or the terminal's batch is being settled with its host longer than a follow-up waits for it (Retry-After; nothing sent, send it again)",
       ],
       [422, 'the Idempotency-Key was used for another request on this transaction'],
       [502, 'the host could not be reached (unavailable, no host connector, the request rejected before sending); recorded as a FAILED action'],

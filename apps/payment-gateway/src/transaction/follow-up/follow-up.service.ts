@@ -255,7 +255,7 @@ export class FollowUpService {
       const { target } = hostRequest;
       if (command.kind !== 'VOID' && !(await this.identities.holds(this.typeOrm.manager, transaction.groupId, target.hostMessageFormat, target.connUrl, target.mid, target.tid)))
         throw DomainError.conflict(
-          `transaction ${transaction.id} cannot be ${NOUN[command.kind]} here: its terminal (MID ${target.mid} / TID ${target.tid}) was given up (no device of this PBO uses it any more), and what it books would go into that terminal's batch at the host; refund it through the acquirer`,
+          `transaction ${transaction.id} cannot be ${command.kind === 'REFUND' ? 'refunded' : 'captured'} here: its terminal (MID ${target.mid} / TID ${target.tid}) was given up (no device of this PBO uses it any more), and what it books would go into that terminal's batch at the host; take it up with the acquirer`,
         );
       const action = pendingAction({
         id: actionId,
