@@ -1,5 +1,6 @@
 import { freePort } from '@app/database';
-import { queryDatabase, startTestApp, TestApp, unique } from '@app/testing';
+import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
+import { createAcquirer, createEmv, createMerchant, queryDatabase, startTestApp, TestApp, unique, waitFor } from '@app/testing';
 import { HostSandbox, hostSandboxSettingsFrom, StandaloneModule, startHostSandbox } from '../apps/standalone/src';
 import { Acquiring, activateTill, newTid, onboardMerchant, tap, Till } from './money-support';
 import { Retirement, RETIREMENTS, signOn, terminalMovesToAnotherPbo } from './terminal-release';
@@ -67,6 +68,38 @@ describe('standalone: a terminal is one PBO\'s, however its host or MID is spelt
 
     expect(await signOn(a, till)).toEqual(expect.objectContaining({ resultReason: 'HostSuccess', hostRespCode: '00' }));
     expect((await tap(till, '2.00')).tranStatus).toBe('APPROVED');
+  });
+
+  // Review r14m: after a release, a device of the same PBO on the same MID/TID under another acquirer profile (never used) makes the
+  // gateway's check pass; the connector refuses the refund all the same: the PBO holds no claim at the host the sale went to.
+  it('should refuse a refund on a released terminal at the connector, though the PBO registers the MID/TID again elsewhere', async () => {
+    const { a, till, mid, tid } = await owner();
+    const sale = await tap(till, '7.00');
+    expect(sale.tranStatus).toBe('APPROVED');
+    expect((await a.pbo.delete(`/api/openapi/v1/device/${till.deviceId}?deviceStatus=3`)).status).toBe(200);
+    const claimsOf = () => queryDatabase(app.database.url, 'SELECT group_id FROM host_connector.terminal_claim WHERE mid = $1 AND tid = $2', [mid, tid]);
+    await waitFor('the release at the connector', async () => (await claimsOf()).length === 0, 20_000);
+    // A's own second acquirer profile (another text of the host), and a device on it with the released MID/TID.
+    const emvId = await createEmv(a.pbo, { paymentMethod: '01' });
+    const acquirer = await createAcquirer(a.pbo, { '01': [emvId] }, { connMessageFormat: 'ISO8583', enablerMsgFormat: null, connUrl: defaultUrl.replace('127.0.0.1', 'localhost') });
+    const merchant = await createMerchant(a.pbo, { country: 'MY', timeZone: 'Asia/Kuala_Lumpur', mcc: '5814' });
+    const bound = await a.pbo.post(`/api/openapi/v1/mchInfo/payment/${merchant.mchId}`, { acquirerProfileId: String(acquirer), currency: 'MYR' });
+    expect(bound.status).toBe(200);
+    const created = await a.pbo.post('/api/openapi/v1/device', {
+      mchId: merchant.mchId,
+      deviceAlias: 'Till again',
+      extParams: { acquirers: { [acquirer]: { acqMid: mid, acqTid: tid } } },
+    });
+    expect(created.status).toBe(200);
+    await waitFor('the gateway to hold the MID/TID for A again', async () =>
+      (await queryDatabase(app.database.url, 'SELECT 1 FROM payment_gateway.terminal_identity WHERE group_id = $1 AND mid = $2 AND tid = $3', [a.groupId, mid, tid])).length === 1,
+    20_000);
+
+    const refunded = await a.pbo.request('POST', `/${DEFAULT_GATEWAY_NAMESPACE}/api/v1/transaction/${sale.tranId}/refund`, { amount: '1.00' }, { 'idempotency-key': unique('refund-') });
+
+    expect(refunded.status).toBe(502);
+    expect(JSON.stringify(refunded.body)).toContain("is not this PBO's at the connector (released, or never used for a sale or sign-on)");
+    expect(await claimsOf()).toEqual([]);
   });
 
   // A TID with spaces is refused at the edge already (1 to 8 letters or digits, field 41).

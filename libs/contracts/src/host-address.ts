@@ -172,8 +172,13 @@ export function terminalIdOf(id: string | null): string {
   return (id ?? '').replace(/^ +| +$/g, '');
 }
 
+/** A terminal as a refusal names it: the caller's own MID/TID and host. */
+export function describeTerminal(claim: TerminalIdentity): string {
+  const host = claim.hostAddress === '' ? `the default ${claim.hostMessageFormat} host` : `${claim.hostMessageFormat} host ${claim.hostAddress}`;
+  return `MID ${claim.mid} / TID ${claim.tid} at ${host}`;
+}
+
 /** How a refused claim of a terminal is told (409, REJECTED): it names the caller's own MID/TID and host, never the owner. */
 export function describeTakenTerminal(claim: TerminalIdentity): string {
-  const host = claim.hostAddress === '' ? `the default ${claim.hostMessageFormat} host` : `${claim.hostMessageFormat} host ${claim.hostAddress}`;
-  return `MID ${claim.mid} / TID ${claim.tid} at ${host} is another PBO's terminal`;
+  return `${describeTerminal(claim)} is another PBO's terminal`;
 }

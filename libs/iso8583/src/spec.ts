@@ -358,7 +358,13 @@ function compileHost(raw: unknown, fields: ReadonlyMap<number, CompiledField>): 
       : Array.isArray(json.transientCodes) && json.transientCodes.length === 0
         ? Object.freeze([] as string[])
         : Array.isArray(json.transientCodes)
-          ? responseCodes(json.transientCodes, 'transientCodes', DEFAULT_HOST_RULES.transientCodes)
+          ? (() => {
+              try {
+                return responseCodes(json.transientCodes, 'transientCodes', DEFAULT_HOST_RULES.transientCodes);
+              } catch {
+                throw specError('spec host transientCodes', 'must be a list of 2-character response codes (may be empty)');
+              }
+            })()
           : (() => {
               throw specError('spec host transientCodes', 'must be a list of 2-character response codes (may be empty)');
             })();

@@ -68,7 +68,7 @@ export class KeyExchangeScheduler {
       ...groupIdOfScope(due.groupId),
     };
     // A key exchange keeps a terminal's key; it never makes a terminal the PBO's (review r14k): only a sale or a sign-on does.
-    const use = await this.owners.mayUse(target, checked.address, false);
+    const use = await this.owners.mayUse(target, checked.address, 'check');
     if (!use.ok && use.result === 'REJECTED') {
       // A key of another PBO's terminal (signed on before terminals had one owner): not exchanged, and gone.
       await this.keys.remove(due.groupId, due.format, due.endpoint, due.tid);

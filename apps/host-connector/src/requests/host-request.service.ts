@@ -16,7 +16,7 @@ import { groupScopeOf } from '../routing/group-scope';
 import { resolveHostAddress } from '../routing/host-address';
 import { TerminalOwners, TerminalUse } from '../terminals/terminal-owners';
 import { Statement } from '../shared/statement';
-import { CLAIMING_OPERATIONS, REVERSIBLE_OPERATIONS, SubjectOperation } from './host-subjects';
+import { REVERSIBLE_OPERATIONS, SubjectOperation, terminalUseOf } from './host-subjects';
 import { replyWithout } from './host-response';
 import { approvalOf, bookedAmountOf, FULL } from './approval-of';
 
@@ -148,7 +148,7 @@ export class HostRequestService {
       const resolved = resolveHostAddress(format, connUrl, this.config, request.target.groupId);
       if (!resolved.ok) return this.notSent(operation, request.requestId, resolved);
       // Another PBO's terminal at that address is refused before anything is sent (docs/decisions.md, "One owner per terminal, whatever the spelling").
-      use = await this.owners.mayUse(request.target, resolved.address, CLAIMING_OPERATIONS.has(operation));
+      use = await this.owners.mayUse(request.target, resolved.address, terminalUseOf(operation));
       if (!use.ok) return this.notSent(operation, request.requestId, use);
       route = { kind: 'remote', address: resolved.address };
     }

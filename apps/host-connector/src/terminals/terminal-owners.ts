@@ -1,4 +1,4 @@
-import { canonicalHostnameOf, describeTakenTerminal, GatewayTerminalReleasedV1, HostAddress, HostTargetV1, hostKeyOf, terminalIdOf } from '@app/contracts';
+import { canonicalHostnameOf, describeTakenTerminal, describeTerminal, GatewayTerminalReleasedV1, HostAddress, HostTargetV1, hostKeyOf, terminalIdOf } from '@app/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
@@ -69,8 +69,12 @@ export class TerminalOwners {
     @Inject(HOST_CONNECTOR_CONFIG) private readonly config: Pick<HostConnectorConfig, 'defaultUrls' | 'allowList'>,
   ) {}
 
-  /** `claims`: whether this use makes the terminal the PBO's when nobody holds it (CLAIMING_OPERATIONS); else it is only checked that no other PBO does. */
-  async mayUse(target: HostTargetV1, address: HostAddress, claims = true): Promise<TerminalUse> {
+  /**
+   * `use`: `claim`, this use makes the terminal the PBO's when nobody holds it (a sale, a sign-on);
+   * `check`, only that no other PBO holds it (a void, a settle, a key exchange); `own`, only when
+   * the PBO holds it already (a refund, a capture: BOOKING_OPERATIONS, review r14m).
+   */
+  async mayUse(target: HostTargetV1, address: HostAddress, use: 'claim' | 'check' | 'own' = 'claim'): Promise<TerminalUse> {
     const groupId = groupScopeOf(target);
     const [mid, tid] = [terminalIdOf(target.mid), terminalIdOf(target.tid)];
     // Callers older than per-PBO terminals name no PBO: nothing to tell them apart by.
@@ -86,7 +90,15 @@ export class TerminalOwners {
     const now = Date.now();
     const keys = terminals.map((terminal) => `${groupId}|${terminal.format}|${terminal.address}|${terminal.mid}|${terminal.tid}`);
     if (keys.every((key) => (this.owned.get(key) ?? 0) > now)) return { ok: true };
-    const state = claims ? await this.claims.claim(groupId, terminals) : (await this.claims.heldByAnother(groupId, terminals)) ? 'taken' : 'unclaimed';
+    if (use === 'own' && !(await this.claims.heldBy(groupId, terminals))) {
+      const host = target.connUrl === null ? '' : hostKeyOf(address.format, target.connUrl);
+      return {
+        ok: false,
+        result: 'REJECTED',
+        message: `${describeTerminal({ hostMessageFormat: address.format, hostAddress: host, mid, tid })} is not this PBO's at the connector (released, or never used for a sale or sign-on); what it would book could land in another owner's batch; nothing was sent`,
+      };
+    }
+    const state = use === 'claim' ? await this.claims.claim(groupId, terminals) : (await this.claims.heldByAnother(groupId, terminals)) ? 'taken' : 'unclaimed';
     if (state === 'unclaimed') return { ok: true };
     if (state === 'confirmed') {
       this.remember(keys);

@@ -57,6 +57,15 @@ export class TerminalClaimRepository {
    * UPDATE in key order, whose row locks serialise two claimers (the second reads the first's
    * owner), rolled back when one row is another's.
    */
+  /** Whether the PBO holds every one of `terminals` (its claim, pending or confirmed). Reads only. */
+  async heldBy(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<boolean> {
+    const [row]: Array<{ held: number }> = await this.dataSource.query(
+      `SELECT count(*)::int AS held FROM terminal_claim c JOIN ${RECORDSET} ON ${MATCHES} WHERE c.group_id = $2`,
+      [JSON.stringify(sortedKeys(terminals)), groupId],
+    );
+    return row.held === terminals.length;
+  }
+
   /** Whether another PBO holds any of `terminals` (a pending claim gone stale holds nothing). Reads only. */
   async heldByAnother(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<boolean> {
     const [row]: Array<{ taken: boolean }> = await this.dataSource.query(
