@@ -90,12 +90,14 @@ export class TerminalOwners {
     const now = Date.now();
     const keys = terminals.map((terminal) => `${groupId}|${terminal.format}|${terminal.address}|${terminal.mid}|${terminal.tid}`);
     if (keys.every((key) => (this.owned.get(key) ?? 0) > now)) return { ok: true };
-    if (use === 'own' && !(await this.claims.heldBy(groupId, terminals))) {
-      const host = target.connUrl === null ? '' : hostKeyOf(address.format, target.connUrl);
+    const identity = { hostMessageFormat: address.format, hostAddress: target.connUrl === null ? '' : hostKeyOf(address.format, target.connUrl), mid, tid };
+    // The PBO's claim of every address: no other PBO can hold one of them (one owner per row), so nothing more to read.
+    if (use === 'own') {
+      if (await this.claims.heldBy(groupId, terminals)) return { ok: true };
       return {
         ok: false,
         result: 'REJECTED',
-        message: `${describeTerminal({ hostMessageFormat: address.format, hostAddress: host, mid, tid })} is not this PBO's at the connector (released, or never used for a sale or sign-on); what it would book could land in another owner's batch; nothing was sent`,
+        message: `${describeTerminal(identity)} is not this PBO's at the connector (released, or never used for a sale or sign-on); what it would book could land in another owner's batch; nothing was sent`,
       };
     }
     const state = use === 'claim' ? await this.claims.claim(groupId, terminals) : (await this.claims.heldByAnother(groupId, terminals)) ? 'taken' : 'unclaimed';
@@ -105,12 +107,7 @@ export class TerminalOwners {
       return { ok: true };
     }
     if (state === 'pending') return { ok: true, pending: { groupId, terminals, keys } };
-    const host = target.connUrl === null ? '' : hostKeyOf(address.format, target.connUrl);
-    return {
-      ok: false,
-      result: 'REJECTED',
-      message: `${describeTakenTerminal({ hostMessageFormat: address.format, hostAddress: host, mid, tid })}; nothing was sent`,
-    };
+    return { ok: false, result: 'REJECTED', message: `${describeTakenTerminal(identity)}; nothing was sent` };
   }
 
   /**

@@ -48,15 +48,6 @@ const MATCHES = 'c.format = v.format AND c.address = v.address AND c.mid = v.mid
 export class TerminalClaimRepository {
   constructor(@InjectHostConnectorDataSource() private readonly dataSource: DataSource) {}
 
-  /**
-   * Claims the terminals for `groupId` before a request is sent, all or none. `taken` when
-   * another PBO holds any of them (confirmed, or pending and not stale: nothing is claimed then);
-   * `confirmed` when each is the PBO's and confirmed; else `pending`: each is now the PBO's and
-   * the caller must {@link confirm} or {@link release} once the host answered or not. The usual
-   * case, all already the PBO's, is one read; otherwise the claim is one INSERT … ON CONFLICT DO
-   * UPDATE in key order, whose row locks serialise two claimers (the second reads the first's
-   * owner), rolled back when one row is another's.
-   */
   /** Whether the PBO holds every one of `terminals` (its claim, pending or confirmed). Reads only. */
   async heldBy(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<boolean> {
     const [row]: Array<{ held: number }> = await this.dataSource.query(
@@ -76,6 +67,15 @@ export class TerminalClaimRepository {
     return row.taken;
   }
 
+  /**
+   * Claims the terminals for `groupId` before a request is sent, all or none. `taken` when
+   * another PBO holds any of them (confirmed, or pending and not stale: nothing is claimed then);
+   * `confirmed` when each is the PBO's and confirmed; else `pending`: each is now the PBO's and
+   * the caller must {@link confirm} or {@link release} once the host answered or not. The usual
+   * case, all already the PBO's, is one read; otherwise the claim is one INSERT … ON CONFLICT DO
+   * UPDATE in key order, whose row locks serialise two claimers (the second reads the first's
+   * owner), rolled back when one row is another's.
+   */
   async claim(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<ClaimState> {
     const parameter = JSON.stringify(sortedKeys(terminals));
     const held: Array<{ groupId: string; confirmed: boolean; stale: boolean }> = await this.dataSource.query(
