@@ -1,4 +1,5 @@
 import { freePort } from '@app/database';
+import { AddressInfo, connect, createServer, Socket } from 'node:net';
 import { DEFAULT_GATEWAY_NAMESPACE } from '@app/runtime';
 import { createAcquirer, createEmv, createMerchant, queryDatabase, startTestApp, TestApp, unique, waitFor } from '@app/testing';
 import { HostSandbox, hostSandboxSettingsFrom, StandaloneModule, startHostSandbox } from '../apps/standalone/src';
@@ -24,10 +25,38 @@ describe('standalone: a terminal is one PBO\'s, however its host or MID is spelt
     defaultUrl = hosts.simulator!.connUrls.ISO8583!;
   });
 
+  const relays: Array<() => Promise<void>> = [];
+
   afterAll(async () => {
     await app?.close();
     await hosts?.close();
+    await Promise.all(relays.map((close) => close()));
   });
+
+  /** A byte-for-byte relay on 127.0.0.1 to `to`: another ip:port of the same host; `close` ends it and every connection through it. */
+  async function relay(to: number): Promise<{ port: number; connections: () => number; close: () => Promise<void> }> {
+    const sockets = new Set<Socket>();
+    let connections = 0;
+    const server = createServer((inbound) => {
+      connections += 1;
+      const outbound = connect({ host: '127.0.0.1', port: to });
+      for (const socket of [inbound, outbound]) {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+      }
+      inbound.pipe(outbound).pipe(inbound);
+      inbound.on('error', () => outbound.destroy());
+      outbound.on('error', () => inbound.destroy());
+    });
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+    const close = () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      });
+    relays.push(close);
+    return { port: (server.address() as AddressInfo).port, connections: () => connections, close };
+  }
 
   /** PBO A on the default ISO 8583 host (no connUrl), signed on. */
   async function owner(): Promise<{ a: Acquiring; till: Till; mid: string; tid: string }> {
@@ -70,9 +99,10 @@ describe('standalone: a terminal is one PBO\'s, however its host or MID is spelt
     expect((await tap(till, '2.00')).tranStatus).toBe('APPROVED');
   });
 
-  // Review r14m: after a release, a device of the same PBO on the same MID/TID under another acquirer profile (never used) makes the
-  // gateway's check pass; the connector refuses the refund all the same: the PBO holds no claim at the host the sale went to.
-  it('should refuse a refund on a released terminal at the connector, though the PBO registers the MID/TID again elsewhere', async () => {
+  // Review r14m: after a release, a device of the same PBO on the same MID/TID under another acquirer profile (never used, the
+  // host written another way) made the gateway's check pass. The check is now of the terminal at the host the sale's acceptance
+  // names now (r14n): that one was released, so the refund is refused before anything is sent, and nothing is claimed.
+  it('should refuse a refund on a released terminal, though the PBO registers the MID/TID again under another spelling of the host', async () => {
     const { a, till, mid, tid } = await owner();
     const sale = await tap(till, '7.00');
     expect(sale.tranStatus).toBe('APPROVED');
@@ -97,9 +127,52 @@ describe('standalone: a terminal is one PBO\'s, however its host or MID is spelt
 
     const refunded = await a.pbo.request('POST', `/${DEFAULT_GATEWAY_NAMESPACE}/api/v1/transaction/${sale.tranId}/refund`, { amount: '1.00' }, { 'idempotency-key': unique('refund-') });
 
-    expect(refunded.status).toBe(502);
-    expect(JSON.stringify(refunded.body)).toContain("is not this PBO's at the connector (released, or never used for a sale or sign-on)");
+    expect(refunded.status).toBe(409);
+    expect(JSON.stringify(refunded.body)).toContain(`its terminal (MID ${mid} / TID ${tid} at the default ISO8583 host) was given up`);
     expect(await claimsOf()).toEqual([]);
+  });
+
+  // Review r14n: an edit of the acquirer's address to another ip:port (a new IP, a DR site) moves its
+  // terminals. The refund, capture and void of transactions made before the edit, and the settle of
+  // their batch, go to the new address; the old one no longer answers.
+  it("should send follow-ups and the settle of sales made before an acquirer address edit to the acquirer's new address", async () => {
+    const simulatorPort = Number(new URL(defaultUrl).port);
+    const [before, after] = [await relay(simulatorPort), await relay(simulatorPort)];
+    const [mid, tid] = [`SM${unique().replace(/\W/g, '').slice(-10)}`.toUpperCase(), newTid()];
+    const a = await onboardMerchant(app, 'ISO8583', { acquirer: { connUrl: `tcp://127.0.0.1:${before.port}` } });
+    const till = await activateTill(app, a, { mid, tid });
+    expect(await signOn(a, till)).toEqual(expect.objectContaining({ resultReason: 'HostSuccess', hostRespCode: '00' }));
+    const [refunded, voided, authorised] = [await tap(till, '9.00'), await tap(till, '3.00'), await tap(till, '5.00', 'AUTH')];
+    for (const sale of [refunded, voided, authorised]) expect(sale.tranStatus).toBe('APPROVED');
+
+    expect((await a.pbo.put(`/api/openapi/v1/acquirer/${a.acquirer}`, { connUrl: `tcp://127.0.0.1:${after.port}` })).status).toBe(200);
+    await waitFor('the new address at the gateway', async () =>
+      (await queryDatabase(app.database.url, 'SELECT host_url FROM payment_gateway.acceptance WHERE group_id = $1 AND primary_tid = $2', [a.groupId, tid]))
+        .every((row) => row.host_url === `tcp://127.0.0.1:${after.port}`),
+    20_000);
+    await before.close();
+    const followUp = (tranId: string, kind: 'refund' | 'capture' | 'void', body: Record<string, string>) =>
+      a.pbo.request('POST', `/${DEFAULT_GATEWAY_NAMESPACE}/api/v1/transaction/${tranId}/${kind}`, body, { 'idempotency-key': unique(`${kind}-`) });
+
+    for (const [tranId, kind, body] of [
+      [refunded.tranId, 'refund', { amount: '2.00' }],
+      [authorised.tranId, 'capture', { amount: '4.00' }],
+      [voided.tranId, 'void', {}],
+    ] as const) {
+      const answered = await followUp(tranId, kind, body);
+      const shown = answered.body as unknown as { actions?: Array<{ actionType: string; actionStatus: string }>; detail?: string };
+      const action = shown.actions?.filter((each) => each.actionType === kind.toUpperCase()).pop();
+      expect({ kind, status: answered.status, outcome: action?.actionStatus ?? shown.detail }).toEqual({ kind, status: 200, outcome: 'SUCCESS' });
+    }
+    let batchId: string | undefined;
+    await waitFor('the open batch', async () => {
+      const page = (await a.pbo.get('/api/v2/settlement?pageSize=-1')).body as unknown as { data: { records: Array<{ batchId: string; acquirerTid: string; state: number }> } };
+      batchId = page.data.records.find((batch) => batch.acquirerTid === tid && batch.state === 0)?.batchId;
+      return batchId !== undefined;
+    }, 20_000);
+    const settled = await a.pbo.post('/api/v2/settlement/settle', { batchId });
+    expect(settled.body).toEqual(expect.objectContaining({ code: 0, data: expect.objectContaining({ state: 1 }) }));
+    expect(after.connections()).toBeGreaterThan(0);
   });
 
   // A TID with spaces is refused at the edge already (1 to 8 letters or digits, field 41).

@@ -72,8 +72,8 @@ describe('terminal identities have one owner PBO', () => {
     return rows.map((row) => row.group_id);
   }
 
-  // Review r14k / r14l: a refund or capture needs the PBO to use the terminal still; at any host, so an edited acquirer address keeps it.
-  it('should tell whether a PBO still uses a terminal: its format, MID and TID at any host, never another PBO\'s', async () => {
+  // Reviews r14k, r14l, r14n: a refund or capture needs the PBO to hold the terminal at the host the sale's acceptance names now.
+  it("should tell whether a PBO holds a terminal: its format, MID and TID at that host however spelt, never another host's or PBO's", async () => {
     const [mid, tid] = [newMid(), `T${unique()}`.slice(-8)];
     await queryDatabase(
       app.database.url,
@@ -85,12 +85,42 @@ describe('terminal identities have one owner PBO', () => {
       identities.holds(app.app.get(TypeOrmUnitOfWork).manager, groupId, format, hostUrl, m, t);
 
     expect(await holds('grp_holds_a', 'tcp://10.8.0.5:7000')).toBe(true);
-    expect(await holds('grp_holds_a', 'tcp://10.8.0.9:7000')).toBe(true);
-    expect(await holds('grp_holds_a', null, `${mid} `)).toBe(true);
+    expect(await holds('grp_holds_a', 'TCP://10.8.0.5:7000/', `${mid} `)).toBe(true);
+    expect(await holds('grp_holds_a', 'tcp://10.8.0.9:7000')).toBe(false);
+    expect(await holds('grp_holds_a', null)).toBe(false);
     expect(await holds('grp_holds_b', 'tcp://10.8.0.5:7000')).toBe(false);
     expect(await holds('grp_holds_a', 'tcp://10.8.0.5:7000', mid, 'TOTHER01')).toBe(false);
     expect(await holds('grp_holds_a', 'tcp://10.8.0.5:7000', mid, tid, 'MPGS_AP')).toBe(false);
     expect(await holds('grp_holds_a', null, mid, tid, 'MOCK')).toBe(true);
+  });
+
+  // Review r14n: an acquirer address edit moves the terminals; a follow-up or settle of an earlier sale goes where its acceptance points now.
+  it.each([
+    ["the sale's acceptance at a new address", 'tcp://10.9.0.2:7100', (mid: string, tid: string) => [acceptance('ISO8583', 'tcp://10.9.0.2:7100', mid, tid)], 'owner'],
+    ['another acceptance of the profile (renamed) naming the terminal', 'tcp://10.9.0.3:7200', (mid: string, tid: string) => [{ ...acceptance('ISO8583', 'tcp://10.9.0.3:7200', mid, tid), acptName: 'Renamed' }], 'owner'],
+    ['the default host now', null, (mid: string, tid: string) => [acceptance('ISO8583', null, ` ${mid} `.trimStart(), tid)], 'owner'],
+    ["the sale's address: its acceptance names another TID now", 'tcp://10.9.0.1:7000', (mid: string) => [acceptance('ISO8583', 'tcp://10.9.0.4:7300', mid, uniqueTid())], 'owner'],
+    ["the sale's address: its acceptance names another format now", 'tcp://10.9.0.1:7000', (mid: string, tid: string) => [acceptance('S2M_8583', 'tcp://10.9.0.5:7400', mid, tid)], 'owner'],
+    ["the sale's address, for another PBO asking", 'tcp://10.9.0.1:7000', (mid: string, tid: string) => [acceptance('ISO8583', 'tcp://10.9.0.2:7100', mid, tid)], 'other'],
+  ] as const)('should send a follow-up of a sale made before an edit to %s', async (_, expected, edit, asker) => {
+    const [mid, tid, owner] = [newMid(), uniqueTid(), group()];
+    const made = upsertPayload({ groupId: owner, acceptances: [acceptance('ISO8583', 'tcp://10.9.0.1:7000', mid, tid)] });
+    await publish(made);
+    expect((await outcomeOf(made)).outcome).toBe('APPLIED');
+    const [{ id }] = await queryDatabase<{ id: string }>(
+      app.database.url,
+      'SELECT b.acceptance_id AS id FROM payment_gateway.profile_acceptance b WHERE b.profile_id = $1',
+      [made.profileId],
+    );
+    const edited = { ...made, version: 2, acceptances: edit(mid, tid) };
+    await publish(edited);
+    expect((await outcomeOf(edited)).outcome).toBe('APPLIED');
+    const groupId = asker === 'owner' ? owner : group();
+    const kept = { hostMessageFormat: 'ISO8583' as const, connUrl: 'tcp://10.9.0.1:7000', acptId: id, mid, tid };
+
+    const now = await app.app.get(TerminalIdentityRepository).targetNow(app.app.get(TypeOrmUnitOfWork).manager, kept, groupId, String(made.profileId));
+
+    expect(now).toEqual({ ...kept, connUrl: expected, groupId });
   });
 
   async function profileExists(profileId: unknown): Promise<boolean> {

@@ -7,27 +7,21 @@ export type SubjectOperation = Exclude<HostOperation, 'keyexchange' | 'batchuplo
 export const HOST_CONNECTOR_QUEUE_GROUP = 'host-connector';
 
 /**
- * Operations that make a terminal the PBO's at the connector (its first use claims it): a sale or
- * pre-authorisation, a sign-on, an echo. A follow-up of an earlier transaction and a settle only
- * check that no other PBO holds the terminal: after a release (a decommission), the old owner's
- * refunds and last settle go through while the terminal is free, and claim nothing back, so the
+ * Operations that make a terminal the PBO's at the connector (its first use claims it, refused
+ * when another PBO holds it): a sale or pre-authorisation, a sign-on, an echo, and a refund or a
+ * capture, which book new money in the terminal's batch at the host. The gateway sends a refund or
+ * capture only on a terminal the PBO holds there now, at the address its acceptance names now
+ * (reviews r14k, r14m, r14n): after an acquirer address edit the first one may claim the terminal at
+ * the new address. A void and a settle take back or close what is already in the PBO's batch: they
+ * only check that no other PBO holds the terminal, and claim nothing, so after a release (a
+ * decommission) the old owner's void or last settle goes through while the terminal is free and the
  * next owner can take it (docs/decisions.md, "A released terminal reaches the connector", review r14j).
  */
-export const CLAIMING_OPERATIONS: ReadonlySet<SubjectOperation> = new Set(['authorize', 'signon', 'echo']);
-
-/**
- * Follow-ups that book new money in the terminal's batch at the host (a refund, a capture): only on
- * a terminal the PBO holds at the connector (its claim at that `ip:port`). A released terminal's,
- * free or another PBO's since, is refused before anything is sent, so the booking can never land
- * in another owner's batch (review r14m). A void and a settle take back or close what is already
- * in the PBO's batch: they only check that no other PBO holds it.
- */
-export const BOOKING_OPERATIONS: ReadonlySet<SubjectOperation> = new Set(['refund', 'capture']);
+export const CLAIMING_OPERATIONS: ReadonlySet<SubjectOperation> = new Set(['authorize', 'signon', 'echo', 'refund', 'capture']);
 
 /** How a request may use a terminal at the connector (TerminalOwners.mayUse). */
-export function terminalUseOf(operation: SubjectOperation): 'claim' | 'own' | 'check' {
-  if (CLAIMING_OPERATIONS.has(operation)) return 'claim';
-  return BOOKING_OPERATIONS.has(operation) ? 'own' : 'check';
+export function terminalUseOf(operation: SubjectOperation): 'claim' | 'check' {
+  return CLAIMING_OPERATIONS.has(operation) ? 'claim' : 'check';
 }
 
 /** Operations whose unanswered request may have moved money: they are reversed. */

@@ -1,4 +1,4 @@
-import { canonicalHostnameOf, describeTakenTerminal, describeTerminal, GatewayTerminalReleasedV1, HostAddress, HostTargetV1, hostKeyOf, terminalIdOf } from '@app/contracts';
+import { canonicalHostnameOf, describeTakenTerminal, GatewayTerminalReleasedV1, HostAddress, HostTargetV1, hostKeyOf, terminalIdOf } from '@app/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
@@ -70,11 +70,11 @@ export class TerminalOwners {
   ) {}
 
   /**
-   * `use`: `claim`, this use makes the terminal the PBO's when nobody holds it (a sale, a sign-on);
-   * `check`, only that no other PBO holds it (a void, a settle, a key exchange); `own`, only when
-   * the PBO holds it already (a refund, a capture: BOOKING_OPERATIONS, review r14m).
+   * `use`: `claim`, this use makes the terminal the PBO's when nobody holds it (a sale, a sign-on,
+   * a refund, a capture: CLAIMING_OPERATIONS); `check`, only that no other PBO holds it (a void, a
+   * settle, a key exchange).
    */
-  async mayUse(target: HostTargetV1, address: HostAddress, use: 'claim' | 'check' | 'own' = 'claim'): Promise<TerminalUse> {
+  async mayUse(target: HostTargetV1, address: HostAddress, use: 'claim' | 'check' = 'claim'): Promise<TerminalUse> {
     const groupId = groupScopeOf(target);
     const [mid, tid] = [terminalIdOf(target.mid), terminalIdOf(target.tid)];
     // Callers older than per-PBO terminals name no PBO: nothing to tell them apart by.
@@ -91,15 +91,6 @@ export class TerminalOwners {
     const keys = terminals.map((terminal) => `${groupId}|${terminal.format}|${terminal.address}|${terminal.mid}|${terminal.tid}`);
     if (keys.every((key) => (this.owned.get(key) ?? 0) > now)) return { ok: true };
     const identity = { hostMessageFormat: address.format, hostAddress: target.connUrl === null ? '' : hostKeyOf(address.format, target.connUrl), mid, tid };
-    // The PBO's claim of every address: no other PBO can hold one of them (one owner per row), so nothing more to read.
-    if (use === 'own') {
-      if (await this.claims.heldBy(groupId, terminals)) return { ok: true };
-      return {
-        ok: false,
-        result: 'REJECTED',
-        message: `${describeTerminal(identity)} is not this PBO's at the connector (released, or never used for a sale or sign-on); what it would book could land in another owner's batch; nothing was sent`,
-      };
-    }
     const state = use === 'claim' ? await this.claims.claim(groupId, terminals) : (await this.claims.heldByAnother(groupId, terminals)) ? 'taken' : 'unclaimed';
     if (state === 'unclaimed') return { ok: true };
     if (state === 'confirmed') {

@@ -48,15 +48,6 @@ const MATCHES = 'c.format = v.format AND c.address = v.address AND c.mid = v.mid
 export class TerminalClaimRepository {
   constructor(@InjectHostConnectorDataSource() private readonly dataSource: DataSource) {}
 
-  /** Whether the PBO holds every one of `terminals` (its claim, pending or confirmed). Reads only. */
-  async heldBy(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<boolean> {
-    const [row]: Array<{ held: number }> = await this.dataSource.query(
-      `SELECT count(*)::int AS held FROM terminal_claim c JOIN ${RECORDSET} ON ${MATCHES} WHERE c.group_id = $2`,
-      [JSON.stringify(sortedKeys(terminals)), groupId],
-    );
-    return row.held === terminals.length;
-  }
-
   /** Whether another PBO holds any of `terminals` (a pending claim gone stale holds nothing). Reads only. */
   async heldByAnother(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<boolean> {
     const [row]: Array<{ taken: boolean }> = await this.dataSource.query(

@@ -1,4 +1,13 @@
-import { GATEWAY_TERMINAL_RELEASED_V1, HostAddressCheckReplyV1, isHostMessageFormat, TerminalIdentity, terminalIdentityOf, terminalReleasedOf } from '@app/contracts';
+import {
+  GATEWAY_TERMINAL_RELEASED_V1,
+  HostAddressCheckReplyV1,
+  HostTargetV1,
+  isHostMessageFormat,
+  TerminalIdentity,
+  terminalIdentityOf,
+  terminalIdOf,
+  terminalReleasedOf,
+} from '@app/contracts';
 import { HOST_ADDRESS_POLICY, HostAddressPolicy, isUnansweredCheck, OutboxWriter } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
@@ -83,20 +92,41 @@ export class TerminalIdentityRepository {
   }
 
   /**
-   * Whether the PBO still uses the terminal a transaction went out on (review r14k): a refund or
-   * capture books money in the terminal's batch at the host, which after a release may be another
-   * PBO's. The PBO holds its format, MID and TID at some host: an acquirer whose address was edited
-   * (a new IP, a DR site, another spelling) keeps its terminals (review r14l). True for a format that
-   * names no terminal (MOCK).
+   * Whether the PBO holds the terminal a follow-up goes out on (review r14k): a refund or capture
+   * books money in the terminal's batch at the host, which after a release may be another PBO's.
+   * The terminal is the format, MID and TID at this host address, as the follow-up's target names
+   * it now ({@link targetNow}: an acquirer whose address was edited takes its terminals along,
+   * reviews r14l and r14n). True for a format that names no terminal (MOCK).
    */
   async holds(manager: EntityManager, groupId: string, format: string, hostUrl: string | null, mid: string, tid: string): Promise<boolean> {
     const identity = terminalIdentityOf(format, hostUrl, mid, tid);
     if (identity === null) return true;
     const rows: unknown[] = await manager.query(
-      `SELECT 1 FROM terminal_identity WHERE group_id = $1 AND host_message_format = $2 AND mid = $3 AND tid = $4 LIMIT 1`,
-      [groupId, identity.hostMessageFormat, identity.mid, identity.tid],
+      `SELECT 1 FROM terminal_identity WHERE group_id = $1 AND host_message_format = $2 AND host_address = $3 AND mid = $4 AND tid = $5 LIMIT 1`,
+      [groupId, identity.hostMessageFormat, identity.hostAddress, identity.mid, identity.tid],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * Where a follow-up or a settle of a sale goes (review r14n): its terminal's host as the PBO's
+   * acceptance names it now. An acquirer whose address was edited (a new IP, a DR site) moves its
+   * terminals with it, and the sale's address may no longer answer. An acceptance of the PBO that
+   * still names the sale's format, MID and TID gives the address: one bound to the sale's profile
+   * first (the one the sale went out on, whose id survives re-pushes, before another), else the
+   * sale's acceptance where it is no longer bound; when none does, the sale's own address stands.
+   * The target names the transaction's PBO.
+   */
+  async targetNow(manager: EntityManager, target: HostTargetV1, groupId: string, profileId: string): Promise<HostTargetV1> {
+    const rows: Array<{ hostUrl: string | null }> = await manager.query(
+      `SELECT a.host_url AS "hostUrl" FROM acceptance a LEFT JOIN profile_acceptance b ON b.acceptance_id = a.id AND b.profile_id = $6
+       WHERE a.group_id = $1 AND a.host_message_format = $2 AND btrim(a.primary_mid, ' ') = $3 AND btrim(a.primary_tid, ' ') = $4
+         AND (a.id = $5 OR b.profile_id IS NOT NULL)
+       ORDER BY b.profile_id IS NULL, a.id <> $5, b.position LIMIT 1`,
+      [groupId, target.hostMessageFormat, terminalIdOf(target.mid), terminalIdOf(target.tid), target.acptId, profileId],
+    );
+    const now = rows.length === 0 ? target.connUrl : rows[0].hostUrl;
+    return { ...target, connUrl: now, groupId };
   }
 
   /**

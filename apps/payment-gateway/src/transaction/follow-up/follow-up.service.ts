@@ -3,15 +3,18 @@ import {
   currencyExponent,
   currencyInfo,
   decimalToMinor,
+  describeTerminal,
   GatewayRefusalV1,
   GatewayTransactionReplyV1,
   HOST_CAPTURE_V1,
   HOST_REFUND_V1,
   HOST_VOID_V1,
   HostFollowUpRequestV1,
+  HostTargetV1,
   legacyIdempotencyKeyOf,
   minorToDecimal,
   REVERSAL_QUEUED_CLAUSE,
+  terminalIdentityOf,
   TRAN_ID_PATTERN,
 } from '@app/contracts';
 import { TypeOrmUnitOfWork, UnitOfWork } from '@app/database';
@@ -250,12 +253,14 @@ export class FollowUpService {
       const context = { openBatchNo, now, authorizationValidityMs: this.settings.authorizationValidityMs, askingMs: requestAskingMs(this.settings) };
       const plan = this.plan(command.kind, transaction, actions, amountMinor, context);
       const actionId = `act_${this.ids.bytes(16).toString('base64url')}`;
-      const hostRequest = this.hostRequestOf(transaction, actions, plan, actionId, profile);
+      const built = this.hostRequestOf(transaction, actions, plan, actionId, profile);
+      // To the terminal's host as its acceptance names it now: an acquirer address edit moves it (review r14n).
+      const target = await this.identities.targetNow(this.typeOrm.manager, built.target, transaction.groupId, transaction.profileId);
+      const hostRequest: HostFollowUpRequestV1 = { ...built, target };
       // A refund or capture books money in the terminal's batch at the host: not once the PBO gave the terminal up (review r14k).
-      const { target } = hostRequest;
       if (command.kind !== 'VOID' && !(await this.identities.holds(this.typeOrm.manager, transaction.groupId, target.hostMessageFormat, target.connUrl, target.mid, target.tid)))
         throw DomainError.conflict(
-          `transaction ${transaction.id} cannot be ${command.kind === 'REFUND' ? 'refunded' : 'captured'} here: its terminal (MID ${target.mid} / TID ${target.tid}) was given up (no device of this PBO uses it any more), and what it books would go into that terminal's batch at the host; take it up with the acquirer`,
+          `transaction ${transaction.id} cannot be ${command.kind === 'REFUND' ? 'refunded' : 'captured'} here: its terminal (${terminalNameOf(target)}) was given up (no device of this PBO uses it there any more), and what it books would go into that terminal's batch at the host; take it up with the acquirer`,
         );
       const action = pendingAction({
         id: actionId,
@@ -457,4 +462,10 @@ export class FollowUpService {
   private replyOf(transaction: Transaction, actions: readonly TransactionAction[], action: TransactionAction, version: number): GatewayTransactionReplyV1 {
     return { transaction: toGatewayTransaction(transaction, actions), version, actionId: action.id, refusal: refusalOfAction(action, { now: this.clock.now(), askingMs: requestAskingMs(this.settings) }) };
   }
+}
+
+/** A follow-up's terminal as a refusal names it: MID, TID and host (`describeTerminal`). */
+function terminalNameOf(target: HostTargetV1): string {
+  const identity = terminalIdentityOf(target.hostMessageFormat, target.connUrl, target.mid, target.tid);
+  return identity === null ? `MID ${target.mid} / TID ${target.tid}` : describeTerminal(identity);
 }

@@ -11,10 +11,11 @@ import {
   HOST_SETTLE_V1,
   HostResponseV1,
   HostSettleRequestV1,
+  HostTargetV1,
   HostTotalsV1,
   minorToDecimal,
 } from '@app/contracts';
-import { UnitOfWork } from '@app/database';
+import { TypeOrmUnitOfWork, UnitOfWork } from '@app/database';
 import { HostClient, refusingWith } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { merchantNowOf } from '../../profile/host-target';
@@ -35,6 +36,7 @@ import { voidHoldsSettle } from '../reversal/reversal-state';
 import { ReversalStates } from '../reversal/reversal-states.service';
 import { drained, heldByAnother } from './terminal-hold';
 import { callerHostMessage } from '../../shared/host-reply';
+import { TerminalIdentityRepository } from '../../profile/persistence/terminal-identity.repository';
 
 /** What the claim of a settlement found: a batch to reconcile with the host now, or an outcome to answer again. */
 type Claim = { kind: 'claimed'; settlement: BatchSettlement } | { kind: 'answered'; reply: GatewayBatchSettleReplyV1 };
@@ -140,6 +142,8 @@ export class BatchSettlementService {
     @Inject(TRANSACTION_SETTINGS) private readonly settings: TransactionSettings,
     private readonly profiles: SaleProfiles,
     private readonly reversalStates: ReversalStates,
+    private readonly identities: TerminalIdentityRepository,
+    private readonly typeOrm: TypeOrmUnitOfWork,
   ) {}
 
   /** Business refusals are answered (`refusal`), never thrown. */
@@ -262,7 +266,7 @@ export class BatchSettlementService {
     const id = `stl_${this.ids.bytes(16).toString('base64url')}`;
     const hostRequest: HostSettleRequestV1 = {
       requestId: `${id}-1`,
-      target: { ...kept.target, groupId: terminal.groupId },
+      target: await this.targetNow(kept.target, terminal),
       timeoutMs: this.settings.settleTimeoutMs,
       batchNo,
       currency: currencyInfo(key.currency)!.numeric,
@@ -316,7 +320,13 @@ export class BatchSettlementService {
       requestId: request.requestId,
       attempts,
       totals: contents.totals,
-      hostRequest: { ...settlement.hostRequest, ...hostBatchOf(contents), requestId: `${settlement.id}-${attempts}`, merchant },
+      hostRequest: {
+        ...settlement.hostRequest,
+        ...hostBatchOf(contents),
+        requestId: `${settlement.id}-${attempts}`,
+        target: await this.targetNow(settlement.hostRequest.target, terminal),
+        merchant,
+      },
       claimedUntil: this.claimEnd(now),
       updatedAt: now,
     };
@@ -331,6 +341,11 @@ export class BatchSettlementService {
     });
     await this.markBatch(settlement, 'SETTLE_FAILED', 'SETTLING');
     return { kind: 'claimed', settlement: retried };
+  }
+
+  /** The terminal's host as the PBO's acceptance names it now (an acquirer address edit moves it: review r14n). */
+  private targetNow(target: HostTargetV1, terminal: Transaction): Promise<HostTargetV1> {
+    return this.identities.targetNow(this.typeOrm.manager, target, terminal.groupId, terminal.profileId);
   }
 
   /** The profile of the terminal's newest transaction as it is now (its time zone); null when it is gone. */
