@@ -132,47 +132,77 @@ describe('standalone: a terminal is one PBO\'s, however its host or MID is spelt
     expect(await claimsOf()).toEqual([]);
   });
 
-  // Review r14n: an edit of the acquirer's address to another ip:port (a new IP, a DR site) moves its
-  // terminals. The refund, capture and void of transactions made before the edit, and the settle of
-  // their batch, go to the new address; the old one no longer answers.
-  it("should send follow-ups and the settle of sales made before an acquirer address edit to the acquirer's new address", async () => {
+  /**
+   * PBO A with an ISO 8583 acquirer at a relay to the simulator, a MID and a TID; `move` edits the
+   * acquirer's address to another relay (v1 or /api/v2 PUT), waits for it at the gateway and closes
+   * the first, so nothing sent to the old address is answered.
+   */
+  async function acquirerThatMoves(): Promise<{ a: Acquiring; mid: string; tid: string; move: (api: 'v1' | 'v2') => Promise<void> }> {
     const simulatorPort = Number(new URL(defaultUrl).port);
     const [before, after] = [await relay(simulatorPort), await relay(simulatorPort)];
     const [mid, tid] = [`SM${unique().replace(/\W/g, '').slice(-10)}`.toUpperCase(), newTid()];
     const a = await onboardMerchant(app, 'ISO8583', { acquirer: { connUrl: `tcp://127.0.0.1:${before.port}` } });
+    const move = async (api: 'v1' | 'v2') => {
+      const connUrl = `tcp://127.0.0.1:${after.port}`;
+      expect((await a.pbo.put(`${api === 'v1' ? '/api/openapi/v1' : '/api/v2'}/acquirer/${a.acquirer}`, { connUrl })).status).toBe(200);
+      const unmoved = () =>
+        queryDatabase(app.database.url, 'SELECT 1 FROM payment_gateway.acceptance a JOIN payment_gateway.profile_acceptance b ON b.acceptance_id = a.id JOIN payment_gateway.profile p ON p.id = b.profile_id WHERE a.group_id = $1 AND a.primary_tid = $2 AND NOT p.retired AND a.host_url IS DISTINCT FROM $3', [a.groupId, tid, connUrl]);
+      await waitFor('the new address at the gateway', async () => (await unmoved()).length === 0, 20_000);
+      await before.close();
+      expect(after.connections()).toBe(0);
+    };
+    return { a, mid, tid, move };
+  }
+
+  /** A follow-up through the gateway's own route: its status and its action's status (or the problem's detail). */
+  async function followUp(a: Acquiring, tranId: string, kind: 'refund' | 'capture' | 'void', body: Record<string, string> = {}): Promise<{ status: number; outcome?: string }> {
+    const answered = await a.pbo.request('POST', `/${DEFAULT_GATEWAY_NAMESPACE}/api/v1/transaction/${tranId}/${kind}`, body, { 'idempotency-key': unique(`${kind}-`) });
+    const shown = answered.body as unknown as { actions?: Array<{ actionType: string; actionStatus: string }>; detail?: string };
+    return { status: answered.status, outcome: shown.actions?.filter((each) => each.actionType === kind.toUpperCase()).pop()?.actionStatus ?? shown.detail };
+  }
+
+  /** Settles the terminal's open batch through /api/v2/settlement/settle: the answer's envelope. */
+  async function settleOpenBatch(a: Acquiring, tid: string): Promise<unknown> {
+    const page = (await a.pbo.get('/api/v2/settlement?pageSize=-1')).body as unknown as { data: { records: Array<{ batchId: string; acquirerTid: string; state: number }> } };
+    const open = page.data.records.find((batch) => batch.acquirerTid === tid && batch.state === 0);
+    return (await a.pbo.post('/api/v2/settlement/settle', { batchId: open?.batchId })).body;
+  }
+
+  const SETTLED = expect.objectContaining({ code: 0, data: expect.objectContaining({ state: 1 }) });
+
+  // Review r14n: an edit of the acquirer's address to another ip:port (a new IP, a DR site) moves its
+  // terminals. The refund, capture and void of transactions made before the edit, and the settle of
+  // their batch, go to the new address; the old one no longer answers.
+  it("should send follow-ups and the settle of sales made before an acquirer address edit to the acquirer's new address", async () => {
+    const { a, mid, tid, move } = await acquirerThatMoves();
     const till = await activateTill(app, a, { mid, tid });
     expect(await signOn(a, till)).toEqual(expect.objectContaining({ resultReason: 'HostSuccess', hostRespCode: '00' }));
     const [refunded, voided, authorised] = [await tap(till, '9.00'), await tap(till, '3.00'), await tap(till, '5.00', 'AUTH')];
     for (const sale of [refunded, voided, authorised]) expect(sale.tranStatus).toBe('APPROVED');
 
-    expect((await a.pbo.put(`/api/openapi/v1/acquirer/${a.acquirer}`, { connUrl: `tcp://127.0.0.1:${after.port}` })).status).toBe(200);
-    await waitFor('the new address at the gateway', async () =>
-      (await queryDatabase(app.database.url, 'SELECT host_url FROM payment_gateway.acceptance WHERE group_id = $1 AND primary_tid = $2', [a.groupId, tid]))
-        .every((row) => row.host_url === `tcp://127.0.0.1:${after.port}`),
-    20_000);
-    await before.close();
-    const followUp = (tranId: string, kind: 'refund' | 'capture' | 'void', body: Record<string, string>) =>
-      a.pbo.request('POST', `/${DEFAULT_GATEWAY_NAMESPACE}/api/v1/transaction/${tranId}/${kind}`, body, { 'idempotency-key': unique(`${kind}-`) });
+    await move('v1');
 
-    for (const [tranId, kind, body] of [
-      [refunded.tranId, 'refund', { amount: '2.00' }],
-      [authorised.tranId, 'capture', { amount: '4.00' }],
-      [voided.tranId, 'void', {}],
-    ] as const) {
-      const answered = await followUp(tranId, kind, body);
-      const shown = answered.body as unknown as { actions?: Array<{ actionType: string; actionStatus: string }>; detail?: string };
-      const action = shown.actions?.filter((each) => each.actionType === kind.toUpperCase()).pop();
-      expect({ kind, status: answered.status, outcome: action?.actionStatus ?? shown.detail }).toEqual({ kind, status: 200, outcome: 'SUCCESS' });
-    }
-    let batchId: string | undefined;
-    await waitFor('the open batch', async () => {
-      const page = (await a.pbo.get('/api/v2/settlement?pageSize=-1')).body as unknown as { data: { records: Array<{ batchId: string; acquirerTid: string; state: number }> } };
-      batchId = page.data.records.find((batch) => batch.acquirerTid === tid && batch.state === 0)?.batchId;
-      return batchId !== undefined;
-    }, 20_000);
-    const settled = await a.pbo.post('/api/v2/settlement/settle', { batchId });
-    expect(settled.body).toEqual(expect.objectContaining({ code: 0, data: expect.objectContaining({ state: 1 }) }));
-    expect(after.connections()).toBeGreaterThan(0);
+    expect(await followUp(a, refunded.tranId, 'refund', { amount: '2.00' })).toEqual({ status: 200, outcome: 'SUCCESS' });
+    expect(await followUp(a, authorised.tranId, 'capture', { amount: '4.00' })).toEqual({ status: 200, outcome: 'SUCCESS' });
+    expect(await followUp(a, voided.tranId, 'void')).toEqual({ status: 200, outcome: 'SUCCESS' });
+    expect(await settleOpenBatch(a, tid)).toEqual(SETTLED);
+  });
+
+  // Review r14o: the phone that made a sale was replaced by another on the same terminal, then the acquirer's address edited. The
+  // retired device's profile is not pushed again; the replacement's acceptance of the same acquirer says where the terminal is now.
+  it("should send the refund of a replaced device's sale, and the terminal's settle, to the acquirer's new address", async () => {
+    const { a, mid, tid, move } = await acquirerThatMoves();
+    const first = await activateTill(app, a, { mid, tid });
+    const sale = await tap(first, '6.00');
+    expect(sale.tranStatus).toBe('APPROVED');
+    expect((await a.pbo.delete(`/api/openapi/v1/device/${first.deviceId}?deviceStatus=3`)).status).toBe(200);
+    const replacement = await activateTill(app, a, { mid, tid }, 'Till 2');
+    expect((await tap(replacement, '2.00')).tranStatus).toBe('APPROVED');
+
+    await move('v2');
+
+    expect(await followUp(a, sale.tranId, 'refund', { amount: '1.00' })).toEqual({ status: 200, outcome: 'SUCCESS' });
+    expect(await settleOpenBatch(a, tid)).toEqual(SETTLED);
   });
 
   // A TID with spaces is refused at the edge already (1 to 8 letters or digits, field 41).

@@ -92,5 +92,18 @@ export async function terminalMovesToAnotherPbo(app: TestApp, retirement: Retire
   expect(await claimsOf()).toEqual([{ group_id: b.groupId, confirmed: true }]);
   // B's terminal now: A's refund would go out on it, under B's key; refused before anything is sent.
   expect(await refund(a, aSale.tranId, '1.00')).toEqual(refused);
+  // So would A's void, and A's settle would close B's batch at the host (review r14o): 409, nothing sent.
+  const voided = await a.pbo.request('POST', `${GATEWAY_BASE}/transaction/${aSale.tranId}/void`, {}, { 'idempotency-key': unique('void-') });
+  expect({ status: voided.status, detail: (voided.body as unknown as { detail?: string }).detail }).toEqual({
+    status: 409,
+    detail: expect.stringMatching(/cannot be voided here: its terminal \(MID .* \/ TID .*\) is another PBO's now, .*nothing was sent; take it up with the acquirer$/),
+  });
+  const batches = (await a.pbo.get('/api/v2/settlement?pageSize=-1')).body as unknown as { data: { records: Array<{ batchId: string; acquirerTid: string; state: number }> } };
+  const open = batches.data.records.find((batch) => batch.acquirerTid === tid && batch.state === 0);
+  const settled = await a.pbo.post('/api/v2/settlement/settle', { batchId: open?.batchId });
+  expect({ status: settled.status, msg: (settled.body as unknown as { msg?: string }).msg }).toEqual({
+    status: 409,
+    msg: expect.stringMatching(/cannot be settled here: the terminal is another PBO's now, .*nothing was sent/),
+  });
   expect(await claimsOf()).toEqual([{ group_id: b.groupId, confirmed: true }]);
 }

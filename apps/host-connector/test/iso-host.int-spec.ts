@@ -19,7 +19,8 @@ import { DataSource } from 'typeorm';
 import { hostConnectorDatabase } from '../src/database';
 import { hostConnectorPruneRules } from '../src/host-connector.module';
 import { DEVELOPMENT_ZMK, encryptKeyUnderZmk, generateWorkingKey, keyCheckValue, localDateTime } from '@app/host-protocol';
-import { authorizePayload, followUpPayload, merchantOf, networkPayload, settlePayload, TEST_EMV_TLV } from './factories';
+import { authorizePayload, followUpPayload, merchantOf, networkPayload, settlePayload, targetOf, TEST_EMV_TLV } from './factories';
+import { TerminalOwners } from '../src/terminals/terminal-owners';
 import { ConnectorHarness, startConnector, testConfig } from './harness';
 import { answerTo, IsoPeer } from './iso-peer';
 
@@ -377,6 +378,28 @@ describe('host-connector: ISO 8583 host', () => {
       expect(refund.fields).toMatchObject({ 2: PAN, 3: '200000', 14: '2712', 22: '010', 37: sale.rrn });
       expect(refund.fields[35]).toBeUndefined();
       expect(refund.fields[55]).toBeUndefined();
+    });
+
+    // Review r14o: a refund claims its terminal like a sale; asked again once the terminal was released (the gateway's
+    // resolver re-asking), it is answered as the first was, sends nothing, and takes nothing back.
+    it('should answer a refund asked again after its terminal was released as the first was, and leave the terminal free', async () => {
+      const plain = terminal();
+      const sale = await approved(plain);
+      const groupId = `grp_${randomDigits(10)}`;
+      const refund = { ...followUpPayload('400', plain, { original: sale }), target: { ...targetOf(plain), groupId } };
+      const claims = () => connector.query('SELECT group_id, confirmed_at FROM host_connector.terminal_claim WHERE tid = $1', [plain.tid]);
+      const first = await connector.ask(HOST_REFUND_V1, refund);
+      expect(first).toMatchObject({ result: 'APPROVED' });
+      expect(await claims()).toEqual([{ group_id: groupId, confirmed_at: expect.any(Date) }]);
+      await connector.app.get(TerminalOwners).released({ groupId, hostMessageFormat: 'ISO8583', hostAddress: peer.url, mid: targetOf(plain).mid, tid: plain.tid, releasedAt: new Date().toISOString() });
+      expect(await claims()).toEqual([]);
+      const sent = peer.received.length;
+
+      const again = await connector.ask(HOST_REFUND_V1, refund);
+
+      expect(again).toEqual(first);
+      expect(peer.received).toHaveLength(sent);
+      expect(await claims()).toEqual([]);
     });
 
     it('should reverse an unanswered refund as a 0400 with processing code 20 and the card', async () => {

@@ -94,11 +94,37 @@ describe('terminal identities have one owner PBO', () => {
     expect(await holds('grp_holds_a', null, mid, tid, 'MOCK')).toBe(true);
   });
 
-  // Review r14n: an acquirer address edit moves the terminals; a follow-up or settle of an earlier sale goes where its acceptance points now.
+  /** The id of the acceptance a published profile binds (its only one). */
+  async function acceptanceIdOf(profileId: unknown): Promise<string> {
+    const [{ id }] = await queryDatabase<{ id: string }>(app.database.url, 'SELECT acceptance_id AS id FROM payment_gateway.profile_acceptance WHERE profile_id = $1', [profileId]);
+    return id;
+  }
+
+  /** Where `targetNow` sends a follow-up of a sale made through `profileId`'s acceptance `acptId` at tcp://10.9.0.1:7000. */
+  async function followUpAddress(acptId: string, profileId: unknown, groupId: string, mid: string, tid: string): Promise<string | null> {
+    const kept = { hostMessageFormat: 'ISO8583' as const, connUrl: 'tcp://10.9.0.1:7000', acptId, mid, tid };
+    const now = await app.app.get(TerminalIdentityRepository).targetNow(app.app.get(TypeOrmUnitOfWork).manager, kept, groupId, String(profileId));
+    expect(now).toEqual({ ...kept, connUrl: now.connUrl, groupId });
+    return now.connUrl;
+  }
+
+  // Reviews r14n, r14o: an acquirer address edit moves its terminals; a follow-up or settle of an earlier sale goes where the PBO's
+  // acceptances of that acquirer (by its name) point now, never to another acquirer's host.
   it.each([
     ["the sale's acceptance at a new address", 'tcp://10.9.0.2:7100', (mid: string, tid: string) => [acceptance('ISO8583', 'tcp://10.9.0.2:7100', mid, tid)], 'owner'],
-    ['another acceptance of the profile (renamed) naming the terminal', 'tcp://10.9.0.3:7200', (mid: string, tid: string) => [{ ...acceptance('ISO8583', 'tcp://10.9.0.3:7200', mid, tid), acptName: 'Renamed' }], 'owner'],
-    ['the default host now', null, (mid: string, tid: string) => [acceptance('ISO8583', null, ` ${mid} `.trimStart(), tid)], 'owner'],
+    ['the default host now (the MID written with the ISO pad)', null, (mid: string, tid: string) => [acceptance('ISO8583', null, `${mid} `, tid)], 'owner'],
+    [
+      "the sale's address: another acquirer's acceptance names the terminal now",
+      'tcp://10.9.0.1:7000',
+      (mid: string, tid: string) => [{ ...acceptance('ISO8583', 'tcp://10.9.0.6:7500', mid, tid), acptName: 'Other acquirer' }],
+      'owner',
+    ],
+    [
+      "the sale's address: the acquirer was renamed (another name is another acquirer)",
+      'tcp://10.9.0.1:7000',
+      (mid: string, tid: string) => [{ ...acceptance('ISO8583', 'tcp://10.9.0.3:7200', mid, tid), acptName: 'Renamed' }],
+      'owner',
+    ],
     ["the sale's address: its acceptance names another TID now", 'tcp://10.9.0.1:7000', (mid: string) => [acceptance('ISO8583', 'tcp://10.9.0.4:7300', mid, uniqueTid())], 'owner'],
     ["the sale's address: its acceptance names another format now", 'tcp://10.9.0.1:7000', (mid: string, tid: string) => [acceptance('S2M_8583', 'tcp://10.9.0.5:7400', mid, tid)], 'owner'],
     ["the sale's address, for another PBO asking", 'tcp://10.9.0.1:7000', (mid: string, tid: string) => [acceptance('ISO8583', 'tcp://10.9.0.2:7100', mid, tid)], 'other'],
@@ -107,20 +133,43 @@ describe('terminal identities have one owner PBO', () => {
     const made = upsertPayload({ groupId: owner, acceptances: [acceptance('ISO8583', 'tcp://10.9.0.1:7000', mid, tid)] });
     await publish(made);
     expect((await outcomeOf(made)).outcome).toBe('APPLIED');
-    const [{ id }] = await queryDatabase<{ id: string }>(
-      app.database.url,
-      'SELECT b.acceptance_id AS id FROM payment_gateway.profile_acceptance b WHERE b.profile_id = $1',
-      [made.profileId],
-    );
+    const acptId = await acceptanceIdOf(made.profileId);
     const edited = { ...made, version: 2, acceptances: edit(mid, tid) };
     await publish(edited);
     expect((await outcomeOf(edited)).outcome).toBe('APPLIED');
-    const groupId = asker === 'owner' ? owner : group();
-    const kept = { hostMessageFormat: 'ISO8583' as const, connUrl: 'tcp://10.9.0.1:7000', acptId: id, mid, tid };
 
-    const now = await app.app.get(TerminalIdentityRepository).targetNow(app.app.get(TypeOrmUnitOfWork).manager, kept, groupId, String(made.profileId));
+    expect(await followUpAddress(acptId, made.profileId, asker === 'owner' ? owner : group(), mid, tid)).toBe(expected);
+  });
 
-    expect(now).toEqual({ ...kept, connUrl: expected, groupId });
+  // Review r14o: the device that made the sale was replaced by another on the same terminal (its profile retired, not re-pushed),
+  // then the acquirer's address edited: the replacement's acceptance of the same acquirer gives the address; another acquirer's never.
+  it.each([
+    ['the same acquirer', 'Acquirer', 'tcp://10.9.0.2:7100'],
+    ['another acquirer', 'Other acquirer', 'tcp://10.9.0.1:7000'],
+  ])("should send a follow-up of a replaced device's sale where the replacement's acceptance of %s points", async (_, acptName, expected) => {
+    const [mid, tid, owner] = [newMid(), uniqueTid(), group()];
+    const first = upsertPayload({ groupId: owner, acceptances: [acceptance('ISO8583', 'tcp://10.9.0.1:7000', mid, tid)] });
+    await publish(first);
+    const acptId = await acceptanceIdOf(first.profileId);
+    const replacement = upsertPayload({ groupId: owner, acceptances: [{ ...acceptance('ISO8583', 'tcp://10.9.0.1:7000', mid, tid), acptName }] });
+    await publish(replacement, { ...first, version: 2, entityStatus: 'DISABLED' });
+    const moved = { ...replacement, version: 2, acceptances: [{ ...acceptance('ISO8583', 'tcp://10.9.0.2:7100', mid, tid), acptName }] };
+    await publish(moved);
+    for (const payload of [first, replacement, moved]) expect((await outcomeOf(payload)).outcome).toBe('APPLIED');
+
+    expect(await followUpAddress(acptId, first.profileId, owner, mid, tid)).toBe(expected);
+  });
+
+  it("should tell a terminal another PBO holds at a host from the PBO's own, a free one and one at another host", async () => {
+    const [mid, tid, owner, other] = [newMid(), uniqueTid(), group(), group()];
+    await publish(upsertPayload({ groupId: owner, acceptances: [acceptance('ISO8583', 'tcp://10.9.1.1:7000', mid, tid)] }));
+    const heldByAnother = (groupId: string, hostUrl: string | null, m = mid) =>
+      app.app.get(TerminalIdentityRepository).heldByAnother(app.app.get(TypeOrmUnitOfWork).manager, groupId, 'ISO8583', hostUrl, m, tid);
+
+    expect(await heldByAnother(other, 'TCP://10.9.1.1:7000/', `${mid} `)).toBe(true);
+    expect(await heldByAnother(owner, 'tcp://10.9.1.1:7000')).toBe(false);
+    expect(await heldByAnother(other, 'tcp://10.9.1.2:7000')).toBe(false);
+    expect(await heldByAnother(other, 'tcp://10.9.1.1:7000', newMid())).toBe(false);
   });
 
   async function profileExists(profileId: unknown): Promise<boolean> {

@@ -152,27 +152,45 @@ export class HostRequestService {
       if (!use.ok) return this.notSent(operation, request.requestId, use);
       route = { kind: 'remote', address: resolved.address };
     }
-    let response: HostResponseV1 | undefined;
+    let exchanged: { response: HostResponseV1; repeat: boolean } | undefined;
     try {
-      response = await this.exchangeOnce(operation, request, route, deadlineAt);
-      return response;
+      exchanged = await this.exchangeOnce(operation, request, route, deadlineAt);
+      return exchanged.response;
     } finally {
-      // A first claim stands only when the host accepted the terminal; otherwise the PBO holds nothing.
-      await this.owners.settle(use, response !== undefined && hostAccepted(response));
+      // A first claim stands only when the host accepted the terminal now; otherwise the PBO holds nothing. A repeat
+      // answered as the first request was (or by waiting for it) sends nothing: it makes no claim stand, so the re-ask of a
+      // request after its terminal was released does not take the terminal back (review r14o).
+      await this.owners.settle(use, exchanged !== undefined && !exchanged.repeat && hostAccepted(exchanged.response));
     }
   }
 
-  private async exchangeOnce<O extends SubjectOperation>(operation: O, request: HostRequestOf[O], route: HostRoute, deadlineAt: number): Promise<HostResponseV1> {
+  private async exchangeOnce<O extends SubjectOperation>(
+    operation: O,
+    request: HostRequestOf[O],
+    route: HostRoute,
+    deadlineAt: number,
+  ): Promise<{ response: HostResponseV1; repeat: boolean }> {
     // An authorisation (every sale) at a host takes its STAN with its claim: one statement instead of two.
     const stanOf = operation === 'authorize' && route.kind === 'remote' ? { format: route.address.format, endpoint: route.address.endpoint, tid: request.target.tid } : undefined;
     const claim = await this.requestLog.claim(operation, request.requestId, request.target.hostMessageFormat, request.target.tid, deadlineAt, stanOf);
-    if (claim.kind === 'done') return claim.response;
-    if (claim.kind === 'in-progress') return this.awaitEarlier(operation, request.requestId, deadlineAt);
+    if (claim.kind === 'done') return { response: claim.response, repeat: true };
+    if (claim.kind === 'in-progress') return { response: await this.awaitEarlier(operation, request.requestId, deadlineAt), repeat: true };
+    return { response: await this.firstExchange(operation, request, route, deadlineAt, claim.stan), repeat: false };
+  }
+
+  /** The exchange of a request claimed now (the requestLog's claim), completed or released in the log. */
+  private async firstExchange<O extends SubjectOperation>(
+    operation: O,
+    request: HostRequestOf[O],
+    route: HostRoute,
+    deadlineAt: number,
+    stan: string | undefined,
+  ): Promise<HostResponseV1> {
     try {
       const response =
         operation === 'settle' && route.kind === 'remote'
           ? await this.settle(request as HostRequestOf['settle'], route, deadlineAt)
-          : await this.perform(operation, request, route, deadlineAt, claim.stan);
+          : await this.perform(operation, request, route, deadlineAt, stan);
       if (FINAL_RESULTS.has(response.result)) return await this.requestLog.complete(operation, response);
       await this.requestLog.release(operation, request.requestId);
       return response;

@@ -109,20 +109,45 @@ export class TerminalIdentityRepository {
   }
 
   /**
-   * Where a follow-up or a settle of a sale goes (review r14n): its terminal's host as the PBO's
-   * acceptance names it now. An acquirer whose address was edited (a new IP, a DR site) moves its
-   * terminals with it, and the sale's address may no longer answer. An acceptance of the PBO that
-   * still names the sale's format, MID and TID gives the address: one bound to the sale's profile
-   * first (the one the sale went out on, whose id survives re-pushes, before another), else the
-   * sale's acceptance where it is no longer bound; when none does, the sale's own address stands.
-   * The target names the transaction's PBO.
+   * Whether another PBO holds the terminal at this host (its `terminal_identity` row): a void or a
+   * settle there would act on that PBO's terminal (review r14o). False for a format that names no
+   * terminal (MOCK).
+   */
+  async heldByAnother(manager: EntityManager, groupId: string, format: string, hostUrl: string | null, mid: string, tid: string): Promise<boolean> {
+    const identity = terminalIdentityOf(format, hostUrl, mid, tid);
+    if (identity === null) return false;
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM terminal_identity WHERE group_id <> $1 AND host_message_format = $2 AND host_address = $3 AND mid = $4 AND tid = $5 LIMIT 1`,
+      [groupId, identity.hostMessageFormat, identity.hostAddress, identity.mid, identity.tid],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Where a follow-up or a settle of a sale goes (reviews r14n, r14o): its terminal's host as the
+   * PBO's acceptances of the same acquirer name it now. An acquirer whose address was edited (a new
+   * IP, a DR site) moves its terminals with it, and the sale's address may no longer answer; but a
+   * terminal the merchant now uses through another acquirer is another acquirer's host, which never
+   * saw the sale. The same acquirer is the sale's acceptance, or another of the PBO's with its name
+   * (merchant-management names an acceptance after its acquirer profile, unique within the PBO; the
+   * gateway already tells a re-pushed acceptance by it). Among those that still name the sale's
+   * format, MID and TID: one a live profile binds first (the sale's profile, then the sale's own
+   * acceptance, then a device that replaced it), else the sale's acceptance; when none does, the
+   * sale's own address stands. The target names the transaction's PBO.
    */
   async targetNow(manager: EntityManager, target: HostTargetV1, groupId: string, profileId: string): Promise<HostTargetV1> {
     const rows: Array<{ hostUrl: string | null }> = await manager.query(
-      `SELECT a.host_url AS "hostUrl" FROM acceptance a LEFT JOIN profile_acceptance b ON b.acceptance_id = a.id AND b.profile_id = $6
-       WHERE a.group_id = $1 AND a.host_message_format = $2 AND btrim(a.primary_mid, ' ') = $3 AND btrim(a.primary_tid, ' ') = $4
-         AND (a.id = $5 OR b.profile_id IS NOT NULL)
-       ORDER BY b.profile_id IS NULL, a.id <> $5, b.position LIMIT 1`,
+      `SELECT a.host_url AS "hostUrl"
+       FROM acceptance s
+       JOIN acceptance a ON a.group_id = s.group_id AND (a.id = s.id OR a.acpt_name = s.acpt_name)
+       LEFT JOIN LATERAL (
+         SELECT bool_or(${HOLDS_TERMINALS}) AS live, bool_or(p.id = $6 AND ${HOLDS_TERMINALS}) AS mine
+         FROM profile_acceptance b JOIN profile p ON p.id = b.profile_id WHERE b.acceptance_id = a.id
+       ) bound ON true
+       WHERE s.id = $5 AND s.group_id = $1
+         AND a.host_message_format = $2 AND btrim(a.primary_mid, ' ') = $3 AND btrim(a.primary_tid, ' ') = $4
+       ORDER BY bound.live IS NOT TRUE, bound.mine IS NOT TRUE, a.id <> s.id, a.created_at DESC
+       LIMIT 1`,
       [groupId, target.hostMessageFormat, terminalIdOf(target.mid), terminalIdOf(target.tid), target.acptId, profileId],
     );
     const now = rows.length === 0 ? target.connUrl : rows[0].hostUrl;

@@ -257,8 +257,14 @@ export class FollowUpService {
       // To the terminal's host as its acceptance names it now: an acquirer address edit moves it (review r14n).
       const target = await this.identities.targetNow(this.typeOrm.manager, built.target, transaction.groupId, transaction.profileId);
       const hostRequest: HostFollowUpRequestV1 = { ...built, target };
+      const terminal = [this.typeOrm.manager, transaction.groupId, target.hostMessageFormat, target.connUrl, target.mid, target.tid] as const;
+      // A void takes back what is in the PBO's own batch: not on a terminal another PBO holds now (review r14o).
+      if (command.kind === 'VOID' && (await this.identities.heldByAnother(...terminal)))
+        throw DomainError.conflict(
+          `transaction ${transaction.id} cannot be voided here: its terminal (${terminalNameOf(target)}) is another PBO's now, and a void on it would act on that PBO's batch at the host; nothing was sent; take it up with the acquirer`,
+        );
       // A refund or capture books money in the terminal's batch at the host: not once the PBO gave the terminal up (review r14k).
-      if (command.kind !== 'VOID' && !(await this.identities.holds(this.typeOrm.manager, transaction.groupId, target.hostMessageFormat, target.connUrl, target.mid, target.tid)))
+      if (command.kind !== 'VOID' && !(await this.identities.holds(...terminal)))
         throw DomainError.conflict(
           `transaction ${transaction.id} cannot be ${command.kind === 'REFUND' ? 'refunded' : 'captured'} here: its terminal (${terminalNameOf(target)}) was given up (no device of this PBO uses it there any more), and what it books would go into that terminal's batch at the host; take it up with the acquirer`,
         );

@@ -343,9 +343,18 @@ export class BatchSettlementService {
     return { kind: 'claimed', settlement: retried };
   }
 
-  /** The terminal's host as the PBO's acceptance names it now (an acquirer address edit moves it: review r14n). */
-  private targetNow(target: HostTargetV1, terminal: Transaction): Promise<HostTargetV1> {
-    return this.identities.targetNow(this.typeOrm.manager, target, terminal.groupId, terminal.profileId);
+  /**
+   * The terminal's host as the PBO's acceptances of its acquirer name it now (an acquirer address
+   * edit moves it: review r14n); refused (409, the caller's unit of work rolls back) when another
+   * PBO holds the terminal there: a 0500 on it would close that PBO's batch at the host (review r14o).
+   */
+  private async targetNow(target: HostTargetV1, terminal: Transaction): Promise<HostTargetV1> {
+    const now = await this.identities.targetNow(this.typeOrm.manager, target, terminal.groupId, terminal.profileId);
+    if (await this.identities.heldByAnother(this.typeOrm.manager, terminal.groupId, now.hostMessageFormat, now.connUrl, now.mid, now.tid))
+      throw DomainError.conflict(
+        `the batch of terminal ${now.mid}/${now.tid} cannot be settled here: the terminal is another PBO's now, and a settle on it would close that PBO's batch at the host; nothing was sent; take it up with the acquirer`,
+      );
+    return now;
   }
 
   /** The profile of the terminal's newest transaction as it is now (its time zone); null when it is gone. */
