@@ -20,8 +20,9 @@ describe('cli: claims list / claims release', () => {
     const claims = new TerminalClaimRepository(dataSource);
     const at = (mid: string, tid: string) => [{ format: 'ISO8583', address: '10.8.0.5:7000', mid, tid }];
     // One confirmed (the host answered), one pending (its first request still out or lost), another PBO's.
-    await claims.claim('grp_ops_a', at('MIDA', 'T0000001'));
-    await claims.confirm('grp_ops_a', at('MIDA', 'T0000001'));
+    const first = await claims.claim('grp_ops_a', at('MIDA', 'T0000001'));
+    if (first.state !== 'pending') throw new Error(`a first claim is pending, not ${first.state}`);
+    await claims.confirm('grp_ops_a', at('MIDA', 'T0000001'), first.since);
     await claims.claim('grp_ops_a', at('MIDA', 'T0000002'));
     await claims.claim('grp_ops_b', at('MIDB', 'T0000003'));
   });

@@ -13,9 +13,11 @@ import { ReversalTransmittedAt1764473600000 } from './migrations/1764473600000-r
 import { TerminalClaim1764480000000 } from './migrations/1764480000000-terminal-claim';
 import { ReversalEffectAndLease1795793666901 } from './migrations/1795793666901-reversal-effect-and-lease';
 import { ReversalOperatorEnd1795810000000 } from './migrations/1795810000000-reversal-operator-end';
+import { TerminalRelease1795820000000 } from './migrations/1795820000000-terminal-release';
 import { SettleHold1795793655688 } from './migrations/1795793655688-settle-hold';
 import { TerminalClaimConfirmed1795794198348 } from './migrations/1795794198348-terminal-claim-confirmed';
 import { TerminalClaimEntity } from './terminals/persistence/terminal-claim.entity';
+import { TerminalReleaseEntity } from './terminals/persistence/terminal-release.entity';
 import { KeptCardEntity } from './card-data/persistence/kept-card.entity';
 import { WorkingKeyEntity } from './keys/persistence/working-key.entity';
 import { RequestLogEntity } from './request-log/persistence/request-log.entity';
@@ -30,7 +32,7 @@ export { HOST_CONNECTOR_CONNECTION, HOST_CONNECTOR_SCHEMA };
 export const hostConnectorDatabase: ContextDatabaseDefinition = {
   name: HOST_CONNECTOR_CONNECTION,
   schema: HOST_CONNECTOR_SCHEMA,
-  entities: [StanCounterEntity, WorkingKeyEntity, ReversalEntity, RequestLogEntity, KeptCardEntity, TerminalClaimEntity, SettleHoldEntity, OutboxMessage],
+  entities: [StanCounterEntity, WorkingKeyEntity, ReversalEntity, RequestLogEntity, KeptCardEntity, TerminalClaimEntity, TerminalReleaseEntity, SettleHoldEntity, OutboxMessage],
   migrations: [HostConnector1764100000000, WorkingKeyExchange1764200000000, RequestLogRecovery1764300000000, ReversalLastResponseCode1764410000000, WorkingKeyAcquirer1764416000000,
     KeptCard1764420000000, WorkingKeyMissing1764430000000, WorkingKeyGroup1764447000000, KeptCardFollowUp1764460000000,
     // host.reversal.updated.v1 leaves through it (docs/decisions.md, "A reversal's state reaches the transaction").
@@ -41,5 +43,6 @@ export const hostConnectorDatabase: ContextDatabaseDefinition = {
     SettleHold1795793655688,
     TerminalClaimConfirmed1795794198348,
     ReversalOperatorEnd1795810000000,
+    TerminalRelease1795820000000,
   ],
 };

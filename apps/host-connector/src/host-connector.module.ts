@@ -54,6 +54,9 @@ export interface HostConnectorModuleOptions {
  * acknowledged reversals, after HOST_RETENTION_DAYS; unfinished ones are never pruned. Kept card
  * data once it expires (HOST_CARD_DATA_DAYS after it was sent).
  */
+/** How long the connector keeps the time of a terminal's release (`terminal_release`). */
+const RELEASE_KEPT_MS = 24 * 60 * 60_000;
+
 export function hostConnectorPruneRules(retentionMs: number): PruneRule[] {
   const cutoff = () => new Date(Date.now() - retentionMs);
   return [
@@ -61,6 +64,8 @@ export function hostConnectorPruneRules(retentionMs: number): PruneRule[] {
     { table: 'reversal', condition: "status = 'ACKNOWLEDGED' AND acknowledged_at < $1", cutoff },
     // Sealed card data kept for follow-ups goes when its own time (HOST_CARD_DATA_DAYS) is up.
     { table: 'kept_card', condition: 'expires_at < $1', cutoff: () => new Date() },
+    // A release need outlive only the requests in flight when it ran (each bounded by its deadline, at most minutes).
+    { table: 'terminal_release', condition: 'released_at < $1', cutoff: () => new Date(Date.now() - RELEASE_KEPT_MS) },
   ];
 }
 

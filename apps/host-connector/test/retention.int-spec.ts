@@ -34,9 +34,17 @@ describe('host-connector retention', () => {
         (gen_random_uuid(), 'old-pending', 'ISO8583', 'tcp://h:1', 'T1', '000002', '{}', 'r', 'PENDING', now() - interval '31 days', NULL)`,
     );
 
+    // A terminal's release is kept a day, whatever the retention: it need outlive only the requests in flight when it ran.
+    await connector.query(
+      `INSERT INTO host_connector.terminal_release (group_id, format, address, mid, tid, released_at) VALUES
+        ('grp_old', 'ISO8583', '', 'M1', 'T1', now() - interval '25 hours'),
+        ('grp_recent', 'ISO8583', '', 'M1', 'T1', now() - interval '23 hours')`,
+    );
+
     const deleted = await pruner.pruneOnce();
 
-    expect(deleted).toEqual({ request_log: 1, reversal: 1, kept_card: 0 });
+    expect(deleted).toEqual({ request_log: 1, reversal: 1, kept_card: 0, terminal_release: 1 });
+    expect(await connector.query(`SELECT group_id FROM host_connector.terminal_release`)).toEqual([{ group_id: 'grp_recent' }]);
     const requests = await connector.query<{ request_id: string }>(`SELECT request_id FROM host_connector.request_log ORDER BY request_id`);
     expect(requests.map((row) => row.request_id)).toEqual(['old-unfinished', 'recent-finished']);
     const reversals = await connector.query<{ request_id: string }>(`SELECT request_id FROM host_connector.reversal`);

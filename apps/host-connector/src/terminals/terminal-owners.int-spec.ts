@@ -37,6 +37,8 @@ describe('TerminalOwners', () => {
     await database.drop();
   });
 
+  const claimsOf = (mid: string, tid: string) =>
+    replicaA.query(`SELECT group_id AS "groupId", confirmed_at IS NOT NULL AS confirmed FROM terminal_claim WHERE mid = $1 AND tid = $2`, [mid, tid]);
   const terminal = () => ({ mid: `MID${String((sequence += 1)).padStart(6, '0')}`, tid: `T${String(sequence).padStart(7, '0')}` });
   const target = (groupId: string | undefined, connUrl: string | null, mid: string, tid: string): HostTargetV1 => ({
     hostMessageFormat: 'ISO8583',
@@ -104,8 +106,6 @@ describe('TerminalOwners', () => {
   });
 
   describe('a claim the host never accepted', () => {
-    const claimsOf = (mid: string, tid: string) =>
-      replicaA.query(`SELECT group_id AS "groupId", confirmed_at IS NOT NULL AS confirmed FROM terminal_claim WHERE mid = $1 AND tid = $2`, [mid, tid]);
 
     it('should hold the terminal while the first request is pending, free it when the request failed, and keep it once the host accepted', async () => {
       const { mid, tid } = terminal();
@@ -195,6 +195,40 @@ describe('TerminalOwners', () => {
       if (hostAddress === undefined || hostAddress.includes('10.9.9.9') || hostAddress.includes('.invalid')) return null;
       return socketAddressesOfHost(parseHostUrl('ISO8583', hostAddress === '' ? HOSTS.defaultUrls.ISO8583 : hostAddress));
     }
+
+    // Review r14o: a first request (a sale, or a refund after an address edit) still out when the gateway releases the terminal.
+
+    it.each([
+      ['at its address', 'tcp://127.0.0.1:41001'],
+      ['at every address (the host could not be told)', undefined],
+    ])("should not confirm a claim the gateway released %s while its request was out, nor remember it, and let another PBO take the terminal", async (_, hostAddress) => {
+      const { mid, tid } = terminal();
+      const url = 'tcp://127.0.0.1:41001';
+      const inFlight = await ownersA.mayUse(target('grp_a', url, mid, tid), at(url));
+      expect(inFlight).toMatchObject({ ok: true, pending: { groupId: 'grp_a' } });
+      await ownersB.released({ groupId: 'grp_a', hostMessageFormat: 'ISO8583', ...(hostAddress === undefined ? {} : { hostAddress }), mid, tid, releasedAt: new Date().toISOString() });
+
+      await ownersA.settle(inFlight, true);
+
+      expect(await claimsOf(mid, tid)).toEqual([]);
+      const taken = await ownersB.mayUse(target('grp_b', url, mid, tid), at(url));
+      expect(taken).toMatchObject({ ok: true, pending: { groupId: 'grp_b' } });
+      await ownersB.settle(taken, true);
+      expect(await ownersA.mayUse(target('grp_a', url, mid, tid), at(url))).toMatchObject({ ok: false, result: 'REJECTED' });
+      expect(await claimsOf(mid, tid)).toEqual([{ groupId: 'grp_b', confirmed: true }]);
+    });
+
+    it('should let a request the PBO begins after a release claim the terminal again', async () => {
+      const { mid, tid } = terminal();
+      const url = 'tcp://127.0.0.1:41001';
+      await ownersA.settle(await ownersA.mayUse(target('grp_a', url, mid, tid), at(url)), true);
+      await ownersA.released({ groupId: 'grp_a', hostMessageFormat: 'ISO8583', hostAddress: url, mid, tid, releasedAt: new Date().toISOString() });
+
+      const again = await ownersA.mayUse(target('grp_a', url, mid, tid), at(url));
+      await ownersA.settle(again, true);
+
+      expect(await claimsOf(mid, tid)).toEqual([{ groupId: 'grp_a', confirmed: true }]);
+    });
 
     it("should delete exactly the released PBO's claims of that format, MID and TID at the host's addresses, pending or confirmed, and nobody else's", async () => {
       const row = fc.record({

@@ -3,7 +3,7 @@ import { HOST_RESULTS, HostAddress, HostResponseV1, HostResultV1, HostTargetV1 }
 import fc from 'fast-check';
 import { hostAccepted } from '../requests/host-request.service';
 import { socketAddressOf, TerminalOwners } from './terminal-owners';
-import { ClaimState, TerminalAtAddress, TerminalClaimRepository } from './persistence/terminal-claim.repository';
+import { Claimed, TerminalAtAddress, TerminalClaimRepository } from './persistence/terminal-claim.repository';
 
 const keyOf = (t: TerminalAtAddress) => `${t.format}|${t.address}|${t.mid}|${t.tid}`;
 
@@ -11,16 +11,17 @@ const keyOf = (t: TerminalAtAddress) => `${t.format}|${t.address}|${t.mid}|${t.t
 class CountingClaims {
   readonly owners = new Map<string, { groupId: string; confirmed: boolean }>();
   calls = 0;
-  async claim(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<ClaimState> {
+  async claim(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<Claimed> {
     this.calls += 1;
     const keys = terminals.map(keyOf);
-    if (keys.some((key) => (this.owners.get(key)?.groupId ?? groupId) !== groupId)) return 'taken';
-    if (keys.every((key) => this.owners.get(key)?.confirmed === true)) return 'confirmed';
+    if (keys.some((key) => (this.owners.get(key)?.groupId ?? groupId) !== groupId)) return { state: 'taken' };
+    if (keys.every((key) => this.owners.get(key)?.confirmed === true)) return { state: 'confirmed' };
     for (const key of keys) this.owners.set(key, { groupId, confirmed: this.owners.get(key)?.confirmed ?? false });
-    return 'pending';
+    return { state: 'pending', since: new Date().toISOString() };
   }
-  async confirm(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<void> {
+  async confirm(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<boolean> {
     for (const key of terminals.map(keyOf)) if ((this.owners.get(key)?.groupId ?? groupId) === groupId) this.owners.set(key, { groupId, confirmed: true });
+    return true;
   }
   async release(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<void> {
     for (const key of terminals.map(keyOf)) if (this.owners.get(key)?.groupId === groupId && !this.owners.get(key)!.confirmed) this.owners.delete(key);

@@ -13,6 +13,8 @@ export interface PendingClaim {
   groupId: string;
   terminals: TerminalAtAddress[];
   keys: string[];
+  /** When the claim was made (the database's clock, to the microsecond): a release after it is final for this request. */
+  since: string;
 }
 
 /**
@@ -91,13 +93,13 @@ export class TerminalOwners {
     const keys = terminals.map((terminal) => `${groupId}|${terminal.format}|${terminal.address}|${terminal.mid}|${terminal.tid}`);
     if (keys.every((key) => (this.owned.get(key) ?? 0) > now)) return { ok: true };
     const identity = { hostMessageFormat: address.format, hostAddress: target.connUrl === null ? '' : hostKeyOf(address.format, target.connUrl), mid, tid };
-    const state = use === 'claim' ? await this.claims.claim(groupId, terminals) : (await this.claims.heldByAnother(groupId, terminals)) ? 'taken' : 'unclaimed';
-    if (state === 'unclaimed') return { ok: true };
-    if (state === 'confirmed') {
+    const claimed = use === 'claim' ? await this.claims.claim(groupId, terminals) : { state: (await this.claims.heldByAnother(groupId, terminals)) ? 'taken' : 'unclaimed' };
+    if (claimed.state === 'unclaimed') return { ok: true };
+    if (claimed.state === 'confirmed') {
       this.remember(keys);
       return { ok: true };
     }
-    if (state === 'pending') return { ok: true, pending: { groupId, terminals, keys } };
+    if ('since' in claimed) return { ok: true, pending: { groupId, terminals, keys, since: claimed.since } };
     return { ok: false, result: 'REJECTED', message: `${describeTakenTerminal(identity)}; nothing was sent` };
   }
 
@@ -109,11 +111,11 @@ export class TerminalOwners {
    */
   async settle(use: TerminalUse, accepted: boolean): Promise<void> {
     if (!use.ok || use.pending === undefined) return;
-    const { groupId, terminals, keys } = use.pending;
+    const { groupId, terminals, keys, since } = use.pending;
     try {
       if (accepted) {
-        await this.claims.confirm(groupId, terminals);
-        this.remember(keys);
+        // Not remembered when the gateway released the terminal meanwhile: the claim did not stand.
+        if (await this.claims.confirm(groupId, terminals, since)) this.remember(keys);
       } else {
         await this.claims.release(groupId, terminals);
       }

@@ -14,6 +14,13 @@ export interface TerminalAtAddress {
 export type ClaimState = 'confirmed' | 'pending' | 'taken';
 
 /**
+ * A claim's state; a pending one with when it was made (the database's clock, as text to the
+ * microsecond: a JavaScript Date keeps milliseconds, and a release in the same millisecond must
+ * still tell before from after), which its {@link TerminalClaimRepository.confirm} names.
+ */
+export type Claimed = { state: 'confirmed' | 'taken' } | { state: 'pending'; since: string };
+
+/**
  * An unconfirmed claim older than this is a leftover (its process stopped between claiming and
  * settling): another PBO may take it. Far longer than a request's deadline (HOST_TIMEOUT_MS, at most 60 s).
  */
@@ -67,49 +74,57 @@ export class TerminalClaimRepository {
    * UPDATE in key order, whose row locks serialise two claimers (the second reads the first's
    * owner), rolled back when one row is another's.
    */
-  async claim(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<ClaimState> {
+  async claim(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<Claimed> {
     const parameter = JSON.stringify(sortedKeys(terminals));
-    const held: Array<{ groupId: string; confirmed: boolean; stale: boolean }> = await this.dataSource.query(
+    const held: Array<{ groupId: string; confirmed: boolean; stale: boolean; now: string }> = await this.dataSource.query(
       `SELECT c.group_id AS "groupId", c.confirmed_at IS NOT NULL AS confirmed,
-              (c.confirmed_at IS NULL AND c.claimed_at < now() - make_interval(secs => $2)) AS stale
+              (c.confirmed_at IS NULL AND c.claimed_at < now() - make_interval(secs => $2)) AS stale, now()::text AS now
          FROM terminal_claim c JOIN ${RECORDSET} ON ${MATCHES}`,
       [parameter, STALE_CLAIM_MS / 1000],
     );
-    if (held.some((row) => row.groupId !== groupId && !row.stale)) return 'taken';
-    if (held.length === terminals.length && held.every((row) => row.groupId === groupId)) return held.every((row) => row.confirmed) ? 'confirmed' : 'pending';
+    if (held.some((row) => row.groupId !== groupId && !row.stale)) return { state: 'taken' };
+    if (held.length === terminals.length && held.every((row) => row.groupId === groupId))
+      return held.every((row) => row.confirmed) ? { state: 'confirmed' } : { state: 'pending', since: held[0].now };
     try {
-      await this.dataSource.transaction(async (manager) => {
-        const owners: Array<{ groupId: string }> = await manager.query(
+      return await this.dataSource.transaction(async (manager) => {
+        const owners: Array<{ groupId: string; now: string }> = await manager.query(
           `INSERT INTO terminal_claim (format, address, mid, tid, group_id)
            SELECT v.format, v.address, v.mid, v.tid, $2 FROM ${RECORDSET} ORDER BY v.format, v.address, v.mid, v.tid
            ON CONFLICT (format, address, mid, tid) DO UPDATE SET
              group_id = CASE WHEN terminal_claim.confirmed_at IS NULL AND terminal_claim.claimed_at < now() - make_interval(secs => $3) THEN EXCLUDED.group_id ELSE terminal_claim.group_id END,
              claimed_at = CASE WHEN terminal_claim.confirmed_at IS NULL AND terminal_claim.claimed_at < now() - make_interval(secs => $3) THEN now() ELSE terminal_claim.claimed_at END
-           RETURNING group_id AS "groupId"`,
+           RETURNING group_id AS "groupId", now()::text AS now`,
           [parameter, groupId, STALE_CLAIM_MS / 1000],
         );
         if (owners.some((row) => row.groupId !== groupId)) throw new TakenTerminal();
+        return { state: 'pending', since: owners[0].now } as const;
       });
-      return 'pending';
     } catch (error) {
-      if (error instanceof TakenTerminal) return 'taken';
+      if (error instanceof TakenTerminal) return { state: 'taken' };
       throw error;
     }
   }
 
   /**
    * The host answered for the terminals (an answered sign-on, an approved request): the claim
-   * stands. Claims them again if a failed request of the same PBO released them meanwhile; a row
-   * another PBO took since is left alone.
+   * stands. Claims them again if a failed request of the same PBO released them meanwhile, but not
+   * where the gateway released the PBO's terminal since `since` (when this request's claim was
+   * made: {@link Claimed}): a release is final for what was in flight when it ran (review r14o). A
+   * row another PBO took since is left alone. True when the PBO holds every one, confirmed, now.
    */
-  async confirm(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<void> {
-    await this.dataSource.query(
+  async confirm(groupId: string, terminals: readonly TerminalAtAddress[], since: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
       `INSERT INTO terminal_claim (format, address, mid, tid, group_id, confirmed_at)
-       SELECT v.format, v.address, v.mid, v.tid, $2, now() FROM ${RECORDSET} ORDER BY v.format, v.address, v.mid, v.tid
+       SELECT v.format, v.address, v.mid, v.tid, $2::text, now() FROM ${RECORDSET}
+       WHERE NOT EXISTS (SELECT 1 FROM terminal_release r
+         WHERE r.group_id = $2::text AND r.format = v.format AND r.mid = v.mid AND r.tid = v.tid AND r.address IN (v.address, '') AND r.released_at >= $3::timestamptz)
+       ORDER BY v.format, v.address, v.mid, v.tid
        ON CONFLICT (format, address, mid, tid) DO UPDATE SET confirmed_at = COALESCE(terminal_claim.confirmed_at, now())
-       WHERE terminal_claim.group_id = $2`,
-      [JSON.stringify(sortedKeys(terminals)), groupId],
+       WHERE terminal_claim.group_id = $2::text
+       RETURNING 1`,
+      [JSON.stringify(sortedKeys(terminals)), groupId, since],
     );
+    return rows.length === terminals.length;
   }
 
   /** Nothing the host accepted came of the request: the PBO's pending claims of these terminals go. Confirmed ones stay. */
@@ -130,6 +145,10 @@ export class TerminalClaimRepository {
     const rows: Array<{ address: string }> = await this.dataSource.query(
       `WITH gone AS (
          DELETE FROM terminal_claim WHERE group_id = $1 AND format = $2 AND mid = $3 AND tid = $4 AND ($5::text[] IS NULL OR address = ANY($5::text[])) RETURNING address
+       ), marked AS (
+         INSERT INTO terminal_release (group_id, format, address, mid, tid, released_at)
+         SELECT $1, $2, at, $3, $4, clock_timestamp() FROM unnest(COALESCE($5::text[], ARRAY['']) || ARRAY(SELECT address FROM gone)) AS at GROUP BY at
+         ON CONFLICT ON CONSTRAINT pk_terminal_release DO UPDATE SET released_at = EXCLUDED.released_at
        ) SELECT address FROM gone ORDER BY address`,
       [groupId, terminal.format, terminal.mid, terminal.tid, addresses === null ? null : [...addresses]],
     );
