@@ -11,7 +11,7 @@
  * processes and PostgreSQL's backends. Each mode is measured twice: a closed loop of `connections`
  * (the capacity), then sales offered at a fixed `rate` (the target's figure; latencies from when
  * each sale was due). Rewrites the bench:sale section of docs/benchmarks.md.
- *   npm run bench:sale [-- --seconds 10 --warm-up 3 --connections 32 --devices 8 --rate 500 --cpu-prof <dir> --count-sql <dir>]
+ *   npm run bench:sale [-- --seconds 10 --warm-up 3 --connections 32 --devices 8 --rate 500 --cpu-prof <dir> --count-sql <dir> --synchronous-commit-off]
  * NATS at NATS_URL (default nats://127.0.0.1:4222); PostgreSQL at DATABASE_URL, else an embedded
  * server (scripts/with-database.ts). Everything is set up through the API (the PBO row excepted:
  * PBOs have no API). Fails (exit code 1) when a sale is refused or not approved, an approved sale's
@@ -66,6 +66,24 @@ const ORDER_CHANNEL = 'bench_sale_order';
 /** How long after the load an approved sale's order may take to be listed before the run fails. */
 const DRAIN_MS = 60_000;
 
+/**
+ * The run database's synchronous_commit: on, as the platform runs (every commit waits for its WAL
+ * flush; the outbox relay's marking transaction alone takes it off for itself).
+ * `--synchronous-commit-off` reproduces the runs before 2026-11-28 (helper h16), whose scratch
+ * database had it off.
+ */
+const SYNCHRONOUS_COMMIT = process.argv.includes('--synchronous-commit-off') ? 'off' : 'on';
+
+async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Ports {
@@ -107,6 +125,8 @@ interface SaleResult {
   apiListed: number;
   /** CPU ms per approved sale, from the load's start to the last order listed: the platform's processes, and PostgreSQL's backends of the run's database. */
   cpuMsPerSale: { processes: number; postgres: number };
+  /** The system (kernel) part of each. */
+  systemMsPerSale: { processes: number; postgres: number };
   /** Commits in the run's database per approved sale (pg_stat_database), over the same span. */
   commitsPerSale: number;
 }
@@ -146,8 +166,8 @@ class OrderWatch {
   }
 }
 
-/** CPU time (user + system, ms) of processes, from /proc: what a figure costs on a machine shared with other work, where rates say little. */
-function cpuMsOf(pids: Iterable<number>): Map<number, number> {
+/** CPU time (user + system, or the system part alone; ms) of processes, from /proc: what a figure costs on a machine shared with other work, where rates say little. */
+function cpuMsOf(pids: Iterable<number>, part: 'all' | 'system' = 'all'): Map<number, number> {
   const ticksPerSecond = 100; // USER_HZ, 100 on Linux
   const cpu = new Map<number, number>();
   for (const pid of pids) {
@@ -155,7 +175,7 @@ function cpuMsOf(pids: Iterable<number>): Map<number, number> {
       // The fields after the command name (which may hold spaces), from state: utime is the 12th, stime the 13th.
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      cpu.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond);
+      cpu.set(pid, (((part === 'all' ? Number(fields[11]) : 0) + Number(fields[12])) * 1000) / ticksPerSecond);
     } catch {
       // Gone (or not Linux): not counted.
     }
@@ -167,6 +187,8 @@ function cpuMsOf(pids: Iterable<number>): Map<number, number> {
 class CpuMeter {
   private before = new Map<number, number>();
   private pgBefore = new Map<number, number>();
+  private systemBefore = new Map<number, number>();
+  private pgSystemBefore = new Map<number, number>();
   private commitsBefore = 0;
 
   constructor(
@@ -190,17 +212,23 @@ class CpuMeter {
   async start(): Promise<void> {
     this.commitsBefore = await this.commits();
     this.before = cpuMsOf(this.pids);
-    this.pgBefore = cpuMsOf(await this.backends());
+    this.systemBefore = cpuMsOf(this.pids, 'system');
+    const backends = await this.backends();
+    this.pgBefore = cpuMsOf(backends);
+    this.pgSystemBefore = cpuMsOf(backends, 'system');
   }
 
-  /** CPU ms spent since start(): by the processes, and by the backends (one connected since counts from 0); and the commits in the run's database (every client's, the bench's own few included). */
-  async stop(): Promise<{ processesMs: number; postgresMs: number; commits: number; byPid: Map<number, number> }> {
+  /** CPU ms spent since start(): by the processes, and by the backends (one connected since counts from 0), each with its system (kernel) part; and the commits in the run's database (every client's, the bench's own few included). */
+  async stop(): Promise<{ processesMs: number; postgresMs: number; processesSystemMs: number; postgresSystemMs: number; commits: number; byPid: Map<number, number> }> {
     const spent = (now: Map<number, number>, before: Map<number, number>) => [...now].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
     const now = cpuMsOf(this.pids);
     const byPid = new Map([...now].map(([pid, ms]) => [pid, ms - (this.before.get(pid) ?? 0)]));
     const processesMs = spent(now, this.before);
-    const postgresMs = spent(cpuMsOf(await this.backends()), this.pgBefore);
-    return { processesMs, postgresMs, commits: (await this.commits()) - this.commitsBefore, byPid };
+    const processesSystemMs = spent(cpuMsOf(this.pids, 'system'), this.systemBefore);
+    const backends = await this.backends();
+    const postgresMs = spent(cpuMsOf(backends), this.pgBefore);
+    const postgresSystemMs = spent(cpuMsOf(backends, 'system'), this.pgSystemBefore);
+    return { processesMs, postgresMs, processesSystemMs, postgresSystemMs, commits: (await this.commits()) - this.commitsBefore, byPid };
   }
 }
 
@@ -501,6 +529,7 @@ async function measurePhase(
     apiChecked: sample.length,
     apiListed,
     cpuMsPerSale: { processes: spent.processesMs / measured.approved.size, postgres: spent.postgresMs / measured.approved.size },
+    systemMsPerSale: { processes: spent.processesSystemMs / measured.approved.size, postgres: spent.postgresSystemMs / measured.approved.size },
     commitsPerSale: spent.commits / measured.approved.size,
   };
   if (pids.length > 1) {
@@ -515,7 +544,7 @@ async function measurePhase(
     `[${mode}, ${label}] ${Math.round(result.perSec)} approved sales/s, request → order listed p50 ${ms(result.p50)} ms p99 ${ms(result.p99)} ms ` +
       `(HTTP answer p50 ${ms(result.httpP50)} ms p99 ${ms(result.httpP99)} ms; answer → order listed p50 ${ms(result.answerToListedP50)} ms p99 ${ms(result.answerToListedP99)} ms); ` +
       `${result.approved} approved, ${result.unlisted} never listed, ` +
-      `${result.apiListed}/${result.apiChecked} found by GET /api/v2/order?transactionId; CPU per sale ${result.cpuMsPerSale.processes.toFixed(1)} ms in the processes + ${result.cpuMsPerSale.postgres.toFixed(1)} ms in PostgreSQL, ${result.commitsPerSale.toFixed(1)} commits${failed ? `; not approved: ${failed}` : ''}`,
+      `${result.apiListed}/${result.apiChecked} found by GET /api/v2/order?transactionId; CPU per sale ${result.cpuMsPerSale.processes.toFixed(2)} ms in the processes (system ${result.systemMsPerSale.processes.toFixed(2)}) + ${result.cpuMsPerSale.postgres.toFixed(2)} ms in PostgreSQL (system ${result.systemMsPerSale.postgres.toFixed(2)}), ${result.commitsPerSale.toFixed(1)} commits${failed ? `; not approved: ${failed}` : ''}`,
   );
   return result;
 }
@@ -723,7 +752,7 @@ async function main(): Promise<void> {
   };
   const run = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   console.log(
-    `bench:sale on ${cpus().length} cores, node ${process.version}: ${options.connections} connections over ${options.devices} devices, ${options.seconds} s per figure after ${options.warmUp} s of warm-up, then ${options.rate} sales/s offered`,
+    `bench:sale on ${cpus().length} cores, node ${process.version}: ${options.connections} connections over ${options.devices} devices, ${options.seconds} s per figure after ${options.warmUp} s of warm-up, then ${options.rate} sales/s offered; synchronous_commit ${SYNCHRONOUS_COMMIT}`,
   );
   // The servers run as deployed: compiled JavaScript under node, not ts-node (docs/decisions.md, "Benchmarks run compiled servers").
   const compiled = await compileChildServers([SALE_SERVER, CONNECTOR_PROCESS, SIMULATOR_PROCESS]);
@@ -733,6 +762,9 @@ async function main(): Promise<void> {
   const killOnExit = () => children.forEach((server) => server.child.exitCode === null && server.child.kill('SIGKILL'));
   process.once('exit', killOnExit);
   const figures = await withScratchDatabase(async (db) => {
+    // A scratch database takes synchronous_commit off (test databases need not survive a crash);
+    // the platform's commits wait for the WAL flush, so the bench's do too (the servers connect after this).
+    await withClient(db.url, (client) => client.query(`ALTER DATABASE "${db.name}" SET synchronous_commit TO ${SYNCHRONOUS_COMMIT}`));
     const pool = new Pool({ connectionString: db.url, max: 2 });
     const watch = await OrderWatch.start(db.url);
     const simulator = await startChildServer(SIMULATOR_PROCESS, [], 'host simulator', {}, compiled);
@@ -829,7 +861,7 @@ function writeReport(standalone: ModeResult, nats: ModeResult, baseline: Baselin
   writeBenchmarkSection(
     'sale',
     [
-      `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}; ${options.devices} activated devices, ${options.seconds} s per figure: first a closed loop (autocannon, ${options.connections} connections, after a ${options.warmUp} s warm-up), then ${options.rate} sales/s offered at a fixed rate.`,
+      `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, synchronous_commit ${SYNCHRONOUS_COMMIT} in the run's database; ${options.devices} activated devices, ${options.seconds} s per figure: first a closed loop (autocannon, ${options.connections} connections, after a ${options.warmUp} s warm-up), then ${options.rate} sales/s offered at a fixed rate.`,
       '',
       '| mode | load | approved sales/s (to the order listed) | refused, failed or unlisted | request → order listed p50 / p99 ms | HTTP answer p50 / p99 ms | HTTP answer → order listed p50 / p99 ms | ratio to the connector | CPU ms per sale: processes + PostgreSQL | commits per sale |',
       '|---|---|---|---|---|---|---|---|---|---|',
