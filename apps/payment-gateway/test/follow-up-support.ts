@@ -1,4 +1,4 @@
-import { decodeContract, GATEWAY_TRANSACTION_UPDATED_V1, GatewayBatchSettleReplyV1, GatewayTransactionUpdatedV1, HostResponseV1 } from '@app/contracts';
+import { decodeContract, GATEWAY_TRANSACTION_UPDATED_V1, GatewayBatchSettleReplyV1, GatewayTransactionUpdatedV1 } from '@app/contracts';
 import { GatewayClient as GatewayRequests, MESSAGING_CLIENT } from '@app/messaging';
 import { bodyOf, HttpResponse, unique } from '@app/testing';
 import { saleBody, SaleBodyOptions, SaleTestApp, Terminal, TransactionView } from './sale-support';
@@ -48,17 +48,4 @@ export async function eventsOf(app: SaleTestApp, tranId: string): Promise<Gatewa
   return rows.map((row) => decodeContract(GatewayTransactionUpdatedV1, row.payload));
 }
 
-/** An approval as the host connector replies it, for tests that play the connector. */
-export function approvedReply(requestId: string, mti: string, stan: string): HostResponseV1 {
-  return {
-    requestId,
-    result: 'APPROVED',
-    hostRespCode: '00',
-    hostRespMessage: 'Approved',
-    mti,
-    stan,
-    transmittedAt: '1123080000',
-    rrn: `5327080${stan.slice(1)}`,
-    approvalCode: 'A1B2C3',
-  };
-}
+export { approvedReply } from '@app/testing';

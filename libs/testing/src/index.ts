@@ -14,3 +14,4 @@ export * from './host-id-arbitraries';
 export * from './card-data-sweep';
 export * from './openapi-client';
 export * from './log-capture';
+export * from './host-replies';

@@ -61,8 +61,33 @@ function completeParams(operation: string, response: HostResponseV1): unknown[] 
   return [operation, response.requestId, response.result, response.mti, response.stan, response.hostRespCode, JSON.stringify(response)];
 }
 
+/** {@link COMPLETE_SQL} for several requests at once: one statement (and one commit), answering which rows it completed. */
+const COMPLETE_MANY_SQL = `UPDATE request_log AS r SET result = c.result, mti = c.mti, stan = c.stan, host_resp_code = c.host_resp_code, response = c.response, completed_at = now()
+  FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::jsonb[]) AS c(operation, request_id, result, mti, stan, host_resp_code, response)
+  WHERE r.operation = c.operation AND r.request_id = c.request_id AND r.response IS NULL
+  RETURNING r.operation, r.request_id`;
+
+/** The most completions one merged statement writes. */
+const MAX_MERGED_COMPLETIONS = 64;
+
+/** A completion waiting for its statement: settled once that statement has committed (or failed). */
+interface WaitingCompletion {
+  operation: string;
+  response: HostResponseV1;
+  /** Whether the statement completed this request's row (false: recovery had recorded a reply first). */
+  resolve: (completed: boolean) => void;
+  reject: (error: unknown) => void;
+}
+
+const completionKey = (operation: string, requestId: string) => `${operation}\u0000${requestId}`;
+
 @Injectable()
 export class RequestLogRepository {
+  /** Completions not yet handed to a statement (group commit: see {@link complete}). */
+  private waiting: WaitingCompletion[] = [];
+  /** A statement of completions is being written, or one is scheduled. */
+  private writing = false;
+
   constructor(@InjectHostConnectorDataSource() private readonly dataSource: DataSource) {}
 
   /**
@@ -101,11 +126,63 @@ export class RequestLogRepository {
   /**
    * Records the reply, unless recovery recorded one first (this handler outlived its deadline by
    * the grace period): then that reply stands and is answered, since its reversal is under way.
+   *
+   * Group commit: the completions that come while one statement of them is being written (and
+   * those of the same turn of the event loop) are written together by the next, one statement and
+   * one commit for all of them; each caller is answered only once the statement that wrote its row
+   * has committed, as before. Should a merged statement fail, each of its completions is written
+   * again alone, so one bad reply fails only its own request (and a database that is down fails
+   * each).
    */
   async complete(operation: string, response: HostResponseV1): Promise<HostResponseV1> {
-    const { rowCount } = await queryNamed(this.dataSource, COMPLETE_SQL, completeParams(operation, response));
-    if (rowCount === 1) return response;
+    const completed = await new Promise<boolean>((resolve, reject) => {
+      this.waiting.push({ operation, response, resolve, reject });
+      if (this.writing) return;
+      this.writing = true;
+      setImmediate(() => void this.writeWaiting());
+    });
+    if (completed) return response;
     return (await this.responseOf(operation, response.requestId)) ?? response;
+  }
+
+  /** Writes the waiting completions, a statement at a time, until none waits. */
+  private async writeWaiting(): Promise<void> {
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.splice(0, MAX_MERGED_COMPLETIONS);
+        if (batch.length === 1) {
+          await this.completeAlone(batch[0]);
+          continue;
+        }
+        let completed: Set<string>;
+        try {
+          completed = await this.completeMany(batch);
+        } catch {
+          for (const entry of batch) await this.completeAlone(entry);
+          continue;
+        }
+        for (const entry of batch) entry.resolve(completed.has(completionKey(entry.operation, entry.response.requestId)));
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private async completeAlone(entry: WaitingCompletion): Promise<void> {
+    try {
+      const { rowCount } = await queryNamed(this.dataSource, COMPLETE_SQL, completeParams(entry.operation, entry.response));
+      entry.resolve(rowCount === 1);
+    } catch (error) {
+      entry.reject(error);
+    }
+  }
+
+  private async completeMany(batch: WaitingCompletion[]): Promise<Set<string>> {
+    // completeParams' columns, each as an array over the batch.
+    const params = batch.map((entry) => completeParams(entry.operation, entry.response));
+    const columns = params[0].map((_, column) => params.map((row) => row[column]));
+    const { rows } = await queryNamed<{ operation: string; request_id: string }>(this.dataSource, COMPLETE_MANY_SQL, columns);
+    return new Set(rows.map((row) => completionKey(row.operation, row.request_id)));
   }
 
   /**
