@@ -163,9 +163,14 @@ describe('standalone: a terminal is one PBO\'s, however its host or MID is spelt
 
   /** Settles the terminal's open batch through /api/v2/settlement/settle: the answer's envelope. */
   async function settleOpenBatch(a: Acquiring, tid: string): Promise<unknown> {
-    const page = (await a.pbo.get('/api/v2/settlement?pageSize=-1')).body as unknown as { data: { records: Array<{ batchId: string; acquirerTid: string; state: number }> } };
-    const open = page.data.records.find((batch) => batch.acquirerTid === tid && batch.state === 0);
-    return (await a.pbo.post('/api/v2/settlement/settle', { batchId: open?.batchId })).body;
+    let batchId: string | undefined;
+    // The transactions context builds batches from the gateway's events: it may be a moment behind.
+    await waitFor('the open batch', async () => {
+      const page = (await a.pbo.get('/api/v2/settlement?pageSize=-1')).body as unknown as { data: { records: Array<{ batchId: string; acquirerTid: string; state: number }> } };
+      batchId = page.data.records.find((batch) => batch.acquirerTid === tid && batch.state === 0)?.batchId;
+      return batchId !== undefined;
+    }, 20_000);
+    return (await a.pbo.post('/api/v2/settlement/settle', { batchId })).body;
   }
 
   const SETTLED = expect.objectContaining({ code: 0, data: expect.objectContaining({ state: 1 }) });
@@ -185,6 +190,24 @@ describe('standalone: a terminal is one PBO\'s, however its host or MID is spelt
     expect(await followUp(a, refunded.tranId, 'refund', { amount: '2.00' })).toEqual({ status: 200, outcome: 'SUCCESS' });
     expect(await followUp(a, authorised.tranId, 'capture', { amount: '4.00' })).toEqual({ status: 200, outcome: 'SUCCESS' });
     expect(await followUp(a, voided.tranId, 'void')).toEqual({ status: 200, outcome: 'SUCCESS' });
+    expect(await settleOpenBatch(a, tid)).toEqual(SETTLED);
+  });
+
+  // Review r14p: the acquirer renamed (its acceptance keeps its id: merchant-management names the acquirer profile), later moved.
+  it.each(['v1', 'v2'] as const)("should send the refund of a sale made before an acquirer was renamed (%s), then moved, and the terminal's settle, to its new address", async (api) => {
+    const { a, mid, tid, move } = await acquirerThatMoves();
+    const till = await activateTill(app, a, { mid, tid });
+    const before = await tap(till, '8.00');
+    const profileName = unique('Renamed acquirer ');
+    expect((await a.pbo.put(`${api === 'v1' ? '/api/openapi/v1' : '/api/v2'}/acquirer/${a.acquirer}`, { profileName })).status).toBe(200);
+    await waitFor('the new name at the gateway', async () =>
+      (await queryDatabase(app.database.url, 'SELECT 1 FROM payment_gateway.acceptance WHERE group_id = $1 AND primary_tid = $2 AND acpt_name = $3', [a.groupId, tid, profileName])).length > 0,
+    20_000);
+    expect((await tap(till, '2.00')).tranStatus).toBe('APPROVED');
+
+    await move(api);
+
+    expect(await followUp(a, before.tranId, 'refund', { amount: '1.00' })).toEqual({ status: 200, outcome: 'SUCCESS' });
     expect(await settleOpenBatch(a, tid)).toEqual(SETTLED);
   });
 

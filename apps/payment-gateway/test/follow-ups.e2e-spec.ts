@@ -86,6 +86,31 @@ describe('void, refund and capture through the host connector', () => {
       expectProblem(await followUp(terminal, sale.tranId, 'refund', { amount: '1.00' }), 409, /cannot be refunded: it is VOIDED/);
     });
 
+    // Review r14p: the void read no body, so anything was taken; now none or `{}`, anything else a 400 with nothing sent.
+    it('should refuse a void whose body is not empty (any field, any non-object) with 400, sending nothing, and take none or {}', async () => {
+      const terminal = await app.newTerminal({ hostMessageFormat });
+      const sale = await sell(terminal, { value: '6.00' });
+      const notEmpty = fc.oneof(
+        fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 3 }),
+        fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
+        fc.string({ maxLength: 8 }),
+        fc.integer(),
+        fc.boolean(),
+      );
+      await fc.assert(
+        fc.asyncProperty(notEmpty, async (body) => {
+          const refused = await terminal.pbo.request('POST', `/transaction/${sale.tranId}/void`, body as Record<string, unknown>);
+          expect({ body, status: refused.status }).toEqual({ body, status: 400 });
+        }),
+        { numRuns: 40 },
+      );
+      expect((await current(terminal, sale.tranId)).actions).toHaveLength(1);
+
+      expect(bodyOf<TransactionView>(await followUp(terminal, sale.tranId, 'void', {}))).toMatchObject({ tranStatus: 'VOIDED' });
+      const second = await sell(terminal, { value: '7.00' });
+      expect(bodyOf<TransactionView>(await followUp(terminal, second.tranId, 'void'))).toMatchObject({ tranStatus: 'VOIDED' });
+    });
+
     it('should refuse to void a partly refunded sale', async () => {
       const terminal = await app.newTerminal({ hostMessageFormat });
       const sale = await sell(terminal, { value: '15.00' });

@@ -26,6 +26,13 @@ function acceptance(format: string, hostUrl: string | null, mid: string, tid: st
   return { acptName: 'Acquirer', hostMessageFormat: format, supportedPayments: ['VISA'], primaryMid: mid, primaryTid: tid, extraParams: {}, hostUrl };
 }
 
+/** {@link acceptance} of merchant-management's acquirer profile `acquirerRef`, named `acptName`. */
+const ofAcquirer = (acquirerRef: string, acptName: string, format: string, hostUrl: string | null, mid: string, tid: string): Payload => ({
+  ...acceptance(format, hostUrl, mid, tid),
+  acptName,
+  acquirerRef,
+});
+
 const newMid = () => `M${unique()}`.toUpperCase().slice(0, 15);
 
 /** Spellings of one TCP host that the connector dials alike (host name case, a trailing slash). */
@@ -108,8 +115,32 @@ describe('terminal identities have one owner PBO', () => {
     return now.connUrl;
   }
 
+  // Review r14p: merchant-management names the acquirer profile (acquirerRef); a rename keeps it, a new acquirer with a deleted one's
+  // name is another. The sale was made through acquirer 7, named 'Acquirer', at tcp://10.9.0.1:7000.
+  it.each([
+    ['renamed, then moved in another edit', [['7', 'Renamed', 'tcp://10.9.0.1:7000'], ['7', 'Renamed', 'tcp://10.9.0.2:7100']], 'tcp://10.9.0.2:7100', true],
+    ['renamed and moved in one edit', [['7', 'Renamed', 'tcp://10.9.0.3:7200']], 'tcp://10.9.0.3:7200', true],
+    ['deleted, and another acquirer created with its name elsewhere', [['8', 'Acquirer', 'tcp://10.9.0.6:7500']], 'tcp://10.9.0.1:7000', false],
+    ['another acquirer naming the terminal, under another name', [['9', 'Other acquirer', 'tcp://10.9.0.6:7500']], 'tcp://10.9.0.1:7000', false],
+  ] as const)("should send a follow-up of a sale made before its acquirer was %s to that acquirer's host", async (_, edits, expected, sameAcceptance) => {
+    const [mid, tid, owner] = [newMid(), uniqueTid(), group()];
+    const made = upsertPayload({ groupId: owner, acceptances: [ofAcquirer('7', 'Acquirer', 'ISO8583', 'tcp://10.9.0.1:7000', mid, tid)] });
+    await publish(made);
+    const acptId = await acceptanceIdOf(made.profileId);
+    let version = Number(made.version);
+    for (const [ref, name, url] of edits) {
+      const edited = { ...made, version: (version += 1), acceptances: [ofAcquirer(ref, name, 'ISO8583', url, mid, tid)] };
+      await publish(edited);
+      expect((await outcomeOf(edited)).outcome).toBe('APPLIED');
+    }
+
+    // The same acquirer keeps the acceptance (its id, which transactions name); another gets its own.
+    expect((await acceptanceIdOf(made.profileId)) === acptId).toBe(sameAcceptance);
+    expect(await followUpAddress(acptId, made.profileId, owner, mid, tid)).toBe(expected);
+  });
+
   // Reviews r14n, r14o: an acquirer address edit moves its terminals; a follow-up or settle of an earlier sale goes where the PBO's
-  // acceptances of that acquirer (by its name) point now, never to another acquirer's host.
+  // acceptances of that acquirer point now, never to another acquirer's host (here acceptances of an older producer: by their name).
   it.each([
     ["the sale's acceptance at a new address", 'tcp://10.9.0.2:7100', (mid: string, tid: string) => [acceptance('ISO8583', 'tcp://10.9.0.2:7100', mid, tid)], 'owner'],
     ['the default host now (the MID written with the ISO pad)', null, (mid: string, tid: string) => [acceptance('ISO8583', null, `${mid} `, tid)], 'owner'],
@@ -144,16 +175,16 @@ describe('terminal identities have one owner PBO', () => {
   // Review r14o: the device that made the sale was replaced by another on the same terminal (its profile retired, not re-pushed),
   // then the acquirer's address edited: the replacement's acceptance of the same acquirer gives the address; another acquirer's never.
   it.each([
-    ['the same acquirer', 'Acquirer', 'tcp://10.9.0.2:7100'],
-    ['another acquirer', 'Other acquirer', 'tcp://10.9.0.1:7000'],
-  ])("should send a follow-up of a replaced device's sale where the replacement's acceptance of %s points", async (_, acptName, expected) => {
+    ['the same acquirer', '7', 'Renamed', 'tcp://10.9.0.2:7100'],
+    ['another acquirer of the same name', '8', 'Acquirer', 'tcp://10.9.0.1:7000'],
+  ])("should send a follow-up of a replaced device's sale where the replacement's acceptance of %s points", async (_, ref, acptName, expected) => {
     const [mid, tid, owner] = [newMid(), uniqueTid(), group()];
-    const first = upsertPayload({ groupId: owner, acceptances: [acceptance('ISO8583', 'tcp://10.9.0.1:7000', mid, tid)] });
+    const first = upsertPayload({ groupId: owner, acceptances: [ofAcquirer('7', 'Acquirer', 'ISO8583', 'tcp://10.9.0.1:7000', mid, tid)] });
     await publish(first);
     const acptId = await acceptanceIdOf(first.profileId);
-    const replacement = upsertPayload({ groupId: owner, acceptances: [{ ...acceptance('ISO8583', 'tcp://10.9.0.1:7000', mid, tid), acptName }] });
+    const replacement = upsertPayload({ groupId: owner, acceptances: [ofAcquirer(ref, acptName, 'ISO8583', 'tcp://10.9.0.1:7000', mid, tid)] });
     await publish(replacement, { ...first, version: 2, entityStatus: 'DISABLED' });
-    const moved = { ...replacement, version: 2, acceptances: [{ ...acceptance('ISO8583', 'tcp://10.9.0.2:7100', mid, tid), acptName }] };
+    const moved = { ...replacement, version: 2, acceptances: [ofAcquirer(ref, acptName, 'ISO8583', 'tcp://10.9.0.2:7100', mid, tid)] };
     await publish(moved);
     for (const payload of [first, replacement, moved]) expect((await outcomeOf(payload)).outcome).toBe('APPLIED');
 

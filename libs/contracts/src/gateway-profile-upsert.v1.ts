@@ -89,6 +89,19 @@ export class GatewayAcceptanceV1 {
   @ApiProperty({ type: 'object', additionalProperties: true, example: { subMchDba: 'Kopi Corner' } })
   @IsObject()
   extraParams: Record<string, unknown>;
+
+  /**
+   * The acquirer profile the acceptance comes from (merchant-management's id of it), the same
+   * whatever its name or address: the gateway tells the same acquirer by it, to keep an
+   * acceptance's id across a rename and to send an earlier sale's follow-ups and settle where that
+   * acquirer is now (docs/decisions.md, "Review r14n"). Optional: an older producer sends none.
+   */
+  @ApiProperty({ required: false, type: String, example: '42' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  acquirerRef?: string;
 }
 
 /**

@@ -17,7 +17,7 @@ class CountingClaims {
     if (keys.some((key) => (this.owners.get(key)?.groupId ?? groupId) !== groupId)) return { state: 'taken' };
     if (keys.every((key) => this.owners.get(key)?.confirmed === true)) return { state: 'confirmed' };
     for (const key of keys) this.owners.set(key, { groupId, confirmed: this.owners.get(key)?.confirmed ?? false });
-    return { state: 'pending', since: new Date().toISOString() };
+    return { state: 'pending', since: new Date().toISOString(), made: true };
   }
   async confirm(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<boolean> {
     for (const key of terminals.map(keyOf)) if ((this.owners.get(key)?.groupId ?? groupId) === groupId) this.owners.set(key, { groupId, confirmed: true });

@@ -15,6 +15,8 @@ export interface PendingClaim {
   keys: string[];
   /** When the claim was made (the database's clock, to the microsecond): a release after it is final for this request. */
   since: string;
+  /** This request made the pending claim (else it found another request's of the PBO, still on the wire). */
+  made: boolean;
 }
 
 /**
@@ -99,7 +101,7 @@ export class TerminalOwners {
       this.remember(keys);
       return { ok: true };
     }
-    if ('since' in claimed) return { ok: true, pending: { groupId, terminals, keys, since: claimed.since } };
+    if ('since' in claimed) return { ok: true, pending: { groupId, terminals, keys, since: claimed.since, made: claimed.made } };
     return { ok: false, result: 'REJECTED', message: `${describeTakenTerminal(identity)}; nothing was sent` };
   }
 
@@ -107,11 +109,14 @@ export class TerminalOwners {
    * After the request: a pending claim stands when the host accepted the terminal (`accepted`: it
    * answered a sign-on or approved the request), else it is released, so a PBO whose first
    * request never reached the host, or was refused, holds nothing (docs/decisions.md, "Trust
-   * boundaries left over").
+   * boundaries left over"). `repeat`: the request was answered from the log or by waiting for its
+   * first transmission, and sent nothing: its claim never stands, and it releases only a claim it
+   * made itself, never another request's still on the wire (review r14p).
    */
-  async settle(use: TerminalUse, accepted: boolean): Promise<void> {
+  async settle(use: TerminalUse, accepted: boolean, repeat = false): Promise<void> {
     if (!use.ok || use.pending === undefined) return;
-    const { groupId, terminals, keys, since } = use.pending;
+    const { groupId, terminals, keys, since, made } = use.pending;
+    if (repeat && !made) return;
     try {
       if (accepted) {
         // Not remembered when the gateway released the terminal meanwhile: the claim did not stand.

@@ -51,6 +51,8 @@ export function toGatewayProfileUpsert(
       primaryTid: a.primaryTid,
       // The acquirer's address travels in its own field, never in extraParams (the gateway API writes those too).
       ...hostUrlAndParams(a.extraParams),
+      // Which acquirer profile, whatever its name and address (a snapshot stored before it carried one has none).
+      ...(typeof a.acquirerProfileId === 'number' ? { acquirerRef: String(a.acquirerProfileId) } : {}),
     })),
     groupId: device.groupId,
     merchantId: merchant.mchId,

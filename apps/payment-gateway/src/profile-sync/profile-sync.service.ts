@@ -6,7 +6,7 @@ import { EntityManager } from 'typeorm';
 import { newAcceptanceId } from '../shared/ids';
 import { AcceptanceRepository, NewAcceptance, SyncedAcceptanceFields } from '../profile/persistence/acceptance.repository';
 import { ProfileEntity } from '../profile/persistence/profile.entity';
-import { BoundAcceptance, NewProfile, ProfileDevice, ProfileFields, ProfileRepository, ProfileVersionRow } from '../profile/persistence/profile.repository';
+import { NewProfile, ProfileDevice, ProfileFields, ProfileRepository, ProfileVersionRow, SyncedAcceptance } from '../profile/persistence/profile.repository';
 import { TerminalClaim, TerminalIdentityRepository } from '../profile/persistence/terminal-identity.repository';
 import { ProfileOutcomeRepository } from './persistence/profile-outcome.repository';
 
@@ -60,6 +60,7 @@ function acceptanceFields(acceptance: GatewayAcceptanceV1): SyncedAcceptanceFiel
     primaryTid: acceptance.primaryTid,
     extraParams: acceptance.hostUrl === undefined ? extraParams : acceptance.extraParams,
     hostUrl: acceptance.hostUrl === undefined ? legacyUrl : acceptance.hostUrl,
+    acquirerRef: acceptance.acquirerRef ?? null,
   };
 }
 
@@ -83,9 +84,10 @@ function deviceOf(upsert: GatewayProfileUpsertV1): ProfileDevice {
   };
 }
 
-function differs(stored: BoundAcceptance, fields: SyncedAcceptanceFields): boolean {
+function differs(stored: SyncedAcceptance, fields: SyncedAcceptanceFields): boolean {
   return (
     stored.acptName !== fields.acptName ||
+    stored.acquirerRef !== fields.acquirerRef ||
     stored.hostUrl !== fields.hostUrl ||
     stored.hostMessageFormat !== fields.hostMessageFormat ||
     stored.primaryMid !== fields.primaryMid ||
@@ -226,7 +228,7 @@ export class ProfileSyncService {
    * survives re-pushes) and is updated when it changed; the others are created. Bound
    * acceptances not listed are unbound; their rows stay.
    */
-  private async bindAcceptances(manager: EntityManager, upsert: GatewayProfileUpsertV1, bound: BoundAcceptance[]): Promise<void> {
+  private async bindAcceptances(manager: EntityManager, upsert: GatewayProfileUpsertV1, bound: SyncedAcceptance[]): Promise<void> {
     const writes: AcceptanceWrites = { inserts: [], updates: new Map(), bindings: new Map() };
     planAcceptances(upsert, bound, writes);
     await this.writeAcceptances(manager, writes);
@@ -314,20 +316,30 @@ export class ProfileSyncService {
 }
 
 /** Adds one upsert's acceptance inserts, updates and bindings to `writes` (see {@link ProfileSyncService.bindAcceptances}). */
-function planAcceptances(upsert: GatewayProfileUpsertV1, bound: BoundAcceptance[], writes: AcceptanceWrites): void {
+function planAcceptances(upsert: GatewayProfileUpsertV1, bound: SyncedAcceptance[], writes: AcceptanceWrites): void {
   const unmatched = [...bound];
   const ids: string[] = [];
   for (const acceptance of upsert.acceptances) {
-    const fields = acceptanceFields(acceptance);
-    const index = unmatched.findIndex((candidate) => candidate.acptName === acceptance.acptName);
+    const pushed = acceptanceFields(acceptance);
+    // The same acquirer profile (a renamed one keeps its acceptance's id: review r14p), else the same name, unless both name
+    // acquirers and they differ (an acquirer deleted and another created with its name is another acquirer).
+    const byRef = pushed.acquirerRef === null ? -1 : unmatched.findIndex((candidate) => candidate.acquirerRef === pushed.acquirerRef);
+    const index =
+      byRef >= 0
+        ? byRef
+        : unmatched.findIndex(
+            (candidate) => candidate.acptName === acceptance.acptName && (candidate.acquirerRef === null || pushed.acquirerRef === null || candidate.acquirerRef === pushed.acquirerRef),
+          );
     if (index >= 0) {
       const [match] = unmatched.splice(index, 1);
+      // An older producer names no acquirer: the acceptance keeps the one it had.
+      const fields = { ...pushed, acquirerRef: pushed.acquirerRef ?? match.acquirerRef };
       // An acceptance shared by two profiles of the batch takes the later upsert's fields, as one-by-one would.
       if (differs(match, fields) || writes.updates.has(match.id)) writes.updates.set(match.id, { id: match.id, ...fields });
       ids.push(match.id);
     } else {
       const id = newAcceptanceId();
-      writes.inserts.push({ id, groupId: upsert.groupId, ...fields, tags: null });
+      writes.inserts.push({ id, groupId: upsert.groupId, ...pushed, tags: null });
       ids.push(id);
     }
   }

@@ -762,6 +762,7 @@ export interface components {
             createdAt: string;
             updatedAt: string | null;
         };
+        VoidRequestDto: Record<string, never>;
         RefundRequestDto: {
             /**
              * @description decimal, in the transaction's currency and its exponent; more than zero, at most what is left to refund
@@ -1660,7 +1661,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description none, or an empty object: a void names nothing */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["VoidRequestDto"];
+            };
+        };
         responses: {
             /** @description the transaction, VOIDED; the host's decline is answered 200 too: the new action FAILED with reason HostDeclined and the host's code and message, the transaction's sums and status unchanged (its requestId is this response's x-service-request-id) */
             200: {

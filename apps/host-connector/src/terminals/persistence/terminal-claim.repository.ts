@@ -16,9 +16,10 @@ export type ClaimState = 'confirmed' | 'pending' | 'taken';
 /**
  * A claim's state; a pending one with when it was made (the database's clock, as text to the
  * microsecond: a JavaScript Date keeps milliseconds, and a release in the same millisecond must
- * still tell before from after), which its {@link TerminalClaimRepository.confirm} names.
+ * still tell before from after), which its {@link TerminalClaimRepository.confirm} names, and
+ * whether this request made it (`made`) or found another request's of the PBO still pending.
  */
-export type Claimed = { state: 'confirmed' | 'taken' } | { state: 'pending'; since: string };
+export type Claimed = { state: 'confirmed' | 'taken' } | { state: 'pending'; since: string; made: boolean };
 
 /**
  * An unconfirmed claim older than this is a leftover (its process stopped between claiming and
@@ -84,7 +85,7 @@ export class TerminalClaimRepository {
     );
     if (held.some((row) => row.groupId !== groupId && !row.stale)) return { state: 'taken' };
     if (held.length === terminals.length && held.every((row) => row.groupId === groupId))
-      return held.every((row) => row.confirmed) ? { state: 'confirmed' } : { state: 'pending', since: held[0].now };
+      return held.every((row) => row.confirmed) ? { state: 'confirmed' } : { state: 'pending', since: held[0].now, made: false };
     try {
       return await this.dataSource.transaction(async (manager) => {
         const owners: Array<{ groupId: string; now: string }> = await manager.query(
@@ -97,7 +98,7 @@ export class TerminalClaimRepository {
           [parameter, groupId, STALE_CLAIM_MS / 1000],
         );
         if (owners.some((row) => row.groupId !== groupId)) throw new TakenTerminal();
-        return { state: 'pending', since: owners[0].now } as const;
+        return { state: 'pending', since: owners[0].now, made: true } as const;
       });
     } catch (error) {
       if (error instanceof TakenTerminal) return { state: 'taken' };

@@ -46,6 +46,14 @@ export class AcceptanceEntity {
   @Column({ type: 'varchar', length: 16, default: 'ACTIVE' })
   entityStatus: EntityStatus;
 
+  /**
+   * The acquirer profile in merchant-management the acceptance comes from (`acquirerRef` of
+   * gateway.profile.upsert.v1): set by upserts only; null for one the API created, or pushed by an
+   * older producer. The same acquirer whatever its name or address.
+   */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  acquirerRef: string | null;
+
   @Column({ type: 'text', array: true, nullable: true })
   tags: string[] | null;
 

@@ -9,8 +9,8 @@ export type AcceptanceFields = Pick<AcceptanceEntity, 'acptName' | 'hostMessageF
 
 export type NewAcceptance = AcceptanceFields & Pick<AcceptanceEntity, 'id' | 'groupId'>;
 
-/** What an upsert sets on an acceptance: the request's fields and the host address, which only upserts carry. */
-export type SyncedAcceptanceFields = AcceptanceFields & Pick<AcceptanceEntity, 'hostUrl'>;
+/** What an upsert sets on an acceptance: the request's fields, and the host address and acquirer reference, which only upserts carry. */
+export type SyncedAcceptanceFields = AcceptanceFields & Pick<AcceptanceEntity, 'hostUrl' | 'acquirerRef'>;
 
 @Injectable()
 export class AcceptanceRepository {
@@ -34,9 +34,9 @@ export class AcceptanceRepository {
   async insertMany(manager: EntityManager, rows: Array<NewAcceptance & SyncedAcceptanceFields>): Promise<void> {
     if (rows.length === 0) return;
     await manager.query(
-      `INSERT INTO acceptance (id, group_id, acpt_name, host_message_format, supported_payments, primary_mid, primary_tid, extra_params, host_url, tags)
-       SELECT v.id, v."groupId", v."acptName", v."hostMessageFormat", v."supportedPayments", v."primaryMid", v."primaryTid", v."extraParams", v."hostUrl", v.tags
-       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "groupId" text, "acptName" text, "hostMessageFormat" text, "supportedPayments" text[], "primaryMid" text, "primaryTid" text, "extraParams" jsonb, "hostUrl" text, tags text[])`,
+      `INSERT INTO acceptance (id, group_id, acpt_name, host_message_format, supported_payments, primary_mid, primary_tid, extra_params, host_url, acquirer_ref, tags)
+       SELECT v.id, v."groupId", v."acptName", v."hostMessageFormat", v."supportedPayments", v."primaryMid", v."primaryTid", v."extraParams", v."hostUrl", v."acquirerRef", v.tags
+       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "groupId" text, "acptName" text, "hostMessageFormat" text, "supportedPayments" text[], "primaryMid" text, "primaryTid" text, "extraParams" jsonb, "hostUrl" text, "acquirerRef" text, tags text[])`,
       [JSON.stringify(rows.map((row) => ({ ...row, tags: row.tags ?? null })))],
     );
   }
@@ -46,8 +46,8 @@ export class AcceptanceRepository {
     if (rows.length === 0) return;
     await manager.query(
       `UPDATE acceptance AS a SET acpt_name = v."acptName", host_message_format = v."hostMessageFormat", supported_payments = v."supportedPayments",
-         primary_mid = v."primaryMid", primary_tid = v."primaryTid", extra_params = v."extraParams", host_url = v."hostUrl", updated_at = now()
-       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "acptName" text, "hostMessageFormat" text, "supportedPayments" text[], "primaryMid" text, "primaryTid" text, "extraParams" jsonb, "hostUrl" text)
+         primary_mid = v."primaryMid", primary_tid = v."primaryTid", extra_params = v."extraParams", host_url = v."hostUrl", acquirer_ref = v."acquirerRef", updated_at = now()
+       FROM jsonb_to_recordset($1::jsonb) AS v(id text, "acptName" text, "hostMessageFormat" text, "supportedPayments" text[], "primaryMid" text, "primaryTid" text, "extraParams" jsonb, "hostUrl" text, "acquirerRef" text)
        WHERE a.id = v.id`,
       [JSON.stringify(rows)],
     );

@@ -29,6 +29,9 @@ export type ProfileVersionRow = ProfileFields & ProfileDevice & Pick<ProfileEnti
 /** An acceptance bound to one of several profiles, as a batch reads them. */
 export type BoundAcceptance = Pick<AcceptanceEntity, 'id' | 'acptName' | 'hostMessageFormat' | 'supportedPayments' | 'primaryMid' | 'primaryTid' | 'extraParams' | 'hostUrl'>;
 
+/** A bound acceptance as an upsert matches it: {@link BoundAcceptance} and the acquirer it comes from. */
+export type SyncedAcceptance = BoundAcceptance & Pick<AcceptanceEntity, 'acquirerRef'>;
+
 /** A bound acceptance as a sale routes by it: {@link BoundAcceptance} and its status. */
 export type SaleAcceptance = BoundAcceptance & Pick<AcceptanceEntity, 'entityStatus'>;
 
@@ -188,12 +191,13 @@ export class ProfileRepository {
   }
 
   /** The acceptances bound to each of these profiles, in binding order (profiles without any are absent). */
-  async boundAcceptancesOf(manager: EntityManager, profileIds: string[]): Promise<Map<string, BoundAcceptance[]>> {
-    const result = new Map<string, BoundAcceptance[]>();
+  async boundAcceptancesOf(manager: EntityManager, profileIds: string[]): Promise<Map<string, SyncedAcceptance[]>> {
+    const result = new Map<string, SyncedAcceptance[]>();
     if (profileIds.length === 0) return result;
-    const rows: (BoundAcceptance & { profileId: string })[] = await manager.query(
+    const rows: (SyncedAcceptance & { profileId: string })[] = await manager.query(
       `SELECT b.profile_id AS "profileId", a.id, a.acpt_name AS "acptName", a.host_message_format AS "hostMessageFormat",
-         a.supported_payments AS "supportedPayments", a.primary_mid AS "primaryMid", a.primary_tid AS "primaryTid", a.extra_params AS "extraParams", a.host_url AS "hostUrl"
+         a.supported_payments AS "supportedPayments", a.primary_mid AS "primaryMid", a.primary_tid AS "primaryTid", a.extra_params AS "extraParams", a.host_url AS "hostUrl",
+         a.acquirer_ref AS "acquirerRef"
        FROM profile_acceptance b JOIN acceptance a ON a.id = b.acceptance_id
        WHERE b.profile_id = ANY($1::text[]) ORDER BY b.profile_id, b.position`,
       [profileIds],

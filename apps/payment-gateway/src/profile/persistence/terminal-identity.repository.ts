@@ -124,13 +124,14 @@ export class TerminalIdentityRepository {
   }
 
   /**
-   * Where a follow-up or a settle of a sale goes (reviews r14n, r14o): its terminal's host as the
-   * PBO's acceptances of the same acquirer name it now. An acquirer whose address was edited (a new
-   * IP, a DR site) moves its terminals with it, and the sale's address may no longer answer; but a
-   * terminal the merchant now uses through another acquirer is another acquirer's host, which never
-   * saw the sale. The same acquirer is the sale's acceptance, or another of the PBO's with its name
-   * (merchant-management names an acceptance after its acquirer profile, unique within the PBO; the
-   * gateway already tells a re-pushed acceptance by it). Among those that still name the sale's
+   * Where a follow-up or a settle of a sale goes (reviews r14n, r14o, r14p): its terminal's host as
+   * the PBO's acceptances of the same acquirer name it now. An acquirer whose address was edited (a
+   * new IP, a DR site) moves its terminals with it, and the sale's address may no longer answer; but
+   * a terminal the merchant now uses through another acquirer is another acquirer's host, which
+   * never saw the sale. The same acquirer is the sale's acceptance, or another of the PBO's from the
+   * same acquirer profile (`acquirer_ref`, merchant-management's id of it, whatever its name or
+   * address); an acceptance stored before it carried one is matched by its name (merchant-management
+   * names an acceptance after its acquirer profile, unique within the PBO). Among those that still name the sale's
    * format, MID and TID: one a live profile binds first (the sale's profile, then the sale's own
    * acceptance, then a device that replaced it), else the sale's acceptance; when none does, the
    * sale's own address stands. The target names the transaction's PBO.
@@ -139,7 +140,8 @@ export class TerminalIdentityRepository {
     const rows: Array<{ hostUrl: string | null }> = await manager.query(
       `SELECT a.host_url AS "hostUrl"
        FROM acceptance s
-       JOIN acceptance a ON a.group_id = s.group_id AND (a.id = s.id OR a.acpt_name = s.acpt_name)
+       JOIN acceptance a ON a.group_id = s.group_id
+         AND (a.id = s.id OR (s.acquirer_ref IS NOT NULL AND a.acquirer_ref = s.acquirer_ref) OR (s.acquirer_ref IS NULL AND a.acpt_name = s.acpt_name))
        LEFT JOIN LATERAL (
          SELECT bool_or(${HOLDS_TERMINALS}) AS live, bool_or(p.id = $6 AND ${HOLDS_TERMINALS}) AS mine
          FROM profile_acceptance b JOIN profile p ON p.id = b.profile_id WHERE b.acceptance_id = a.id

@@ -6,7 +6,7 @@ import { errorOfRefusal } from '@app/messaging';
 import { GatewayApi } from '../../shared/gateway-api';
 import { GATEWAY_ROUTE_PREFIX } from '../../shared/namespace';
 import { TransactionDto } from '../dto/transaction.dto';
-import { CaptureRequestDto, RefundRequestDto } from './dto/follow-up-request.dto';
+import { CaptureRequestDto, RefundRequestDto, VoidRequestDto } from './dto/follow-up-request.dto';
 import { FollowUpService, FollowUpTarget } from './follow-up.service';
 
 // The one rule of every route that reads the header (libs/common idempotency-key.ts).
@@ -49,6 +49,13 @@ function optionalBodyOf<T extends object>(type: new () => T, body: unknown): T {
   }
 }
 
+/** A body that may only be absent or `{}` ({@link VoidRequestDto}): a 400 naming the first field otherwise. */
+function emptyBodyOf(body: unknown): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw DomainError.validation('request body must be a JSON object');
+  const [field] = Object.keys(body);
+  if (field !== undefined) throw DomainError.validation(`${JSON.stringify(field)} is not an accepted field: a void names nothing (send no body, or {})`);
+}
+
 /** The back office's void, refund and capture (PBO token): each maps to one follow-up use-case. */
 @ApiTags('gateway transactions (v1)')
 @GatewayApi()
@@ -63,14 +70,18 @@ export class FollowUpController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Void the whole transaction, before its batch is settled (none of it refunded)' })
   @IDEMPOTENCY_KEY_HEADER
+  @ApiBody({ type: VoidRequestDto, required: false, description: 'none, or an empty object: a void names nothing' })
   @ApiOkResponse({ type: TransactionDto, description: `the transaction, VOIDED; ${DECLINED_TOO}` })
   @followUpResponses()
   async void(
     @GroupId() groupId: string,
     @Param('tranId') tranId: string,
+    // Optional: no body, or an empty object; anything else is refused (400), as other bodies are.
+    @Body() body: unknown,
     @ServiceRequestId() serviceRequestId: string,
     @IdempotencyKey() idempotencyKey?: string,
   ): Promise<GatewayTransactionV1> {
+    if (body !== undefined) emptyBodyOf(body);
     return this.answer(await this.followUps.void(this.targetOf(groupId, tranId, serviceRequestId, idempotencyKey)));
   }
 

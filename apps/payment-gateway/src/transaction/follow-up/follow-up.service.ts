@@ -266,7 +266,7 @@ export class FollowUpService {
       // A refund or capture books money in the terminal's batch at the host: not once the PBO gave the terminal up (review r14k).
       if (command.kind !== 'VOID' && !(await this.identities.holds(...terminal)))
         throw DomainError.conflict(
-          `transaction ${transaction.id} cannot be ${command.kind === 'REFUND' ? 'refunded' : 'captured'} here: its terminal (${terminalNameOf(target)}) was given up (no device of this PBO uses it there any more), and what it books would go into that terminal's batch at the host; take it up with the acquirer`,
+          `transaction ${transaction.id} cannot be ${command.kind === 'REFUND' ? 'refunded' : 'captured'} here: its terminal (${terminalNameOf(target)}) was given up (no live device of this PBO uses it at that host, where its acquirer is now), and what it books would go into that terminal's batch at the host; take it up with the acquirer`,
         );
       const action = pendingAction({
         id: actionId,
