@@ -216,6 +216,8 @@ describe('devices and activation codes (v1)', () => {
             primaryTid: 'TIDA',
             hostUrl: 'tcp://10.0.0.1:5000',
             extraParams: {},
+            // The acquirer profile, whatever its name or address (docs/decisions.md, "Review r14n").
+            acquirerRef: String(a.id),
           },
           {
             acptName: b.name,
@@ -225,6 +227,7 @@ describe('devices and activation codes (v1)', () => {
             primaryTid: null,
             hostUrl: 'tcp://10.0.0.2:6000',
             extraParams: {},
+            acquirerRef: String(b.id),
           },
         ]),
       );

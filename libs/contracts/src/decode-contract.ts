@@ -69,6 +69,12 @@ export function decodeContract<T extends object>(contract: ClassConstructor<T>, 
 export function decodeByDecorators<T extends object>(contract: ClassConstructor<T>, payload: object): T {
   const instance = plainToInstance(contract, payload, CONTRACT_TRANSFORM_OPTIONS);
   const errors = validateSync(instance, CONTRACT_VALIDATOR_OPTIONS);
+  // A class with no field at all (a body that may only be empty): class-validator refuses any value of it, naming no field.
+  if (errors.length === 1 && typeof errors[0].property !== 'string' && 'unknownValue' in (errors[0].constraints ?? {})) {
+    const [first] = Object.keys(payload);
+    if (first === undefined) return instance;
+    throw new ContractViolationError(contract.name, `${fieldName(first)} is not an accepted field`);
+  }
   if (errors.length > 0) throw new ContractViolationError(contract.name, describeValidationErrors(errors));
   return instance;
 }

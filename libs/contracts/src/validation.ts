@@ -56,6 +56,8 @@ const TYPE_CONSTRAINTS = ['isDefined', 'isString', 'isInt', 'isNumber', 'isBoole
 /** Field path and first failed rule of a class-validator error tree, e.g. `paymentMethods[0].emvs[1].emvId must be a number`. */
 export function describeValidationErrors(errors: ValidationError[], parentPath = ''): string {
   for (const error of errors) {
+    // An error of the whole value names no property (class-validator's unknownValue: a class with no rules at all).
+    if (typeof error.property !== 'string') return parentPath === '' ? 'request is invalid' : `${parentPath} is invalid`;
     // The property is the client's key when the field is unknown: named only as fieldName bounds it.
     const property = fieldName(error.property);
     const path = parentPath ? (/^\d+$/.test(property) ? `${parentPath}[${property}]` : `${parentPath}.${property}`) : property;

@@ -159,9 +159,9 @@ export class HostRequestService {
     } finally {
       // A first claim stands only when the host accepted the terminal now; otherwise the PBO holds nothing. A repeat
       // answered as the first request was (or by waiting for it) sends nothing: it makes no claim stand, so the re-ask of a
-      // request after its terminal was released does not take the terminal back (review r14o).
-      const repeat = exchanged?.repeat === true;
-      await this.owners.settle(use, !repeat && exchanged !== undefined && hostAccepted(exchanged.response), repeat);
+      // request after its terminal was released does not take the terminal back (review r14o); and a request releases only
+      // a claim it made (TerminalOwners.settle).
+      await this.owners.settle(use, exchanged !== undefined && !exchanged.repeat && hostAccepted(exchanged.response));
     }
   }
 

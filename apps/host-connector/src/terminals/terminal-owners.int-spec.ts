@@ -141,15 +141,16 @@ describe('TerminalOwners', () => {
       expect(await claimsOf(mid, tid)).toEqual([{ groupId: 'grp_b', confirmed: false }]);
     });
 
-    // Review r14p: a repeat (answered from the log, or waiting for its first transmission) sent nothing.
-    it("should leave the first request's pending claim to it when a repeat ends, and release one the repeat made", async () => {
+    // Reviews r14p, r14q: a repeat (answered from the log, or waiting for its first transmission) sent nothing; a concurrent
+    // request of the PBO that failed found the claim pending. Neither releases the first request's claim.
+    it("should leave the first request's pending claim to it when another request of the PBO ends unaccepted, and release one a request made", async () => {
       const { mid, tid } = terminal();
       const url = 'tcp://127.0.0.1:40903';
       const first = await ownersA.mayUse(target('grp_a', url, mid, tid), at(url));
       const repeat = await ownersB.mayUse(target('grp_a', url, mid, tid), at(url));
       expect([first, repeat]).toMatchObject([{ pending: { made: true } }, { pending: { made: false } }]);
 
-      await ownersB.settle(repeat, false, true);
+      await ownersB.settle(repeat, false);
 
       expect(await claimsOf(mid, tid)).toEqual([{ groupId: 'grp_a', confirmed: false }]);
       expect(await ownersB.mayUse(target('grp_b', url, mid, tid), at(url))).toMatchObject({ ok: false, result: 'REJECTED' });
@@ -158,7 +159,7 @@ describe('TerminalOwners', () => {
 
       const other = terminal();
       const alone = await ownersA.mayUse(target('grp_a', url, other.mid, other.tid), at(url));
-      await ownersA.settle(alone, false, true);
+      await ownersA.settle(alone, false);
       expect(await claimsOf(other.mid, other.tid)).toEqual([]);
     });
 

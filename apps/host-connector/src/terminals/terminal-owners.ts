@@ -109,14 +109,14 @@ export class TerminalOwners {
    * After the request: a pending claim stands when the host accepted the terminal (`accepted`: it
    * answered a sign-on or approved the request), else it is released, so a PBO whose first
    * request never reached the host, or was refused, holds nothing (docs/decisions.md, "Trust
-   * boundaries left over"). `repeat`: the request was answered from the log or by waiting for its
-   * first transmission, and sent nothing: its claim never stands, and it releases only a claim it
-   * made itself, never another request's still on the wire (review r14p).
+   * boundaries left over"). A request releases only a pending claim it made itself, never one of
+   * another request of the PBO still on the wire (a repeat that sent nothing, a concurrent request
+   * that failed: reviews r14p, r14q); that request settles it, or it is taken over once stale.
    */
-  async settle(use: TerminalUse, accepted: boolean, repeat = false): Promise<void> {
+  async settle(use: TerminalUse, accepted: boolean): Promise<void> {
     if (!use.ok || use.pending === undefined) return;
     const { groupId, terminals, keys, since, made } = use.pending;
-    if (repeat && !made) return;
+    if (!accepted && !made) return;
     try {
       if (accepted) {
         // Not remembered when the gateway released the terminal meanwhile: the claim did not stand.

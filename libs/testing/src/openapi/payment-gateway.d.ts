@@ -762,7 +762,6 @@ export interface components {
             createdAt: string;
             updatedAt: string | null;
         };
-        VoidRequestDto: Record<string, never>;
         RefundRequestDto: {
             /**
              * @description decimal, in the transaction's currency and its exponent; more than zero, at most what is left to refund
@@ -1664,7 +1663,7 @@ export interface operations {
         /** @description none, or an empty object: a void names nothing */
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["VoidRequestDto"];
+                "application/json": Record<string, never>;
             };
         };
         responses: {

@@ -6,7 +6,7 @@ import { errorOfRefusal } from '@app/messaging';
 import { GatewayApi } from '../../shared/gateway-api';
 import { GATEWAY_ROUTE_PREFIX } from '../../shared/namespace';
 import { TransactionDto } from '../dto/transaction.dto';
-import { CaptureRequestDto, RefundRequestDto, VoidRequestDto } from './dto/follow-up-request.dto';
+import { CaptureRequestDto, RefundRequestDto } from './dto/follow-up-request.dto';
 import { FollowUpService, FollowUpTarget } from './follow-up.service';
 
 // The one rule of every route that reads the header (libs/common idempotency-key.ts).
@@ -49,7 +49,14 @@ function optionalBodyOf<T extends object>(type: new () => T, body: unknown): T {
   }
 }
 
-/** A body that may only be absent or `{}` ({@link VoidRequestDto}): a 400 naming the first field otherwise. */
+/**
+ * Body of a void: none, or an empty object. A void takes back the whole transaction, so it names
+ * nothing; a field sent is refused like an unknown field of any other body (review r14p), and the
+ * document says so exactly (no property, none other allowed: review r14q).
+ */
+const VOID_BODY_SCHEMA = { type: 'object', properties: {}, additionalProperties: false, maxProperties: 0 } as const;
+
+/** A body that may only be absent or `{}` ({@link VOID_BODY_SCHEMA}): a 400 naming the first field otherwise. */
 function emptyBodyOf(body: unknown): void {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw DomainError.validation('request body must be a JSON object');
   const [field] = Object.keys(body);
@@ -70,7 +77,7 @@ export class FollowUpController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Void the whole transaction, before its batch is settled (none of it refunded)' })
   @IDEMPOTENCY_KEY_HEADER
-  @ApiBody({ type: VoidRequestDto, required: false, description: 'none, or an empty object: a void names nothing' })
+  @ApiBody({ schema: VOID_BODY_SCHEMA, required: false, description: 'none, or an empty object: a void names nothing' })
   @ApiOkResponse({ type: TransactionDto, description: `the transaction, VOIDED; ${DECLINED_TOO}` })
   @followUpResponses()
   async void(

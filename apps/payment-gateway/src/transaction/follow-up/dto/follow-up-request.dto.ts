@@ -26,10 +26,3 @@ export class CaptureRequestDto {
   @Matches(DECIMAL_AMOUNT_PATTERN, AMOUNT_RULE)
   amount?: string;
 }
-
-/**
- * Body of `POST /{ns}/api/v1/transaction/{tranId}/void`: none, or an empty object. A void takes
- * back the whole transaction, so it names nothing; a field sent is refused like an unknown field of
- * any other body (review r14p), rather than read past.
- */
-export class VoidRequestDto {}
