@@ -211,6 +211,32 @@ describe('standalone: a terminal is one PBO\'s, however its host or MID is spelt
     expect(await settleOpenBatch(a, tid)).toEqual(SETTLED);
   });
 
+  // Review r14q: the merchant settled its batch at acquirer X, then moved to acquirer Y on the same MID/TID with an AUTH of X still
+  // open. The AUTH rolls over into the next batch under X's acceptance; that batch settles Y's sales alone, at Y.
+  it("should settle a batch of the new acquirer's sales at the new acquirer though an AUTH of the old one rolled over into it", async () => {
+    const simulatorPort = Number(new URL(defaultUrl).port);
+    const [x, y] = [await relay(simulatorPort), await relay(simulatorPort)];
+    const [mid, tid] = [`SM${unique().replace(/\W/g, '').slice(-10)}`.toUpperCase(), newTid()];
+    const a = await onboardMerchant(app, 'ISO8583', { acquirer: { connUrl: `tcp://127.0.0.1:${x.port}` } });
+    const till = await activateTill(app, a, { mid, tid });
+    expect([(await tap(till, '9.00')).tranStatus, (await tap(till, '5.00', 'AUTH')).tranStatus]).toEqual(['APPROVED', 'APPROVED']);
+    expect(await settleOpenBatch(a, tid)).toEqual(SETTLED);
+
+    expect((await a.pbo.delete(`/api/openapi/v1/mchInfo/payment/${a.mchId}?acquirerProfileId=${a.acquirer}&currency=MYR`)).status).toBe(200);
+    const emvId = await createEmv(a.pbo, { paymentMethod: '01' });
+    const other = await createAcquirer(a.pbo, { '01': [emvId] }, { connMessageFormat: 'ISO8583', enablerMsgFormat: null, connUrl: `tcp://127.0.0.1:${y.port}` });
+    expect((await a.pbo.post(`/api/openapi/v1/mchInfo/payment/${a.mchId}`, { acquirerProfileId: String(other), currency: 'MYR' })).status).toBe(200);
+    const extParams = JSON.stringify({ acquirers: { [other]: { acqMid: mid, acqTid: tid } } });
+    expect((await a.pbo.put(`/api/openapi/v1/device/${till.deviceId}`, { extParams })).status).toBe(200);
+    await waitFor('the new acquirer at the gateway', async () =>
+      (await queryDatabase(app.database.url, 'SELECT 1 FROM payment_gateway.acceptance WHERE group_id = $1 AND primary_tid = $2 AND host_url = $3', [a.groupId, tid, `tcp://127.0.0.1:${y.port}`])).length > 0,
+    20_000);
+    expect([(await tap(till, '7.00')).tranStatus, (await tap(till, '3.00')).tranStatus]).toEqual(['APPROVED', 'APPROVED']);
+    await x.close();
+
+    expect(await settleOpenBatch(a, tid)).toEqual(SETTLED);
+  });
+
   // Review r14o: the phone that made a sale was replaced by another on the same terminal, then the acquirer's address edited. The
   // retired device's profile is not pushed again; the replacement's acceptance of the same acquirer says where the terminal is now.
   it("should send the refund of a replaced device's sale, and the terminal's settle, to the acquirer's new address", async () => {

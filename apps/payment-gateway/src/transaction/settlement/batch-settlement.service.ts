@@ -261,18 +261,22 @@ export class BatchSettlementService {
     for (const transaction of contents.rolledOver) await this.writer.write(transaction, { batchNo: next, updatedAt: now }, actions.get(transaction.id) ?? []);
     for (const transaction of contents.settled)
       await this.writer.write(transaction, { settleState: 'SETTLING', updatedAt: now }, actions.get(transaction.id) ?? []);
-    const kept = (await this.transactions.actionsOf(terminal.id)).find((action) => action.actionType === 'NEW')?.hostRequest;
-    if (!kept || !isKeptAuthorization(kept)) throw new Error(`transaction ${terminal.id} keeps no host request to name its terminal by`);
+    // The batch's host: that of the newest transaction it settles. An authorisation rolled over from an earlier batch of
+    // another acquirer, whose acceptance the request may name, never decides it (review r14q); the terminal's newest of
+    // that acceptance only when the batch settles none (refunds of earlier batches alone).
+    const named = contents.settled.reduce<Transaction | undefined>((newest, each) => (newest === undefined || each.createdAt > newest.createdAt ? each : newest), undefined) ?? terminal;
+    const kept = (actions.get(named.id) ?? (await this.transactions.actionsOf(named.id))).find((action) => action.actionType === 'NEW')?.hostRequest;
+    if (!kept || !isKeptAuthorization(kept)) throw new Error(`transaction ${named.id} keeps no host request to name its terminal by`);
     const id = `stl_${this.ids.bytes(16).toString('base64url')}`;
     const hostRequest: HostSettleRequestV1 = {
       requestId: `${id}-1`,
-      target: await this.targetNow(kept.target, terminal),
+      target: await this.targetNow(kept.target, named),
       timeoutMs: this.settings.settleTimeoutMs,
       batchNo,
       currency: currencyInfo(key.currency)!.numeric,
       ...hostBatchOf(contents),
       // Fields 12/13 in the merchant's zone as it is now (a merchant that moved since the sale).
-      merchant: merchantNowOf(kept.merchant, await this.currentProfile(terminal)),
+      merchant: merchantNowOf(kept.merchant, await this.currentProfile(named)),
     };
     const settlement: BatchSettlement = {
       ...key,
