@@ -8,6 +8,17 @@ import { LEGACY_GROUP_SCOPE, groupScopeOf } from '../routing/group-scope';
 import { resolveHostAddress } from '../routing/host-address';
 import { TerminalAtAddress, TerminalClaimRepository } from './persistence/terminal-claim.repository';
 
+/**
+ * The host of a released terminal as the PBO's requests reach it (the event's address, or the
+ * format's default, under the allow-list for that PBO); null when it cannot be told (no host in the
+ * event, no default, not allowed any more): then the release holds at every address.
+ */
+export function releasedHostOf(event: GatewayTerminalReleasedV1, config: Pick<HostConnectorConfig, 'defaultUrls' | 'allowList'>): HostAddress | null {
+  if (event.hostAddress === undefined) return null;
+  const resolved = resolveHostAddress(event.hostMessageFormat, event.hostAddress === '' ? null : event.hostAddress, config, event.groupId);
+  return resolved.ok ? resolved.address : null;
+}
+
 /** A claim this request holds pending: {@link TerminalOwners.settle} confirms or releases it. */
 export interface PendingClaim {
   groupId: string;
@@ -94,7 +105,6 @@ export class TerminalOwners {
     const now = Date.now();
     const keys = terminals.map((terminal) => `${groupId}|${terminal.format}|${terminal.address}|${terminal.mid}|${terminal.tid}`);
     if (keys.every((key) => (this.owned.get(key) ?? 0) > now)) return { ok: true };
-    const identity = { hostMessageFormat: address.format, hostAddress: target.connUrl === null ? '' : hostKeyOf(address.format, target.connUrl), mid, tid };
     const claimed = use === 'claim' ? await this.claims.claim(groupId, terminals) : { state: (await this.claims.heldByAnother(groupId, terminals)) ? 'taken' : 'unclaimed' };
     if (claimed.state === 'unclaimed') return { ok: true };
     if (claimed.state === 'confirmed') {
@@ -102,7 +112,8 @@ export class TerminalOwners {
       return { ok: true };
     }
     if ('since' in claimed) return { ok: true, pending: { groupId, terminals, keys, since: claimed.since, made: claimed.made } };
-    return { ok: false, result: 'REJECTED', message: `${describeTakenTerminal(identity)}; nothing was sent` };
+    const hostAddress = target.connUrl === null ? '' : hostKeyOf(address.format, target.connUrl);
+    return { ok: false, result: 'REJECTED', message: `${describeTakenTerminal({ hostMessageFormat: address.format, hostAddress, mid, tid })}; nothing was sent` };
   }
 
   /**
@@ -150,11 +161,10 @@ export class TerminalOwners {
 
   /** The `ip:port`s of a released terminal's host as its claim keys them; null when they cannot be told (then every address). */
   private async releasedAddressesOf(event: GatewayTerminalReleasedV1): Promise<string[] | null> {
-    if (event.hostAddress === undefined) return null;
-    const resolved = resolveHostAddress(event.hostMessageFormat, event.hostAddress === '' ? null : event.hostAddress, this.config, event.groupId);
-    if (!resolved.ok) return null;
+    const address = releasedHostOf(event, this.config);
+    if (address === null) return null;
     try {
-      return await this.socketAddressesOf(resolved.address);
+      return await this.socketAddressesOf(address);
     } catch {
       return null;
     }

@@ -4,10 +4,9 @@ import { Inject, Logger } from '@nestjs/common';
 import { HOST_CONNECTOR_CONFIG } from '../config/config.token';
 import { HostConnectorConfig } from '../config/host-connector.config';
 import { WorkingKeyRepository } from '../keys/persistence/working-key.repository';
-import { resolveHostAddress } from '../routing/host-address';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { TERMINAL_RELEASED_CONSUMER } from './terminal-released.consumer';
-import { TerminalOwners } from './terminal-owners';
+import { releasedHostOf, TerminalOwners } from './terminal-owners';
 
 /**
  * The boundary of `gateway.terminal.released.v1`, consumed durably as {@link TERMINAL_RELEASED_CONSUMER}:
@@ -31,8 +30,7 @@ export class TerminalReleasedController {
     const gone = await this.owners.released(event);
     if (gone.length > 0) this.logger.log(`${event.hostMessageFormat} MID ${event.mid} / TID ${event.tid} released by the gateway: ${event.groupId}'s claims at ${gone.join(', ')} deleted`);
     // Its working keys go too: the key-exchange scheduler would otherwise sign the old owner back on to the terminal (review r14k).
-    const resolved = event.hostAddress === undefined ? undefined : resolveHostAddress(event.hostMessageFormat, event.hostAddress === '' ? null : event.hostAddress, this.config, event.groupId);
-    const endpoint = resolved?.ok === true ? resolved.address.endpoint : null;
+    const endpoint = releasedHostOf(event, this.config)?.endpoint ?? null;
     const keys = await this.keys.removeReleased(event.groupId, event.hostMessageFormat, terminalIdOf(event.mid), terminalIdOf(event.tid), endpoint);
     if (keys > 0) this.logger.log(`${event.hostMessageFormat} MID ${event.mid} / TID ${event.tid} released: ${event.groupId}'s working keys (${keys}) dropped`);
   }

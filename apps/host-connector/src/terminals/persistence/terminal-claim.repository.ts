@@ -10,11 +10,9 @@ export interface TerminalAtAddress {
   tid: string;
 }
 
-/** What a claim came to: all the PBO's and answered for by the host; the PBO's, some not yet; or another PBO's. */
-export type ClaimState = 'confirmed' | 'pending' | 'taken';
-
 /**
- * A claim's state; a pending one with when it was made (the database's clock, as text to the
+ * What a claim came to: all the PBO's and answered for by the host; the PBO's, some not yet; or
+ * another PBO's. A pending one with when it was made (the database's clock, as text to the
  * microsecond: a JavaScript Date keeps milliseconds, and a release in the same millisecond must
  * still tell before from after), which its {@link TerminalClaimRepository.confirm} names, and
  * whether this request made it (`made`) or found another request's of the PBO still pending.
@@ -26,6 +24,9 @@ export type Claimed = { state: 'confirmed' | 'taken' } | { state: 'pending'; sin
  * settling): another PBO may take it. Far longer than a request's deadline (HOST_TIMEOUT_MS, at most 60 s).
  */
 export const STALE_CLAIM_MS = 10 * 60_000;
+
+/** SQL: the claim row `row` is an unconfirmed leftover older than `seconds` ({@link STALE_CLAIM_MS}): it holds nothing. */
+const staleClaim = (row: string, seconds: string): string => `${row}.confirmed_at IS NULL AND ${row}.claimed_at < now() - make_interval(secs => ${seconds})`;
 
 /** A claim as the operator lists it. */
 export interface TerminalClaimRow extends TerminalAtAddress {
@@ -60,7 +61,7 @@ export class TerminalClaimRepository {
   async heldByAnother(groupId: string, terminals: readonly TerminalAtAddress[]): Promise<boolean> {
     const [row]: Array<{ taken: boolean }> = await this.dataSource.query(
       `SELECT EXISTS (SELECT 1 FROM terminal_claim c JOIN ${RECORDSET} ON ${MATCHES}
-         WHERE c.group_id <> $2 AND NOT (c.confirmed_at IS NULL AND c.claimed_at < now() - make_interval(secs => $3))) AS taken`,
+         WHERE c.group_id <> $2 AND NOT (${staleClaim('c', '$3')})) AS taken`,
       [JSON.stringify(sortedKeys(terminals)), groupId, STALE_CLAIM_MS / 1000],
     );
     return row.taken;
@@ -79,7 +80,7 @@ export class TerminalClaimRepository {
     const parameter = JSON.stringify(sortedKeys(terminals));
     const held: Array<{ groupId: string; confirmed: boolean; stale: boolean; now: string }> = await this.dataSource.query(
       `SELECT c.group_id AS "groupId", c.confirmed_at IS NOT NULL AS confirmed,
-              (c.confirmed_at IS NULL AND c.claimed_at < now() - make_interval(secs => $2)) AS stale, now()::text AS now
+              (${staleClaim('c', '$2')}) AS stale, now()::text AS now
          FROM terminal_claim c JOIN ${RECORDSET} ON ${MATCHES}`,
       [parameter, STALE_CLAIM_MS / 1000],
     );
@@ -92,8 +93,8 @@ export class TerminalClaimRepository {
           `INSERT INTO terminal_claim (format, address, mid, tid, group_id)
            SELECT v.format, v.address, v.mid, v.tid, $2 FROM ${RECORDSET} ORDER BY v.format, v.address, v.mid, v.tid
            ON CONFLICT (format, address, mid, tid) DO UPDATE SET
-             group_id = CASE WHEN terminal_claim.confirmed_at IS NULL AND terminal_claim.claimed_at < now() - make_interval(secs => $3) THEN EXCLUDED.group_id ELSE terminal_claim.group_id END,
-             claimed_at = CASE WHEN terminal_claim.confirmed_at IS NULL AND terminal_claim.claimed_at < now() - make_interval(secs => $3) THEN now() ELSE terminal_claim.claimed_at END
+             group_id = CASE WHEN ${staleClaim('terminal_claim', '$3')} THEN EXCLUDED.group_id ELSE terminal_claim.group_id END,
+             claimed_at = CASE WHEN ${staleClaim('terminal_claim', '$3')} THEN now() ELSE terminal_claim.claimed_at END
            RETURNING group_id AS "groupId", now()::text AS now`,
           [parameter, groupId, STALE_CLAIM_MS / 1000],
         );

@@ -99,13 +99,7 @@ export class TerminalIdentityRepository {
    * reviews r14l and r14n). True for a format that names no terminal (MOCK).
    */
   async holds(manager: EntityManager, groupId: string, format: string, hostUrl: string | null, mid: string, tid: string): Promise<boolean> {
-    const identity = terminalIdentityOf(format, hostUrl, mid, tid);
-    if (identity === null) return true;
-    const rows: unknown[] = await manager.query(
-      `SELECT 1 FROM terminal_identity WHERE group_id = $1 AND host_message_format = $2 AND host_address = $3 AND mid = $4 AND tid = $5 LIMIT 1`,
-      [groupId, identity.hostMessageFormat, identity.hostAddress, identity.mid, identity.tid],
-    );
-    return rows.length > 0;
+    return (await this.heldAt(manager, groupId, '=', format, hostUrl, mid, tid)) ?? true;
   }
 
   /**
@@ -114,10 +108,15 @@ export class TerminalIdentityRepository {
    * terminal (MOCK).
    */
   async heldByAnother(manager: EntityManager, groupId: string, format: string, hostUrl: string | null, mid: string, tid: string): Promise<boolean> {
+    return (await this.heldAt(manager, groupId, '<>', format, hostUrl, mid, tid)) ?? false;
+  }
+
+  /** Whether a `terminal_identity` row of the terminal at that host is `groupId`'s (`=`) or another PBO's (`<>`); null for a format that names no terminal. */
+  private async heldAt(manager: EntityManager, groupId: string, owner: '=' | '<>', format: string, hostUrl: string | null, mid: string, tid: string): Promise<boolean | null> {
     const identity = terminalIdentityOf(format, hostUrl, mid, tid);
-    if (identity === null) return false;
+    if (identity === null) return null;
     const rows: unknown[] = await manager.query(
-      `SELECT 1 FROM terminal_identity WHERE group_id <> $1 AND host_message_format = $2 AND host_address = $3 AND mid = $4 AND tid = $5 LIMIT 1`,
+      `SELECT 1 FROM terminal_identity WHERE group_id ${owner} $1 AND host_message_format = $2 AND host_address = $3 AND mid = $4 AND tid = $5 LIMIT 1`,
       [groupId, identity.hostMessageFormat, identity.hostAddress, identity.mid, identity.tid],
     );
     return rows.length > 0;

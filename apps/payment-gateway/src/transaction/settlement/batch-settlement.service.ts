@@ -24,7 +24,7 @@ import { requireOwned } from '../../shared/ownership';
 import { askConnector } from '../host-outcome';
 import { isHeld, TerminalBatchRepository, type TerminalBatchRow } from '../persistence/terminal-batch.repository';
 import { TransactionRepository } from '../persistence/transaction.repository';
-import { isKeptAuthorization, TerminalKey, terminalKeyOf, type Transaction } from '../transaction';
+import { isKeptAuthorization, TerminalKey, terminalKeyOf, type Transaction, type TransactionAction } from '../transaction';
 import { SaleProfiles } from '../sale-profiles';
 import { TransactionChangeWriter } from '../transaction-change-writer';
 import { TRANSACTION_SETTINGS, TransactionSettings } from '../transaction-settings';
@@ -37,6 +37,12 @@ import { ReversalStates } from '../reversal/reversal-states.service';
 import { drained, heldByAnother } from './terminal-hold';
 import { callerHostMessage } from '../../shared/host-reply';
 import { TerminalIdentityRepository } from '../../profile/persistence/terminal-identity.repository';
+
+/** A batch's transactions, locked, and the actions of each. */
+interface LockedBatch {
+  locked: Transaction[];
+  actions: Map<string, TransactionAction[]>;
+}
 
 /** What the claim of a settlement found: a batch to reconcile with the host now, or an outcome to answer again. */
 type Claim = { kind: 'claimed'; settlement: BatchSettlement } | { kind: 'answered'; reply: GatewayBatchSettleReplyV1 };
@@ -245,8 +251,7 @@ export class BatchSettlementService {
     const now = this.clock.now();
     const next = nextBatchNo(batchNo);
     await this.batches.advance(key, next, now);
-    const locked = await this.settlements.lockBatchTransactions(key, batchNo);
-    const actions = await this.settlements.actionsOfMany(locked.map((transaction) => transaction.id));
+    const { locked, actions } = await this.lockedBatch(key, batchNo);
     // Refused (the unit of work rolls the batch's advance back): the batch could count a sale the host is voiding.
     const holding = [...actions.values()].flat().find(voidHoldsSettle);
     if (holding)
@@ -254,10 +259,7 @@ export class BatchSettlementService {
         `batch ${batchNo} of terminal ${key.mid}/${key.tid} has a void in flight (${holding.id}: waiting for the host, or repeated until the host answers it); settle it once the host has answered the void, or an operator who learnt its outcome from the acquirer has ended its reversal (reversals end)`,
         COMPLETING_VOID_RETRY_SECONDS,
       );
-    const contents = batchContents(
-      locked.map((transaction) => ({ transaction, actions: actions.get(transaction.id) ?? [] })),
-      await this.settlements.refundsBookedIn(key, batchNo),
-    );
+    const contents = await this.contentsOf(key, batchNo, { locked, actions });
     for (const transaction of contents.rolledOver) await this.writer.write(transaction, { batchNo: next, updatedAt: now }, actions.get(transaction.id) ?? []);
     for (const transaction of contents.settled)
       await this.writer.write(transaction, { settleState: 'SETTLING', updatedAt: now }, actions.get(transaction.id) ?? []);
@@ -312,12 +314,7 @@ export class BatchSettlementService {
     const attempts = settlement.attempts + 1;
     // A new host request: its 12/13 in the merchant's zone as it is now, like a first close.
     const merchant = merchantNowOf(settlement.hostRequest.merchant, await this.currentProfile(terminal));
-    const locked = await this.settlements.lockBatchTransactions(settlement, settlement.batchNo);
-    const actions = await this.settlements.actionsOfMany(locked.map((transaction) => transaction.id));
-    const contents = batchContents(
-      locked.map((transaction) => ({ transaction, actions: actions.get(transaction.id) ?? [] })),
-      await this.settlements.refundsBookedIn(settlement, settlement.batchNo),
-    );
+    const contents = await this.contentsOf(settlement, settlement.batchNo, await this.lockedBatch(settlement, settlement.batchNo));
     const retried: BatchSettlement = {
       ...settlement,
       state: 'SETTLING',
@@ -345,6 +342,20 @@ export class BatchSettlementService {
     });
     await this.markBatch(settlement, 'SETTLE_FAILED', 'SETTLING');
     return { kind: 'claimed', settlement: retried };
+  }
+
+  /** The transactions of the terminal's batch `batchNo`, locked, with their actions. */
+  private async lockedBatch(key: TerminalKey, batchNo: string): Promise<LockedBatch> {
+    const locked = await this.settlements.lockBatchTransactions(key, batchNo);
+    return { locked, actions: await this.settlements.actionsOfMany(locked.map((transaction) => transaction.id)) };
+  }
+
+  /** What the batch settles and rolls over, counted from its transactions and the refunds booked in it. */
+  private async contentsOf(key: TerminalKey, batchNo: string, { locked, actions }: LockedBatch): Promise<BatchContents> {
+    return batchContents(
+      locked.map((transaction) => ({ transaction, actions: actions.get(transaction.id) ?? [] })),
+      await this.settlements.refundsBookedIn(key, batchNo),
+    );
   }
 
   /**
