@@ -54,6 +54,7 @@ function pendingSale(groupId: string, now: Date): { transaction: Transaction; ac
     subMid: null,
     subTid: null,
     hostMessageFormat: 'MOCK',
+    acquirerKey: 'ref:1',
     providerReference: null,
     linkedTranId: null,
     preferredAcceptanceTag: null,
@@ -126,7 +127,7 @@ describe('transaction store', () => {
 
     it('should let approvals of a terminal take its open batch side by side, and keep its settlement waiting until they commit', async () => {
       const batches = app.app.get(TerminalBatchRepository);
-      const key: TerminalKey = { groupId: unique('grp_'), hostMessageFormat: 'MOCK', mid: 'MID', tid: 'TID00001', currency: 'MYR' };
+      const key: TerminalKey = { groupId: unique('grp_'), hostMessageFormat: 'MOCK', acquirerKey: 'ref:1', mid: 'MID', tid: 'TID00001', currency: 'MYR' };
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
       let taken!: () => void;

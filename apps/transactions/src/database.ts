@@ -5,6 +5,7 @@ import { Orders1763900010000 } from './migrations/1763900010000-orders';
 import { SettlementBatches1763900011000 } from './migrations/1763900011000-settlement-batches';
 import { GatewayBatches1763900012000 } from './migrations/1763900012000-gateway-batches';
 import { OrderTimeZone1763900013300 } from './migrations/1763900013300-order-time-zone';
+import { BatchPerAcquirer1795830000000 } from './migrations/1795830000000-batch-per-acquirer';
 import { OrderActionReversal1795794505205 } from './migrations/1795794505205-order-action-reversal';
 import { OrderActionEntity } from './order/persistence/order-action.entity';
 import { OrderEntity } from './order/persistence/order.entity';
@@ -27,5 +28,6 @@ export const transactionsDatabase: ContextDatabaseDefinition = {
     createOutboxMigration(TRANSACTIONS_SCHEMA, 1763900013000),
     OrderTimeZone1763900013300,
     OrderActionReversal1795794505205,
+    BatchPerAcquirer1795830000000,
   ],
 };

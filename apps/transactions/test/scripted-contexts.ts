@@ -35,6 +35,10 @@ interface Held {
   transaction: GatewayTransactionV1;
   /** Every version so far, the first at index 0. */
   history: GatewayTransactionV1[];
+  /** The acquirer it was made at (its batch's); undefined: none (a gateway of before). */
+  acquirerKey?: string;
+  /** Its events and replies name no acquirer (as a gateway of before), though it has one. */
+  namesNoAcquirer?: boolean;
 }
 
 const FOLLOW_UPS = [GATEWAY_TRANSACTION_VOID_V1, GATEWAY_TRANSACTION_REFUND_V1, GATEWAY_TRANSACTION_CAPTURE_V1, GATEWAY_BATCH_SETTLE_V1] as const;
@@ -120,8 +124,8 @@ export class ScriptedGateway {
   }
 
   /** Takes a transaction as the gateway would after the host answered (version 1), publishing it. */
-  async take(groupId: string, transaction: GatewayTransactionV1, merchantId: string | null = null): Promise<GatewayTransactionV1> {
-    this.held.set(transaction.tranId, { groupId, merchantId, version: 1, transaction, history: [transaction] });
+  async take(groupId: string, transaction: GatewayTransactionV1, merchantId: string | null = null, acquirerKey?: string): Promise<GatewayTransactionV1> {
+    this.held.set(transaction.tranId, { groupId, merchantId, version: 1, transaction, history: [transaction], acquirerKey });
     await this.publishCurrent(transaction.tranId);
     return transaction;
   }
@@ -152,7 +156,7 @@ export class ScriptedGateway {
     const held = this.current(tranId);
     await this.publisher.publish(
       this.options.eventSubject ?? GATEWAY_TRANSACTION_UPDATED_V1,
-      { version, groupId: held.groupId, merchantId: held.merchantId, transaction: held.history[version - 1] },
+      { version, groupId: held.groupId, merchantId: held.merchantId, transaction: held.history[version - 1], ...(held.acquirerKey === undefined || held.namesNoAcquirer ? {} : { acquirerKey: held.acquirerKey }) },
       { msgId },
     );
   }
@@ -225,7 +229,7 @@ export class ScriptedGateway {
     });
     next = { ...(declined ? tran : next), actions: [...tran.actions, made], updatedAt: gatewayTime(new Date()) };
     await this.change(held, next);
-    return { transaction: next, version: held.version, actionId: made.actionId, refusal: null };
+    return { transaction: next, version: held.version, ...(held.acquirerKey === undefined || held.namesNoAcquirer ? {} : { acquirerKey: held.acquirerKey }), actionId: made.actionId, refusal: null };
   }
 
   private async settle(request: GatewayBatchSettleRequestV1): Promise<GatewayBatchSettleReplyV1> {
@@ -237,6 +241,7 @@ export class ScriptedGateway {
         held.transaction.primaryTid === request.tid &&
         held.transaction.amount.currency === request.currency &&
         held.transaction.batchNo === request.batchNo &&
+        (request.acquirerKey === undefined || held.acquirerKey === request.acquirerKey) &&
         held.transaction.settleState === 'OPEN',
     );
     if (inBatch.length === 0) {

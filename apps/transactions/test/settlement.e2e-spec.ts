@@ -130,6 +130,41 @@ describe('settlement (legacy v2)', () => {
     expect(page.records.find((record) => record.acquirerTid === quiet.primaryTid)).toMatchObject({ acquirerRefNo: '000042', paymentCount: 1, paymentAmt: 7 });
   });
 
+  // Review r14p H1: one MID/TID at two acquirers (a merchant moved before settling, or two merchants at two hosts) is two batches.
+  it("should keep one MID/TID's batches at two acquirers apart, settle each under its acquirer, and keep an order in its batch when a version names no acquirer", async () => {
+    const shop = terminal();
+    app.merchantManagement.device(pbo.groupId, shop.sdkId, password);
+    const atX = await app.gateway.take(pbo.groupId, approvedSale({ terminal: shop, minor: 1000 }), null, 'ref:1');
+    const atY = [
+      await app.gateway.take(pbo.groupId, approvedSale({ terminal: shop, minor: 2500 }), null, 'ref:2'),
+      await app.gateway.take(pbo.groupId, approvedSale({ terminal: shop, minor: 500 }), null, 'ref:2'),
+    ];
+    await app.settled();
+    // A gateway of before answers the refund, and publishes its change, naming no acquirer.
+    app.gateway.current(atY[0].tranId).namesNoAcquirer = true;
+    dataOf(await pbo.post(`/api/v2/order/refund/${atY[0].tranId}`, { refundAmount: 5, refundReason: 'r', adminPwd: password }));
+    await app.settled();
+
+    const records = (await batches(pbo, '?pageSize=-1')).records.filter((record) => record.acquirerTid === shop.primaryTid);
+    const totals = (record: BatchRecord) => [record.acquirerRefNo, record.paymentCount, record.paymentAmt, record.refundCount, record.refundAmt];
+    expect(records.map(totals).sort()).toEqual([
+      ['000001', 1, 10, 0, 0],
+      ['000001', 2, 30, 1, 5],
+    ]);
+    const y = records.find((record) => record.paymentCount === 2)!;
+    expect(dataOf(await settle(y.batchId)).state).toBe(1);
+    expect(app.gateway.requestsOf(GATEWAY_BATCH_SETTLE_V1)).toEqual([expect.objectContaining({ acquirerKey: 'ref:2', tid: shop.primaryTid, batchNo: '000001' })]);
+    const settled = dataOf(await pbo.get<{ records: Array<{ tranId: string }> }>(`/api/v2/order?settleState=1&deviceId=${shop.sdkId}&pageSize=-1`));
+    expect(settled.records.map((order) => order.tranId).sort()).toEqual(atY.map((sale) => sale.tranId).sort());
+    const after = (await batches(pbo, '?pageSize=-1')).records.filter((record) => record.acquirerTid === shop.primaryTid);
+    expect(after.map((record) => [record.batchId === y.batchId, record.state, record.paymentAmt]).sort()).toEqual([
+      [false, 0, 10],
+      [true, 1, 30],
+    ]);
+    const open = dataOf(await pbo.get<{ records: Array<{ tranId: string }> }>(`/api/v2/order?settleState=0&deviceId=${shop.sdkId}&pageSize=-1`));
+    expect(open.records.map((order) => order.tranId)).toEqual([atX.tranId]);
+  });
+
   it('should count refunds and voids, and sum the batch per kind and payment method', async () => {
     const { shop, sales } = await busyTerminal();
     dataOf(await pbo.post(`/api/v2/order/refund/${sales[2].tranId}`, { refundAmount: 12.5, refundReason: 'r', adminPwd: password }));

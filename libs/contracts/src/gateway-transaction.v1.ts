@@ -24,6 +24,14 @@ import { DECIMAL_AMOUNT_PATTERN } from './money';
 import { IsIanaTimeZone, IsIsoCurrency, NullableButPresent } from './validation';
 
 /**
+ * The longest acquirer key: how the gateway names the acquirer of a transaction and of a terminal
+ * batch. `ref:` and merchant-management's acquirer profile id (the acceptance's `acquirerRef`: a
+ * rename or an address edit of the profile keeps it), or, for an acceptance pushed before it
+ * carried one, `name:` and the acceptance's name. Opaque to everyone but the gateway, which makes it.
+ */
+export const ACQUIRER_KEY_MAX_LENGTH = 140;
+
+/**
  * The payment gateway's transactions as other contexts see them (`docs/decisions.md`,
  * "Money moves"). The gateway owns every Transaction and its Actions: it asks the host, applies
  * the money rules under row locks and publishes each change as {@link GatewayTransactionUpdatedV1}
@@ -495,6 +503,17 @@ export class GatewayTransactionUpdatedV1 extends MerchantEventV1 {
   @ValidateNested()
   @Type(() => GatewayTransactionV1)
   transaction: GatewayTransactionV1;
+
+  /**
+   * The acquirer the transaction was made at ({@link ACQUIRER_KEY_MAX_LENGTH}): with the group,
+   * format, MID, TID and currency it names the terminal batch the transaction's money is in. Not a
+   * field of the transaction as the API shows it (spec 3). Absent from events written before
+   * batches were per acquirer.
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(ACQUIRER_KEY_MAX_LENGTH)
+  acquirerKey?: string;
 }
 
 /** `/api/v2`'s follow-up request id, `v2.<void|refund|capture>.<key>`, its key captured. */
@@ -612,6 +631,12 @@ export class GatewayTransactionReplyV1 {
   @Min(1)
   version: number | null;
 
+  /** The acquirer of `transaction`, as {@link GatewayTransactionUpdatedV1.acquirerKey} (absent with no transaction). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(ACQUIRER_KEY_MAX_LENGTH)
+  acquirerKey?: string;
+
   /** The action this request made; null when it was refused before one was made. */
   @NullableButPresent()
   @IsString()
@@ -626,13 +651,23 @@ export class GatewayTransactionReplyV1 {
 }
 
 /**
- * A PBO's terminal batch as the gateway keys it: the terminal's MID, TID and currency (the host
- * format is the terminal's own) and the batch number. The settle request names a batch by it,
+ * A PBO's terminal batch as the gateway keys it: the acquirer, the terminal's MID, TID and currency
+ * (the host format is the terminal's own) and the batch number. The settle request names a batch by it,
  * and `txn.batch.settled.v1` reports on one by it.
  */
 export abstract class GatewayTerminalBatchV1 {
   @IsPboId()
   groupId: string;
+
+  /**
+   * The acquirer whose batch it is ({@link ACQUIRER_KEY_MAX_LENGTH}): one MID/TID may have a batch at
+   * each of two acquirers. Absent or empty: the acquirer of the newest transaction of the terminal
+   * the request names (requests and reports written before batches were per acquirer).
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(ACQUIRER_KEY_MAX_LENGTH)
+  acquirerKey?: string;
 
   @IsString()
   @MaxLength(32)

@@ -20,7 +20,7 @@ import { SaleRecorder } from './sale-recorder';
 import type { SaleRequest } from './sale-request';
 import { isHeld, TerminalBatchRepository } from './persistence/terminal-batch.repository';
 import { heldRefusal, TerminalHeldError, waitingWhileSettling } from './settlement/terminal-hold';
-import { pendingAction, terminalKeyOf, type Transaction, type TransactionAction } from './transaction';
+import { acquirerKeyOf, pendingAction, terminalKeyOf, type Transaction, type TransactionAction } from './transaction';
 import { firstCheckAt, TRANSACTION_SETTINGS, TransactionSettings } from './transaction-settings';
 import { TransactionViews } from './transaction-views';
 
@@ -249,6 +249,7 @@ export class SaleService {
       subMid: null,
       subTid: null,
       hostMessageFormat: target.hostMessageFormat,
+      acquirerKey: acquirerKeyOf(acceptance),
       providerReference: profile.providerReference,
       linkedTranId: null,
       preferredAcceptanceTag: null,

@@ -15,7 +15,7 @@ export interface WrittenTransaction {
 /** What the API shows of a transaction as a change left it, and the change's event (at the transaction's version). */
 export function eventOf(updated: Transaction, updatedActions: readonly TransactionAction[]): { view: GatewayTransactionV1; event: GatewayTransactionUpdatedV1 } {
   const view = toGatewayTransaction(updated, updatedActions);
-  return { view, event: { version: updated.version, groupId: updated.groupId, merchantId: updated.merchantId, transaction: view } };
+  return { view, event: { version: updated.version, groupId: updated.groupId, merchantId: updated.merchantId, transaction: view, acquirerKey: updated.acquirerKey } };
 }
 
 /**

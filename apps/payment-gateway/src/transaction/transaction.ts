@@ -78,6 +78,8 @@ export interface Transaction {
   subMid: string | null;
   subTid: string | null;
   hostMessageFormat: string;
+  /** The acquirer it was made at ({@link acquirerKeyOf}): its terminal's batches are that acquirer's. */
+  acquirerKey: string;
   providerReference: string | null;
   linkedTranId: string | null;
   preferredAcceptanceTag: string | null;
@@ -185,20 +187,37 @@ export interface TransactionAction {
   updatedAt: Date | null;
 }
 
-/** A terminal as its batches are kept: the PBO, the host format and the acceptance's MID and TID, and the currency. */
+/**
+ * A terminal as its batches are kept: the PBO, the host format, the acquirer, the acceptance's MID
+ * and TID, and the currency. One MID/TID at two acquirers is two terminals, each with its batch,
+ * each settled at its own host (review r14p H1).
+ */
 export interface TerminalKey {
   groupId: string;
   hostMessageFormat: string;
+  acquirerKey: string;
   mid: string;
   tid: string;
   currency: string;
 }
 
+/**
+ * The acquirer of a sale made through `acceptance`: merchant-management's acquirer profile
+ * (`acquirerRef`), which a rename or an address edit keeps, so a batch stays one across them; an
+ * acceptance pushed before it carried one is known by its name (as follow-ups
+ * find the acquirer's acceptance now: `TerminalIdentityRepository.targetNow`). Another acquirer profile on the same MID/TID
+ * is another acquirer, whose sales are another batch.
+ */
+export function acquirerKeyOf(acceptance: { acquirerRef: string | null; acptName: string }): string {
+  return acceptance.acquirerRef === null ? `name:${acceptance.acptName}` : `ref:${acceptance.acquirerRef}`;
+}
+
 /** The terminal whose batch a transaction is in. */
-export function terminalKeyOf(transaction: Pick<Transaction, 'groupId' | 'hostMessageFormat' | 'primaryMid' | 'primaryTid' | 'currency'>): TerminalKey {
+export function terminalKeyOf(transaction: Pick<Transaction, 'groupId' | 'hostMessageFormat' | 'acquirerKey' | 'primaryMid' | 'primaryTid' | 'currency'>): TerminalKey {
   return {
     groupId: transaction.groupId,
     hostMessageFormat: transaction.hostMessageFormat,
+    acquirerKey: transaction.acquirerKey,
     mid: transaction.primaryMid,
     tid: transaction.primaryTid,
     currency: transaction.currency,

@@ -176,7 +176,7 @@ export class OrderActionService {
         this.logger.error(`payment-gateway answered a request about ${order.tranId} with ${reply.transaction.tranId} version ${String(reply.version)}`);
         throw new DomainError(ErrorCode.Upstream, `payment-gateway gave an unreadable answer; ${UNKNOWN_OUTCOME}`);
       }
-      await this.updates.apply({ groupId: order.groupId, merchantId: order.merchantId, version: reply.version, transaction: reply.transaction });
+      await this.updates.apply({ groupId: order.groupId, merchantId: order.merchantId, version: reply.version, transaction: reply.transaction, acquirerKey: reply.acquirerKey });
     }
     if (reply.refusal) throw errorOfRefusal(reply.refusal);
     if (!reply.transaction) throw new DomainError(ErrorCode.Upstream, 'payment-gateway answered with neither the transaction nor a refusal');

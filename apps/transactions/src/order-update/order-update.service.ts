@@ -36,6 +36,11 @@ export class OrderBatchNotApplicable extends Error {
  * `gateway.transaction.updated.v1` and the replies to void, refund and capture both come here, in
  * whatever order they arrive: the highest version wins, a repeat changes nothing.
  */
+/** The version with the acquirer its order has as written: the batches it books in are that acquirer's, also when the version named none. */
+function withAcquirer(version: OrderVersion, acquirerKey: string): OrderVersion {
+  return version.order.acquirerKey === acquirerKey ? version : { ...version, order: { ...version.order, acquirerKey } };
+}
+
 @Injectable()
 export class OrderUpdateService {
   constructor(
@@ -59,7 +64,7 @@ export class OrderUpdateService {
       if (written.outcome === 'other-group')
         throw DomainError.ownerInvalid(`transaction ${version.order.tranId} belongs to group ${written.groupId}, not ${version.order.groupId}`);
       if (written.outcome === 'stale') return 'stale';
-      await this.writeApplied([version]);
+      await this.writeApplied([withAcquirer(version, written.acquirerKey)]);
       return 'applied';
     });
   }
@@ -95,7 +100,7 @@ export class OrderUpdateService {
       if (written.otherGroup.size > 0) throw new OrderBatchNotApplicable(`transaction ${[...written.otherGroup.keys()][0]} belongs to another group`);
       const applied = candidates.filter((index) => written.applied.has(versions[index].order.tranId));
       for (const index of applied) outcomes[index] = 'applied';
-      await this.writeApplied(applied.map((index) => versions[index]));
+      await this.writeApplied(applied.map((index) => withAcquirer(versions[index], written.applied.get(versions[index].order.tranId)!)));
       return outcomes;
     });
   }
@@ -104,7 +109,7 @@ export class OrderUpdateService {
    * The actions of orders just written, and the settlement batch of each terminal batch they name,
    * once per batch: the transaction's own and every batch one of its actions booked in (a refund
    * after the sale's batch closed books in the next one). Keyed as the gateway keys its terminal
-   * batches: PBO, host format, MID, TID, currency, batch number.
+   * batches: PBO, host format, acquirer, MID, TID, currency, batch number.
    */
   private async writeApplied(versions: readonly OrderVersion[]): Promise<void> {
     await this.orders.upsertActions(versions.flatMap((version) => version.actions));
@@ -116,7 +121,7 @@ export class OrderUpdateService {
         ...actions.flatMap((action) => (action.batchNo === null ? [] : [{ batchNo: action.batchNo, openedAt: action.createdAt }])),
       ];
       for (const { batchNo, openedAt } of booked) {
-        const key = JSON.stringify([order.groupId, order.hostMessageFormat, order.primaryMid, order.primaryTid, order.currency, batchNo]);
+        const key = JSON.stringify([order.groupId, order.hostMessageFormat, order.acquirerKey, order.primaryMid, order.primaryTid, order.currency, batchNo]);
         if (!batches.has(key)) batches.set(key, { version, batchNo, openedAt });
       }
     }
@@ -134,6 +139,7 @@ export class OrderUpdateService {
           acceptanceId: order.acceptanceId,
           profileName: version.profileName,
           hostMessageFormat: order.hostMessageFormat,
+          acquirerKey: order.acquirerKey,
           primaryMid: order.primaryMid,
           primaryTid: order.primaryTid,
           currency: order.currency,

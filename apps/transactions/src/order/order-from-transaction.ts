@@ -9,6 +9,8 @@ export interface TransactionVersion {
   merchantId: string | null;
   version: number;
   transaction: GatewayTransactionV1;
+  /** The gateway's acquirer of the transaction (its batch's); absent from events of before. */
+  acquirerKey?: string;
 }
 
 /** The order and actions a transaction version becomes. */
@@ -71,6 +73,7 @@ export function orderFromTransaction(update: TransactionVersion): OrderVersion {
     primaryMid: transaction.primaryMid,
     primaryTid: transaction.primaryTid,
     hostMessageFormat: transaction.hostMessageFormat,
+    acquirerKey: update.acquirerKey ?? '',
     linkedTranId: transaction.linkedTranId,
     callbackUrl: transaction.callbackUrl,
     posReference: transaction.posReference,

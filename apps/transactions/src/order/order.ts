@@ -97,6 +97,8 @@ export interface Order {
   primaryMid: string;
   primaryTid: string;
   hostMessageFormat: string;
+  /** The acquirer the gateway made the transaction at (its terminal batch is that acquirer's); empty for orders recorded before the gateway said. */
+  acquirerKey: string;
   linkedTranId: string | null;
   callbackUrl: string | null;
   posReference: string | null;
@@ -146,6 +148,7 @@ export interface OrderWithActions extends Order {
 export interface TerminalBatch {
   groupId: string;
   hostMessageFormat: string;
+  acquirerKey: string;
   primaryMid: string;
   primaryTid: string;
   currency: string;

@@ -137,6 +137,8 @@ export class SettlementService {
           requestId,
           groupId,
           acceptanceId: batch.acceptanceId,
+          // Empty for a batch recorded before the gateway named acquirers: the gateway takes the acceptance's.
+          ...(batch.acquirerKey === '' ? {} : { acquirerKey: batch.acquirerKey }),
           mid: batch.primaryMid,
           tid: batch.primaryTid,
           currency: batch.currency,
@@ -242,6 +244,7 @@ export class SettlementService {
           batchId: batch.batchId,
           batchNo: batch.batchNo,
           hostMessageFormat: batch.hostMessageFormat,
+          ...(batch.acquirerKey === '' ? {} : { acquirerKey: batch.acquirerKey }),
           mid: batch.primaryMid,
           tid: batch.primaryTid,
           currency: batch.currency,

@@ -32,8 +32,8 @@ export type BoundAcceptance = Pick<AcceptanceEntity, 'id' | 'acptName' | 'hostMe
 /** A bound acceptance as an upsert matches it: {@link BoundAcceptance} and the acquirer it comes from. */
 export type SyncedAcceptance = BoundAcceptance & Pick<AcceptanceEntity, 'acquirerRef'>;
 
-/** A bound acceptance as a sale routes by it: {@link BoundAcceptance} and its status. */
-export type SaleAcceptance = BoundAcceptance & Pick<AcceptanceEntity, 'entityStatus'>;
+/** A bound acceptance as a sale routes by it: {@link BoundAcceptance}, the acquirer it comes from (its batch) and its status. */
+export type SaleAcceptance = SyncedAcceptance & Pick<AcceptanceEntity, 'entityStatus'>;
 
 /** A position in the (createdAt, id) order of one group's profiles. */
 export interface ProfilePosition {
@@ -141,7 +141,7 @@ export class ProfileRepository {
       .addSelect(
         `(SELECT COALESCE(jsonb_agg(jsonb_build_object('id', a.id, 'acptName', a.acpt_name, 'hostMessageFormat', a.host_message_format,
            'supportedPayments', a.supported_payments, 'primaryMid', a.primary_mid, 'primaryTid', a.primary_tid, 'extraParams', a.extra_params,
-           'hostUrl', a.host_url, 'entityStatus', a.entity_status) ORDER BY b.position), '[]'::jsonb)
+           'hostUrl', a.host_url, 'acquirerRef', a.acquirer_ref, 'entityStatus', a.entity_status) ORDER BY b.position), '[]'::jsonb)
          FROM profile_acceptance b JOIN acceptance a ON a.id = b.acceptance_id WHERE b.profile_id = p.id)`,
         'sale_acceptances',
       )

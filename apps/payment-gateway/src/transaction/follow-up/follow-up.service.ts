@@ -466,7 +466,8 @@ export class FollowUpService {
   }
 
   private replyOf(transaction: Transaction, actions: readonly TransactionAction[], action: TransactionAction, version: number): GatewayTransactionReplyV1 {
-    return { transaction: toGatewayTransaction(transaction, actions), version, actionId: action.id, refusal: refusalOfAction(action, { now: this.clock.now(), askingMs: requestAskingMs(this.settings) }) };
+    const refusal = refusalOfAction(action, { now: this.clock.now(), askingMs: requestAskingMs(this.settings) });
+    return { transaction: toGatewayTransaction(transaction, actions), version, acquirerKey: transaction.acquirerKey, actionId: action.id, refusal };
   }
 }
 

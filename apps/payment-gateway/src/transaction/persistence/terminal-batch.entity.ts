@@ -1,7 +1,8 @@
+import { ACQUIRER_KEY_MAX_LENGTH } from '@app/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * A terminal's open batch number, which the gateway owns (issue 13): approvals take it under a
+ * A terminal's open batch number at an acquirer, which the gateway owns (issue 13): approvals take it under a
  * share lock of this row; settlement advances it under an exclusive one.
  */
 @Entity({ name: 'terminal_batch' })
@@ -11,6 +12,10 @@ export class TerminalBatchEntity {
 
   @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'pk_terminal_batch' })
   hostMessageFormat: string;
+
+  /** The acquirer (`acquirerKeyOf`): one MID/TID at two acquirers has a batch at each. */
+  @PrimaryColumn({ type: 'varchar', length: ACQUIRER_KEY_MAX_LENGTH, primaryKeyConstraintName: 'pk_terminal_batch' })
+  acquirerKey: string;
 
   @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'pk_terminal_batch' })
   mid: string;

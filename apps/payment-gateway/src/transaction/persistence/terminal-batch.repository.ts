@@ -2,8 +2,8 @@ import { TypeOrmUnitOfWork } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { TerminalKey } from '../transaction';
 
-const KEY = 'group_id = $1 AND host_message_format = $2 AND mid = $3 AND tid = $4 AND currency = $5';
-const keyParams = (key: TerminalKey): string[] => [key.groupId, key.hostMessageFormat, key.mid, key.tid, key.currency];
+const KEY = 'group_id = $1 AND host_message_format = $2 AND acquirer_key = $3 AND mid = $4 AND tid = $5 AND currency = $6';
+const keyParams = (key: TerminalKey): string[] => [key.groupId, key.hostMessageFormat, key.acquirerKey, key.mid, key.tid, key.currency];
 
 /** A terminal's row as a lock read it: its open batch, and the settlement holding it (if any). */
 export interface TerminalBatchRow {
@@ -26,10 +26,10 @@ export const TERMINAL_NOT_HELD = (terminal: string, now: string): string =>
 
 /** The terminal's row in SQL, locked shared, for one statement (parameters from `param`). */
 export function lockedTerminalSql(key: TerminalKey, param: (value: unknown) => string): string {
-  return `SELECT batch_no, settle_hold_until FROM terminal_batch WHERE group_id = ${param(key.groupId)} AND host_message_format = ${param(key.hostMessageFormat)} AND mid = ${param(key.mid)} AND tid = ${param(key.tid)} AND currency = ${param(key.currency)} FOR SHARE`;
+  return `SELECT batch_no, settle_hold_until FROM terminal_batch WHERE group_id = ${param(key.groupId)} AND host_message_format = ${param(key.hostMessageFormat)} AND acquirer_key = ${param(key.acquirerKey)} AND mid = ${param(key.mid)} AND tid = ${param(key.tid)} AND currency = ${param(key.currency)} FOR SHARE`;
 }
 
-/** Terminal batch numbers (the gateway owns them): one row per terminal and currency. */
+/** Terminal batch numbers (the gateway owns them): one row per terminal, acquirer and currency. */
 @Injectable()
 export class TerminalBatchRepository {
   constructor(private readonly uow: TypeOrmUnitOfWork) {}
@@ -44,7 +44,7 @@ export class TerminalBatchRepository {
     if (open !== undefined) return open.batchNo;
     // The terminal's first approval makes its row; one racing it waits for that insert to commit.
     await this.uow.manager.query(
-      `INSERT INTO terminal_batch (group_id, host_message_format, mid, tid, currency) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+      `INSERT INTO terminal_batch (group_id, host_message_format, acquirer_key, mid, tid, currency) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
       keyParams(key),
     );
     return (await this.lockShared(key))!.batchNo;
@@ -67,17 +67,17 @@ export class TerminalBatchRepository {
 
   /** Opens the terminal's next batch (the row must be locked exclusively). */
   async advance(key: TerminalKey, nextBatchNo: string, now: Date): Promise<void> {
-    await this.uow.manager.query(`UPDATE terminal_batch SET batch_no = $6, updated_at = $7 WHERE ${KEY}`, [...keyParams(key), nextBatchNo, now]);
+    await this.uow.manager.query(`UPDATE terminal_batch SET batch_no = $7, updated_at = $8 WHERE ${KEY}`, [...keyParams(key), nextBatchNo, now]);
   }
 
   /** The settlement `holdId` holds the terminal until `until` (the row must be locked exclusively). */
   async hold(key: TerminalKey, holdId: string, until: Date): Promise<void> {
-    await this.uow.manager.query(`UPDATE terminal_batch SET settle_hold_id = $6, settle_hold_until = $7 WHERE ${KEY}`, [...keyParams(key), holdId, until]);
+    await this.uow.manager.query(`UPDATE terminal_batch SET settle_hold_id = $7, settle_hold_until = $8 WHERE ${KEY}`, [...keyParams(key), holdId, until]);
   }
 
   /** The settlement `holdId` lets go of the terminal (nothing changes when another holds it since). */
   async release(key: TerminalKey, holdId: string): Promise<void> {
-    await this.uow.manager.query(`UPDATE terminal_batch SET settle_hold_id = NULL, settle_hold_until = NULL WHERE ${KEY} AND settle_hold_id = $6`, [
+    await this.uow.manager.query(`UPDATE terminal_batch SET settle_hold_id = NULL, settle_hold_until = NULL WHERE ${KEY} AND settle_hold_id = $7`, [
       ...keyParams(key),
       holdId,
     ]);

@@ -1,4 +1,4 @@
-import type { GatewaySettleState, GatewayTranStatus, GatewayTranType } from '@app/contracts';
+import { ACQUIRER_KEY_MAX_LENGTH, type GatewaySettleState, type GatewayTranStatus, type GatewayTranType } from '@app/contracts';
 import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { Transaction } from '../transaction';
 
@@ -10,7 +10,7 @@ export const CARD_READ_INDEX = 'ux_payment_transaction_card_read';
 // GET /transaction/posReference/{posReference}: the PBO's newest with that reference.
 @Index('ix_payment_transaction_pos_reference', ['groupId', 'posReference', 'createdAt'], { where: 'pos_reference IS NOT NULL' })
 // A terminal's batch, as settlement reads it.
-@Index('ix_payment_transaction_batch', ['groupId', 'hostMessageFormat', 'primaryMid', 'primaryTid', 'currency', 'batchNo'], { where: 'batch_no IS NOT NULL' })
+@Index('ix_payment_transaction_batch', ['groupId', 'hostMessageFormat', 'acquirerKey', 'primaryMid', 'primaryTid', 'currency', 'batchNo'], { where: 'batch_no IS NOT NULL' })
 // The close of authorisations not captured in time: the open ones, oldest first.
 @Index('ix_payment_transaction_open_auth', ['createdAt'], { where: "tran_type = 'AUTH' AND tran_status = 'APPROVED' AND captured_minor = 0" })
 // A card read (card, ATC, cryptogram) is used once, platform-wide: a repeat is a replay or a duplicate, never sent to the host again.
@@ -147,6 +147,10 @@ export class PaymentTransactionEntity implements Transaction {
 
   @Column({ type: 'varchar', length: 32 })
   hostMessageFormat: string;
+
+  /** The acquirer it was made at (`acquirerKeyOf`): part of its terminal's batch key. */
+  @Column({ type: 'varchar', length: ACQUIRER_KEY_MAX_LENGTH })
+  acquirerKey: string;
 
   @Column({ type: 'varchar', length: 128, nullable: true })
   providerReference: string | null;

@@ -187,7 +187,7 @@ export class BatchSettlementService {
 
   /** The terminal the request names (tenancy checked), its row locked exclusively, and the settlement of the batch it names. */
   private async lockTerminal(request: GatewayBatchSettleRequestV1): Promise<{ key: TerminalKey; terminal: Transaction; row: TerminalBatchRow; settlement: BatchSettlement | null }> {
-    const newest = await this.settlements.newestOfTerminal(request.acceptanceId, request.mid, request.tid, request.currency);
+    const newest = await this.settlements.newestOfTerminal(request.acceptanceId, request.mid, request.tid, request.currency, request.acquirerKey);
     const terminal = requireOwned(newest, request.groupId, `terminal ${request.mid}/${request.tid} (${request.currency}) of acceptance ${request.acceptanceId}`);
     const key = terminalKeyOf(terminal);
     const row = await this.batches.lockExclusive(key);

@@ -78,6 +78,7 @@ export function testTransaction(overrides: Partial<Transaction>): Transaction {
     subMid: null,
     subTid: null,
     hostMessageFormat: 'MOCK',
+    acquirerKey: 'ref:1',
     providerReference: null,
     linkedTranId: null,
     preferredAcceptanceTag: null,

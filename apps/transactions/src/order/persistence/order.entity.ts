@@ -1,4 +1,4 @@
-import type { GatewayTranStatus, GatewayTranType } from '@app/contracts';
+import { ACQUIRER_KEY_MAX_LENGTH, type GatewayTranStatus, type GatewayTranType } from '@app/contracts';
 import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { Order, OrderState, SettleState } from '../order';
 
@@ -14,7 +14,7 @@ import { Order, OrderState, SettleState } from '../order';
 @Index('ix_orders_group_device', ['groupId', 'sdkId', 'createdAt'])
 @Index('ix_orders_group_state', ['groupId', 'state', 'createdAt'])
 @Index('ix_orders_group_settle_state', ['groupId', 'settleState', 'createdAt'])
-@Index('ix_orders_batch', ['groupId', 'hostMessageFormat', 'primaryMid', 'primaryTid', 'currency', 'batchNo'], { where: 'batch_no IS NOT NULL' })
+@Index('ix_orders_batch', ['groupId', 'hostMessageFormat', 'acquirerKey', 'primaryMid', 'primaryTid', 'currency', 'batchNo'], { where: 'batch_no IS NOT NULL' })
 @Check('ck_orders_state', 'state BETWEEN 0 AND 7')
 @Check('ck_orders_settle_state', 'settle_state BETWEEN 0 AND 2')
 export class OrderEntity implements Order {
@@ -125,6 +125,9 @@ export class OrderEntity implements Order {
 
   @Column({ type: 'varchar', length: 32 })
   hostMessageFormat: string;
+
+  @Column({ type: 'varchar', length: ACQUIRER_KEY_MAX_LENGTH, default: '' })
+  acquirerKey: string;
 
   @Column({ type: 'varchar', length: 80, nullable: true })
   linkedTranId: string | null;

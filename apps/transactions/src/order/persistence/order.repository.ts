@@ -8,11 +8,13 @@ import { OrderActionEntity } from './order-action.entity';
 import { OrderEntity } from './order.entity';
 
 /** What became of an order written by version: taken, older than (or as old as) the stored one, or a tranId another PBO's order holds. */
-export type OrderWrite = { outcome: 'applied' } | { outcome: 'stale' } | { outcome: 'other-group'; groupId: string };
+/** What became of an order written: applied (with the acquirer it has now: the one it had when the version named none), stale, or another PBO's. */
+export type OrderWrite = { outcome: 'applied'; acquirerKey: string } | { outcome: 'stale' } | { outcome: 'other-group'; groupId: string };
 
 /** What became of orders written together: the tranIds applied, and those another PBO's order holds (with its groupId). */
 export interface OrderWrites {
-  applied: Set<string>;
+  /** tranId → the acquirer the applied order has now. */
+  applied: Map<string, string>;
   otherGroup: Map<string, string>;
 }
 
@@ -47,7 +49,8 @@ export class OrderRepository {
    */
   async upsert(order: Order): Promise<OrderWrite> {
     const written = await this.upsertMany([order]);
-    if (written.applied.has(order.tranId)) return { outcome: 'applied' };
+    const acquirerKey = written.applied.get(order.tranId);
+    if (acquirerKey !== undefined) return { outcome: 'applied', acquirerKey };
     const groupId = written.otherGroup.get(order.tranId);
     return groupId === undefined ? { outcome: 'stale' } : { outcome: 'other-group', groupId };
   }
@@ -57,7 +60,7 @@ export class OrderRepository {
    * of those not applied, the ones another PBO's order holds (with its group); the rest were stale.
    */
   async upsertMany(orders: readonly Order[]): Promise<OrderWrites> {
-    const written: OrderWrites = { applied: new Set(), otherGroup: new Map() };
+    const written: OrderWrites = { applied: new Map(), otherGroup: new Map() };
     if (orders.length === 0) return written;
     const columns = this.manager.connection.getMetadata(OrderEntity).columns.filter((column) => column.propertyName !== 'syncedAt');
     const names = columns.map((column) => `"${column.databaseName}"`);
@@ -72,15 +75,20 @@ export class OrderRepository {
     });
     const updates = columns
       .filter((column) => !KEPT_ON_UPDATE.has(column.propertyName))
-      .map((column) => `"${column.databaseName}" = EXCLUDED."${column.databaseName}"`);
-    const applied: Array<{ tran_id: string }> = await this.manager.query(
+      .map((column) =>
+        // A version that does not name its acquirer (a payload of before) leaves the one known: the order stays in its batch.
+        column.propertyName === 'acquirerKey'
+          ? `"${column.databaseName}" = COALESCE(NULLIF(EXCLUDED."${column.databaseName}", ''), orders."${column.databaseName}")`
+          : `"${column.databaseName}" = EXCLUDED."${column.databaseName}"`,
+      );
+    const applied: Array<{ tran_id: string; acquirer_key: string }> = await this.manager.query(
       `INSERT INTO orders (${names.join(', ')}) VALUES ${rows.join(', ')}
        ON CONFLICT (tran_id) DO UPDATE SET ${updates.join(', ')}, settle_state = ${SETTLE_STATE_MOVES_UP}, synced_at = now()
        WHERE orders.version < EXCLUDED.version AND orders.group_id = EXCLUDED.group_id
-       RETURNING tran_id`,
+       RETURNING tran_id, acquirer_key`,
       values,
     );
-    for (const row of applied) written.applied.add(row.tran_id);
+    for (const row of applied) written.applied.set(row.tran_id, row.acquirer_key);
     const rest = orders.filter((order) => !written.applied.has(order.tranId));
     if (rest.length === 0) return written;
     const stored: Array<{ tran_id: string; group_id: string }> = await this.manager.query('SELECT tran_id, group_id FROM orders WHERE tran_id = ANY($1::text[])', [

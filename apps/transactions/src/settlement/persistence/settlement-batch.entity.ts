@@ -1,15 +1,15 @@
-import type { HostReconciliationV1 } from '@app/contracts';
+import { ACQUIRER_KEY_MAX_LENGTH, type HostReconciliationV1 } from '@app/contracts';
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { BatchState, BatchTotals, SettlementBatch } from '../settlement';
 
 /**
  * A settlement batch: one per terminal batch the gateway numbered (group, host message format,
- * MID, TID, currency, batch number: the gateway's own key, so devices sharing a MID/TID share
+ * acquirer, MID, TID, currency, batch number: the gateway's own key, so devices sharing a MID/TID share
  * it), created with the first action booked in it. States: 0 open, 1 settled, 2 settle failed,
  * 3 settling; the settling row is the lock that keeps a second settle out.
  */
 @Entity({ name: 'settlement_batch' })
-@Index('uq_settlement_batch_terminal', ['groupId', 'hostMessageFormat', 'primaryMid', 'primaryTid', 'currency', 'batchNo'], { unique: true })
+@Index('uq_settlement_batch_terminal', ['groupId', 'hostMessageFormat', 'acquirerKey', 'primaryMid', 'primaryTid', 'currency', 'batchNo'], { unique: true })
 @Index('uq_settlement_batch_batch_id', ['batchId'], { unique: true })
 @Index('uq_settlement_batch_uuid', ['uuid'], { unique: true })
 @Index('ix_settlement_batch_group_created', ['groupId', 'createdAt', 'id'])
@@ -58,6 +58,10 @@ export class SettlementBatchEntity implements SettlementBatch {
 
   @Column({ type: 'varchar', length: 32 })
   hostMessageFormat: string;
+
+  /** The gateway's acquirer of the batch: one MID/TID has a batch at each acquirer (empty for batches recorded before the gateway said). */
+  @Column({ type: 'varchar', length: ACQUIRER_KEY_MAX_LENGTH, default: '' })
+  acquirerKey: string;
 
   @Column({ type: 'smallint', default: 0 })
   state: BatchState;

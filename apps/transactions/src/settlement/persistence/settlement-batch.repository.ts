@@ -24,7 +24,7 @@ export interface NewBatch extends TerminalBatch {
 
 /** Order `o` is of the terminal of batch `b` (the gateway's terminal key), in SQL. */
 const TERMINAL_OF_BATCH =
-  'o.group_id = b.group_id AND o.host_message_format = b.host_message_format AND o.primary_mid = b.primary_mid AND o.primary_tid = b.primary_tid AND o.currency = b.currency';
+  'o.group_id = b.group_id AND o.host_message_format = b.host_message_format AND o.acquirer_key = b.acquirer_key AND o.primary_mid = b.primary_mid AND o.primary_tid = b.primary_tid AND o.currency = b.currency';
 /** The orders whose transaction is in batch `b` (the gateway's transaction batchNo: where a sale's approval or an authorisation's capture booked). */
 const ORDERS_OF_BATCH = `settlement_batch b JOIN orders o ON ${TERMINAL_OF_BATCH} AND o.batch_no = b.batch_no`;
 /** A payment, as the gateway books it: an approved (or refunded) sale, or an authorisation's capture, not voided. */
@@ -113,15 +113,15 @@ export class SettlementBatchRepository {
   async ensureAll(batches: readonly NewBatch[]): Promise<void> {
     if (batches.length === 0) return;
     const column = <K extends keyof NewBatch>(key: K) => batches.map((batch) => batch[key]);
-    const key = ['group_id', 'host_message_format', 'primary_mid', 'primary_tid', 'currency', 'batch_no'].map((name) => `b.${name} = n.${name}`).join(' AND ');
+    const key = ['group_id', 'host_message_format', 'acquirer_key', 'primary_mid', 'primary_tid', 'currency', 'batch_no'].map((name) => `b.${name} = n.${name}`).join(' AND ');
     await this.manager.query(
-      `INSERT INTO settlement_batch (uuid, batch_id, group_id, merchant_id, merchant_name, acceptance_id, host_message_format, primary_mid, primary_tid, currency, batch_no, profile_name, created_at, updated_at)
-       SELECT n.uuid, n.batch_id, n.group_id, n.merchant_id, n.merchant_name, n.acceptance_id, n.host_message_format, n.primary_mid, n.primary_tid, n.currency, n.batch_no, n.profile_name, n.opened_at, n.opened_at
-         FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::varchar[], $13::timestamptz[])
-              WITH ORDINALITY AS n(uuid, batch_id, group_id, merchant_id, merchant_name, acceptance_id, host_message_format, primary_mid, primary_tid, currency, batch_no, profile_name, opened_at, position)
+      `INSERT INTO settlement_batch (uuid, batch_id, group_id, merchant_id, merchant_name, acceptance_id, host_message_format, acquirer_key, primary_mid, primary_tid, currency, batch_no, profile_name, created_at, updated_at)
+       SELECT n.uuid, n.batch_id, n.group_id, n.merchant_id, n.merchant_name, n.acceptance_id, n.host_message_format, n.acquirer_key, n.primary_mid, n.primary_tid, n.currency, n.batch_no, n.profile_name, n.opened_at, n.opened_at
+         FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::varchar[], $13::varchar[], $14::timestamptz[])
+              WITH ORDINALITY AS n(uuid, batch_id, group_id, merchant_id, merchant_name, acceptance_id, host_message_format, acquirer_key, primary_mid, primary_tid, currency, batch_no, profile_name, opened_at, position)
         WHERE NOT EXISTS (SELECT 1 FROM settlement_batch b WHERE ${key})
         ORDER BY n.position
-       ON CONFLICT (group_id, host_message_format, primary_mid, primary_tid, currency, batch_no) DO NOTHING`,
+       ON CONFLICT (group_id, host_message_format, acquirer_key, primary_mid, primary_tid, currency, batch_no) DO NOTHING`,
       [
         column('uuid'),
         column('batchId'),
@@ -130,6 +130,7 @@ export class SettlementBatchRepository {
         column('merchantName'),
         column('acceptanceId'),
         column('hostMessageFormat'),
+        column('acquirerKey'),
         column('primaryMid'),
         column('primaryTid'),
         column('currency'),

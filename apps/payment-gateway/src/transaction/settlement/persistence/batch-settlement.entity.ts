@@ -1,10 +1,10 @@
-import type { HostReconciliationV1, HostSettleRequestV1 } from '@app/contracts';
+import { ACQUIRER_KEY_MAX_LENGTH, type HostReconciliationV1, type HostSettleRequestV1 } from '@app/contracts';
 import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { BatchSettlement, BatchSettlementState, BatchTotalsMinor } from '../batch-settlement';
 
 /** A closed terminal batch and its reconciliation with the host: one row per terminal batch. */
 @Entity({ name: 'batch_settlement' })
-@Index('ux_batch_settlement_batch', ['groupId', 'hostMessageFormat', 'mid', 'tid', 'currency', 'batchNo'], { unique: true })
+@Index('ux_batch_settlement_batch', ['groupId', 'hostMessageFormat', 'acquirerKey', 'mid', 'tid', 'currency', 'batchNo'], { unique: true })
 @Check('ck_batch_settlement_state', "state IN ('SETTLING', 'SETTLED', 'SETTLE_FAILED')")
 export class BatchSettlementEntity implements BatchSettlement {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_batch_settlement' })
@@ -15,6 +15,10 @@ export class BatchSettlementEntity implements BatchSettlement {
 
   @Column({ type: 'varchar', length: 32 })
   hostMessageFormat: string;
+
+  /** The acquirer whose batch it is (the transactions' `acquirerKey`). */
+  @Column({ type: 'varchar', length: ACQUIRER_KEY_MAX_LENGTH })
+  acquirerKey: string;
 
   @Column({ type: 'varchar', length: 32 })
   mid: string;

@@ -11,7 +11,8 @@ import { BatchSettlementEntity } from './batch-settlement.entity';
 export type BatchSettlementChanges = Partial<Omit<BatchSettlement, 'id' | 'groupId' | 'createdAt'>>;
 
 /** A terminal's transactions (the key's columns on payment_transaction). */
-const TERMINAL_OF = 't.groupId = :groupId AND t.hostMessageFormat = :hostMessageFormat AND t.primaryMid = :mid AND t.primaryTid = :tid AND t.currency = :currency';
+const TERMINAL_OF =
+  't.groupId = :groupId AND t.hostMessageFormat = :hostMessageFormat AND t.acquirerKey = :acquirerKey AND t.primaryMid = :mid AND t.primaryTid = :tid AND t.currency = :currency';
 
 /** A terminal's transactions of one batch, as settlement reads them. */
 const BATCH_OF = `${TERMINAL_OF} AND t.batchNo = :batchNo`;
@@ -38,7 +39,7 @@ export class BatchSettlementRepository {
       .getRepository(BatchSettlementEntity)
       .createQueryBuilder('s')
       .where(
-        's.groupId = :groupId AND s.hostMessageFormat = :hostMessageFormat AND s.mid = :mid AND s.tid = :tid AND s.currency = :currency AND s.batchNo = :batchNo',
+        's.groupId = :groupId AND s.hostMessageFormat = :hostMessageFormat AND s.acquirerKey = :acquirerKey AND s.mid = :mid AND s.tid = :tid AND s.currency = :currency AND s.batchNo = :batchNo',
         {
           ...key,
           batchNo,
@@ -53,19 +54,18 @@ export class BatchSettlementRepository {
   }
 
   /**
-   * The newest transaction a terminal (an acceptance's MID and TID, in a currency) took, whatever
-   * its PBO: the caller applies the tenancy rule. It names the terminal's host format, and its first
-   * action keeps the target and merchant the host knows the terminal by.
+   * The newest transaction a terminal (an acceptance's MID and TID, in a currency; at `acquirerKey`
+   * when given, else at the acquirer of the acceptance's newest there) took, whatever its PBO: the
+   * caller applies the tenancy rule. It names the terminal's host format and acquirer, and its
+   * first action keeps the target and merchant the host knows the terminal by.
    */
-  newestOfTerminal(acceptanceId: string, mid: string, tid: string, currency: string): Promise<Transaction | null> {
-    return this.uow.manager
+  newestOfTerminal(acceptanceId: string, mid: string, tid: string, currency: string, acquirerKey?: string): Promise<Transaction | null> {
+    const query = this.uow.manager
       .getRepository(PaymentTransactionEntity)
       .createQueryBuilder('t')
-      .where('t.acceptanceId = :acceptanceId AND t.primaryMid = :mid AND t.primaryTid = :tid AND t.currency = :currency', { acceptanceId, mid, tid, currency })
-      .orderBy('t.createdAt', 'DESC')
-      .addOrderBy('t.id', 'DESC')
-      .limit(1)
-      .getOne();
+      .where('t.acceptanceId = :acceptanceId AND t.primaryMid = :mid AND t.primaryTid = :tid AND t.currency = :currency', { acceptanceId, mid, tid, currency });
+    if (acquirerKey) query.andWhere('t.acquirerKey = :acquirerKey', { acquirerKey });
+    return query.orderBy('t.createdAt', 'DESC').addOrderBy('t.id', 'DESC').limit(1).getOne();
   }
 
   /** The batch's transactions, locked (`FOR UPDATE`, in id order so two writers of many rows never deadlock). */
