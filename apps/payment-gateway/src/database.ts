@@ -25,6 +25,7 @@ import { TerminalIdentityTrimmed1764800004000 } from './migrations/1764800004000
 import { ActionLegacyRequestId1764800004713 } from './migrations/1764800004713-action-legacy-request-id';
 import { TerminalIdentityHostCanonical1795797724019 } from './migrations/1795797724019-terminal-identity-host-canonical';
 import { ProfileKeepsTerminals1795800000000 } from './migrations/1795800000000-profile-keeps-terminals';
+import { TransactionRepublishEntity } from './transaction/acquirer-key/transaction-republish.entity';
 import { BatchPerAcquirer1795830000000 } from './migrations/1795830000000-batch-per-acquirer';
 import { AcceptanceAcquirerRef1795820000000 } from './migrations/1795820000000-acceptance-acquirer-ref';
 import { BatchSettlementEntity } from './transaction/settlement/persistence/batch-settlement.entity';
@@ -56,6 +57,7 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     OutboxMessage,
     WebhookSecretEntity,
     WebhookDeliveryEntity,
+    TransactionRepublishEntity,
   ],
   migrations: [
     createInboxMigration(PAYMENT_GATEWAY_SCHEMA, 1763900000000),

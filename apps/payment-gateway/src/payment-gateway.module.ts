@@ -17,6 +17,7 @@ import { ProfileOutcomeRepository } from './profile-sync/persistence/profile-out
 import { SignOnService } from './sign-on/sign-on.service';
 import { GatewayErrorFormat } from './shared/error-format';
 import { GATEWAY_NAMESPACE } from './shared/namespace';
+import { AcquirerKeyRepublisher } from './transaction/acquirer-key/acquirer-key-republisher';
 import { AuthorizationCloser } from './transaction/authorization-close/authorization-closer';
 import { FollowUpController } from './transaction/follow-up/follow-up.controller';
 import { FollowUpService } from './transaction/follow-up/follow-up.service';
@@ -82,6 +83,7 @@ import { WEBHOOK_CONTROLLERS, webhookDeliveryPruneRule, webhookProviders } from 
     BatchSettlementRepository,
     BatchSettlementService,
     AuthorizationCloser,
+    AcquirerKeyRepublisher,
     ReversalStates,
     { provide: REVERSAL_STATE_CONSUMER, useValue: reversalStateConsumer },
   ],

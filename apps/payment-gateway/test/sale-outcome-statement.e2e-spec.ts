@@ -41,7 +41,7 @@ describe('POST /transaction: the outcome written in one statement', () => {
           expect({ tranStatus: answer.tranStatus, batchNo: answer.batchNo }).toEqual(approve ? { tranStatus: 'APPROVED', batchNo: '000001' } : { tranStatus: 'DECLINED', batchNo: null });
           expect(bodyOf<TransactionView>(await terminal.sale(body, { 'idempotency-key': key }), 201)).toEqual(answer);
           expect(bodyOf<TransactionView>(await terminal.pbo.get(`/transaction/${answer.tranId}`))).toEqual(answer);
-          expect(await eventsOf(answer.tranId)).toEqual([{ version: 2, groupId: terminal.groupId, merchantId: expect.any(String), transaction: answer }]);
+          expect(await eventsOf(answer.tranId)).toEqual([{ version: 2, groupId: terminal.groupId, merchantId: expect.any(String), transaction: answer, acquirerKey: `name:${answer.acceptanceName}` }]);
         }
         const [{ count }] = await app.query<{ count: number }>(
           "SELECT count(*)::int AS count FROM payment_gateway.transaction_action a JOIN payment_gateway.payment_transaction t ON t.id = a.tran_id WHERE t.group_id = $1 AND a.batch_no = '000001' AND t.batch_no = '000001'",

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { defaultPaymentGatewayOptions } from '../src/payment-gateway.options';
 import { UnitOfWork } from '@app/database';
 import { unique } from '@app/testing';
@@ -150,6 +151,22 @@ describe('transaction store', () => {
       expect([await first, second]).toEqual(['000001', '000001']);
       await advanceBatch(key);
       expect(await uow.run(() => batches.openBatchNo(key))).toBe('000002');
+    });
+  });
+
+  describe('terminal batches at two acquirers', () => {
+    // Review r14r: a MID/TID's first batch at another acquirer follows the numbers it has at its others, also when both start at once.
+    it("should number the first batches of one MID/TID at acquirers that start together one after the other, and a later one's after the highest", async () => {
+      const batches = app.app.get(TerminalBatchRepository);
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 2, max: 5 }), async (acquirers) => {
+          const terminal = { groupId: unique('grp_'), hostMessageFormat: 'MOCK', mid: 'MID', tid: 'TID00001', currency: 'MYR' };
+          const firsts = await Promise.all(Array.from({ length: acquirers }, (_, index) => uow.run(() => batches.openBatchNo({ ...terminal, acquirerKey: `ref:${index}` }))));
+          expect([...firsts].sort()).toEqual(Array.from({ length: acquirers }, (_, index) => String(index + 1).padStart(6, '0')));
+          expect(await uow.run(() => batches.openBatchNo({ ...terminal, acquirerKey: 'name:Later' }))).toBe(String(acquirers + 1).padStart(6, '0'));
+        }),
+        { numRuns: 5 },
+      );
     });
   });
 

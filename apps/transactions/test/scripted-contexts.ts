@@ -123,9 +123,9 @@ export class ScriptedGateway {
     return () => open();
   }
 
-  /** Takes a transaction as the gateway would after the host answered (version 1), publishing it. */
-  async take(groupId: string, transaction: GatewayTransactionV1, merchantId: string | null = null, acquirerKey?: string): Promise<GatewayTransactionV1> {
-    this.held.set(transaction.tranId, { groupId, merchantId, version: 1, transaction, history: [transaction], acquirerKey });
+  /** Takes a transaction as the gateway would after the host answered (version 1), at `acquirerKey`, publishing it (naming the acquirer unless `namesNoAcquirer`). */
+  async take(groupId: string, transaction: GatewayTransactionV1, merchantId: string | null = null, acquirerKey?: string, namesNoAcquirer = false): Promise<GatewayTransactionV1> {
+    this.held.set(transaction.tranId, { groupId, merchantId, version: 1, transaction, history: [transaction], acquirerKey, namesNoAcquirer });
     await this.publishCurrent(transaction.tranId);
     return transaction;
   }

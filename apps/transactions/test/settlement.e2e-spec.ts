@@ -165,6 +165,50 @@ describe('settlement (legacy v2)', () => {
     expect(open.records.map((order) => order.tranId)).toEqual([atX.tranId]);
   });
 
+  // Review r14r: orders and batches recorded before events named an acquirer, then the gateway's events of what was not settled
+  // published once more at the same version, naming it (migration 1795830000000 at the gateway).
+  it("should move orders recorded without an acquirer into their acquirer's batch when their event is published again naming it: a batch that held two acquirers' splits, none is lost or shown twice", async () => {
+    const shop = terminal();
+    app.merchantManagement.device(pbo.groupId, shop.sdkId, password);
+    // Recorded before: the events named no acquirer, so one batch holds both acquirers' sales.
+    const take = (minor: number, acquirerKey: string) => app.gateway.take(pbo.groupId, approvedSale({ terminal: shop, minor, batchNo: '000007' }), null, acquirerKey, true);
+    const [x, y1, y2] = [await take(1000, 'ref:1'), await take(2500, 'ref:2'), await take(500, 'ref:2')];
+    await app.settled();
+    const before = (await batches(pbo, '?pageSize=-1')).records.filter((record) => record.acquirerTid === shop.primaryTid);
+    expect(before.map((record) => [record.acquirerRefNo, record.paymentCount, record.paymentAmt])).toEqual([['000007', 3, 40]]);
+
+    // The same versions again, naming their acquirers (in any order).
+    for (const sale of [y1, x, y2]) {
+      app.gateway.current(sale.tranId).namesNoAcquirer = false;
+      await app.gateway.publishCurrent(sale.tranId);
+    }
+    await app.settled();
+
+    const after = (await batches(pbo, '?pageSize=-1')).records.filter((record) => record.acquirerTid === shop.primaryTid);
+    expect(after.map((record) => [record.acquirerRefNo, record.state, record.paymentCount, record.paymentAmt]).sort()).toEqual([
+      ['000007', 0, 1, 10],
+      ['000007', 0, 2, 30],
+    ]);
+    // The batch of before is one of them (its id kept): the first acquirer named for it took it.
+    expect(after.map((record) => record.batchId)).toContain(before[0].batchId);
+    for (const record of after) {
+      expect(dataOf(await settle(record.batchId)).state).toBe(1);
+    }
+    expect(app.gateway.requestsOf(GATEWAY_BATCH_SETTLE_V1).map((request) => request.acquirerKey).sort()).toEqual(['ref:1', 'ref:2']);
+    const settled = dataOf(await pbo.get<{ records: Array<{ tranId: string }> }>(`/api/v2/order?settleState=1&deviceId=${shop.sdkId}&pageSize=-1`));
+    expect(settled.records.map((order) => order.tranId).sort()).toEqual([x, y1, y2].map((sale) => sale.tranId).sort());
+  });
+
+  it('should settle a batch recorded without an acquirer by naming none: the gateway takes the acquirer of the batch', async () => {
+    const shop = terminal();
+    app.merchantManagement.device(pbo.groupId, shop.sdkId, password);
+    await app.gateway.take(pbo.groupId, approvedSale({ terminal: shop, minor: 1200 }), null, 'ref:1', true);
+    await app.settled();
+
+    expect(dataOf(await settle((await batchOf(shop.primaryTid)).batchId)).state).toBe(1);
+    expect(app.gateway.requestsOf(GATEWAY_BATCH_SETTLE_V1)).toEqual([expect.not.objectContaining({ acquirerKey: expect.anything() })]);
+  });
+
   it('should count refunds and voids, and sum the batch per kind and payment method', async () => {
     const { shop, sales } = await busyTerminal();
     dataOf(await pbo.post(`/api/v2/order/refund/${sales[2].tranId}`, { refundAmount: 12.5, refundReason: 'r', adminPwd: password }));

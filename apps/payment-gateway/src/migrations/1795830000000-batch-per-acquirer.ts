@@ -17,7 +17,11 @@ const ACQUIRER_KEY_OF = (a: string) => `COALESCE('ref:' || ${a}.acquirer_ref, 'n
  *   every acquirer's: each acquirer that made transactions on the terminal gets a row at N, so its
  *   transactions in batch N are its open batch, and no acquirer opens a number closed before (all
  *   below N). The row's settle hold stays with the acquirer of the terminal's newest transaction;
- * - a closed batch (batch_settlement) is its newest transaction's acquirer's.
+ * - a closed batch (batch_settlement) stays one: its newest transaction's acquirer's, and every
+ *   transaction in it takes that acquirer (a batch that mixed two, settled before, is history);
+ * - each transaction of a batch not settled yet (or with an action booked in an open batch) is
+ *   marked to have its event published once more (`transaction_republish`), now naming its
+ *   acquirer: the transactions context moves its order into that acquirer's batch.
  */
 export class BatchPerAcquirer1795830000000 implements MigrationInterface {
   name = 'BatchPerAcquirer1795830000000';
@@ -32,6 +36,24 @@ export class BatchPerAcquirer1795830000000 implements MigrationInterface {
     await queryRunner.query(`DROP INDEX "payment_gateway"."ix_payment_transaction_batch"`);
     await queryRunner.query(
       `CREATE INDEX "ix_payment_transaction_batch" ON "payment_gateway"."payment_transaction" ("group_id", "host_message_format", "acquirer_key", "primary_mid", "primary_tid", "currency", "batch_no") WHERE batch_no IS NOT NULL`,
+    );
+
+    // A closed batch stays one: its newest transaction's acquirer's, and every transaction in it with it.
+    await queryRunner.query(`ALTER TABLE "payment_gateway"."batch_settlement" ADD "acquirer_key" character varying(140)`);
+    await queryRunner.query(
+      `UPDATE "payment_gateway"."batch_settlement" s SET acquirer_key = COALESCE(
+         (SELECT t.acquirer_key FROM "payment_gateway"."payment_transaction" t WHERE ${SAME_TERMINAL('s')} AND t.batch_no = s.batch_no ORDER BY t.created_at DESC, t.id DESC LIMIT 1),
+         (SELECT ${ACQUIRER_KEY_OF('a')} FROM "payment_gateway"."acceptance" a WHERE a.id = s.acceptance_id),
+         '')`,
+    );
+    await queryRunner.query(
+      `UPDATE "payment_gateway"."payment_transaction" t SET acquirer_key = s.acquirer_key FROM "payment_gateway"."batch_settlement" s
+        WHERE ${SAME_TERMINAL('s')} AND t.batch_no = s.batch_no AND t.acquirer_key <> s.acquirer_key`,
+    );
+    await queryRunner.query(`ALTER TABLE "payment_gateway"."batch_settlement" ALTER COLUMN "acquirer_key" SET NOT NULL`);
+    await queryRunner.query(`DROP INDEX "payment_gateway"."ux_batch_settlement_batch"`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX "ux_batch_settlement_batch" ON "payment_gateway"."batch_settlement" ("group_id", "host_message_format", "acquirer_key", "mid", "tid", "currency", "batch_no") `,
     );
 
     await queryRunner.query(`ALTER TABLE "payment_gateway"."terminal_batch" ADD "acquirer_key" character varying(140)`);
@@ -51,21 +73,21 @@ export class BatchPerAcquirer1795830000000 implements MigrationInterface {
       `ALTER TABLE "payment_gateway"."terminal_batch" ADD CONSTRAINT "pk_terminal_batch" PRIMARY KEY ("group_id", "host_message_format", "acquirer_key", "mid", "tid", "currency")`,
     );
 
-    await queryRunner.query(`ALTER TABLE "payment_gateway"."batch_settlement" ADD "acquirer_key" character varying(140)`);
+    // The transactions context learns the acquirer of what is not settled yet: each such transaction's event once more.
+    await queryRunner.query(`CREATE TABLE "payment_gateway"."transaction_republish" ("tran_id" character varying(80) NOT NULL, CONSTRAINT "pk_transaction_republish" PRIMARY KEY ("tran_id"))`);
     await queryRunner.query(
-      `UPDATE "payment_gateway"."batch_settlement" s SET acquirer_key = COALESCE(
-         (SELECT t.acquirer_key FROM "payment_gateway"."payment_transaction" t WHERE ${SAME_TERMINAL('s')} AND t.batch_no = s.batch_no ORDER BY t.created_at DESC, t.id DESC LIMIT 1),
-         (SELECT ${ACQUIRER_KEY_OF('a')} FROM "payment_gateway"."acceptance" a WHERE a.id = s.acceptance_id),
-         '')`,
-    );
-    await queryRunner.query(`ALTER TABLE "payment_gateway"."batch_settlement" ALTER COLUMN "acquirer_key" SET NOT NULL`);
-    await queryRunner.query(`DROP INDEX "payment_gateway"."ux_batch_settlement_batch"`);
-    await queryRunner.query(
-      `CREATE UNIQUE INDEX "ux_batch_settlement_batch" ON "payment_gateway"."batch_settlement" ("group_id", "host_message_format", "acquirer_key", "mid", "tid", "currency", "batch_no") `,
+      `INSERT INTO "payment_gateway"."transaction_republish" (tran_id)
+       SELECT t.id FROM "payment_gateway"."payment_transaction" t
+        WHERE t.batch_no IS NOT NULL AND (t.settle_state <> 'SETTLED' OR EXISTS (
+          SELECT 1 FROM "payment_gateway"."transaction_action" a JOIN "payment_gateway"."terminal_batch" b
+              ON b.group_id = t.group_id AND b.host_message_format = t.host_message_format AND b.acquirer_key = t.acquirer_key
+             AND b.mid = t.primary_mid AND b.tid = t.primary_tid AND b.currency = t.currency
+           WHERE a.tran_id = t.id AND a.batch_no = b.batch_no))`,
     );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP TABLE "payment_gateway"."transaction_republish"`);
     // Back to one batch per MID/TID: the acquirer whose open batch is furthest stays (no number closed before opens again).
     await queryRunner.query(`DROP INDEX "payment_gateway"."ux_batch_settlement_batch"`);
     await queryRunner.query(

@@ -28,17 +28,18 @@ describe('migration BatchPerAcquirer1795830000000', () => {
           [id, name, ref],
         );
       // A transaction as the schema before stored it (no acquirer).
-      const transaction = async (id: string, acceptanceId: string, acceptanceName: string, batchNo: string, createdAt: string) => {
-        const row = rowJson(old.manager, PaymentTransactionEntity, testTransaction({ id, acceptanceId, acceptanceName, batchNo, primaryMid: 'MID1', primaryTid: 'TID1', createdAt: new Date(createdAt) }));
-        const { acquirer_key: _, ...fields } = JSON.parse(row.json) as Record<string, unknown>;
-        const columns = Object.keys(fields).map((name) => `"${name}"`).join(', ');
-        await old.query(`INSERT INTO payment_transaction (${columns}) SELECT ${columns} FROM jsonb_populate_record(NULL::payment_transaction, $1::jsonb)`, [JSON.stringify(fields)]);
+      const transaction = async (id: string, acceptanceId: string, acceptanceName: string, batchNo: string, createdAt: string, settleState: 'OPEN' | 'SETTLED' = 'OPEN') => {
+        const fields = { id, acceptanceId, acceptanceName, batchNo, settleState, primaryMid: 'MID1', primaryTid: 'TID1', createdAt: new Date(createdAt) };
+        const row = rowJson(old.manager, PaymentTransactionEntity, testTransaction(fields));
+        const { acquirer_key: _, ...columnsBefore } = JSON.parse(row.json) as Record<string, unknown>;
+        const columns = Object.keys(columnsBefore).map((name) => `"${name}"`).join(', ');
+        await old.query(`INSERT INTO payment_transaction (${columns}) SELECT ${columns} FROM jsonb_populate_record(NULL::payment_transaction, $1::jsonb)`, [JSON.stringify(columnsBefore)]);
       };
       await acceptance('acpt_x', 'Acquirer X', '7');
       await acceptance('acpt_y', 'Acquirer Y', null);
-      // Batch 000002 closed (X's, and a sale of an acceptance since deleted, the newest); batch 000003 open with X's and Y's sales, Y's the newest.
-      await transaction('tran_x_closed', 'acpt_x', 'Acquirer X', '000002', '2026-11-01T10:00:00Z');
-      await transaction('tran_gone', 'acpt_gone', 'Old acquirer', '000002', '2026-11-01T11:00:00Z');
+      // Batch 000002 settled (X's, and a sale of an acceptance since deleted, the newest); batch 000003 open with X's and Y's sales, Y's the newest.
+      await transaction('tran_x_closed', 'acpt_x', 'Acquirer X', '000002', '2026-11-01T10:00:00Z', 'SETTLED');
+      await transaction('tran_gone', 'acpt_gone', 'Old acquirer', '000002', '2026-11-01T11:00:00Z', 'SETTLED');
       await transaction('tran_x_open', 'acpt_x', 'Acquirer X', '000003', '2026-11-02T10:00:00Z');
       await transaction('tran_y_open', 'acpt_y', 'Acquirer Y', '000003', '2026-11-02T11:00:00Z');
       await old.query(
@@ -59,10 +60,10 @@ describe('migration BatchPerAcquirer1795830000000', () => {
     await db?.drop();
   });
 
-  it("should give each transaction its acceptance's acquirer profile, else its name, else the name it was made under", async () => {
+  it("should give each transaction its acceptance's acquirer profile, else its name, else the name it was made under; a closed batch's all its newest's", async () => {
     expect(await current.query(`SELECT id, acquirer_key FROM payment_transaction ORDER BY id`)).toEqual([
       { id: 'tran_gone', acquirer_key: 'name:Old acquirer' },
-      { id: 'tran_x_closed', acquirer_key: 'ref:7' },
+      { id: 'tran_x_closed', acquirer_key: 'name:Old acquirer' },
       { id: 'tran_x_open', acquirer_key: 'ref:7' },
       { id: 'tran_y_open', acquirer_key: 'name:Acquirer Y' },
     ]);
@@ -78,5 +79,9 @@ describe('migration BatchPerAcquirer1795830000000', () => {
 
   it("should give a closed batch its newest transaction's acquirer", async () => {
     expect(await current.query(`SELECT id, acquirer_key FROM batch_settlement`)).toEqual([{ id: 'stl_1', acquirer_key: 'name:Old acquirer' }]);
+  });
+
+  it('should mark the transactions of batches not settled to be announced once more, naming their acquirer', async () => {
+    expect(await current.query(`SELECT tran_id FROM transaction_republish ORDER BY tran_id`)).toEqual([{ tran_id: 'tran_x_open' }, { tran_id: 'tran_y_open' }]);
   });
 });

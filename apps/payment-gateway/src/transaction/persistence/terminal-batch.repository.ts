@@ -42,9 +42,23 @@ export class TerminalBatchRepository {
   async openBatchNo(key: TerminalKey): Promise<string> {
     const open = await this.lockShared(key);
     if (open !== undefined) return open.batchNo;
-    // The terminal's first approval makes its row; one racing it waits for that insert to commit.
+    // The terminal's first approval at this acquirer makes its row; one racing it waits for that insert to commit. Its first
+    // batch follows the numbers the MID/TID has at its other acquirers (000001 when it has none): a host that knew the
+    // terminal under another acquirer profile (one deleted and made again, an acceptance given its acquirer profile) never
+    // sees a number it closed, or one still open there, again (review r14r).
+    // Two acquirers' first approvals on the MID/TID at once would each read no number of the other: one waits for the other.
+    await this.uow.manager.query(`SELECT pg_advisory_xact_lock(hashtext('terminal_batch ' || $1 || ' ' || $2 || ' ' || $3 || ' ' || $4 || ' ' || $5))`, [
+      key.groupId,
+      key.hostMessageFormat,
+      key.mid,
+      key.tid,
+      key.currency,
+    ]);
     await this.uow.manager.query(
-      `INSERT INTO terminal_batch (group_id, host_message_format, acquirer_key, mid, tid, currency) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+      `INSERT INTO terminal_batch (group_id, host_message_format, acquirer_key, mid, tid, currency, batch_no)
+       SELECT $1::varchar, $2::varchar, $3::varchar, $4::varchar, $5::varchar, $6::varchar, COALESCE(lpad((max(batch_no)::int % 999999 + 1)::text, 6, '0'), '000001')
+         FROM terminal_batch WHERE group_id = $1 AND host_message_format = $2 AND mid = $4 AND tid = $5 AND currency = $6
+       ON CONFLICT DO NOTHING`,
       keyParams(key),
     );
     return (await this.lockShared(key))!.batchNo;

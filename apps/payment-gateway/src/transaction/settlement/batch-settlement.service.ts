@@ -132,6 +132,16 @@ function decimalTotals(totals: BatchTotalsMinor, currency: string): GatewayBatch
  * request is on it, and after that request's time is up the same host request again (the
  * connector answers a requestId it handled from its log), so a batch is never settled twice.
  */
+/**
+ * The transaction that says where a batch is settled and for which merchant (a first close and a
+ * retry alike): the newest it settles. An authorisation rolled over from an earlier batch, whose
+ * acceptance the request may name, never decides it (review r14q); the terminal's newest of that
+ * acceptance only when the batch settles none (refunds of earlier batches alone).
+ */
+function namingTransaction(contents: BatchContents, terminal: Transaction): Transaction {
+  return contents.settled.reduce<Transaction | undefined>((newest, each) => (newest === undefined || each.createdAt > newest.createdAt ? each : newest), undefined) ?? terminal;
+}
+
 @Injectable()
 export class BatchSettlementService {
   private readonly logger = new Logger('BatchSettlement');
@@ -187,7 +197,7 @@ export class BatchSettlementService {
 
   /** The terminal the request names (tenancy checked), its row locked exclusively, and the settlement of the batch it names. */
   private async lockTerminal(request: GatewayBatchSettleRequestV1): Promise<{ key: TerminalKey; terminal: Transaction; row: TerminalBatchRow; settlement: BatchSettlement | null }> {
-    const newest = await this.settlements.newestOfTerminal(request.acceptanceId, request.mid, request.tid, request.currency, request.acquirerKey);
+    const newest = await this.settlements.newestOfTerminal(request);
     const terminal = requireOwned(newest, request.groupId, `terminal ${request.mid}/${request.tid} (${request.currency}) of acceptance ${request.acceptanceId}`);
     const key = terminalKeyOf(terminal);
     const row = await this.batches.lockExclusive(key);
@@ -263,10 +273,7 @@ export class BatchSettlementService {
     for (const transaction of contents.rolledOver) await this.writer.write(transaction, { batchNo: next, updatedAt: now }, actions.get(transaction.id) ?? []);
     for (const transaction of contents.settled)
       await this.writer.write(transaction, { settleState: 'SETTLING', updatedAt: now }, actions.get(transaction.id) ?? []);
-    // The batch's host: that of the newest transaction it settles. An authorisation rolled over from an earlier batch of
-    // another acquirer, whose acceptance the request may name, never decides it (review r14q); the terminal's newest of
-    // that acceptance only when the batch settles none (refunds of earlier batches alone).
-    const named = contents.settled.reduce<Transaction | undefined>((newest, each) => (newest === undefined || each.createdAt > newest.createdAt ? each : newest), undefined) ?? terminal;
+    const named = namingTransaction(contents, terminal);
     const kept = (actions.get(named.id) ?? (await this.transactions.actionsOf(named.id))).find((action) => action.actionType === 'NEW')?.hostRequest;
     if (!kept || !isKeptAuthorization(kept)) throw new Error(`transaction ${named.id} keeps no host request to name its terminal by`);
     const id = `stl_${this.ids.bytes(16).toString('base64url')}`;
@@ -312,9 +319,10 @@ export class BatchSettlementService {
    */
   private async retry(request: GatewayBatchSettleRequestV1, settlement: BatchSettlement, now: Date, terminal: Transaction): Promise<Claim> {
     const attempts = settlement.attempts + 1;
-    // A new host request: its 12/13 in the merchant's zone as it is now, like a first close.
-    const merchant = merchantNowOf(settlement.hostRequest.merchant, await this.currentProfile(terminal));
     const contents = await this.contentsOf(settlement, settlement.batchNo, await this.lockedBatch(settlement, settlement.batchNo));
+    const named = namingTransaction(contents, terminal);
+    // A new host request: its 12/13 in the merchant's zone as it is now, like a first close.
+    const merchant = merchantNowOf(settlement.hostRequest.merchant, await this.currentProfile(named));
     const retried: BatchSettlement = {
       ...settlement,
       state: 'SETTLING',
@@ -325,7 +333,7 @@ export class BatchSettlementService {
         ...settlement.hostRequest,
         ...hostBatchOf(contents),
         requestId: `${settlement.id}-${attempts}`,
-        target: await this.targetNow(settlement.hostRequest.target, terminal),
+        target: await this.targetNow(settlement.hostRequest.target, named),
         merchant,
       },
       claimedUntil: this.claimEnd(now),

@@ -30,6 +30,13 @@ const SETTLE_STATE_MOVES_UP = `CASE WHEN orders.settle_state = ${SETTLE_STATES.S
   WHEN orders.settle_state = ${SETTLE_STATES.SETTLE_FAILED} AND EXCLUDED.settle_state = ${SETTLE_STATES.WAIT_FOR_SETTLE} THEN orders.settle_state
   ELSE EXCLUDED.settle_state END`;
 
+/**
+ * A version is applied over the stored one when it is higher, or when it is the same version naming
+ * the acquirer of an order recorded without one: the gateway publishes the events of what was not
+ * settled when batches became per acquirer once more (docs/decisions.md, "Review r14r").
+ */
+const NEWER_OR_NAMES_ITS_ACQUIRER = `(orders.version < EXCLUDED.version OR (orders.version = EXCLUDED.version AND orders.acquirer_key = '' AND EXCLUDED.acquirer_key <> ''))`;
+
 /** Columns an upsert never rewrites: the key, the owner, the settle state (moved by its own rule) and the bookkeeping. */
 const KEPT_ON_UPDATE = new Set(['tranId', 'groupId', 'settleState', 'syncedAt']);
 
@@ -84,7 +91,7 @@ export class OrderRepository {
     const applied: Array<{ tran_id: string; acquirer_key: string }> = await this.manager.query(
       `INSERT INTO orders (${names.join(', ')}) VALUES ${rows.join(', ')}
        ON CONFLICT (tran_id) DO UPDATE SET ${updates.join(', ')}, settle_state = ${SETTLE_STATE_MOVES_UP}, synced_at = now()
-       WHERE orders.version < EXCLUDED.version AND orders.group_id = EXCLUDED.group_id
+       WHERE ${NEWER_OR_NAMES_ITS_ACQUIRER} AND orders.group_id = EXCLUDED.group_id
        RETURNING tran_id, acquirer_key`,
       values,
     );

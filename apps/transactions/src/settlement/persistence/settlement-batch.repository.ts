@@ -114,6 +114,16 @@ export class SettlementBatchRepository {
     if (batches.length === 0) return;
     const column = <K extends keyof NewBatch>(key: K) => batches.map((batch) => batch[key]);
     const key = ['group_id', 'host_message_format', 'acquirer_key', 'primary_mid', 'primary_tid', 'currency', 'batch_no'].map((name) => `b.${name} = n.${name}`).join(' AND ');
+    // A batch recorded before batches were per acquirer (no acquirer) is the first one's named for it: it keeps its id and state.
+    const legacy = ['group_id', 'host_message_format', 'primary_mid', 'primary_tid', 'currency', 'batch_no'].map((name) => `b.${name} = n.${name}`).join(' AND ');
+    await this.manager.query(
+      `UPDATE settlement_batch b SET acquirer_key = n.acquirer_key
+         FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[])
+              AS n(group_id, host_message_format, acquirer_key, primary_mid, primary_tid, currency, batch_no)
+        WHERE b.acquirer_key = '' AND n.acquirer_key <> '' AND ${legacy}
+          AND NOT EXISTS (SELECT 1 FROM settlement_batch k WHERE ${key.replaceAll('b.', 'k.')})`,
+      [column('groupId'), column('hostMessageFormat'), column('acquirerKey'), column('primaryMid'), column('primaryTid'), column('currency'), column('batchNo')],
+    );
     await this.manager.query(
       `INSERT INTO settlement_batch (uuid, batch_id, group_id, merchant_id, merchant_name, acceptance_id, host_message_format, acquirer_key, primary_mid, primary_tid, currency, batch_no, profile_name, created_at, updated_at)
        SELECT n.uuid, n.batch_id, n.group_id, n.merchant_id, n.merchant_name, n.acceptance_id, n.host_message_format, n.acquirer_key, n.primary_mid, n.primary_tid, n.currency, n.batch_no, n.profile_name, n.opened_at, n.opened_at

@@ -54,18 +54,22 @@ export class BatchSettlementRepository {
   }
 
   /**
-   * The newest transaction a terminal (an acceptance's MID and TID, in a currency; at `acquirerKey`
-   * when given, else at the acquirer of the acceptance's newest there) took, whatever its PBO: the
-   * caller applies the tenancy rule. It names the terminal's host format and acquirer, and its
-   * first action keeps the target and merchant the host knows the terminal by.
+   * The newest transaction a terminal (an acceptance's MID and TID, in a currency) took at
+   * `acquirerKey`, whatever its PBO: the caller applies the tenancy rule. It names the terminal's
+   * host format and acquirer, and its first action keeps the target and merchant the host knows
+   * the terminal by. Without `acquirerKey` (a batch the caller recorded before batches were per
+   * acquirer), the acceptance's newest in batch `batchNo`, else its newest: the acquirer whose
+   * batch that number is.
    */
-  newestOfTerminal(acceptanceId: string, mid: string, tid: string, currency: string, acquirerKey?: string): Promise<Transaction | null> {
+  newestOfTerminal(terminal: { acceptanceId: string; mid: string; tid: string; currency: string; batchNo: string; acquirerKey?: string }): Promise<Transaction | null> {
+    const { acceptanceId, mid, tid, currency, batchNo, acquirerKey } = terminal;
     const query = this.uow.manager
       .getRepository(PaymentTransactionEntity)
       .createQueryBuilder('t')
       .where('t.acceptanceId = :acceptanceId AND t.primaryMid = :mid AND t.primaryTid = :tid AND t.currency = :currency', { acceptanceId, mid, tid, currency });
     if (acquirerKey) query.andWhere('t.acquirerKey = :acquirerKey', { acquirerKey });
-    return query.orderBy('t.createdAt', 'DESC').addOrderBy('t.id', 'DESC').limit(1).getOne();
+    else query.orderBy('CASE WHEN t.batchNo = :batchNo THEN 0 ELSE 1 END', 'ASC').setParameter('batchNo', batchNo);
+    return query.addOrderBy('t.createdAt', 'DESC').addOrderBy('t.id', 'DESC').limit(1).getOne();
   }
 
   /** The batch's transactions, locked (`FOR UPDATE`, in id order so two writers of many rows never deadlock). */
