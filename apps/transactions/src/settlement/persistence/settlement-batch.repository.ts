@@ -22,6 +22,9 @@ export interface NewBatch extends TerminalBatch {
   openedAt: Date;
 }
 
+/** The columns that name a settlement batch: the gateway's terminal batch key. */
+const BATCH_KEY = ['group_id', 'host_message_format', 'acquirer_key', 'primary_mid', 'primary_tid', 'currency', 'batch_no'] as const;
+
 /** Order `o` is of the terminal of batch `b` (the gateway's terminal key), in SQL. */
 const TERMINAL_OF_BATCH =
   'o.group_id = b.group_id AND o.host_message_format = b.host_message_format AND o.acquirer_key = b.acquirer_key AND o.primary_mid = b.primary_mid AND o.primary_tid = b.primary_tid AND o.currency = b.currency';
@@ -113,15 +116,17 @@ export class SettlementBatchRepository {
   async ensureAll(batches: readonly NewBatch[]): Promise<void> {
     if (batches.length === 0) return;
     const column = <K extends keyof NewBatch>(key: K) => batches.map((batch) => batch[key]);
-    const key = ['group_id', 'host_message_format', 'acquirer_key', 'primary_mid', 'primary_tid', 'currency', 'batch_no'].map((name) => `b.${name} = n.${name}`).join(' AND ');
+    const key = (b: string) => BATCH_KEY.map((name) => `${b}.${name} = n.${name}`).join(' AND ');
     // A batch recorded before batches were per acquirer (no acquirer) is the first one's named for it: it keeps its id and state.
-    const legacy = ['group_id', 'host_message_format', 'primary_mid', 'primary_tid', 'currency', 'batch_no'].map((name) => `b.${name} = n.${name}`).join(' AND ');
+    const legacy = BATCH_KEY.filter((name) => name !== 'acquirer_key')
+      .map((name) => `b.${name} = n.${name}`)
+      .join(' AND ');
     await this.manager.query(
       `UPDATE settlement_batch b SET acquirer_key = n.acquirer_key
          FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[])
               AS n(group_id, host_message_format, acquirer_key, primary_mid, primary_tid, currency, batch_no)
         WHERE b.acquirer_key = '' AND n.acquirer_key <> '' AND ${legacy}
-          AND NOT EXISTS (SELECT 1 FROM settlement_batch k WHERE ${key.replaceAll('b.', 'k.')})`,
+          AND NOT EXISTS (SELECT 1 FROM settlement_batch k WHERE ${key('k')})`,
       [column('groupId'), column('hostMessageFormat'), column('acquirerKey'), column('primaryMid'), column('primaryTid'), column('currency'), column('batchNo')],
     );
     await this.manager.query(
@@ -129,7 +134,7 @@ export class SettlementBatchRepository {
        SELECT n.uuid, n.batch_id, n.group_id, n.merchant_id, n.merchant_name, n.acceptance_id, n.host_message_format, n.acquirer_key, n.primary_mid, n.primary_tid, n.currency, n.batch_no, n.profile_name, n.opened_at, n.opened_at
          FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::varchar[], $13::varchar[], $14::timestamptz[])
               WITH ORDINALITY AS n(uuid, batch_id, group_id, merchant_id, merchant_name, acceptance_id, host_message_format, acquirer_key, primary_mid, primary_tid, currency, batch_no, profile_name, opened_at, position)
-        WHERE NOT EXISTS (SELECT 1 FROM settlement_batch b WHERE ${key})
+        WHERE NOT EXISTS (SELECT 1 FROM settlement_batch b WHERE ${key('b')})
         ORDER BY n.position
        ON CONFLICT (group_id, host_message_format, acquirer_key, primary_mid, primary_tid, currency, batch_no) DO NOTHING`,
       [
