@@ -168,6 +168,30 @@ describe('transaction store', () => {
         { numRuns: 5 },
       );
     });
+
+    // Review r14s: a close moved each acquirer's own number on by one, so two acquirers at one host met on a number again.
+    it('should close any acquirer\'s batch onto a number after every one the MID/TID has at its acquirers, in any order of closes', async () => {
+      const batches = app.app.get(TerminalBatchRepository);
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 8 }), async (closes) => {
+          const terminal = { groupId: unique('grp_'), hostMessageFormat: 'MOCK', mid: 'MID', tid: 'TID00001', currency: 'MYR' };
+          const keys = [0, 1, 2].map((index) => ({ ...terminal, acquirerKey: `ref:${index}` }));
+          const used = new Set<string>();
+          for (const key of keys) used.add(await uow.run(() => batches.openBatchNo(key)));
+          for (const index of closes) {
+            const next = await uow.run(async () => {
+              await batches.lockExclusive(keys[index]);
+              const number = await batches.nextBatchNo(keys[index]);
+              await batches.advance(keys[index], number, new Date());
+              return number;
+            });
+            expect(used.has(next)).toBe(false);
+            used.add(next);
+          }
+        }),
+        { numRuns: 10 },
+      );
+    });
   });
 
   describe('the resolver lease', () => {

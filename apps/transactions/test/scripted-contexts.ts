@@ -124,7 +124,7 @@ export class ScriptedGateway {
   }
 
   /** Takes a transaction as the gateway would after the host answered (version 1), at `acquirerKey`, publishing it (naming the acquirer unless `namesNoAcquirer`). */
-  async take(groupId: string, transaction: GatewayTransactionV1, merchantId: string | null = null, acquirerKey?: string, namesNoAcquirer = false): Promise<GatewayTransactionV1> {
+  async take(groupId: string, transaction: GatewayTransactionV1, merchantId: string | null = null, acquirerKey = 'ref:1', namesNoAcquirer = false): Promise<GatewayTransactionV1> {
     this.held.set(transaction.tranId, { groupId, merchantId, version: 1, transaction, history: [transaction], acquirerKey, namesNoAcquirer });
     await this.publishCurrent(transaction.tranId);
     return transaction;

@@ -1,6 +1,7 @@
 import { GATEWAY_BATCH_SETTLE_V1, GatewayTransactionV1 } from '@app/contracts';
 import { randomDigits, unique, waitFor } from '@app/testing';
 import fc from 'fast-check';
+import { randomUUID } from 'node:crypto';
 import { action, approvedSale, declinedSale, decimal, terminal, Terminal } from './factories';
 import { settleRefusal } from './scripted-contexts';
 import { dataOf, expectError, Pbo, startTransactions, TransactionsTestApp } from './support';
@@ -199,14 +200,42 @@ describe('settlement (legacy v2)', () => {
     expect(settled.records.map((order) => order.tranId).sort()).toEqual([x, y1, y2].map((sale) => sale.tranId).sort());
   });
 
-  it('should settle a batch recorded without an acquirer by naming none: the gateway takes the acquirer of the batch', async () => {
+  // Review r14s: settled before its orders named their acquirers, a batch that held two settled one and hid the other.
+  it('should refuse to settle a batch recorded without an acquirer until its orders name theirs (409, retryable), then settle it under the acquirer that took it', async () => {
     const shop = terminal();
+    const other = { ...shop, acceptanceId: `acpt_${randomUUID().replaceAll('-', '').slice(0, 16)}`, merchantName: unique('Other shop ') };
     app.merchantManagement.device(pbo.groupId, shop.sdkId, password);
-    await app.gateway.take(pbo.groupId, approvedSale({ terminal: shop, minor: 1200 }), null, 'ref:1', true);
+    // The batch of before was made by the other acquirer's order: it describes that one's acceptance and merchant.
+    const second = await app.gateway.take(pbo.groupId, approvedSale({ terminal: other, minor: 800 }), null, 'ref:2', true);
     await app.settled();
+    const first = await app.gateway.take(pbo.groupId, approvedSale({ terminal: shop, minor: 1200 }), null, 'ref:1', true);
+    await app.settled();
+    const legacy = await batchOf(shop.primaryTid);
+    expect(legacy).toMatchObject({ paymentCount: 2, paymentAmt: 20 });
 
-    expect(dataOf(await settle((await batchOf(shop.primaryTid)).batchId)).state).toBe(1);
-    expect(app.gateway.requestsOf(GATEWAY_BATCH_SETTLE_V1)).toEqual([expect.not.objectContaining({ acquirerKey: expect.anything() })]);
+    const refused = await settle(legacy.batchId);
+    expectError(refused, 409, 10000, `batch ${legacy.batchId} was recorded before batches were per acquirer and is being given its acquirer; settle it again in a moment`);
+    expect(app.gateway.requestsOf(GATEWAY_BATCH_SETTLE_V1)).toEqual([]);
+
+    // Named again: the batch of before is one acquirer's now, described as that acquirer's (its acceptance, its merchant).
+    for (const sale of [second, first]) {
+      app.gateway.current(sale.tranId).namesNoAcquirer = false;
+      await app.gateway.publishCurrent(sale.tranId);
+    }
+    await app.settled();
+    const records = (await batches(pbo, '?pageSize=-1')).records.filter((record) => record.acquirerTid === shop.primaryTid);
+    expect(records.map((record) => [record.paymentAmt, record.mchName]).sort()).toEqual([
+      [12, shop.merchantName],
+      [8, other.merchantName],
+    ]);
+    expect(records.map((record) => record.batchId)).toContain(legacy.batchId);
+    for (const record of records) expect(dataOf(await settle(record.batchId)).state).toBe(1);
+    expect(app.gateway.requestsOf(GATEWAY_BATCH_SETTLE_V1)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ acquirerKey: 'ref:2', acceptanceId: other.acceptanceId }),
+        expect.objectContaining({ acquirerKey: 'ref:1', acceptanceId: shop.acceptanceId }),
+      ]),
+    );
   });
 
   it('should count refunds and voids, and sum the batch per kind and payment method', async () => {
@@ -246,6 +275,7 @@ describe('settlement (legacy v2)', () => {
         requestId: `settle-${open.uuid}-1`,
         groupId: pbo.groupId,
         acceptanceId: shop.acceptanceId,
+        acquirerKey: 'ref:1',
         mid: shop.primaryMid,
         tid: shop.primaryTid,
         currency: 'MYR',

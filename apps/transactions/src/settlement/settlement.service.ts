@@ -185,6 +185,10 @@ export class SettlementService {
         await this.batches.update(batch.id, { settlingUntil });
         return { batch, requestId: batch.settleRequestId as string };
       }
+      // Recorded before batches were per acquirer: which acquirer's batch it is, the gateway is saying (it announces its
+      // transactions again at start, naming theirs); settled before that, a batch that held two would settle one and hide the other.
+      if (batch.acquirerKey === '')
+        throw DomainError.conflict(`batch ${batchId} was recorded before batches were per acquirer and is being given its acquirer; settle it again in a moment`, 5);
       const attempts = batch.settleAttempts + 1;
       const requestId = `settle-${batch.uuid}-${attempts}`;
       await this.batches.update(batch.id, {

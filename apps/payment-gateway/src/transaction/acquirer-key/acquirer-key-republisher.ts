@@ -14,7 +14,8 @@ const BATCH = 100;
  * its current version, which now names its acquirer. The transactions context applies such a
  * version over the same version of an order that has no acquirer yet (docs/decisions.md, "Review
  * r14r"), and moves it into that acquirer's batch. Replicas share the marks (`FOR UPDATE SKIP
- * LOCKED`); a mark is deleted with the event's outbox row, in one commit. Idle once none is left.
+ * LOCKED`); a mark is deleted with the event's outbox row, in one commit. Once none is left, a pass
+ * is one read of an empty table each sweep interval (`closeSweepIntervalMs`).
  */
 @Injectable()
 export class AcquirerKeyRepublisher implements OnApplicationBootstrap, OnModuleDestroy {

@@ -1,5 +1,6 @@
 import { TypeOrmUnitOfWork } from '@app/database';
 import { Injectable } from '@nestjs/common';
+import { nextBatchNo } from '../settlement/batch-contents';
 import type { TerminalKey } from '../transaction';
 
 const KEY = 'group_id = $1 AND host_message_format = $2 AND acquirer_key = $3 AND mid = $4 AND tid = $5 AND currency = $6';
@@ -46,14 +47,7 @@ export class TerminalBatchRepository {
     // batch follows the numbers the MID/TID has at its other acquirers (000001 when it has none): a host that knew the
     // terminal under another acquirer profile (one deleted and made again, an acceptance given its acquirer profile) never
     // sees a number it closed, or one still open there, again (review r14r).
-    // Two acquirers' first approvals on the MID/TID at once would each read no number of the other: one waits for the other.
-    await this.uow.manager.query(`SELECT pg_advisory_xact_lock(hashtext('terminal_batch ' || $1 || ' ' || $2 || ' ' || $3 || ' ' || $4 || ' ' || $5))`, [
-      key.groupId,
-      key.hostMessageFormat,
-      key.mid,
-      key.tid,
-      key.currency,
-    ]);
+    await this.lockNumbering(key);
     await this.uow.manager.query(
       `INSERT INTO terminal_batch (group_id, host_message_format, acquirer_key, mid, tid, currency, batch_no)
        SELECT $1::varchar, $2::varchar, $3::varchar, $4::varchar, $5::varchar, $6::varchar, COALESCE(lpad((max(batch_no)::int % 999999 + 1)::text, 6, '0'), '000001')
@@ -79,6 +73,21 @@ export class TerminalBatchRepository {
     return this.lockedRow(key, 'FOR UPDATE');
   }
 
+  /**
+   * The number the terminal's next batch at this acquirer takes when its open one closes: after the
+   * highest the MID/TID has at any of its acquirers, so one host that knows the terminal under two
+   * acquirer profiles never sees a number twice (review r14s). Under the numbering lock, held until
+   * the unit of work ends (the caller then advances the row to it).
+   */
+  async nextBatchNo(key: TerminalKey): Promise<string> {
+    await this.lockNumbering(key);
+    const [{ highest }]: Array<{ highest: string }> = await this.uow.manager.query(
+      `SELECT max(batch_no) AS highest FROM terminal_batch WHERE group_id = $1 AND host_message_format = $2 AND mid = $3 AND tid = $4 AND currency = $5`,
+      [key.groupId, key.hostMessageFormat, key.mid, key.tid, key.currency],
+    );
+    return nextBatchNo(highest);
+  }
+
   /** Opens the terminal's next batch (the row must be locked exclusively). */
   async advance(key: TerminalKey, nextBatchNo: string, now: Date): Promise<void> {
     await this.uow.manager.query(`UPDATE terminal_batch SET batch_no = $7, updated_at = $8 WHERE ${KEY}`, [...keyParams(key), nextBatchNo, now]);
@@ -94,6 +103,20 @@ export class TerminalBatchRepository {
     await this.uow.manager.query(`UPDATE terminal_batch SET settle_hold_id = NULL, settle_hold_until = NULL WHERE ${KEY} AND settle_hold_id = $7`, [
       ...keyParams(key),
       holdId,
+    ]);
+  }
+
+  /**
+   * The MID/TID's numbering, across its acquirers, until the unit of work ends: two acquirers' first
+   * approvals, or a first approval and a close, would each read the other's number before it is written.
+   */
+  private async lockNumbering(key: TerminalKey): Promise<void> {
+    await this.uow.manager.query(`SELECT pg_advisory_xact_lock(hashtext('terminal_batch ' || $1 || ' ' || $2 || ' ' || $3 || ' ' || $4 || ' ' || $5))`, [
+      key.groupId,
+      key.hostMessageFormat,
+      key.mid,
+      key.tid,
+      key.currency,
     ]);
   }
 

@@ -28,7 +28,7 @@ import { isKeptAuthorization, TerminalKey, terminalKeyOf, type Transaction, type
 import { SaleProfiles } from '../sale-profiles';
 import { TransactionChangeWriter } from '../transaction-change-writer';
 import { TRANSACTION_SETTINGS, TransactionSettings } from '../transaction-settings';
-import { batchContents, type BatchContents, nextBatchNo } from './batch-contents';
+import { batchContents, type BatchContents } from './batch-contents';
 import type { BatchSettlement, BatchTotalsMinor } from './batch-settlement';
 import { BatchSettlementRepository } from './persistence/batch-settlement.repository';
 import { COMPLETING_VOID_RETRY_SECONDS } from '../follow-up/follow-up-rules';
@@ -259,7 +259,7 @@ export class BatchSettlementService {
   /** Closes the open batch (the terminal's row is locked exclusively): the next batch opens, the closed one is kept with its totals. */
   private async close(request: GatewayBatchSettleRequestV1, terminal: Transaction, key: TerminalKey, batchNo: string): Promise<Claim> {
     const now = this.clock.now();
-    const next = nextBatchNo(batchNo);
+    const next = await this.batches.nextBatchNo(key);
     await this.batches.advance(key, next, now);
     const { locked, actions } = await this.lockedBatch(key, batchNo);
     // Refused (the unit of work rolls the batch's advance back): the batch could count a sale the host is voiding.

@@ -117,17 +117,31 @@ export class SettlementBatchRepository {
     if (batches.length === 0) return;
     const column = <K extends keyof NewBatch>(key: K) => batches.map((batch) => batch[key]);
     const key = (b: string) => BATCH_KEY.map((name) => `${b}.${name} = n.${name}`).join(' AND ');
-    // A batch recorded before batches were per acquirer (no acquirer) is the first one's named for it: it keeps its id and state.
+    // A batch recorded before batches were per acquirer (no acquirer) is the first one's named for it: it keeps its id and
+    // state, and says whose it is now (the acceptance the gateway is asked by, the merchant, the acquirer profile's name).
     const legacy = BATCH_KEY.filter((name) => name !== 'acquirer_key')
       .map((name) => `b.${name} = n.${name}`)
       .join(' AND ');
     await this.manager.query(
-      `UPDATE settlement_batch b SET acquirer_key = n.acquirer_key
-         FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[])
-              AS n(group_id, host_message_format, acquirer_key, primary_mid, primary_tid, currency, batch_no)
+      `UPDATE settlement_batch b
+          SET acquirer_key = n.acquirer_key, acceptance_id = n.acceptance_id, merchant_id = n.merchant_id, merchant_name = n.merchant_name, profile_name = n.profile_name
+         FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[])
+              AS n(group_id, host_message_format, acquirer_key, primary_mid, primary_tid, currency, batch_no, acceptance_id, merchant_id, merchant_name, profile_name)
         WHERE b.acquirer_key = '' AND n.acquirer_key <> '' AND ${legacy}
           AND NOT EXISTS (SELECT 1 FROM settlement_batch k WHERE ${key('k')})`,
-      [column('groupId'), column('hostMessageFormat'), column('acquirerKey'), column('primaryMid'), column('primaryTid'), column('currency'), column('batchNo')],
+      [
+        column('groupId'),
+        column('hostMessageFormat'),
+        column('acquirerKey'),
+        column('primaryMid'),
+        column('primaryTid'),
+        column('currency'),
+        column('batchNo'),
+        column('acceptanceId'),
+        column('merchantId'),
+        column('merchantName'),
+        column('profileName'),
+      ],
     );
     await this.manager.query(
       `INSERT INTO settlement_batch (uuid, batch_id, group_id, merchant_id, merchant_name, acceptance_id, host_message_format, acquirer_key, primary_mid, primary_tid, currency, batch_no, profile_name, created_at, updated_at)
