@@ -13,10 +13,11 @@ const ACQUIRER_KEY_OF = (a: string) => `COALESCE('ref:' || ${a}.acquirer_ref, 'n
  *
  * - each transaction keeps the acquirer it was made at (`acquirer_key`): its acceptance's acquirer
  *   profile, else the acceptance's name (the name it was made under when the acceptance is gone);
- * - a terminal's batch row is now one per acquirer. The open batch number N of the row before is
- *   every acquirer's: each acquirer that made transactions on the terminal gets a row at N, so its
- *   transactions in batch N are its open batch, and no acquirer opens a number closed before (all
- *   below N). The row's settle hold stays with the acquirer of the terminal's newest transaction;
+ * - a terminal's batch row is now one per acquirer. Each acquirer that made transactions on the
+ *   terminal gets a row: the acquirer of its newest transaction keeps the open number N (and the
+ *   row's settle hold), each other's open batch takes the next numbers (N+1, N+2, …, with its
+ *   transactions and the actions booked in it), so no number closed before (all below N) opens
+ *   again, and no number goes to one host twice;
  * - a closed batch (batch_settlement) stays one: its newest transaction's acquirer's, and every
  *   transaction in it takes that acquirer (a batch that mixed two, settled before, is history);
  * - each transaction of a batch not settled yet (or with an action booked in an open batch) is
@@ -67,6 +68,28 @@ export class BatchPerAcquirer1795830000000 implements MigrationInterface {
        SELECT DISTINCT b.group_id, b.host_message_format, t.acquirer_key, b.mid, b.tid, b.currency, b.batch_no, b.created_at, b.updated_at
          FROM "payment_gateway"."terminal_batch" b JOIN "payment_gateway"."payment_transaction" t ON ${SAME_TERMINAL('b')}
         WHERE t.acquirer_key <> b.acquirer_key`,
+    );
+    // One number at one host terminal once (review r14t): the acquirer of the terminal's newest transaction keeps the open
+    // number; each other acquirer's open batch (its transactions and the actions booked in it) takes the next ones.
+    await queryRunner.query(
+      `CREATE TEMP TABLE batch_renumber ON COMMIT DROP AS
+       SELECT b.group_id, b.host_message_format, b.acquirer_key, b.mid, b.tid, b.currency, b.batch_no AS old_no,
+              lpad(((b.batch_no::int - 1 + row_number() OVER (PARTITION BY b.group_id, b.host_message_format, b.mid, b.tid, b.currency ORDER BY b.acquirer_key)) % 999999 + 1)::text, 6, '0') AS new_no
+         FROM "payment_gateway"."terminal_batch" b
+        WHERE b.acquirer_key <> (SELECT t.acquirer_key FROM "payment_gateway"."payment_transaction" t WHERE ${SAME_TERMINAL('b')} ORDER BY t.created_at DESC, t.id DESC LIMIT 1)`,
+    );
+    await queryRunner.query(
+      `UPDATE "payment_gateway"."transaction_action" a SET batch_no = r.new_no
+         FROM "payment_gateway"."payment_transaction" t, batch_renumber r
+        WHERE a.tran_id = t.id AND a.batch_no = r.old_no AND t.acquirer_key = r.acquirer_key AND ${SAME_TERMINAL('r')}`,
+    );
+    await queryRunner.query(
+      `UPDATE "payment_gateway"."payment_transaction" t SET batch_no = r.new_no FROM batch_renumber r
+        WHERE t.batch_no = r.old_no AND t.acquirer_key = r.acquirer_key AND ${SAME_TERMINAL('r')}`,
+    );
+    await queryRunner.query(
+      `UPDATE "payment_gateway"."terminal_batch" b SET batch_no = r.new_no FROM batch_renumber r
+        WHERE b.acquirer_key = r.acquirer_key AND b.group_id = r.group_id AND b.host_message_format = r.host_message_format AND b.mid = r.mid AND b.tid = r.tid AND b.currency = r.currency`,
     );
     await queryRunner.query(`ALTER TABLE "payment_gateway"."terminal_batch" ALTER COLUMN "acquirer_key" SET NOT NULL`);
     await queryRunner.query(

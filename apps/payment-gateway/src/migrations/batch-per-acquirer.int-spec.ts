@@ -69,11 +69,18 @@ describe('migration BatchPerAcquirer1795830000000', () => {
     ]);
   });
 
-  it('should give every acquirer of the terminal its own batch at the number that was open, the hold staying with the newest', async () => {
+  it("should give every acquirer of the terminal its own batch: the newest's at the number that was open, with the hold, the others' at the next numbers", async () => {
     expect(await current.query(`SELECT acquirer_key, batch_no, settle_hold_id FROM terminal_batch ORDER BY acquirer_key`)).toEqual([
       { acquirer_key: 'name:Acquirer Y', batch_no: '000003', settle_hold_id: 'hold_1' },
-      { acquirer_key: 'name:Old acquirer', batch_no: '000003', settle_hold_id: null },
-      { acquirer_key: 'ref:7', batch_no: '000003', settle_hold_id: null },
+      { acquirer_key: 'name:Old acquirer', batch_no: '000004', settle_hold_id: null },
+      { acquirer_key: 'ref:7', batch_no: '000005', settle_hold_id: null },
+    ]);
+    // The open batch's transactions follow their acquirer's number; the closed batch's keep theirs.
+    expect(await current.query(`SELECT id, batch_no FROM payment_transaction ORDER BY id`)).toEqual([
+      { id: 'tran_gone', batch_no: '000002' },
+      { id: 'tran_x_closed', batch_no: '000002' },
+      { id: 'tran_x_open', batch_no: '000005' },
+      { id: 'tran_y_open', batch_no: '000003' },
     ]);
   });
 
