@@ -181,7 +181,7 @@ describe('transaction store', () => {
           for (const index of closes) {
             const next = await uow.run(async () => {
               await batches.lockExclusive(keys[index]);
-              const number = await batches.nextBatchNo(keys[index]);
+              const number = await batches.nextNumber(keys[index]);
               await batches.advance(keys[index], number, new Date());
               return number;
             });

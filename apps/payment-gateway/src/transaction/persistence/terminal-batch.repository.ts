@@ -47,13 +47,10 @@ export class TerminalBatchRepository {
     // batch follows the numbers the MID/TID has at its other acquirers (000001 when it has none): a host that knew the
     // terminal under another acquirer profile (one deleted and made again, an acceptance given its acquirer profile) never
     // sees a number it closed, or one still open there, again (review r14r).
-    await this.lockNumbering(key);
+    const first = await this.nextNumber(key);
     await this.uow.manager.query(
-      `INSERT INTO terminal_batch (group_id, host_message_format, acquirer_key, mid, tid, currency, batch_no)
-       SELECT $1::varchar, $2::varchar, $3::varchar, $4::varchar, $5::varchar, $6::varchar, COALESCE(lpad((max(batch_no)::int % 999999 + 1)::text, 6, '0'), '000001')
-         FROM terminal_batch WHERE group_id = $1 AND host_message_format = $2 AND mid = $4 AND tid = $5 AND currency = $6
-       ON CONFLICT DO NOTHING`,
-      keyParams(key),
+      `INSERT INTO terminal_batch (group_id, host_message_format, acquirer_key, mid, tid, currency, batch_no) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+      [...keyParams(key), first],
     );
     return (await this.lockShared(key))!.batchNo;
   }
@@ -74,18 +71,19 @@ export class TerminalBatchRepository {
   }
 
   /**
-   * The number the terminal's next batch at this acquirer takes when its open one closes: after the
-   * highest the MID/TID has at any of its acquirers, so one host that knows the terminal under two
-   * acquirer profiles never sees a number twice (review r14s). Under the numbering lock, held until
-   * the unit of work ends (the caller then advances the row to it).
+   * The number the terminal's next batch at this acquirer takes, when its first opens or its open
+   * one closes: after the highest the MID/TID has at any of its acquirers (000001 when it has none),
+   * so one host that knows the terminal under two acquirer profiles never sees a number twice
+   * (reviews r14r, r14s). Under the numbering lock, held until the unit of work ends (the caller
+   * then writes the row with it).
    */
-  async nextBatchNo(key: TerminalKey): Promise<string> {
+  async nextNumber(key: TerminalKey): Promise<string> {
     await this.lockNumbering(key);
-    const [{ highest }]: Array<{ highest: string }> = await this.uow.manager.query(
+    const [{ highest }]: Array<{ highest: string | null }> = await this.uow.manager.query(
       `SELECT max(batch_no) AS highest FROM terminal_batch WHERE group_id = $1 AND host_message_format = $2 AND mid = $3 AND tid = $4 AND currency = $5`,
       [key.groupId, key.hostMessageFormat, key.mid, key.tid, key.currency],
     );
-    return nextBatchNo(highest);
+    return highest === null ? '000001' : nextBatchNo(highest);
   }
 
   /** Opens the terminal's next batch (the row must be locked exclusively). */

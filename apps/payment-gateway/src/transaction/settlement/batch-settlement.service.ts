@@ -259,7 +259,7 @@ export class BatchSettlementService {
   /** Closes the open batch (the terminal's row is locked exclusively): the next batch opens, the closed one is kept with its totals. */
   private async close(request: GatewayBatchSettleRequestV1, terminal: Transaction, key: TerminalKey, batchNo: string): Promise<Claim> {
     const now = this.clock.now();
-    const next = await this.batches.nextBatchNo(key);
+    const next = await this.batches.nextNumber(key);
     await this.batches.advance(key, next, now);
     const { locked, actions } = await this.lockedBatch(key, batchNo);
     // Refused (the unit of work rolls the batch's advance back): the batch could count a sale the host is voiding.

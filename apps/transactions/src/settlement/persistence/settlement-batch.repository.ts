@@ -117,38 +117,27 @@ export class SettlementBatchRepository {
     if (batches.length === 0) return;
     const column = <K extends keyof NewBatch>(key: K) => batches.map((batch) => batch[key]);
     const key = (b: string) => BATCH_KEY.map((name) => `${b}.${name} = n.${name}`).join(' AND ');
-    // A batch recorded before batches were per acquirer (no acquirer) is the first one's named for it: it keeps its id and
-    // state, and says whose it is now (the acceptance the gateway is asked by, the merchant, the acquirer profile's name).
     const legacy = BATCH_KEY.filter((name) => name !== 'acquirer_key')
       .map((name) => `b.${name} = n.${name}`)
       .join(' AND ');
+    // A batch recorded before batches were per acquirer (no acquirer) is the first one's named for it: it keeps its id and
+    // state, and says whose it is now (the acceptance the gateway is asked by, the merchant, the acquirer profile's name).
+    // The insert reads the snapshot from before that update: it leaves out the keys the update gave.
     await this.manager.query(
-      `UPDATE settlement_batch b
-          SET acquirer_key = n.acquirer_key, acceptance_id = n.acceptance_id, merchant_id = n.merchant_id, merchant_name = n.merchant_name, profile_name = n.profile_name
-         FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[])
-              AS n(group_id, host_message_format, acquirer_key, primary_mid, primary_tid, currency, batch_no, acceptance_id, merchant_id, merchant_name, profile_name)
-        WHERE b.acquirer_key = '' AND n.acquirer_key <> '' AND ${legacy}
-          AND NOT EXISTS (SELECT 1 FROM settlement_batch k WHERE ${key('k')})`,
-      [
-        column('groupId'),
-        column('hostMessageFormat'),
-        column('acquirerKey'),
-        column('primaryMid'),
-        column('primaryTid'),
-        column('currency'),
-        column('batchNo'),
-        column('acceptanceId'),
-        column('merchantId'),
-        column('merchantName'),
-        column('profileName'),
-      ],
-    );
-    await this.manager.query(
-      `INSERT INTO settlement_batch (uuid, batch_id, group_id, merchant_id, merchant_name, acceptance_id, host_message_format, acquirer_key, primary_mid, primary_tid, currency, batch_no, profile_name, created_at, updated_at)
+      `WITH n AS (
+         SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::varchar[], $13::varchar[], $14::timestamptz[])
+                WITH ORDINALITY AS n(uuid, batch_id, group_id, merchant_id, merchant_name, acceptance_id, host_message_format, acquirer_key, primary_mid, primary_tid, currency, batch_no, profile_name, opened_at, position)),
+       adopted AS (
+         UPDATE settlement_batch b
+            SET acquirer_key = n.acquirer_key, acceptance_id = n.acceptance_id, merchant_id = n.merchant_id, merchant_name = n.merchant_name, profile_name = n.profile_name
+           FROM n
+          WHERE b.acquirer_key = '' AND n.acquirer_key <> '' AND ${legacy}
+            AND NOT EXISTS (SELECT 1 FROM settlement_batch k WHERE ${key('k')})
+          RETURNING b.${BATCH_KEY.join(', b.')})
+       INSERT INTO settlement_batch (uuid, batch_id, group_id, merchant_id, merchant_name, acceptance_id, host_message_format, acquirer_key, primary_mid, primary_tid, currency, batch_no, profile_name, created_at, updated_at)
        SELECT n.uuid, n.batch_id, n.group_id, n.merchant_id, n.merchant_name, n.acceptance_id, n.host_message_format, n.acquirer_key, n.primary_mid, n.primary_tid, n.currency, n.batch_no, n.profile_name, n.opened_at, n.opened_at
-         FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[], $12::varchar[], $13::varchar[], $14::timestamptz[])
-              WITH ORDINALITY AS n(uuid, batch_id, group_id, merchant_id, merchant_name, acceptance_id, host_message_format, acquirer_key, primary_mid, primary_tid, currency, batch_no, profile_name, opened_at, position)
-        WHERE NOT EXISTS (SELECT 1 FROM settlement_batch b WHERE ${key('b')})
+         FROM n
+        WHERE NOT EXISTS (SELECT 1 FROM settlement_batch b WHERE ${key('b')}) AND NOT EXISTS (SELECT 1 FROM adopted a WHERE ${key('a')})
         ORDER BY n.position
        ON CONFLICT (group_id, host_message_format, acquirer_key, primary_mid, primary_tid, currency, batch_no) DO NOTHING`,
       [
