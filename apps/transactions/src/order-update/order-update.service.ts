@@ -29,6 +29,11 @@ export class OrderBatchNotApplicable extends Error {
   }
 }
 
+/** The version with the acquirer its order has as written: the batches it books in are that acquirer's, also when the version named none. */
+function withAcquirer(version: OrderVersion, acquirerKey: string): OrderVersion {
+  return version.order.acquirerKey === acquirerKey ? version : { ...version, order: { ...version.order, acquirerKey } };
+}
+
 /**
  * Applies a gateway transaction version to the read model (docs/architecture.md, flow 5): the
  * order takes it when its version is higher than the stored one, with its actions, and every
@@ -36,11 +41,6 @@ export class OrderBatchNotApplicable extends Error {
  * `gateway.transaction.updated.v1` and the replies to void, refund and capture both come here, in
  * whatever order they arrive: the highest version wins, a repeat changes nothing.
  */
-/** The version with the acquirer its order has as written: the batches it books in are that acquirer's, also when the version named none. */
-function withAcquirer(version: OrderVersion, acquirerKey: string): OrderVersion {
-  return version.order.acquirerKey === acquirerKey ? version : { ...version, order: { ...version.order, acquirerKey } };
-}
-
 @Injectable()
 export class OrderUpdateService {
   constructor(

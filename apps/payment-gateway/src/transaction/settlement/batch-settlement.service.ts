@@ -112,6 +112,16 @@ function decimalTotals(totals: BatchTotalsMinor, currency: string): GatewayBatch
 }
 
 /**
+ * The transaction that says where a batch is settled and for which merchant (a first close and a
+ * retry alike): the newest it settles. An authorisation rolled over from an earlier batch, whose
+ * acceptance the request may name, never decides it (review r14q); the terminal's newest of that
+ * acceptance only when the batch settles none (refunds of earlier batches alone).
+ */
+function namingTransaction(contents: BatchContents, terminal: Transaction): Transaction {
+  return contents.settled.reduce<Transaction | undefined>((newest, each) => (newest === undefined || each.createdAt > newest.createdAt ? each : newest), undefined) ?? terminal;
+}
+
+/**
  * `gateway.batch.settle.v1` (issue 13): closes a terminal's batch and reconciles it with the host.
  *
  * 0. The terminal is held (its batch row's `settle_hold_*`): no sale or follow-up of it starts a
@@ -132,16 +142,6 @@ function decimalTotals(totals: BatchTotalsMinor, currency: string): GatewayBatch
  * request is on it, and after that request's time is up the same host request again (the
  * connector answers a requestId it handled from its log), so a batch is never settled twice.
  */
-/**
- * The transaction that says where a batch is settled and for which merchant (a first close and a
- * retry alike): the newest it settles. An authorisation rolled over from an earlier batch, whose
- * acceptance the request may name, never decides it (review r14q); the terminal's newest of that
- * acceptance only when the batch settles none (refunds of earlier batches alone).
- */
-function namingTransaction(contents: BatchContents, terminal: Transaction): Transaction {
-  return contents.settled.reduce<Transaction | undefined>((newest, each) => (newest === undefined || each.createdAt > newest.createdAt ? each : newest), undefined) ?? terminal;
-}
-
 @Injectable()
 export class BatchSettlementService {
   private readonly logger = new Logger('BatchSettlement');
