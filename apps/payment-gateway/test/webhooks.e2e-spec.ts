@@ -172,7 +172,8 @@ describe('webhooks (callbackUrl)', () => {
           const event = finalSale(pbo, url.toString());
 
           await publish(event);
-          await waitFor('a failed attempt', async () => ((await deliveriesOf(pbo, `?tranId=${String(event.transaction.tranId)}`)).data[0]?.attempts ?? 0) >= 1);
+          // `attempts` counts an attempt from its claim; its failure is recorded when it ends.
+          await waitFor('a failed attempt recorded', async () => ((await deliveriesOf(pbo, `?tranId=${String(event.transaction.tranId)}`)).data[0]?.lastError ?? null) !== null);
           const [delivery] = (await deliveriesOf(pbo, `?tranId=${String(event.transaction.tranId)}`)).data;
 
           // A closed port, a reset and (below) a silent receiver read the same to the PBO: no port scan through callbackUrls.
