@@ -347,6 +347,51 @@ describe('void, refund and capture through the host connector', () => {
     expect(second).toMatchObject({ outcome: 'SETTLED', totals: { paymentCount: 1, paymentAmount: '45.00' }, tranIds: [auth.tranId] });
   });
 
+  // Review r14t (LOW): a batch holding only an AUTH not captured was closed at every settle, an all-zero 0500 sent each time and the AUTH rolled on.
+  it.each(['MOCK', 'ISO8583'])(
+    'should refuse (409) to settle a %s batch holding only authorisations not captured yet, send the host nothing, and settle their capture there',
+    async (hostMessageFormat) => {
+      const terminal = await app.newTerminal({ hostMessageFormat });
+      const sale = await sell(terminal, { value: '8.00' });
+      const auths = [await sell(terminal, { value: '50.00', tranType: 'AUTH' }), await sell(terminal, { value: '20.00', tranType: 'AUTH' })];
+      expect((await settle(app, terminal, sale.acceptanceId, '000001')).outcome).toBe('SETTLED');
+      const settles = () => app.query(`SELECT request_id FROM host_connector.request_log WHERE tid = $1 AND operation = 'settle'`, [terminal.tid]);
+      const sent = await settles();
+
+      for (let again = 0; again < 2; again++) {
+        const refused = await settle(app, terminal, sale.acceptanceId, '000002');
+        expect(refused).toMatchObject({ outcome: null, refusal: { status: 409 } });
+        const [, before, ids, after] = /^(.*?) \(([^)]*)\)(.*)$/.exec(refused.refusal?.detail ?? '') ?? [];
+        expect(`${before} (…)${after}`).toBe(
+          `batch 000002 of terminal ${terminal.mid}/${terminal.tid} has nothing to settle: it holds only authorisations not captured yet (…), which book nothing until captured; capture them (their captures settle in this batch) or void them; nothing was sent to the host`,
+        );
+        expect(ids?.split(', ').sort()).toEqual(auths.map((auth) => auth.tranId).sort());
+      }
+      expect(await settles()).toEqual(sent);
+      expect(await app.query(`SELECT batch_no FROM payment_gateway.terminal_batch WHERE tid = $1`, [terminal.tid])).toEqual([{ batch_no: '000002' }]);
+      for (const auth of auths) expect(await current(terminal, auth.tranId)).toMatchObject({ batchNo: '000002', settleState: 'OPEN' });
+
+      bodyOf(await followUp(terminal, auths[0].tranId, 'capture', { amount: '45.00' }));
+      const second = await settle(app, terminal, sale.acceptanceId, '000002');
+      expect(second).toMatchObject({ outcome: 'SETTLED', totals: { paymentCount: 1, paymentAmount: '45.00' }, tranIds: [auths[0].tranId] });
+      expect(await current(terminal, auths[1].tranId)).toMatchObject({ batchNo: '000003', settleState: 'OPEN' });
+    },
+  );
+
+  it('should refuse (409) to settle the open batch of a terminal whose batch holds nothing, and send the host nothing', async () => {
+    const terminal = await app.newTerminal({ hostMessageFormat: 'ISO8583' });
+    const sale = await sell(terminal, { value: '8.00' });
+    expect((await settle(app, terminal, sale.acceptanceId, '000001')).outcome).toBe('SETTLED');
+
+    const refused = await settle(app, terminal, sale.acceptanceId, '000002');
+
+    expect(refused).toMatchObject({ outcome: null, refusal: { status: 409 } });
+    expect(refused.refusal?.detail).toBe(
+      `batch 000002 of terminal ${terminal.mid}/${terminal.tid} has nothing to settle: no sale, capture or refund is booked in it; nothing was sent to the host`,
+    );
+    expect(await app.query(`SELECT count(*)::int AS n FROM host_connector.request_log WHERE tid = $1 AND operation = 'settle'`, [terminal.tid])).toEqual([{ n: 1 }]);
+  });
+
   it('should answer a settlement repeated (under its request id or another) from the batch it closed', async () => {
     const terminal = await app.newTerminal();
     const sale = await sell(terminal, { value: '9.00' });

@@ -1370,7 +1370,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
-            /** @description code 10000: the batch is settled already, or being settled (by another settle of this batch, or of its terminal at the gateway: msg "is being settled", with Retry-After), its terminal still has sales or follow-ups with the host (Retry-After), it was recorded before batches were per acquirer and the gateway has not named its acquirer yet (an upgrade: Retry-After), or the gateway refuses */
+            /** @description code 10000: the batch is settled already, or being settled (by another settle of this batch, or of its terminal at the gateway: msg "is being settled", with Retry-After), its terminal still has sales or follow-ups with the host (Retry-After), it was recorded before batches were per acquirer and the gateway has not named its acquirer yet (an upgrade: Retry-After), it has nothing to settle (only authorisations not captured yet, named in msg: capture or void them; nothing is sent to the host), or the gateway refuses */
             409: {
                 headers: {
                     /** @description seconds after which the request may be sent again; only while the batch or its terminal is being settled, requests are still with the host, or the batch is being given its acquirer */
