@@ -25,6 +25,7 @@ import {
 } from './host.v1';
 import { decodeContract, registerFastDecoder, unsafeShapeOf } from './decode-contract';
 import {
+  ACQUIRER_KEY_MAX_LENGTH,
   ACTION_ID_PATTERN,
   GATEWAY_ACTION_STATUSES,
   GATEWAY_ACTION_TYPES,
@@ -134,8 +135,17 @@ const plainObject: FieldDecoder = (value) => (isObject(value) ? copyJson(value) 
  * class-validator) with `forbidNonWhitelisted`: every field decoded, an unknown one refused
  * (prototype keys never get here: {@link unsafeShapeOf} refuses them).
  */
+/** The fields each hand-decoded class knows, by class: `fast-decode.spec.ts` holds them to the decorators' (a field added to a contract and not here would send every payload that has it to class-validator). */
+const DECODED_FIELDS = new Map<abstract new () => object, readonly string[]>();
+
+/** Every class a hand-written decoder builds, with the fields it knows. */
+export function handDecodedFields(): ReadonlyMap<abstract new () => object, readonly string[]> {
+  return DECODED_FIELDS;
+}
+
 function instanceOf<T extends object>(type: abstract new () => T, fields: Record<string, FieldDecoder>): (value: unknown) => Decoded<T> {
   const names = Object.keys(fields);
+  DECODED_FIELDS.set(type, names);
   const decoders = names.map((name) => fields[name]);
   const known = new Set(names);
   return (value) => {
@@ -266,6 +276,7 @@ const transactionUpdated = instanceOf(GatewayTransactionUpdatedV1, {
   merchantId: nullable(text(64)),
   version: intAtLeast(1),
   transaction,
+  acquirerKey: optional(text(ACQUIRER_KEY_MAX_LENGTH)),
 });
 
 /**
@@ -336,6 +347,7 @@ const hostQueuedReversal = instanceOf(HostQueuedReversalV1, {
   attempts: intAtLeast(0),
   lastResponseCode: nullable(matching(/^[A-Za-z0-9]{1,4}$/)),
   effect: optional(oneOf(HOST_REVERSAL_EFFECTS)),
+  operatorNote: optional(matching(OPERATOR_NOTE_PATTERN)),
   reversalId: matching(/^[0-9a-f-]{36}$/),
   queuedAt: matching(/^\d{4}-\d{2}-\d{2}T/),
 });

@@ -72,8 +72,9 @@ const validEvent: fc.Arbitrary<Json> = fc
     extraTransaction: optionalTransactionFields,
     extraAction: optionalActionFields,
     actions: fc.integer({ min: 0, max: 3 }),
+    acquirerKey: fc.option(fc.oneof(fc.nat().map((ref) => `ref:${ref}`), fc.string({ maxLength: 135 }).map((name) => `name:${name}`)), { nil: undefined }),
   })
-  .map(({ kind, currency, minor, version, merchantId, extraTransaction, extraAction, actions }) => {
+  .map(({ kind, currency, minor, version, merchantId, extraTransaction, extraAction, actions, acquirerKey }) => {
     const sale =
       kind === 'declined'
         ? declinedSale({ minor, currency })
@@ -82,7 +83,7 @@ const validEvent: fc.Arbitrary<Json> = fc
           : approvedSale({ minor, currency, tranType: kind === 'auth' ? 'AUTH' : 'SALE' });
     const more = Array.from({ length: actions }, () => action({ amount: sale.amount, actionType: 'REFUND' }));
     const transaction = { ...sale, ...extraTransaction, actions: [...sale.actions, ...more].map((each, i) => (i === 0 ? { ...each, ...extraAction } : each)) };
-    return JSON.parse(JSON.stringify(updated(transaction as GatewayTransactionV1, version, `grp_${minor}`, merchantId))) as Json;
+    return JSON.parse(JSON.stringify({ ...updated(transaction as GatewayTransactionV1, version, `grp_${minor}`, merchantId), acquirerKey })) as Json;
   });
 
 /** Every contract field present and not null (the optional ones too), so that every path can be changed. */
@@ -118,7 +119,7 @@ function fullEvent(): Json {
       },
     ],
   };
-  return JSON.parse(JSON.stringify(updated(transaction, 7, 'grp_1', 'mer_1'))) as Json;
+  return JSON.parse(JSON.stringify({ ...updated(transaction, 7, 'grp_1', 'mer_1'), acquirerKey: 'ref:17' })) as Json;
 }
 
 /** Values at and around every length limit and pattern of the contract: each is put at every path of {@link fullEvent}. */
