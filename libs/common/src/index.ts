@@ -5,6 +5,7 @@ export * from './pagination';
 export * from './time/timestamp';
 export * from './time/clock';
 export * from './random/id-generator';
+export * from './random/secure-random';
 export * from './validation';
 export * from './crypto/secret-hash';
 export * from './crypto/field-cipher';

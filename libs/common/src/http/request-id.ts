@@ -1,13 +1,13 @@
 import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { randomBytes } from 'node:crypto';
+import { secureRandomBytes } from '../random/secure-random';
 
 /** Response header that names the request (`req_<id>`), on successes and errors alike. */
 export const SERVICE_REQUEST_ID_HEADER = 'x-service-request-id';
 
 /** A new request id: `req_` and 16 random bytes, base64url. */
 export function newRequestId(): string {
-  return `req_${randomBytes(16).toString('base64url')}`;
+  return `req_${secureRandomBytes(16).toString('base64url')}`;
 }
 
 const requestIds = new WeakMap<object, string>();

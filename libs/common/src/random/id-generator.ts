@@ -1,4 +1,5 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
+import { secureRandomBytes } from './secure-random';
 
 /**
  * The randomness ids and codes are drawn from (uuids, activation codes, merchant and device
@@ -23,7 +24,7 @@ export class CryptoIdGenerator extends IdGenerator {
   }
 
   bytes(length: number): Buffer {
-    return randomBytes(length);
+    return secureRandomBytes(length);
   }
 }
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { secureRandomBytes } from '@app/common';
 
 let lastMs = 0;
 let counter = 0;
@@ -22,7 +22,7 @@ export function uuidV7(now: number = Date.now()): string {
     }
   }
   lastMs = ms;
-  const bytes = randomBytes(16);
+  const bytes = secureRandomBytes(16);
   bytes.writeUIntBE(ms, 0, 6);
   bytes[6] = 0x70 | (counter >> 8);
   bytes[7] = counter & 0xff;

@@ -1,0 +1,33 @@
+import fc from 'fast-check';
+import { secureRandomBytes } from './secure-random';
+
+describe('secureRandomBytes', () => {
+  it('should give the length asked, and never the same bytes twice, across the pool refilling', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 200 }), { minLength: 50, maxLength: 400 }), (lengths) => {
+        const drawn = lengths.map((length) => secureRandomBytes(length));
+        expect(drawn.map((bytes) => bytes.length)).toEqual(lengths);
+        // 8 bytes or more drawn twice alike would be handing out pool bytes again (2^-64 by chance).
+        const long = drawn.filter((bytes) => bytes.length >= 8).map((bytes) => bytes.subarray(0, 8).toString('hex'));
+        expect(new Set(long).size).toBe(long.length);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('should not answer a view of its pool: changing what it gave changes nothing it gives next', () => {
+    const first = secureRandomBytes(16);
+    const copy = Buffer.from(first);
+    first.fill(0);
+    const next = Array.from({ length: 600 }, () => secureRandomBytes(16).toString('hex'));
+    expect(next).not.toContain(copy.toString('hex'));
+    expect(next).not.toContain('0'.repeat(32));
+  });
+
+  it('should spread its bytes over every value (no byte stuck at zero by the wiping)', () => {
+    const counts = new Array<number>(256).fill(0);
+    for (let i = 0; i < 4000; i++) for (const byte of secureRandomBytes(16)) counts[byte] += 1;
+    // 64,000 bytes: 250 expected per value; a value under 150 or over 350 is about 6 standard deviations off.
+    expect(counts.filter((count) => count < 150 || count > 350)).toEqual([]);
+  });
+});
