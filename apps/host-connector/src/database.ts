@@ -14,6 +14,7 @@ import { TerminalClaim1764480000000 } from './migrations/1764480000000-terminal-
 import { ReversalEffectAndLease1795793666901 } from './migrations/1795793666901-reversal-effect-and-lease';
 import { ReversalOperatorEnd1795810000000 } from './migrations/1795810000000-reversal-operator-end';
 import { TerminalRelease1795820000000 } from './migrations/1795820000000-terminal-release';
+import { ConstantEnumChecks1795900000000 } from './migrations/1795900000000-constant-enum-checks';
 import { SettleHold1795793655688 } from './migrations/1795793655688-settle-hold';
 import { TerminalClaimConfirmed1795794198348 } from './migrations/1795794198348-terminal-claim-confirmed';
 import { TerminalClaimEntity } from './terminals/persistence/terminal-claim.entity';
@@ -44,5 +45,6 @@ export const hostConnectorDatabase: ContextDatabaseDefinition = {
     TerminalClaimConfirmed1795794198348,
     ReversalOperatorEnd1795810000000,
     TerminalRelease1795820000000,
+    ConstantEnumChecks1795900000000,
   ],
 };

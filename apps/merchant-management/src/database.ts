@@ -13,6 +13,7 @@ import { DeviceAdminThrottle1764000000000 } from './migrations/1764000000000-dev
 import { DeviceProfileSync1764060000000 } from './migrations/1764060000000-device-profile-sync';
 import { DeviceAdminChecksUnderWay1764071000000 } from './migrations/1764071000000-device-admin-checks-under-way';
 import { DeviceActiveSdkBackfill1764100000000 } from './migrations/1764100000000-device-active-sdk-backfill';
+import { ConstantEnumChecks1795900000000 } from './migrations/1795900000000-constant-enum-checks';
 import { PaymentBindingEntity } from './payment-config/persistence/payment-binding.entity';
 import { PaymentMethodBindingEntity } from './payment-config/persistence/payment-method-binding.entity';
 import { PaymentMethodEmvEntity } from './payment-config/persistence/payment-method-emv.entity';
@@ -40,5 +41,5 @@ export const merchantManagementDatabase: ContextDatabaseDefinition = {
     DeviceAdminThrottleEntity,
   ],
   // The outbox is ready for the events that later features write in their transactions.
-  migrations: [InitialSchema1763780000000, createOutboxMigration(MERCHANT_MANAGEMENT_SCHEMA, 1763790000000), Devices1763800000000, DeviceAdminThrottle1764000000000, DeviceProfileSync1764060000000, DeviceAdminChecksUnderWay1764071000000, DeviceActiveSdkBackfill1764100000000],
+  migrations: [InitialSchema1763780000000, createOutboxMigration(MERCHANT_MANAGEMENT_SCHEMA, 1763790000000), Devices1763800000000, DeviceAdminThrottle1764000000000, DeviceProfileSync1764060000000, DeviceAdminChecksUnderWay1764071000000, DeviceActiveSdkBackfill1764100000000, ConstantEnumChecks1795900000000],
 };

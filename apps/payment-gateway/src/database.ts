@@ -27,6 +27,7 @@ import { TerminalIdentityHostCanonical1795797724019 } from './migrations/1795797
 import { ProfileKeepsTerminals1795800000000 } from './migrations/1795800000000-profile-keeps-terminals';
 import { TransactionRepublishEntity } from './transaction/acquirer-key/transaction-republish.entity';
 import { BatchPerAcquirer1795830000000 } from './migrations/1795830000000-batch-per-acquirer';
+import { ConstantEnumChecks1795900000000 } from './migrations/1795900000000-constant-enum-checks';
 import { AcceptanceAcquirerRef1795820000000 } from './migrations/1795820000000-acceptance-acquirer-ref';
 import { BatchSettlementEntity } from './transaction/settlement/persistence/batch-settlement.entity';
 import { IdempotencyKeyEntity } from './transaction/persistence/idempotency-key.entity';
@@ -85,5 +86,6 @@ export const paymentGatewayDatabase: ContextDatabaseDefinition = {
     ProfileKeepsTerminals1795800000000,
     AcceptanceAcquirerRef1795820000000,
     BatchPerAcquirer1795830000000,
+    ConstantEnumChecks1795900000000,
   ],
 };

@@ -8,3 +8,4 @@ export * from './prepared';
 export * from './table-pruner';
 export * from './database-probe';
 export * from './unit-of-work';
+export * from './enum-check';

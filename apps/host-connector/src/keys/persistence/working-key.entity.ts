@@ -1,3 +1,4 @@
+import { oneOfCheck } from '@app/database';
 import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** How a working key arrived: sign-on (0800/001) or key exchange (0800/101). */
@@ -9,7 +10,7 @@ export type WorkingKeySource = 'SIGNON' | 'KEY_EXCHANGE';
  * of its own and never replaces this one.
  */
 @Entity({ name: 'working_key' })
-@Check('ck_working_key_source', "source IN ('SIGNON', 'KEY_EXCHANGE')")
+@Check('ck_working_key_source', oneOfCheck('source', ['SIGNON', 'KEY_EXCHANGE']))
 @Index('ix_working_key_exchange_due', ['nextExchangeAt'], { where: 'next_exchange_at IS NOT NULL' })
 export class WorkingKeyEntity {
   /** The PBO (groupId of the requests); '' for keys stored before keys were kept per PBO and for callers that name none. */

@@ -1,3 +1,4 @@
+import { oneOfCheck } from '@app/database';
 import type { HostFollowUpRequestV1, HostReversalEffect } from '@app/contracts';
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 
@@ -10,8 +11,8 @@ export type ReversalStatus = 'PENDING' | 'ACKNOWLEDGED' | 'ABANDONED';
  * request names the original by MTI, STAN and transmission time.
  */
 @Entity({ name: 'reversal' })
-@Check('ck_reversal_status', "status IN ('PENDING', 'ACKNOWLEDGED', 'ABANDONED')")
-@Check('ck_reversal_effect', "effect IN ('UNDOES_REQUEST', 'COMPLETES_REQUEST')")
+@Check('ck_reversal_status', oneOfCheck('status', ['PENDING', 'ACKNOWLEDGED', 'ABANDONED']))
+@Check('ck_reversal_effect', oneOfCheck('effect', ['UNDOES_REQUEST', 'COMPLETES_REQUEST']))
 @Index('ix_reversal_due', ['nextAttemptAt'], { where: "status = 'PENDING'" })
 export class ReversalEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_reversal' })

@@ -1,3 +1,4 @@
+import { oneOfCheck } from '@app/database';
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { PboEntity } from '../../pbo/persistence/pbo.entity';
 import { Timestamped } from '../../shared/timestamps';
@@ -8,7 +9,7 @@ import { AcquirerProfileEmvEntity } from './acquirer-profile-emv.entity';
 @Entity({ name: 'acquirer_profile' })
 @Unique('uq_acquirer_profile_name', ['groupId', 'profileName'])
 @Index('uq_acquirer_profile_default', ['groupId', 'acqType'], { unique: true, where: 'as_default' })
-@Check('ck_acquirer_profile_acq_type', `acq_type IN ('card', 'qr')`)
+@Check('ck_acquirer_profile_acq_type', oneOfCheck('acq_type', ['card', 'qr']))
 export class AcquirerProfileEntity extends Timestamped implements AcquirerProfile {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;

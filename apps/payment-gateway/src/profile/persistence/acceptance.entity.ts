@@ -1,3 +1,4 @@
+import { oneOfCheck } from '@app/database';
 import { Check, Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 import { EntityStatus } from './entity-status';
 
@@ -7,7 +8,7 @@ import { EntityStatus } from './entity-status';
  * the transactions that name an acceptance keep pointing at it.
  */
 @Entity({ name: 'acceptance' })
-@Check('ck_acceptance_entity_status', "entity_status IN ('ACTIVE', 'DISABLED')")
+@Check('ck_acceptance_entity_status', oneOfCheck('entity_status', ['ACTIVE', 'DISABLED']))
 export class AcceptanceEntity {
   /** `acpt_…`, made by the gateway. */
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_acceptance' })

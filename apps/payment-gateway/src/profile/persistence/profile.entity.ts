@@ -1,3 +1,4 @@
+import { oneOfCheck } from '@app/database';
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { EntityStatus } from './entity-status';
 
@@ -12,7 +13,7 @@ export const PROFILE_PROVIDER_REFERENCE_INDEX = 'uq_profile_provider_reference';
 @Index(PROFILE_PROVIDER_REFERENCE_INDEX, ['groupId', 'providerReference'], { unique: true, where: 'provider_reference IS NOT NULL' })
 // The cursor-paged list: one group's profiles in (created_at, id) order.
 @Index('ix_profile_group_created', ['groupId', 'createdAt', 'id'])
-@Check('ck_profile_entity_status', "entity_status IN ('ACTIVE', 'DISABLED')")
+@Check('ck_profile_entity_status', oneOfCheck('entity_status', ['ACTIVE', 'DISABLED']))
 export class ProfileEntity {
   /** `prof_…`: made by the gateway (API) or by merchant-management (upsert). */
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_profile' })

@@ -1,3 +1,4 @@
+import { oneOfCheck } from '@app/database';
 import type { GatewayActionStatus, GatewayActionType } from '@app/contracts';
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import type { ActionReversal, KeptActionRequest, TransactionAction } from '../transaction';
@@ -12,8 +13,8 @@ import { PaymentTransactionEntity } from './transaction.entity';
 @Index('ux_transaction_action_client_request', ['tranId', 'clientRequestId'], { unique: true, where: 'client_request_id IS NOT NULL' })
 // A settlement's refunds: the refunds booked in a batch.
 @Index('ix_transaction_action_refund_batch', ['batchNo'], { where: "action_type = 'REFUND' AND batch_no IS NOT NULL" })
-@Check('ck_transaction_action_type', "action_type IN ('NEW', 'CAPTURE', 'VOID', 'REFUND', 'REVERSAL')")
-@Check('ck_transaction_action_status', "action_status IN ('PENDING', 'SUCCESS', 'FAILED')")
+@Check('ck_transaction_action_type', oneOfCheck('action_type', ['NEW', 'CAPTURE', 'VOID', 'REFUND', 'REVERSAL']))
+@Check('ck_transaction_action_status', oneOfCheck('action_status', ['PENDING', 'SUCCESS', 'FAILED']))
 export class TransactionActionEntity implements TransactionAction {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_transaction_action' })
   id: string;

@@ -1,3 +1,4 @@
+import { oneOfCheck } from '@app/database';
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { DeliveryState } from '../delivery/retry-policy';
 
@@ -14,7 +15,7 @@ import { DeliveryState } from '../delivery/retry-policy';
 @Index('ix_webhook_delivery_group', ['groupId', 'id'])
 // Retention of finished deliveries.
 @Index('ix_webhook_delivery_finished', ['finishedAt'], { where: 'finished_at IS NOT NULL' })
-@Check('ck_webhook_delivery_state', "state IN ('PENDING', 'DELIVERED', 'FAILED', 'SUPERSEDED')")
+@Check('ck_webhook_delivery_state', oneOfCheck('state', ['PENDING', 'DELIVERED', 'FAILED', 'SUPERSEDED']))
 export class WebhookDeliveryEntity {
   /** UUIDv7; also sent as `Softpos-Delivery-Id`, the same on every attempt. */
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_webhook_delivery' })

@@ -1,3 +1,4 @@
+import { oneOfCheck } from '@app/database';
 import { ACQUIRER_KEY_MAX_LENGTH, type HostReconciliationV1, type HostSettleRequestV1 } from '@app/contracts';
 import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { BatchSettlement, BatchSettlementState, BatchTotalsMinor } from '../batch-settlement';
@@ -5,7 +6,7 @@ import type { BatchSettlement, BatchSettlementState, BatchTotalsMinor } from '..
 /** A closed terminal batch and its reconciliation with the host: one row per terminal batch. */
 @Entity({ name: 'batch_settlement' })
 @Index('ux_batch_settlement_batch', ['groupId', 'hostMessageFormat', 'acquirerKey', 'mid', 'tid', 'currency', 'batchNo'], { unique: true })
-@Check('ck_batch_settlement_state', "state IN ('SETTLING', 'SETTLED', 'SETTLE_FAILED')")
+@Check('ck_batch_settlement_state', oneOfCheck('state', ['SETTLING', 'SETTLED', 'SETTLE_FAILED']))
 export class BatchSettlementEntity implements BatchSettlement {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_batch_settlement' })
   id: string;
