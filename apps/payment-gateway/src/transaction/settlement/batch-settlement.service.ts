@@ -121,13 +121,16 @@ function namingTransaction(contents: BatchContents, terminal: Transaction): Tran
   return contents.settled.reduce<Transaction | undefined>((newest, each) => (newest === undefined || each.createdAt > newest.createdAt ? each : newest), undefined) ?? terminal;
 }
 
-/** Why a batch that settles no transaction and books no refund is not closed: what it holds, and what would let it settle. */
-function nothingToSettle(key: TerminalKey, batchNo: string, contents: BatchContents): string {
-  const what = `batch ${batchNo} of terminal ${key.mid}/${key.tid} has nothing to settle`;
-  if (contents.rolledOver.length === 0) return `${what}: no sale, capture or refund is booked in it; nothing was sent to the host`;
+/**
+ * Why a batch that holds authorisations not captured yet and nothing else is not closed (a close would
+ * send the host an all-zero batch and roll them on into the next one, at every settle), and what would
+ * let it settle. An empty batch (its only AUTH closed after 7 days, say) is closed as before.
+ */
+function onlyUncapturedAuthorizations(key: TerminalKey, batchNo: string, contents: BatchContents): string | undefined {
+  if (contents.rolledOver.length === 0 || contents.settled.length > 0 || contents.totals.refundCount > 0) return undefined;
   const shown = contents.rolledOver.slice(0, 5).map((transaction) => transaction.id);
   const more = contents.rolledOver.length > shown.length ? ` and ${contents.rolledOver.length - shown.length} more` : '';
-  return `${what}: it holds only authorisations not captured yet (${shown.join(', ')}${more}), which book nothing until captured; capture them (their captures settle in this batch) or void them; nothing was sent to the host`;
+  return `batch ${batchNo} of terminal ${key.mid}/${key.tid} has nothing to settle: it holds only authorisations not captured yet (${shown.join(', ')}${more}), which book nothing until captured; capture them (their captures settle in this batch) or void them; nothing was sent to the host`;
 }
 
 /**
@@ -141,7 +144,7 @@ function nothingToSettle(key: TerminalKey, batchNo: string, contents: BatchConte
  *    advances (new approvals go to the next batch), the batch's transactions become SETTLING
  *    (authorisations not captured yet roll over to the next batch), its totals and the
  *    `host.settle.v1` request are kept on a `batch_settlement` row; committed. A batch that
- *    settles nothing (authorisations not captured yet at most, no refund booked) is refused.
+ *    holds authorisations not captured yet and nothing else is refused.
  * 2. The host is asked (the request carries the batch's approved sales, captures and refunds for
  *    an upload should the host find the totals out of balance).
  * 3. The outcome is recorded on the row and the transactions (SETTLED, or SETTLE_FAILED), with
@@ -280,8 +283,9 @@ export class BatchSettlementService {
         COMPLETING_VOID_RETRY_SECONDS,
       );
     const contents = await this.contentsOf(key, batchNo, { locked, actions });
-    // Refused (the advance rolls back): a close would send the host an all-zero batch, and an AUTH would roll on into the next one at every settle.
-    if (contents.settled.length === 0 && contents.totals.refundCount === 0) throw DomainError.conflict(nothingToSettle(key, batchNo, contents));
+    // Refused (the advance rolls back): review r14t.
+    const refusal = onlyUncapturedAuthorizations(key, batchNo, contents);
+    if (refusal) throw DomainError.conflict(refusal);
     for (const transaction of contents.rolledOver) await this.writer.write(transaction, { batchNo: next, updatedAt: now }, actions.get(transaction.id) ?? []);
     for (const transaction of contents.settled)
       await this.writer.write(transaction, { settleState: 'SETTLING', updatedAt: now }, actions.get(transaction.id) ?? []);
