@@ -363,7 +363,7 @@ describe('void, refund and capture through the host connector', () => {
         expect(refused).toMatchObject({ outcome: null, refusal: { status: 409 } });
         const [, before, ids, after] = /^(.*?) \(([^)]*)\)(.*)$/.exec(refused.refusal?.detail ?? '') ?? [];
         expect(`${before} (…)${after}`).toBe(
-          `batch 000002 of terminal ${terminal.mid}/${terminal.tid} has nothing to settle: it holds only authorisations not captured yet (…), which book nothing until captured; capture them (their captures settle in this batch) or void them; nothing was sent to the host`,
+          `batch 000002 of terminal ${terminal.mid}/${terminal.tid} has nothing to settle: it holds only authorisations not captured yet (…), which book nothing until captured; capture them (their captures settle in this batch) or void them (the batch then closes with zero totals); nothing was sent to the host`,
         );
         expect(ids?.split(', ').sort()).toEqual(auths.map((auth) => auth.tranId).sort());
       }

@@ -247,6 +247,13 @@ export class ScriptedGateway {
     if (inBatch.length === 0) {
       return settleRefusal(404, `batch ${request.batchNo} of ${request.tid} has nothing to settle`);
     }
+    // As the gateway: a batch of authorisations not captured yet and nothing else is not closed (review r14t).
+    if (inBatch.every(({ transaction }) => transaction.tranType === 'AUTH' && transaction.tranStatus === 'APPROVED' && Number(transaction.capturedAmount) === 0)) {
+      return settleRefusal(
+        409,
+        `batch ${request.batchNo} of terminal ${request.mid}/${request.tid} has nothing to settle: it holds only authorisations not captured yet (${inBatch.map(({ transaction }) => transaction.tranId).join(', ')}), which book nothing until captured; capture them (their captures settle in this batch) or void them (the batch then closes with zero totals); nothing was sent to the host`,
+      );
+    }
     const currency = request.currency;
     const sum = (values: bigint[]) =>
       decimalOf(

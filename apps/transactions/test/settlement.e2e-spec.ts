@@ -366,6 +366,20 @@ describe('settlement (legacy v2)', () => {
     expect(app.gateway.requestsOf(GATEWAY_BATCH_SETTLE_V1).map((request) => request.requestId)).toEqual([`settle-${open.uuid}-1`, `settle-${open.uuid}-2`]);
   });
 
+  // Review r13a: the gateway refuses a batch of authorisations not captured yet and nothing else (review r14t); nothing was closed.
+  it('should answer 409 naming the authorisations when the batch holds only ones not captured yet, without Retry-After, and keep the batch open', async () => {
+    const shop = terminal();
+    const [auth] = await take(shop, [approvedSale({ terminal: shop, minor: 5000, tranType: 'AUTH' })]);
+    const open = await batchOf(shop.primaryTid);
+
+    const refused = await settle(open.batchId);
+
+    expectError(refused, 409, 10000, new RegExp(`has nothing to settle: it holds only authorisations not captured yet \\(${auth.tranId}\\)`));
+    expect(refused.headers.get('retry-after')).toBeNull();
+    expect(await detail(open.batchId)).toMatchObject({ state: 0 });
+    expect((await settle(open.batchId)).status).toBe(409);
+  });
+
   it("should relay the gateway's held terminal as 409 with its Retry-After, and return the batch to open", async () => {
     const { shop } = await busyTerminal();
     const open = await batchOf(shop.primaryTid);

@@ -130,18 +130,19 @@ function copyJson(value: unknown): unknown {
 }
 const plainObject: FieldDecoder = (value) => (isObject(value) ? copyJson(value) : REFUSED);
 
+/** The fields each hand-decoded class knows, by class: `fast-decode.spec.ts` holds them to the decorators' (a field added to a contract and not here would send every payload that has it to class-validator). */
+const DECODED_FIELDS = new Map<abstract new () => object, readonly string[]>();
+
+/** Every class a hand-written decoder builds, with the fields it knows (for fast-decode.spec.ts). */
+export function handDecodedFields(): ReadonlyMap<abstract new () => object, readonly string[]> {
+  return DECODED_FIELDS;
+}
+
 /**
  * `@IsObject() @ValidateNested() @Type(() => type)` (a plain object; arrays are not objects to
  * class-validator) with `forbidNonWhitelisted`: every field decoded, an unknown one refused
  * (prototype keys never get here: {@link unsafeShapeOf} refuses them).
  */
-/** The fields each hand-decoded class knows, by class: `fast-decode.spec.ts` holds them to the decorators' (a field added to a contract and not here would send every payload that has it to class-validator). */
-const DECODED_FIELDS = new Map<abstract new () => object, readonly string[]>();
-
-/** Every class a hand-written decoder builds, with the fields it knows. */
-export function handDecodedFields(): ReadonlyMap<abstract new () => object, readonly string[]> {
-  return DECODED_FIELDS;
-}
 
 function instanceOf<T extends object>(type: abstract new () => T, fields: Record<string, FieldDecoder>): (value: unknown) => Decoded<T> {
   const names = Object.keys(fields);

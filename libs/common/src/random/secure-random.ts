@@ -2,8 +2,8 @@ import { randomBytes, randomFillSync } from 'node:crypto';
 
 /** Bytes drawn from the CSPRNG at once, handed out in order (docs/decisions.md, "Random bytes from a pool"). */
 const POOL_SIZE = 4096;
-/** Longer draws skip the pool: they are rare, and would empty it in a few calls. */
-const LARGEST_POOLED = 64;
+/** The ids' draws (16 bytes at most); longer ones (secrets such as a PBO's webhook signing key) go to `randomBytes` directly. */
+const LARGEST_POOLED = 16;
 
 const pool = Buffer.alloc(POOL_SIZE);
 let offset = POOL_SIZE;

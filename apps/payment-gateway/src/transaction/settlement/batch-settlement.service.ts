@@ -130,7 +130,7 @@ function onlyUncapturedAuthorizations(key: TerminalKey, batchNo: string, content
   if (contents.rolledOver.length === 0 || contents.settled.length > 0 || contents.totals.refundCount > 0) return undefined;
   const shown = contents.rolledOver.slice(0, 5).map((transaction) => transaction.id);
   const more = contents.rolledOver.length > shown.length ? ` and ${contents.rolledOver.length - shown.length} more` : '';
-  return `batch ${batchNo} of terminal ${key.mid}/${key.tid} has nothing to settle: it holds only authorisations not captured yet (${shown.join(', ')}${more}), which book nothing until captured; capture them (their captures settle in this batch) or void them; nothing was sent to the host`;
+  return `batch ${batchNo} of terminal ${key.mid}/${key.tid} has nothing to settle: it holds only authorisations not captured yet (${shown.join(', ')}${more}), which book nothing until captured; capture them (their captures settle in this batch) or void them (the batch then closes with zero totals); nothing was sent to the host`;
 }
 
 /**
