@@ -361,8 +361,10 @@ describe('host-connector: ISO 8583 host', () => {
 
     /** An approved authorisation, and the original its follow-ups name. */
     async function approved(target: ReturnType<typeof terminal>, kind: 'SALE' | 'PREAUTH' = 'SALE') {
-      const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1000', target, { kind }));
-      // The host's message on a failure says why (CI once saw HOST_UNAVAILABLE here, on a loaded machine).
+      // The set-up sale of a follow-up: the first request on a new peer connects and signs on before it goes, all within its
+      // deadline, and the test config's 1 s (HOST_TIMEOUT_MS) was once too short on a machine loaded by CI ("the deadline passed
+      // before sending": HOST_UNAVAILABLE). Its own deadline is longer; the follow-ups under test keep the short one.
+      const reply = await connector.ask(HOST_AUTHORIZE_V1, authorizePayload('1000', target, { kind, timeoutMs: 5000 }));
       expect([reply.result, reply.hostRespMessage]).toEqual(['APPROVED', expect.anything()]);
       return { kind, mti: reply.mti, stan: reply.stan, transmittedAt: reply.transmittedAt, rrn: reply.rrn, approvalCode: reply.approvalCode };
     }
