@@ -1,5 +1,5 @@
 import { oneOfCheck } from '@app/database';
-import type { HostFollowUpRequestV1, HostReversalEffect } from '@app/contracts';
+import { HOST_REVERSAL_EFFECTS, HOST_REVERSAL_STATES, type HostFollowUpRequestV1, type HostReversalEffect } from '@app/contracts';
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 
 export type ReversalStatus = 'PENDING' | 'ACKNOWLEDGED' | 'ABANDONED';
@@ -11,8 +11,8 @@ export type ReversalStatus = 'PENDING' | 'ACKNOWLEDGED' | 'ABANDONED';
  * request names the original by MTI, STAN and transmission time.
  */
 @Entity({ name: 'reversal' })
-@Check('ck_reversal_status', oneOfCheck('status', ['PENDING', 'ACKNOWLEDGED', 'ABANDONED']))
-@Check('ck_reversal_effect', oneOfCheck('effect', ['UNDOES_REQUEST', 'COMPLETES_REQUEST']))
+@Check('ck_reversal_status', oneOfCheck('status', HOST_REVERSAL_STATES))
+@Check('ck_reversal_effect', oneOfCheck('effect', HOST_REVERSAL_EFFECTS))
 @Index('ix_reversal_due', ['nextAttemptAt'], { where: "status = 'PENDING'" })
 export class ReversalEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_reversal' })

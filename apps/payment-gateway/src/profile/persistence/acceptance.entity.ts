@@ -1,6 +1,6 @@
 import { oneOfCheck } from '@app/database';
 import { Check, Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
-import { EntityStatus } from './entity-status';
+import { ENTITY_STATUSES, EntityStatus } from './entity-status';
 
 /**
  * How a profile reaches one host: message format, payment methods, MID/TID. Owned by a PBO
@@ -8,7 +8,7 @@ import { EntityStatus } from './entity-status';
  * the transactions that name an acceptance keep pointing at it.
  */
 @Entity({ name: 'acceptance' })
-@Check('ck_acceptance_entity_status', oneOfCheck('entity_status', ['ACTIVE', 'DISABLED']))
+@Check('ck_acceptance_entity_status', oneOfCheck('entity_status', ENTITY_STATUSES))
 export class AcceptanceEntity {
   /** `acpt_…`, made by the gateway. */
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_acceptance' })

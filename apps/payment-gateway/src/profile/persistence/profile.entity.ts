@@ -1,6 +1,6 @@
 import { oneOfCheck } from '@app/database';
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
-import { EntityStatus } from './entity-status';
+import { ENTITY_STATUSES, EntityStatus } from './entity-status';
 
 export const PROFILE_PROVIDER_REFERENCE_INDEX = 'uq_profile_provider_reference';
 
@@ -13,7 +13,7 @@ export const PROFILE_PROVIDER_REFERENCE_INDEX = 'uq_profile_provider_reference';
 @Index(PROFILE_PROVIDER_REFERENCE_INDEX, ['groupId', 'providerReference'], { unique: true, where: 'provider_reference IS NOT NULL' })
 // The cursor-paged list: one group's profiles in (created_at, id) order.
 @Index('ix_profile_group_created', ['groupId', 'createdAt', 'id'])
-@Check('ck_profile_entity_status', oneOfCheck('entity_status', ['ACTIVE', 'DISABLED']))
+@Check('ck_profile_entity_status', oneOfCheck('entity_status', ENTITY_STATUSES))
 export class ProfileEntity {
   /** `prof_…`: made by the gateway (API) or by merchant-management (upsert). */
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_profile' })

@@ -1,5 +1,5 @@
 import { oneOfCheck } from '@app/database';
-import type { GatewayActionStatus, GatewayActionType } from '@app/contracts';
+import { GATEWAY_ACTION_STATUSES, GATEWAY_ACTION_TYPES, type GatewayActionStatus, type GatewayActionType } from '@app/contracts';
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import type { ActionReversal, KeptActionRequest, TransactionAction } from '../transaction';
 import { PaymentTransactionEntity } from './transaction.entity';
@@ -13,8 +13,8 @@ import { PaymentTransactionEntity } from './transaction.entity';
 @Index('ux_transaction_action_client_request', ['tranId', 'clientRequestId'], { unique: true, where: 'client_request_id IS NOT NULL' })
 // A settlement's refunds: the refunds booked in a batch.
 @Index('ix_transaction_action_refund_batch', ['batchNo'], { where: "action_type = 'REFUND' AND batch_no IS NOT NULL" })
-@Check('ck_transaction_action_type', oneOfCheck('action_type', ['NEW', 'CAPTURE', 'VOID', 'REFUND', 'REVERSAL']))
-@Check('ck_transaction_action_status', oneOfCheck('action_status', ['PENDING', 'SUCCESS', 'FAILED']))
+@Check('ck_transaction_action_type', oneOfCheck('action_type', GATEWAY_ACTION_TYPES))
+@Check('ck_transaction_action_status', oneOfCheck('action_status', GATEWAY_ACTION_STATUSES))
 export class TransactionActionEntity implements TransactionAction {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_transaction_action' })
   id: string;

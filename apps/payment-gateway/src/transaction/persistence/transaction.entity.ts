@@ -1,5 +1,13 @@
 import { oneOfCheck } from '@app/database';
-import { ACQUIRER_KEY_MAX_LENGTH, type GatewaySettleState, type GatewayTranStatus, type GatewayTranType } from '@app/contracts';
+import {
+  ACQUIRER_KEY_MAX_LENGTH,
+  GATEWAY_SETTLE_STATES,
+  GATEWAY_TRAN_STATUSES,
+  GATEWAY_TRAN_TYPES,
+  type GatewaySettleState,
+  type GatewayTranStatus,
+  type GatewayTranType,
+} from '@app/contracts';
 import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { Transaction } from '../transaction';
 
@@ -18,9 +26,9 @@ export const CARD_READ_INDEX = 'ux_payment_transaction_card_read';
 @Index(CARD_READ_INDEX, ['cardRead'], { unique: true, where: 'card_read IS NOT NULL' })
 // A settlement request names its terminal by acceptance, MID, TID and currency.
 @Index('ix_payment_transaction_terminal', ['acceptanceId', 'primaryMid', 'primaryTid', 'currency', 'createdAt'])
-@Check('ck_payment_transaction_tran_type', oneOfCheck('tran_type', ['SALE', 'AUTH', 'CAPTURE', 'VOID', 'REFUND', 'REVERSAL']))
-@Check('ck_payment_transaction_tran_status', oneOfCheck('tran_status', ['PENDING', 'APPROVED', 'DECLINED', 'REVERSED', 'VOIDED', 'REFUNDED', 'CLOSED']))
-@Check('ck_payment_transaction_settle_state', oneOfCheck('settle_state', ['OPEN', 'SETTLING', 'SETTLED', 'SETTLE_FAILED']))
+@Check('ck_payment_transaction_tran_type', oneOfCheck('tran_type', GATEWAY_TRAN_TYPES))
+@Check('ck_payment_transaction_tran_status', oneOfCheck('tran_status', GATEWAY_TRAN_STATUSES))
+@Check('ck_payment_transaction_settle_state', oneOfCheck('settle_state', GATEWAY_SETTLE_STATES))
 @Check('ck_payment_transaction_sums', 'captured_minor >= 0 AND refunded_minor >= 0 AND refunded_minor <= captured_minor')
 export class PaymentTransactionEntity implements Transaction {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_payment_transaction' })
